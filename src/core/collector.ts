@@ -1,0 +1,35 @@
+/**
+ * The protocol between the page and a collector (the sweep's local server). The page sends
+ * these messages itself, so every driver stays thin: it only opens a URL and waits.
+ *
+ * The page learns where to send them from its URL: `?collector=<origin-relative or absolute
+ * URL>&token=<run token>&browser=<label>&autorun=1` plus the plan fields (src/core/plan.ts).
+ * Every message is POSTed as JSON to `<collector>` and carries the token; the collector refuses
+ * messages without the token of the run it started.
+ */
+import type { CaseResult, ResultsFile } from './results.ts';
+import type { RunEvent } from './runner.ts';
+
+export type CollectorMessage =
+  /** The page loaded and is about to run. */
+  | { type: 'hello'; token: string; browser: string; userAgent: string }
+  /** A runner event, for live progress (sample, group-start, warning, ...). */
+  | { type: 'progress'; token: string; browser: string; event: Exclude<RunEvent, { type: 'case-end' }> }
+  /** One finished case row, sent as soon as it finishes so a crash later loses nothing. */
+  | { type: 'case'; token: string; browser: string; result: CaseResult; rowsDone: number; rows: number }
+  /** The complete results document at the end of the run. */
+  | { type: 'done'; token: string; browser: string; results: ResultsFile }
+  /** The page could not run the plan at all (bad plan, crash in the harness). */
+  | { type: 'fatal'; token: string; browser: string; message: string };
+
+/** Largest message the collector accepts, in bytes. */
+export const MAX_COLLECTOR_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** URL query keys the page reads besides the plan fields. */
+export const PAGE_QUERY = {
+  collector: 'collector',
+  token: 'token',
+  browser: 'browser',
+  autorun: 'autorun',
+  runId: 'run',
+} as const;

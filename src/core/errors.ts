@@ -1,0 +1,47 @@
+/** Whatever was thrown, as an Error. Errors are data: they end up in a case row, not a crash. */
+export function toError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  if (typeof thrown === 'string') return new Error(thrown);
+  if (thrown && typeof thrown === 'object') {
+    // PouchDB rejects with plain objects such as { status, name, message }; IndexedDB with DOMException.
+    const o = thrown as { name?: unknown; message?: unknown; reason?: unknown };
+    const message = [o.name, o.message ?? o.reason].filter((x) => typeof x === 'string').join(': ');
+    if (message) return new Error(message);
+    try {
+      return new Error(JSON.stringify(thrown));
+    } catch {
+      /* fall through */
+    }
+  }
+  return new Error(String(thrown));
+}
+
+/** A one-line message for a case row. QuotaExceededError is named plainly so it can be filtered. */
+export function errorMessage(thrown: unknown): string {
+  const err = toError(thrown);
+  const text = err.message || err.name || 'unknown error';
+  if (/quota/i.test(`${err.name} ${text}`)) return `quota exceeded: ${text}`;
+  return text.split('\n')[0] ?? text;
+}
+
+export class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+export class CancelledError extends Error {
+  override readonly name = 'CancelledError';
+}
+
+/**
+ * Settle with the promise, or reject with TimeoutError after `ms`. The timer is cleared either
+ * way, and a late rejection of the losing promise is swallowed so nothing goes unhandled.
+ */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  if (!Number.isFinite(ms)) return promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`${what} did not finish within ${Math.round(ms)} ms`)), Math.max(0, ms));
+  });
+  promise.catch(() => {});
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}

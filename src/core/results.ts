@@ -1,0 +1,202 @@
+/**
+ * Results schema v1: one JSON document per browser run. Defined once here and shared by the
+ * page, the CLI and the tests. Every reader calls `validateResults`, which rejects bad input
+ * with a message that says what is wrong and where (a JSON path).
+ */
+import type { Plan } from './plan.ts';
+import type { Stats } from './stats.ts';
+import type { ParamValue } from './suite.ts';
+
+export const RESULTS_SCHEMA = 'storebench/results@1';
+
+/** Results files larger than this are refused before parsing (a hostile or corrupt file). */
+export const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
+
+export type CaseStatus = 'ok' | 'unsupported' | 'error' | 'timeout';
+export const CASE_STATUSES: readonly CaseStatus[] = ['ok', 'unsupported', 'error', 'timeout'];
+
+interface CaseBase {
+  suite: string;
+  case: string;
+  title: string;
+  adapter: string;
+  size: number;
+  params: Record<string, ParamValue>;
+  /** Operations one sample covers: per-operation time is sample / operations. */
+  operations: number;
+  /** Timed samples in ms, in the order taken. Kept for every status, possibly partial. */
+  samples: number[];
+  /** Untimed-for-stats warm-up samples in ms. */
+  warmup: number[];
+}
+
+/** Only `ok` carries statistics; the other statuses carry the reason instead. */
+export type CaseResult =
+  | (CaseBase & { status: 'ok'; reason: null; stats: Stats })
+  | (CaseBase & { status: 'unsupported' | 'error' | 'timeout'; reason: string });
+
+export interface BrowserInfo {
+  name: string;
+  version: string;
+  engine: string;
+}
+
+export interface Environment {
+  browser: BrowserInfo;
+  userAgent: string;
+  os: string;
+  cores: number | null;
+  /** navigator.deviceMemory in GiB where exposed (Chromium), else null. */
+  deviceMemoryGb: number | null;
+  crossOriginIsolated: boolean;
+  /** Measured performance.now() step in ms. */
+  timerStepMs: number;
+  /** navigator.storage.estimate() at the start of the run, where it exists. */
+  storageEstimate: { quota: number | null; usage: number | null } | null;
+  /** Where the benchmark ran: the page's main thread or a dedicated Worker. */
+  context: 'main' | 'worker';
+  harness: { version: string; commit: string };
+}
+
+export interface RunInfo {
+  id: string;
+  startedAt: string;
+  finishedAt: string;
+  /** The label the driver gave this browser (e.g. `chromium`), or one derived from the UA. */
+  browser: string;
+  plan: Plan;
+  cancelled: boolean;
+  /** Adapter order of each round of each case group, as run (seeded, interleaved). */
+  order: { suite: string; case: string; size: number; rounds: string[][] }[];
+}
+
+export interface ResultsFile {
+  schema: typeof RESULTS_SCHEMA;
+  harness: { name: 'storebench'; version: string; commit: string };
+  run: RunInfo;
+  environment: Environment;
+  cases: CaseResult[];
+}
+
+export class ResultsError extends Error {
+  override readonly name = 'ResultsError';
+}
+
+/** Parse and validate results JSON text. `source` names the file in messages. */
+export function parseResults(text: string, source = 'results'): ResultsFile {
+  if (text.length > MAX_RESULTS_BYTES) {
+    throw new ResultsError(`${source}: ${text.length} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new ResultsError(`${source}: not JSON (${(e as Error).message})`);
+  }
+  return validateResults(data, source);
+}
+
+/** Check that `data` is a schema v1 results document; return it typed, or throw ResultsError. */
+export function validateResults(data: unknown, source = 'results'): ResultsFile {
+  const fail = (path: string, what: string): never => {
+    throw new ResultsError(`${source}: ${path}: ${what}`);
+  };
+  const obj = (v: unknown, path: string): Record<string, unknown> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(path, `expected an object, got ${describe(v)}`);
+  const str = (v: unknown, path: string): string => (typeof v === 'string' ? v : fail(path, `expected a string, got ${describe(v)}`));
+  const num = (v: unknown, path: string): number =>
+    typeof v === 'number' && Number.isFinite(v) ? v : fail(path, `expected a finite number, got ${describe(v)}`);
+  const nonNeg = (v: unknown, path: string): number => (num(v, path) >= 0 ? (v as number) : fail(path, `expected a number >= 0, got ${String(v)}`));
+  const int = (v: unknown, path: string, min = 0): number =>
+    Number.isInteger(v) && (v as number) >= min ? (v as number) : fail(path, `expected a whole number >= ${min}, got ${describe(v)}`);
+  const bool = (v: unknown, path: string): boolean => (typeof v === 'boolean' ? v : fail(path, `expected true or false, got ${describe(v)}`));
+  const arr = (v: unknown, path: string): unknown[] => (Array.isArray(v) ? v : fail(path, `expected an array, got ${describe(v)}`));
+  const nullable = <T>(v: unknown, path: string, check: (v: unknown, p: string) => T): T | null => (v === null ? null : check(v, path));
+
+  const root = obj(data, '$');
+  if (root.schema !== RESULTS_SCHEMA) {
+    fail('$.schema', `expected "${RESULTS_SCHEMA}", got ${describe(root.schema)}; this reader understands only schema v1`);
+  }
+  const harness = obj(root.harness, '$.harness');
+  if (harness.name !== 'storebench') fail('$.harness.name', `expected "storebench", got ${describe(harness.name)}`);
+  str(harness.version, '$.harness.version');
+  str(harness.commit, '$.harness.commit');
+
+  const run = obj(root.run, '$.run');
+  str(run.id, '$.run.id');
+  str(run.startedAt, '$.run.startedAt');
+  str(run.finishedAt, '$.run.finishedAt');
+  str(run.browser, '$.run.browser');
+  bool(run.cancelled, '$.run.cancelled');
+  const plan = obj(run.plan, '$.run.plan');
+  for (const k of ['suites', 'adapters'] as const) arr(plan[k], `$.run.plan.${k}`).forEach((x, i) => str(x, `$.run.plan.${k}[${i}]`));
+  arr(plan.sizes, '$.run.plan.sizes').forEach((x, i) => int(x, `$.run.plan.sizes[${i}]`, 1));
+  int(plan.iterations, '$.run.plan.iterations', 1);
+  int(plan.warmup, '$.run.plan.warmup');
+  int(plan.seed, '$.run.plan.seed');
+  int(plan.timeoutMs, '$.run.plan.timeoutMs', 1);
+  str(plan.fixture, '$.run.plan.fixture');
+  obj(plan.params, '$.run.plan.params');
+  arr(run.order, '$.run.order').forEach((o, i) => {
+    const p = `$.run.order[${i}]`;
+    const entry = obj(o, p);
+    str(entry.suite, `${p}.suite`);
+    str(entry.case, `${p}.case`);
+    int(entry.size, `${p}.size`, 1);
+    arr(entry.rounds, `${p}.rounds`).forEach((r, j) => arr(r, `${p}.rounds[${j}]`).forEach((a, k) => str(a, `${p}.rounds[${j}][${k}]`)));
+  });
+
+  const env = obj(root.environment, '$.environment');
+  const browser = obj(env.browser, '$.environment.browser');
+  for (const k of ['name', 'version', 'engine'] as const) str(browser[k], `$.environment.browser.${k}`);
+  str(env.userAgent, '$.environment.userAgent');
+  str(env.os, '$.environment.os');
+  nullable(env.cores, '$.environment.cores', (v, p) => int(v, p, 1));
+  nullable(env.deviceMemoryGb, '$.environment.deviceMemoryGb', nonNeg);
+  bool(env.crossOriginIsolated, '$.environment.crossOriginIsolated');
+  nonNeg(env.timerStepMs, '$.environment.timerStepMs');
+  nullable(env.storageEstimate, '$.environment.storageEstimate', (v, p) => {
+    const est = obj(v, p);
+    nullable(est.quota, `${p}.quota`, nonNeg);
+    nullable(est.usage, `${p}.usage`, nonNeg);
+    return est;
+  });
+  if (env.context !== 'main' && env.context !== 'worker') fail('$.environment.context', `expected "main" or "worker", got ${describe(env.context)}`);
+  const envHarness = obj(env.harness, '$.environment.harness');
+  str(envHarness.version, '$.environment.harness.version');
+  str(envHarness.commit, '$.environment.harness.commit');
+
+  arr(root.cases, '$.cases').forEach((c, i) => {
+    const p = `$.cases[${i}]`;
+    const row = obj(c, p);
+    for (const k of ['suite', 'case', 'title', 'adapter'] as const) str(row[k], `${p}.${k}`);
+    int(row.size, `${p}.size`, 1);
+    obj(row.params, `${p}.params`);
+    nonNeg(row.operations, `${p}.operations`);
+    arr(row.samples, `${p}.samples`).forEach((s, j) => nonNeg(s, `${p}.samples[${j}]`));
+    arr(row.warmup, `${p}.warmup`).forEach((s, j) => nonNeg(s, `${p}.warmup[${j}]`));
+    const status = row.status;
+    if (!CASE_STATUSES.includes(status as CaseStatus)) fail(`${p}.status`, `expected one of ${CASE_STATUSES.join(', ')}, got ${describe(status)}`);
+    if (status === 'ok') {
+      if (row.reason !== null) fail(`${p}.reason`, `expected null for an ok case, got ${describe(row.reason)}`);
+      const samples = row.samples as number[];
+      if (samples.length === 0) fail(`${p}.samples`, 'an ok case needs at least one sample');
+      const stats = obj(row.stats, `${p}.stats`);
+      if (stats.n !== samples.length) fail(`${p}.stats.n`, `is ${describe(stats.n)} but there are ${samples.length} samples`);
+      for (const k of ['min', 'max', 'mean', 'median', 'stddev'] as const) nonNeg(stats[k], `${p}.stats.${k}`);
+      nullable(stats.ci95, `${p}.stats.ci95`, nonNeg);
+    } else {
+      if (str(row.reason, `${p}.reason`) === '') fail(`${p}.reason`, `a ${String(status)} case needs a reason`);
+    }
+  });
+  return data as ResultsFile;
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'nothing (the field is missing)';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === 'object') return 'an object';
+  return `${typeof v} ${String(v)}`;
+}

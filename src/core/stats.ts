@@ -1,0 +1,132 @@
+/**
+ * Summary statistics of raw samples. Pure: no DOM, IndexedDB, Node or timer imports.
+ * The raw samples are always kept next to these; summaries never replace them.
+ */
+
+export interface Stats {
+  n: number;
+  min: number;
+  max: number;
+  mean: number;
+  median: number;
+  /** Sample standard deviation (divides by n - 1); 0 when n < 2. */
+  stddev: number;
+  /**
+   * Half-width of the 95% confidence interval of the mean, Student t with n - 1 degrees of
+   * freedom: the mean lies in mean ± ci95. `null` when n < 2, where no interval exists.
+   */
+  ci95: number | null;
+}
+
+/** Two-sided 95% quantiles of Student's t for df = 1..30 (standard tables). */
+const T95 = [
+  12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157,
+  2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.13145, 2.119905, 2.109816, 2.100922,
+  2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831,
+  2.048407, 2.04523, 2.042272,
+] as const;
+
+const Z975 = 1.959963984540054;
+
+/**
+ * t such that P(|T| <= t) = 0.95 for Student's t with `df` degrees of freedom. Exact table for
+ * df <= 30; above that the Cornish-Fisher expansion around the normal quantile, which is within
+ * 1e-5 of the true value there.
+ */
+export function tQuantile95(df: number): number {
+  if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
+  const tabled = T95[df - 1];
+  if (tabled !== undefined) return tabled;
+  const z = Z975;
+  const z3 = z ** 3;
+  const z5 = z ** 5;
+  const z7 = z ** 7;
+  return (
+    z +
+    (z3 + z) / (4 * df) +
+    (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) +
+    (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3)
+  );
+}
+
+export function mean(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  let sum = 0;
+  for (const x of xs) sum += x;
+  return sum / xs.length;
+}
+
+/** Median of the values; NaN for none. */
+export function median(xs: readonly number[]): number {
+  return quantile(xs, 0.5);
+}
+
+/** The q-quantile with linear interpolation between order statistics (type 7, as in R and NumPy). */
+export function quantile(xs: readonly number[], q: number): number {
+  if (xs.length === 0) return NaN;
+  const sorted = xs.slice().sort((a, b) => a - b);
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  const a = sorted[lo] as number;
+  const b = sorted[hi] as number;
+  return a + (b - a) * (pos - lo);
+}
+
+/** Sample variance (n - 1); 0 for fewer than two values, where it is undefined. */
+export function variance(xs: readonly number[]): number {
+  if (xs.length < 2) return 0;
+  const m = mean(xs);
+  let ss = 0;
+  for (const x of xs) ss += (x - m) ** 2;
+  return ss / (xs.length - 1);
+}
+
+/** Median absolute deviation, unscaled. */
+export function mad(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const m = median(xs);
+  return median(xs.map((x) => Math.abs(x - m)));
+}
+
+/**
+ * Indexes of samples beyond median ± k·MAD·1.4826 (the scale factor makes MAD estimate the
+ * standard deviation for normal data). Flags only; the samples stay in the results.
+ */
+export function outlierIndexes(xs: readonly number[], k = 3): number[] {
+  if (xs.length < 3) return [];
+  const m = median(xs);
+  const spread = mad(xs) * 1.4826;
+  if (spread === 0) return [];
+  const out: number[] = [];
+  xs.forEach((x, i) => {
+    if (Math.abs(x - m) > k * spread) out.push(i);
+  });
+  return out;
+}
+
+export function summarize(samples: readonly number[]): Stats {
+  const n = samples.length;
+  if (n === 0) return { n: 0, min: NaN, max: NaN, mean: NaN, median: NaN, stddev: 0, ci95: null };
+  let min = Infinity;
+  let max = -Infinity;
+  for (const x of samples) {
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  const sd = Math.sqrt(variance(samples));
+  return {
+    n,
+    min,
+    max,
+    mean: mean(samples),
+    median: median(samples),
+    stddev: sd,
+    ci95: n < 2 ? null : (tQuantile95(n - 1) * sd) / Math.sqrt(n),
+  };
+}
+
+/** Operations per second for a sample that covered `operations` operations in `ms`. */
+export function opsPerSecond(ms: number, operations: number): number {
+  return ms > 0 ? (operations * 1000) / ms : Infinity;
+}

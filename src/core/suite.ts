@@ -1,0 +1,129 @@
+import type { Doc, OpenOptions, StoreAdapter, StoreHandle } from './adapter.ts';
+import type { Capability } from './capabilities.ts';
+import type { Rng } from './random.ts';
+
+/** Parameter values a suite can take from the plan (e.g. chunk sizes, page size, K). */
+export type ParamValue = number | string | readonly number[];
+
+export interface ParamSpec {
+  readonly kind: 'int' | 'ints' | 'string';
+  readonly default: ParamValue;
+  readonly help: string;
+  /** For `string`: the allowed values. */
+  readonly choices?: readonly string[];
+  /** For `int` and `ints`: the smallest allowed value. */
+  readonly min?: number;
+}
+
+/** Where a case gets its documents: the plan's fixture shape and seed. */
+export interface FixtureSource {
+  readonly shape: string;
+  readonly seed: number;
+  /** Fields of the shape that suites may index and query. */
+  readonly indexedFields: readonly string[];
+  /**
+   * Documents [start, start + count), freshly built each call so a store that mutates what it
+   * is given (PouchDB adds `_rev`) cannot leak into the next sample.
+   */
+  docs(count: number, start?: number): Doc[];
+  /** The same documents in chunks, never all in memory at once. */
+  chunks(count: number, chunkSize: number, start?: number): Iterable<Doc[]>;
+}
+
+export interface CaseContext {
+  readonly adapter: StoreAdapter;
+  /**
+   * The fresh database of this sample. When the case sets `open: 'self'` it is not opened for
+   * the case, and touching it throws; the case opens `dbName` itself.
+   */
+  readonly handle: StoreHandle;
+  readonly dbName: string;
+  readonly size: number;
+  readonly params: Readonly<Record<string, ParamValue>>;
+  readonly fixture: FixtureSource;
+  /** Seeded per sample, so key orders and picks are reproducible. */
+  readonly rng: Rng;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * One case of a suite. Only `run` is timed; `setup`, `verify` and `teardown` are not.
+ * `verify` proves the store holds what `run` wrote (a broken adapter cannot look fast): it
+ * throws with a message when it does not.
+ */
+export interface BenchCase<State = unknown> {
+  readonly id: string;
+  readonly title: string;
+  readonly needs: readonly Capability[];
+  /** Recorded with every result row, e.g. `{ chunkSize: 100 }`. */
+  readonly params?: Readonly<Record<string, ParamValue>>;
+  /** How many operations one sample covers, for per-operation time and ops/s. */
+  operations(size: number): number;
+  /** `fresh` (default): the runner opens a new database for each sample. `self`: the case does. */
+  readonly open?: 'fresh' | 'self';
+  readonly openOptions?: OpenOptions;
+  setup?(ctx: CaseContext): Promise<State>;
+  run(ctx: CaseContext, state: State): Promise<void>;
+  verify?(ctx: CaseContext, state: State): Promise<void>;
+  teardown?(ctx: CaseContext, state: State): Promise<void>;
+}
+
+export interface Suite {
+  readonly id: string;
+  readonly title: string;
+  /** What the suite measures, in a sentence or two (shown in the page and the README). */
+  readonly description: string;
+  /** The study it reproduces (STUDIES.md), if any. */
+  readonly reproduces?: string;
+  readonly params?: Readonly<Record<string, ParamSpec>>;
+  /** The cases for these parameter values (defaults filled in from `params`). */
+  cases(params: Readonly<Record<string, ParamValue>>): readonly BenchCase[];
+}
+
+/** Typed helper so a case's `State` flows from `setup` to `run` without casts at call sites. */
+export function defineCase<State>(c: BenchCase<State>): BenchCase {
+  return c as unknown as BenchCase;
+}
+
+/** Thrown by `verify` when the store does not hold what the case wrote. */
+export class VerifyError extends Error {
+  override readonly name = 'VerifyError';
+}
+
+/** Throw a VerifyError unless `actual` equals `expected`. */
+export function expectEqual(what: string, actual: unknown, expected: unknown): void {
+  if (actual !== expected) throw new VerifyError(`verify failed: ${what} is ${String(actual)}, expected ${String(expected)}`);
+}
+
+/**
+ * The suite's parameter values: its declared defaults, overridden by the plan's `params` where
+ * the plan names them. Throws a message naming the parameter and what is allowed.
+ */
+export function resolveSuiteParams(suite: Suite, planParams: Readonly<Record<string, ParamValue>>): Record<string, ParamValue> {
+  const out: Record<string, ParamValue> = {};
+  for (const [name, spec] of Object.entries(suite.params ?? {})) {
+    const given = planParams[name];
+    if (given === undefined) {
+      out[name] = spec.default;
+      continue;
+    }
+    const bad = (what: string) => new RangeError(`suite ${suite.id}: parameter ${name}: ${what} (${spec.help})`);
+    const min = spec.min ?? 1;
+    if (spec.kind === 'string') {
+      if (typeof given !== 'string' || (spec.choices && !spec.choices.includes(given))) {
+        throw bad(`"${String(given)}" is not allowed; allowed: ${spec.choices?.join(', ') ?? 'text'}`);
+      }
+      out[name] = given;
+    } else if (spec.kind === 'int') {
+      if (typeof given !== 'number' || !Number.isInteger(given) || given < min) throw bad(`expected a whole number >= ${min}, got ${String(given)}`);
+      out[name] = given;
+    } else {
+      const list = typeof given === 'number' ? [given] : given;
+      if (!Array.isArray(list) || list.length === 0 || list.some((n) => !Number.isInteger(n) || n < min)) {
+        throw bad(`expected whole numbers >= ${min}, comma-separated, got ${String(given)}`);
+      }
+      out[name] = list;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,27 @@
+/**
+ * The clock for timed sections. performance.now() is monotonic; its step depends on the browser
+ * and on cross-origin isolation (Firefox and WebKit step 1 ms when not isolated, see BROWSERS.md).
+ */
+export const now: () => number = () => performance.now();
+
+/**
+ * The smallest non-zero difference between consecutive performance.now() readings, in ms,
+ * over `rounds` spins. This is the resolution every sample is quantised to.
+ */
+export function measureTimerStep(rounds = 50, clock: () => number = now): number {
+  let best = Infinity;
+  for (let i = 0; i < rounds; i++) {
+    const start = clock();
+    let next = clock();
+    // Spin until the clock moves; bounded so a frozen clock cannot hang the page.
+    for (let spins = 0; next === start && spins < 1e7; spins++) next = clock();
+    const step = next - start;
+    if (step > 0 && step < best) best = step;
+  }
+  return Number.isFinite(best) ? round(best, 6) : 0;
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}

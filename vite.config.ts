@@ -1,0 +1,31 @@
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+import { ISOLATION_HEADERS } from './src/cli/isolation.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+function gitCommit(): string {
+  try {
+    return execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+export default defineConfig({
+  define: {
+    __STOREBENCH_VERSION__: JSON.stringify(pkg.version),
+    __STOREBENCH_COMMIT__: JSON.stringify(gitCommit()),
+    // PouchDB 9's browser build still reads Node's `global` (BROWSERS.md).
+    global: 'globalThis',
+  },
+  server: { headers: { ...ISOLATION_HEADERS }, host: '127.0.0.1' },
+  preview: { headers: { ...ISOLATION_HEADERS }, host: '127.0.0.1' },
+  worker: { format: 'es' },
+  build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  test: {
+    include: ['tests/unit/**/*.test.ts'],
+    environment: 'node',
+  },
+});
