@@ -4,7 +4,7 @@
  * Facts behind the choices are in ../shared/BROWSERS.md.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { chromium, firefox, webkit } from 'playwright-core';
 
 export type DriverKind = 'playwright' | 'webdriver';
@@ -107,7 +107,70 @@ export function findFirefox(): BrowserCandidate {
   return { id: 'firefox', found: false, label: 'Firefox', why: `no Playwright Firefox build and no firefox or firefox-esr on PATH; on Debian: ${DEBIAN_INSTALL}; elsewhere: npx playwright install firefox` };
 }
 
+/** Debian's WebKitGTK MiniBrowser, whose directory is named for the architecture (x86_64-linux-gnu, ...). */
+function miniBrowser(): string | undefined {
+  for (const lib of ['/usr/lib', '/usr/libexec']) {
+    let dirs: string[] = [];
+    try {
+      dirs = readdirSync(lib);
+    } catch {
+      continue;
+    }
+    for (const dir of ['', ...dirs.map((d) => `${d}/`)]) {
+      for (const api of ['webkit2gtk-4.1', 'webkitgtk-6.0', 'webkit2gtk-4.0']) {
+        const candidate = `${lib}/${dir}${api}/MiniBrowser`;
+        if (existsSync(candidate)) return candidate;
+      }
+    }
+  }
+  return undefined;
+}
+
+function debianPackageVersion(pkg: string): string {
+  try {
+    const out = execFileSync('dpkg-query', ['-W', '-f=${Version}', pkg], { stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).toString();
+    return /^(\d+(?:\.\d+)+)/.exec(out)?.[1] ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * WebKitGTK over W3C WebDriver: Playwright drives only its own patched WebKit, never a stock one
+ * (BROWSERS.md). WebKitWebDriver needs a display, so without $DISPLAY it runs under xvfb-run.
+ */
+export function findWebKit(): BrowserCandidate {
+  const driverBinary = ['/usr/bin/WebKitWebDriver', which('WebKitWebDriver')].find((p): p is string => !!p && existsSync(p));
+  const binary = miniBrowser();
+  const needsXvfb = !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
+  const xvfb = ['/usr/bin/xvfb-run', which('xvfb-run')].find((p): p is string => !!p && existsSync(p));
+  const missing = [
+    driverBinary ? undefined : 'no WebKitWebDriver on PATH',
+    binary ? undefined : 'no WebKitGTK MiniBrowser',
+    needsXvfb && !xvfb ? 'no display and no xvfb-run' : undefined,
+  ].filter(Boolean);
+  if (!driverBinary || !binary || (needsXvfb && !xvfb)) {
+    return { id: 'webkit', found: false, label: 'WebKitGTK', why: `${missing.join(', ')}; on Debian: ${DEBIAN_INSTALL}; on macOS Safari needs safaridriver, which this build does not drive yet` };
+  }
+  return {
+    id: 'webkit',
+    found: true,
+    label: 'WebKitGTK MiniBrowser',
+    version: debianPackageVersion('webkit2gtk-driver'),
+    driver: 'webdriver',
+    how: `WebDriver, ${driverBinary}${needsXvfb ? ' under xvfb-run' : ''}, MiniBrowser at ${binary}`,
+    webdriver: {
+      driverBinary,
+      needsXvfb,
+      capabilities: { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary, args: ['--automation'] } },
+    },
+  };
+}
+
+/** Every browser id the sweep knows, found on this machine or not (for --browsers). */
+export const KNOWN_BROWSER_IDS: readonly string[] = ['chromium', 'firefox', 'webkit'];
+
 /** Every candidate this build knows, found or not. */
 export function findBrowsers(): BrowserCandidate[] {
-  return [findChromium(), findFirefox()];
+  return [findChromium(), findFirefox(), findWebKit()];
 }

@@ -21,6 +21,49 @@ export interface KeyRange {
 
 export type Durability = 'default' | 'relaxed' | 'strict';
 
+export type Scalar = string | number | boolean;
+
+/** Conditions on one top-level field, all of which must hold (Mango's $eq, $gt, ... on one field). */
+export interface FieldCondition {
+  field: string;
+  eq?: Scalar;
+  ne?: Scalar;
+  gt?: Scalar;
+  gte?: Scalar;
+  lt?: Scalar;
+  lte?: Scalar;
+}
+
+/**
+ * A query every store can answer in its own terms: pouchdb-find's selector, an IndexedDB index
+ * with a key range, or a scan with a filter. Results come in `_id` order, so every store's answer
+ * to the same query is the same list; `skip` and `limit` apply after that order.
+ */
+export interface FindQuery {
+  /** All conditions must hold (AND). */
+  where: readonly FieldCondition[];
+  /** Return only these fields (plus `_id`); whole documents when absent. */
+  fields?: readonly string[];
+  skip?: number;
+  limit?: number;
+}
+
+/** A map/reduce view that emits `doc[field]` as the key for every document that has the field. */
+export interface ViewQuery {
+  key?: Scalar;
+  startkey?: Scalar;
+  endkey?: Scalar;
+  /** Return the view as it is, without bringing the index up to date first (PouchDB `stale: 'ok'`). */
+  stale?: boolean;
+  limit?: number;
+}
+
+/** A view row: the emitted key and the id of the document that emitted it, in key then id order. */
+export interface ViewRow {
+  key: Scalar;
+  id: string;
+}
+
 export interface OpenOptions {
   /** Transaction durability, for adapters that declare `durability`. */
   durability?: Durability;
@@ -50,6 +93,21 @@ export interface StoreHandle {
   remove?(id: string): Promise<void>;
   /** [bulkRemove] Remove the documents with these ids in one call. */
   bulkRemove?(ids: readonly string[]): Promise<void>;
+  /**
+   * [secondaryIndex] Build an index on these top-level fields. `find` and `countWhere` use it
+   * where it serves the query; without it they scan.
+   */
+  createIndex?(fields: readonly string[]): Promise<void>;
+  /** [query] The documents matching the query, in `_id` order. */
+  find?(query: FindQuery): Promise<Doc[]>;
+  /** [query] How many documents match (IDBIndex.count where an index serves it). */
+  countWhere?(query: FindQuery): Promise<number>;
+  /** [mapReduce] Save a persisted view named `name` over `field`. Its index builds on first query. */
+  createView?(name: string, field: string): Promise<void>;
+  /** [mapReduce] Query a persisted view. */
+  queryView?(name: string, query: ViewQuery): Promise<ViewRow[]>;
+  /** [mapReduce] Query a temporary view over `field`, built and thrown away by this call. */
+  queryTemp?(field: string, query: ViewQuery): Promise<ViewRow[]>;
   /** Close the connection. The data stays. */
   close(): Promise<void>;
   /** Close and delete the database and all its data. */

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { parseResults, ResultsError, validateResults } from '../../src/core/results.ts';
+import { sampleResults } from '../sample-results.ts';
+
+const mutate = (f: (r: any) => void) => {
+  const r = structuredClone(sampleResults()) as any;
+  f(r);
+  return r;
+};
+
+describe('results - validation', () => {
+  it('accepts a good file, from an object and from text', () => {
+    expect(validateResults(sampleResults()).cases).toHaveLength(2);
+    expect(parseResults(JSON.stringify(sampleResults()), 'good.json').run.browser).toBe('chromium');
+  });
+
+  const bad: [string, (r: any) => void, RegExp][] = [
+    ['wrong schema', (r) => (r.schema = 'storebench/results@2'), /bad\.json: \$\.schema: expected "storebench\/results@1", got "storebench\/results@2"/],
+    ['missing environment', (r) => delete r.environment, /\$\.environment: expected an object, got nothing/],
+    ['a sample that is not a number', (r) => (r.cases[0].samples[1] = 'fast'), /\$\.cases\[0\]\.samples\[1\]: expected a finite number, got "fast"/],
+    ['a negative sample', (r) => (r.cases[0].samples[0] = -1), /\$\.cases\[0\]\.samples\[0\]: expected a number >= 0/],
+    ['an unknown status', (r) => (r.cases[1].status = 'skipped'), /\$\.cases\[1\]\.status: expected one of ok, unsupported, error, timeout, got "skipped"/],
+    ['stats that disagree with the samples', (r) => (r.cases[0].stats.n = 9), /\$\.cases\[0\]\.stats\.n: is number 9 but there are 3 samples/],
+    ['an unsupported row without a reason', (r) => (r.cases[1].reason = ''), /\$\.cases\[1\]\.reason: a unsupported case needs a reason/],
+    ['an ok row with no samples', (r) => ((r.cases[0].samples = []), (r.cases[0].stats.n = 0)), /an ok case needs at least one sample/],
+    ['a size of zero', (r) => (r.cases[0].size = 0), /\$\.cases\[0\]\.size: expected a whole number >= 1/],
+    ['isolation not a boolean', (r) => (r.environment.crossOriginIsolated = 'yes'), /\$\.environment\.crossOriginIsolated: expected true or false/],
+    ['cases not an array', (r) => (r.cases = {}), /\$\.cases: expected an array, got an object/],
+  ];
+  for (const [what, change, message] of bad) {
+    it(`rejects ${what}, naming the field`, () => {
+      expect(() => validateResults(mutate(change), 'bad.json')).toThrow(ResultsError);
+      expect(() => validateResults(mutate(change), 'bad.json')).toThrow(message);
+    });
+  }
+
+  it('rejects text that is not JSON, and files over the size cap', () => {
+    expect(() => parseResults('{"schema":', 'x.json')).toThrow(/x\.json: not JSON/);
+    expect(() => parseResults(' '.repeat(64 * 1024 * 1024 + 1), 'huge.json')).toThrow(/huge\.json: \d+ bytes is larger than/);
+  });
+
+  it('keeps hostile text as data: HTML and formulas validate as plain strings', () => {
+    const r = mutate((x) => {
+      x.cases[1].reason = '<img src=x onerror=alert(1)>';
+      x.cases[0].title = '=HYPERLINK("http://evil")';
+    });
+    const ok = validateResults(r);
+    expect(ok.cases[1]?.reason).toBe('<img src=x onerror=alert(1)>');
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/core/random.ts';
+import { mad, median, outlierIndexes, quantile, summarize, tQuantile95, variance } from '../../src/core/stats.ts';
+
+describe('stats - known values', () => {
+  it('summarizes a small sample exactly', () => {
+    const s = summarize([2, 4, 4, 4, 5, 5, 7, 9]);
+    expect(s.n).toBe(8);
+    expect(s.min).toBe(2);
+    expect(s.max).toBe(9);
+    expect(s.mean).toBe(5);
+    expect(s.median).toBe(4.5);
+    // sum of squared deviations 32, n - 1 = 7
+    expect(s.stddev).toBeCloseTo(Math.sqrt(32 / 7), 12);
+    // t(0.975, 7) = 2.364624
+    expect(s.ci95).toBeCloseTo((2.364624 * Math.sqrt(32 / 7)) / Math.sqrt(8), 5);
+  });
+
+  it('median and quantiles interpolate like R type 7', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(quantile([1, 2, 3, 4, 5], 0.25)).toBe(2);
+    expect(quantile([10, 20], 0.9)).toBeCloseTo(19, 12);
+  });
+
+  it('t quantiles match tables, and the expansion is continuous past df 30', () => {
+    expect(tQuantile95(1)).toBeCloseTo(12.7062, 4);
+    expect(tQuantile95(10)).toBeCloseTo(2.2281, 4);
+    expect(tQuantile95(30)).toBeCloseTo(2.0423, 4);
+    expect(tQuantile95(40)).toBeCloseTo(2.0211, 4);
+    expect(tQuantile95(120)).toBeCloseTo(1.9799, 4);
+    expect(tQuantile95(1_000_000)).toBeCloseTo(1.96, 3);
+    expect(() => tQuantile95(0)).toThrow(RangeError);
+  });
+
+  it('n = 0 and n = 1 do not divide by zero', () => {
+    const none = summarize([]);
+    expect(none.n).toBe(0);
+    expect(none.ci95).toBeNull();
+    expect(none.stddev).toBe(0);
+    const one = summarize([7.5]);
+    expect(one).toEqual({ n: 1, min: 7.5, max: 7.5, mean: 7.5, median: 7.5, stddev: 0, ci95: null });
+    expect(variance([3])).toBe(0);
+  });
+
+  it('MAD flags outliers without removing them', () => {
+    const xs = [10, 11, 10, 12, 11, 10, 50];
+    expect(mad(xs)).toBe(1);
+    expect(outlierIndexes(xs)).toEqual([6]);
+    expect(outlierIndexes([5, 5, 5, 5])).toEqual([]);
+  });
+});
+
+describe('stats - stochastic coverage', () => {
+  it('the 95% interval covers the true mean about 95% of the time', () => {
+    // Normal samples via Box-Muller from a seeded generator, so the test is reproducible.
+    const rng = createRng(12345);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const trials = 4000;
+    const trueMean = 100;
+    let covered = 0;
+    for (let t = 0; t < trials; t++) {
+      const xs = Array.from({ length: 8 }, () => trueMean + 15 * normal());
+      const s = summarize(xs);
+      if (Math.abs(s.mean - trueMean) <= (s.ci95 ?? 0)) covered++;
+    }
+    const rate = covered / trials;
+    // Binomial sd at p = 0.95, n = 4000 is 0.0034; allow about 4 sd.
+    expect(rate).toBeGreaterThan(0.935);
+    expect(rate).toBeLessThan(0.965);
+  });
+});
