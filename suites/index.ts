@@ -1,8 +1,30 @@
 import type { Suite } from '../src/core/suite.ts';
+import { concurrencySuite } from './concurrency.ts';
+import { durabilitySuite } from './durability.ts';
+import { encryptionSuite } from './encryption.ts';
+import { findSuite } from './find.ts';
+import { growthSuite } from './growth.ts';
 import { insertSuite } from './insert.ts';
+import { lifecycleSuite } from './lifecycle.ts';
+import { paginateSuite } from './paginate.ts';
+import { readSuite } from './read.ts';
+import { updateSuite } from './update.ts';
+import { viewsSuite } from './views.ts';
 
 /** Every suite, in run order. Adding a suite is one file in suites/ and one line here. */
-export const SUITES: readonly Suite[] = [insertSuite];
+export const SUITES: readonly Suite[] = [
+  insertSuite,
+  readSuite,
+  paginateSuite,
+  viewsSuite,
+  findSuite,
+  updateSuite,
+  lifecycleSuite,
+  growthSuite,
+  durabilitySuite,
+  concurrencySuite,
+  encryptionSuite,
+];
 
 export const SUITE_IDS: readonly string[] = SUITES.map((s) => s.id);
 

@@ -1,4 +1,5 @@
 import type { Doc, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
+import { applyFind, countMatches } from '../core/query.ts';
 import { selectRange } from './range.ts';
 
 /**
@@ -50,12 +51,27 @@ function handleFor(name: string): StoreHandle {
       if (!map.has(doc._id)) throw new Error(`no document ${doc._id} to update`);
       map.set(doc._id, structuredClone(doc));
     },
+    async bulkUpdate(docs) {
+      const map = live();
+      const missing = docs.find((d) => !map.has(d._id));
+      if (missing) throw new Error(`no document ${missing._id} to update`);
+      for (const doc of docs) map.set(doc._id, structuredClone(doc));
+    },
     async remove(id) {
       live().delete(id);
     },
     async bulkRemove(ids) {
       const map = live();
       for (const id of ids) map.delete(id);
+    },
+    async createIndex() {
+      // A Map has no index to build; the memory floor answers every query with a scan.
+    },
+    async find(query) {
+      return applyFind(live().values(), query).map((d) => structuredClone(d));
+    },
+    async countWhere(query) {
+      return countMatches(live().values(), query);
     },
     async close() {
       db = undefined;
@@ -71,7 +87,8 @@ export const memoryAdapter: StoreAdapter = {
   id: 'memory',
   label: 'Memory (Map)',
   backend: 'memory',
-  capabilities: ['bulkWrite', 'getMany', 'keyRange', 'skip', 'count', 'update', 'remove', 'bulkRemove', 'worker'],
+  // No `worker`: each Worker would get a Map of its own, so writers there would not share a store.
+  capabilities: ['bulkWrite', 'getMany', 'keyRange', 'skip', 'count', 'update', 'bulkUpdate', 'remove', 'bulkRemove', 'query'],
   supported: () => true,
   async open(name) {
     if (!databases.has(name)) databases.set(name, new Map());

@@ -89,6 +89,8 @@ export interface StoreHandle {
   range?(range: KeyRange): Promise<Doc[]>;
   /** [update] Replace an existing document with this one (same `_id`). */
   update?(doc: Doc): Promise<void>;
+  /** [bulkUpdate] Replace many existing documents in one call. */
+  bulkUpdate?(docs: readonly Doc[]): Promise<void>;
   /** [remove] Remove the document with this id. */
   remove?(id: string): Promise<void>;
   /** [bulkRemove] Remove the documents with these ids in one call. */

@@ -9,6 +9,7 @@ export const CAPABILITIES = {
   skip: 'skip the first N documents of a key range natively',
   count: 'count documents without reading them',
   update: 'replace an existing document',
+  bulkUpdate: 'replace many existing documents in one call',
   remove: 'remove a document',
   bulkRemove: 'remove many documents in one call',
   secondaryIndex: 'index and query a field other than _id',

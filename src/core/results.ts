@@ -26,8 +26,12 @@ interface CaseBase {
   operations: number;
   /** Timed samples in ms, in the order taken. Kept for every status, possibly partial. */
   samples: number[];
-  /** Untimed-for-stats warm-up samples in ms. */
+  /** Warm-up samples in ms, kept but left out of the statistics. */
   warmup: number[];
+  /** Named per-sample measurements besides the time, one value per timed sample. */
+  metrics?: Record<string, number[]>;
+  /** Points the case recorded in each timed sample, e.g. batch time against store size. */
+  series?: { x: string; y: string; samples: [number, number][][] };
 }
 
 /** Only `ok` carries statistics; the other statuses carry the reason instead. */
@@ -175,6 +179,23 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
     nonNeg(row.operations, `${p}.operations`);
     arr(row.samples, `${p}.samples`).forEach((s, j) => nonNeg(s, `${p}.samples[${j}]`));
     arr(row.warmup, `${p}.warmup`).forEach((s, j) => nonNeg(s, `${p}.warmup[${j}]`));
+    if (row.metrics !== undefined) {
+      for (const [name, values] of Object.entries(obj(row.metrics, `${p}.metrics`))) {
+        arr(values, `${p}.metrics.${name}`).forEach((v, j) => num(v, `${p}.metrics.${name}[${j}]`));
+      }
+    }
+    if (row.series !== undefined) {
+      const series = obj(row.series, `${p}.series`);
+      str(series.x, `${p}.series.x`);
+      str(series.y, `${p}.series.y`);
+      arr(series.samples, `${p}.series.samples`).forEach((pts, j) =>
+        arr(pts, `${p}.series.samples[${j}]`).forEach((pt, k) => {
+          const pair = arr(pt, `${p}.series.samples[${j}][${k}]`);
+          if (pair.length !== 2) fail(`${p}.series.samples[${j}][${k}]`, `expected an [x, y] pair, got ${pair.length} values`);
+          pair.forEach((v, m) => num(v, `${p}.series.samples[${j}][${k}][${m}]`));
+        }),
+      );
+    }
     const status = row.status;
     if (!CASE_STATUSES.includes(status as CaseStatus)) fail(`${p}.status`, `expected one of ${CASE_STATUSES.join(', ')}, got ${describe(status)}`);
     if (status === 'ok') {

@@ -67,6 +67,8 @@ interface Row {
   adapter: StoreAdapter;
   samples: number[];
   warmup: number[];
+  metrics: Record<string, number[]>;
+  points: [number, number][][];
   /** Time spent on this row's own steps, against the case's time limit. */
   spentMs: number;
   failure?: { status: 'error' | 'timeout'; reason: string };
@@ -157,8 +159,17 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     }
   };
 
-  const takeSample = async (row: Row, c: BenchCase, size: number, params: Record<string, ParamValue>, sampleIndex: number): Promise<number> => {
+  /** One sample: its time, and the metrics and points the case recorded along the way. */
+  interface Sample {
+    ms: number;
+    metrics: Record<string, number>;
+    points: [number, number][];
+  }
+
+  const takeSample = async (row: Row, c: BenchCase, size: number, params: Record<string, ParamValue>, sampleIndex: number): Promise<Sample> => {
     const { adapter } = row;
+    const metrics: Record<string, number> = {};
+    const points: [number, number][] = [];
     const name = `${prefix}-${runId}-${++seq}`;
     created.set(name, adapter);
     let handle: StoreHandle | undefined;
@@ -173,17 +184,25 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
         fixture,
         rng: createRng(deriveSeed(plan.seed, `${c.id}/${size}/${sampleIndex}`)),
         signal: signal ?? new AbortController().signal,
+        now,
+        metric: (metricName, value) => {
+          metrics[metricName] = value;
+        },
+        point: (x, y) => {
+          points.push([x, y]);
+        },
       };
       const state = c.setup ? await step(row, `${c.id} setup`, c.setup(ctx)) : undefined;
       const timed = async () => {
         const t0 = now();
-        await c.run(ctx, state);
-        return now() - t0;
+        const own = await c.run(ctx, state);
+        const t1 = now();
+        return typeof own === 'number' ? own : t1 - t0;
       };
       const ms = await step(row, `${c.id} run`, timed());
       if (c.verify) await step(row, `${c.id} verify`, c.verify(ctx, state));
       if (c.teardown) await step(row, `${c.id} teardown`, c.teardown(ctx, state));
-      return ms;
+      return { ms, metrics, points };
     } finally {
       await dispose(adapter, name, handle);
     }
@@ -215,7 +234,7 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
       else if (missing.length > 0) {
         const reason = `needs ${missing.map((m) => `${m} (${CAPABILITIES[m]})`).join(', ')}, which ${adapter.id} does not declare`;
         finishRow({ ...base(adapter), status: 'unsupported', reason, samples: [], warmup: [] });
-      } else rows.push({ adapter, samples: [], warmup: [], spentMs: 0 });
+      } else rows.push({ adapter, samples: [], warmup: [], metrics: {}, points: [], spentMs: 0 });
     }
     if (rows.length === 0) continue;
     emit({ type: 'group-start', suite: suite.id, case: c.id, title: c.title, size, adapters: rows.map((r) => r.adapter.id) });
@@ -237,8 +256,13 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
           continue;
         }
         try {
-          const ms = await takeSample(row, c, size, params, round);
-          (isWarmup ? row.warmup : row.samples).push(ms);
+          const { ms, metrics, points } = await takeSample(row, c, size, params, round);
+          if (isWarmup) row.warmup.push(ms);
+          else {
+            row.samples.push(ms);
+            for (const [name, value] of Object.entries(metrics)) (row.metrics[name] ??= []).push(value);
+            row.points.push(points);
+          }
           emit({
             type: 'sample',
             suite: suite.id,
@@ -267,7 +291,13 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
       }
     }
     for (const row of rows) {
-      const common = { ...base(row.adapter), samples: row.samples, warmup: row.warmup };
+      const common = {
+        ...base(row.adapter),
+        samples: row.samples,
+        warmup: row.warmup,
+        ...(Object.keys(row.metrics).length > 0 ? { metrics: row.metrics } : {}),
+        ...(c.series ? { series: { ...c.series, samples: row.points } } : {}),
+      };
       if (row.failure) finishRow({ ...common, ...row.failure });
       else finishRow({ ...common, status: 'ok', reason: null, stats: summarize(row.samples) });
     }

@@ -44,6 +44,12 @@ export interface CaseContext {
   /** Seeded per sample, so key orders and picks are reproducible. */
   readonly rng: Rng;
   readonly signal: AbortSignal;
+  /** The runner's clock, for cases that time parts of `run` themselves (see BenchCase.run). */
+  now(): number;
+  /** Record a named per-sample measurement besides the time, e.g. a latency percentile. */
+  metric(name: string, value: number): void;
+  /** Record one point of this sample's series, e.g. (store size, batch ms) in the growth suite. */
+  point(x: number, y: number): void;
 }
 
 /**
@@ -62,8 +68,15 @@ export interface BenchCase<State = unknown> {
   /** `fresh` (default): the runner opens a new database for each sample. `self`: the case does. */
   readonly open?: 'fresh' | 'self';
   readonly openOptions?: OpenOptions;
+  /** Axis names of the points the case records with ctx.point, e.g. `{ x: 'docs in store', y: 'batch ms' }`. */
+  readonly series?: { readonly x: string; readonly y: string };
   setup?(ctx: CaseContext): Promise<State>;
-  run(ctx: CaseContext, state: State): Promise<void>;
+  /**
+   * The timed body. The runner times it whole, unless it returns a number: then that is the
+   * sample in ms. Only cases that must do untimed work between timed parts use that (growth
+   * generates each batch between timed writes so a million documents never sit in memory).
+   */
+  run(ctx: CaseContext, state: State): Promise<void | number>;
   verify?(ctx: CaseContext, state: State): Promise<void>;
   teardown?(ctx: CaseContext, state: State): Promise<void>;
 }

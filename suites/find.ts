@@ -1,0 +1,112 @@
+import type { FindQuery } from '../src/core/adapter.ts';
+import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
+import { expectCount, prefilled } from './prefill.ts';
+import { pickValues, prepareQueries, queryFields, verifyFound, type Queries } from './queries.ts';
+
+type Kind = 'eq' | 'gt' | 'ne' | 'two-field';
+
+/** `n` queries of one kind over the shape's query fields, with values from the fixture. */
+function queriesOf(ctx: CaseContext, kind: Kind, n: number): FindQuery[] {
+  const [f1, f2] = queryFields(ctx);
+  const v1 = pickValues(ctx, f1, n);
+  const v2 = pickValues(ctx, f2, n);
+  return v1.map((v, i) => {
+    switch (kind) {
+      case 'eq':
+        return { where: [{ field: f1, eq: v }] };
+      case 'gt':
+        return { where: [{ field: f1, gt: v }] };
+      case 'ne':
+        return { where: [{ field: f1, ne: v }] };
+      case 'two-field':
+        return { where: [{ field: f1, gte: v }, { field: f2, eq: v2[i] as FindQuery['where'][number]['eq'] }] };
+    }
+  });
+}
+
+const TITLES: Record<Kind, string> = { eq: 'equality', gt: 'range ($gt)', ne: 'not equal ($ne)', 'two-field': 'two fields ($gte and $eq)' };
+
+/** A query case: the same queries with an index built in setup, or without one (a scan). */
+function queryCase(kind: Kind, indexed: boolean, n: number): BenchCase {
+  return defineCase<Queries>({
+    id: `${kind}-${indexed ? 'indexed' : 'scan'}`,
+    title: `${n} ${TITLES[kind]} queries, ${indexed ? 'with an index' : 'no index'}`,
+    needs: indexed ? ['query', 'secondaryIndex'] : ['query'],
+    params: { queries: n, indexed: indexed ? 1 : 0 },
+    operations: () => n,
+    setup(ctx) {
+      const fields = queryFields(ctx);
+      return prepareQueries(ctx, queriesOf(ctx, kind, n), indexed ? (kind === 'two-field' ? fields : [fields[0]]) : undefined);
+    },
+    async run(ctx, s) {
+      let found = 0;
+      for (const q of s.queries) found += (await ctx.handle.find!(q)).length;
+      s.found = found;
+    },
+    verify: verifyFound,
+  });
+}
+
+/** Variants of one indexed range query: a page of it, only some fields of it, or its count. */
+function variant(id: string, title: string, n: number, shape: (q: FindQuery, fields: [string, string]) => FindQuery, mode: 'find' | 'count' = 'find'): BenchCase {
+  return defineCase<Queries>({
+    id,
+    title: `${n} ${title}`,
+    needs: ['query', 'secondaryIndex'],
+    params: { queries: n },
+    operations: () => n,
+    setup(ctx) {
+      const fields = queryFields(ctx);
+      return prepareQueries(ctx, queriesOf(ctx, 'gt', n).map((q) => shape(q, fields)), [fields[0]]);
+    },
+    async run(ctx, s) {
+      let found = 0;
+      for (const q of s.queries) found += mode === 'count' ? await ctx.handle.countWhere!(q) : (await ctx.handle.find!(q)).length;
+      s.found = found;
+    },
+    verify: verifyFound,
+  });
+}
+
+const countAll = defineCase<number>({
+  id: 'count-all',
+  title: 'count every document',
+  needs: ['count'],
+  operations: () => 1,
+  async setup(ctx) {
+    await prefilled(ctx);
+    return 0;
+  },
+  async run(ctx) {
+    const n = await ctx.handle.count();
+    if (n !== ctx.size) throw new Error(`count returned ${n}, expected ${ctx.size}`);
+  },
+  async verify(ctx) {
+    expectCount('count', await ctx.handle.count(), ctx.size);
+  },
+});
+
+/**
+ * find: pouchdb-find with an index vs without (equality, $gt, $ne, two fields), skip/limit,
+ * a projection vs whole documents, counting matches vs find-then-length, and counting all.
+ * idb answers with IDBIndex key ranges and IDBIndex.count; localForage with an iterate filter.
+ */
+export const findSuite: Suite = {
+  id: 'find',
+  title: 'Find and count',
+  description: 'Queries with an index vs without (equality, range, not-equal, two fields), skip/limit, a projection of fields, counting matches vs find-then-length, and counting all.',
+  reproduces: 'PouchDB perf suite (pouchdb-find queries with and without an index), IBM JSONStore (find with query, limit, offset, filter; count)',
+  params: { queries: { kind: 'int', default: 10, help: 'queries per sample' } },
+  cases: (p) => {
+    const n = p.queries as number;
+    const kinds: Kind[] = ['eq', 'gt', 'ne', 'two-field'];
+    return [
+      ...kinds.flatMap((k) => [queryCase(k, true, n), queryCase(k, false, n)]),
+      variant('gt-skip-limit', 'range queries, skip 10 limit 10, with an index', n, (q) => ({ ...q, skip: 10, limit: 10 })),
+      variant('gt-projection', 'range queries returning two fields, with an index', n, (q, [f1, f2]) => ({ ...q, fields: [f1, f2] })),
+      variant('gt-count', 'range queries counted (countWhere), with an index', n, (q) => q, 'count'),
+      variant('gt-find-length', 'range queries counted as find().length, with an index', n, (q) => ({ ...q, fields: ['_id'] })),
+      countAll,
+    ];
+  },
+};

@@ -1,0 +1,36 @@
+import type { Doc, StoreHandle } from '../src/core/adapter.ts';
+import type { CaseContext } from '../src/core/suite.ts';
+import { VerifyError } from '../src/core/suite.ts';
+import { shuffled } from '../src/core/random.ts';
+
+/** Chunk size for untimed pre-population: large enough to be quick, small enough to stay lean. */
+export const PREFILL_CHUNK = 5_000;
+
+/**
+ * Fill the store with fixture documents [start, start + count), untimed. Uses the bulk write
+ * where there is one, in chunks, so even a million documents never sit in memory at once.
+ */
+export async function prefill(handle: StoreHandle, ctx: Pick<CaseContext, 'fixture'>, count: number, start = 0): Promise<void> {
+  for (const chunk of ctx.fixture.chunks(count, PREFILL_CHUNK, start)) await writeAll(handle, chunk);
+}
+
+/** Write documents with the bulk write if the store has one, else one at a time. */
+export async function writeAll(handle: StoreHandle, docs: readonly Doc[]): Promise<void> {
+  if (handle.bulkPut) await handle.bulkPut(docs);
+  else for (const doc of docs) await handle.put(doc);
+}
+
+/** Setup for cases that read or change an existing collection: the store holds `size` docs. */
+export async function prefilled(ctx: CaseContext): Promise<void> {
+  await prefill(ctx.handle, ctx, ctx.size);
+}
+
+/** Verify helper: the number of results a case saw equals what it should have seen. */
+export function expectCount(what: string, actual: number, expected: number): void {
+  if (actual !== expected) throw new VerifyError(`verify failed: ${what}: got ${actual}, expected ${expected}`);
+}
+
+/** Indexes [0, count) in a seeded random order (the same for every adapter in a round). */
+export function shuffledIndexes(count: number, rng: CaseContext['rng']): number[] {
+  return shuffled(Array.from({ length: count }, (_, i) => i), rng);
+}

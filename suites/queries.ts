@@ -1,0 +1,49 @@
+import type { FindQuery, Scalar } from '../src/core/adapter.ts';
+import { countMatches } from '../src/core/query.ts';
+import type { CaseContext } from '../src/core/suite.ts';
+import { expectCount, prefilled } from './prefill.ts';
+
+/** The two fields of the fixture shape that the find and views suites query. */
+export function queryFields(ctx: CaseContext): [string, string] {
+  const [first, second] = ctx.fixture.indexedFields;
+  if (!first || !second) throw new Error(`fixture ${ctx.fixture.shape} declares fewer than two indexed fields`);
+  return [first, second];
+}
+
+/** Values of `field` taken from `n` documents picked by the sample's seeded rng, so queries hit. */
+export function pickValues(ctx: CaseContext, field: string, n: number): Scalar[] {
+  const out: Scalar[] = [];
+  for (let i = 0; i < n; i++) {
+    const doc = ctx.fixture.docs(1, ctx.rng.int(ctx.size))[0];
+    out.push(doc?.[field] as Scalar);
+  }
+  return out;
+}
+
+/** State of a query case: the queries to run, what they should find, and what they found. */
+export interface Queries {
+  queries: FindQuery[];
+  expected: number;
+  found: number;
+}
+
+/**
+ * Setup for a query case: a full store, an index on `indexOn` if given, and the number of
+ * results the queries must return, computed with the reference evaluator (untimed).
+ */
+export async function prepareQueries(ctx: CaseContext, queries: FindQuery[], indexOn?: readonly string[]): Promise<Queries> {
+  await prefilled(ctx);
+  if (indexOn) await ctx.handle.createIndex!(indexOn);
+  const docs = ctx.fixture.docs(ctx.size);
+  let expected = 0;
+  for (const q of queries) {
+    const hits = countMatches(docs, q);
+    const skip = q.skip ?? 0;
+    expected += Math.max(0, Math.min(hits - skip, q.limit ?? Infinity));
+  }
+  return { queries, expected, found: 0 };
+}
+
+export async function verifyFound(_ctx: CaseContext, s: Queries): Promise<void> {
+  expectCount('documents the queries returned', s.found, s.expected);
+}

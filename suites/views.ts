@@ -1,0 +1,116 @@
+import type { Scalar, ViewQuery } from '../src/core/adapter.ts';
+import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
+import { expectCount, prefilled } from './prefill.ts';
+import { pickValues, prepareQueries, queryFields, verifyFound, type Queries } from './queries.ts';
+
+const VIEW = 'by_field';
+
+interface ViewState {
+  keys: Scalar[];
+  expected: number;
+  found: number;
+}
+
+/** Setup for map/reduce cases: a full store, the view saved (and built, if `build`), the keys to ask. */
+async function prepareView(ctx: CaseContext, n: number, save: boolean, build: boolean): Promise<ViewState> {
+  await prefilled(ctx);
+  const [field] = queryFields(ctx);
+  if (save) await ctx.handle.createView!(VIEW, field);
+  if (build) await ctx.handle.queryView!(VIEW, { limit: 1 });
+  const keys = pickValues(ctx, field, n);
+  const docs = ctx.fixture.docs(ctx.size);
+  const expected = keys.reduce<number>((sum, k) => sum + docs.filter((d) => d[field] === k).length, 0);
+  return { keys, expected, found: 0 };
+}
+
+const verifyRows = async (_ctx: CaseContext, s: ViewState) => expectCount('view rows returned', s.found, s.expected);
+
+function viewCase(id: string, title: string, n: number, opts: { save: boolean; build: boolean; query: (ctx: CaseContext, key: Scalar) => Promise<unknown[]> }): BenchCase {
+  return defineCase<ViewState>({
+    id,
+    title,
+    needs: ['mapReduce'],
+    params: { queries: n },
+    operations: () => n,
+    setup: (ctx) => prepareView(ctx, n, opts.save, opts.build),
+    async run(ctx, s) {
+      let found = 0;
+      for (const key of s.keys) found += (await opts.query(ctx, key)).length;
+      s.found = found;
+    },
+    verify: verifyRows,
+  });
+}
+
+const byKey = (key: Scalar, extra: Partial<ViewQuery> = {}): ViewQuery => ({ key, ...extra });
+
+/** The first query of a saved view builds its index: that build, timed on its own. */
+const buildIndex = defineCase<ViewState>({
+  id: 'build-index',
+  title: 'build a persisted view index (first query)',
+  needs: ['mapReduce'],
+  operations: (size) => size,
+  setup: (ctx) => prepareView(ctx, 1, true, false),
+  async run(ctx, s) {
+    s.found = (await ctx.handle.queryView!(VIEW, byKey(s.keys[0] as Scalar))).length;
+  },
+  verify: verifyRows,
+});
+
+/** The same question for stores without map/reduce: a secondary index vs a full-scan filter. */
+function indexOrScan(indexed: boolean, n: number): BenchCase {
+  return defineCase<Queries>({
+    id: indexed ? 'secondary-index' : 'full-scan',
+    title: `${n} equality queries, ${indexed ? 'secondary index (built in setup)' : 'full-scan filter'}`,
+    needs: indexed ? ['query', 'secondaryIndex'] : ['query'],
+    params: { queries: n },
+    operations: () => n,
+    setup(ctx) {
+      const [field] = queryFields(ctx);
+      return prepareQueries(ctx, pickValues(ctx, field, n).map((v) => ({ where: [{ field, eq: v }] })), indexed ? [field] : undefined);
+    },
+    async run(ctx, s) {
+      let found = 0;
+      for (const q of s.queries) found += (await ctx.handle.find!(q)).length;
+      s.found = found;
+    },
+    verify: verifyFound,
+  });
+}
+
+const indexBuild = defineCase<void>({
+  id: 'secondary-index-build',
+  title: 'build a secondary index on a full store',
+  needs: ['secondaryIndex'],
+  operations: (size) => size,
+  setup: prefilled,
+  async run(ctx) {
+    await ctx.handle.createIndex!([queryFields(ctx)[0]]);
+  },
+});
+
+/**
+ * views: persisted map/reduce views (design doc saved and index built in setup) vs temporary
+ * views (`db.query(fn)`, built and thrown away per query), `stale: 'ok'`, and the index build
+ * on its own. The PouchDB 2.2.0 report found persisted views tens of times faster. For stores
+ * without map/reduce: a secondary index vs a full-scan filter, and the index build.
+ */
+export const viewsSuite: Suite = {
+  id: 'views',
+  title: 'Views and indexes',
+  description: "Persisted map/reduce views vs temporary views, stale: 'ok', and the index build; for other stores, a secondary index vs a full scan.",
+  reproduces: 'PouchDB 2.2.0 report (persisted vs temp views), PouchDB perf suite (temp-views, build-secondary-index, persisted-views, persisted-views-stale-ok)',
+  params: { queries: { kind: 'int', default: 10, help: 'view queries per sample' } },
+  cases: (p) => {
+    const n = p.queries as number;
+    return [
+      buildIndex,
+      viewCase('persisted', `${n} key queries, persisted view`, n, { save: true, build: true, query: (ctx, key) => ctx.handle.queryView!(VIEW, byKey(key)) }),
+      viewCase('persisted-stale', `${n} key queries, persisted view, stale: 'ok'`, n, { save: true, build: true, query: (ctx, key) => ctx.handle.queryView!(VIEW, byKey(key, { stale: true })) }),
+      viewCase('temp', `${n} key queries, temporary view`, n, { save: false, build: false, query: (ctx, key) => ctx.handle.queryTemp!(queryFields(ctx)[0], byKey(key)) }),
+      indexBuild,
+      indexOrScan(true, n),
+      indexOrScan(false, n),
+    ];
+  },
+};

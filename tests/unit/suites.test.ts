@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { memoryAdapter } from '../../src/adapters/memory.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan.ts';
+import { runPlan } from '../../src/core/runner.ts';
+import { resolveSuiteParams } from '../../src/core/suite.ts';
+import { SUITES } from '../../suites/index.ts';
+
+const SMALL_PARAMS = { chunkSizes: [1, 7], batch: 10, batches: 3, ks: [1, 3], pageSize: 7, queries: 3 };
+
+describe('suites - every suite on the memory store', () => {
+  for (const suite of SUITES) {
+    it(`${suite.id}: every case is ok, or unsupported with a reason`, async () => {
+      const plan = { ...DEFAULT_PLAN, suites: [suite.id], adapters: ['memory'], sizes: [40], iterations: 2, warmup: 1, params: SMALL_PARAMS };
+      const out = await runPlan({ plan, suites: [suite], adapters: [memoryAdapter], runId: 'suites' });
+      expect(out.cases.length).toBe(suite.cases(resolveSuiteParams(suite, SMALL_PARAMS)).length);
+      for (const row of out.cases) {
+        const label = `${row.suite}/${row.case}: ${row.reason ?? ''}`;
+        expect(['ok', 'unsupported'], label).toContain(row.status);
+        if (row.status === 'ok') {
+          expect(row.samples, label).toHaveLength(2);
+          expect(row.operations, label).toBeGreaterThan(0);
+        } else expect(row.reason, label).toMatch(/needs \w+/);
+      }
+      expect(out.leftover).toEqual([]);
+    });
+  }
+
+  it('growth records one point per batch against the store size', async () => {
+    const growth = SUITES.find((s) => s.id === 'growth')!;
+    const plan = { ...DEFAULT_PLAN, suites: ['growth'], adapters: ['memory'], sizes: [20], iterations: 2, warmup: 0, params: { batch: 5, batches: 4 } };
+    const out = await runPlan({ plan, suites: [growth], adapters: [memoryAdapter], runId: 'growth' });
+    const row = out.cases[0];
+    expect(row?.status).toBe('ok');
+    expect(row?.series?.samples).toHaveLength(2);
+    expect(row?.series?.samples[0]?.map(([x]) => x)).toEqual([20, 25, 30, 35]);
+    // The sample is the sum of its batch times (generation between batches is not timed).
+    const sum = row!.series!.samples[0]!.reduce((s, [, y]) => s + y, 0);
+    expect(row!.samples[0]).toBeCloseTo(sum, 9);
+  });
+
+  it('concurrency records per-operation latency percentiles per sample', async () => {
+    const suite = SUITES.find((s) => s.id === 'concurrency')!;
+    const plan = { ...DEFAULT_PLAN, suites: ['concurrency'], adapters: ['memory'], sizes: [30], iterations: 3, warmup: 0, params: { ks: [3] } };
+    const out = await runPlan({ plan, suites: [suite], adapters: [memoryAdapter], runId: 'conc' });
+    const row = out.cases.find((c) => c.case === 'page-writers-3');
+    expect(row?.status).toBe('ok');
+    expect(row?.metrics?.latencyMedianMs).toHaveLength(3);
+    for (let i = 0; i < 3; i++) expect(row!.metrics!.latencyP95Ms![i]).toBeGreaterThanOrEqual(row!.metrics!.latencyMedianMs![i]!);
+    expect(out.cases.find((c) => c.case === 'worker-writers-3')).toMatchObject({ status: 'unsupported', reason: expect.stringMatching(/needs worker/) });
+  });
+});
