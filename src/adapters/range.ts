@@ -11,3 +11,12 @@ export function selectRange(sortedKeys: readonly string[], range: KeyRange): str
   const skip = range.skip ?? 0;
   return keys.slice(skip, range.limit === undefined ? undefined : skip + range.limit);
 }
+
+/**
+ * True when the range cannot match anything. IndexedDB's `IDBKeyRange.bound` throws a DataError
+ * and PouchDB's allDocs rejects when lower > upper, and `getAll(range, 0)` means "no limit",
+ * so stores with native ranges answer these before asking the store.
+ */
+export function isEmptyRange(range: KeyRange): boolean {
+  return range.limit === 0 || (range.gte !== undefined && range.lte !== undefined && range.gte > range.lte);
+}

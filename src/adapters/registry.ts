@@ -1,11 +1,25 @@
 import type { StoreAdapter } from '../core/adapter.ts';
+import { idbAdapter } from './idb.ts';
+import { localforageIndexeddbAdapter } from './localforage-indexeddb.ts';
+import { localforageLocalstorageAdapter } from './localforage-localstorage.ts';
+import { localforageWebsqlAdapter } from './localforage-websql.ts';
 import { memoryAdapter } from './memory.ts';
+import { pouchdbIdbAdapter } from './pouchdb-idb.ts';
+import { pouchdbIndexeddbAdapter } from './pouchdb-indexeddb.ts';
+import { websqlAdapter } from './websql.ts';
 
 /**
  * Every adapter, in display order. Adding a store is one file in src/adapters/ and one line
  * here; nothing registers itself on import.
  */
 export const ADAPTERS: readonly StoreAdapter[] = [
+  pouchdbIdbAdapter,
+  pouchdbIndexeddbAdapter,
+  idbAdapter,
+  localforageIndexeddbAdapter,
+  localforageLocalstorageAdapter,
+  localforageWebsqlAdapter,
+  websqlAdapter,
   memoryAdapter,
 ];
 

@@ -1,0 +1,88 @@
+import localforage from 'localforage';
+import type { Backend, Doc, StoreAdapter, StoreHandle } from '../core/adapter.ts';
+import type { Capability } from '../core/capabilities.ts';
+import { selectRange } from './range.ts';
+
+/**
+ * localForage is a key-value API with one call per key: no batch write, batch read or batch
+ * remove, so bulkWrite, getMany and bulkRemove are not declared and those cases show as
+ * unsupported rather than timing a loop under a batch's name. Ranges are answered from the
+ * sorted key list, as range.ts intends, with no native skip.
+ */
+const CAPABILITIES: readonly Capability[] = ['keyRange', 'count', 'update', 'remove'];
+
+function handleFor(store: LocalForage, name: string): StoreHandle {
+  // localForage has no close(): it keeps one connection per database name for the page's
+  // lifetime and shares it between instances. Closing only ends this handle.
+  let open = true;
+  const live = () => {
+    if (!open) throw new Error(`localForage database ${name} is closed`);
+    return store;
+  };
+  return {
+    async put(doc) {
+      await live().setItem(doc._id, doc);
+    },
+    async get(id) {
+      return (await live().getItem<Doc>(id)) ?? undefined;
+    },
+    count: async () => live().length(),
+    async range(range) {
+      const s = live();
+      // The default sort compares UTF-16 code units, the order IndexedDB uses for string keys.
+      const ids = selectRange((await s.keys()).sort(), range);
+      const docs = await Promise.all(ids.map((id) => s.getItem<Doc>(id)));
+      return docs.filter((d): d is Doc => d !== null);
+    },
+    async update(doc) {
+      const s = live();
+      if ((await s.getItem(doc._id)) === null) throw new Error(`no document ${doc._id} to update`);
+      await s.setItem(doc._id, doc);
+    },
+    async remove(id) {
+      await live().removeItem(id);
+    },
+    async close() {
+      open = false;
+    },
+    async destroy() {
+      open = false;
+      await store.dropInstance({ name });
+    },
+  };
+}
+
+export interface LocalforageSpec {
+  id: string;
+  label: string;
+  backend: Backend;
+  /** One of localforage.INDEXEDDB, LOCALSTORAGE, WEBSQL. */
+  driver: string;
+  /** The one-line reason shown when the driver is missing here. */
+  unavailable: string;
+  /** Whether the driver's storage exists in a dedicated Worker (localStorage never does). */
+  worker: boolean;
+}
+
+/** localForage pinned to one driver, so each storage is measured on its own. */
+export function localforageAdapter(spec: LocalforageSpec): StoreAdapter {
+  const instance = (name: string) => localforage.createInstance({ name, driver: spec.driver });
+  return {
+    id: spec.id,
+    label: spec.label,
+    backend: spec.backend,
+    capabilities: spec.worker ? [...CAPABILITIES, 'worker'] : CAPABILITIES,
+    supported: () => (localforage.supports(spec.driver) ? true : spec.unavailable),
+    async open(name) {
+      const store = instance(name);
+      // createInstance returns at once and connects lazily; ready() makes open() do the connecting.
+      await store.ready();
+      return handleFor(store, name);
+    },
+    // Without a storeName, dropInstance removes the whole database: IndexedDB's deleteDatabase,
+    // every `name/` key in localStorage, or every table in the WebSQL database.
+    async destroy(name) {
+      await instance(name).dropInstance({ name });
+    },
+  };
+}
