@@ -1,0 +1,47 @@
+import { expect, test } from '@playwright/test';
+
+/**
+ * suites - every suite, end to end at tiny sizes, in a real browser: on the memory floor and on
+ * real stores (raw IndexedDB and PouchDB). The modules are loaded through the Vite dev server,
+ * the same code the page runs.
+ */
+const STORES = ['memory', 'idb', 'pouchdb-idb', 'pouchdb-indexeddb', 'localforage-indexeddb'];
+
+type Runner = typeof import('../../src/core/runner.ts');
+type Suites = typeof import('../../suites/index.ts');
+type Registry = typeof import('../../src/adapters/registry.ts');
+type PlanModule = typeof import('../../src/core/plan.ts');
+const MODULES = { runner: '/src/core/runner.ts', suites: '/suites/index.ts', registry: '/src/adapters/registry.ts', plan: '/src/core/plan.ts' };
+
+test('suites - every suite runs on memory and real stores with no error or timeout', async ({ page }) => {
+  test.setTimeout(600_000);
+  await page.goto('/tests/e2e/blank.html');
+  const rows = await page.evaluate(async ({ stores, modules }) => {
+    const { runPlan } = (await import(modules.runner)) as Runner;
+    const { SUITES } = (await import(modules.suites)) as Suites;
+    const { adapterById } = (await import(modules.registry)) as Registry;
+    const { DEFAULT_PLAN } = (await import(modules.plan)) as PlanModule;
+    const params = { chunkSizes: [1, 10], batch: 10, batches: 3, ks: [1, 2], pageSize: 7, queries: 2 };
+    const plan = { ...DEFAULT_PLAN, suites: SUITES.map((s) => s.id), adapters: stores, sizes: [30], iterations: 1, warmup: 0, timeoutMs: 60_000, params };
+    const out = await runPlan({ plan, suites: SUITES, adapters: stores.map(adapterById), runId: 'e2e-suites' });
+    const left = (await indexedDB.databases()).map((d) => d.name).filter((n) => n?.includes('e2e-suites'));
+    return { cases: out.cases.map((c) => ({ suite: c.suite, case: c.case, adapter: c.adapter, status: c.status, reason: c.reason })), leftover: out.leftover, left };
+  }, { stores: STORES, modules: MODULES });
+
+  const failed = rows.cases.filter((c) => c.status === 'error' || c.status === 'timeout');
+  expect(failed, JSON.stringify(failed, null, 1)).toEqual([]);
+  for (const c of rows.cases) if (c.status === 'unsupported') expect(c.reason, `${c.suite}/${c.case} on ${c.adapter}`).toBeTruthy();
+  // Every suite ran for real (ok rows) on raw IndexedDB and on PouchDB, not only on memory.
+  const suites = [...new Set(rows.cases.map((c) => c.suite))];
+  // PouchDB cannot choose IndexedDB transaction durability, so its durability rows are unsupported.
+  const expectedOk: Record<string, string[]> = { idb: suites, 'pouchdb-idb': suites.filter((s) => s !== 'durability') };
+  for (const [adapter, okSuites] of Object.entries(expectedOk)) {
+    for (const suite of okSuites) {
+      expect(rows.cases.some((c) => c.suite === suite && c.adapter === adapter && c.status === 'ok'), `${suite} ok on ${adapter}`).toBe(true);
+    }
+  }
+  // The same holds for Workers: concurrency in Workers ran on a real store.
+  expect(rows.cases.find((c) => c.case === 'worker-writers-2' && c.adapter === 'idb')?.status).toBe('ok');
+  expect(rows.leftover).toEqual([]);
+  expect(rows.left).toEqual([]);
+});
