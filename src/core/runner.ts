@@ -53,6 +53,12 @@ export interface RunInput {
   dbPrefix?: string;
   /** Time allowed to delete one database after a sample, in ms. */
   cleanupTimeoutMs?: number;
+  /**
+   * Awaited before each sample, outside any timed section. The page passes one that yields to
+   * the event loop: with a store whose operations resolve at once (memory) the run would
+   * otherwise hold the main thread to the end, so Cancel could not be clicked and nothing painted.
+   */
+  betweenSamples?: () => Promise<void>;
 }
 
 export interface RunOutput {
@@ -247,6 +253,7 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
       const roundRows = shuffled(rows, orderRng);
       rounds.push(roundRows.map((r) => r.adapter.id));
       for (const row of roundRows) {
+        if (input.betweenSamples) await input.betweenSamples();
         if (signal?.aborted) {
           cancelled = true;
           break outer;

@@ -1,0 +1,226 @@
+/**
+ * Bar chart of medians, one bar per adapter in each (case, size) group, with whiskers for the
+ * 95% confidence interval of the mean. The whiskers are centred on the mean, because that is
+ * the interval the statistics give (src/core/stats.ts); the bar is the median. Chart.js has no
+ * error bars, so a small inline plugin draws them after the bars.
+ */
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LogarithmicScale,
+  Tooltip,
+  type ChartConfiguration,
+  type Plugin,
+  type TooltipItem,
+} from 'chart.js';
+import type { CaseResult } from '../core/results.ts';
+import { adapterColour } from './colours.ts';
+import { h } from './dom.ts';
+import { formatMs } from './format.ts';
+
+type OkCase = Extract<CaseResult, { status: 'ok' }>;
+
+interface Model {
+  /** Per dataset (adapter), per label (group): the row behind the bar, or null. */
+  rows: (OkCase | null)[][];
+}
+
+let registered = false;
+function registerOnce(): void {
+  if (registered) return;
+  // Only what a bar chart with a legend and tooltips needs, so the bundle stays small.
+  Chart.register(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, Tooltip, Legend);
+  registered = true;
+}
+
+function errorBars(model: Model, colour: () => string): Plugin<'bar'> {
+  return {
+    id: 'storebenchErrorBars',
+    afterDatasetsDraw(chart) {
+      const y = chart.scales.y;
+      if (!y) return;
+      const { ctx, chartArea } = chart;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(chartArea.left, chartArea.top, chartArea.right - chartArea.left, chartArea.bottom - chartArea.top);
+      ctx.clip();
+      ctx.strokeStyle = colour();
+      ctx.lineWidth = 1.5;
+      model.rows.forEach((rows, di) => {
+        if (!chart.isDatasetVisible(di)) return;
+        const bars = chart.getDatasetMeta(di).data;
+        rows.forEach((row, i) => {
+          const bar = bars[i] as unknown as { x: number; width: number } | undefined;
+          if (!row || row.stats.ci95 === null || !bar) return;
+          const lo = Math.max(row.stats.mean - row.stats.ci95, y.min);
+          const hi = row.stats.mean + row.stats.ci95;
+          const top = y.getPixelForValue(hi);
+          const bottom = y.getPixelForValue(lo);
+          const cap = Math.min(bar.width * 0.35, 8);
+          ctx.beginPath();
+          ctx.moveTo(bar.x, top);
+          ctx.lineTo(bar.x, bottom);
+          ctx.moveTo(bar.x - cap, top);
+          ctx.lineTo(bar.x + cap, top);
+          ctx.moveTo(bar.x - cap, bottom);
+          ctx.lineTo(bar.x + cap, bottom);
+          ctx.stroke();
+        });
+      });
+      ctx.restore();
+    },
+  };
+}
+
+function cssVar(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+interface SizeChart {
+  readonly wrapper: HTMLElement;
+  readonly canvas: HTMLCanvasElement;
+  readonly model: Model;
+  chart: Chart<'bar', (number | null)[], string> | null;
+}
+
+/**
+ * One chart per document count: sizes differ by orders of magnitude, and on a shared axis the
+ * small ones would be slivers. Within a chart, one group per case and one bar per adapter.
+ */
+export class MediansChart {
+  readonly element: HTMLElement;
+  private readonly charts = new Map<number, SizeChart>();
+  private readonly list: HTMLElement;
+  private readonly legend: HTMLElement;
+  private readonly placeholder: HTMLElement;
+  private readonly logToggle: HTMLInputElement;
+  private rows: readonly CaseResult[] = [];
+
+  constructor() {
+    registerOnce();
+    this.placeholder = h('p', { className: 'chart-placeholder' }, 'The chart fills in as cases finish.');
+    this.logToggle = h('input', { attrs: { type: 'checkbox', id: 'chart-log' } });
+    this.logToggle.addEventListener('change', () => this.render());
+    this.legend = h('div', { className: 'chart-legend', attrs: { 'aria-label': 'Adapters' } });
+    this.list = h('div', { className: 'chart-list' });
+    this.element = h(
+      'div',
+      { className: 'chart-medians' },
+      h(
+        'div',
+        { className: 'chart-head' },
+        h('p', { className: 'chart-caption' }, 'Bars: median of the timed samples. Whiskers: 95% confidence interval of the mean (Student t).'),
+        this.legend,
+        h('label', { className: 'chart-option' }, this.logToggle, ' log scale'),
+      ),
+      this.placeholder,
+      this.list,
+    );
+    // Follow the reader's light/dark switch without a reload.
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.render());
+  }
+
+  /** Redraw from these rows; synchronous (no animation), so it never runs on into a timed sample. */
+  update(rows: readonly CaseResult[]): void {
+    this.rows = rows;
+    this.render();
+  }
+
+  private render(): void {
+    const ok = this.rows.filter((r): r is OkCase => r.status === 'ok');
+    const adapters = [...new Set(ok.map((r) => r.adapter))];
+    const sizes = [...new Set(ok.map((r) => r.size))].sort((a, b) => a - b);
+    this.placeholder.hidden = ok.length > 0;
+    this.legend.replaceChildren(
+      ...adapters.map((a) => h('span', { className: 'legend-item' }, h('span', { className: 'legend-swatch', attrs: { style: `background:${adapterColour(a)}` } }), a)),
+    );
+    for (const [size, sc] of this.charts) {
+      if (sizes.includes(size)) continue;
+      sc.chart?.destroy();
+      sc.wrapper.remove();
+      this.charts.delete(size);
+    }
+    for (const size of sizes) {
+      let sc = this.charts.get(size);
+      if (!sc) {
+        const canvas = h('canvas', { attrs: { role: 'img', 'aria-label': `Median time per adapter at ${size} documents, with 95% confidence intervals` } });
+        const wrapper = h('figure', { className: 'chart-size', attrs: { 'data-size': String(size) } }, h('figcaption', {}, `${size} docs`), h('div', { className: 'chart-box' }, canvas));
+        sc = { wrapper, canvas, model: { rows: [] }, chart: null };
+        this.charts.set(size, sc);
+      }
+      // Keep the charts in size order even when a smaller size finishes later.
+      this.list.append(sc.wrapper);
+      this.draw(sc, ok.filter((r) => r.size === size), adapters);
+    }
+  }
+
+  private draw(sc: SizeChart, ok: readonly OkCase[], adapters: readonly string[]): void {
+    const labels = [...new Set(ok.map((r) => `${r.suite}/${r.case}`))];
+    sc.model.rows = adapters.map((a) => labels.map((l) => ok.find((r) => r.adapter === a && `${r.suite}/${r.case}` === l) ?? null));
+
+    const fg = cssVar('--fg', '#222');
+    const muted = cssVar('--muted', '#666');
+    const grid = cssVar('--grid', 'rgba(0,0,0,0.1)');
+    const log = this.logToggle.checked;
+    const top = Math.max(...ok.map((r) => Math.max(r.stats.median, r.stats.mean + (r.stats.ci95 ?? 0))));
+    const data: ChartConfiguration<'bar', (number | null)[], string>['data'] = {
+      labels,
+      datasets: adapters.map((a, di) => ({
+        label: a,
+        // A log scale cannot show a 0 ms median (a coarse timer); that bar is simply absent there.
+        data: (sc.model.rows[di] ?? []).map((r) => (r ? r.stats.median : null)),
+        backgroundColor: `${adapterColour(a)}cc`,
+        borderColor: adapterColour(a),
+        borderWidth: 1,
+      })),
+    };
+    const options: ChartConfiguration<'bar', (number | null)[], string>['options'] = {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      color: fg,
+      scales: {
+        x: { ticks: { color: muted }, grid: { display: false }, border: { color: grid } },
+        y: {
+          type: log ? 'logarithmic' : 'linear',
+          ...(log ? {} : { beginAtZero: true }),
+          // The whiskers can reach past the tallest bar; make room so they are not clipped.
+          suggestedMax: top * (log ? 1.5 : 1.05),
+          title: { display: true, text: 'median time (ms)', color: muted },
+          ticks: { color: muted },
+          grid: { color: grid },
+          border: { color: grid },
+        },
+      },
+      plugins: {
+        legend: { display: false },
+        tooltip: {
+          callbacks: {
+            label: (item: TooltipItem<'bar'>) => {
+              const row = sc.model.rows[item.datasetIndex]?.[item.dataIndex];
+              return row ? `${row.adapter}: median ${formatMs(row.stats.median)} ms` : '';
+            },
+            afterLabel: (item: TooltipItem<'bar'>) => {
+              const row = sc.model.rows[item.datasetIndex]?.[item.dataIndex];
+              if (!row) return '';
+              const ci = row.stats.ci95 === null ? 'no interval with 1 sample' : `± ${formatMs(row.stats.ci95)} ms (95% CI)`;
+              return `mean ${formatMs(row.stats.mean)} ms ${ci}, n = ${row.stats.n}`;
+            },
+          },
+        },
+      },
+    };
+
+    if (sc.chart) {
+      sc.chart.data = data;
+      sc.chart.options = options;
+      sc.chart.update('none');
+    } else {
+      sc.chart = new Chart(sc.canvas, { type: 'bar', data, options, plugins: [errorBars(sc.model, () => cssVar('--fg', '#222'))] });
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Sends the run to a collector (the sweep's local server) as CollectorMessages, POSTed as JSON.
+ *
+ * The runner calls onEvent synchronously between samples, never inside the timed `run` body.
+ * Each POST is started right there and never awaited by the runner, so no harness work is
+ * queued to wake up later inside a timed section; only the fetch's own settling can land there.
+ * A failed POST is counted, never thrown into the runner.
+ */
+import type { CollectorMessage } from '../core/collector.ts';
+import type { ResultsFile } from '../core/results.ts';
+import type { RunEvent } from '../core/runner.ts';
+
+/** Live sample progress is for people watching a terminal; four updates a second is plenty. */
+const SAMPLE_INTERVAL_MS = 250;
+const HELLO_TIMEOUT_MS = 10_000;
+const FINAL_TIMEOUT_MS = 60_000;
+
+type Progress = Exclude<RunEvent, { type: 'case-end' }>;
+
+export interface CollectorStats {
+  sent: number;
+  failed: number;
+  lastError: string | null;
+}
+
+export class CollectorClient {
+  readonly stats: CollectorStats = { sent: 0, failed: 0, lastError: null };
+  private readonly inFlight = new Set<Promise<void>>();
+  private lastSampleAt = -Infinity;
+  /** The newest sample not sent because of the throttle; sent ahead of the next group-level event. */
+  private heldSample: Progress | null = null;
+
+  constructor(
+    readonly url: string,
+    private readonly token: string,
+    private readonly browser: string,
+    private readonly clock: () => number = () => performance.now(),
+  ) {}
+
+  /** Before the run: awaited, so the collector hears of the page before any progress. */
+  hello(userAgent: string): Promise<void> {
+    return this.post({ type: 'hello', token: this.token, browser: this.browser, userAgent }, HELLO_TIMEOUT_MS);
+  }
+
+  /** For the runner's onEvent: synchronous, throttled for samples, never throws. */
+  onRunEvent(event: RunEvent): void {
+    try {
+      if (event.type === 'case-end') {
+        this.send({ type: 'case', token: this.token, browser: this.browser, result: event.result, rowsDone: event.rowsDone, rows: event.rows });
+        return;
+      }
+      if (event.type === 'sample') {
+        const t = this.clock();
+        if (t - this.lastSampleAt < SAMPLE_INTERVAL_MS) {
+          this.heldSample = event;
+          return;
+        }
+        this.lastSampleAt = t;
+        this.heldSample = null;
+        this.sendProgress(event);
+        return;
+      }
+      if (this.heldSample) this.sendProgress(this.heldSample);
+      this.heldSample = null;
+      this.sendProgress(event);
+    } catch (e) {
+      this.noteFailure(e);
+    }
+  }
+
+  /** After the run: the full document, sent once every earlier message has settled. */
+  async done(results: ResultsFile): Promise<void> {
+    await this.settled();
+    await this.post({ type: 'done', token: this.token, browser: this.browser, results }, FINAL_TIMEOUT_MS);
+  }
+
+  async fatal(message: string): Promise<void> {
+    await this.settled();
+    await this.post({ type: 'fatal', token: this.token, browser: this.browser, message }, FINAL_TIMEOUT_MS);
+  }
+
+  private sendProgress(event: Progress): void {
+    this.send({ type: 'progress', token: this.token, browser: this.browser, event });
+  }
+
+  private send(message: CollectorMessage): void {
+    const p = this.post(message);
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
+  }
+
+  private async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Resolves whatever happens; failures are counted in `stats`. */
+  private async post(message: CollectorMessage, timeoutMs?: number): Promise<void> {
+    try {
+      const response = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(message),
+        ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
+      });
+      if (!response.ok) throw new Error(`${message.type}: collector answered ${response.status} ${response.statusText}`.trim());
+      this.stats.sent++;
+    } catch (e) {
+      this.noteFailure(e);
+    }
+  }
+
+  private noteFailure(e: unknown): void {
+    this.stats.failed++;
+    this.stats.lastError = e instanceof Error ? e.message : String(e);
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The plan form: suites, adapters, sizes, iterations, warm-up, seed, time limit, fixture and
+ * suite parameters. It reads and writes the same text fields as the URL query, and checks them
+ * with the same parsePlan, so a form and a link can never disagree about what is allowed.
+ */
+import type { StoreAdapter } from '../core/adapter.ts';
+import { parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
+import type { Suite } from '../core/suite.ts';
+import { h } from './dom.ts';
+import { PLAN_VOCABULARY } from './page-query.ts';
+
+export type PlanReading = { ok: true; plan: Plan } | { ok: false; error: string };
+
+export interface ControlsOptions {
+  suites: readonly Suite[];
+  adapters: readonly StoreAdapter[];
+  fixtures: readonly string[];
+  onChange: (reading: PlanReading) => void;
+}
+
+export class Controls {
+  readonly element: HTMLElement;
+  private readonly suiteBoxes = new Map<string, HTMLInputElement>();
+  private readonly adapterBoxes = new Map<string, HTMLInputElement>();
+  private readonly supportNotes = new Map<string, HTMLElement>();
+  private readonly inputs: Record<'sizes' | 'iterations' | 'warmup' | 'seed' | 'timeoutMs' | 'params', HTMLInputElement>;
+  private readonly fixture: HTMLSelectElement;
+  private readonly error: HTMLElement;
+
+  constructor(options: ControlsOptions) {
+    const changed = () => options.onChange(this.read());
+
+    const suiteList = h('div', { className: 'choices' });
+    for (const suite of options.suites) {
+      const box = checkbox('suite', suite.id);
+      this.suiteBoxes.set(suite.id, box);
+      suiteList.append(
+        h('label', { className: 'choice', title: suite.description }, box, h('span', { className: 'choice-body' }, h('span', { className: 'choice-name' }, suite.title), ' ', h('code', {}, suite.id))),
+      );
+    }
+
+    const adapterList = h('div', { className: 'choices' });
+    for (const adapter of options.adapters) {
+      const box = checkbox('adapter', adapter.id);
+      box.dataset.backend = adapter.backend;
+      this.adapterBoxes.set(adapter.id, box);
+      const note = h('span', { className: 'support-note' }, 'checking…');
+      this.supportNotes.set(adapter.id, note);
+      adapterList.append(
+        h(
+          'label',
+          { className: 'choice' },
+          box,
+          h(
+            'span',
+            { className: 'choice-body' },
+            h('span', { className: 'choice-name' }, adapter.label),
+            h('span', { className: 'choice-meta' }, h('code', {}, adapter.id), ' · ', adapter.backend),
+            note,
+          ),
+        ),
+      );
+    }
+
+    this.inputs = {
+      sizes: textInput('sizes', 'e.g. 100,1000,10000'),
+      iterations: numberInput('iterations', 1),
+      warmup: numberInput('warmup', 0),
+      seed: numberInput('seed', 0),
+      timeoutMs: numberInput('timeout-ms', 1),
+      params: textInput('params', 'e.g. chunkSizes=1,10,100'),
+    };
+    this.fixture = h('select', { attrs: { name: 'fixture', id: 'plan-fixture' } }, ...options.fixtures.map((f) => h('option', { attrs: { value: f } }, f)));
+    this.error = h('p', { className: 'form-error', attrs: { role: 'alert', 'aria-live': 'polite' } });
+
+    const field = (label: string, control: HTMLElement, hint?: string, wide = false) =>
+      h('label', { className: wide ? 'field field-wide' : 'field' }, h('span', { className: 'field-label' }, label), control, hint ? h('span', { className: 'field-hint' }, hint) : null);
+
+    this.element = h(
+      'form',
+      { className: 'controls', attrs: { id: 'plan-form', novalidate: '' } },
+      h('fieldset', { className: 'card' }, h('legend', {}, 'Suites'), allNone(this.suiteBoxes, changed), suiteList),
+      h('fieldset', { className: 'card' }, h('legend', {}, 'Adapters'), allNone(this.adapterBoxes, changed), adapterList),
+      h(
+        'fieldset',
+        { className: 'card settings' },
+        h('legend', {}, 'Settings'),
+        field('Sizes (documents)', this.inputs.sizes, 'comma-separated'),
+        field('Iterations', this.inputs.iterations, 'timed samples per case'),
+        field('Warm-up', this.inputs.warmup, 'untimed samples first'),
+        field('Seed', this.inputs.seed),
+        field('Time limit (ms)', this.inputs.timeoutMs, 'per case, adapter and size'),
+        field('Fixture', this.fixture),
+        field('Suite parameters', this.inputs.params, 'optional; name=value;name=1,2', true),
+      ),
+      this.error,
+    );
+    this.element.addEventListener('change', changed);
+    this.element.addEventListener('input', (e) => {
+      if (e.target instanceof HTMLInputElement && e.target.type !== 'checkbox') changed();
+    });
+    this.element.addEventListener('submit', (e) => e.preventDefault());
+  }
+
+  setPlan(plan: Plan): void {
+    const fields = planToFields(plan);
+    for (const [id, box] of this.suiteBoxes) box.checked = plan.suites.includes(id);
+    for (const [id, box] of this.adapterBoxes) box.checked = plan.adapters.includes(id);
+    this.inputs.sizes.value = fields.sizes;
+    this.inputs.iterations.value = fields.iterations;
+    this.inputs.warmup.value = fields.warmup;
+    this.inputs.seed.value = fields.seed;
+    this.inputs.timeoutMs.value = fields.timeoutMs;
+    this.inputs.params.value = fields.params;
+    this.fixture.value = fields.fixture;
+    this.showError(null);
+  }
+
+  /** The plan the form describes, checked by parsePlan; on a bad field, its message. */
+  read(): PlanReading {
+    const checked = (boxes: Map<string, HTMLInputElement>) => [...boxes].filter(([, b]) => b.checked).map(([id]) => id).join(',');
+    const fields: PlanFields = {
+      suites: checked(this.suiteBoxes),
+      adapters: checked(this.adapterBoxes),
+      sizes: this.inputs.sizes.value,
+      iterations: this.inputs.iterations.value,
+      warmup: this.inputs.warmup.value,
+      seed: this.inputs.seed.value,
+      timeoutMs: this.inputs.timeoutMs.value,
+      fixture: this.fixture.value,
+    };
+    if (this.inputs.params.value.trim() !== '') fields.params = this.inputs.params.value;
+    try {
+      const plan = parsePlan(fields, PLAN_VOCABULARY);
+      this.showError(null);
+      return { ok: true, plan };
+    } catch (e) {
+      if (!(e instanceof PlanError)) throw e;
+      this.showError(e.message);
+      return { ok: false, error: e.message };
+    }
+  }
+
+  /** An adapter's answer to supported(): unsupported ones stay selectable, since that is a finding. */
+  setSupport(id: string, support: true | string): void {
+    const note = this.supportNotes.get(id);
+    if (!note) return;
+    note.textContent = support === true ? '' : `not supported here: ${support}`;
+    note.classList.toggle('unsupported', support !== true);
+    note.closest('label')?.classList.toggle('choice-unsupported', support !== true);
+  }
+
+  setDisabled(disabled: boolean): void {
+    for (const fs of this.element.querySelectorAll('fieldset')) fs.disabled = disabled;
+  }
+
+  private showError(message: string | null): void {
+    this.error.textContent = message ?? '';
+    this.error.hidden = message === null;
+  }
+}
+
+function checkbox(name: string, value: string): HTMLInputElement {
+  return h('input', { attrs: { type: 'checkbox', name, value } });
+}
+
+function textInput(name: string, placeholder: string): HTMLInputElement {
+  return h('input', { attrs: { type: 'text', name, id: `plan-${name}`, placeholder, spellcheck: 'false', autocomplete: 'off' } });
+}
+
+function numberInput(name: string, min: number): HTMLInputElement {
+  return h('input', { attrs: { type: 'number', name, id: `plan-${name}`, min: String(min), step: '1', inputmode: 'numeric' } });
+}
+
+function allNone(boxes: Map<string, HTMLInputElement>, changed: () => void): HTMLElement {
+  const button = (text: string, value: boolean) => {
+    const b = h('button', { className: 'link-button', attrs: { type: 'button' } }, text);
+    b.addEventListener('click', () => {
+      for (const box of boxes.values()) box.checked = value;
+      changed();
+    });
+    return b;
+  };
+  return h('div', { className: 'all-none' }, button('all', true), ' · ', button('none', false));
+}

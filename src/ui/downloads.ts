@@ -1,0 +1,43 @@
+/**
+ * Download JSON and Download CSV. File names match the sweep's (`<run-id>-<browser>.json`), so
+ * files from the page and from a sweep sit together in one results folder.
+ */
+import type { ResultsFile } from '../core/results.ts';
+import { toCsv } from '../export/csv.ts';
+import { toJson } from '../export/json.ts';
+import { h } from './dom.ts';
+
+export class Downloads {
+  readonly element: HTMLElement;
+  private readonly json: HTMLButtonElement;
+  private readonly csv: HTMLButtonElement;
+  private results: ResultsFile | null = null;
+
+  constructor() {
+    this.json = h('button', { className: 'button', attrs: { type: 'button', id: 'download-json', disabled: '' } }, 'Download JSON');
+    this.csv = h('button', { className: 'button', attrs: { type: 'button', id: 'download-csv', disabled: '' } }, 'Download CSV');
+    this.json.addEventListener('click', () => this.save('json'));
+    this.csv.addEventListener('click', () => this.save('csv'));
+    this.element = h('div', { className: 'downloads' }, this.json, this.csv);
+  }
+
+  setResults(results: ResultsFile | null): void {
+    this.results = results;
+    this.json.disabled = results === null;
+    this.csv.disabled = results === null;
+  }
+
+  private save(format: 'json' | 'csv'): void {
+    const results = this.results;
+    if (!results) return;
+    const text = format === 'json' ? toJson(results) : toCsv(results);
+    const type = format === 'json' ? 'application/json' : 'text/csv;charset=utf-8';
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = h('a', { attrs: { href: url, download: `${results.run.id}-${results.run.browser}.${format}` } });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    // Some browsers read the blob after click() returns; give them a moment before freeing it.
+    setTimeout(() => URL.revokeObjectURL(url), 5_000);
+  }
+}

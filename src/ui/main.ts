@@ -1,0 +1,240 @@
+/**
+ * The page's entry: reads the plan from the URL, wires the controls, runs plans in the main
+ * thread and renders what the runner reports. In collector mode (`?collector=...&token=...`)
+ * it also sends the run to the sweep's collector, and with `autorun=1` starts at once.
+ *
+ * Everything the page does during a run happens inside the runner's onEvent, which the runner
+ * calls between samples, never inside a timed `run` body.
+ */
+import './style.css';
+import { errorMessage } from '../core/errors.ts';
+import { collectEnvironment } from '../core/environment.ts';
+import { planToQuery, type Plan } from '../core/plan.ts';
+import { resolveSuiteParams } from '../core/suite.ts';
+import type { CaseResult } from '../core/results.ts';
+import type { RunEvent } from '../core/runner.ts';
+import { ADAPTERS } from '../adapters/registry.ts';
+import { SUITES } from '../../suites/index.ts';
+import { FIXTURE_IDS } from '../../fixtures/index.ts';
+import { runInPage } from './app-run.ts';
+import { Banners } from './banners.ts';
+import { MediansChart } from './chart-medians.ts';
+import { CollectorClient } from './collector-client.ts';
+import { Controls } from './controls.ts';
+import { byId } from './dom.ts';
+import { Downloads } from './downloads.ts';
+import { renderEnvironment } from './env-panel.ts';
+import { newRunId, readPageQuery } from './page-query.ts';
+import { setPageState } from './page-state.ts';
+import { ProgressView } from './progress.ts';
+import { ResultsTable } from './results-table.ts';
+import { WarningsView } from './warnings.ts';
+
+setPageState({ status: 'idle' });
+
+const banners = new Banners(byId('banners'));
+const query = readPageQuery(location.search, location.href, navigator.userAgent);
+const collector = query.collector ? new CollectorClient(query.collector.url, query.collector.token, query.browser) : null;
+
+const progress = new ProgressView();
+const warnings = new WarningsView();
+const table = new ResultsTable();
+const chart = new MediansChart();
+const downloads = new Downloads();
+table.setAdapterLabels(new Map(ADAPTERS.map((a) => [a.id, a.label])));
+
+const runButton = byId<HTMLButtonElement>('run');
+const cancelButton = byId<HTMLButtonElement>('cancel');
+const planStatus = byId('plan-status');
+
+let running = false;
+let currentPlan: Plan | null = null;
+let controller: AbortController | null = null;
+
+const controls = new Controls({
+  suites: SUITES,
+  adapters: ADAPTERS,
+  fixtures: FIXTURE_IDS,
+  onChange: (reading) => {
+    showPlan(reading.ok ? reading.plan : null);
+    // The address bar always holds a link that reproduces the plan on screen.
+    if (reading.ok) history.replaceState(null, '', `${location.pathname}?${planToQuery(reading.plan).toString()}`);
+  },
+});
+
+byId('controls').append(controls.element);
+byId('progress').append(progress.element, warnings.element);
+byId('downloads').append(downloads.element);
+byId('chart').append(chart.element);
+byId('table').append(table.element);
+controls.setPlan(query.plan);
+showPlan(query.plan);
+
+runButton.addEventListener('click', () => {
+  const reading = controls.read();
+  if (!reading.ok || !describePlan(reading.plan).ok) return;
+  history.replaceState(null, '', `${location.pathname}?${planToQuery(reading.plan).toString()}`);
+  void startRun(reading.plan, newRunId());
+});
+cancelButton.addEventListener('click', () => {
+  cancelButton.disabled = true;
+  cancelButton.textContent = 'Cancelling…';
+  controller?.abort();
+});
+
+void boot();
+
+async function boot(): Promise<void> {
+  if (query.planErrors.length > 0) {
+    banners.show('error', 'Some plan parameters in the URL are not valid; their defaults are used instead.', query.planErrors, 'url-plan');
+  }
+  if (query.queryErrors.length > 0) banners.show('warning', 'Some URL parameters are not valid.', query.queryErrors, 'url-query');
+  if (collector) banners.show('info', 'Collector mode', [`Results are sent to ${collector.url} as browser "${query.browser}".`], 'collector');
+
+  checkSupport();
+  try {
+    const env = await collectEnvironment('main');
+    renderEnvironment(byId('env'), env);
+    table.setTimerStep(env.timerStepMs);
+  } catch (e) {
+    byId('env').textContent = `Could not read the environment: ${errorMessage(e)}`;
+  }
+
+  const badForCollector = [...query.planErrors, ...query.queryErrors];
+  if (collector && badForCollector.length > 0) {
+    // The sweep is waiting for this browser: tell it why nothing will run instead of timing out.
+    const message = `bad page URL: ${badForCollector.join('; ')}`;
+    setPageState({ status: 'error', error: message });
+    await collector.fatal(message);
+    return;
+  }
+  if (query.autorun) {
+    if (query.planErrors.length > 0) {
+      setPageState({ status: 'error', error: query.planErrors.join('; ') });
+      return;
+    }
+    await startRun(query.plan, query.runId ?? newRunId());
+  }
+}
+
+function checkSupport(): void {
+  for (const adapter of ADAPTERS) {
+    Promise.resolve()
+      .then(() => adapter.supported())
+      .then(
+        (support) => controls.setSupport(adapter.id, support),
+        (e: unknown) => controls.setSupport(adapter.id, `supported() threw: ${errorMessage(e)}`),
+      );
+  }
+}
+
+async function startRun(plan: Plan, runId: string): Promise<void> {
+  if (running) return;
+  running = true;
+  controller = new AbortController();
+  setPageState({ status: 'running' });
+  setRunning(true);
+  banners.remove('run');
+  warnings.clear();
+  table.clear();
+  chart.update([]);
+  downloads.setResults(null);
+  progress.start();
+
+  const rows: CaseResult[] = [];
+  let chartStale = false;
+  const onEvent = (event: RunEvent) => {
+    try {
+      let changed = progress.onEvent(event);
+      if (event.type === 'case-end') {
+        rows.push(event.result);
+        table.add(event.result);
+        chartStale = true;
+        changed = true;
+      } else if (event.type === 'warning') {
+        warnings.add(event.message);
+        changed = true;
+      }
+      // The rows of a group finish together; redraw once per group, not once per row.
+      if (chartStale && (event.type === 'group-start' || event.type === 'run-end')) {
+        chart.update(rows);
+        chartStale = false;
+      }
+      if (changed) settleLayout();
+    } catch (e) {
+      console.error('storebench: rendering a run event failed', e);
+    }
+    collector?.onRunEvent(event);
+  };
+
+  try {
+    if (collector) await collector.hello(navigator.userAgent);
+    const startedAt = performance.now();
+    const { results, leftover } = await runInPage({ plan, runId, browser: query.browser, signal: controller.signal, onEvent });
+    const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+
+    renderEnvironment(byId('env'), results.environment);
+    table.setTimerStep(results.environment.timerStepMs);
+    table.setAll(results.cases, plan.adapters);
+    chart.update(results.cases);
+    downloads.setResults(results);
+    if (results.run.cancelled) progress.finish('cancelled', `Cancelled after ${seconds} s; the ${results.cases.length} rows that finished are kept.`);
+    else progress.finish('done', `Done: ${results.cases.length} rows in ${seconds} s.`);
+    if (leftover.length > 0) {
+      banners.show('warning', 'Some databases could not be deleted; clear site data to remove them.', leftover.map((l) => `${l.adapter}: ${l.name}`), 'run');
+    }
+    if (collector) {
+      await collector.done(results);
+      if (collector.stats.failed > 0) {
+        banners.show('warning', 'Some messages to the collector failed.', [`${collector.stats.failed} failed, ${collector.stats.sent} sent; last error: ${collector.stats.lastError ?? 'unknown'}`], 'collector-failed');
+      }
+    }
+    setPageState({ status: 'done', results });
+  } catch (e) {
+    const message = errorMessage(e);
+    progress.finish('error', `The run failed: ${message}`);
+    banners.show('error', 'The run failed.', [message], 'run');
+    console.error(e);
+    if (collector) await collector.fatal(message);
+    setPageState({ status: 'error', error: message });
+  } finally {
+    running = false;
+    controller = null;
+    setRunning(false);
+  }
+}
+
+function setRunning(on: boolean): void {
+  controls.setDisabled(on);
+  runButton.disabled = on || currentPlan === null;
+  cancelButton.disabled = !on;
+  cancelButton.textContent = 'Cancel';
+  document.body.classList.toggle('is-running', on);
+}
+
+/**
+ * Force style and layout now, between samples, rather than at the next frame, which could fall
+ * inside a timed sample. Painting still happens at frame time; it is small and off the DOM.
+ */
+function settleLayout(): void {
+  void document.documentElement.offsetHeight;
+}
+
+/** What the plan amounts to, or why a suite rejects its parameters (which would fail the run). */
+function describePlan(plan: Plan): { ok: boolean; text: string } {
+  try {
+    const cases = SUITES.filter((s) => plan.suites.includes(s.id)).reduce((n, s) => n + s.cases(resolveSuiteParams(s, plan.params)).length, 0);
+    const rows = cases * plan.sizes.length * plan.adapters.length;
+    return { ok: true, text: `${rows} row${rows === 1 ? '' : 's'} · ${plan.iterations} timed + ${plan.warmup} warm-up sample${plan.warmup === 1 ? '' : 's'} each` };
+  } catch (e) {
+    return { ok: false, text: errorMessage(e) };
+  }
+}
+
+function showPlan(plan: Plan | null): void {
+  const described = plan ? describePlan(plan) : { ok: false, text: '' };
+  planStatus.textContent = described.text;
+  planStatus.classList.toggle('plan-status-bad', plan !== null && !described.ok);
+  currentPlan = described.ok ? plan : null;
+  runButton.disabled = running || currentPlan === null;
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { validateResults, type ResultsFile } from '../../src/core/results.ts';
+import { CSV_COLUMNS } from '../../src/export/csv.ts';
+
+type PageState = { status: string; results?: ResultsFile; error?: string };
+
+const state = (page: Page) => page.evaluate(() => (window as unknown as { __storebench: PageState }).__storebench);
+
+async function choose(page: Page, name: 'suite' | 'adapter', values: readonly string[]): Promise<void> {
+  for (const box of await page.locator(`input[name=${name}]`).all()) {
+    await box.setChecked(values.includes((await box.getAttribute('value')) ?? ''));
+  }
+}
+
+/** Pixels with real colour (bars); axes, grid and labels are grey and do not count. */
+async function colouredPixels(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).first().evaluate((canvas: HTMLCanvasElement) => {
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return 0;
+    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+      if (a > 100 && Math.max(r, g, b) - Math.min(r, g, b) > 40) n++;
+    }
+    return n;
+  });
+}
+
+test.describe('page - run', () => {
+  test('runs insert on memory and an IndexedDB store, then draws, tabulates and exports', async ({ page }, info) => {
+    await page.goto('/');
+    const isolation = page.getByTestId('isolation');
+    await expect(isolation).toContainText('cross-origin isolated ✓');
+    await expect(isolation).toHaveText(/timer step \d+(\.\d+)? ms/);
+
+    // idb is the plain IndexedDB store; include it when the registry has it, and say so when not.
+    const listed = await page.locator('input[name=adapter]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
+    const adapters = listed.filter((id) => id === 'memory' || id === 'idb'); // in registry order, as the URL lists them
+    expect(adapters).toContain('memory');
+    info.annotations.push({ type: 'adapters', description: adapters.includes('idb') ? adapters.join(', ') : 'memory only: no idb adapter in the registry' });
+
+    await choose(page, 'suite', ['insert']);
+    await choose(page, 'adapter', adapters);
+    await page.locator('#plan-sizes').fill('100');
+    await page.locator('#plan-iterations').fill('3');
+    await expect(page).toHaveURL(new RegExp(`suites=insert&adapters=${adapters.join('%2C')}&sizes=100&iterations=3`));
+
+    await page.locator('#run').click();
+    await page.waitForFunction(() => (window as unknown as { __storebench: PageState }).__storebench.status !== 'running', null, { timeout: 90_000 });
+    const final = await state(page);
+    expect(final.error).toBeUndefined();
+    expect(final.status).toBe('done');
+
+    for (const adapter of adapters) {
+      const row = page.locator('#results-table tbody tr[data-status=ok]', { has: page.locator('td.adapter', { hasText: new RegExp(`^${adapter}$`) }) }).filter({ hasText: 'insert/serial' });
+      await expect(row).toHaveCount(1);
+      await expect(row.locator('td.num').nth(2)).toHaveText(/^\d[\d,.]*$/); // median (ms)
+      await expect(row.locator('td.num').nth(5)).toHaveText(/^\d[\d,.]*$/); // ops/s
+    }
+    await expect(page.getByTestId('progress-counter')).toHaveText(/^(\d+)\/\1 samples$/);
+
+    expect(await colouredPixels(page, '.chart-size[data-size="100"] canvas')).toBeGreaterThan(500);
+
+    const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#download-json').click()]);
+    expect(json.suggestedFilename()).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ-[0-9a-f]{4}-chromium\.json$/);
+    const results = validateResults(JSON.parse(readFileSync(await json.path(), 'utf8')), json.suggestedFilename());
+    expect(results.run.plan).toMatchObject({ suites: ['insert'], adapters, sizes: [100], iterations: 3 });
+    expect(results.run.cancelled).toBe(false);
+    expect(results.environment.crossOriginIsolated).toBe(true);
+    for (const adapter of adapters) {
+      expect(results.cases.find((c) => c.adapter === adapter && c.case === 'serial')?.status).toBe('ok');
+    }
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('#download-csv').click()]);
+    expect(csv.suggestedFilename()).toBe(json.suggestedFilename().replace(/\.json$/, '.csv'));
+    const lines = readFileSync(await csv.path(), 'utf8').split('\r\n');
+    expect(lines[0]).toBe(CSV_COLUMNS.join(','));
+    expect(lines.at(-1)).toBe('');
+    expect(lines.slice(1, -1)).toHaveLength(results.cases.length);
+    expect(lines[1]).toMatch(new RegExp(`^${results.run.id},chromium,`));
+  });
+
+  test('cancel stops the run and keeps the rows that finished', async ({ page }) => {
+    await page.goto('/?suites=insert&adapters=memory&sizes=1000&iterations=500&warmup=0');
+    await page.locator('#run').click();
+    await expect(page.getByTestId('progress-counter')).toHaveText(/^[1-9]\d*\/\d+ samples$/);
+    await page.locator('#cancel').click();
+    await page.waitForFunction(() => (window as unknown as { __storebench: PageState }).__storebench.status !== 'running', null, { timeout: 60_000 });
+    const final = await state(page);
+    expect(final.status).toBe('done');
+    expect(final.results?.run.cancelled).toBe(true);
+    await expect(page.locator('.progress')).toHaveAttribute('data-state', 'cancelled');
+    await expect(page.locator('#download-json')).toBeEnabled();
+  });
+});
+
+test.describe('page - bad URL', () => {
+  test('an unknown adapter is named with the allowed ones, and the page falls back to defaults', async ({ page }) => {
+    await page.goto('/?adapters=nope');
+    const banner = page.locator('.banner-error');
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText('adapters: unknown "nope"; allowed:');
+    const ids = await page.locator('input[name=adapter]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
+    expect(ids).toContain('memory');
+    await expect(banner).toContainText(`allowed: ${ids.join(', ')}`);
+    // Defaults: every adapter chosen, and the page still works.
+    for (const box of await page.locator('input[name=adapter]').all()) await expect(box).toBeChecked();
+    await expect(page.locator('#run')).toBeEnabled();
+    expect((await state(page)).status).toBe('idle');
+  });
+});

@@ -1,0 +1,290 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ISOLATION_HEADERS } from '../../src/cli/isolation.ts';
+import { startServer, type Rejection, type StorebenchServer } from '../../src/cli/server.ts';
+import { MAX_COLLECTOR_MESSAGE_BYTES, type CollectorMessage } from '../../src/core/collector.ts';
+import { RESULTS_SCHEMA, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw request: unlike fetch(), node:http sends the path exactly as written (no ../ folding). */
+function send(server: StorebenchServer, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return new Promise((ok, fail) => {
+    const req = request({ host: '127.0.0.1', port: server.port, method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+const post = (server: StorebenchServer, message: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  send(server, 'POST', '/collect', typeof message === 'string' ? message : JSON.stringify(message), headers);
+
+function expectIsolated(reply: Reply): void {
+  for (const [name, value] of Object.entries(ISOLATION_HEADERS)) expect(reply.headers[name.toLowerCase()], name).toBe(value);
+}
+
+const TOKEN = 'token-of-this-run';
+const row: CaseResult = {
+  suite: 'insert',
+  case: 'bulk',
+  title: 'insert all in one bulk write',
+  adapter: 'memory',
+  size: 10,
+  params: {},
+  operations: 10,
+  samples: [1.5, 2.5],
+  warmup: [3],
+  status: 'ok',
+  reason: null,
+  stats: { n: 2, min: 1.5, max: 2.5, mean: 2, median: 2, stddev: 0.7071, ci95: 6.35 },
+};
+const results: ResultsFile = {
+  schema: RESULTS_SCHEMA,
+  harness: { name: 'storebench', version: '0.1.0', commit: 'abc1234' },
+  run: {
+    id: 'run-1',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:00:01.000Z',
+    browser: 'chromium',
+    plan: { suites: ['insert'], adapters: ['memory'], sizes: [10], iterations: 2, warmup: 1, seed: 42, timeoutMs: 1000, fixture: 'person', params: {} },
+    cancelled: false,
+    order: [{ suite: 'insert', case: 'bulk', size: 10, rounds: [['memory'], ['memory'], ['memory']] }],
+  },
+  environment: {
+    browser: { name: 'Chromium', version: '156.0', engine: 'Blink' },
+    userAgent: 'Mozilla/5.0',
+    os: 'Linux',
+    cores: 2,
+    deviceMemoryGb: null,
+    crossOriginIsolated: true,
+    timerStepMs: 0.005,
+    storageEstimate: null,
+    context: 'main',
+    harness: { version: '0.1.0', commit: 'abc1234' },
+  },
+  cases: [row],
+};
+
+let dir: string;
+let dist: string;
+let server: StorebenchServer;
+let messages: CollectorMessage[];
+let rejections: Rejection[];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'storebench-server-'));
+  dist = join(dir, 'dist');
+  mkdirSync(join(dist, 'assets'), { recursive: true });
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>storebench</title>');
+  writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1);');
+  writeFileSync(join(dist, 'assets', 'app.css'), 'body{}');
+  writeFileSync(join(dist, 'assets', 'blob.bin'), 'x');
+  writeFileSync(join(dir, 'secret.txt'), 'SECRET');
+  symlinkSync(join(dir, 'secret.txt'), join(dist, 'link.txt'));
+  server = await startServer({
+    root: dist,
+    collector: { token: TOKEN, onMessage: (m) => messages.push(m), onRejected: (r) => rejections.push(r), maxBytes: 64 * 1024 },
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  messages = [];
+  rejections = [];
+});
+
+describe('cli server - static files', () => {
+  it('serves index.html at / with the isolation headers', async () => {
+    const reply = await send(server, 'GET', '/?collector=x&autorun=1');
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(reply.body).toContain('<title>storebench</title>');
+    expectIsolated(reply);
+    expect(reply.headers['cache-control']).toBe('no-store');
+  });
+
+  it('gives each file its content type, isolated too', async () => {
+    for (const [path, type] of [
+      ['/assets/app.js', 'text/javascript; charset=utf-8'],
+      ['/assets/app.css', 'text/css; charset=utf-8'],
+      ['/assets/blob.bin', 'application/octet-stream'],
+    ] as const) {
+      const reply = await send(server, 'GET', path);
+      expect(reply.status, path).toBe(200);
+      expect(reply.headers['content-type'], path).toBe(type);
+      expectIsolated(reply);
+    }
+  });
+
+  it('answers HEAD without a body, and 404 and 405 with the headers too', async () => {
+    const head = await send(server, 'HEAD', '/assets/app.js');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe('15');
+    expect(head.body).toBe('');
+    const missing = await send(server, 'GET', '/nope.js');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toBe('not found: /nope.js\n');
+    expectIsolated(missing);
+    const put = await send(server, 'PUT', '/index.html', 'x');
+    expect(put.status).toBe(405);
+  });
+
+  it('refuses paths that lead outside dist/', async () => {
+    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt', '/link.txt', '/%00']) {
+      const reply = await send(server, 'GET', path);
+      expect([400, 403, 404], path).toContain(reply.status);
+      expect(reply.body, path).not.toContain('SECRET');
+    }
+    expect((await send(server, 'GET', '/assets/..%2f..%2fsecret.txt')).body).toBe('outside the served directory\n');
+    expect((await send(server, 'GET', '/link.txt')).status).toBe(403);
+  });
+});
+
+describe('cli server - collector', () => {
+  const hello = { type: 'hello', token: TOKEN, browser: 'chromium', userAgent: 'Mozilla/5.0' };
+
+  it('accepts a message with the run token and hands it over', async () => {
+    const reply = await post(server, hello);
+    expect(reply.status).toBe(204);
+    expectIsolated(reply);
+    expect(messages).toEqual([hello]);
+  });
+
+  it('accepts text/plain (sendBeacon) and a message without a content type', async () => {
+    expect((await post(server, hello, { 'content-type': 'text/plain;charset=UTF-8' })).status).toBe(204);
+    expect((await post(server, hello, {})).status).toBe(204);
+    expect(messages).toHaveLength(2);
+  });
+
+  it('refuses a wrong or missing token with 403', async () => {
+    const wrong = await post(server, { ...hello, token: 'guess' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toBe('wrong token; this collector belongs to another run\n');
+    const none = await post(server, { type: 'hello', browser: 'chromium', userAgent: 'x' });
+    expect(none.status).toBe(403);
+    expect(messages).toEqual([]);
+    expect(rejections.map((r) => r.status)).toEqual([403, 403]);
+  });
+
+  it('refuses bad JSON, non-objects and unknown types with 400', async () => {
+    const bad = await post(server, '{"type": "hello",');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatch(/^not JSON: /);
+    expect(bad.body.trim().split('\n')).toHaveLength(1);
+    expect((await post(server, '[1,2]')).status).toBe(400);
+    const unknown = await post(server, { ...hello, type: 'bye' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toBe('type: expected one of hello, progress, case, done, fatal, got "bye"\n');
+    expect((await post(server, '\u00ff', { 'content-type': 'application/json' })).status).toBe(400);
+    expect(messages).toEqual([]);
+  });
+
+  it('refuses other content types with 415 and other methods with 405', async () => {
+    expect((await post(server, hello, { 'content-type': 'multipart/form-data; boundary=x' })).status).toBe(415);
+    const get = await send(server, 'GET', '/collect');
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+  });
+
+  it('refuses a message over the size cap with 413, whether declared or streamed', async () => {
+    const big = { ...hello, userAgent: 'x'.repeat(64 * 1024) };
+    const streamed = await new Promise<Reply>((ok, fail) => {
+      // Chunked: no Content-Length, so the cap is found while reading.
+      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/collect', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      });
+      req.on('error', fail);
+      const json = JSON.stringify(big);
+      req.write(json.slice(0, 40_000));
+      req.end(json.slice(40_000));
+    });
+    expect(streamed.status).toBe(413);
+    expect(streamed.body).toBe('message larger than the 65536-byte limit\n');
+    expect((await post(server, big)).status).toBe(413);
+    expect(messages).toEqual([]);
+  });
+
+  it('uses MAX_COLLECTOR_MESSAGE_BYTES by default, refusing a larger declared length before reading it', async () => {
+    const plain = await startServer({ root: dist, collector: { token: TOKEN, onMessage: () => {} } });
+    try {
+      const reply = await new Promise<Reply>((ok, fail) => {
+        const req = request(
+          { host: '127.0.0.1', port: plain.port, method: 'POST', path: '/collect', headers: { 'content-type': 'application/json', 'content-length': String(MAX_COLLECTOR_MESSAGE_BYTES + 1) } },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+          },
+        );
+        req.on('error', fail);
+        req.write('{"type":'); // the rest never comes; the answer must not wait for it
+      });
+      expect(reply.status).toBe(413);
+      expect(reply.body).toBe(`message larger than the ${MAX_COLLECTOR_MESSAGE_BYTES}-byte limit\n`);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it("validates 'done' results with the schema and says where they are wrong", async () => {
+    const ok = await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results });
+    expect(ok.status).toBe(204);
+    const broken = { ...results, environment: { ...results.environment, crossOriginIsolated: 'yes' } };
+    const reply = await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results: broken });
+    expect(reply.status).toBe(422);
+    expect(reply.body).toBe('done: results: $.environment.crossOriginIsolated: expected true or false, got "yes"\n');
+    expect(rejections).toEqual([{ status: 422, reason: reply.body.trim(), type: 'done', browser: 'chromium' }]);
+    expect(messages.map((m) => m.type)).toEqual(['done']);
+  });
+
+  it("checks 'case' rows for the fields the sweep reads", async () => {
+    const good = { type: 'case', token: TOKEN, browser: 'chromium', result: row, rowsDone: 1, rows: 2 };
+    expect((await post(server, good)).status).toBe(204);
+    const noStatus = await post(server, { ...good, result: { ...row, status: 'fine' } });
+    expect(noStatus.status).toBe(422);
+    expect(noStatus.body).toBe('case: result.status: expected one of ok, unsupported, error, timeout, got "fine"\n');
+    const noReason = await post(server, { ...good, result: { ...row, status: 'error', reason: '' } });
+    expect(noReason.body).toBe('case: result.reason: a error row needs a reason\n');
+    const counts = await post(server, { ...good, rowsDone: 3 });
+    expect(counts.status).toBe(400);
+    expect(messages).toHaveLength(1);
+  });
+
+  it('checks progress and fatal messages minimally', async () => {
+    expect((await post(server, { type: 'progress', token: TOKEN, browser: 'chromium', event: { type: 'run-start', rows: 1, samples: 3 } })).status).toBe(204);
+    expect((await post(server, { type: 'progress', token: TOKEN, browser: 'chromium', event: 'x' })).status).toBe(400);
+    expect((await post(server, { type: 'fatal', token: TOKEN, browser: 'chromium', message: 'no IndexedDB' })).status).toBe(204);
+    expect((await post(server, { type: 'fatal', token: TOKEN, browser: '', message: 'x' })).status).toBe(400);
+    expect(messages.map((m) => m.type)).toEqual(['progress', 'fatal']);
+  });
+
+  it('has no collector when started without a token (npm start)', async () => {
+    const plain = await startServer({ root: dist });
+    try {
+      expect(plain.collectUrl).toBeNull();
+      const reply = await send(plain, 'POST', '/collect', JSON.stringify(hello));
+      expect(reply.status).toBe(404);
+      expect((await send(plain, 'GET', '/')).status).toBe(200);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { toJson } from '../../src/export/json.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan.ts';
+import { parseResults, RESULTS_SCHEMA, type ResultsFile } from '../../src/core/results.ts';
+
+function tiny(): ResultsFile {
+  return {
+    schema: RESULTS_SCHEMA,
+    harness: { name: 'storebench', version: '0.1.0', commit: 'abc1234' },
+    run: {
+      id: 'r1',
+      startedAt: '2026-11-20T10:00:00.000Z',
+      finishedAt: '2026-11-20T10:00:01.000Z',
+      browser: 'chromium',
+      plan: { ...DEFAULT_PLAN, suites: ['insert'], adapters: ['memory'], sizes: [100], iterations: 1, warmup: 0 },
+      cancelled: false,
+      order: [{ suite: 'insert', case: 'serial', size: 100, rounds: [['memory']] }],
+    },
+    environment: {
+      browser: { name: 'Chromium', version: '156', engine: 'Blink' },
+      userAgent: 'UA "quoted"',
+      os: 'Linux',
+      cores: null,
+      deviceMemoryGb: null,
+      crossOriginIsolated: true,
+      timerStepMs: 0.005,
+      storageEstimate: null,
+      context: 'main',
+      harness: { version: '0.1.0', commit: 'abc1234' },
+    },
+    cases: [
+      {
+        suite: 'insert', case: 'serial', title: 't', adapter: 'memory', size: 100, params: {}, operations: 100,
+        status: 'ok', reason: null, samples: [1.5], warmup: [],
+        stats: { n: 1, min: 1.5, max: 1.5, mean: 1.5, median: 1.5, stddev: 0, ci95: null },
+      },
+    ],
+  };
+}
+
+describe('export json - exact output', () => {
+  it('is the document pretty-printed with two spaces and a final newline', () => {
+    const text = toJson(tiny());
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.startsWith('{\n  "schema": "storebench/results@1",\n  "harness": {\n    "name": "storebench",\n')).toBe(true);
+    expect(text).toContain('\n  "cases": [\n    {\n      "suite": "insert",\n');
+    expect(text).toContain('"samples": [\n        1.5\n      ],');
+    expect(text).toContain('"ci95": null');
+    expect(text).toContain('"userAgent": "UA \\"quoted\\""');
+    expect(text).toBe(`${JSON.stringify(tiny(), null, 2)}\n`);
+  });
+});
+
+describe('export json - round trip', () => {
+  it('reads back through parseResults unchanged', () => {
+    const original = tiny();
+    expect(parseResults(toJson(original), 'tiny.json')).toEqual(original);
+  });
+});
