@@ -1,0 +1,207 @@
+/**
+ * Command-line flags of `npm run sweep` and `npm start`. Pure: the vocabulary (suite, adapter,
+ * fixture and browser ids) comes in as arguments, so the tests need no registry and no browser.
+ * Every mistake becomes an ArgsError with a one-line message that says what was wrong and what
+ * is allowed; the entry points print it and exit with code 2.
+ */
+import { DEFAULT_PLAN, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
+
+export class ArgsError extends Error {
+  override readonly name = 'ArgsError';
+}
+
+export interface SweepArgs {
+  help: boolean;
+  /** Browser ids to run, in the order given; null means every browser found on this machine. */
+  browsers: string[] | null;
+  plan: Plan;
+  /** Directory the results files go to. */
+  out: string;
+  /** False with --no-build: reuse dist/ when it exists. */
+  build: boolean;
+}
+
+/** Flags that take a value, and the plan field each one fills (null: not a plan field). */
+const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
+  browsers: null,
+  suites: 'suites',
+  adapters: 'adapters',
+  sizes: 'sizes',
+  iterations: 'iterations',
+  warmup: 'warmup',
+  seed: 'seed',
+  'timeout-ms': 'timeoutMs',
+  fixture: 'fixture',
+  params: 'params',
+  out: null,
+};
+const SWITCHES = ['no-build', 'help'] as const;
+const EXAMPLES: Record<string, string> = {
+  browsers: 'chromium,firefox',
+  suites: 'insert,read',
+  adapters: 'memory',
+  sizes: '100,1000',
+  iterations: '5',
+  warmup: '1',
+  seed: '42',
+  'timeout-ms': '120000',
+  fixture: 'person',
+  params: "'chunkSizes=1,10,100;pageSize=10'",
+  out: 'out',
+};
+
+export const DEFAULT_OUT = 'out';
+
+/** One flag occurrence: `--name value`, `--name=value` or a switch. */
+interface Flag {
+  name: string;
+  value: string | undefined;
+}
+
+/** Split argv into flags, refusing positional arguments and unknown names. */
+function scanFlags(argv: readonly string[], valueFlags: readonly string[], switches: readonly string[]): Flag[] {
+  const known = [...valueFlags, ...switches];
+  const flags: Flag[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '-h') {
+      flags.push({ name: 'help', value: undefined });
+      continue;
+    }
+    if (!arg.startsWith('--') || arg === '--') {
+      throw new ArgsError(`unexpected argument "${arg}"; flags start with --, e.g. --sizes 100,1000 (see --help)`);
+    }
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    if (!known.includes(name)) {
+      const near = nearest(name, known);
+      throw new ArgsError(`unknown flag --${name}${near ? ` (did you mean --${near}?)` : ''}; allowed: ${known.map((k) => `--${k}`).join(', ')}`);
+    }
+    if (switches.includes(name)) {
+      if (eq !== -1) throw new ArgsError(`--${name} takes no value, got "${arg.slice(eq + 1)}"`);
+      flags.push({ name, value: undefined });
+      continue;
+    }
+    let value: string | undefined;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--')) value = argv[++i];
+    if (value === undefined || value.trim() === '') {
+      throw new ArgsError(`--${name} needs a value, e.g. --${name} ${EXAMPLES[name] ?? '...'}`);
+    }
+    if (flags.some((f) => f.name === name)) throw new ArgsError(`--${name} is given more than once; give it once (lists are comma-separated)`);
+    flags.push({ name, value });
+  }
+  return flags;
+}
+
+/** Parse the sweep's flags. Throws ArgsError; `help` set means print usage and ignore the rest. */
+export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, browserIds: readonly string[]): SweepArgs {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true };
+  }
+  const flags = scanFlags(argv, Object.keys(VALUE_FLAGS), SWITCHES);
+  const get = (name: string) => flags.find((f) => f.name === name)?.value;
+
+  const fields: PlanFields = {};
+  for (const [flag, field] of Object.entries(VALUE_FLAGS)) {
+    const value = get(flag);
+    if (field && value !== undefined) fields[field] = value;
+  }
+  let plan: Plan;
+  try {
+    plan = parsePlan(fields, vocab);
+  } catch (e) {
+    // PlanError messages start with the field's name, which is also the flag's name.
+    if (e instanceof PlanError) throw new ArgsError(`--${e.message}`);
+    throw e;
+  }
+
+  const browsersText = get('browsers');
+  let browsers: string[] | null = null;
+  if (browsersText !== undefined) {
+    const names = [...new Set(browsersText.split(',').map((s) => s.trim()).filter(Boolean))];
+    if (names.length === 0) throw new ArgsError(`--browsers: none given; allowed: ${browserIds.join(', ')}`);
+    const unknown = names.filter((n) => !browserIds.includes(n));
+    if (unknown.length > 0) {
+      throw new ArgsError(`--browsers: unknown ${unknown.map((n) => `"${n}"`).join(', ')}; allowed: ${browserIds.join(', ')}`);
+    }
+    browsers = names;
+  }
+
+  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.some((f) => f.name === 'no-build') };
+}
+
+export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[]): string {
+  const d = DEFAULT_PLAN;
+  return [
+    'Usage: npm run sweep -- [flags]',
+    '',
+    'Runs the plan in each browser (one after another), writes <out>/<run-id>-<browser>.json and',
+    '<out>/<run-id>.csv, and prints a table. Flags take `--flag value` or `--flag=value`.',
+    '',
+    `  --browsers a,b     browsers to run (default: every one found); allowed: ${browserIds.join(', ')}`,
+    `  --suites a,b       suites (default: all); allowed: ${vocab.suites.join(', ')}`,
+    `  --adapters a,b     stores (default: all); allowed: ${vocab.adapters.join(', ')}`,
+    `  --sizes n,m        documents per case (default: ${d.sizes.join(',')}); 1 to ${PLAN_LIMITS.maxSize}`,
+    `  --iterations N     timed samples per case (default: ${d.iterations}); 1 to ${PLAN_LIMITS.maxIterations}`,
+    `  --warmup N         untimed warm-up samples per case (default: ${d.warmup}); 0 to ${PLAN_LIMITS.maxWarmup}`,
+    `  --seed N           fixture and order seed (default: ${d.seed})`,
+    `  --timeout-ms N     time limit of one case on one store at one size (default: ${d.timeoutMs})`,
+    `  --fixture NAME     document shape (default: ${d.fixture}); allowed: ${vocab.fixtures.join(', ')}`,
+    "  --params 'k=v;k=1,2'  suite parameters, e.g. 'chunkSizes=1,10,100;pageSize=10'",
+    `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
+    '  --no-build         reuse dist/ if it exists instead of building the page',
+    '  --help             this text',
+    '',
+    'Exit codes: 0 every browser completed and no row is error or timeout; 1 otherwise; 2 bad flags.',
+  ].join('\n');
+}
+
+export interface ServeArgs {
+  help: boolean;
+  port: number;
+}
+
+export const DEFAULT_SERVE_PORT = 4173;
+
+/** Flags of `npm start`: --port N, else $PORT, else 4173. */
+export function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ServeArgs {
+  if (argv.includes('--help') || argv.includes('-h')) return { help: true, port: DEFAULT_SERVE_PORT };
+  const flags = scanFlags(argv, ['port'], ['help']);
+  const fromFlag = flags.find((f) => f.name === 'port')?.value;
+  const text = fromFlag ?? env.PORT;
+  if (text === undefined || text === '') return { help: false, port: DEFAULT_SERVE_PORT };
+  const source = fromFlag !== undefined ? '--port' : 'PORT';
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535) throw new ArgsError(`${source}: "${text}" is not a port; allowed: 0 to 65535 (0 picks a free one)`);
+  return { help: false, port: Number(text) };
+}
+
+export const SERVE_USAGE = [
+  'Usage: npm start [-- --port N]',
+  '',
+  'Builds the page and serves dist/ cross-origin isolated on 127.0.0.1 until Ctrl-C.',
+  `  --port N   port (default: $PORT, else ${DEFAULT_SERVE_PORT}); 0 picks a free one`,
+].join('\n');
+
+/** The known name closest to a mistyped one, if it is close enough to be a likely typo. */
+function nearest(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = editDistance(name, k);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row.push(Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    }
+    prev = row;
+  }
+  return prev[b.length] as number;
+}

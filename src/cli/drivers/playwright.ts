@@ -1,0 +1,81 @@
+/**
+ * Playwright driver: Chromium (Playwright's build or Debian's) and Firefox (Playwright's build,
+ * or a stock Firefox over WebDriver BiDi with channel 'moz-firefox'; see BROWSERS.md).
+ */
+import { chromium, firefox, webkit, type Browser, type Page } from 'playwright-core';
+import { errorMessage, withTimeout } from '../../core/errors.ts';
+import type { RunEnd } from '../session.ts';
+import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
+
+const LAUNCH_TIMEOUT_MS = 60_000;
+const GOTO_TIMEOUT_MS = 60_000;
+const CLOSE_TIMEOUT_MS = 20_000;
+
+export async function drivePlaywright({ browser: found, url, session, signal }: DriveRequest): Promise<RunEnd> {
+  const how = found.playwright;
+  if (!how) return { kind: 'crashed', message: `${found.id} has no Playwright launch settings` };
+  const consoleErrors = new LastLines();
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  const stopAbort = once(signal, () => session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }));
+  try {
+    try {
+      browser = await { chromium, firefox, webkit }[how.engine].launch({
+        executablePath: how.executablePath,
+        args: how.args,
+        ...(how.channel ? { channel: how.channel } : {}),
+        headless: true,
+        timeout: LAUNCH_TIMEOUT_MS,
+        // The sweep handles signals itself and closes the browser in its finally.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (e) {
+      session.end({ kind: 'crashed', message: `could not start ${found.label} (${how.executablePath ?? how.engine}): ${errorMessage(e)}` });
+      return await session.ended;
+    }
+    browser.on('disconnected', () => session.end({ kind: 'crashed', message: `${found.label} closed or crashed before the run finished` }));
+    const context = await browser.newContext();
+    page = await context.newPage();
+    page.on('crash', () => session.end({ kind: 'crashed', message: 'the page crashed (out of memory, or the renderer died)' }));
+    page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      // A missing favicon is the browser's own request, not the page's problem.
+      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) consoleErrors.push(`console error: ${m.text()}`);
+    });
+    if (!session.isOver) {
+      await page.goto(url, { waitUntil: 'load', timeout: GOTO_TIMEOUT_MS }).catch((e: unknown) => {
+        session.end({ kind: 'crashed', message: `could not open the page: ${errorMessage(e)}` });
+      });
+    }
+    const end = await session.ended;
+    if (end.kind === 'done' || end.kind === 'cancelled') return end;
+    const details = consoleErrors.all;
+    if (browser.isConnected() && !page.isClosed()) details.unshift(await pageState(page));
+    return withDetails(end, details);
+  } catch (e) {
+    session.end({ kind: 'crashed', message: `driving ${found.label} failed: ${errorMessage(e)}` });
+    return withDetails(await session.ended, consoleErrors.all);
+  } finally {
+    stopAbort();
+    if (browser) await withTimeout(browser.close(), CLOSE_TIMEOUT_MS, `closing ${found.label}`).catch(() => {});
+  }
+}
+
+/** What the page says about itself, bounded: a page stuck in a loop never answers. */
+async function pageState(page: Page): Promise<string> {
+  try {
+    const state = await withTimeout(
+      page.evaluate(() => {
+        const s = (globalThis as { __storebench?: { status?: unknown; error?: unknown } }).__storebench;
+        return s ? { status: s.status, error: s.error === undefined ? undefined : String(s.error) } : null;
+      }),
+      5_000,
+      'reading window.__storebench',
+    );
+    return describePageState(state);
+  } catch (e) {
+    return `page state: unknown (${errorMessage(e)})`;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Live progress of the sweep. On a terminal each browser has one line that updates in place
+ * (carriage return); in CI logs, where \r only makes a mess, a plain line every few seconds.
+ */
+import type { SessionProgress } from './session.ts';
+
+/** 0:07, 12:34, 1:02:03 */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mmss = `${h > 0 ? String(m).padStart(2, '0') : m}:${String(s).padStart(2, '0')}`;
+  return h > 0 ? `${h}:${mmss}` : mmss;
+}
+
+/** One line: samples and rows done, elapsed, estimated remaining, and the case in flight. */
+export function progressLine(browser: string, p: SessionProgress, nowMs: number): string {
+  const name = browser.padEnd(9);
+  if (p.userAgent === null && p.startedAt === null) return `${name} starting the browser and loading the page…`;
+  if (p.startedAt === null || p.samples === null || p.rows === null) return `${name} page loaded, checking which stores it supports…`;
+  const elapsed = nowMs - p.startedAt;
+  // Remaining time scales with remaining samples; with none done yet there is nothing to scale.
+  const left = p.samplesDone > 0 && p.samples > p.samplesDone ? `~${formatDuration((elapsed * (p.samples - p.samplesDone)) / p.samplesDone)} left` : p.samplesDone >= p.samples ? 'finishing' : '? left';
+  const c = p.current;
+  const now = c
+    ? ` | ${c.suite}/${c.case} size ${c.size}${c.adapter ? ` ${c.adapter} ${c.warmup ? 'warm-up' : 'sample'} ${c.index}/${c.of}` : ''}`
+    : '';
+  return `${name} samples ${p.samplesDone}/${p.samples} | rows ${p.rowsDone}/${p.rows} | ${formatDuration(elapsed)} elapsed | ${left}${now}`;
+}
+
+export interface ProgressStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export class ProgressView {
+  private current = '';
+  private lastPrinted = -Infinity;
+  private lastLine = '';
+
+  constructor(
+    private readonly stream: ProgressStream,
+    private readonly intervalMs = 10_000,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private get tty(): boolean {
+    return this.stream.isTTY === true;
+  }
+
+  /** Show the line in flight: rewritten in place on a terminal, throttled otherwise. */
+  update(line: string): void {
+    this.current = line;
+    if (this.tty) {
+      this.stream.write(`\r${this.fit(line)}\x1b[K`);
+    } else if (this.clock() - this.lastPrinted >= this.intervalMs && line !== this.lastLine) {
+      this.print(line);
+    }
+  }
+
+  /** A line that stays (a warning, a browser's outcome), printed above the line in flight. */
+  note(text: string): void {
+    if (this.tty) {
+      this.stream.write(`\r\x1b[K${text}\n`);
+      if (this.current) this.stream.write(this.fit(this.current));
+    } else this.print(text);
+  }
+
+  /** End the line in flight with its final text. */
+  finish(line: string): void {
+    this.current = '';
+    if (this.tty) this.stream.write(`\r\x1b[K${line}\n`);
+    else this.print(line);
+  }
+
+  private print(line: string): void {
+    this.stream.write(`${line}\n`);
+    this.lastPrinted = this.clock();
+    this.lastLine = line;
+  }
+
+  /** A line longer than the terminal wraps, and \r then rewrites only its last part. */
+  private fit(line: string): string {
+    const width = (this.stream.columns || 120) - 1; // 0 under some pseudo-terminals
+    return line.length > width ? `${line.slice(0, Math.max(0, width - 1))}…` : line;
+  }
+}

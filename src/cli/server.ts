@@ -1,0 +1,237 @@
+/**
+ * The sweep's local server: serves the built page from dist/ cross-origin isolated, and, when
+ * given a run token, collects the page's messages at POST /collect. `npm start` uses it without
+ * a collector. It binds 127.0.0.1 only: results and the token never leave the machine.
+ */
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, resolve, sep } from 'node:path';
+import { MAX_COLLECTOR_MESSAGE_BYTES, type CollectorMessage } from '../core/collector.ts';
+import { checkCollectorMessage } from './collector-check.ts';
+import { ISOLATION_HEADERS } from './isolation.ts';
+
+export const COLLECT_PATH = '/collect';
+
+/** A message the collector refused, for the sweep to report (a page bug is worth seeing). */
+export interface Rejection {
+  status: number;
+  reason: string;
+  /** What the message claimed to be, when it had the right token. */
+  type?: string;
+  browser?: string;
+}
+
+export interface CollectorOptions {
+  token: string;
+  onMessage: (message: CollectorMessage) => void;
+  onRejected?: (rejection: Rejection) => void;
+  /** Largest body accepted, in bytes; beyond it the answer is 413. */
+  maxBytes?: number;
+}
+
+export interface ServerOptions {
+  /** The built page (dist/). */
+  root: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  collector?: CollectorOptions;
+}
+
+export interface StorebenchServer {
+  /** e.g. http://127.0.0.1:41234 */
+  origin: string;
+  port: number;
+  /** Absolute collector URL, or null when this server has no collector. */
+  collectUrl: string | null;
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.wasm': 'application/wasm',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+};
+
+/** Headers on every response: isolation (BROWSERS.md), no caching of a page that changes per build. */
+const COMMON_HEADERS: Record<string, string> = {
+  ...ISOLATION_HEADERS,
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+export async function startServer(options: ServerOptions): Promise<StorebenchServer> {
+  // realpath so that the confinement check below compares like with like (symlinked temp dirs).
+  const root = await realpath(resolve(options.root));
+  const collector = options.collector;
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) reply(res, 500, `internal error: ${e instanceof Error ? e.message : String(e)}`);
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', `http://${HOST}`);
+    if (url.pathname === COLLECT_PATH) {
+      if (!collector) return reply(res, 404, 'no collector on this server; it only serves the page');
+      if (req.method !== 'POST') return reply(res, 405, `${COLLECT_PATH} takes POST only`, { Allow: 'POST' });
+      return collect(req, res, collector);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'only GET and HEAD are served here', { Allow: 'GET, HEAD' });
+    return serveFile(req, res, root, url.pathname);
+  }
+
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, HOST, () => {
+      server.off('error', fail);
+      ok();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${HOST}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    origin,
+    port,
+    collectUrl: collector ? `${origin}${COLLECT_PATH}` : null,
+    close() {
+      closing ??= new Promise<void>((ok) => {
+        server.close(() => ok());
+        // Keep-alive sockets from a browser that is already gone would hold close() open.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+async function serveFile(req: IncomingMessage, res: ServerResponse, root: string, pathname: string): Promise<void> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return reply(res, 400, 'bad percent-encoding in the path');
+  }
+  if (decoded.includes('\0')) return reply(res, 400, 'NUL in the path');
+  const inRoot = (p: string) => p === root || p.startsWith(root + sep);
+  let file = resolve(root, `.${decoded}`);
+  if (!inRoot(file)) return reply(res, 403, 'outside the served directory');
+  try {
+    if ((await stat(file)).isDirectory()) file = resolve(file, 'index.html');
+    // A symlink inside dist/ must not lead outside it either.
+    file = await realpath(file);
+    if (!inRoot(file)) return reply(res, 403, 'outside the served directory');
+    const info = await stat(file);
+    if (!info.isFile()) return reply(res, 404, `not found: ${pathname}`);
+    res.writeHead(200, {
+      ...COMMON_HEADERS,
+      'Content-Type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': String(info.size),
+    });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    await new Promise<void>((ok, fail) => {
+      const stream = createReadStream(file);
+      stream.on('error', fail);
+      res.on('close', () => {
+        stream.destroy();
+        ok();
+      });
+      stream.pipe(res);
+    });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return reply(res, 404, `not found: ${pathname}`);
+    throw e;
+  }
+}
+
+async function collect(req: IncomingMessage, res: ServerResponse, collector: CollectorOptions): Promise<void> {
+  const max = collector.maxBytes ?? MAX_COLLECTOR_MESSAGE_BYTES;
+  const refuse = (status: number, reason: string, claims: { type?: string; browser?: string } = {}) => {
+    collector.onRejected?.({ status, reason, ...claims });
+    reply(res, status, reason);
+  };
+  // fetch() with a string body sends text/plain and sendBeacon() does too; both are JSON here.
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== '' && type !== 'application/json' && type !== 'text/plain') {
+    return refuse(415, `content type ${type} refused; send the message as JSON (application/json or text/plain)`);
+  }
+  const tooBig = `message larger than the ${max}-byte limit`;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) return refuseAndDrop(req, res, () => refuse(413, tooBig));
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let over = false;
+  await new Promise<void>((ok, fail) => {
+    req.on('data', (chunk: Uint8Array) => {
+      size += chunk.length;
+      if (size > max) {
+        over = true;
+        req.pause();
+        ok();
+      } else chunks.push(chunk);
+    });
+    req.on('end', ok);
+    req.on('error', fail);
+  });
+  if (over) return refuseAndDrop(req, res, () => refuse(413, tooBig));
+
+  let data: unknown;
+  try {
+    data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(joinBytes(chunks, size)));
+  } catch (e) {
+    return refuse(400, `not JSON: ${(e as Error).message}`);
+  }
+  const outcome = checkCollectorMessage(data, collector.token);
+  if (!outcome.ok) return refuse(outcome.status, outcome.reason, { type: outcome.type, browser: outcome.browser });
+  collector.onMessage(outcome.message);
+  res.writeHead(204, COMMON_HEADERS);
+  res.end();
+}
+
+function joinBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return all;
+}
+
+/** Answer, then close the connection instead of reading the rest of an oversized body. */
+function refuseAndDrop(req: IncomingMessage, res: ServerResponse, answer: () => void): void {
+  res.setHeader('Connection', 'close');
+  res.on('finish', () => req.socket.destroy());
+  answer();
+}
+
+function reply(res: ServerResponse, status: number, reason: string, extra: Record<string, string> = {}): void {
+  const body = `${reason}\n`;
+  res.writeHead(status, { ...COMMON_HEADERS, ...extra, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}

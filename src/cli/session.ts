@@ -1,0 +1,175 @@
+/**
+ * One browser's run as the collector sees it: progress, finished rows, and how it ended. The
+ * page decides when it is done; the session only watches the clock, so a page that never loads,
+ * hangs in a case the runner cannot cut off, or dies quietly still ends the run with a reason.
+ */
+import type { CollectorMessage } from '../core/collector.ts';
+import type { CaseResult, ResultsFile } from '../core/results.ts';
+import type { Rejection } from './server.ts';
+
+export type RunEnd =
+  | { kind: 'done'; results: ResultsFile }
+  /** The page said it could not run the plan. */
+  | { kind: 'fatal'; message: string; details?: string[] }
+  /** The page sent results the collector refused. */
+  | { kind: 'rejected'; message: string; details?: string[] }
+  /** No word from the page within a time limit. */
+  | { kind: 'stalled'; message: string; details?: string[] }
+  /** The browser crashed, closed, or could not be started or driven. */
+  | { kind: 'crashed'; message: string; details?: string[] }
+  | { kind: 'cancelled'; message: string; details?: string[] };
+
+export interface SessionProgress {
+  userAgent: string | null;
+  /** Date.now() of run-start, or null before it. */
+  startedAt: number | null;
+  rows: number | null;
+  rowsDone: number;
+  samples: number | null;
+  samplesDone: number;
+  /** The group in flight and the last sample taken in it. */
+  current: { suite: string; case: string; size: number; adapter: string | null; warmup: boolean; index: number; of: number } | null;
+}
+
+export interface SessionLimits {
+  /** From the session's start to the page's hello (includes launching the browser). */
+  startupMs: number;
+  /** Longest silence between two messages once the page said hello. */
+  idleMs: number;
+  /** The plan's time limit of one row (one case, store and size). */
+  caseTimeoutMs: number;
+  /** Extra time on top of the plan's own worst case, counted from run-start. */
+  deadlineSlackMs: number;
+  /** Worst-case cleanup time per sample that the runner allows itself (two deletes of 15 s). */
+  cleanupPerSampleMs: number;
+}
+
+/**
+ * Limits that a well-behaved page never reaches. A sample's steps share the case's time limit,
+ * and the runner allows up to 2 × 15 s for deleting each sample's database, so a page silent for
+ * longer than that plus a margin is hung (e.g. a synchronous loop the runner cannot time out).
+ */
+export function defaultLimits(timeoutMs: number): SessionLimits {
+  return { startupMs: 90_000, idleMs: timeoutMs + 2 * 15_000 + 60_000, caseTimeoutMs: timeoutMs, deadlineSlackMs: 120_000, cleanupPerSampleMs: 2 * 15_000 };
+}
+
+export interface SessionHooks {
+  /** Progress changed (any accepted message). */
+  onProgress?: () => void;
+  /** A finished case row arrived (also repeats the rows of 'done' that never came one by one). */
+  onCase?: (row: CaseResult) => void;
+  /** A warning worth showing (runner warnings, refused messages). */
+  onWarning?: (text: string) => void;
+}
+
+export class BrowserSession {
+  readonly cases: CaseResult[] = [];
+  readonly progress: SessionProgress = { userAgent: null, startedAt: null, rows: null, rowsDone: 0, samples: null, samplesDone: 0, current: null };
+  readonly ended: Promise<RunEnd>;
+  private finish!: (end: RunEnd) => void;
+  private over = false;
+  private readonly timers = new Map<'startup' | 'idle' | 'deadline', ReturnType<typeof setTimeout>>();
+
+  constructor(
+    readonly browser: string,
+    private readonly limits: SessionLimits,
+    private readonly hooks: SessionHooks = {},
+  ) {
+    this.ended = new Promise<RunEnd>((ok) => (this.finish = ok));
+    this.arm('startup', limits.startupMs, () => `the page did not say hello within ${seconds(limits.startupMs)} of starting the browser`);
+  }
+
+  get isOver(): boolean {
+    return this.over;
+  }
+
+  /** End the session; the first end wins, later ones are ignored. */
+  end(end: RunEnd): void {
+    if (this.over) return;
+    this.over = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.finish(end);
+  }
+
+  /** A message the collector accepted. Messages for other browsers, or after the end, are ignored. */
+  accept(message: CollectorMessage): void {
+    if (this.over || message.browser !== this.browser) return;
+    this.clear('startup');
+    this.arm('idle', this.limits.idleMs, () => `no word from the page for ${seconds(this.limits.idleMs)}${this.inFlight()}`);
+    const p = this.progress;
+    switch (message.type) {
+      case 'hello':
+        p.userAgent = message.userAgent;
+        break;
+      case 'progress': {
+        const e = message.event;
+        if (e.type === 'run-start') {
+          p.startedAt = Date.now();
+          p.rows = e.rows;
+          p.samples = e.samples;
+          const worst = e.samples * this.limits.cleanupPerSampleMs + e.rows * this.limits.caseTimeoutMs + this.limits.deadlineSlackMs;
+          this.arm('deadline', worst, () => `the run went past its overall deadline of ${seconds(worst)}${this.inFlight()}`);
+        } else if (e.type === 'group-start') {
+          p.current = { suite: e.suite, case: e.case, size: e.size, adapter: null, warmup: false, index: 0, of: 0 };
+        } else if (e.type === 'sample') {
+          // Messages may overtake each other on the wire; progress only moves forward.
+          p.samplesDone = Math.max(p.samplesDone, e.samplesDone);
+          p.samples ??= e.samplesTotal;
+          p.current = { suite: e.suite, case: e.case, size: e.size, adapter: e.adapter, warmup: e.warmup, index: e.index, of: e.of };
+        } else if (e.type === 'warning') {
+          this.hooks.onWarning?.(e.message);
+        }
+        break;
+      }
+      case 'case':
+        this.cases.push(message.result);
+        p.rowsDone = Math.max(p.rowsDone, message.rowsDone);
+        p.rows ??= message.rows;
+        this.hooks.onCase?.(message.result);
+        break;
+      case 'done':
+        p.rowsDone = message.results.cases.length;
+        if (p.samples !== null) p.samplesDone = p.samples;
+        this.hooks.onProgress?.();
+        this.end({ kind: 'done', results: message.results });
+        return;
+      case 'fatal':
+        this.hooks.onProgress?.();
+        this.end({ kind: 'fatal', message: `the page could not run the plan: ${message.message}` });
+        return;
+    }
+    this.hooks.onProgress?.();
+  }
+
+  /** A message the collector refused. A refused 'done' ends the run: nothing else is coming. */
+  reject(r: Rejection): void {
+    if (this.over || (r.browser !== undefined && r.browser !== this.browser)) return;
+    const what = r.type ? `a '${r.type}' message` : 'a message';
+    this.hooks.onWarning?.(`the collector refused ${what} (HTTP ${r.status}): ${r.reason}`);
+    if (r.type === 'done') this.end({ kind: 'rejected', message: `the page's results were refused: ${r.reason}` });
+  }
+
+  private inFlight(): string {
+    const c = this.progress.current;
+    if (!c) return '';
+    return `; last seen in ${c.suite}/${c.case} size ${c.size}${c.adapter ? ` (${c.adapter})` : ''}`;
+  }
+
+  private arm(which: 'startup' | 'idle' | 'deadline', ms: number, why: () => string): void {
+    if (this.over) return;
+    this.clear(which);
+    const timer = setTimeout(() => this.end({ kind: 'stalled', message: why() }), ms);
+    this.timers.set(which, timer);
+  }
+
+  private clear(which: 'startup' | 'idle' | 'deadline'): void {
+    const t = this.timers.get(which);
+    if (t !== undefined) clearTimeout(t);
+    this.timers.delete(which);
+  }
+}
+
+function seconds(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+}

@@ -1,0 +1,118 @@
+/**
+ * The sweep's closing table: one row per suite/case/adapter/size, one column per browser.
+ * Pure: results in, text out.
+ */
+import type { CaseResult } from '../core/results.ts';
+
+export interface BrowserColumn {
+  browser: string;
+  cases: readonly CaseResult[];
+}
+
+export type Align = 'left' | 'right';
+
+/** Plain columns separated by two spaces, with a dashed rule under the header. */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], align: readonly Align[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    widths
+      .map((w, i) => {
+        const cell = cells[i] ?? '';
+        return align[i] === 'right' ? cell.padStart(w) : cell.padEnd(w);
+      })
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/**
+ * Three significant figures, and never fewer decimals than needed to tell 0.0412 from 0.0415;
+ * the ± half-width gets the same number of decimals so the columns read alike.
+ */
+export function formatMs(median: number, ci95: number | null): string {
+  const decimals = median >= 100 ? 0 : median >= 10 ? 1 : median >= 1 ? 2 : median > 0 ? Math.min(6, 2 - Math.floor(Math.log10(median))) : 3;
+  const m = median.toFixed(decimals);
+  return ci95 === null ? m : `${m} ± ${ci95.toFixed(decimals)}`;
+}
+
+export function formatCell(row: CaseResult | undefined): string {
+  if (!row) return '-';
+  if (row.status === 'ok') return formatMs(row.stats.median, row.stats.ci95);
+  return row.status;
+}
+
+const key = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) => `${r.suite}\u0000${r.case}\u0000${r.adapter}\u0000${r.size}`;
+
+export const LEGEND =
+  'Cells: median ms per sample ± half-width of the 95% confidence interval of the mean (no ± with one sample); ' +
+  'unsupported / error / timeout: the row status, reason in the JSON file; -: no result (the browser did not finish).';
+
+/**
+ * The table, its legend, and one line per error or timeout and per distinct unsupported reason.
+ * Rows follow the run (suite, case, size as they came), and within one group the adapters
+ * follow `adapterOrder` (the plan's), not the order rows finished in: the runner finishes
+ * unsupported rows first.
+ */
+export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: readonly string[] = []): string {
+  const order: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] = [];
+  const seen = new Set<string>();
+  const groupRank = new Map<string, number>();
+  const byBrowser = columns.map((col) => new Map(col.cases.map((r) => [key(r), r])));
+  for (const col of columns) {
+    for (const r of col.cases) {
+      const group = `${r.suite}\u0000${r.case}\u0000${r.size}`;
+      if (!groupRank.has(group)) groupRank.set(group, groupRank.size);
+      if (!seen.has(key(r))) {
+        seen.add(key(r));
+        order.push(r);
+      }
+    }
+  }
+  const adapterRank = (a: string) => {
+    const i = adapterOrder.indexOf(a);
+    return i === -1 ? adapterOrder.length : i;
+  };
+  const rank = (r: Pick<CaseResult, 'suite' | 'case' | 'size'>) => groupRank.get(`${r.suite}\u0000${r.case}\u0000${r.size}`) ?? 0;
+  // Array sort is stable, so adapters the plan does not name keep their first-seen order.
+  order.sort((a, b) => rank(a) - rank(b) || adapterRank(a.adapter) - adapterRank(b.adapter));
+  const header = ['suite', 'case', 'adapter', 'size', ...columns.map((c) => c.browser)];
+  const align: Align[] = ['left', 'left', 'left', 'right', ...columns.map((): Align => 'right')];
+  const rows = order.map((r) => [r.suite, r.case, r.adapter, String(r.size), ...byBrowser.map((m) => formatCell(m.get(key(r))))]);
+  const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no rows)', LEGEND];
+
+  // Rows that failed for the same reason are one line: a store missing in a browser fails every case alike.
+  const problems = new Map<string, { browser: string; adapter: string; status: string; reason: string; where: string[] }>();
+  const unsupported = new Map<string, { browser: string; adapter: string; reason: string; rows: number }>();
+  for (const col of columns) {
+    for (const r of col.cases) {
+      if (r.status === 'error' || r.status === 'timeout') {
+        const k = `${col.browser}\u0000${r.adapter}\u0000${r.status}\u0000${r.reason}`;
+        const p = problems.get(k) ?? { browser: col.browser, adapter: r.adapter, status: r.status, reason: r.reason, where: [] };
+        p.where.push(`${r.suite}/${r.case} size ${r.size}`);
+        problems.set(k, p);
+      } else if (r.status === 'unsupported') {
+        const k = `${col.browser}\u0000${r.adapter}\u0000${r.reason}`;
+        const u = unsupported.get(k) ?? { browser: col.browser, adapter: r.adapter, reason: r.reason, rows: 0 };
+        u.rows++;
+        unsupported.set(k, u);
+      }
+    }
+  }
+  if (problems.size > 0) {
+    out.push('', 'Errors and timeouts:');
+    for (const p of problems.values()) {
+      const where = p.where.length === 1 ? (p.where[0] as string) : `${p.where.length} rows: ${p.where.slice(0, 3).join(', ')}${p.where.length > 3 ? ', …' : ''}`;
+      out.push(`  ${p.browser} ${p.adapter} ${p.status} (${where}): ${oneLine(p.reason)}`);
+    }
+  }
+  if (unsupported.size > 0) {
+    out.push('', 'Unsupported:');
+    for (const u of unsupported.values()) out.push(`  ${u.browser} ${u.adapter} (${u.rows} row${u.rows === 1 ? '' : 's'}): ${oneLine(u.reason)}`);
+  }
+  return out.join('\n');
+}
+
+function oneLine(text: string, max = 200): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

@@ -1,0 +1,92 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BrowserSession, type SessionLimits } from '../../src/cli/session.ts';
+import type { CollectorMessage } from '../../src/core/collector.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+
+const limits: SessionLimits = { startupMs: 1_000, idleMs: 5_000, caseTimeoutMs: 2_000, deadlineSlackMs: 1_000, cleanupPerSampleMs: 100 };
+const T = 'token';
+const msg = (m: Record<string, unknown>): CollectorMessage => ({ token: T, browser: 'chromium', ...m }) as CollectorMessage;
+const row = { suite: 'insert', case: 'bulk', adapter: 'memory', size: 10, status: 'ok', samples: [1], stats: { median: 1 } } as unknown as CaseResult;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('cli session - progress', () => {
+  it('follows the runner events and keeps each finished row', async () => {
+    const rows: CaseResult[] = [];
+    const s = new BrowserSession('chromium', limits, { onCase: (r) => rows.push(r) });
+    s.accept(msg({ type: 'hello', userAgent: 'UA' }));
+    s.accept(msg({ type: 'progress', event: { type: 'run-start', rows: 2, samples: 6 } }));
+    s.accept(msg({ type: 'progress', event: { type: 'group-start', suite: 'insert', case: 'bulk', title: 't', size: 10, adapters: ['memory'] } }));
+    s.accept(msg({ type: 'progress', event: { type: 'sample', suite: 'insert', case: 'bulk', adapter: 'memory', size: 10, warmup: false, index: 2, of: 3, ms: 1, samplesDone: 4, samplesTotal: 6 } }));
+    // An older sample that overtook on the wire does not move progress back.
+    s.accept(msg({ type: 'progress', event: { type: 'sample', suite: 'insert', case: 'bulk', adapter: 'memory', size: 10, warmup: false, index: 1, of: 3, ms: 1, samplesDone: 3, samplesTotal: 6 } }));
+    s.accept(msg({ type: 'case', result: row, rowsDone: 1, rows: 2 }));
+    s.accept(msg({ type: 'case', result: row, rowsDone: 1, rows: 2, browser: 'firefox' }));
+    expect(s.progress).toMatchObject({ userAgent: 'UA', rows: 2, rowsDone: 1, samples: 6, samplesDone: 4 });
+    expect(s.progress.current).toMatchObject({ adapter: 'memory', index: 1 });
+    expect(rows).toHaveLength(1);
+    expect(s.cases).toHaveLength(1);
+    const results = { cases: [row, row], run: {} } as unknown as ResultsFile;
+    s.accept(msg({ type: 'done', results }));
+    await expect(s.ended).resolves.toEqual({ kind: 'done', results });
+    expect(s.isOver).toBe(true);
+  });
+
+  it('ends on fatal, and on a refused done', async () => {
+    const a = new BrowserSession('chromium', limits);
+    a.accept(msg({ type: 'fatal', message: 'no IndexedDB' }));
+    await expect(a.ended).resolves.toEqual({ kind: 'fatal', message: 'the page could not run the plan: no IndexedDB' });
+    const warnings: string[] = [];
+    const b = new BrowserSession('chromium', limits, { onWarning: (w) => warnings.push(w) });
+    b.reject({ status: 422, reason: 'done: results: $.cases: expected an array', type: 'done', browser: 'chromium' });
+    await expect(b.ended).resolves.toEqual({ kind: 'rejected', message: "the page's results were refused: done: results: $.cases: expected an array" });
+    expect(warnings).toEqual(["the collector refused a 'done' message (HTTP 422): done: results: $.cases: expected an array"]);
+  });
+
+  it('keeps the first end', async () => {
+    const s = new BrowserSession('chromium', limits);
+    s.end({ kind: 'crashed', message: 'gone' });
+    s.end({ kind: 'cancelled', message: 'late' });
+    s.accept(msg({ type: 'fatal', message: 'later still' }));
+    await expect(s.ended).resolves.toEqual({ kind: 'crashed', message: 'gone' });
+  });
+});
+
+describe('cli session - time limits', () => {
+  it('stalls when the page never says hello', async () => {
+    const s = new BrowserSession('chromium', limits);
+    vi.advanceTimersByTime(1_000);
+    await expect(s.ended).resolves.toEqual({ kind: 'stalled', message: 'the page did not say hello within 1 s of starting the browser' });
+  });
+
+  it('stalls when the page goes quiet, naming where it was', async () => {
+    const s = new BrowserSession('chromium', limits);
+    s.accept(msg({ type: 'hello', userAgent: 'UA' }));
+    vi.advanceTimersByTime(4_000);
+    s.accept(msg({ type: 'progress', event: { type: 'group-start', suite: 'read', case: 'get', title: 't', size: 10, adapters: ['idb'] } }));
+    vi.advanceTimersByTime(4_999);
+    expect(s.isOver).toBe(false);
+    vi.advanceTimersByTime(1);
+    await expect(s.ended).resolves.toEqual({ kind: 'stalled', message: 'no word from the page for 5 s; last seen in read/get size 10' });
+  });
+
+  it('stops at the overall deadline even when the page keeps talking', async () => {
+    const s = new BrowserSession('chromium', limits);
+    s.accept(msg({ type: 'hello', userAgent: 'UA' }));
+    // 2 rows × 2000 ms + 10 samples × 100 ms + 1000 ms slack = 6000 ms.
+    s.accept(msg({ type: 'progress', event: { type: 'run-start', rows: 2, samples: 10 } }));
+    for (let i = 0; i < 5; i++) {
+      vi.advanceTimersByTime(1_000);
+      s.accept(msg({ type: 'progress', event: { type: 'warning', message: 'still here' } }));
+    }
+    vi.advanceTimersByTime(999);
+    expect(s.isOver).toBe(false);
+    vi.advanceTimersByTime(1);
+    await expect(s.ended).resolves.toEqual({ kind: 'stalled', message: 'the run went past its overall deadline of 6 s' });
+  });
+});
