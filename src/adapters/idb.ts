@@ -1,12 +1,15 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction } from 'idb';
-import type { Doc, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
+import type { Doc, FieldCondition, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import type { Capability } from '../core/capabilities.ts';
+import { applyFind, countMatches } from '../core/query.ts';
+import { planIndex, type IndexPlan, type KeyBounds } from './index-plan.ts';
 import { isEmptyRange } from './range.ts';
 
 const STORE = 'docs';
 
 interface Schema extends DBSchema {
-  docs: { key: string; value: Doc };
+  /** Secondary indexes are named by their fields, joined with commas, and made at run time. */
+  docs: { key: string; value: Doc; indexes: { [fields: string]: IDBValidKey } };
 }
 
 type Store<Mode extends IDBTransactionMode> = IDBPObjectStore<Schema, ['docs'], 'docs', Mode>;
@@ -66,11 +69,74 @@ async function readRange(store: Store<'readonly'>, range: KeyRange): Promise<Doc
   return out;
 }
 
-function handleFor(db: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions | undefined): StoreHandle {
+const indexName = (fields: readonly string[]) => fields.join(',');
+
+/** A key path is a dotted path of identifiers, so only an identifier names a top-level field. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** The plan (see index-plan.ts) over the store's indexes. */
+function plan(store: Store<'readonly'>, where: readonly FieldCondition[]): IndexPlan | undefined {
+  const indexes = Array.from(store.indexNames, (name) => {
+    const keyPath = store.index(name).keyPath;
+    return { name, fields: Array.isArray(keyPath) ? keyPath : [keyPath] };
+  });
+  return planIndex(indexes, where, (a, b) => indexedDB.cmp(a, b));
+}
+
+const toRange = (b: KeyBounds) => IDBKeyRange.bound(b.lower, b.upper, b.lowerOpen, b.upperOpen);
+
+/** The documents that may match: those in the plan's range, or all of them. */
+async function candidates(store: Store<'readonly'>, p: IndexPlan | undefined): Promise<Doc[]> {
+  if (!p) return store.getAll();
+  return p.bounds ? store.index(p.index).getAll(toRange(p.bounds)) : [];
+}
+
+/**
+ * Open the database at its current version, creating it with its object store if it is new;
+ * or at `version`, adding an index in the upgrade.
+ */
+function connect(name: string, version?: number, addIndex?: (store: Store<'versionchange'>) => void): Promise<IDBPDatabase<Schema>> {
+  return openDB<Schema>(name, version, {
+    upgrade(db, _oldVersion, _newVersion, tx) {
+      if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: '_id' });
+      addIndex?.(tx.objectStore(STORE));
+    },
+    // Someone is deleting this database (the runner cleaning up after a hung case) or adding an
+    // index through another connection: close instead of blocking them until this page goes.
+    // This connection's later operations then fail, as raw IndexedDB's would.
+    blocking(_current, _blocked, event) {
+      (event.target as IDBDatabase).close();
+    },
+  });
+}
+
+function handleFor(first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions | undefined): StoreHandle {
+  let db = first;
+  /** Set while createIndex replaces the connection with one at the next version. */
+  let upgrading: Promise<void> | undefined;
   // async, so that db.transaction() throwing on a closed connection becomes a rejection.
-  const read = async <T>(work: (store: Store<'readonly'>) => Promise<T>) => inTransaction(db.transaction(STORE, 'readonly'), work);
-  const write = async <T>(work: (store: Store<'readwrite'>) => Promise<T>) =>
-    inTransaction(db.transaction(STORE, 'readwrite', txOptions), work);
+  const read = async <T>(work: (store: Store<'readonly'>) => Promise<T>) => {
+    if (upgrading) await upgrading;
+    return inTransaction(db.transaction(STORE, 'readonly'), work);
+  };
+  const write = async <T>(work: (store: Store<'readwrite'>) => Promise<T>) => {
+    if (upgrading) await upgrading;
+    return inTransaction(db.transaction(STORE, 'readwrite', txOptions), work);
+  };
+  /**
+   * An index can only be made in a version change, which needs every connection closed: this
+   * one closes and a new one opens at the next version. Operations started meanwhile wait for it.
+   */
+  const addIndex = async (fields: readonly string[]) => {
+    const name = indexName(fields);
+    const exists = await inTransaction(db.transaction(STORE, 'readonly'), async (store) => store.indexNames.contains(name));
+    if (exists) return;
+    const version = db.version + 1;
+    db.close();
+    db = await connect(db.name, version, (store) => {
+      store.createIndex(name, fields.length === 1 ? (fields[0] as string) : [...fields]);
+    });
+  };
   const requireAll = async (store: Store<'readwrite'>, ids: readonly string[]) => {
     const keys = await Promise.all(ids.map((id) => store.getKey(id)));
     const missing = ids.find((_, i) => keys[i] === undefined);
@@ -108,10 +174,40 @@ function handleFor(db: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions | 
     async bulkRemove(ids) {
       await write((store) => Promise.all(ids.map((id) => store.delete(id))));
     },
+    async createIndex(fields) {
+      const bad = fields.find((f) => !IDENTIFIER.test(f));
+      if (fields.length === 0 || bad !== undefined) {
+        throw new Error(`cannot index ${JSON.stringify(fields)}: an IndexedDB key path names a top-level field only when the name is an identifier`);
+      }
+      const previous = upgrading;
+      const work = (async () => {
+        if (previous) await previous;
+        await addIndex(fields);
+      })();
+      const settled = work.then(
+        () => {},
+        () => {},
+      );
+      upgrading = settled;
+      try {
+        await work;
+      } finally {
+        if (upgrading === settled) upgrading = undefined;
+      }
+    },
+    find: (query) => read(async (store) => applyFind(await candidates(store, plan(store, query.where)), query)),
+    countWhere: (query) =>
+      read(async (store) => {
+        const p = plan(store, query.where);
+        if (p?.exact) return p.bounds ? store.index(p.index).count(toRange(p.bounds)) : 0;
+        return countMatches(await candidates(store, p), query);
+      }),
     async close() {
+      if (upgrading) await upgrading;
       db.close();
     },
     async destroy() {
+      if (upgrading) await upgrading;
       db.close();
       await deleteDB(db.name);
     },
@@ -128,11 +224,13 @@ const capabilities: readonly Capability[] = [
   'bulkUpdate',
   'remove',
   'bulkRemove',
+  'secondaryIndex',
+  'query',
   ...(hasDurability ? (['durability'] as const) : []),
   'worker',
 ];
 
-/** Raw IndexedDB through `idb`: one object store, `docs`, keyed by `_id`. */
+/** Raw IndexedDB through `idb`: one object store, `docs`, keyed by `_id`, with native indexes on fields. */
 export const idbAdapter: StoreAdapter = {
   id: 'idb',
   label: 'IndexedDB (idb)',
@@ -140,16 +238,8 @@ export const idbAdapter: StoreAdapter = {
   capabilities,
   supported: () => (typeof indexedDB === 'undefined' ? 'IndexedDB is not available here' : true),
   async open(name, options) {
-    const db = await openDB<Schema>(name, 1, {
-      upgrade(db) {
-        db.createObjectStore(STORE, { keyPath: '_id' });
-      },
-      // Someone is deleting this database, such as the runner cleaning up after a hung case:
-      // close instead of blocking the delete until this page goes away.
-      blocking(_current, _blocked, event) {
-        (event.target as IDBDatabase).close();
-      },
-    });
+    // No fixed version: each index createIndex adds raises it.
+    const db = await connect(name);
     const durability = options?.durability;
     return handleFor(db, hasDurability && durability && durability !== 'default' ? { durability } : undefined);
   },

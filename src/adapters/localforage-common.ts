@@ -1,15 +1,27 @@
 import localforage from 'localforage';
 import type { Backend, Doc, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import type { Capability } from '../core/capabilities.ts';
+import { applyFind, countMatches } from '../core/query.ts';
 import { selectRange } from './range.ts';
 
 /**
  * localForage is a key-value API with one call per key: no batch write, batch read or batch
  * remove, so bulkWrite, getMany and bulkRemove are not declared and those cases show as
  * unsupported rather than timing a loop under a batch's name. Ranges are answered from the
- * sorted key list, as range.ts intends, with no native skip.
+ * sorted key list, as range.ts intends, with no native skip. Queries read every document
+ * with iterate and filter them in JS: localForage has no index to declare.
  */
-const CAPABILITIES: readonly Capability[] = ['keyRange', 'count', 'update', 'remove'];
+const CAPABILITIES: readonly Capability[] = ['keyRange', 'count', 'update', 'remove', 'query'];
+
+/** Every document, in one pass of iterate (a cursor on IndexedDB, a SELECT on WebSQL, the keys in turn on localStorage). */
+async function allDocs(store: LocalForage): Promise<Doc[]> {
+  const docs: Doc[] = [];
+  // iterate stops at the first callback that returns anything but undefined.
+  await store.iterate<Doc, void>((doc) => {
+    docs.push(doc);
+  });
+  return docs;
+}
 
 function handleFor(store: LocalForage, name: string): StoreHandle {
   // localForage has no close(): it keeps one connection per database name for the page's
@@ -42,6 +54,8 @@ function handleFor(store: LocalForage, name: string): StoreHandle {
     async remove(id) {
       await live().removeItem(id);
     },
+    find: async (query) => applyFind(await allDocs(live()), query),
+    countWhere: async (query) => countMatches(await allDocs(live()), query),
     async close() {
       open = false;
     },

@@ -1,5 +1,6 @@
-import { withoutRev, type Doc, type KeyRange, type StoreAdapter, type StoreHandle } from '../core/adapter.ts';
+import type { Doc, FieldCondition, FindQuery, KeyRange, Scalar, StoreAdapter, StoreHandle, ViewQuery, ViewRow } from '../core/adapter.ts';
 import type { Capability } from '../core/capabilities.ts';
+import { applyFind, compareScalars, countMatches } from '../core/query.ts';
 import { isEmptyRange } from './range.ts';
 
 /**
@@ -31,6 +32,48 @@ interface AllDocsOptions {
   limit?: number;
 }
 
+/** pouchdb-find's request, as far as the adapter uses it. */
+interface FindRequest {
+  selector: Record<string, Record<string, Scalar | null>>;
+  fields?: string[];
+  limit: number;
+  /** [design doc, view] of the index to use. */
+  use_index?: [string, string];
+}
+
+/** A pouchdb-find index: its design document and view, and its fields (as Mango names them) in order. */
+interface MangoIndex {
+  ddoc: string;
+  name: string;
+  fields: string[];
+}
+
+interface QueryOptions {
+  key?: Scalar;
+  startkey?: Scalar;
+  endkey?: Scalar;
+  limit?: number;
+  stale?: 'ok';
+  reduce: false;
+}
+
+/**
+ * A temporary view's map. PouchDB calls a two-argument map as it is, with `emit` passed in
+ * (@types/pouchdb-mapreduce marks it optional).
+ */
+type TempMap = (doc: Doc, emit?: (key: unknown) => void) => void;
+
+/** A design document holding map functions, as CouchDB stores them: source text. */
+interface DesignDoc extends Doc {
+  views: Record<string, { map: string }>;
+}
+
+/** A design document as pouchdb-find writes one: `language: 'query'`, the fields in each view's options. */
+interface StoredDesignDoc extends Doc {
+  language?: string;
+  views?: Record<string, { options?: { def?: { fields?: (string | Record<string, string>)[] } } }>;
+}
+
 /** One entry of bulkDocs' answer: PouchDB resolves even when some writes fail. */
 interface WriteResult {
   id?: string;
@@ -38,18 +81,40 @@ interface WriteResult {
   message?: string;
 }
 
-interface PouchDatabase {
+interface PouchCore {
   put(doc: Doc): Promise<unknown>;
   get(id: string): Promise<StoredDoc>;
   bulkDocs(docs: Doc[]): Promise<WriteResult[]>;
-  allDocs(options: AllDocsOptions): Promise<{ rows: AllDocsRow[] }>;
-  info(): Promise<{ doc_count: number }>;
+  /** total_rows counts every live document, design documents included. */
+  allDocs(options: AllDocsOptions): Promise<{ rows: AllDocsRow[]; total_rows: number }>;
   remove(doc: StoredDoc): Promise<unknown>;
   close(): Promise<void>;
   destroy(): Promise<unknown>;
 }
 
-export type PouchConstructor = new (name: string, options: { adapter: string }) => PouchDatabase;
+/**
+ * What pouchdb-find and the mapreduce plugin add. Their @types declare these methods with a
+ * callback overload first and documents typed by `Content`, which TypeScript cannot relate to
+ * a narrow signature, so they are not checked against @types the way PouchCore is.
+ */
+interface PouchPlugins {
+  /** With `fields`, the documents hold only those fields. */
+  find(request: FindRequest): Promise<{ docs: Doc[] }>;
+  createIndex(request: { index: { fields: string[] } }): Promise<{ id: string; name: string }>;
+  /** A persisted view by `design/view` name, or a temporary one from its map function. */
+  query(view: string | { map: TempMap }, options: QueryOptions): Promise<{ rows: { id: string; key: unknown }[] }>;
+}
+
+type PouchDatabase = PouchCore & PouchPlugins;
+
+type PouchOptions = { adapter: string };
+
+export type PouchConstructor = new (name: string, options: PouchOptions) => PouchDatabase;
+
+/** PouchDB with pouchdb-find installed: the core methods are checked here, the plugins' are asserted. */
+export function withPlugins(PouchDB: new (name: string, options: PouchOptions) => PouchCore): PouchConstructor {
+  return PouchDB as PouchConstructor;
+}
 
 /** PouchDB.prefix: PouchDB names the IndexedDB database `_pouch_<name>`. */
 const PREFIX = '_pouch_';
@@ -57,16 +122,39 @@ const PREFIX = '_pouch_';
 /**
  * Both adapters ping other tabs about every write by flipping a localStorage key named after the
  * database. The idb adapter deletes that key when it destroys the database; the indexeddb adapter
- * (9.0.0) does not, so each destroyed database would leave one key behind.
+ * (9.0.0) does not, so each destroyed database would leave one key behind, and so would each
+ * database a view or a temporary view kept its index in (`<name>-mrview-<hash>`).
  */
 function forgetChangePing(name: string): void {
-  if (typeof localStorage !== 'undefined') localStorage.removeItem(PREFIX + name);
+  if (typeof localStorage === 'undefined') return;
+  const views = `${PREFIX}${name}-mrview-`;
+  // Collected first: removing a key may reorder what localStorage.key(i) returns.
+  const keys = Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i));
+  for (const key of keys) if (key !== null && (key === PREFIX + name || key.startsWith(views))) localStorage.removeItem(key);
 }
 
 const isNotFound = (e: unknown) => typeof e === 'object' && e !== null && (e as { status?: unknown }).status === 404;
 
-// Omit<> over an index signature loses `_id` from the type, not from the value.
-const plain = (doc: StoredDoc): Doc => withoutRev(doc) as Doc;
+/**
+ * Strip `_rev`, and put `_id` first again: both adapters store the body apart from the id and
+ * append `_id` and `_rev` when they read a document, so without this the fields come back in
+ * another order than they were written (which JSON.stringify comparisons notice).
+ */
+function plain(doc: Doc): Doc {
+  const { _id, _rev: _ignored, ...rest } = doc;
+  return { _id, ...rest };
+}
+
+/**
+ * Design documents (pouchdb-find's indexes and the map/reduce views) live among the documents:
+ * allDocs returns them and doc_count counts them. The handle hides them, so a store with an
+ * index holds the same documents as one without. PouchDB accepts no other `_id` that starts
+ * with an underscore (besides `_local/`, which allDocs never returns), and every `_design/` id
+ * sorts between these two keys, so they form one block in `_id` order.
+ */
+const DESIGN_LOW = '_design/';
+const DESIGN_HIGH = '_design0';
+const isDesign = (id: string) => id.startsWith(DESIGN_LOW);
 
 /** bulkDocs resolves with an error entry per failed document instead of rejecting. */
 function throwOnFailures(what: string, results: readonly WriteResult[]): void {
@@ -97,12 +185,156 @@ function allDocsRange(range: KeyRange): AllDocsOptions {
   };
 }
 
-function handleFor(db: PouchDatabase, name: string): StoreHandle {
+const docsOf = (rows: readonly AllDocsRow[]) => rows.flatMap((row) => (row.doc && !isDesign(row.key) ? [plain(row.doc)] : []));
+
+/**
+ * A key range without the design documents. PouchDB's own skip and limit count them, so when
+ * the range holds any, it is read with the limit raised by their number, and the design
+ * documents that the skip passed over are made up for by skipping as many more rows. `design`
+ * is what the handle knows (see DesignState), so a range with none costs no more than allDocs.
+ */
+async function rangeWithoutDesign(db: PouchDatabase, range: KeyRange, design: ReadonlySet<string>): Promise<Doc[]> {
+  const inRange = [...design].filter((id) => (range.gte === undefined || id >= range.gte) && (range.lte === undefined || id <= range.lte));
+  if (inRange.length === 0) return docsOf((await db.allDocs(allDocsRange(range))).rows);
+  const limit = range.limit === undefined ? undefined : range.limit + inRange.length;
+  const { rows } = await db.allDocs(allDocsRange({ ...range, limit }));
+  const start = rows[0]?.key;
+  if (start === undefined) return [];
+  const skippedDesign = inRange.filter((id) => (range.descending ? id > start : id < start)).length;
+  return docsOf(rows).slice(skippedDesign, range.limit === undefined ? undefined : skippedDesign + range.limit);
+}
+
+/**
+ * pouchdb-find answers 25 documents when no limit is given (CouchDB's default). IndexedDB's
+ * getAll takes at most 2^32 - 1, and PouchDB adds the skip and the number of indexes to the
+ * limit before it gets there, so "everything" is 2^31 - 1.
+ */
+const FIND_ALL = 2 ** 31 - 1;
+
+const MANGO_OPERATORS = { eq: '$eq', ne: '$ne', gt: '$gt', gte: '$gte', lt: '$lt', lte: '$lte' } as const;
+
+/** pouchdb-find reads `a.b` as a path into `a`; a FindQuery field is always top-level. */
+const mangoField = (field: string) => field.replace(/[.$]/g, (c) => `\\${c}`);
+
+/**
+ * The Mango selector for the conditions. It may match more than the FindQuery (the results
+ * are checked with `matches` afterwards) but never less: a field and operator that repeat keep
+ * their first value, because pouchdb-find merges repeated bounds with JS `<` rather than with
+ * CouchDB collation.
+ */
+function mangoSelector(where: readonly FieldCondition[]): FindRequest['selector'] {
+  // pouchdb-find needs a condition to plan with; every _id is greater than null.
+  if (where.length === 0) return { _id: { $gt: null } };
+  const selector: FindRequest['selector'] = {};
+  for (const c of where) {
+    const ops = (selector[mangoField(c.field)] ??= {});
+    for (const [key, op] of Object.entries(MANGO_OPERATORS)) {
+      const value = c[key as keyof typeof MANGO_OPERATORS];
+      if (value !== undefined && !(op in ops)) ops[op] = value;
+    }
+    // Mango's $ne (and an empty condition) also match documents without the field; a
+    // FieldCondition never does.
+    if (Object.keys(ops).length === 0 || '$ne' in ops) ops.$exists = true;
+  }
+  return selector;
+}
+
+/**
+ * What a handle knows of the design documents: read when it opens, then kept up to date by its
+ * own createIndex and createView, so ranges and finds need no extra read to allow for them.
+ * Design documents that another connection adds or deletes while the handle is open are still
+ * kept out of every answer, but a range page that crosses them may come out a few rows off.
+ */
+interface DesignState {
+  ids: Set<string>;
+  /** pouchdb-find's indexes, for guardCompound. */
+  indexes: MangoIndex[];
+}
+
+function designState(rows: readonly AllDocsRow[]): DesignState {
+  const ids = new Set<string>();
+  const indexes: MangoIndex[] = [];
+  for (const row of rows) {
+    if (!isDesign(row.key) || !row.doc) continue;
+    ids.add(row.key);
+    const doc = row.doc as StoredDesignDoc;
+    if (doc.language !== 'query') continue;
+    for (const [name, view] of Object.entries(doc.views ?? {})) {
+      const fields = (view.options?.def?.fields ?? []).flatMap((f) => (typeof f === 'string' ? [f] : Object.keys(f)));
+      indexes.push({ ddoc: row.key, name, fields });
+    }
+  }
+  return { ids, indexes };
+}
+
+/**
+ * The indexeddb adapter keeps pouchdb-find's indexes as native IndexedDB indexes, and a
+ * compound one holds only documents that have every field of it. pouchdb-find still uses an
+ * index whose leading fields are all the query asks about (index [age, lastName] for a query on
+ * age; a single-field index can lose the tie to it), and then misses the documents that lack
+ * lastName. The idb adapter's map/reduce index emits those with a null, so only this adapter
+ * needs the guard: point pouchdb-find at an index the query covers wholly, or, when there is
+ * none, put `_id` in the selector, which no index holds, so it scans.
+ */
+function guardCompound(request: FindRequest, indexes: readonly MangoIndex[]): FindRequest {
+  const fields = Object.keys(request.selector);
+  const leadsWith = (index: MangoIndex) => index.fields.length > fields.length && index.fields.slice(0, fields.length).every((f) => fields.includes(f));
+  if (!indexes.some(leadsWith)) return request;
+  const covered = indexes.filter((index) => index.fields.every((f) => fields.includes(f)));
+  const best = covered.reduce<MangoIndex | undefined>((a, b) => (a && a.fields.length >= b.fields.length ? a : b), undefined);
+  if (best) return { ...request, use_index: [best.ddoc, best.name] };
+  return { ...request, selector: { ...request.selector, _id: { $gt: null } } };
+}
+
+/**
+ * The documents that match, in no particular order: pouchdb-find returns them in the order of
+ * the index it chose. Only `fields` (plus `_id` and the queried fields, so the results can be
+ * checked) are kept when given. `indexes` are known for the adapter that needs guardCompound.
+ */
+async function mangoCandidates(db: PouchDatabase, indexes: readonly MangoIndex[] | undefined, query: FindQuery, fields: readonly string[] | undefined): Promise<Doc[]> {
+  const wanted = fields && [...new Set(['_id', ...fields, ...query.where.map((c) => c.field)])];
+  const request: FindRequest = { selector: mangoSelector(query.where), limit: FIND_ALL, ...(wanted && { fields: wanted.map(mangoField) }) };
+  const { docs } = await db.find(indexes ? guardCompound(request, indexes) : request);
+  return docs.filter((d) => !isDesign(d._id));
+}
+
+/** The map function of a view over `field`, as source text: design documents store it that way. */
+function mapSource(field: string): string {
+  const f = JSON.stringify(field);
+  return `function (doc) { if (doc[${f}] !== undefined) emit(doc[${f}]); }`;
+}
+
+/**
+ * The query options, or `undefined` when no row can match. PouchDB rejects a startkey above the
+ * endkey, and ignores startkey and endkey when `key` is given; a ViewQuery asks for all of them.
+ */
+function viewOptions(q: ViewQuery): QueryOptions | undefined {
+  const below = (a: Scalar | undefined, b: Scalar | undefined) => a !== undefined && b !== undefined && compareScalars(a, b) > 0;
+  if (q.limit === 0 || below(q.startkey, q.endkey) || below(q.startkey, q.key) || below(q.key, q.endkey)) return undefined;
+  return {
+    reduce: false,
+    ...(q.key !== undefined ? { key: q.key } : { ...(q.startkey !== undefined && { startkey: q.startkey }), ...(q.endkey !== undefined && { endkey: q.endkey }) }),
+    ...(q.limit !== undefined && { limit: q.limit }),
+    ...(q.stale && { stale: 'ok' as const }),
+  };
+}
+
+async function queryRows(db: PouchDatabase, view: string | { map: TempMap }, q: ViewQuery): Promise<ViewRow[]> {
+  const options = viewOptions(q);
+  if (!options) return [];
+  const { rows } = await db.query(view, options);
+  return rows.map((row) => ({ key: row.key as Scalar, id: row.id }));
+}
+
+/** `guard`: the adapter's compound indexes need guardCompound. */
+function handleFor(db: PouchDatabase, name: string, design: DesignState, guard: boolean): StoreHandle {
+  const indexes = guard ? design.indexes : undefined;
   return {
     async put(doc) {
       await db.put(doc);
     },
     async get(id) {
+      if (isDesign(id)) return undefined;
       try {
         return plain(await db.get(id));
       } catch (e) {
@@ -110,20 +342,21 @@ function handleFor(db: PouchDatabase, name: string): StoreHandle {
         throw e;
       }
     },
+    // One allDocs gives both the total (design documents included) and the design documents.
     async count() {
-      return (await db.info()).doc_count;
+      const { rows, total_rows } = await db.allDocs({ startkey: DESIGN_LOW, endkey: DESIGN_HIGH });
+      return total_rows - rows.filter((row) => isDesign(row.key)).length;
     },
     async bulkPut(docs) {
       throwOnFailures('bulkPut', await db.bulkDocs([...docs]));
     },
     async getMany(ids) {
       const { rows } = await db.allDocs({ keys: [...ids], include_docs: true });
-      return rows.map((row) => (row.doc ? plain(row.doc) : undefined));
+      return rows.map((row) => (row.doc && !isDesign(row.key) ? plain(row.doc) : undefined));
     },
     async range(range) {
       if (isEmptyRange(range)) return [];
-      const { rows } = await db.allDocs(allDocsRange(range));
-      return rows.flatMap((row) => (row.doc ? [plain(row.doc)] : []));
+      return rangeWithoutDesign(db, range, design.ids);
     },
     // A PouchDB write must name the revision it replaces, so every update reads it first.
     async update(doc) {
@@ -152,6 +385,47 @@ function handleFor(db: PouchDatabase, name: string): StoreHandle {
       const tombstones = [...revs].map(([_id, _rev]) => ({ _id, _rev, _deleted: true }));
       throwOnFailures('bulkRemove', await db.bulkDocs(tombstones));
     },
+    // pouchdb-find builds the index here, not on the first query.
+    async createIndex(fields) {
+      const mango = fields.map(mangoField);
+      const made = await db.createIndex({ index: { fields: mango } });
+      design.ids.add(made.id);
+      if (!design.indexes.some((i) => i.ddoc === made.id && i.name === made.name)) design.indexes.push({ ddoc: made.id, name: made.name, fields: mango });
+    },
+    /**
+     * pouchdb-find orders by the index it uses and pages in that order, so skip and limit are
+     * applied here, after ordering by _id: every match is read even when a page is asked for.
+     */
+    async find(query) {
+      return applyFind((await mangoCandidates(db, indexes, query, query.fields)).map(plain), query);
+    },
+    // pouchdb-find has no count: this reads the matches, keeping only the fields it checks.
+    async countWhere(query) {
+      return countMatches(await mangoCandidates(db, indexes, query, []), query);
+    },
+    async createView(view, field) {
+      const ddoc: DesignDoc = { _id: DESIGN_LOW + view, views: { [view]: { map: mapSource(field) } } };
+      try {
+        const current = await db.get(ddoc._id);
+        await db.put({ ...ddoc, _rev: current._rev });
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+        await db.put(ddoc);
+      }
+      design.ids.add(ddoc._id);
+    },
+    queryView: (view, q) => queryRows(db, `${view}/${view}`, q),
+    /**
+     * The map that mapSource writes, as a closure: PouchDB calls a two-argument map as it is
+     * (and evaluates a persisted view's source text once), so both kinds run the same code per
+     * document.
+     */
+    queryTemp(field, q) {
+      const map: TempMap = (doc, emit) => {
+        if (doc[field] !== undefined) emit?.(doc[field]);
+      };
+      return queryRows(db, { map }, q);
+    },
     close: () => db.close(),
     async destroy() {
       await db.destroy();
@@ -165,6 +439,8 @@ export interface PouchAdapterSpec {
   label: string;
   /** PouchDB's adapter name, as in `new PouchDB(name, { adapter })`. */
   adapter: 'idb' | 'indexeddb';
+  /** Its compound indexes leave out documents that lack a field (see guardCompound). */
+  compoundIndexNeedsEveryField: boolean;
   /**
    * Import PouchDB and install that adapter and the plugins. PouchDB reads `self` and writes
    * localStorage as it is imported, and the CLI imports the registry in Node to check names, so
@@ -185,11 +461,14 @@ const CAPABILITIES: readonly Capability[] = [
   'bulkUpdate',
   'remove',
   'bulkRemove',
+  'secondaryIndex',
+  'query',
+  'mapReduce',
   'worker',
 ];
 
 /** A PouchDB store on one of its IndexedDB adapters; both adapters differ only in this spec. */
-export function pouchAdapter({ id, label, adapter, load }: PouchAdapterSpec): StoreAdapter {
+export function pouchAdapter({ id, label, adapter, compoundIndexNeedsEveryField, load }: PouchAdapterSpec): StoreAdapter {
   let loading: Promise<PouchConstructor> | undefined;
   const pouch = () =>
     (loading ??= load().catch((e: unknown) => {
@@ -211,9 +490,10 @@ export function pouchAdapter({ id, label, adapter, load }: PouchAdapterSpec): St
       const PouchDB = await pouch();
       const db = new PouchDB(name, { adapter });
       // The constructor opens IndexedDB in the background and queues calls until it is ready;
-      // waiting here makes open() cost the opening and surface its errors.
-      await db.info();
-      return handleFor(db, name);
+      // waiting here makes open() cost the opening and surface its errors. The wait is the
+      // read of the design documents the handle needs to know (usually none).
+      const { rows } = await db.allDocs({ startkey: DESIGN_LOW, endkey: DESIGN_HIGH, include_docs: true });
+      return handleFor(db, name, designState(rows), compoundIndexNeedsEveryField);
     },
     // PouchDB deletes only through an instance, which opens (or creates) the database first.
     async destroy(name) {

@@ -1,4 +1,4 @@
-import { pouchAdapter } from './pouchdb-common.ts';
+import { pouchAdapter, withPlugins } from './pouchdb-common.ts';
 
 /**
  * PouchDB's newer `indexeddb` adapter: one object store of whole documents with their revision
@@ -9,6 +9,7 @@ export const pouchdbIndexeddbAdapter = pouchAdapter({
   id: 'pouchdb-indexeddb',
   label: 'PouchDB (indexeddb adapter)',
   adapter: 'indexeddb',
+  compoundIndexNeedsEveryField: true,
   // Installing a plugin twice is harmless: PouchDB.plugin only (re)assigns adapters and methods.
   async load() {
     const [{ default: PouchDB }, { default: IndexeddbAdapter }, { default: PouchFind }] = await Promise.all([
@@ -16,6 +17,6 @@ export const pouchdbIndexeddbAdapter = pouchAdapter({
       import('pouchdb-adapter-indexeddb'),
       import('pouchdb-find'),
     ]);
-    return PouchDB.plugin(IndexeddbAdapter).plugin(PouchFind);
+    return withPlugins(PouchDB.plugin(IndexeddbAdapter).plugin(PouchFind));
   },
 });

@@ -1,4 +1,5 @@
 import type { Doc, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
+import { applyFind, countMatches } from '../core/query.ts';
 
 /**
  * The parts of the WebSQL API (https://www.w3.org/TR/webdatabase/) the adapter uses. TypeScript's
@@ -131,6 +132,8 @@ function handleFor(db: SqlDatabase, name: string): StoreHandle {
   };
   const read = (statements: readonly Statement[]) => transact(live(), 'read', statements);
   const write = (statements: readonly Statement[]) => transact(live(), 'write', statements);
+  // Queries scan: the documents are JSON text, so no column holds a field SQLite could index.
+  const all = async () => rowsOf((await read([['SELECT json FROM docs', []]]))[0]).map((row) => parse(row.json));
   const insert = (doc: Doc): Statement => ['INSERT OR REPLACE INTO docs (id, json) VALUES (?, ?)', [doc._id, JSON.stringify(doc)]];
   // An update that matched no row fails the whole transaction, so no document of a batch changes.
   const replace = (doc: Doc): Statement => [
@@ -168,6 +171,8 @@ function handleFor(db: SqlDatabase, name: string): StoreHandle {
     async update(doc) {
       await write([replace(doc)]);
     },
+    find: async (query) => applyFind(await all(), query),
+    countWhere: async (query) => countMatches(await all(), query),
     async bulkUpdate(docs) {
       await write(docs.map(replace));
     },
@@ -208,7 +213,7 @@ export const websqlAdapter: StoreAdapter = {
   label: 'WebSQL (openDatabase)',
   backend: 'websql',
   // No `worker`: engines differed on whether workers got openDatabase, and none here has it to check.
-  capabilities: ['bulkWrite', 'getMany', 'keyRange', 'skip', 'count', 'update', 'bulkUpdate', 'remove', 'bulkRemove'],
+  capabilities: ['bulkWrite', 'getMany', 'keyRange', 'skip', 'count', 'update', 'bulkUpdate', 'remove', 'bulkRemove', 'query'],
   supported: () => (openDatabaseFn() ? true : 'WebSQL (openDatabase) is not available in this browser'),
   async open(name) {
     const db = openNamed(name);

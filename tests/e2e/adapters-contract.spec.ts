@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { Doc, Durability, KeyRange, StoreAdapter } from '../../src/core/adapter.ts';
+import type { Doc, Durability, FindQuery, KeyRange, Scalar, StoreAdapter, ViewQuery, ViewRow } from '../../src/core/adapter.ts';
 import { CAPABILITY_IDS, type Capability } from '../../src/core/capabilities.ts';
 import { ADAPTER_IDS } from '../../src/adapters/registry.ts';
 import { fixtureShape, makeDocs } from '../../fixtures/index.ts';
@@ -13,8 +13,9 @@ import { fixtureShape, makeDocs } from '../../fixtures/index.ts';
 type Registry = typeof import('../../src/adapters/registry.ts');
 type Fixtures = typeof import('../../fixtures/index.ts');
 type MemoryModule = typeof import('../../src/adapters/memory.ts');
+type QueryModule = typeof import('../../src/core/query.ts');
 
-const MODULES = { registry: '/src/adapters/registry.ts', fixtures: '/fixtures/index.ts', memory: '/src/adapters/memory.ts' };
+const MODULES = { registry: '/src/adapters/registry.ts', fixtures: '/fixtures/index.ts', memory: '/src/adapters/memory.ts', query: '/src/core/query.ts' };
 
 const EXPECTED_IDS = [
   'pouchdb-idb',
@@ -64,6 +65,23 @@ interface Footprint {
 
 type Step = [name: string, value: unknown];
 
+/** A view answer next to the rows computed from the documents: [what was asked, actual, expected]. */
+type ViewCheck = [name: string, actual: unknown, expected: unknown];
+
+interface QueryReport {
+  /** The memory store's transcript and the adapter's, step for step. */
+  reference: Step[];
+  steps: Step[];
+  /** applyFind and countMatches over the documents, per query number. */
+  expected: { find: Doc[][]; count: number[] };
+  /** How many documents the query store holds, and its ids in order. */
+  docCount: number;
+  ids: string[];
+  views?: ViewCheck[];
+  /** Storage the query stores left behind (PouchDB's views live in databases of their own). */
+  left: Footprint;
+}
+
 interface DeletedByName {
   footprint: Footprint;
   countWhenReopened: number;
@@ -88,6 +106,7 @@ type Report =
       durability?: Record<Durability, string[]>;
       worker?: { ok: boolean; count?: number; doc?: unknown; error?: string };
       afterWorker: Footprint;
+      queries?: QueryReport;
     };
 
 /** Everything that runs in the page for one adapter. One function, because page.evaluate ships its source. */
@@ -97,6 +116,7 @@ function exercise(page: Page, id: string): Promise<Report> {
       const { adapterById } = (await import(modules.registry)) as Registry;
       const { fixtureShape, makeDocs } = (await import(modules.fixtures)) as Fixtures;
       const { memoryDatabaseNames } = (await import(modules.memory)) as MemoryModule;
+      const { applyFind, compareScalars, countMatches } = (await import(modules.query)) as QueryModule;
       const adapter = adapterById(id);
       const unique = (tag: string) => `contract-${id}-${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
       const settle = (p: Promise<unknown>) =>
@@ -249,6 +269,166 @@ function exercise(page: Page, id: string): Promise<Report> {
       const byNameClosed = await deleteByName(false);
       const byNameOpen = await deleteByName(true);
 
+      let queries: QueryReport | undefined;
+      if (adapter.capabilities.includes('query')) {
+        // Fixture people plus documents whose queried fields are missing or of other types; the
+        // upper-case id sorts before PouchDB's `_design/` ids and the others after them.
+        const odd: Doc[] = [
+          { _id: 'Odd-first', age: 18, lastName: 'Aaberg', city: 'Cork' },
+          { _id: 'odd-missing', firstName: 'Nobody' },
+          { _id: 'odd-boolean', age: true, lastName: false },
+          { _id: 'odd-null', age: null, lastName: null },
+          { _id: 'odd-string', age: '42', lastName: 'Berg' },
+          { _id: 'odd-array', age: [30, 40], lastName: ['Berg'] },
+          { _id: 'odd-object', age: { years: 30 }, lastName: { name: 'Berg' } },
+          { _id: 'odd-fraction', age: 30.5, lastName: 'Zz' },
+          { _id: 'odd-no-last-name', age: 33 },
+        ];
+        const people = makeDocs(fixtureShape('person'), 7, 120);
+        const docs = [...people, ...odd];
+        const person = (i: number) => people[i] as Doc;
+        const age = person(3).age as number;
+        const last = person(5).lastName as string;
+        const list: FindQuery[] = [
+          { where: [{ field: 'age', eq: age }] },
+          { where: [{ field: 'age', gt: 60 }] },
+          { where: [{ field: 'age', gte: 30, lt: 40 }] },
+          { where: [{ field: 'age', ne: age }] },
+          { where: [{ field: 'age', lte: 25 }] },
+          { where: [{ field: 'age', gt: 89 }] },
+          { where: [{ field: 'age', gte: 45, lte: 45 }] },
+          { where: [{ field: 'age', gt: 50, lt: 40 }] },
+          { where: [{ field: 'age', gt: 200 }] },
+          { where: [{ field: 'age', eq: true }] },
+          { where: [{ field: 'age', eq: age }, { field: 'age', gt: age - 1 }] },
+          { where: [{ field: 'age', gt: 30 }], fields: ['age', 'city'] },
+          { where: [{ field: 'age', gt: 30 }], skip: 5, limit: 7 },
+          { where: [{ field: 'age', gte: 20 }], fields: ['lastName'], skip: 3, limit: 4 },
+          { where: [{ field: 'age', gte: 30 }], skip: 1000 },
+          { where: [{ field: 'age', gte: 30 }], limit: 0 },
+          { where: [{ field: 'lastName', eq: last }] },
+          { where: [{ field: 'lastName', gt: 'M' }] },
+          { where: [{ field: 'lastName', gte: 'C', lt: 'H' }] },
+          { where: [{ field: 'lastName', ne: last }] },
+          { where: [{ field: 'lastName', lt: 'D' }] },
+          { where: [{ field: 'lastName', gt: 'B' }], fields: ['lastName', 'age'], skip: 2, limit: 3 },
+          { where: [{ field: 'age', gte: 30 }, { field: 'lastName', eq: last }] },
+          { where: [{ field: 'age', gt: 40 }, { field: 'lastName', lt: 'M' }], fields: ['firstName'] },
+          { where: [{ field: 'lastName', gte: 'K' }, { field: 'age', lt: 50 }], skip: 1, limit: 5 },
+          { where: [{ field: 'city', eq: person(0).city as string }] },
+          { where: [], skip: 2, limit: 3 },
+        ];
+        const ranges: KeyRange[] = [{}, { skip: 1, limit: 3 }, { lte: 'doc-0000000003', descending: true, skip: 1, limit: 3 }, { gte: 'O', lte: 'p' }, { skip: 125 }];
+
+        /**
+         * The same query steps on any store: with no index; with a compound index alone; with
+         * single-field ones too; after writes; after reopening. Each asks every query with find and
+         * countWhere, then count, ranges and getMany, which indexes must leave as they were.
+         */
+        const queryTranscript = async (store: StoreAdapter) => {
+          const steps: Step[] = [];
+          // What runs depends on the adapter under test, so the memory store runs the same steps.
+          const has = (c: string) => adapter.capabilities.includes(c as never);
+          const name = unique(`query-${store.id}`);
+          let h = await store.open(name);
+          if (has('bulkWrite')) await h.bulkPut!(docs);
+          else for (const d of docs) await h.put(d);
+          const ask = async (phase: string) => {
+            for (const [i, q] of list.entries()) {
+              steps.push([`${phase} | find | ${i} | ${JSON.stringify(q)}`, await h.find!(q)]);
+              steps.push([`${phase} | count | ${i} | ${JSON.stringify(q)}`, await h.countWhere!(q)]);
+            }
+            steps.push([`${phase} | count()`, await h.count()]);
+            if (has('keyRange')) for (const r of ranges) steps.push([`${phase} | range ${JSON.stringify(r)}`, (await h.range!(r)).map((d) => d._id)]);
+            if (has('getMany')) steps.push([`${phase} | getMany`, await h.getMany!(['odd-string', 'doc-0000000002'])]);
+          };
+          await ask('no index');
+          if (has('secondaryIndex')) {
+            // A compound index alone first: a query on age only must still find the document
+            // that has no lastName. Reopened, so the handle knows the index only from the store.
+            await h.createIndex!(['age', 'lastName']);
+            await h.close();
+            h = await store.open(name);
+            await ask('a compound index on age, lastName');
+            await h.createIndex!(['age']);
+            await h.createIndex!(['lastName']);
+            await h.createIndex!(['age']);
+            await ask('and indexes on age and on lastName');
+            // The data still changes under an index.
+            await h.put({ _id: 'odd-late', age: age, lastName: last });
+            if (has('update')) await h.update!({ ...person(3), age: age + 1 });
+            if (has('remove')) await h.remove!(person(5)._id);
+            await ask('after changes');
+            // What a new handle learns of the indexes when it opens.
+            await h.close();
+            h = await store.open(name);
+            await ask('after reopening');
+          }
+          await h.destroy();
+          return steps;
+        };
+
+        const reference = await queryTranscript(adapterById('memory'));
+        const steps = await queryTranscript(adapter);
+        const expected = { find: list.map((q) => applyFind(docs, q)), count: list.map((q) => countMatches(docs, q)) };
+
+        let views: ViewCheck[] | undefined;
+        if (adapter.capabilities.includes('mapReduce')) {
+          // View keys are scalars (ViewRow), so this store's documents hold only scalars there.
+          const viewDocs = [...people, ...odd.filter((d) => ['odd-boolean', 'odd-string', 'odd-fraction', 'odd-missing', 'Odd-first'].includes(d._id))];
+          const rowsOf = (from: readonly Doc[], field: string, q: ViewQuery): ViewRow[] => {
+            const within = (k: Scalar) =>
+              (q.key === undefined || compareScalars(k, q.key) === 0) &&
+              (q.startkey === undefined || compareScalars(k, q.startkey) >= 0) &&
+              (q.endkey === undefined || compareScalars(k, q.endkey) <= 0);
+            const rows = from.flatMap((d) => (d[field] !== undefined && within(d[field] as Scalar) ? [{ key: d[field] as Scalar, id: d._id }] : []));
+            rows.sort((a, b) => compareScalars(a.key, b.key) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+            return rows.slice(0, q.limit);
+          };
+          const viewQueries: [string, ViewQuery][] = [
+            ['age', {}],
+            ['age', { key: age }],
+            ['age', { startkey: 30, endkey: 40 }],
+            ['age', { startkey: 85 }],
+            ['age', { endkey: 20 }],
+            ['age', { limit: 5 }],
+            ['age', { startkey: 30, limit: 4 }],
+            ['age', { key: true }],
+            ['age', { startkey: 40, endkey: 30 }],
+            ['age', { key: age, startkey: age + 1 }],
+            ['age', { limit: 0 }],
+            ['lastName', { key: last }],
+            ['lastName', { startkey: 'B', endkey: 'M' }],
+            ['lastName', { startkey: 'T', limit: 3 }],
+          ];
+          views = [];
+          const h = await adapter.open(unique('views'));
+          await (h.bulkPut ? h.bulkPut(viewDocs) : Promise.all(viewDocs.map((d) => h.put(d))));
+          await h.createView!('by_age', 'age');
+          await h.createView!('by_lastName', 'lastName');
+          views.push(['stale query of a view never built: the index as it is, empty', await h.queryView!('by_age', { stale: true }), []]);
+          for (const [field, q] of viewQueries) {
+            const want = rowsOf(viewDocs, field, q);
+            views.push([`queryView ${field} ${JSON.stringify(q)}`, await h.queryView!(`by_${field}`, q), want]);
+            views.push([`queryView ${field} ${JSON.stringify(q)}, stale`, await h.queryView!(`by_${field}`, { ...q, stale: true }), want]);
+            views.push([`queryTemp ${field} ${JSON.stringify(q)}`, await h.queryTemp!(field, q), want]);
+          }
+          views.push(['count() with two views', await h.count(), viewDocs.length]);
+          views.push(['get of a design document id', await h.get('_design/by_age'), undefined]);
+          if (h.range) views.push(['range ids with two views', (await h.range({})).map((d) => d._id), viewDocs.map((d) => d._id).sort()]);
+          // A stale query answers from the index as it was; the next fresh one brings it up to date.
+          const before = rowsOf(viewDocs, 'age', { key: age });
+          await h.put({ _id: 'view-late', age });
+          const after = rowsOf([...viewDocs, { _id: 'view-late', age }], 'age', { key: age });
+          views.push(['stale query after a write', await h.queryView!('by_age', { key: age, stale: true }), before]);
+          views.push(['fresh query after a write', await h.queryView!('by_age', { key: age }), after]);
+          views.push(['temporary view after a write', await h.queryTemp!('age', { key: age }), after]);
+          views.push(['count() after a write', await h.count(), viewDocs.length + 1]);
+          await h.destroy();
+        }
+        queries = { reference, steps, expected, docCount: docs.length, ids: docs.map((d) => d._id).sort(), ...(views && { views }), left: await footprint() };
+      }
+
       let durability: Record<Durability, string[]> | undefined;
       if (adapter.capabilities.includes('durability')) {
         // Record the durability of every readwrite transaction the engine actually created.
@@ -329,6 +509,7 @@ function exercise(page: Page, id: string): Promise<Report> {
         ...(durability && { durability }),
         ...(worker && { worker }),
         afterWorker,
+        ...(queries && { queries }),
       };
     },
     { id, modules: MODULES },
@@ -434,6 +615,32 @@ for (const id of ADAPTER_IDS) {
     expect(report.byNameClosed.countWhenReopened).toBe(0);
     expect(report.byNameOpen.countWhenReopened).toBe(0);
     expect(added(report.afterWorker, report.before), 'left after the worker').toEqual(NOTHING);
+
+    // Queries: the same answers as the memory store and as applyFind over the documents,
+    // with and without indexes, and no index or view shows up as a document.
+    if (report.capabilities.includes('query')) {
+      const q = report.queries;
+      expect(q, 'query transcript').toBeDefined();
+      if (q) {
+        expect(q.steps.map(([name]) => name)).toEqual(q.reference.map(([name]) => name));
+        q.steps.forEach(([name, value], i) => expect(value, `${id}: ${name}`).toStrictEqual(q.reference[i]?.[1]));
+        const phases = new Set<string>();
+        for (const [name, value] of q.steps) {
+          const [phase, kind, n] = name.split(' | ');
+          phases.add(phase as string);
+          if (phase === 'after changes' || phase === 'after reopening') continue;
+          if (kind === 'find') expect(value, `${id}: ${name} equals applyFind`).toStrictEqual(q.expected.find[Number(n)]);
+          if (kind === 'count') expect(value, `${id}: ${name} equals countMatches`).toBe(q.expected.count[Number(n)]);
+          if (kind === 'count()') expect(value, `${id}: ${name}`).toBe(q.docCount);
+          if (kind === 'range {}') expect(value, `${id}: ${name}`).toEqual(q.ids);
+        }
+        if (report.capabilities.includes('secondaryIndex')) expect(phases.size, `${id}: queried with and without indexes`).toBe(5);
+        expect(q.expected.find.some((docs) => docs.length > 0), 'some query finds documents').toBe(true);
+        for (const [name, actual, expected] of q.views ?? []) expect(actual, `${id}: ${name}`).toStrictEqual(expected);
+        if (report.capabilities.includes('mapReduce')) expect(q.views?.length, `${id}: views checked`).toBeGreaterThan(40);
+        expect(added(q.left, report.before), 'left after the query stores').toEqual(NOTHING);
+      }
+    }
 
     if (report.capabilities.includes('durability')) {
       const seen = report.durability;
