@@ -441,6 +441,8 @@ export interface PouchAdapterSpec {
   adapter: 'idb' | 'indexeddb';
   /** Its compound indexes leave out documents that lack a field (see guardCompound). */
   compoundIndexNeedsEveryField: boolean;
+  /** Capabilities this adapter must not declare, each with the reason (see StoreAdapter.lacks). */
+  lacks?: Readonly<Partial<Record<Capability, string>>>;
   /**
    * Import PouchDB and install that adapter and the plugins. PouchDB reads `self` and writes
    * localStorage as it is imported, and the CLI imports the registry in Node to check names, so
@@ -468,7 +470,7 @@ const CAPABILITIES: readonly Capability[] = [
 ];
 
 /** A PouchDB store on one of its IndexedDB adapters; both adapters differ only in this spec. */
-export function pouchAdapter({ id, label, adapter, compoundIndexNeedsEveryField, load }: PouchAdapterSpec): StoreAdapter {
+export function pouchAdapter({ id, label, adapter, compoundIndexNeedsEveryField, lacks, load }: PouchAdapterSpec): StoreAdapter {
   let loading: Promise<PouchConstructor> | undefined;
   const pouch = () =>
     (loading ??= load().catch((e: unknown) => {
@@ -479,7 +481,8 @@ export function pouchAdapter({ id, label, adapter, compoundIndexNeedsEveryField,
     id,
     label,
     backend: 'indexeddb',
-    capabilities: CAPABILITIES,
+    capabilities: lacks ? CAPABILITIES.filter((c) => !(c in lacks)) : CAPABILITIES,
+    ...(lacks && { lacks }),
     // The runner asks before any case, so loading here keeps the import out of timed samples.
     async supported() {
       if (typeof indexedDB === 'undefined') return 'IndexedDB is not available here';

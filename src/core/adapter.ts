@@ -129,6 +129,11 @@ export interface StoreAdapter {
   readonly label: string;
   readonly backend: Backend;
   readonly capabilities: readonly Capability[];
+  /**
+   * Why the store lacks a capability one might expect of it, e.g. a known bug of the store.
+   * The runner puts this in the reason of every case the capability's absence makes unsupported.
+   */
+  readonly lacks?: Readonly<Partial<Record<Capability, string>>>;
   /** `true` when the store can run here, otherwise a one-line reason it cannot. */
   supported(): true | string | Promise<true | string>;
   /** Open (creating if needed) the database with this name. */
@@ -138,6 +143,12 @@ export interface StoreAdapter {
    * database it created, so a case that hung or threw still leaves nothing behind.
    */
   destroy(name: string): Promise<void>;
+  /**
+   * Facts about how the store ran here that a reader needs to read its rows right, which the
+   * label cannot know in advance: e.g. `{ vfs: 'opfs-sahpool' }` for SQLite, or that WebSQL was
+   * emulated. Asked after the run; results record it under `environment.adapters[id]`.
+   */
+  describe?(): Record<string, string> | Promise<Record<string, string>>;
 }
 
 /** Strip the fields a store adds (PouchDB's `_rev`) so `get` returns what `put` was given. */
