@@ -3,7 +3,7 @@ import { compareScalars } from '../core/query.ts';
 
 /**
  * Which IndexedDB index, and which key range of it, can answer a FindQuery without changing its
- * answer. For stores that query through IndexedDB indexes (Dexie); the JS evaluator in
+ * answer. For stores that query through IndexedDB indexes (idb, Dexie); the JS evaluator in
  * src/core/query.ts still checks every candidate, so a plan only has to keep every match in.
  */
 

@@ -1,11 +1,14 @@
 import type { StoreAdapter } from '../core/adapter.ts';
+import { dexieAdapter } from './dexie.ts';
 import { idbAdapter } from './idb.ts';
 import { localforageIndexeddbAdapter } from './localforage-indexeddb.ts';
 import { localforageLocalstorageAdapter } from './localforage-localstorage.ts';
 import { localforageWebsqlAdapter } from './localforage-websql.ts';
+import { localstorageAdapter } from './localstorage.ts';
 import { memoryAdapter } from './memory.ts';
 import { pouchdbIdbAdapter } from './pouchdb-idb.ts';
 import { pouchdbIndexeddbAdapter } from './pouchdb-indexeddb.ts';
+import { sqliteOpfsAdapter } from './sqlite-opfs.ts';
 import { websqlAdapter } from './websql.ts';
 
 /**
@@ -16,10 +19,13 @@ export const ADAPTERS: readonly StoreAdapter[] = [
   pouchdbIdbAdapter,
   pouchdbIndexeddbAdapter,
   idbAdapter,
+  dexieAdapter,
   localforageIndexeddbAdapter,
   localforageLocalstorageAdapter,
   localforageWebsqlAdapter,
   websqlAdapter,
+  sqliteOpfsAdapter,
+  localstorageAdapter,
   memoryAdapter,
 ];
 

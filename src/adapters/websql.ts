@@ -1,5 +1,6 @@
 import type { Doc, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import { applyFind, countMatches } from '../core/query.ts';
+import { describeWebSql, webSqlLabel } from './websql-origin.ts';
 
 /**
  * The parts of the WebSQL API (https://www.w3.org/TR/webdatabase/) the adapter uses. TypeScript's
@@ -210,7 +211,11 @@ function openNamed(name: string): SqlDatabase {
 /** Raw WebSQL: table docs(id TEXT PRIMARY KEY, json TEXT), one row per document. */
 export const websqlAdapter: StoreAdapter = {
   id: 'websql',
-  label: 'WebSQL (openDatabase)',
+  // A getter, so that a page running the test shim labels these rows as emulated.
+  get label() {
+    return webSqlLabel('WebSQL (openDatabase)');
+  },
+  describe: describeWebSql,
   backend: 'websql',
   // No `worker`: engines differed on whether workers got openDatabase, and none here has it to check.
   capabilities: ['bulkWrite', 'getMany', 'keyRange', 'skip', 'count', 'update', 'bulkUpdate', 'remove', 'bulkRemove', 'query'],

@@ -14,6 +14,9 @@ type Registry = typeof import('../../src/adapters/registry.ts');
 type Fixtures = typeof import('../../fixtures/index.ts');
 type MemoryModule = typeof import('../../src/adapters/memory.ts');
 type QueryModule = typeof import('../../src/core/query.ts');
+type ShimModule = typeof import('./websql-shim.ts');
+
+const SHIM_MODULE = '/tests/e2e/websql-shim.ts';
 
 const MODULES = { registry: '/src/adapters/registry.ts', fixtures: '/fixtures/index.ts', memory: '/src/adapters/memory.ts', query: '/src/core/query.ts' };
 
@@ -21,15 +24,26 @@ const EXPECTED_IDS = [
   'pouchdb-idb',
   'pouchdb-indexeddb',
   'idb',
+  'dexie',
   'localforage-indexeddb',
   'localforage-localstorage',
   'localforage-websql',
   'websql',
+  'sqlite-opfs',
+  'localstorage',
   'memory',
 ];
 
-/** Chromium removed WebSQL in 119 (BROWSERS.md); every other store runs there. */
-const UNSUPPORTED_IN_CHROMIUM = ['localforage-websql', 'websql'];
+/**
+ * The stores each engine lacks, and whether its IndexedDB takes the durability hint, as checked
+ * (BROWSERS.md): Chromium removed WebSQL in 119 and Firefox never had it; every other store runs
+ * in both. Playwright's own WebKit is not installed here, so it has no entry and these checks
+ * do not run in it.
+ */
+const ENGINE_FACTS: Partial<Record<string, { unsupported: string[]; idbDurability: boolean }>> = {
+  chromium: { unsupported: ['localforage-websql', 'websql'], idbDurability: true },
+  firefox: { unsupported: ['localforage-websql', 'websql'], idbDurability: true },
+};
 
 /** The handle methods each capability promises. */
 const METHODS: Partial<Record<Capability, readonly string[]>> = {
@@ -559,25 +573,53 @@ test('adapters - registry', async ({ page, browserName }) => {
     expect(String(reason).trim(), id).not.toBe('');
     expect(String(reason), `${id}: the reason is one line`).not.toContain('\n');
   }
-  if (browserName === 'chromium') expect(unsupported.map((a) => a.id)).toEqual(UNSUPPORTED_IN_CHROMIUM);
+  const facts = ENGINE_FACTS[browserName];
+  if (facts) expect(unsupported.map((a) => a.id)).toEqual(facts.unsupported);
 });
 
-for (const id of ADAPTER_IDS) {
-  test(`adapters - ${id}`, async ({ page, browserName }) => {
+/**
+ * The WebSQL stores run a second time with WebSQL emulated over SQLite Wasm (websql-shim.ts), so
+ * their real code runs against a real SQL engine in every browser. The shim goes in before the
+ * registry is imported: localForage checks for openDatabase when its module is evaluated.
+ */
+const EMULATED_WEBSQL = ['localforage-websql', 'websql'];
+const RUNS = [...ADAPTER_IDS.map((id) => ({ id, emulated: false })), ...EMULATED_WEBSQL.map((id) => ({ id, emulated: true }))];
+
+for (const { id, emulated } of RUNS) {
+  test(`adapters - ${id}${emulated ? ' (WebSQL emulated over SQLite Wasm)' : ''}`, async ({ page, browserName }) => {
     await openBlankPage(page);
+    if (emulated) {
+      await page.evaluate(async (url) => {
+        await ((await import(url)) as ShimModule).installWebSqlShim();
+      }, SHIM_MODULE);
+    }
     const report = await exercise(page, id);
+    const facts = ENGINE_FACTS[browserName];
+    if (emulated) {
+      expect(report.supported, `${id} runs on the WebSQL shim`).toBe(true);
+      // No emulated run may pass for a browser's own WebSQL.
+      const shown = await page.evaluate(
+        async ({ url, id }) => {
+          const adapter = ((await import(url)) as Registry).adapterById(id);
+          return { label: adapter.label, described: await adapter.describe?.() };
+        },
+        { url: MODULES.registry, id },
+      );
+      expect(shown.label).toContain('emulated over SQLite Wasm (test shim)');
+      expect(shown.described).toEqual({ webSql: 'WebSQL emulated over SQLite Wasm (test shim)' });
+    }
 
     if (report.supported !== true) {
       expect(typeof report.supported).toBe('string');
       expect(report.supported.trim()).not.toBe('');
       expect(report.supported, 'the reason is one line').not.toContain('\n');
       expect(report.openWhenUnsupported, 'open() on an unsupported store').toBe('rejected');
-      if (browserName === 'chromium') expect(UNSUPPORTED_IN_CHROMIUM).toContain(id);
+      if (facts) expect(facts.unsupported).toContain(id);
       return;
     }
-    if (browserName === 'chromium') expect(UNSUPPORTED_IN_CHROMIUM).not.toContain(id);
-    // Chromium has the durability hint (Chrome 83+), so the check below must run there.
-    if (browserName === 'chromium' && id === 'idb') expect(report.capabilities).toContain('durability');
+    if (facts && !emulated) expect(facts.unsupported).not.toContain(id);
+    // Where the engine has the durability hint (Chrome 83+, Firefox), the check below must run.
+    if (facts?.idbDurability && (id === 'idb' || id === 'dexie')) expect(report.capabilities).toContain('durability');
 
     // Each declared capability has its methods, and no gated method exists undeclared.
     for (const c of report.capabilities) for (const m of METHODS[c] ?? []) expect(report.methods, `${id} declares ${c}`).toContain(m);

@@ -1,0 +1,232 @@
+import Dexie, { type Collection, type DexieOptions, type Table } from 'dexie';
+import type { Doc, FindQuery, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
+import type { Capability } from '../core/capabilities.ts';
+import { applyFind, countMatches } from '../core/query.ts';
+import { planIndex, type IndexInfo, type IndexPlan } from './index-plan.ts';
+import { isEmptyRange } from './range.ts';
+
+type Docs = Table<Doc, string>;
+
+/**
+ * Dexie passes its `chromeTransactionDurability` option to every IDBDatabase.transaction(). The
+ * hint is Baseline only since 2024, Firefox 126 being the last to ship it
+ * (https://developer.mozilla.org/docs/Web/API/IDBTransaction/durability); an older engine would
+ * ignore it silently, so the capability is declared only where the engine has it.
+ */
+const hasDurability = typeof IDBTransaction !== 'undefined' && 'durability' in IDBTransaction.prototype;
+
+/** A key path is a dotted path of identifiers, so only an identifier names a top-level field. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** Dexie's schema syntax: `age` for one field, `[age+lastName]` for a compound index. */
+const indexSpec = (fields: readonly string[]) => (fields.length === 1 ? (fields[0] as string) : `[${fields.join('+')}]`);
+
+/**
+ * Close this connection when another one deletes the database or raises its version. Dexie's
+ * own handler does that too, but re-enables auto-open, so a handle used after its database was
+ * deleted would quietly create it again; after a delete this one stays closed and its later
+ * operations fail, as raw IndexedDB's would. Returning false also skips Dexie's console warning.
+ */
+function closeOnVersionChange(db: Dexie): Dexie {
+  db.on('versionchange', (event: IDBVersionChangeEvent) => {
+    db.close({ disableAutoOpen: event.newVersion === null || event.newVersion === 0 });
+    return false;
+  });
+  return db;
+}
+
+/** The database's version as Dexie numbers it: the native IndexedDB version over 10. */
+const dexieVersion = (db: Dexie) => db.backendDB().version / 10;
+
+/**
+ * Open the database, creating it with its one table if it is new. A database that createIndex
+ * raised past version 1 has indexes the version-1 declaration does not list, and Dexie only
+ * queries through indexes it knows of; such a database is opened again in Dexie's dynamic mode
+ * (no declared version), which reads the schema from the database.
+ */
+async function connect(name: string, options: DexieOptions): Promise<Dexie> {
+  const declared = closeOnVersionChange(new Dexie(name, options));
+  declared.version(1).stores({ docs: '_id' });
+  await declared.open();
+  if (dexieVersion(declared) === 1) return declared;
+  declared.close();
+  const dynamic = closeOnVersionChange(new Dexie(name, options));
+  await dynamic.open();
+  return dynamic;
+}
+
+/** Documents in `_id` order within the range: a primary-key range, then reverse, offset, limit. */
+function readRange(docs: Docs, { gte, lte, descending, skip, limit }: KeyRange): Promise<Doc[]> {
+  let c: Collection<Doc, string>;
+  if (gte !== undefined && lte !== undefined) c = docs.where('_id').between(gte, lte, true, true);
+  else if (gte !== undefined) c = docs.where('_id').aboveOrEqual(gte);
+  else if (lte !== undefined) c = docs.where('_id').belowOrEqual(lte);
+  else c = docs.orderBy('_id');
+  if (descending) c = c.reverse();
+  // Dexie skips with IDBCursor.advance on a plain key range, so the skip is native.
+  if (skip) c = c.offset(skip);
+  if (limit !== undefined) c = c.limit(limit);
+  return c.toArray();
+}
+
+/** The secondary indexes Dexie knows on the table, by name and fields. */
+function indexesOf(docs: Docs): IndexInfo[] {
+  return docs.schema.indexes.flatMap((i) => {
+    const fields = typeof i.keyPath === 'string' ? [i.keyPath] : i.keyPath;
+    return fields && !i.multi ? [{ name: i.name, fields }] : [];
+  });
+}
+
+/** The documents that may match: those in the plan's index range, or all of them. */
+function candidates(docs: Docs, plan: IndexPlan | undefined): Promise<Doc[]> {
+  if (!plan) return docs.toArray();
+  if (!plan.bounds) return Promise.resolve([]);
+  const { lower, upper, lowerOpen, upperOpen } = plan.bounds;
+  return docs.where(plan.index).between(lower, upper, !lowerOpen, !upperOpen).toArray();
+}
+
+function handleFor(first: Dexie, name: string, options: DexieOptions): StoreHandle {
+  let db = first;
+  /** Set while createIndex replaces the connection with one at the next version. */
+  let upgrading: Promise<void> | undefined;
+  const docs = async (): Promise<Docs> => {
+    if (upgrading) await upgrading;
+    // After close() Dexie rejects every operation with DatabaseClosedError; nothing reopens it.
+    return db.table<Doc, string>('docs');
+  };
+  const plan = (table: Docs, query: FindQuery) => planIndex(indexesOf(table), query.where, (a, b) => indexedDB.cmp(a, b));
+  /** Reject, and so abort the transaction, unless every id is in the table. */
+  const requireAll = async (table: Docs, ids: readonly string[]) => {
+    const present = new Set(await table.where('_id').anyOf([...ids]).primaryKeys());
+    const missing = ids.find((id) => !present.has(id));
+    if (missing !== undefined) throw new Error(`no document ${missing} to update`);
+  };
+  const addIndex = async (fields: readonly string[]) => {
+    const table = db.table<Doc, string>('docs');
+    const spec = indexSpec(fields);
+    if (table.schema.idxByName[spec]) return;
+    const specs = ['_id', ...table.schema.indexes.map((i) => i.src), spec];
+    const version = Math.floor(dexieVersion(db)) + 1;
+    db.close();
+    // A schema upgrade in Dexie is a new version that lists every index to keep: one left out is deleted.
+    const next = closeOnVersionChange(new Dexie(name, options));
+    next.version(version).stores({ docs: specs.join(', ') });
+    db = next;
+    await next.open();
+  };
+  return {
+    async put(doc) {
+      await (await docs()).put(doc);
+    },
+    get: async (id) => (await docs()).get(id),
+    count: async () => (await docs()).count(),
+    async bulkPut(batch) {
+      await (await docs()).bulkPut([...batch]);
+    },
+    getMany: async (ids) => (await docs()).bulkGet([...ids]),
+    async range(range) {
+      if (isEmptyRange(range)) return [];
+      return readRange(await docs(), range);
+    },
+    async update(doc) {
+      const table = await docs();
+      await db.transaction('rw', table, async () => {
+        await requireAll(table, [doc._id]);
+        await table.put(doc);
+      });
+    },
+    async bulkUpdate(batch) {
+      const table = await docs();
+      await db.transaction('rw', table, async () => {
+        await requireAll(table, batch.map((d) => d._id));
+        await table.bulkPut([...batch]);
+      });
+    },
+    async remove(id) {
+      await (await docs()).delete(id);
+    },
+    async bulkRemove(ids) {
+      await (await docs()).bulkDelete([...ids]);
+    },
+    async createIndex(fields) {
+      const bad = fields.find((f) => !IDENTIFIER.test(f));
+      if (fields.length === 0 || bad !== undefined) {
+        throw new Error(`cannot index ${JSON.stringify(fields)}: an IndexedDB key path names a top-level field only when the name is an identifier`);
+      }
+      const previous = upgrading;
+      const work = (async () => {
+        if (previous) await previous;
+        await addIndex(fields);
+      })();
+      const settled = work.then(
+        () => {},
+        () => {},
+      );
+      upgrading = settled;
+      try {
+        await work;
+      } finally {
+        if (upgrading === settled) upgrading = undefined;
+      }
+    },
+    async find(query) {
+      const table = await docs();
+      return applyFind(await candidates(table, plan(table, query)), query);
+    },
+    async countWhere(query) {
+      const table = await docs();
+      const p = plan(table, query);
+      if (p?.exact) {
+        if (!p.bounds) return 0;
+        const { lower, upper, lowerOpen, upperOpen } = p.bounds;
+        return table.where(p.index).between(lower, upper, !lowerOpen, !upperOpen).count();
+      }
+      return countMatches(await candidates(table, p), query);
+    },
+    async close() {
+      if (upgrading) await upgrading;
+      db.close();
+    },
+    async destroy() {
+      if (upgrading) await upgrading;
+      await db.delete();
+    },
+  };
+}
+
+const capabilities: readonly Capability[] = [
+  'bulkWrite',
+  'getMany',
+  'keyRange',
+  'skip',
+  'count',
+  'update',
+  'bulkUpdate',
+  'remove',
+  'bulkRemove',
+  'secondaryIndex',
+  'query',
+  ...(hasDurability ? (['durability'] as const) : []),
+  'worker',
+];
+
+/**
+ * Dexie 4 over IndexedDB: one table, `docs`, keyed by `_id`. Secondary indexes are added by a
+ * schema upgrade (a new Dexie version); queries read one index range through Dexie's where()
+ * and filter the rest in JS with the reference evaluator.
+ */
+export const dexieAdapter: StoreAdapter = {
+  id: 'dexie',
+  label: `Dexie ${Dexie.semVer}`,
+  backend: 'indexeddb',
+  capabilities,
+  supported: () => (typeof indexedDB === 'undefined' ? 'IndexedDB is not available here' : true),
+  async open(name, options) {
+    const durability = options?.durability;
+    const dexieOptions: DexieOptions = hasDurability && durability && durability !== 'default' ? { chromeTransactionDurability: durability } : {};
+    return handleFor(await connect(name, dexieOptions), name, dexieOptions);
+  },
+  async destroy(name) {
+    await Dexie.delete(name);
+  },
+};
