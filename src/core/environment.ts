@@ -2,6 +2,8 @@
  * What a run was measured on. Uses `navigator`, which exists in the page and in Workers; no DOM.
  */
 import { HARNESS_COMMIT, HARNESS_VERSION } from './build-info.ts';
+import type { StoreAdapter } from './adapter.ts';
+import { errorMessage } from './errors.ts';
 import type { BrowserInfo, Environment } from './results.ts';
 import { measureTimerStep } from './timer.ts';
 
@@ -67,4 +69,23 @@ export async function collectEnvironment(context: 'main' | 'worker'): Promise<En
     context,
     harness: { version: HARNESS_VERSION, commit: HARNESS_COMMIT },
   };
+}
+
+/**
+ * What the stores report about how they ran (StoreAdapter.describe), for environment.adapters.
+ * Asked after the run, when the stores know: which SQLite VFS started, whether WebSQL was
+ * emulated. Only stores with something to say; a failing describe() is recorded, not thrown.
+ */
+export async function describeAdapters(adapters: readonly StoreAdapter[]): Promise<Record<string, Record<string, string>>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const adapter of adapters) {
+    if (!adapter.describe) continue;
+    try {
+      const facts = await adapter.describe();
+      if (Object.keys(facts).length > 0) out[adapter.id] = { ...facts };
+    } catch (e) {
+      out[adapter.id] = { describeError: errorMessage(e) };
+    }
+  }
+  return out;
 }

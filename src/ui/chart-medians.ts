@@ -2,22 +2,11 @@
  * Bar chart of medians, one bar per adapter in each (case, size) group, with whiskers for the
  * 95% confidence interval of the mean. The whiskers are centred on the mean, because that is
  * the interval the statistics give (src/core/stats.ts); the bar is the median. Chart.js has no
- * error bars, so a small inline plugin draws them after the bars.
+ * error bars; the whisker plugin of chart-common.ts draws them after the bars.
  */
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LogarithmicScale,
-  Tooltip,
-  type ChartConfiguration,
-  type Plugin,
-  type TooltipItem,
-} from 'chart.js';
+import { Chart, type ChartConfiguration, type TooltipItem } from 'chart.js';
 import type { CaseResult } from '../core/results.ts';
+import { cssVar, errorBarsPlugin, registerCharts } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { h } from './dom.ts';
 import { formatMs } from './format.ts';
@@ -29,55 +18,9 @@ interface Model {
   rows: (OkCase | null)[][];
 }
 
-let registered = false;
-function registerOnce(): void {
-  if (registered) return;
-  // Only what a bar chart with a legend and tooltips needs, so the bundle stays small.
-  Chart.register(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, Tooltip, Legend);
-  registered = true;
-}
-
-function errorBars(model: Model, colour: () => string): Plugin<'bar'> {
-  return {
-    id: 'storebenchErrorBars',
-    afterDatasetsDraw(chart) {
-      const y = chart.scales.y;
-      if (!y) return;
-      const { ctx, chartArea } = chart;
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(chartArea.left, chartArea.top, chartArea.right - chartArea.left, chartArea.bottom - chartArea.top);
-      ctx.clip();
-      ctx.strokeStyle = colour();
-      ctx.lineWidth = 1.5;
-      model.rows.forEach((rows, di) => {
-        if (!chart.isDatasetVisible(di)) return;
-        const bars = chart.getDatasetMeta(di).data;
-        rows.forEach((row, i) => {
-          const bar = bars[i] as unknown as { x: number; width: number } | undefined;
-          if (!row || row.stats.ci95 === null || !bar) return;
-          const lo = Math.max(row.stats.mean - row.stats.ci95, y.min);
-          const hi = row.stats.mean + row.stats.ci95;
-          const top = y.getPixelForValue(hi);
-          const bottom = y.getPixelForValue(lo);
-          const cap = Math.min(bar.width * 0.35, 8);
-          ctx.beginPath();
-          ctx.moveTo(bar.x, top);
-          ctx.lineTo(bar.x, bottom);
-          ctx.moveTo(bar.x - cap, top);
-          ctx.lineTo(bar.x + cap, top);
-          ctx.moveTo(bar.x - cap, bottom);
-          ctx.lineTo(bar.x + cap, bottom);
-          ctx.stroke();
-        });
-      });
-      ctx.restore();
-    },
-  };
-}
-
-function cssVar(name: string, fallback: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+/** The whiskers: the 95% interval of the mean behind each bar, where there is one. */
+function intervalsOf(model: Model) {
+  return () => model.rows.map((rows) => rows.map((r) => (r && r.stats.ci95 !== null ? { lo: r.stats.mean - r.stats.ci95, hi: r.stats.mean + r.stats.ci95 } : null)));
 }
 
 interface SizeChart {
@@ -101,7 +44,7 @@ export class MediansChart {
   private rows: readonly CaseResult[] = [];
 
   constructor() {
-    registerOnce();
+    registerCharts();
     this.placeholder = h('p', { className: 'chart-placeholder' }, 'The chart fills in as cases finish.');
     this.logToggle = h('input', { attrs: { type: 'checkbox', id: 'chart-log' } });
     this.logToggle.addEventListener('change', () => this.render());
@@ -220,7 +163,7 @@ export class MediansChart {
       sc.chart.options = options;
       sc.chart.update('none');
     } else {
-      sc.chart = new Chart(sc.canvas, { type: 'bar', data, options, plugins: [errorBars(sc.model, () => cssVar('--fg', '#222'))] });
+      sc.chart = new Chart(sc.canvas, { type: 'bar', data, options, plugins: [errorBarsPlugin(intervalsOf(sc.model), () => cssVar('--fg', '#222'))] });
     }
   }
 }

@@ -1,20 +1,33 @@
 /**
- * One colour per adapter, the same in every chart and every run. Registered adapters take the
- * palette in registry order, so the first ten never share a colour; an id the registry does not
- * know (an old results file) gets one from a hash of its name.
+ * One colour per adapter, the same in every chart, every run and every version: a fixed colour
+ * per known adapter id, so adding a store never repaints the others (colours by registry
+ * position did, and wrapped the palette once there were more than ten stores). An id without a
+ * colour here (a new adapter, an old results file) gets one from a hash of its name.
  */
-import { ADAPTER_IDS } from '../adapters/registry.ts';
 
 /**
- * Tableau 10, which reads on light and dark backgrounds alike, reordered so that neighbours
- * differ in hue: its red and pink, next to each other, were hard to tell apart in one chart.
+ * Tableau 10, which reads on light and dark backgrounds alike, plus a magenta and a neutral
+ * grey; neighbours in the registry differ in hue. Memory, the floor every store is compared
+ * with, is the grey.
  */
-const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#bab0ac'] as const;
+const KNOWN: ReadonlyMap<string, string> = new Map(Object.entries({
+  'pouchdb-idb': '#4e79a7',
+  'pouchdb-indexeddb': '#f28e2b',
+  idb: '#59a14f',
+  dexie: '#e15759',
+  'localforage-indexeddb': '#b07aa1',
+  'localforage-localstorage': '#76b7b2',
+  'localforage-websql': '#edc948',
+  websql: '#9c755f',
+  'sqlite-opfs': '#ff9da7',
+  localstorage: '#d37295',
+  memory: '#8c8c8c',
+}));
+
+const FALLBACK = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#d37295', '#499894', '#86bcb6'] as const;
 
 export function adapterColour(id: string): string {
-  const known = ADAPTER_IDS.indexOf(id);
-  const index = known >= 0 ? known : hash(id);
-  return PALETTE[index % PALETTE.length] as string;
+  return KNOWN.get(id) ?? (FALLBACK[hash(id) % FALLBACK.length] as string);
 }
 
 function hash(text: string): number {

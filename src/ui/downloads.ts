@@ -32,12 +32,17 @@ export class Downloads {
     if (!results) return;
     const text = format === 'json' ? toJson(results) : toCsv(results);
     const type = format === 'json' ? 'application/json' : 'text/csv;charset=utf-8';
-    const url = URL.createObjectURL(new Blob([text], { type }));
-    const a = h('a', { attrs: { href: url, download: `${results.run.id}-${results.run.browser}.${format}` } });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    // Some browsers read the blob after click() returns; give them a moment before freeing it.
-    setTimeout(() => URL.revokeObjectURL(url), 5_000);
+    saveBlob(new Blob([text], { type }), `${results.run.id}-${results.run.browser}.${format}`);
   }
+}
+
+/** Hand a blob to the browser as a download named `name`. */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { attrs: { href: url, download: name } });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Some browsers read the blob after click() returns; give them a moment before freeing it.
+  setTimeout(() => URL.revokeObjectURL(url), 5_000);
 }

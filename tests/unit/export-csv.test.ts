@@ -1,66 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_COLUMNS, plainNumber, toCsv } from '../../src/export/csv.ts';
-import { DEFAULT_PLAN } from '../../src/core/plan.ts';
-import { RESULTS_SCHEMA, validateResults, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
-
-/** Stats are written out by hand so the expected text below does not depend on stats.ts. */
-function handBuilt(): ResultsFile {
-  const cases: CaseResult[] = [
-    {
-      suite: 'insert', case: 'serial', title: 'insert one at a time (await each)', adapter: 'memory', size: 100, params: {}, operations: 100,
-      status: 'ok', reason: null, samples: [2, 4, 6], warmup: [9],
-      stats: { n: 3, min: 2, max: 6, mean: 4, median: 4, stddev: 2, ci95: 4.968275 },
-    },
-    {
-      suite: 'insert', case: 'bulk', title: 'insert all in one bulk write', adapter: 'memory', size: 10000, params: { chunkSize: 1000 }, operations: 10000,
-      status: 'ok', reason: null, samples: [0.001], warmup: [],
-      stats: { n: 1, min: 0.001, max: 0.001, mean: 0.001, median: 0.001, stddev: 0, ci95: null },
-    },
-    {
-      suite: 'insert', case: 'bulk', title: 'insert all in one bulk write', adapter: 'idb', size: 100, params: {}, operations: 100,
-      status: 'unsupported', reason: 'needs bulkWrite (write many documents in one call), which "idb" does not declare', samples: [], warmup: [],
-    },
-    {
-      suite: 'insert', case: 'serial', title: '=1+2', adapter: '@evil', size: 100, params: { note: 'a,b' }, operations: 100,
-      status: 'error', reason: '=HYPERLINK("http://evil")\nsecond line', samples: [], warmup: [],
-    },
-    {
-      suite: 'insert', case: 'serial', title: 'insert one at a time (await each)', adapter: 'slow', size: 100, params: {}, operations: 100,
-      status: 'timeout', reason: 'cut off at the 100 ms time limit after 2 of 3 samples', samples: [5, 7], warmup: [],
-    },
-  ];
-  return {
-    schema: RESULTS_SCHEMA,
-    harness: { name: 'storebench', version: '0.1.0', commit: 'abc1234' },
-    run: {
-      id: '2026-11-20T10-00-00Z-ab12',
-      startedAt: '2026-11-20T10:00:00.000Z',
-      finishedAt: '2026-11-20T10:01:00.000Z',
-      browser: 'chromium',
-      plan: { ...DEFAULT_PLAN, suites: ['insert'], adapters: ['memory', 'idb'], sizes: [100] },
-      cancelled: false,
-      order: [],
-    },
-    environment: {
-      browser: { name: 'Chromium', version: '156.0.1', engine: 'Blink' },
-      userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
-      os: 'Linux',
-      cores: 4,
-      deviceMemoryGb: 8,
-      crossOriginIsolated: true,
-      timerStepMs: 0.005,
-      storageEstimate: null,
-      context: 'main',
-      harness: { version: '0.1.0', commit: 'abc1234' },
-    },
-    cases,
-  };
-}
+import { CSV_COLUMNS, plainNumber, toCsv, toSamplesCsv } from '../../src/export/csv.ts';
+import { validateResults, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
+import { handBuilt } from './export-fixture.ts';
 
 const HEADER =
-  'run_id,browser,browser_name,browser_version,engine,os,cross_origin_isolated,timer_step_ms,suite,case,title,adapter,size,operations,status,reason,' +
-  'n,min_ms,max_ms,mean_ms,median_ms,stddev_ms,ci95_ms,median_per_op_ms,ops_per_sec,params,harness_version,harness_commit';
-const RUN = '2026-11-20T10-00-00Z-ab12,chromium,Chromium,156.0.1,Blink,Linux,true,0.005';
+  'run_id,browser,browser_name,browser_version,engine,os,cores,context,cross_origin_isolated,timer_step_ms,suite,case,title,adapter,size,operations,status,reason,' +
+  'n,min_ms,max_ms,mean_ms,median_ms,stddev_ms,ci95_ms,median_per_op_ms,ops_per_sec,outliers,stopped,footprint,params,harness_version,harness_commit';
+const RUN = '2026-11-20T10-00-00Z-ab12,chromium,Chromium,156.0.1,Blink,Linux,4,main,true,0.005';
 
 /** A small RFC 4180 reader, written independently of the exporter, for the round trip. */
 function parseCsv(text: string): string[][] {
@@ -115,11 +61,11 @@ describe('export csv - exact output', () => {
     expect(() => validateResults(results)).not.toThrow();
     const expected = [
       HEADER,
-      `${RUN},insert,serial,insert one at a time (await each),memory,100,100,ok,,3,2,6,4,4,2,4.968275,0.04,25000,{},0.1.0,abc1234`,
-      `${RUN},insert,bulk,insert all in one bulk write,memory,10000,10000,ok,,1,0.001,0.001,0.001,0.001,0,,0.0000001,10000000000,"{""chunkSize"":1000}",0.1.0,abc1234`,
-      `${RUN},insert,bulk,insert all in one bulk write,idb,100,100,unsupported,"needs bulkWrite (write many documents in one call), which ""idb"" does not declare",0,,,,,,,,,{},0.1.0,abc1234`,
-      `${RUN},insert,serial,'=1+2,'@evil,100,100,error,"'=HYPERLINK(""http://evil"")\nsecond line",0,,,,,,,,,"{""note"":""a,b""}",0.1.0,abc1234`,
-      `${RUN},insert,serial,insert one at a time (await each),slow,100,100,timeout,cut off at the 100 ms time limit after 2 of 3 samples,2,,,,,,,,,{},0.1.0,abc1234`,
+      `${RUN},insert,serial,insert one at a time (await each),memory,100,100,ok,,3,2,6,4,4,2,4.968275,0.04,25000,1,iterations,,{},0.1.0,abc1234`,
+      `${RUN},insert,bulk,insert all in one bulk write,memory,10000,10000,ok,,1,0.001,0.001,0.001,0.001,0,,0.0000001,10000000000,,,,"{""chunkSize"":1000}",0.1.0,abc1234`,
+      `${RUN},insert,bulk,insert all in one bulk write,idb,100,100,unsupported,"needs bulkWrite (write many documents in one call), which ""idb"" does not declare",0,,,,,,,,,,,,{},0.1.0,abc1234`,
+      `${RUN},insert,serial,'=1+2,'@evil,100,100,error,"'=HYPERLINK(""http://evil"")\nsecond line",0,,,,,,,,,,,,"{""note"":""a,b""}",0.1.0,abc1234`,
+      `${RUN},insert,serial,insert one at a time (await each),slow,100,100,timeout,cut off at the 100 ms time limit after 2 of 3 samples,2,,,,,,,,,,,,{},0.1.0,abc1234`,
     ]
       .map((line) => `${line}\r\n`)
       .join('');
@@ -173,7 +119,7 @@ describe('export csv - escaping', () => {
     const r = handBuilt();
     r.environment.timerStepMs = 0.00002;
     const row = toCsv(r).split('\r\n')[1] ?? '';
-    expect(row).toContain(',true,0.00002,insert,');
+    expect(row).toContain(',main,true,0.00002,insert,');
     expect(row).not.toMatch(/'\d/);
   });
 });
@@ -240,5 +186,63 @@ describe('export csv - plain numbers', () => {
     expect(get('median_ms')).toBe('0');
     expect(get('median_per_op_ms')).toBe('');
     expect(get('ops_per_sec')).toBe('');
+  });
+});
+
+const SAMPLES_HEADER = 'run_id,browser,suite,case,adapter,size,operations,status,phase,index,ms,per_op_ms,outlier';
+const S = '2026-11-20T10-00-00Z-ab12,chromium,insert';
+
+describe('export csv - raw samples', () => {
+  it('writes one row per warm-up and timed sample, of every status, with outlier flags', () => {
+    const expected = [
+      SAMPLES_HEADER,
+      `${S},serial,memory,100,100,ok,warmup,1,9,0.09,`,
+      `${S},serial,memory,100,100,ok,timed,1,2,0.02,false`,
+      `${S},serial,memory,100,100,ok,timed,2,4,0.04,false`,
+      `${S},serial,memory,100,100,ok,timed,3,6,0.06,true`,
+      `${S},bulk,memory,10000,10000,ok,timed,1,0.001,0.0000001,`,
+      `${S},serial,slow,100,100,timeout,timed,1,5,0.05,`,
+      `${S},serial,slow,100,100,timeout,timed,2,7,0.07,`,
+    ]
+      .map((line) => `${line}\r\n`)
+      .join('');
+    expect(toSamplesCsv(handBuilt())).toBe(expected);
+  });
+
+  it('adds a column per metric, empty where a row has none; the prefix keeps a name from starting a formula', () => {
+    const r = handBuilt();
+    const ok = r.cases[0] as Extract<CaseResult, { status: 'ok' }>;
+    ok.metrics = { latencyP95Ms: [1.5, 2.5, 3.5], '=cmd': [0, 0, 1] };
+    const lines = toSamplesCsv(r).split('\r\n');
+    expect(lines[0]).toBe(`${SAMPLES_HEADER},metric_=cmd,metric_latencyP95Ms`);
+    expect(lines[1]).toBe(`${S},serial,memory,100,100,ok,warmup,1,9,0.09,,,`);
+    expect(lines[4]).toBe(`${S},serial,memory,100,100,ok,timed,3,6,0.06,true,1,3.5`);
+    expect(lines[5]).toBe(`${S},bulk,memory,10000,10000,ok,timed,1,0.001,0.0000001,,,`);
+  });
+
+  it('round-trips every sample exactly', () => {
+    const r = handBuilt();
+    (r.cases[0] as CaseResult).samples = [0.1 + 0.2, 1 / 3, 123456.789, 5e-7];
+    (r.cases[0] as Extract<CaseResult, { status: 'ok' }>).outliers = undefined;
+    const [header, ...rows] = parseCsv(toSamplesCsv(r));
+    const at = (row: string[], col: string) => row[header!.indexOf(col)] as string;
+    const timed = rows.filter((row) => at(row, 'phase') === 'timed');
+    const expected = r.cases.flatMap((c) => c.samples);
+    expect(timed.map((row) => Number(at(row, 'ms')))).toEqual(expected);
+  });
+
+  it('writes only the header for no runs', () => {
+    expect(toSamplesCsv([])).toBe(`${SAMPLES_HEADER}\r\n`);
+  });
+});
+
+describe('export csv - footprint', () => {
+  it('writes what a store kept as JSON in one column, so the header never changes', () => {
+    const r = handBuilt();
+    (r.cases[0] as Extract<CaseResult, { status: 'ok' }>).footprint = { storageBytes: 123456, heapBytes: 789 };
+    const [header, ...rows] = parseCsv(toCsv(r));
+    expect(header).toEqual([...CSV_COLUMNS]);
+    const at = header!.indexOf('footprint');
+    expect(rows.map((row) => row[at])).toEqual(['{"storageBytes":123456,"heapBytes":789}', '', '', '', '']);
   });
 });

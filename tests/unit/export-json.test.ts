@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toJson } from '../../src/export/json.ts';
 import { DEFAULT_PLAN } from '../../src/core/plan.ts';
 import { parseResults, RESULTS_SCHEMA, type ResultsFile } from '../../src/core/results.ts';
+import { parseResultsInput } from '../../src/core/results-input.ts';
 
 function tiny(): ResultsFile {
   return {
@@ -55,5 +56,25 @@ describe('export json - round trip', () => {
   it('reads back through parseResults unchanged', () => {
     const original = tiny();
     expect(parseResults(toJson(original), 'tiny.json')).toEqual(original);
+  });
+});
+
+describe('export json - several documents', () => {
+  it('writes an array that parseResultsInput reads back as the same documents', () => {
+    const a = tiny();
+    const b = tiny();
+    b.run.browser = 'firefox';
+    const text = toJson([a, b]);
+    expect(text.startsWith('[\n  {\n    "schema": "storebench/results@1",')).toBe(true);
+    expect(text.endsWith(']\n')).toBe(true);
+    expect(parseResultsInput(text, 'merged.json')).toEqual([a, b]);
+  });
+
+  it('names the document and the field when one in an array is bad', () => {
+    const bad = JSON.parse(toJson([tiny(), tiny()])) as Record<string, unknown>[];
+    (bad[1] as { run: { cancelled: unknown } }).run.cancelled = 'no';
+    expect(() => parseResultsInput(JSON.stringify(bad), 'merged.json')).toThrow('merged.json [document 1]: $.run.cancelled: expected true or false, got "no"');
+    expect(() => parseResultsInput('[]', 'empty.json')).toThrow('empty.json: $: an empty array');
+    expect(() => parseResultsInput('{"schema": 1', 'cut.json')).toThrow(/^cut\.json: not JSON/);
   });
 });

@@ -1,0 +1,179 @@
+/**
+ * `npm run export -- FILE... --format csv|tsv|xlsx|json [--samples] [--out PATH]`: the page's
+ * exporters (src/export/) from the command line. A FILE holds one results document or a JSON
+ * array of them (`npm run merge` output); every document is validated first, and a bad one is
+ * named with the JSON path of the problem.
+ */
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseResultsInput } from '../core/results-input.ts';
+import { MAX_RESULTS_BYTES, ResultsError, type ResultsFile } from '../core/results.ts';
+import { toCsv, toSamplesCsv } from '../export/csv.ts';
+import { toJson } from '../export/json.ts';
+import { toSamplesTsv, toTsv } from '../export/tsv.ts';
+import { toXlsx } from '../export/xlsx.ts';
+
+export const EXPORT_FORMATS = ['csv', 'tsv', 'xlsx', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const EXPORT_USAGE = `Usage: npm run export -- FILE... --format csv|tsv|xlsx|json [--samples] [--out PATH]
+
+Writes results files in another format. A FILE holds one results document or a JSON array of
+them (what npm run merge writes); several FILEs are exported together.
+
+  --format F   csv   one row per case, every statistic and the environment (RFC 4180)
+               tsv   the same, tab-separated, for pasting into a spreadsheet
+               xlsx  a workbook: one sheet per suite and an "environment" sheet
+               json  the documents themselves (an array when there are several)
+               Default: from the extension of --out.
+  --samples    csv and tsv: one row per raw sample (warm-up and timed) instead of per case
+  --out PATH   where to write; without it csv, tsv and json go to standard output
+  --help       this text
+
+Text that a spreadsheet would run as a formula (=, +, -, @ first) is written with a leading '.`;
+
+export class ExportArgsError extends Error {
+  override readonly name = 'ExportArgsError';
+}
+
+export interface ExportArgs {
+  help: boolean;
+  files: string[];
+  format: ExportFormat;
+  samples: boolean;
+  out: string | null;
+}
+
+/** Parse the flags. Throws ExportArgsError with a one-line message. */
+export function parseExportArgs(argv: readonly string[]): ExportArgs {
+  if (argv.includes('--help') || argv.includes('-h')) return { help: true, files: [], format: 'csv', samples: false, out: null };
+  const files: string[] = [];
+  let format: string | undefined;
+  let out: string | undefined;
+  let samples = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('--')) {
+      files.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    if (name === 'samples') {
+      if (eq !== -1) throw new ExportArgsError(`--samples takes no value, got "${arg.slice(eq + 1)}"`);
+      samples = true;
+      continue;
+    }
+    if (name !== 'format' && name !== 'out') throw new ExportArgsError(`unknown flag --${name}; allowed: --format, --samples, --out, --help`);
+    const value = eq !== -1 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || value === '' || (eq === -1 && value.startsWith('--'))) {
+      throw new ExportArgsError(`--${name} needs a value, e.g. --${name} ${name === 'format' ? 'csv' : 'book.xlsx'}`);
+    }
+    if ((name === 'format' ? format : out) !== undefined) throw new ExportArgsError(`--${name} is given more than once`);
+    if (name === 'format') format = value;
+    else out = value;
+  }
+  if (files.length === 0) throw new ExportArgsError('no results file given; e.g. npm run export -- results/run-chromium.json --format csv');
+  if (format === undefined && out !== undefined) {
+    const ext = extname(out).slice(1).toLowerCase();
+    if ((EXPORT_FORMATS as readonly string[]).includes(ext)) format = ext;
+  }
+  if (format === undefined) throw new ExportArgsError(`--format is needed (${EXPORT_FORMATS.join(', ')}), or an --out path ending in one of them`);
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new ExportArgsError(`--format: unknown "${format}"; allowed: ${EXPORT_FORMATS.join(', ')}`);
+  const checked = format as ExportFormat;
+  if (samples && checked !== 'csv' && checked !== 'tsv') throw new ExportArgsError(`--samples works with csv and tsv, not ${checked}`);
+  if (checked === 'xlsx' && out === undefined) throw new ExportArgsError('xlsx is binary: give --out PATH, e.g. --out book.xlsx');
+  return { help: false, files, format: checked, samples, out: out ?? null };
+}
+
+/** Read and validate every file; the message names the file and the JSON path. */
+export function readResultsFiles(paths: readonly string[]): ResultsFile[] {
+  return paths.flatMap((path) => {
+    let size: number;
+    try {
+      size = statSync(path).size;
+    } catch (e) {
+      throw new ResultsError(`${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    if (size > MAX_RESULTS_BYTES) throw new ResultsError(`${path}: ${size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
+    return parseResultsInput(readFileSync(path, 'utf8'), path);
+  });
+}
+
+/** The exported bytes or text, exactly what the page's buttons download. */
+export async function exportResults(docs: readonly ResultsFile[], format: ExportFormat, samples: boolean): Promise<string | Uint8Array> {
+  switch (format) {
+    case 'csv':
+      return samples ? toSamplesCsv(docs) : toCsv(docs);
+    case 'tsv':
+      return samples ? toSamplesTsv(docs) : toTsv(docs);
+    case 'json':
+      return toJson(docs.length === 1 ? (docs[0] as ResultsFile) : docs);
+    case 'xlsx':
+      return new Uint8Array(await (await toXlsx(docs)).arrayBuffer());
+  }
+}
+
+export interface ExportIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** The command: 0 on success, 1 when a file is bad or cannot be written, 2 for bad flags. */
+export async function exportCommand(argv: readonly string[], io: ExportIo): Promise<number> {
+  let args: ExportArgs;
+  try {
+    args = parseExportArgs(argv);
+  } catch (e) {
+    if (!(e instanceof ExportArgsError)) throw e;
+    io.stderr(`export: ${e.message}\n`);
+    return 2;
+  }
+  if (args.help) {
+    io.stdout(`${EXPORT_USAGE}\n`);
+    return 0;
+  }
+  let docs: ResultsFile[];
+  try {
+    docs = readResultsFiles(args.files);
+  } catch (e) {
+    if (!(e instanceof ResultsError)) throw e;
+    io.stderr(`export: ${e.message}\n`);
+    return 1;
+  }
+  const output = await exportResults(docs, args.format, args.samples);
+  if (args.out === null) {
+    io.stdout(output as string);
+    return 0;
+  }
+  try {
+    // Through a temporary file, so a failed write never leaves half a workbook at PATH.
+    const tmp = join(dirname(args.out), `.${basename(args.out)}.${process.pid}.tmp`);
+    writeFileSync(tmp, output);
+    try {
+      renameSync(tmp, args.out);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+  } catch (e) {
+    io.stderr(`export: cannot write ${args.out}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const rows = docs.reduce((n, d) => n + d.cases.length, 0);
+  io.stderr(`export: wrote ${args.out} (${args.format}${args.samples ? ', one row per sample' : ''}) from ${docs.length} document${docs.length === 1 ? '' : 's'}, ${rows} case rows\n`);
+  return 0;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  exportCommand(process.argv.slice(2), { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`export: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

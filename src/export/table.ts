@@ -1,0 +1,219 @@
+/**
+ * The spreadsheet view of results documents, shared by CSV, TSV and XLSX: a header and rows of
+ * cells. Each format only decides how to write a cell, so a column means the same in all three.
+ * Pure: no DOM, no I/O.
+ */
+import type { CaseResult, ResultsFile } from '../core/results.ts';
+import { opsPerSecond } from '../core/stats.ts';
+import type { Cell } from './cells.ts';
+
+export interface Table {
+  columns: readonly string[];
+  rows: Cell[][];
+}
+
+export const CASE_COLUMNS = [
+  'run_id',
+  'browser',
+  'browser_name',
+  'browser_version',
+  'engine',
+  'os',
+  'cores',
+  'context',
+  'cross_origin_isolated',
+  'timer_step_ms',
+  'suite',
+  'case',
+  'title',
+  'adapter',
+  'size',
+  'operations',
+  'status',
+  'reason',
+  'n',
+  'min_ms',
+  'max_ms',
+  'mean_ms',
+  'median_ms',
+  'stddev_ms',
+  'ci95_ms',
+  'median_per_op_ms',
+  'ops_per_sec',
+  'outliers',
+  'stopped',
+  'footprint',
+  'params',
+  'harness_version',
+  'harness_commit',
+] as const;
+
+export type CaseColumn = (typeof CASE_COLUMNS)[number];
+
+/** Columns that only a suite sheet needs; the environment has a sheet of its own in XLSX. */
+export const SUITE_SHEET_COLUMNS: readonly CaseColumn[] = CASE_COLUMNS.filter(
+  (c) => !['browser_name', 'browser_version', 'engine', 'os', 'cores', 'context', 'cross_origin_isolated', 'timer_step_ms', 'harness_version', 'harness_commit'].includes(c),
+);
+
+export function caseCells(file: ResultsFile, row: CaseResult): Record<CaseColumn, Cell> {
+  const env = file.environment;
+  const ok = row.status === 'ok' ? row : null;
+  const stats = ok?.stats ?? null;
+  const median = stats?.median ?? null;
+  return {
+    run_id: file.run.id,
+    browser: file.run.browser,
+    browser_name: env.browser.name,
+    browser_version: env.browser.version,
+    engine: env.browser.engine,
+    os: env.os,
+    cores: env.cores,
+    context: env.context,
+    cross_origin_isolated: env.crossOriginIsolated,
+    timer_step_ms: env.timerStepMs,
+    suite: row.suite,
+    case: row.case,
+    title: row.title,
+    adapter: row.adapter,
+    size: row.size,
+    operations: row.operations,
+    status: row.status,
+    reason: row.reason,
+    // How many timed samples were taken, for every status: a timeout row may hold a few.
+    n: row.samples.length,
+    min_ms: stats?.min ?? null,
+    max_ms: stats?.max ?? null,
+    mean_ms: stats?.mean ?? null,
+    median_ms: median,
+    stddev_ms: stats?.stddev ?? null,
+    ci95_ms: stats?.ci95 ?? null,
+    median_per_op_ms: median !== null && row.operations > 0 ? median / row.operations : null,
+    // A median of 0 (a coarse timer) gives infinite ops/s, which the writers leave empty.
+    ops_per_sec: median !== null ? opsPerSecond(median, row.operations) : null,
+    // Files written before outliers were flagged have no count: empty, not 0.
+    outliers: ok?.outliers ? ok.outliers.indexes.length : null,
+    stopped: ok?.stopped ?? null,
+    // JSON like params: the names a store reports vary, and the header must not change with them.
+    footprint: ok?.footprint ? JSON.stringify(ok.footprint) : null,
+    params: JSON.stringify(row.params),
+    harness_version: file.harness.version,
+    harness_commit: file.harness.commit,
+  };
+}
+
+/** One row per case of every file, in the order given. */
+export function caseTable(files: readonly ResultsFile[], columns: readonly CaseColumn[] = CASE_COLUMNS): Table {
+  const rows: Cell[][] = [];
+  for (const file of files) {
+    for (const row of file.cases) {
+      const cells = caseCells(file, row);
+      rows.push(columns.map((c) => cells[c]));
+    }
+  }
+  return { columns, rows };
+}
+
+export const SAMPLE_COLUMNS = ['run_id', 'browser', 'suite', 'case', 'adapter', 'size', 'operations', 'status', 'phase', 'index', 'ms', 'per_op_ms', 'outlier'] as const;
+
+/**
+ * One row per sample: warm-up samples first (phase `warmup`), then the timed ones (`timed`),
+ * each numbered from 1 in the order taken. Per-sample metrics (e.g. the concurrency suite's
+ * latencies) follow as `metric_<name>` columns, empty where a row has no such metric.
+ */
+export function samplesTable(files: readonly ResultsFile[]): Table {
+  const metricNames = [...new Set(files.flatMap((f) => f.cases.flatMap((c) => Object.keys(c.metrics ?? {}))))].sort();
+  const columns = [...SAMPLE_COLUMNS, ...metricNames.map((m) => `metric_${m}`)];
+  const rows: Cell[][] = [];
+  for (const file of files) {
+    for (const row of file.cases) {
+      const flagged = row.status === 'ok' && row.outliers ? new Set(row.outliers.indexes) : null;
+      const perOp = (ms: number) => (row.operations > 0 ? ms / row.operations : null);
+      const head = (): Cell[] => [file.run.id, file.run.browser, row.suite, row.case, row.adapter, row.size, row.operations, row.status];
+      row.warmup.forEach((ms, i) => {
+        rows.push([...head(), 'warmup', i + 1, ms, perOp(ms), null, ...metricNames.map(() => null)]);
+      });
+      row.samples.forEach((ms, i) => {
+        const metrics = metricNames.map((m) => (row.metrics && Object.hasOwn(row.metrics, m) ? (row.metrics[m]?.[i] ?? null) : null));
+        rows.push([...head(), 'timed', i + 1, ms, perOp(ms), flagged ? flagged.has(i) : null, ...metrics]);
+      });
+    }
+  }
+  return { columns, rows };
+}
+
+export const ENVIRONMENT_COLUMNS = [
+  'run_id',
+  'browser',
+  'browser_name',
+  'browser_version',
+  'engine',
+  'os',
+  'user_agent',
+  'cores',
+  'device_memory_gb',
+  'cross_origin_isolated',
+  'timer_step_ms',
+  'storage_quota_bytes',
+  'storage_usage_bytes',
+  'context',
+  'started_at',
+  'finished_at',
+  'cancelled',
+  'suites',
+  'adapters',
+  'sizes',
+  'iterations',
+  'warmup',
+  'seed',
+  'timeout_ms',
+  'fixture',
+  'params',
+  'rows',
+  'metric_notes',
+  'adapter_notes',
+  'harness_version',
+  'harness_commit',
+] as const;
+
+/** One row per results document: where and how its numbers were measured. */
+export function environmentTable(files: readonly ResultsFile[]): Table {
+  const rows = files.map((file): Cell[] => {
+    const env = file.environment;
+    const plan = file.run.plan;
+    const cells: Record<(typeof ENVIRONMENT_COLUMNS)[number], Cell> = {
+      run_id: file.run.id,
+      browser: file.run.browser,
+      browser_name: env.browser.name,
+      browser_version: env.browser.version,
+      engine: env.browser.engine,
+      os: env.os,
+      user_agent: env.userAgent,
+      cores: env.cores,
+      device_memory_gb: env.deviceMemoryGb,
+      cross_origin_isolated: env.crossOriginIsolated,
+      timer_step_ms: env.timerStepMs,
+      storage_quota_bytes: env.storageEstimate?.quota ?? null,
+      storage_usage_bytes: env.storageEstimate?.usage ?? null,
+      context: env.context,
+      started_at: file.run.startedAt,
+      finished_at: file.run.finishedAt,
+      cancelled: file.run.cancelled,
+      suites: plan.suites.join(','),
+      adapters: plan.adapters.join(','),
+      sizes: plan.sizes.join(','),
+      iterations: plan.iterations,
+      warmup: plan.warmup,
+      seed: plan.seed,
+      timeout_ms: plan.timeoutMs,
+      fixture: plan.fixture,
+      params: JSON.stringify(plan.params),
+      rows: file.cases.length,
+      metric_notes: env.metricNotes ? JSON.stringify(env.metricNotes) : null,
+      adapter_notes: env.adapters ? JSON.stringify(env.adapters) : null,
+      harness_version: file.harness.version,
+      harness_commit: file.harness.commit,
+    };
+    return ENVIRONMENT_COLUMNS.map((c) => cells[c]);
+  });
+  return { columns: ENVIRONMENT_COLUMNS, rows };
+}

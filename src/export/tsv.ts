@@ -1,0 +1,35 @@
+/**
+ * TSV for the clipboard: what Google Sheets and Excel read when a table is pasted. Tab between
+ * cells, CRLF between rows (Excel's own clipboard text). Pure: no DOM, no I/O.
+ *
+ * TSV has no escape for a tab or a line break inside a cell, and a paste would split the row
+ * there, so both become a space. A cell with a quote is quoted CSV-style, because both
+ * spreadsheets treat a leading quote on paste as the start of a quoted field.
+ */
+import type { ResultsFile } from '../core/results.ts';
+import { plainNumber, safeText, type Cell } from './cells.ts';
+import { asList } from './csv.ts';
+import { caseTable, samplesTable, type Table } from './table.ts';
+
+export function toTsv(results: ResultsFile | readonly ResultsFile[]): string {
+  return tableToTsv(caseTable(asList(results)));
+}
+
+export function toSamplesTsv(results: ResultsFile | readonly ResultsFile[]): string {
+  return tableToTsv(samplesTable(asList(results)));
+}
+
+export function tableToTsv(table: Table): string {
+  const lines = [table.columns.map(tsvCell).join('\t')];
+  for (const row of table.rows) lines.push(row.map(tsvCell).join('\t'));
+  return lines.map((l) => `${l}\r\n`).join('');
+}
+
+export function tsvCell(value: Cell): string {
+  if (value === null) return '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return Number.isFinite(value) ? plainNumber(value) : '';
+  // Neutralise first: a leading tab or CR is itself a formula trigger, and must be seen before it becomes a space.
+  const flat = safeText(value).replace(/\r\n|[\t\r\n]/g, ' ');
+  return flat.includes('"') ? `"${flat.replace(/"/g, '""')}"` : flat;
+}

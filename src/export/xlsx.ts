@@ -1,0 +1,69 @@
+/**
+ * XLSX export: a workbook with one sheet per suite (one row per case of every run, with every
+ * statistic) and an `environment` sheet (one row per run: browser, OS, timer step, plan, ...).
+ * Written by write-excel-file, whose `universal` build makes a Blob both in the page and in Node.
+ *
+ * `xlsxSheets` is the pure part, a description of every cell, and is what the tests compare
+ * exactly; `toXlsx` only zips it.
+ */
+import writeXlsxFile, { type Cell as XlsxCell, type Sheet } from 'write-excel-file/universal';
+import type { ResultsFile } from '../core/results.ts';
+import { safeText, type Cell } from './cells.ts';
+import { asList } from './csv.ts';
+import { caseTable, environmentTable, SUITE_SHEET_COLUMNS, type Table } from './table.ts';
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const ENVIRONMENT_SHEET = 'environment';
+
+/** Excel refuses these in a sheet name, and names longer than 31 characters. */
+const SHEET_NAME_BAD = /[[\]/\\:*?]/g;
+const SHEET_NAME_MAX = 31;
+const WIDEST_COLUMN = 60;
+
+export function toXlsx(results: ResultsFile | readonly ResultsFile[]): Promise<Blob> {
+  return writeXlsxFile(xlsxSheets(results)).toBlob();
+}
+
+export function xlsxSheets(results: ResultsFile | readonly ResultsFile[]): Sheet<Blob>[] {
+  const files = asList(results);
+  const suites = [...new Set(files.flatMap((f) => f.cases.map((c) => c.suite)))];
+  const taken = new Set<string>([ENVIRONMENT_SHEET]);
+  const sheets = suites.map((suite) => {
+    const only = files.map((f) => ({ ...f, cases: f.cases.filter((c) => c.suite === suite) }));
+    return sheetOf(uniqueSheetName(suite, taken), caseTable(only, SUITE_SHEET_COLUMNS));
+  });
+  sheets.push(sheetOf(ENVIRONMENT_SHEET, environmentTable(files)));
+  return sheets;
+}
+
+function sheetOf(name: string, table: Table): Sheet<Blob> {
+  const header = table.columns.map((c): XlsxCell => ({ value: safeText(c), type: String, fontWeight: 'bold' }));
+  const data = [header, ...table.rows.map((row) => row.map(xlsxCell))];
+  const widths = table.columns.map((c, i) => Math.min(WIDEST_COLUMN, Math.max(c.length, ...table.rows.map((r) => displayLength(r[i] ?? null))) + 2));
+  return { sheet: name, data, columns: widths.map((width) => ({ width })), stickyRowsCount: 1 };
+}
+
+/** Numbers and booleans keep their type, so a spreadsheet can sum and chart them; text is made safe. */
+export function xlsxCell(value: Cell): XlsxCell {
+  if (value === null) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? { value, type: Number } : null;
+  if (typeof value === 'boolean') return { value, type: Boolean };
+  return { value: safeText(value), type: String };
+}
+
+function displayLength(value: Cell): number {
+  return value === null ? 0 : String(value).length;
+}
+
+/** A legal, unused sheet name close to `wanted`: a suite id from a file may hold anything. */
+export function uniqueSheetName(wanted: string, taken: Set<string>): string {
+  const base = wanted.replace(SHEET_NAME_BAD, '_').replace(/^'+|'+$/g, '').slice(0, SHEET_NAME_MAX) || 'suite';
+  let name = base;
+  // Excel compares sheet names without regard to case.
+  for (let i = 2; [...taken].some((t) => t.toLowerCase() === name.toLowerCase()); i++) {
+    const suffix = ` (${i})`;
+    name = base.slice(0, SHEET_NAME_MAX - suffix.length) + suffix;
+  }
+  taken.add(name);
+  return name;
+}

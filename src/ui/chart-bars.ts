@@ -1,0 +1,105 @@
+/**
+ * Grouped bars for one case at one size: a group per browser, a bar per adapter. The bar is the
+ * median per sample; the whisker is the 95% interval of the mean (Student t), which is what the
+ * statistics give (src/core/stats.ts), so it is centred on the mean, not on the bar.
+ */
+import type { ChartConfiguration, TooltipItem } from 'chart.js';
+import { axis, ChartFigure, errorBarsPlugin, logTicks, registerCharts, theme, titleAndLegend, type Interval } from './chart-common.ts';
+import { adapterColour } from './colours.ts';
+import { caseKey, type Comparison, type OkCase } from './explorer-model.ts';
+import { formatMs } from './format.ts';
+
+/**
+ * Whether the bars need a log axis: when the medians shown span more than this factor, the
+ * small ones would be slivers next to the largest on a linear one.
+ */
+const LOG_SPREAD = 20;
+
+export function wantsLog(comparison: Comparison, caseId: string | null, size: number | null): boolean {
+  const medians = comparison.rows
+    .filter((r) => caseKey(r) === caseId && r.size === size)
+    .flatMap((r) => [...r.cells.values()].flatMap((c) => (c.status === 'ok' && c.stats.median > 0 ? [c.stats.median] : [])));
+  return medians.length > 1 && Math.max(...medians) / Math.min(...medians) > LOG_SPREAD;
+}
+
+export class BarsChart {
+  readonly figure = new ChartFigure<'bar'>('bars', 'Medians by browser and adapter', 'Median time per sample for each adapter, grouped by browser, with 95% confidence intervals');
+
+  constructor() {
+    registerCharts();
+  }
+
+  render(comparison: Comparison, caseId: string | null, size: number | null, log: boolean): void {
+    // Only adapters with at least one bar: a store unsupported everywhere has nothing to draw.
+    const rows = comparison.rows.filter((r) => caseKey(r) === caseId && r.size === size && [...r.cells.values()].some((c) => c.status === 'ok'));
+    const columns = comparison.columns;
+    const adapters = rows.map((r) => r.adapter);
+    const grid: (OkCase | null)[][] = rows.map((r) => columns.map((c) => {
+      const cell = r.cells.get(c.key);
+      return cell?.status === 'ok' ? cell : null;
+    }));
+    if (caseId === null || size === null || !grid.some((list) => list.some((x) => x !== null))) {
+      this.figure.showEmpty('No ok results for this case and size in the browsers shown.');
+      return;
+    }
+    const t = theme();
+    const top = Math.max(...grid.flat().map((r) => (r ? Math.max(r.stats.median, r.stats.mean + (r.stats.ci95 ?? 0)) : 0)));
+    const intervals: (Interval | null)[][] = grid.map((list) => list.map((r) => (r && r.stats.ci95 !== null ? { lo: r.stats.mean - r.stats.ci95, hi: r.stats.mean + r.stats.ci95 } : null)));
+    const allRows = comparison.rows.filter((r) => caseKey(r) === caseId && r.size === size);
+    const missing = allRows.flatMap((r) => {
+      const bad = columns.filter((c) => r.cells.get(c.key)?.status !== 'ok');
+      if (bad.length === 0) return [];
+      const statuses = [...new Set(bad.map((c) => r.cells.get(c.key)?.status ?? 'not run'))].join('/');
+      return [bad.length === columns.length ? `${r.adapter} (${statuses} everywhere)` : `${r.adapter} in ${bad.map((c) => c.label).join(', ')} (${statuses})`];
+    });
+    this.figure.setCaption(
+      `${caseId} at ${size.toLocaleString()} documents. Bars: median per sample; whiskers: 95% CI of the mean.` + (missing.length ? ` No bar: ${missing.join('; ')}.` : ''),
+    );
+    const config: ChartConfiguration<'bar', (number | null)[], string> = {
+      type: 'bar',
+      data: {
+        labels: columns.map((c) => c.label),
+        datasets: adapters.map((a, i) => ({
+          label: a,
+          // A log axis cannot show a 0 ms median (a coarse timer): that bar is left out there.
+          data: (grid[i] ?? []).map((r) => (r && (!log || r.stats.median > 0) ? r.stats.median : null)),
+          backgroundColor: `${adapterColour(a)}cc`,
+          borderColor: adapterColour(a),
+          borderWidth: 1,
+        })),
+      },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        color: t.fg,
+        scales: {
+          x: axis(t, 'browser', 'category', { grid: { display: false } }),
+          y: axis(t, log ? 'median time per sample (ms, log scale)' : 'median time per sample (ms)', log ? 'logarithmic' : 'linear', {
+            ...(log ? { ticks: logTicks(t) } : { beginAtZero: true }),
+            // Whiskers can reach past the tallest bar; leave room so they are not clipped.
+            suggestedMax: top * (log ? 1.5 : 1.05),
+          }),
+        },
+        plugins: {
+          ...titleAndLegend(t, `${caseId} · ${size.toLocaleString()} docs · median per sample (ms)`),
+          tooltip: {
+            callbacks: {
+              label: (item: TooltipItem<'bar'>) => {
+                const r = grid[item.datasetIndex]?.[item.dataIndex];
+                return r ? `${r.adapter}: median ${formatMs(r.stats.median)} ms` : '';
+              },
+              afterLabel: (item: TooltipItem<'bar'>) => {
+                const r = grid[item.datasetIndex]?.[item.dataIndex];
+                if (!r) return '';
+                return `mean ${formatMs(r.stats.mean)} ms ${r.stats.ci95 === null ? '(no interval with 1 sample)' : `± ${formatMs(r.stats.ci95)} ms (95% CI)`}, n = ${r.stats.n}`;
+              },
+            },
+          },
+        },
+      },
+      plugins: [errorBarsPlugin(() => intervals, () => theme().fg)],
+    };
+    this.figure.draw(config as unknown as ChartConfiguration<'bar'>, `storebench-bars-${caseId}-${size}`);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Scaling lines: median time per sample against the number of documents, both on log axes, one
+ * line per adapter, for one case in one browser. On log-log axes a store whose time grows in
+ * proportion to size runs parallel to the others; a steeper line grows faster than linearly.
+ */
+import type { ChartConfiguration, TooltipItem } from 'chart.js';
+import { axis, ChartFigure, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import { adapterColour } from './colours.ts';
+import { caseKey, scalingPoints, type Comparison, type XY } from './explorer-model.ts';
+import { formatMs } from './format.ts';
+
+export class ScalingChart {
+  readonly figure = new ChartFigure<'scatter'>('scaling', 'Scaling with size', 'Median time per sample against the number of documents, log axes, one line per adapter');
+
+  constructor() {
+    registerCharts();
+  }
+
+  render(comparison: Comparison, caseId: string | null, column: string | null): void {
+    const col = comparison.columns.find((c) => c.key === column);
+    const adapters = [...new Set(comparison.rows.filter((r) => caseKey(r) === caseId).map((r) => r.adapter))];
+    // A log axis has no place for 0 ms (a coarse timer), so those points are left out.
+    const lines = adapters
+      .map((a) => ({ adapter: a, points: caseId && column ? scalingPoints(comparison, caseId, a, column).filter((p) => p.y > 0) : [] }))
+      .filter((l) => l.points.length > 0);
+    if (!col || caseId === null || lines.length === 0) {
+      this.figure.showEmpty('No ok results for this case in this browser.');
+      return;
+    }
+    const sizes = new Set(lines.flatMap((l) => l.points.map((p) => p.x)));
+    const ys = lines.flatMap((l) => l.points.map((p) => p.y));
+    // Sizes where a store has no ok result leave a gap in its line; say which and why.
+    const gaps = comparison.rows
+      .filter((r) => caseKey(r) === caseId && r.cells.has(col.key) && r.cells.get(col.key)?.status !== 'ok' && r.cells.get(col.key)?.status !== 'unsupported')
+      .map((r) => `${r.adapter} at ${r.size.toLocaleString()} (${r.cells.get(col.key)?.status})`);
+    this.figure.setCaption(
+      `${caseId} in ${col.label}: median per sample at each size.` +
+        (gaps.length ? ` No point for ${gaps.join(', ')}.` : '') +
+        (sizes.size < 2 ? ' Only one size has results, so there is no slope to see.' : ''),
+    );
+    const t = theme();
+    const config: ChartConfiguration<'scatter', XY[]> = {
+      type: 'scatter',
+      data: {
+        datasets: lines.map((l) => ({
+          label: l.adapter,
+          data: l.points,
+          showLine: true,
+          borderColor: adapterColour(l.adapter),
+          backgroundColor: adapterColour(l.adapter),
+          borderWidth: 2,
+          pointRadius: 4,
+        })),
+      },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        color: t.fg,
+        scales: {
+          // Ticks at the sizes measured only: a log axis would otherwise label 200, 210, 220, ...
+          x: axis(t, 'documents in the store (log scale)', 'logarithmic', {
+            afterBuildTicks: (scale: { ticks: { value: number }[] }) => {
+              scale.ticks = [...sizes].sort((a, b) => a - b).map((value) => ({ value }));
+            },
+            ticks: { color: t.muted, callback: (value: number | string) => Number(value).toLocaleString() },
+          }),
+          // Half a decade of room above and below, so no line runs along the frame.
+          y: axis(t, 'median time per sample (ms, log scale)', 'logarithmic', { ticks: logTicks(t), suggestedMin: Math.min(...ys) / 2, suggestedMax: Math.max(...ys) * 2 }),
+        },
+        plugins: {
+          ...titleAndLegend(t, `${caseId} · ${col.label} · median per sample (ms) against documents`),
+          tooltip: {
+            callbacks: {
+              label: (item: TooltipItem<'scatter'>) => {
+                const p = item.raw as XY;
+                return `${item.dataset.label ?? ''}: ${formatMs(p.y)} ms at ${p.x.toLocaleString()} docs`;
+              },
+            },
+          },
+        },
+      },
+    };
+    this.figure.draw(config as unknown as ChartConfiguration<'scatter'>, `storebench-scaling-${caseId}-${col.label}`);
+  }
+}

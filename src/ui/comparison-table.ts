@@ -1,0 +1,128 @@
+/**
+ * The browser comparison: one row per suite/case/adapter/size, one column per browser, the
+ * median per sample with its 95% interval. Every header sorts. A click on a row shows that case
+ * in the charts. All text from files goes in through text nodes.
+ */
+import type { CaseResult } from '../core/results.ts';
+import { adapterColour } from './colours.ts';
+import { h } from './dom.ts';
+import { caseKey, sortRows, type Column, type Comparison, type ComparisonRow, type Sort } from './explorer-model.ts';
+import { formatDuration, formatMs, formatStep } from './format.ts';
+
+export interface Pick {
+  case: string;
+  size: number;
+  adapter: string;
+  browser: string | null;
+}
+
+export class ComparisonTable {
+  readonly element: HTMLElement;
+  private readonly envList: HTMLElement;
+  private readonly table: HTMLTableElement;
+  private readonly summary: HTMLElement;
+
+  constructor(
+    private readonly onSort: (sort: Sort | null) => void,
+    private readonly onPick: (pick: Pick) => void,
+  ) {
+    this.summary = h('p', { className: 'table-summary', attrs: { 'data-testid': 'comparison-summary' } });
+    this.envList = h('ul', { className: 'env-columns', attrs: { 'data-testid': 'comparison-environments' } });
+    this.table = h('table', { attrs: { id: 'comparison-table' } });
+    this.element = h('div', { className: 'comparison' }, this.envList, this.summary, h('div', { className: 'table-scroll table-tall' }, this.table));
+  }
+
+  render(comparison: Comparison, sort: Sort | null, selected: { case: string; size: number; adapter: string } | null, emptyMessage: string): void {
+    const { columns } = comparison;
+    this.envList.replaceChildren(...columns.map((c) => h('li', {}, h('strong', {}, c.label), ': ', describeEnvironment(c))));
+    const rows = sortRows(comparison.rows, sort);
+    const counts = columns.map((c) => rows.filter((r) => r.cells.get(c.key)?.status === 'ok').length);
+    this.summary.textContent =
+      rows.length === 0 ? '' : `${rows.length} rows × ${columns.length} browser${columns.length === 1 ? '' : 's'}; ok: ${columns.map((c, i) => `${c.label} ${counts[i]}`).join(', ')}`;
+
+    const header = (key: string, label: string, numeric: boolean, title: string) => {
+      const active = sort?.key === key;
+      const button = h('button', { className: 'sort-button', attrs: { type: 'button', 'data-sort': key } }, label, h('span', { className: 'sort-mark', attrs: { 'aria-hidden': 'true' } }, active ? (sort.desc ? ' ▼' : ' ▲') : ''));
+      button.addEventListener('click', () => {
+        // Ascending, descending, then back to the runs' own order.
+        this.onSort(!active ? { key, desc: false } : !sort.desc ? { key, desc: true } : null);
+      });
+      const th = h('th', { className: numeric ? 'num' : '', title, attrs: { scope: 'col' } }, button);
+      if (active) th.setAttribute('aria-sort', sort.desc ? 'descending' : 'ascending');
+      return th;
+    };
+    const head = h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        header('suite', 'Suite', false, 'suite id'),
+        header('case', 'Case', false, 'case id and title'),
+        header('adapter', 'Adapter', false, 'store adapter'),
+        header('size', 'Size', true, 'documents'),
+        ...columns.map((c) => header(`col:${c.key}`, c.label, true, `median ms per sample in ${c.environment.browser.name} ${c.environment.browser.version}; ± half-width of the 95% CI of the mean`)),
+      ),
+    );
+    const body = h('tbody');
+    if (rows.length === 0) {
+      body.append(h('tr', { className: 'empty-row' }, h('td', { attrs: { colspan: String(4 + columns.length) } }, emptyMessage)));
+    }
+    for (const r of rows) body.append(this.row(r, columns, selected));
+    this.table.replaceChildren(head, body);
+  }
+
+  private row(r: ComparisonRow, columns: readonly Column[], selected: { case: string; size: number; adapter: string } | null): HTMLTableRowElement {
+    const isSelected = selected !== null && selected.case === caseKey(r) && selected.size === r.size && selected.adapter === r.adapter;
+    const tr = h(
+      'tr',
+      { className: isSelected ? 'selected' : '', attrs: { 'data-row': r.key } },
+      h('td', {}, r.suite),
+      h('td', { className: 'case', title: r.title }, r.case, h('span', { className: 'case-title' }, r.title)),
+      h('td', { className: 'adapter' }, h('span', { className: 'legend-swatch', attrs: { style: `background:${adapterColour(r.adapter)}` } }), ' ', h('code', {}, r.adapter)),
+      h('td', { className: 'num' }, r.size.toLocaleString()),
+      ...columns.map((c) => cell(r.cells.get(c.key), c)),
+    );
+    tr.addEventListener('click', (e) => {
+      const td = (e.target as HTMLElement).closest('td[data-col]');
+      this.onPick({ case: caseKey(r), size: r.size, adapter: r.adapter, browser: td instanceof HTMLElement ? (td.dataset.col ?? null) : null });
+    });
+    return tr;
+  }
+}
+
+function cell(c: CaseResult | undefined, col: Column): HTMLTableCellElement {
+  const attrs = { 'data-col': col.key };
+  if (!c) return h('td', { className: 'num muted', title: 'not in this run', attrs }, '·');
+  if (c.status !== 'ok') {
+    return h('td', { className: 'num', title: c.reason, attrs: { ...attrs, 'data-status': c.status } }, h('span', { className: `status status-${c.status}` }, c.status));
+  }
+  const s = c.stats;
+  const perOp = c.operations > 0 ? s.median / c.operations : null;
+  const title = [
+    `median ${formatMs(s.median)} ms per sample (${c.operations} operations)`,
+    `per operation ${formatDuration(perOp)}`,
+    s.ci95 === null ? 'no interval with 1 sample' : `mean ${formatMs(s.mean)} ± ${formatMs(s.ci95)} ms (95% CI)`,
+    `n = ${s.n}, min ${formatMs(s.min)}, max ${formatMs(s.max)}`,
+  ].join('\n');
+  return h(
+    'td',
+    { className: 'num', title, attrs: { ...attrs, 'data-status': 'ok' } },
+    h('span', { className: 'median' }, formatMs(s.median)),
+    s.ci95 === null ? null : h('span', { className: 'ci' }, `± ${formatMs(s.ci95)}`),
+  );
+}
+
+function describeEnvironment(c: Column): string {
+  const e = c.environment;
+  return [
+    `${e.browser.name} ${e.browser.version} (${e.browser.engine})`,
+    e.os,
+    e.cores !== null ? `${e.cores} cores` : null,
+    e.crossOriginIsolated ? 'cross-origin isolated' : 'not isolated',
+    `timer step ${formatStep(e.timerStepMs)}`,
+    c.docs.map((d) => `run ${d.run.id}`).join(', '),
+  ]
+    .filter((x): x is string => x !== null)
+    .join(' · ');
+}

@@ -1,0 +1,245 @@
+/**
+ * The results explorer: any number of results documents (from results/, local files, or the
+ * run just finished), compared across browsers in a table, four charts and the change-in-speed
+ * table, and exported as CSV, TSV, XLSX or JSON. Files from results/, the filters, the sort and
+ * the chart choices live in the URL, so a link reopens the same view.
+ */
+import { errorMessage } from '../core/errors.ts';
+import type { ResultsFile } from '../core/results.ts';
+import { BarsChart, wantsLog } from './chart-bars.ts';
+import { onSchemeChange } from './chart-common.ts';
+import { GrowthChart } from './chart-growth.ts';
+import { HistogramChart } from './chart-histogram.ts';
+import { ScalingChart } from './chart-scaling.ts';
+import { ComparisonTable, type Pick } from './comparison-table.ts';
+import { h } from './dom.ts';
+import { ExportsView } from './explorer-exports.ts';
+import { FiltersView } from './explorer-filters.ts';
+import { buildComparison, caseKey, facetsOf, filteredDocs, type Comparison, type LoadedFile } from './explorer-model.ts';
+import { fetchServed, SourcesView } from './explorer-sources.ts';
+import { readExplorerState, writeExplorerState, type ChartChoice, type ExplorerState } from './explorer-url.ts';
+import { RatioTable } from './ratio-table.ts';
+
+/** The chart choice with every gap filled from what is loaded; the URL keeps only the reader's own picks. */
+export interface EffectiveChoice {
+  caseId: string | null;
+  size: number | null;
+  browser: string | null;
+  adapter: string | null;
+  cases: string[];
+  sizes: number[];
+  adapters: string[];
+}
+
+export function effectiveChoice(comparison: Comparison, c: ChartChoice): EffectiveChoice {
+  const okRows = comparison.rows.filter((r) => [...r.cells.values()].some((x) => x.status === 'ok'));
+  const cases = [...new Set(okRows.map((r) => caseKey(r)))];
+  const caseId = c.case !== null && cases.includes(c.case) ? c.case : (cases[0] ?? null);
+  const sizes = [...new Set(okRows.filter((r) => caseKey(r) === caseId).map((r) => r.size))].sort((a, b) => a - b);
+  const size = c.size !== null && sizes.includes(c.size) ? c.size : (sizes.at(-1) ?? null);
+  const browsers = comparison.columns.map((col) => col.key);
+  const browser = c.browser !== null && browsers.includes(c.browser) ? c.browser : (browsers[0] ?? null);
+  const atSize = okRows.filter((r) => caseKey(r) === caseId && r.size === size);
+  const adapters = [...new Set(atSize.map((r) => r.adapter))];
+  const withSamples = atSize.filter((r) => browser !== null && (r.cells.get(browser)?.samples.length ?? 0) > 0).map((r) => r.adapter);
+  const adapter = c.adapter !== null && adapters.includes(c.adapter) ? c.adapter : (withSamples[0] ?? adapters[0] ?? null);
+  return { caseId, size, browser, adapter, cases, sizes, adapters };
+}
+
+export class Explorer {
+  readonly element: HTMLElement;
+  private files: LoadedFile[] = [];
+  private state: ExplorerState;
+  private readonly sources: SourcesView;
+  private readonly filters: FiltersView;
+  private readonly exports: ExportsView;
+  private readonly table: ComparisonTable;
+  private readonly bars = new BarsChart();
+  private readonly scaling = new ScalingChart();
+  private readonly histogram = new HistogramChart();
+  private readonly growth = new GrowthChart();
+  private readonly ratio = new RatioTable();
+  private readonly choices: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly linkNote: HTMLElement;
+  private comparison: Comparison = { columns: [], rows: [] };
+  /** The files the URL asked for, until start() has fetched them. */
+  private readonly requested: string[];
+
+  constructor(
+    dropTarget: HTMLElement,
+    search: string,
+    private readonly onUrlChange: (search: string) => void,
+  ) {
+    const { state, errors } = readExplorerState(search);
+    this.state = state;
+    this.requested = state.results;
+    this.sources = new SourcesView(
+      {
+        onLocal: (files) => this.add(files),
+        onServedToggle: (name, on) => (on ? void this.loadServed([name]) : this.remove(`served:${name}`)),
+        onRemove: (id) => this.remove(id),
+      },
+      dropTarget,
+    );
+    if (errors.length > 0) this.sources.showErrors(errors.map((e) => `URL: ${e}`));
+    this.filters = new FiltersView(state.filters, (filters) => {
+      this.state = { ...this.state, filters };
+      this.update();
+    });
+    this.exports = new ExportsView(() => filteredDocs(this.files, this.state.filters));
+    this.table = new ComparisonTable(
+      (sort) => {
+        this.state = { ...this.state, sort };
+        this.update();
+      },
+      (pick) => this.pick(pick),
+    );
+    const copyLink = h('button', { className: 'button button-small', attrs: { type: 'button', id: 'explorer-link' } }, 'Copy link');
+    this.linkNote = h('span', { className: 'muted link-note' });
+    copyLink.addEventListener('click', () => {
+      navigator.clipboard.writeText(location.href).then(
+        () => (this.linkNote.textContent = `Link copied.${this.unlinkable()}`),
+        (e: unknown) => (this.linkNote.textContent = `Could not copy (${errorMessage(e)}); the address bar holds the same link.`),
+      );
+    });
+    this.choices = h('div', { className: 'chart-choices', attrs: { 'data-testid': 'chart-choices' } });
+    const figures = h('div', { className: 'explorer-figures' }, this.bars.figure.element, this.scaling.figure.element, this.histogram.figure.element, this.growth.figure.element);
+    this.body = h(
+      'div',
+      { className: 'explorer-body' },
+      this.filters.element,
+      h('div', { className: 'explorer-toolbar' }, this.exports.element, h('div', { className: 'explorer-link' }, copyLink, this.linkNote)),
+      h('h3', { className: 'explorer-heading' }, 'Browser comparison'),
+      this.table.element,
+      h('h3', { className: 'explorer-heading', attrs: { id: 'explorer-charts' } }, 'Charts'),
+      this.choices,
+      figures,
+      h('h3', { className: 'explorer-heading' }, 'Change in speed'),
+      this.ratio.element,
+    );
+    this.element = h('div', { className: 'explorer', attrs: { 'data-testid': 'explorer' } }, this.sources.element, this.body);
+    onSchemeChange(() => this.renderCharts());
+    this.update();
+  }
+
+  /** List results/, then open the files the URL names. */
+  async start(base: string): Promise<void> {
+    await this.sources.loadIndex(base);
+    this.sources.renderServed(this.servedNames());
+    if (this.requested.length > 0) await this.loadServed(this.requested, base);
+  }
+
+  /** The run just finished in this page. */
+  addRun(results: ResultsFile): void {
+    this.add([{ id: `run:${results.run.id}`, label: `this run (${results.run.id})`, origin: 'run', results }]);
+  }
+
+  private async loadServed(names: readonly string[], base = location.href): Promise<void> {
+    const settled = await Promise.allSettled(names.map((n) => fetchServed(n, base)));
+    const loaded: LoadedFile[] = [];
+    const errors: string[] = [];
+    settled.forEach((s) => (s.status === 'fulfilled' ? loaded.push(...s.value) : errors.push(errorMessage(s.reason))));
+    this.sources.showErrors(errors);
+    this.add(loaded);
+  }
+
+  private add(files: readonly LoadedFile[]): void {
+    const ids = new Set(files.map((f) => f.id));
+    // A file read again replaces its earlier copy (and every document of it).
+    const base = (id: string) => id.replace(/#\d+$/, '');
+    const bases = new Set([...ids].map(base));
+    this.files = [...this.files.filter((f) => !bases.has(base(f.id))), ...files];
+    this.update();
+  }
+
+  /** Drop a file (every document of it); the link follows, since update() lists what is open. */
+  private remove(id: string): void {
+    const base = id.replace(/#\d+$/, '');
+    this.files = this.files.filter((f) => f.id !== base && !f.id.startsWith(`${base}#`));
+    this.update();
+  }
+
+  private servedNames(): Set<string> {
+    return new Set(this.files.filter((f) => f.origin === 'served').map((f) => f.id.slice('served:'.length).replace(/#\d+$/, '')));
+  }
+
+  private pick(p: Pick): void {
+    this.state = { ...this.state, chart: { ...this.state.chart, case: p.case, size: p.size, adapter: p.adapter, ...(p.browser !== null ? { browser: p.browser } : {}) } };
+    this.update();
+  }
+
+  private unlinkable(): string {
+    const n = this.files.filter((f) => f.origin !== 'served').length;
+    return n === 0 ? '' : ` It opens the files from results/ only; ${n} local or in-page document${n === 1 ? ' is' : 's are'} not in it.`;
+  }
+
+  /** Recompute from the files and the state, redraw everything, and write the state to the URL. */
+  private update(): void {
+    this.state = { ...this.state, results: [...this.servedNames()] };
+    this.sources.renderLoaded(this.files);
+    this.sources.renderServed(this.servedNames());
+    this.filters.render(facetsOf(this.files));
+    this.comparison = buildComparison(this.files, this.state.filters);
+    this.body.hidden = this.files.length === 0;
+    this.exports.setEnabled(this.comparison.rows.length > 0);
+    this.linkNote.textContent = this.unlinkable().trim();
+    const choice = effectiveChoice(this.comparison, this.state.chart);
+    this.table.render(
+      this.comparison,
+      this.state.sort,
+      choice.caseId !== null && choice.size !== null && choice.adapter !== null ? { case: choice.caseId, size: choice.size, adapter: choice.adapter } : null,
+      this.files.length === 0 ? 'Open results files above, or pick some from results/.' : 'No rows match the filters.',
+    );
+    this.renderChoices(choice);
+    this.renderCharts(choice);
+    this.ratio.render(this.comparison);
+    this.onUrlChange(writeExplorerState(location.search, this.state));
+  }
+
+  private renderCharts(choice = effectiveChoice(this.comparison, this.state.chart)): void {
+    if (this.files.length === 0) return;
+    this.bars.render(this.comparison, choice.caseId, choice.size, this.state.chart.log ?? wantsLog(this.comparison, choice.caseId, choice.size));
+    this.scaling.render(this.comparison, choice.caseId, choice.browser);
+    this.histogram.render(this.comparison, choice.caseId, choice.size, choice.adapter, choice.browser);
+    this.growth.render(this.comparison, this.state.chart.case, this.state.chart.size, choice.browser);
+  }
+
+  private renderChoices(choice: EffectiveChoice): void {
+    const setChart = (patch: Partial<ChartChoice>) => {
+      this.state = { ...this.state, chart: { ...this.state.chart, ...patch } };
+      this.update();
+    };
+    const select = (id: string, label: string, options: { value: string; text: string; group?: string }[], current: string | null, onPick: (v: string) => void) => {
+      const el = h('select', { attrs: { id, name: id } });
+      const groups = new Map<string, HTMLElement>();
+      for (const o of options) {
+        const option = h('option', { attrs: { value: o.value } }, o.text);
+        if (o.group === undefined) el.append(option);
+        else {
+          let g = groups.get(o.group);
+          if (!g) {
+            g = h('optgroup', { attrs: { label: o.group } });
+            groups.set(o.group, g);
+            el.append(g);
+          }
+          g.append(option);
+        }
+      }
+      if (current !== null) el.value = current;
+      el.disabled = options.length === 0;
+      el.addEventListener('change', () => onPick(el.value));
+      return h('label', { className: 'field' }, h('span', { className: 'field-label' }, label), el);
+    };
+    const log = h('input', { attrs: { type: 'checkbox', id: 'chart-choice-log' } });
+    log.checked = this.state.chart.log ?? wantsLog(this.comparison, choice.caseId, choice.size);
+    log.addEventListener('change', () => setChart({ log: log.checked }));
+    this.choices.replaceChildren(
+      select('chart-choice-case', 'Case', choice.cases.map((c) => ({ value: c, text: c.slice(c.indexOf('/') + 1), group: c.slice(0, c.indexOf('/')) })), choice.caseId, (v) => setChart({ case: v })),
+      select('chart-choice-size', 'Size (documents)', choice.sizes.map((s) => ({ value: String(s), text: s.toLocaleString() })), choice.size === null ? null : String(choice.size), (v) => setChart({ size: Number(v) })),
+      select('chart-choice-browser', 'Browser (scaling, histogram, growth)', this.comparison.columns.map((c) => ({ value: c.key, text: c.label })), choice.browser, (v) => setChart({ browser: v })),
+      select('chart-choice-adapter', 'Adapter (histogram)', choice.adapters.map((a) => ({ value: a, text: a })), choice.adapter, (v) => setChart({ adapter: v })),
+      h('label', { className: 'chart-option' }, log, ' bars on a log scale'),
+    );
+  }
+}

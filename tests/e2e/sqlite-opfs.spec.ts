@@ -1,0 +1,131 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * What the contract test cannot see of sqlite-opfs: its files live in an OPFS pool, not in
+ * IndexedDB or localStorage, so these checks ask the pool itself; the VFS it records; that it
+ * runs without cross-origin isolation (opfs-sahpool needs no SharedArrayBuffer); and that the
+ * pool, which one context of the origin holds at a time, passes between the page and a Worker.
+ */
+
+type SqliteModule = typeof import('../../src/adapters/sqlite-opfs.ts');
+
+const MODULE = '/src/adapters/sqlite-opfs.ts';
+
+/** The test page without Vite's HMR client; optionally without the isolation headers. */
+async function openPage(page: Page, isolated: boolean): Promise<void> {
+  await page.route('**/*', async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    if (!isolated) {
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+    }
+    const html = route.request().url().endsWith('/tests/e2e/blank.html');
+    const body = html ? (await response.text()).replace(/<script[^>]*\/@vite\/client[^>]*><\/script>/g, '') : await response.body();
+    await route.fulfill({ response, headers, body });
+  });
+  await page.goto('/tests/e2e/blank.html');
+}
+
+for (const isolated of [true, false]) {
+  test(`sqlite-opfs - files, VFS and deletion, ${isolated ? 'cross-origin isolated' : 'not isolated'}`, async ({ page }) => {
+    await openPage(page, isolated);
+    const seen = await page.evaluate(async (url) => {
+      const { sqliteOpfsAdapter: adapter, sqliteOpfsFileNames: files } = (await import(url)) as SqliteModule;
+      const supported = await adapter.supported();
+      const describedBefore = await adapter.describe?.();
+      const name = `sqlite-test-${Math.random().toString(36).slice(2)}`;
+      const h = await adapter.open(name);
+      await h.bulkPut!([
+        { _id: 'a', n: 1 },
+        { _id: 'b', n: 2 },
+      ]);
+      await h.createIndex!(['n']);
+      const whileOpen = await files();
+      // A second handle on the same database shares its connection; closing one leaves the other working.
+      const h2 = await adapter.open(name);
+      await h2.close();
+      const countAfterOtherClosed = await h.count();
+      await h.destroy();
+      const afterDestroy = await files();
+      // Deleted by name with a handle still open: the handle is closed for good, the file gone.
+      const h3 = await adapter.open(name);
+      await h3.put({ _id: 'c' });
+      await adapter.destroy(name);
+      const afterDestroyByName = await files();
+      const useAfterDestroy = await h3.get('c').then(
+        () => 'resolved',
+        () => 'rejected',
+      );
+      const again = await adapter.open(name);
+      const countReopened = await again.count();
+      await again.destroy();
+      return {
+        isolated: crossOriginIsolated,
+        supported,
+        describedBefore,
+        described: await adapter.describe?.(),
+        whileOpen,
+        countAfterOtherClosed,
+        afterDestroy,
+        afterDestroyByName,
+        useAfterDestroy,
+        countReopened,
+        left: await files(),
+        name,
+      };
+    }, MODULE);
+    expect(seen.isolated).toBe(isolated);
+    expect(seen.supported).toBe(true);
+    expect(seen.describedBefore, 'nothing is claimed before SQLite ran').toEqual({});
+    expect(seen.described).toEqual({ vfs: 'opfs-sahpool', sqlite: expect.stringMatching(/^3\.\d+\.\d+$/) });
+    expect(seen.whileOpen).toContain(`/${seen.name}.sqlite3`);
+    expect(seen.countAfterOtherClosed).toBe(2);
+    expect(seen.afterDestroy).toEqual([]);
+    expect(seen.afterDestroyByName).toEqual([]);
+    expect(seen.useAfterDestroy).toBe('rejected');
+    expect(seen.countReopened).toBe(0);
+    expect(seen.left).toEqual([]);
+  });
+}
+
+test('sqlite-opfs - the pool passes between the page and a Worker', async ({ page }) => {
+  await openPage(page, true);
+  const seen = await page.evaluate(async (url) => {
+    const { sqliteOpfsAdapter: adapter } = (await import(url)) as SqliteModule;
+    const roundTrip = async (tag: string) => {
+      const h = await adapter.open(`pool-${tag}-${Math.random().toString(36).slice(2)}`);
+      await h.put({ _id: tag });
+      const n = await h.count();
+      await h.destroy();
+      return n;
+    };
+    const inPage = await roundTrip('page');
+    // A Worker of the same page, as the plan Worker is: its own SQLite worker needs the pool
+    // that the page's holds, idle now.
+    const source = `
+      try {
+        const { sqliteOpfsAdapter: adapter } = await import(${JSON.stringify(new URL(url, location.href).href)});
+        const h = await adapter.open('pool-worker-' + Math.random());
+        await h.put({ _id: 'w' });
+        const n = await h.count();
+        await h.destroy();
+        postMessage({ ok: true, n, described: await adapter.describe() });
+      } catch (e) {
+        postMessage({ ok: false, error: String((e && e.stack) || e) });
+      }`;
+    const blob = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    const worker = new Worker(blob, { type: 'module' });
+    const inWorker = await new Promise((resolve) => {
+      worker.onmessage = (e) => resolve(e.data);
+      worker.onerror = (e) => resolve({ ok: false, error: e.message });
+      setTimeout(() => resolve({ ok: false, error: 'no answer in 30 s' }), 30_000);
+    });
+    worker.terminate();
+    URL.revokeObjectURL(blob);
+    // And back: the page's worker takes the pool again once the Worker is gone.
+    const backInPage = await roundTrip('back');
+    return { inPage, inWorker, backInPage };
+  }, MODULE);
+  expect(seen).toEqual({ inPage: 1, inWorker: { ok: true, n: 1, described: { vfs: 'opfs-sahpool', sqlite: expect.any(String) } }, backInPage: 1 });
+});

@@ -1,0 +1,107 @@
+import readXlsxFile from 'read-excel-file/node';
+import { describe, expect, it } from 'vitest';
+import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+import { ENVIRONMENT_COLUMNS, SUITE_SHEET_COLUMNS } from '../../src/export/table.ts';
+import { toXlsx, uniqueSheetName, xlsxSheets, XLSX_TYPE } from '../../src/export/xlsx.ts';
+import { handBuilt } from './export-fixture.ts';
+
+/** The hand-built run plus a second suite, so the workbook has two suite sheets. */
+function twoSuites(): ResultsFile {
+  const r = handBuilt();
+  const read: CaseResult = {
+    suite: 'read', case: 'get-serial', title: 'get one at a time', adapter: 'memory', size: 100, params: {}, operations: 100,
+    status: 'ok', reason: null, samples: [1.25, 1.5], warmup: [], stats: { n: 2, min: 1.25, max: 1.5, mean: 1.375, median: 1.375, stddev: 0.1767766952966369, ci95: 1.588 },
+  };
+  r.cases.push(read);
+  return r;
+}
+
+async function readBack(docs: ResultsFile | ResultsFile[]) {
+  const blob = await toXlsx(docs);
+  expect(blob.type).toBe(XLSX_TYPE);
+  return readXlsxFile(Buffer.from(await blob.arrayBuffer()));
+}
+
+describe('export xlsx - sheets', () => {
+  it('has a sheet per suite in first-seen order, then the environment sheet', () => {
+    const sheets = xlsxSheets(twoSuites());
+    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'read', 'environment']);
+    expect(sheets.map((s) => s.stickyRowsCount)).toEqual([1, 1, 1]);
+    expect(sheets[0]?.data[0]).toEqual(SUITE_SHEET_COLUMNS.map((c) => ({ value: c, type: String, fontWeight: 'bold' })));
+    expect(sheets[0]?.data).toHaveLength(1 + 5);
+    expect(sheets[1]?.data).toHaveLength(1 + 1);
+    expect(sheets[2]?.data).toHaveLength(1 + 1);
+  });
+
+  it('describes each cell with its type: numbers as numbers, text made safe, no value as empty', () => {
+    const [insert] = xlsxSheets(handBuilt());
+    const col = (name: string) => SUITE_SHEET_COLUMNS.indexOf(name as (typeof SUITE_SHEET_COLUMNS)[number]);
+    const first = insert?.data[1] ?? [];
+    expect(first[col('size')]).toEqual({ value: 100, type: Number });
+    expect(first[col('median_ms')]).toEqual({ value: 4, type: Number });
+    expect(first[col('ci95_ms')]).toEqual({ value: 4.968275, type: Number });
+    expect(first[col('reason')]).toBeNull();
+    const evil = insert?.data[4] ?? [];
+    expect(evil[col('title')]).toEqual({ value: "'=1+2", type: String });
+    expect(evil[col('adapter')]).toEqual({ value: "'@evil", type: String });
+    expect(evil[col('median_ms')]).toBeNull();
+  });
+
+  it('makes legal, distinct sheet names from any suite id', () => {
+    const taken = new Set<string>(['environment']);
+    expect(uniqueSheetName('a/b:c*d?[e]\\f', taken)).toBe('a_b_c_d__e__f');
+    expect(uniqueSheetName('Environment', taken)).toBe('Environment (2)');
+    expect(uniqueSheetName('x'.repeat(40), taken)).toBe('x'.repeat(31));
+    expect(uniqueSheetName('x'.repeat(40), taken)).toBe(`${'x'.repeat(27)} (2)`);
+    expect(uniqueSheetName("''", taken)).toBe('suite');
+  });
+});
+
+describe('export xlsx - read back with read-excel-file', () => {
+  it('opens, with the sheet names, headers, numbers and neutralised text', async () => {
+    const sheets = await readBack(twoSuites());
+    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'read', 'environment']);
+    const insert = sheets[0]!.data;
+    expect(insert[0]).toEqual([...SUITE_SHEET_COLUMNS]);
+    const at = (row: unknown[] | undefined, col: string) => row?.[SUITE_SHEET_COLUMNS.indexOf(col as (typeof SUITE_SHEET_COLUMNS)[number])];
+    expect(at(insert[1], 'run_id')).toBe('2026-11-20T10-00-00Z-ab12');
+    expect(at(insert[1], 'size')).toBe(100);
+    expect(at(insert[1], 'ci95_ms')).toBe(4.968275);
+    expect(at(insert[1], 'ops_per_sec')).toBe(25000);
+    expect(at(insert[2], 'median_per_op_ms')).toBe(1e-7);
+    expect(at(insert[2], 'ops_per_sec')).toBe(1e10);
+    expect(at(insert[4], 'title')).toBe("'=1+2");
+    expect(at(insert[4], 'reason')).toBe(`'=HYPERLINK("http://evil")\nsecond line`);
+    expect(at(insert[5], 'status')).toBe('timeout');
+    expect(at(insert[5], 'median_ms')).toBeNull();
+
+    const read = sheets[1]!.data;
+    expect(at(read[1], 'stddev_ms')).toBe(0.1767766952966369);
+
+    const env = sheets[2]!.data;
+    expect(env[0]).toEqual([...ENVIRONMENT_COLUMNS]);
+    const e = (col: string) => env[1]?.[ENVIRONMENT_COLUMNS.indexOf(col as (typeof ENVIRONMENT_COLUMNS)[number])];
+    expect(e('browser_version')).toBe('156.0.1');
+    expect(e('cores')).toBe(4);
+    expect(e('cross_origin_isolated')).toBe(true);
+    expect(e('timer_step_ms')).toBe(0.005);
+    expect(e('rows')).toBe(6);
+  });
+
+  it('puts several runs on the same suite sheet, and one environment row each', async () => {
+    const a = handBuilt();
+    const b = handBuilt();
+    b.run.id = 'second';
+    b.run.browser = 'firefox';
+    const sheets = await readBack([a, b]);
+    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'environment']);
+    expect(sheets[0]!.data).toHaveLength(1 + 2 * a.cases.length);
+    expect(sheets[1]!.data.map((r) => r[1])).toEqual(['browser', 'chromium', 'firefox']);
+  });
+
+  it('writes a workbook with only the environment sheet for no runs', async () => {
+    const sheets = await readBack([]);
+    expect(sheets.map((s) => s.sheet)).toEqual(['environment']);
+    expect(sheets[0]!.data).toEqual([[...ENVIRONMENT_COLUMNS]]);
+  });
+});
