@@ -1,19 +1,33 @@
-import { defineConfig } from '@playwright/test';
-import { findChromium, findFirefox, type BrowserCandidate } from './src/cli/browsers.ts';
+import { defineConfig, type PlaywrightTestProject } from '@playwright/test';
+import { findChromium, findFirefox, findWebKit, type BrowserCandidate } from './src/cli/browsers.ts';
 
 /**
- * One project per engine. Browsers come from discovery (src/cli/browsers.ts): Playwright's own
- * builds where installed, otherwise Debian's packages. `npx playwright test --project=firefox`
- * runs the end-to-end tests in that engine.
+ * One project per engine, so `npx playwright test --project=firefox` runs the end-to-end tests
+ * in that engine. Browsers come from discovery (src/cli/browsers.ts), as for the sweep:
+ * Playwright's own builds where installed, otherwise Debian's Chromium and a stock Firefox over
+ * WebDriver BiDi (channel moz-firefox).
+ *
+ * WebKit is a project only when Playwright's own WebKit build is installed: Playwright drives
+ * only its patched WebKit and cannot drive a stock WebKitGTK or Safari (BROWSERS.md). Stock
+ * WebKitGTK still runs in CI, through the sweep's WebDriver driver (tests/e2e/sweep.spec.ts).
+ *
+ * Some tests run once, in the first project, rather than once per engine: the sweep tests
+ * (sweep*.spec.ts) start browsers of their own, all three engines among them, in a child
+ * process; the explorer test reads results files and draws them, which exercises no storage
+ * engine and would only repeat itself.
  */
 const PORT = 5179;
+const ONCE = [/sweep[^/]*\.spec\.ts$/, /explorer\.spec\.ts$/];
 
-function launchOptions(b: BrowserCandidate) {
-  if (!b.found || !b.playwright) return {};
-  return { executablePath: b.playwright.executablePath, args: b.playwright.args, ...(b.playwright.channel ? { channel: b.playwright.channel } : {}) };
+function project(name: 'chromium' | 'firefox' | 'webkit', b: BrowserCandidate): PlaywrightTestProject | null {
+  if (!b.found || !b.playwright) return null;
+  const { executablePath, args, channel } = b.playwright;
+  return { name, use: { browserName: name, ...(channel ? { channel } : {}), launchOptions: { ...(executablePath ? { executablePath } : {}), args } } };
 }
 
-const chromium = findChromium();
+const found = [project('chromium', findChromium()), project('firefox', findFirefox()), project('webkit', findWebKit())].filter((p): p is PlaywrightTestProject => p !== null);
+// With no browser at all, a bare project makes Playwright say which browser to install.
+const projects = found.length > 0 ? found.map((p, i) => (i === 0 ? p : { ...p, testIgnore: ONCE })) : [{ name: 'chromium', use: { browserName: 'chromium' as const } }];
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -21,7 +35,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'off' },
   webServer: {
     command: `npx vite --port ${PORT} --strictPort --logLevel warn`,
@@ -29,7 +43,5 @@ export default defineConfig({
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
   },
-  projects: [
-    { name: 'chromium', use: { browserName: 'chromium', launchOptions: launchOptions(chromium) } },
-  ],
+  projects,
 });

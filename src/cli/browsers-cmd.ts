@@ -1,14 +1,23 @@
 /**
- * `npm run browsers`: the browsers this machine has, how the sweep will drive each, and for
- * each one missing, why and how to get it. The same discovery the sweep uses.
+ * `npm run browsers`: one line per browser the sweep knows, found or not: its version and how
+ * the sweep will drive it, or why it is missing and how to get it. The same discovery the
+ * sweep uses, so this is exactly what `npm run sweep` will run.
  */
-import { findBrowsers } from './browsers.ts';
+import { findBrowsers, type BrowserCandidate } from './browsers.ts';
+
+export function browserLines(candidates: readonly BrowserCandidate[]): string[] {
+  const width = Math.max(...candidates.map((b) => b.id.length));
+  return candidates.map((b) =>
+    b.found ? `${b.id.padEnd(width)}  found      ${b.label} ${b.version}; driven by ${b.how}` : `${b.id.padEnd(width)}  not found  ${b.why}`,
+  );
+}
 
 const candidates = findBrowsers();
-for (const b of candidates) {
-  if (b.found) process.stdout.write(`${b.id.padEnd(9)} found: ${b.label} ${b.version}; ${b.how}\n`);
-  else process.stdout.write(`${b.id.padEnd(9)} not found: ${b.why}\n`);
-}
+for (const line of browserLines(candidates)) process.stdout.write(`${line}\n`);
 const found = candidates.filter((b) => b.found).map((b) => b.id);
-process.stdout.write(found.length > 0 ? `\nnpm run sweep runs ${found.join(', ')} unless --browsers says otherwise.\n` : '\nNo browser found; npm run sweep cannot run.\n');
+process.stdout.write(
+  found.length > 0
+    ? `\nnpm run sweep runs ${found.join(', ')} unless --browsers says otherwise. Browsers elsewhere: --remote URL (a Playwright browser server or a WebDriver grid), or --manual (open a URL in any browser).\n`
+    : '\nNo browser found; npm run sweep can still record a browser opened by hand (--manual) or a remote one (--remote URL).\n',
+);
 process.exitCode = found.length > 0 ? 0 : 1;

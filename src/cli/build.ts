@@ -14,11 +14,25 @@ export function distExists(dist = DIST_DIR): boolean {
   return existsSync(join(dist, 'index.html'));
 }
 
-export async function buildPage(root = REPO_ROOT): Promise<string> {
+/**
+ * Build the page into `outDir` (default dist/). The sweep builds into a directory of its own, so
+ * two sweeps from one checkout, or a sweep next to `npm run build`, never serve each other's
+ * half-written files.
+ */
+export async function buildPage(root = REPO_ROOT, outDir = join(root, 'dist')): Promise<string> {
   // Loaded here, not at the top: a sweep that stops at a bad flag should not wait for Vite.
   const { build } = await import('vite');
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
-  const dist = join(root, 'dist');
+  await build({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    mode: 'production',
+    // Rolldown warns when its plugins are slow, which on a busy machine is every build; that is
+    // about the build, not the page, and it buried the sweep's own output.
+    build: { outDir, emptyOutDir: true, rolldownOptions: { checks: { bundlerTimings: false } } },
+    worker: { rolldownOptions: { checks: { bundlerTimings: false } } },
+  });
+  const dist = outDir;
   if (!distExists(dist)) throw new Error(`the build finished but ${dist} has no index.html; is there an index.html at the repository root?`);
   return dist;
 }

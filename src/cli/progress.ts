@@ -15,9 +15,9 @@ export function formatDuration(ms: number): string {
 }
 
 /** One line: samples and rows done, elapsed, estimated remaining, and the case in flight. */
-export function progressLine(browser: string, p: SessionProgress, nowMs: number): string {
+export function progressLine(browser: string, p: SessionProgress, nowMs: number, waiting = 'starting the browser and loading the page…'): string {
   const name = browser.padEnd(9);
-  if (p.userAgent === null && p.startedAt === null) return `${name} starting the browser and loading the page…`;
+  if (p.userAgent === null && p.startedAt === null) return `${name} ${waiting}`;
   if (p.startedAt === null || p.samples === null || p.rows === null) return `${name} page loaded, checking which stores it supports…`;
   const elapsed = nowMs - p.startedAt;
   // Remaining time scales with remaining samples; with none done yet there is nothing to scale.

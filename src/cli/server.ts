@@ -1,12 +1,14 @@
 /**
  * The sweep's local server: serves the built page from dist/ cross-origin isolated, and, when
  * given a run token, collects the page's messages at POST /collect. `npm start` uses it without
- * a collector. It binds 127.0.0.1 only: results and the token never leave the machine.
+ * a collector. It binds 127.0.0.1 unless told otherwise (`--host`, for a phone or another
+ * machine on the LAN): by default results and the token never leave the machine.
  */
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { extname, resolve, sep } from 'node:path';
 import { MAX_COLLECTOR_MESSAGE_BYTES, type CollectorMessage } from '../core/collector.ts';
 import { checkCollectorMessage } from './collector-check.ts';
@@ -25,7 +27,8 @@ export interface Rejection {
 
 export interface CollectorOptions {
   token: string;
-  onMessage: (message: CollectorMessage) => void;
+  /** A well-formed message of this run. Returning a reason refuses it with 409 Conflict instead. */
+  onMessage: (message: CollectorMessage) => string | void;
   onRejected?: (rejection: Rejection) => void;
   /** Largest body accepted, in bytes; beyond it the answer is 413. */
   maxBytes?: number;
@@ -36,19 +39,45 @@ export interface ServerOptions {
   root: string;
   /** 0 (the default) picks a free port. */
   port?: number;
+  /** Address to listen on (default 127.0.0.1); 0.0.0.0 or :: listens on every interface. */
+  host?: string;
   collector?: CollectorOptions;
 }
 
 export interface StorebenchServer {
-  /** e.g. http://127.0.0.1:41234 */
+  /** For browsers on this machine, e.g. http://127.0.0.1:41234 (loopback when listening everywhere). */
   origin: string;
+  /** For browsers elsewhere: the listening address, or every interface's when listening everywhere. */
+  externalOrigins: string[];
   port: number;
   /** Absolute collector URL, or null when this server has no collector. */
   collectUrl: string | null;
   close(): Promise<void>;
 }
 
-const HOST = '127.0.0.1';
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** 0.0.0.0 and :: listen on every interface. */
+export function isWildcardHost(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return /^127\./.test(host) || host === '::1' || host === '[::1]' || host.toLowerCase() === 'localhost';
+}
+
+function originOf(host: string, port: number): string {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  return `http://${isIP(bare) === 6 ? `[${bare}]` : bare}:${port}`;
+}
+
+/** The addresses of this machine's network interfaces, for printing URLs when listening everywhere. */
+function interfaceAddresses(ipv6: boolean): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((a): a is NonNullable<typeof a> => !!a && !a.internal && (a.family === 'IPv4' || (ipv6 && a.family === 'IPv6' && !a.address.startsWith('fe80'))))
+    .map((a) => a.address);
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -90,7 +119,7 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://${HOST}`);
+    const url = new URL(req.url ?? '/', 'http://storebench.invalid');
     if (url.pathname === COLLECT_PATH) {
       if (!collector) return reply(res, 404, 'no collector on this server; it only serves the page');
       if (req.method !== 'POST') return reply(res, 405, `${COLLECT_PATH} takes POST only`, { Allow: 'POST' });
@@ -100,18 +129,22 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
     return serveFile(req, res, root, url.pathname);
   }
 
+  const host = (options.host ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1');
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(options.port ?? 0, HOST, () => {
+    server.listen(options.port ?? 0, host, () => {
       server.off('error', fail);
       ok();
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const origin = `http://${HOST}:${port}`;
+  const wildcard = isWildcardHost(host);
+  const origin = originOf(wildcard ? (host === '0.0.0.0' ? '127.0.0.1' : '::1') : host, port);
+  const externalOrigins = wildcard ? interfaceAddresses(host !== '0.0.0.0').map((a) => originOf(a, port)) : [origin];
   let closing: Promise<void> | undefined;
   return {
     origin,
+    externalOrigins,
     port,
     collectUrl: collector ? `${origin}${COLLECT_PATH}` : null,
     close() {
@@ -208,7 +241,8 @@ async function collect(req: IncomingMessage, res: ServerResponse, collector: Col
   }
   const outcome = checkCollectorMessage(data, collector.token);
   if (!outcome.ok) return refuse(outcome.status, outcome.reason, { type: outcome.type, browser: outcome.browser });
-  collector.onMessage(outcome.message);
+  const conflict = collector.onMessage(outcome.message);
+  if (typeof conflict === 'string') return refuse(409, conflict, { type: outcome.message.type, browser: outcome.message.browser });
   res.writeHead(204, COMMON_HEADERS);
   res.end();
 }

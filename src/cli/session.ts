@@ -70,13 +70,38 @@ export class BrowserSession {
   private over = false;
   private readonly timers = new Map<'startup' | 'idle' | 'deadline', ReturnType<typeof setTimeout>>();
 
+  private label: string | null;
+
+  /**
+   * `browser` is the label the driver put in the page URL. null (--manual) means the label is
+   * whatever the first page to say hello calls itself; from then on only that label counts.
+   */
   constructor(
-    readonly browser: string,
+    browser: string | null,
     private readonly limits: SessionLimits,
     private readonly hooks: SessionHooks = {},
   ) {
+    this.label = browser;
     this.ended = new Promise<RunEnd>((ok) => (this.finish = ok));
-    this.arm('startup', limits.startupMs, () => `the page did not say hello within ${seconds(limits.startupMs)} of starting the browser`);
+    const waitingFor = browser === null ? 'of printing the URL' : 'of starting the browser';
+    this.arm('startup', limits.startupMs, () => `the page did not say hello within ${seconds(limits.startupMs)} ${waitingFor}`);
+  }
+
+  /** The page's label: the driver's, or (--manual) the first hello's; null until then. */
+  get browser(): string | null {
+    return this.label;
+  }
+
+  /**
+   * Why the collector should refuse a message with 409 rather than take it and drop it, or null.
+   * Only a session that adopts its label refuses: a second browser that opened the --manual URL
+   * should hear that its results are not recorded, not believe they were.
+   */
+  conflict(message: CollectorMessage, adopting: boolean): string | null {
+    if (!adopting || this.label === null) return null;
+    if (message.browser !== this.label) return `this sweep already records the browser that opened its URL first (${this.label}); start another sweep with --manual for this one`;
+    if (message.type === 'hello' && this.progress.userAgent !== null) return `this sweep already records a ${this.label} that opened its URL first; open the URL in one browser only`;
+    return null;
   }
 
   get isOver(): boolean {
@@ -94,7 +119,8 @@ export class BrowserSession {
 
   /** A message the collector accepted. Messages for other browsers, or after the end, are ignored. */
   accept(message: CollectorMessage): void {
-    if (this.over || message.browser !== this.browser) return;
+    if (this.label === null && message.type === 'hello') this.label = message.browser;
+    if (this.over || message.browser !== this.label) return;
     this.clear('startup');
     this.arm('idle', this.limits.idleMs, () => `no word from the page for ${seconds(this.limits.idleMs)}${this.inFlight()}`);
     const p = this.progress;
@@ -115,7 +141,9 @@ export class BrowserSession {
         } else if (e.type === 'sample') {
           // Messages may overtake each other on the wire; progress only moves forward.
           p.samplesDone = Math.max(p.samplesDone, e.samplesDone);
-          p.samples ??= e.samplesTotal;
+          // The runner's total is an upper bound that shrinks as rows stop early (auto-sampling,
+          // errors), so the smallest one seen is the newest.
+          p.samples = p.samples === null ? e.samplesTotal : Math.min(p.samples, e.samplesTotal);
           p.current = { suite: e.suite, case: e.case, size: e.size, adapter: e.adapter, warmup: e.warmup, index: e.index, of: e.of };
         } else if (e.type === 'warning') {
           this.hooks.onWarning?.(e.message);
@@ -144,7 +172,7 @@ export class BrowserSession {
 
   /** A message the collector refused. A refused 'done' ends the run: nothing else is coming. */
   reject(r: Rejection): void {
-    if (this.over || (r.browser !== undefined && r.browser !== this.browser)) return;
+    if (this.over || (r.browser !== undefined && r.browser !== this.label)) return;
     const what = r.type ? `a '${r.type}' message` : 'a message';
     this.hooks.onWarning?.(`the collector refused ${what} (HTTP ${r.status}): ${r.reason}`);
     if (r.type === 'done') this.end({ kind: 'rejected', message: `the page's results were refused: ${r.reason}` });

@@ -3,10 +3,13 @@
  * Pure: results in, text out.
  */
 import type { CaseResult } from '../core/results.ts';
+import { MIN_TIMER_STEPS, underTimerResolution } from '../core/timer.ts';
 
 export interface BrowserColumn {
   browser: string;
   cases: readonly CaseResult[];
+  /** The timer step the browser measured, to mark medians too close to it; unknown when absent. */
+  timerStepMs?: number;
 }
 
 export type Align = 'left' | 'right';
@@ -35,9 +38,9 @@ export function formatMs(median: number, ci95: number | null): string {
   return ci95 === null ? m : `${m} ± ${ci95.toFixed(decimals)}`;
 }
 
-export function formatCell(row: CaseResult | undefined): string {
+export function formatCell(row: CaseResult | undefined, timerStepMs = 0): string {
   if (!row) return '-';
-  if (row.status === 'ok') return formatMs(row.stats.median, row.stats.ci95);
+  if (row.status === 'ok') return `${formatMs(row.stats.median, row.stats.ci95)}${underTimerResolution(row.stats.median, timerStepMs) ? ' ~' : ''}`;
   return row.status;
 }
 
@@ -45,7 +48,8 @@ const key = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) => `${r
 
 export const LEGEND =
   'Cells: median ms per sample ± half-width of the 95% confidence interval of the mean (no ± with one sample); ' +
-  'unsupported / error / timeout: the row status, reason in the JSON file; -: no result (the browser did not finish).';
+  'unsupported / error / timeout: the row status, reason in the JSON file; -: no result (the browser did not finish); ' +
+  `~: the median is under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes).`;
 
 /**
  * The table, its legend, and one line per error or timeout and per distinct unsupported reason.
@@ -77,7 +81,7 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
   order.sort((a, b) => rank(a) - rank(b) || adapterRank(a.adapter) - adapterRank(b.adapter));
   const header = ['suite', 'case', 'adapter', 'size', ...columns.map((c) => c.browser)];
   const align: Align[] = ['left', 'left', 'left', 'right', ...columns.map((): Align => 'right')];
-  const rows = order.map((r) => [r.suite, r.case, r.adapter, String(r.size), ...byBrowser.map((m) => formatCell(m.get(key(r))))]);
+  const rows = order.map((r) => [r.suite, r.case, r.adapter, String(r.size), ...byBrowser.map((m, i) => formatCell(m.get(key(r)), columns[i]?.timerStepMs))]);
   const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no rows)', LEGEND];
 
   // Rows that failed for the same reason are one line: a store missing in a browser fails every case alike.
@@ -97,6 +101,18 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
         unsupported.set(k, u);
       }
     }
+  }
+  const coarse = columns.flatMap((col) =>
+    col.cases.flatMap((r) =>
+      r.status === 'ok' && col.timerStepMs !== undefined && underTimerResolution(r.stats.median, col.timerStepMs)
+        ? [`${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median ${formatMs(r.stats.median, null)} ms = ${Math.round(r.stats.median / col.timerStepMs)} steps of ${col.timerStepMs} ms`]
+        : [],
+    ),
+  );
+  if (coarse.length > 0) {
+    out.push('', `Under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes):`);
+    for (const line of coarse.slice(0, 10)) out.push(`  ${line}`);
+    if (coarse.length > 10) out.push(`  … and ${coarse.length - 10} more`);
   }
   if (problems.size > 0) {
     out.push('', 'Errors and timeouts:');

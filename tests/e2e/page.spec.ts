@@ -1,11 +1,37 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { detectBrowser } from '../../src/core/environment.ts';
 import { validateResults, type ResultsFile } from '../../src/core/results.ts';
 import { CSV_COLUMNS } from '../../src/export/csv.ts';
 
 type PageState = { status: string; results?: ResultsFile; error?: string };
 
 const state = (page: Page) => page.evaluate(() => (window as unknown as { __storebench: PageState }).__storebench);
+
+/**
+ * Click a download button and read the file the page hands the browser. Over WebDriver BiDi a
+ * stock Firefox (channel moz-firefox) reports no download event for blob: URLs (data: URLs it
+ * does), so there the test takes the file from the link the page clicks instead.
+ */
+async function download(page: Page, button: string, viaLink: boolean): Promise<{ name: string; text: string }> {
+  if (!viaLink) {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.locator(button).click()]);
+    return { name: file.suggestedFilename(), text: readFileSync(await file.path(), 'utf8') };
+  }
+  await page.evaluate(() => {
+    const w = window as unknown as { __saved?: Promise<{ name: string; text: string }> };
+    const click = HTMLAnchorElement.prototype.click;
+    w.__saved = new Promise((resolve, reject) => {
+      HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+        HTMLAnchorElement.prototype.click = click;
+        if (!this.download) return click.call(this);
+        fetch(this.href).then((r) => r.text()).then((text) => resolve({ name: this.download, text }), reject);
+      };
+    });
+  });
+  await page.locator(button).click();
+  return page.evaluate(() => (window as unknown as { __saved: Promise<{ name: string; text: string }> }).__saved);
+}
 
 async function choose(page: Page, name: 'suite' | 'adapter', values: readonly string[]): Promise<void> {
   for (const box of await page.locator(`input[name=${name}]`).all()) {
@@ -29,8 +55,10 @@ async function colouredPixels(page: Page, selector: string): Promise<number> {
 }
 
 test.describe('page - run', () => {
-  test('runs insert on memory and an IndexedDB store, then draws, tabulates and exports', async ({ page }, info) => {
+  test('runs insert on memory and an IndexedDB store, then draws, tabulates and exports', async ({ page, channel }, info) => {
     await page.goto('/');
+    // The page names itself from its user agent: chromium, firefox, webkit.
+    const label = detectBrowser(await page.evaluate(() => navigator.userAgent)).name.toLowerCase();
     const isolation = page.getByTestId('isolation');
     await expect(isolation).toContainText('cross-origin isolated ✓');
     await expect(isolation).toHaveText(/timer step \d+(\.\d+)? ms/);
@@ -43,7 +71,11 @@ test.describe('page - run', () => {
 
     await choose(page, 'suite', ['insert']);
     await choose(page, 'adapter', adapters);
+    // clear() first: over WebDriver BiDi (stock Firefox), fill() on a number input appends to
+    // the old value ("5" becomes "53") instead of replacing it.
+    await page.locator('#plan-sizes').clear();
     await page.locator('#plan-sizes').fill('100');
+    await page.locator('#plan-iterations').clear();
     await page.locator('#plan-iterations').fill('3');
     await expect(page).toHaveURL(new RegExp(`suites=insert&adapters=${adapters.join('%2C')}&sizes=100&iterations=3`));
 
@@ -63,9 +95,10 @@ test.describe('page - run', () => {
 
     expect(await colouredPixels(page, '.chart-size[data-size="100"] canvas')).toBeGreaterThan(500);
 
-    const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#download-json').click()]);
-    expect(json.suggestedFilename()).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ-[0-9a-f]{4}-chromium\.json$/);
-    const results = validateResults(JSON.parse(readFileSync(await json.path(), 'utf8')), json.suggestedFilename());
+    const viaLink = channel === 'moz-firefox';
+    const json = await download(page, '#download-json', viaLink);
+    expect(json.name).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ-[0-9a-f]{4}-${label}\\.json$`));
+    const results = validateResults(JSON.parse(json.text), json.name);
     expect(results.run.plan).toMatchObject({ suites: ['insert'], adapters, sizes: [100], iterations: 3 });
     expect(results.run.cancelled).toBe(false);
     expect(results.environment.crossOriginIsolated).toBe(true);
@@ -73,13 +106,13 @@ test.describe('page - run', () => {
       expect(results.cases.find((c) => c.adapter === adapter && c.case === 'serial')?.status).toBe('ok');
     }
 
-    const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('#download-csv').click()]);
-    expect(csv.suggestedFilename()).toBe(json.suggestedFilename().replace(/\.json$/, '.csv'));
-    const lines = readFileSync(await csv.path(), 'utf8').split('\r\n');
+    const csv = await download(page, '#download-csv', viaLink);
+    expect(csv.name).toBe(json.name.replace(/\.json$/, '.csv'));
+    const lines = csv.text.split('\r\n');
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(1, -1)).toHaveLength(results.cases.length);
-    expect(lines[1]).toMatch(new RegExp(`^${results.run.id},chromium,`));
+    expect(lines[1]).toMatch(new RegExp(`^${results.run.id},${label},`));
   });
 
   test('cancel stops the run and keeps the rows that finished', async ({ page }) => {

@@ -1,88 +1,90 @@
 /**
  * The sweep as a user runs it: `npm run sweep -- ...` in a child process, from the repository
- * root. It builds the page, drives Chromium and writes files; the test reads them back.
+ * root. It builds the page, drives all three engines (Chromium and Firefox through Playwright,
+ * WebKitGTK through WebDriver) and writes files; the test reads them back.
  */
 import { expect, test } from '@playwright/test';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseResults } from '../../src/core/results.ts';
-
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function sweep(args: readonly string[], timeoutMs: number): Promise<Run> {
-  return new Promise((ok, fail) => {
-    const child = spawn('npm', ['run', '--silent', 'sweep', '--', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      ok({ code, stdout, stderr });
-    });
-  });
-}
+import { filesIn, REPO_ROOT, sweep } from './sweep-process.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-test('sweep - chromium, insert on memory, writes validated results and a CSV', async () => {
-  test.setTimeout(300_000);
+const ENGINES = { chromium: 'Blink', firefox: 'Gecko', webkit: 'WebKit' } as const;
+
+test('sweep - chromium, firefox and webkit: one validated results file per engine, a CSV and a table', async () => {
+  test.setTimeout(420_000);
   const out = mkdtempSync(join(tmpdir(), 'storebench-sweep-'));
   try {
-    const run = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--adapters', 'memory', '--sizes', '50', '--iterations', '2', '--out', out], 280_000);
+    const run = await sweep(['--browsers', 'chromium,firefox,webkit', '--suites', 'insert', '--adapters', 'memory,idb', '--sizes', '50', '--iterations', '2', '--out', out], 400_000);
     const log = `${run.stdout}\n${run.stderr}`;
     expect(run.code, log).toBe(0);
-    expect(run.stdout).toContain('OK: 1 browser completed');
+    expect(run.stdout).toContain('OK: 3 browsers completed');
 
-    const files = readdirSync(out);
-    const json = files.filter((f) => f.endsWith('-chromium.json'));
-    expect(json, files.join(', ')).toHaveLength(1);
-    const runId = (json[0] as string).slice(0, -'-chromium.json'.length);
+    const files = filesIn(out);
+    expect(files.filter((f) => f.includes('.partial.')), files.join(', ')).toEqual([]);
+    const csvName = files.find((f) => f.endsWith('.csv'));
+    expect(csvName, files.join(', ')).toBeDefined();
+    const runId = (csvName as string).slice(0, -'.csv'.length);
     expect(runId).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ-[0-9a-f]{4}$/);
-    expect(files.filter((f) => f.includes('.partial.'))).toEqual([]);
 
-    const results = parseResults(readFileSync(join(out, json[0] as string), 'utf8'), json[0]);
-    expect(results.run.id).toBe(runId);
-    expect(results.run.browser).toBe('chromium');
-    expect(results.environment.crossOriginIsolated).toBe(true);
-    const ok = results.cases.filter((c) => c.status === 'ok');
-    expect(ok.length).toBeGreaterThan(0);
-    for (const row of ok) expect(row.samples, `${row.case} ${row.adapter}`).toHaveLength(2);
-    expect(results.cases.every((c) => c.adapter === 'memory' && c.size === 50 && c.suite === 'insert')).toBe(true);
+    let rows = 0;
+    for (const [browser, engine] of Object.entries(ENGINES)) {
+      const name = `${runId}-${browser}.json`;
+      expect(files, name).toContain(name);
+      const results = parseResults(readFileSync(join(out, name), 'utf8'), name);
+      expect(results.run.id).toBe(runId);
+      expect(results.run.browser).toBe(browser);
+      expect(results.environment.browser.engine, name).toBe(engine);
+      expect(results.environment.crossOriginIsolated, name).toBe(true);
+      expect(results.cases.every((c) => c.suite === 'insert' && c.size === 50 && ['memory', 'idb'].includes(c.adapter))).toBe(true);
+      expect(results.cases.filter((c) => c.status !== 'ok'), name).toEqual([]);
+      for (const adapter of ['memory', 'idb']) expect(results.cases.some((c) => c.adapter === adapter), `${name} ${adapter}`).toBe(true);
+      for (const row of results.cases) expect(row.samples, `${name} ${row.case} ${row.adapter}`).toHaveLength(2);
+      rows += results.cases.length;
+    }
 
-    expect(files).toContain(`${runId}.csv`);
-    const csv = readFileSync(join(out, `${runId}.csv`), 'utf8').split(/\r?\n/);
-    expect(csv[0]).toMatch(/^[a-z_]+(,[a-z0-9_]+)+$/);
-    expect(csv[0]).toContain('suite');
-    expect(csv.filter((l) => l.startsWith(runId))).toHaveLength(results.cases.length);
+    const csv = readFileSync(join(out, csvName as string), 'utf8').split(/\r?\n/);
+    expect(csv[0]?.split(',')).toEqual(expect.arrayContaining(['run_id', 'browser', 'engine', 'suite', 'case', 'adapter', 'size', 'status', 'median_ms']));
+    expect(csv.filter((l) => l.startsWith(runId))).toHaveLength(rows);
 
-    // The table: a header with the browser column, and the legend.
-    expect(run.stdout).toMatch(/suite\s+case\s+adapter\s+size\s+chromium/);
+    // The table: one column per browser, and the legend.
+    expect(run.stdout).toMatch(/suite\s+case\s+adapter\s+size\s+chromium\s+firefox\s+webkit/);
     expect(run.stdout).toContain('Cells: median ms per sample');
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
 });
 
+test('sweep - npm run browsers: one line per browser, found with its driver or missing with how to get it', () => {
+  const run = spawnSync('npm', ['run', '--silent', 'browsers'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  const lines = run.stdout.split('\n');
+  for (const id of ['chromium', 'firefox', 'webkit', 'chrome', 'msedge', 'safari']) {
+    const line = lines.find((l) => l.startsWith(`${id} `));
+    expect(line, `a line for ${id}:\n${run.stdout}`).toBeDefined();
+    expect(line).toMatch(/^\S+\s+(found\s+\S.* \S+; driven by (Playwright|WebDriver)|not found\s+\S.*(install|macOS|safaridriver))/);
+  }
+  // The engines CI installs are found, each with the driver BROWSERS.md says.
+  expect(lines.find((l) => l.startsWith('chromium '))).toMatch(/found .*driven by Playwright/);
+  expect(lines.find((l) => l.startsWith('firefox '))).toMatch(/found .*driven by Playwright/);
+  expect(lines.find((l) => l.startsWith('webkit '))).toMatch(/found .*driven by (WebDriver, .*WebKitWebDriver|Playwright)/);
+});
+
 test('sweep - an unknown browser exits 2 and names the allowed ones', async () => {
   const run = await sweep(['--browsers', 'nope'], 60_000);
   expect(run.code, run.stdout + run.stderr).toBe(2);
-  expect(run.stderr).toContain('--browsers: unknown "nope"; allowed: chromium, firefox, webkit');
+  expect(run.stderr).toContain('--browsers: unknown "nope"; allowed: chromium, firefox, webkit, chrome, msedge, safari');
 });
 
-test('sweep - size 0 exits 2 and names the allowed range', async () => {
+test('sweep - size 0 and a shard that does not exist exit 2 and name the allowed range', async () => {
   const run = await sweep(['--sizes', '0'], 60_000);
   expect(run.code, run.stdout + run.stderr).toBe(2);
   expect(run.stderr).toMatch(/--sizes: 0 is out of range; allowed: 1 to 10000000/);
+  const shard = await sweep(['--shard', '3/2'], 60_000);
+  expect(shard.code, shard.stdout + shard.stderr).toBe(2);
+  expect(shard.stderr).toContain('--shard: "3/2": shard 3 does not exist; allowed: 1 to 2 (shards count from 1)');
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArgsError, DEFAULT_OUT, DEFAULT_SERVE_PORT, parseServeArgs, parseSweepArgs, sweepUsage } from '../../src/cli/args.ts';
+import { ArgsError, DEFAULT_OUT, DEFAULT_SERVE_PORT, DEFAULT_WAIT_MS, parseServeArgs, parseSweepArgs, sweepUsage } from '../../src/cli/args.ts';
 import { DEFAULT_PLAN, PLAN_LIMITS, type PlanVocabulary } from '../../src/core/plan.ts';
 
 const vocab: PlanVocabulary = { suites: ['insert', 'read'], adapters: ['memory', 'idb', 'pouchdb'], fixtures: ['person', 'nested'] };
@@ -23,8 +23,28 @@ describe('cli args - sweep defaults', () => {
       browsers: null,
       out: DEFAULT_OUT,
       build: true,
+      manual: false,
+      waitMs: DEFAULT_WAIT_MS,
+      host: '127.0.0.1',
+      remote: null,
       plan: { ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['memory', 'idb', 'pouchdb'], sizes: [...DEFAULT_PLAN.sizes], params: {} },
     });
+  });
+});
+
+describe('cli args - measurement flags', () => {
+  it('--auto takes the defaults, --auto=SPEC tunes them, --worker and --cases go into the plan', () => {
+    expect(parse('--auto').plan.auto).toEqual({ targetRelCi: 0.02, minN: 5, maxN: 200, maxMs: 30000 });
+    expect(parse('--auto=ci:1%,max-n:50').plan.auto).toEqual({ targetRelCi: 0.01, minN: 5, maxN: 50, maxMs: 30000 });
+    expect(parse('--worker', '--cases', 'bulk').plan).toMatchObject({ worker: true, cases: ['bulk'] });
+    expect(parse().plan).not.toHaveProperty('auto');
+    expect(parse().plan).not.toHaveProperty('worker');
+  });
+
+  it('refuses a bad auto spec and a value on --worker, saying what is allowed', () => {
+    expect(error('--auto=ci:0.01%')).toMatch(/^--auto: ci "0\.01%" is not a percentage of the mean from 0\.1% to 50%/);
+    expect(error('--auto=fast')).toMatch(/^--auto: "fast" is not key:value/);
+    expect(error('--worker=yes')).toBe('--worker takes no value, got "yes"');
   });
 });
 
@@ -43,12 +63,18 @@ describe('cli args - sweep flags', () => {
       '--params', 'chunkSizes=1,10;pageSize=20;mode=fast',
       '--out', 'results/x',
       '--no-build',
+      '--shard', '2/3',
+      '--host', '192.168.1.20',
     );
     expect(args).toEqual({
       help: false,
       browsers: ['firefox', 'chromium'],
       out: 'results/x',
       build: false,
+      manual: false,
+      waitMs: DEFAULT_WAIT_MS,
+      host: '192.168.1.20',
+      remote: null,
       plan: {
         suites: ['read'],
         adapters: ['idb', 'memory'],
@@ -59,6 +85,7 @@ describe('cli args - sweep flags', () => {
         timeoutMs: 5000,
         fixture: 'nested',
         params: { chunkSizes: [1, 10], pageSize: 20, mode: 'fast' },
+        shard: { index: 2, count: 3 },
       },
     });
   });
@@ -110,7 +137,7 @@ describe('cli args - sweep errors', () => {
   });
 
   it('refuses unknown flags, suggesting a near one', () => {
-    expect(error('--size', '100')).toMatch(/^unknown flag --size \(did you mean --sizes\?\); allowed: --browsers, --suites, .*--no-build, --help$/);
+    expect(error('--size', '100')).toMatch(/^unknown flag --size \(did you mean --sizes\?\); allowed: --browsers, --suites, .*--no-build, --manual, .*--help$/);
     expect(error('--frobnicate')).toMatch(/^unknown flag --frobnicate; allowed: --browsers/);
   });
 
@@ -121,6 +148,52 @@ describe('cli args - sweep errors', () => {
     expect(error('--no-build=yes')).toBe('--no-build takes no value, got "yes"');
     expect(error('--sizes', '10', '--sizes', '20')).toBe('--sizes is given more than once; give it once (lists are comma-separated)');
     expect(error('chromium')).toBe('unexpected argument "chromium"; flags start with --, e.g. --sizes 100,1000 (see --help)');
+  });
+});
+
+describe('cli args - shard', () => {
+  it('takes i/n into the plan; 1/1 is the whole plan', () => {
+    expect(parse('--shard', '1/4').plan.shard).toEqual({ index: 1, count: 4 });
+    expect(parse('--shard=4/4').plan.shard).toEqual({ index: 4, count: 4 });
+    expect(parse('--shard', '1/1').plan).not.toHaveProperty('shard');
+  });
+
+  it('refuses shards that do not exist, and text that is not i/n', () => {
+    expect(error('--shard', '5/4')).toBe('--shard: "5/4": shard 5 does not exist; allowed: 1 to 4 (shards count from 1)');
+    expect(error('--shard', '0/4')).toBe('--shard: "0/4": shard 0 does not exist; allowed: 1 to 4 (shards count from 1)');
+    expect(error('--shard', '1/0')).toMatch(/^--shard: "1\/0": the shard count 0 is out of range; allowed: 1 to \d+$/);
+    expect(error('--shard', 'half')).toBe('--shard: "half" is not i/n; write e.g. 2/4 for the second of four shards');
+  });
+});
+
+describe('cli args - manual, host, remote', () => {
+  it('--manual waits 10 minutes unless --wait-ms says otherwise', () => {
+    expect(parse('--manual')).toMatchObject({ manual: true, waitMs: 600_000, browsers: null });
+    expect(parse('--manual', '--wait-ms', '5000').waitMs).toBe(5000);
+    expect(error('--wait-ms', '5000')).toBe('--wait-ms applies only to --manual (how long to wait for a browser to open the URL)');
+    expect(error('--manual', '--wait-ms', '10')).toMatch(/^--wait-ms: "10" is out of range; allowed: 1000 to \d+ \(ms\)$/);
+  });
+
+  it('--manual goes alone: no --browsers, no --remote', () => {
+    expect(error('--manual', '--browsers', 'chromium')).toMatch(/^--manual and --browsers cannot be combined: /);
+    expect(error('--manual', '--remote', 'ws://127.0.0.1:1/x')).toMatch(/^--manual and --remote cannot be combined: /);
+  });
+
+  it('--host takes IP addresses and host names, and refuses the rest', () => {
+    expect(parse('--host', '0.0.0.0').host).toBe('0.0.0.0');
+    expect(parse('--host', '[::1]').host).toBe('::1');
+    expect(parse('--host', 'bench-box.local').host).toBe('bench-box.local');
+    expect(error('--host', 'http://x')).toMatch(/^--host: "http:\/\/x" is not an IP address or host name; allowed: e\.g\. 127\.0\.0\.1 \(the default\)/);
+  });
+
+  it('--remote: ws:// is one browser (default chromium), http:// needs --browsers, other schemes are refused', () => {
+    expect(parse('--remote', 'ws://127.0.0.1:9000/abc').remote).toBe('ws://127.0.0.1:9000/abc');
+    expect(parse('--remote', 'wss://grid.example/pw', '--browsers', 'firefox').browsers).toEqual(['firefox']);
+    expect(error('--remote', 'ws://h/x', '--browsers', 'chromium,firefox')).toBe('--remote ws://: a Playwright browser server runs one browser; give one with --browsers (got chromium, firefox)');
+    expect(parse('--remote', 'http://grid:4444', '--browsers', 'chromium,firefox').remote).toBe('http://grid:4444');
+    expect(error('--remote', 'http://grid:4444')).toBe('--remote http(s)://: say which browsers to ask the WebDriver endpoint for, e.g. --browsers chrome,firefox');
+    expect(error('--remote', 'ftp://x')).toMatch(/^--remote: ftp: is not supported; allowed: ws:\/\/ or wss:\/\//);
+    expect(error('--remote', 'not a url')).toMatch(/^--remote: "not a url" is not a URL; /);
   });
 });
 

@@ -95,7 +95,7 @@ beforeAll(async () => {
   symlinkSync(join(dir, 'secret.txt'), join(dist, 'link.txt'));
   server = await startServer({
     root: dist,
-    collector: { token: TOKEN, onMessage: (m) => messages.push(m), onRejected: (r) => rejections.push(r), maxBytes: 64 * 1024 },
+    collector: { token: TOKEN, onMessage: (m) => void messages.push(m), onRejected: (r) => rejections.push(r), maxBytes: 64 * 1024 },
   });
 });
 

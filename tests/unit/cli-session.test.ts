@@ -90,3 +90,36 @@ describe('cli session - time limits', () => {
     await expect(s.ended).resolves.toEqual({ kind: 'stalled', message: 'the run went past its overall deadline of 6 s' });
   });
 });
+
+describe('cli session - manual (label adopted from the page)', () => {
+  it('takes the label of the first page to say hello, and ignores other labels after it', async () => {
+    const s = new BrowserSession(null, limits);
+    expect(s.browser).toBeNull();
+    s.accept(msg({ type: 'case', result: row, rowsDone: 1, rows: 1 }));
+    expect(s.cases).toHaveLength(0); // nothing counts before a hello
+    s.accept(msg({ type: 'hello', userAgent: 'UA', browser: 'firefox' }));
+    expect(s.browser).toBe('firefox');
+    s.accept(msg({ type: 'case', result: row, rowsDone: 1, rows: 1 }));
+    s.accept(msg({ type: 'case', result: row, rowsDone: 1, rows: 1, browser: 'firefox' }));
+    expect(s.cases).toHaveLength(1);
+  });
+
+  it('tells a second browser that it is not recorded, and never conflicts when the driver set the label', () => {
+    const manual = new BrowserSession(null, limits);
+    const hello = msg({ type: 'hello', userAgent: 'UA', browser: 'firefox' });
+    expect(manual.conflict(hello, true)).toBeNull();
+    manual.accept(hello);
+    expect(manual.conflict(msg({ type: 'case', result: row, rowsDone: 1, rows: 1, browser: 'firefox' }), true)).toBeNull();
+    expect(manual.conflict(msg({ type: 'hello', userAgent: 'UA2', browser: 'chromium' }), true)).toMatch(/already records the browser that opened its URL first \(firefox\)/);
+    expect(manual.conflict(msg({ type: 'hello', userAgent: 'UA2', browser: 'firefox' }), true)).toMatch(/open the URL in one browser only$/);
+    const driven = new BrowserSession('chromium', limits);
+    driven.accept(msg({ type: 'hello', userAgent: 'UA' }));
+    expect(driven.conflict(msg({ type: 'hello', userAgent: 'UA', browser: 'firefox' }), false)).toBeNull();
+  });
+
+  it('says how long it waited for a browser when none came', async () => {
+    const s = new BrowserSession(null, limits);
+    vi.advanceTimersByTime(limits.startupMs + 1);
+    await expect(s.ended).resolves.toEqual({ kind: 'stalled', message: 'the page did not say hello within 1 s of printing the URL' });
+  });
+});

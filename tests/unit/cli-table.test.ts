@@ -76,6 +76,12 @@ describe('cli table - layout', () => {
     expect(text).toContain('  webkit websql error (4 rows: insert/serial size 100, insert/bulk size 100, insert/chunked-1 size 100, …): no openDatabase');
   });
 
+  it('marks medians under 20 timer steps and lists them with a hint', () => {
+    const text = resultsTable([{ browser: 'chromium', timerStepMs: 0.005, cases: [ok('idb', 4.21, 0.62), ok('memory', 0.05, 0.01)] }]);
+    expect(text.split('\n').slice(2, 4)).toEqual(['insert  bulk  idb       100        4.21 ± 0.62', 'insert  bulk  memory    100  0.0500 ± 0.0100 ~']);
+    expect(text.split('\n').slice(-2)).toEqual(['Under 20 timer steps, mostly timer noise (use bigger --sizes):', '  chromium memory insert/bulk size 100: median 0.0500 ms = 10 steps of 0.005 ms']);
+  });
+
   it('says so when there are no rows', () => {
     expect(resultsTable([{ browser: 'chromium', cases: [] }]).split('\n')[0]).toBe('(no rows)');
   });

@@ -1,9 +1,12 @@
 /**
- * Playwright driver: Chromium (Playwright's build or Debian's) and Firefox (Playwright's build,
- * or a stock Firefox over WebDriver BiDi with channel 'moz-firefox'; see BROWSERS.md).
+ * Playwright driver: Chromium (Playwright's build, Debian's, or Chrome and Edge through their
+ * channels), Firefox (Playwright's build, or a stock Firefox over WebDriver BiDi with channel
+ * 'moz-firefox'; see BROWSERS.md), Playwright's WebKit, and a remote Playwright browser server
+ * (`--remote ws://...`), which is connected to instead of launched.
  */
 import { chromium, firefox, webkit, type Browser, type Page } from 'playwright-core';
 import { errorMessage, withTimeout } from '../../core/errors.ts';
+import { redactUrl } from '../browsers.ts';
 import type { RunEnd } from '../session.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
 
@@ -19,23 +22,35 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
   let page: Page | undefined;
   const stopAbort = once(signal, () => session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }));
   try {
+    const type = { chromium, firefox, webkit }[how.engine];
     try {
-      browser = await { chromium, firefox, webkit }[how.engine].launch({
-        executablePath: how.executablePath,
-        args: how.args,
-        ...(how.channel ? { channel: how.channel } : {}),
-        headless: true,
-        timeout: LAUNCH_TIMEOUT_MS,
-        // The sweep handles signals itself and closes the browser in its finally.
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      browser = how.connect
+        ? await type.connect(how.connect, {
+            timeout: LAUNCH_TIMEOUT_MS,
+            // The browser server tunnels the browser's requests for loopback addresses back
+            // through this connection, so a browser on another machine reaches the sweep's
+            // server on 127.0.0.1 without --host.
+            exposeNetwork: '<loopback>',
+          })
+        : await type.launch({
+            executablePath: how.executablePath,
+            args: how.args,
+            ...(how.channel ? { channel: how.channel } : {}),
+            headless: true,
+            timeout: LAUNCH_TIMEOUT_MS,
+            // The sweep handles signals itself and closes the browser in its finally.
+            handleSIGINT: false,
+            handleSIGTERM: false,
+            handleSIGHUP: false,
+          });
     } catch (e) {
-      session.end({ kind: 'crashed', message: `could not start ${found.label} (${how.executablePath ?? how.engine}): ${errorMessage(e)}` });
+      const what = how.connect ? `connect to the browser server at ${redactUrl(how.connect)}` : `start ${found.label} (${how.executablePath ?? how.channel ?? how.engine})`;
+      session.end({ kind: 'crashed', message: `could not ${what}: ${errorMessage(e)}` });
       return await session.ended;
     }
-    browser.on('disconnected', () => session.end({ kind: 'crashed', message: `${found.label} closed or crashed before the run finished` }));
+    browser.on('disconnected', () =>
+      session.end({ kind: 'crashed', message: how.connect ? `the connection to the browser server closed, or its browser crashed, before the run finished` : `${found.label} closed or crashed before the run finished` }),
+    );
     const context = await browser.newContext();
     page = await context.newPage();
     page.on('crash', () => session.end({ kind: 'crashed', message: 'the page crashed (out of memory, or the renderer died)' }));
@@ -59,6 +74,8 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
     return withDetails(await session.ended, consoleErrors.all);
   } finally {
     stopAbort();
+    // For a connected browser this closes only this sweep's context and the connection; the
+    // server and its browser belong to whoever started them.
     if (browser) await withTimeout(browser.close(), CLOSE_TIMEOUT_MS, `closing ${found.label}`).catch(() => {});
   }
 }

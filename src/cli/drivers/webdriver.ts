@@ -1,15 +1,17 @@
 /**
  * W3C WebDriver driver, for browsers Playwright cannot drive: Debian's WebKitGTK MiniBrowser
- * through WebKitWebDriver (BROWSERS.md), and the same protocol serves safaridriver and grids.
- * The protocol needs only a handful of HTTP calls, so it is spoken here with fetch() instead of
- * adding a client library.
+ * through WebKitWebDriver (BROWSERS.md), Safari through safaridriver, and any remote endpoint
+ * (`--remote http://...`: Selenium Grid, cloud grids). The protocol needs only a handful of HTTP
+ * calls, so it is spoken here with fetch() instead of adding a client library.
  *
  * A driver process allows one session at a time, so the session is always deleted in a finally
- * and the driver process group (xvfb-run, Xvfb, WebKitWebDriver) is stopped by its own id.
+ * and a driver process group the sweep started (xvfb-run, Xvfb, WebKitWebDriver) is stopped by
+ * its own id. A remote endpoint is someone else's: only the session is ended there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { errorMessage } from '../../core/errors.ts';
+import { redactUrl } from '../browsers.ts';
 import type { RunEnd } from '../session.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
 
@@ -31,9 +33,14 @@ class WebDriverError extends Error {
 
 /** One W3C WebDriver command. Rejects with the driver's error code and message. */
 async function command<T>(base: string, method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, timeoutMs: number): Promise<T> {
-  const response = await fetch(`${base}${path}`, {
+  // fetch() refuses URLs with credentials in them, which cloud grids hand out; send them as Basic auth.
+  const url = new URL(`${base}${path}`);
+  const auth = url.username || url.password ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` : undefined;
+  url.username = '';
+  url.password = '';
+  const response = await fetch(url, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(auth ? { authorization: auth } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });
@@ -90,37 +97,42 @@ export async function driveWebDriver({ browser: found, url, session, signal }: D
   let alive: ReturnType<typeof setInterval> | undefined;
   const stopAbort = once(signal, () => session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }));
   try {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const [cmd, args] = how.needsXvfb ? ['xvfb-run', ['-a', how.driverBinary, `--port=${port}`]] : [how.driverBinary, [`--port=${port}`]];
-    // Its own process group, so stopping it also stops Xvfb and the browser it started.
-    const started = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child = started;
-    const pid = started.pid;
-    if (pid !== undefined) {
-      running.add(pid);
-      started.once('exit', () => running.delete(pid));
-    }
-    const onOutput = (chunk: Buffer) => chunk.toString().split('\n').filter((l) => l.trim()).forEach((l) => driverLog.push(`driver: ${l.trim()}`));
-    started.stdout?.on('data', onOutput);
-    started.stderr?.on('data', onOutput);
-    started.on('error', (e) => session.end({ kind: 'crashed', message: `could not start ${cmd}: ${e.message}` }));
-    started.on('exit', (code, sig) => session.end({ kind: 'crashed', message: `${cmd} exited (${sig ?? `code ${code}`}) before the run finished` }));
-
-    const t0 = Date.now();
-    for (;;) {
-      if (session.isOver) return withDetails(await session.ended, driverLog.all);
-      try {
-        const status = await command<{ ready?: boolean }>(base, 'GET', '/status', undefined, 2_000);
-        if (status?.ready !== false) break;
-      } catch {
-        /* not listening yet */
+    if (how.kind === 'local') {
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      const [cmd, args] = how.needsXvfb ? ['xvfb-run', ['-a', how.driverBinary, ...how.portArgs(port)]] : [how.driverBinary, how.portArgs(port)];
+      // Its own process group, so stopping it also stops Xvfb and the browser it started.
+      const started = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = started;
+      const pid = started.pid;
+      if (pid !== undefined) {
+        running.add(pid);
+        started.once('exit', () => running.delete(pid));
       }
-      if (Date.now() - t0 > DRIVER_START_MS) throw new Error(`${how.driverBinary} did not answer on port ${port} within ${DRIVER_START_MS / 1000} s`);
-      await sleep(200);
-    }
+      const onOutput = (chunk: Buffer) => chunk.toString().split('\n').filter((l) => l.trim()).forEach((l) => driverLog.push(`driver: ${l.trim()}`));
+      started.stdout?.on('data', onOutput);
+      started.stderr?.on('data', onOutput);
+      started.on('error', (e) => session.end({ kind: 'crashed', message: `could not start ${cmd}: ${e.message}` }));
+      started.on('exit', (code, sig) => session.end({ kind: 'crashed', message: `${cmd} exited (${sig ?? `code ${code}`}) before the run finished` }));
 
-    const created = await command<{ sessionId: string }>(base, 'POST', '/session', { capabilities: { alwaysMatch: how.capabilities } }, NEW_SESSION_MS);
+      const t0 = Date.now();
+      for (;;) {
+        if (session.isOver) return withDetails(await session.ended, driverLog.all);
+        try {
+          const status = await command<{ ready?: boolean }>(base, 'GET', '/status', undefined, 2_000);
+          if (status?.ready !== false) break;
+        } catch {
+          /* not listening yet */
+        }
+        if (Date.now() - t0 > DRIVER_START_MS) throw new Error(`${how.driverBinary} did not answer on port ${port} within ${DRIVER_START_MS / 1000} s`);
+        await sleep(200);
+      }
+    } else base = how.url;
+
+    const created = await command<{ sessionId: string }>(base, 'POST', '/session', { capabilities: { alwaysMatch: how.capabilities } }, NEW_SESSION_MS).catch((e: unknown) => {
+      // A grid that is down or mistyped fails here; say which endpoint, without its credentials.
+      throw how.kind === 'remote' ? new Error(`the WebDriver endpoint ${redactUrl(how.url)} did not start a ${JSON.stringify(how.capabilities.browserName)} session: ${errorMessage(e)}`) : e;
+    });
     sessionId = created.sessionId;
     const sid = sessionId;
     // The browser may die without the driver noticing on its own; ask now and then. A page busy

@@ -1,0 +1,135 @@
+/**
+ * `npm run merge -- FILE... --out FILE`: shard files and files from other machines into one
+ * results set, a JSON array of results documents (src/core/merge.ts says what is refused and
+ * why). `npm run export`, `npm run compare` and the page read a set like a single file.
+ *
+ * Exit codes: 0 written; 1 an input was refused or could not be read or written; 2 bad flags.
+ */
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MergeError, mergeResults, type MergeInput } from '../core/merge.ts';
+import { MAX_RESULTS_BYTES } from '../core/results.ts';
+
+export const MERGE_USAGE = `Usage: npm run merge -- FILE... --out FILE
+
+Combines results files into one results set: the shards of a plan (--shard i/n), and the
+same plan run on other machines or in other browsers. The set is a JSON array of the results
+documents, each unchanged, so every row keeps the environment it was measured in. A FILE may
+itself be a set; partial files (*.partial.json) are skipped with a note.
+
+Refused, with the files named: documents of another schema version, documents of another
+plan (shards of one plan differ only in their shard), and two documents holding the same row
+of the same browser from the same machine. The same document given twice is kept once.
+
+  --out FILE   where to write the set (required)
+  --help       this text`;
+
+export class MergeArgsError extends Error {
+  override readonly name = 'MergeArgsError';
+}
+
+export interface MergeArgs {
+  help: boolean;
+  files: string[];
+  out: string;
+}
+
+export function parseMergeArgs(argv: readonly string[]): MergeArgs {
+  if (argv.includes('--help') || argv.includes('-h')) return { help: true, files: [], out: '' };
+  const files: string[] = [];
+  let out: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--out' || arg.startsWith('--out=')) {
+      if (out !== undefined) throw new MergeArgsError('--out is given more than once; give it once');
+      const value = arg === '--out' ? argv[++i] : arg.slice('--out='.length);
+      if (value === undefined || value === '' || value.startsWith('--')) throw new MergeArgsError('--out needs a file name, e.g. --out merged.json');
+      out = value;
+    } else if (arg.startsWith('-')) {
+      throw new MergeArgsError(`unknown flag ${arg}; allowed: --out FILE, --help`);
+    } else files.push(arg);
+  }
+  if (files.length === 0) throw new MergeArgsError('no files given; e.g. npm run merge -- out/*-chromium.json out/*-firefox.json --out merged.json');
+  if (out === undefined) throw new MergeArgsError('--out FILE is required: where to write the merged set');
+  return { help: false, files, out };
+}
+
+export interface MergeIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+export async function mergeCommand(argv: readonly string[], io: MergeIo): Promise<number> {
+  let args: MergeArgs;
+  try {
+    args = parseMergeArgs(argv);
+  } catch (e) {
+    if (!(e instanceof MergeArgsError)) throw e;
+    io.stderr(`merge: ${e.message} (see --help)\n`);
+    return 2;
+  }
+  if (args.help) {
+    io.stdout(`${MERGE_USAGE}\n`);
+    return 0;
+  }
+
+  const inputs: MergeInput[] = [];
+  for (const file of args.files) {
+    let text: string;
+    try {
+      const size = statSync(file).size;
+      if (size > MAX_RESULTS_BYTES) throw new Error(`${size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      io.stderr(`merge: cannot read ${file}: ${(e as Error).message}\n`);
+      return 1;
+    }
+    try {
+      inputs.push({ source: file, data: JSON.parse(text) });
+    } catch (e) {
+      io.stderr(`merge: ${file}: not JSON (${(e as Error).message})\n`);
+      return 1;
+    }
+  }
+
+  let merged;
+  try {
+    merged = mergeResults(inputs);
+  } catch (e) {
+    if (!(e instanceof MergeError)) throw e;
+    io.stderr(`merge: refused: ${e.message}\n`);
+    return 1;
+  }
+
+  try {
+    // Through a temporary file, so a failed write never leaves half a set at --out.
+    const tmp = join(dirname(args.out), `.${basename(args.out)}.${process.pid}.tmp`);
+    writeFileSync(tmp, `${JSON.stringify(merged.documents, null, 2)}\n`);
+    try {
+      renameSync(tmp, args.out);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+  } catch (e) {
+    io.stderr(`merge: cannot write ${args.out}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  for (const note of merged.notes) io.stdout(`  ${note}\n`);
+  const rows = merged.documents.reduce((n, d) => n + d.cases.length, 0);
+  io.stdout(`merge: wrote ${args.out}: ${merged.documents.length} document${merged.documents.length === 1 ? '' : 's'}, ${rows} rows, from ${args.files.length} file${args.files.length === 1 ? '' : 's'}\n`);
+  return 0;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  mergeCommand(process.argv.slice(2), { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`merge: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * A sweep that goes wrong: a browser dies mid-run, or the user presses Ctrl-C. The other
+ * browsers' results and the finished rows stay on disk, the exit code says it failed, and no
+ * driver process outlives the sweep. The test finds the browser through the sweep's own
+ * process tree and kills only that.
+ */
+import { expect, test } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PARTIAL_SCHEMA, type PartialFile } from '../../src/cli/output.ts';
+import { parseResults } from '../../src/core/results.ts';
+import { alive, descendants, filesIn, signalGroup, startSweep, waitFor } from './sweep-process.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+/**
+ * Long enough in any engine that the browser is still busy after its first row, short enough
+ * for a whole run in the next: memory rows at 50 finish at once, the 5,000-document ones take a while.
+ */
+const PLAN = ['--suites', 'insert', '--adapters', 'memory', '--sizes', '50,5000', '--iterations', '15', '--warmup', '0', '--params', 'chunkSizes=10'];
+
+test('sweep crash - chromium killed mid-run is reported, its rows are kept, and firefox still runs', async () => {
+  test.setTimeout(400_000);
+  const out = mkdtempSync(join(tmpdir(), 'storebench-crash-'));
+  const sweep = startSweep(['--browsers', 'chromium,firefox', ...PLAN, '--out', out], 380_000);
+  try {
+    // Once chromium has finished a row, kill its browser process: the one whose parent is not itself chromium.
+    const partial = await waitFor('a partial file from chromium', 240_000, () => filesIn(out).find((f) => f.endsWith('-chromium.partial.json')));
+    const browserPid = await waitFor('the chromium process under the sweep', 10_000, () => {
+      const tree = descendants(sweep.child.pid as number);
+      return tree.find((p) => p.comm === 'chromium' && tree.find((q) => q.pid === p.ppid)?.comm !== 'chromium')?.pid;
+    });
+    process.kill(browserPid, 'SIGKILL');
+
+    const run = await sweep.done;
+    const log = `${run.stdout}\n${run.stderr}`;
+    expect(run.code, log).toBe(1);
+    expect(run.stdout).toMatch(/chromium\s+FAILED after \S+ \(crashed, [1-9]\d* rows? kept\): Chromium closed or crashed before the run finished/);
+    expect(run.stdout).toMatch(/firefox\s+done in /);
+    expect(run.stdout).toContain('FAILED: chromium did not complete.');
+
+    const runId = partial.slice(0, -'-chromium.partial.json'.length);
+    const files = filesIn(out);
+    expect(files).toEqual([`${runId}-chromium.partial.json`, `${runId}-firefox.json`, `${runId}.csv`].sort());
+    const kept = JSON.parse(readFileSync(join(out, partial), 'utf8')) as PartialFile;
+    expect(kept.schema).toBe(PARTIAL_SCHEMA);
+    expect(kept.cases.length).toBeGreaterThan(0);
+    expect(kept.cases.every((c) => c.status === 'ok')).toBe(true);
+    const firefox = parseResults(readFileSync(join(out, `${runId}-firefox.json`), 'utf8'), 'firefox');
+    expect(firefox.environment.browser.engine).toBe('Gecko');
+    expect(firefox.cases.filter((c) => c.status !== 'ok')).toEqual([]);
+    // The table keeps chromium's finished rows next to firefox's.
+    expect(run.stdout).toMatch(/suite\s+case\s+adapter\s+size\s+chromium\s+firefox/);
+  } finally {
+    signalGroup(sweep.child, 'SIGKILL');
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('sweep crash - Ctrl-C stops the sweep, keeps the rows, and leaves no WebKitWebDriver, Xvfb or MiniBrowser behind', async () => {
+  test.setTimeout(300_000);
+  const out = mkdtempSync(join(tmpdir(), 'storebench-ctrl-c-'));
+  const sweep = startSweep(['--browsers', 'webkit', ...PLAN, '--out', out], 280_000);
+  try {
+    await waitFor('a partial file from webkit', 240_000, () => filesIn(out).find((f) => f.endsWith('-webkit.partial.json')));
+    // The driver runs in a process group of its own (xvfb-run, Xvfb, WebKitWebDriver, MiniBrowser and its helpers).
+    const tree = descendants(sweep.child.pid as number);
+    const leader = tree.find((p) => p.comm === 'xvfb-run' || p.comm === 'WebKitWebDriver');
+    expect(leader, tree.map((p) => p.comm).join(', ')).toBeDefined();
+    const group = tree.filter((p) => p.pgid === leader?.pgid);
+    expect(group.map((p) => p.comm)).toEqual(expect.arrayContaining(['WebKitWebDriver', 'MiniBrowser']));
+
+    // What a terminal does on Ctrl-C: SIGINT to the sweep's whole foreground process group.
+    signalGroup(sweep.child, 'SIGINT');
+    const run = await sweep.done;
+    expect(run.code, `${run.stdout}\n${run.stderr}`).not.toBe(0);
+    expect(run.stdout).toMatch(/webkit\s+FAILED after \S+ \(cancelled, [1-9]\d* rows? kept\)/);
+    expect(run.stdout).toMatch(/FAILED: cancelled; webkit did not complete\./);
+    expect(filesIn(out).filter((f) => f.endsWith('-webkit.partial.json'))).toHaveLength(1);
+
+    // Nothing of the driver's group is left (pgrep exits 1 when no process matches).
+    const pgrep = spawnSync('pgrep', ['-g', String(leader?.pgid)], { encoding: 'utf8' });
+    expect(pgrep.stdout.trim(), 'processes left in the driver group').toBe('');
+    expect(pgrep.status).toBe(1);
+    for (const p of group) expect(alive(p.pid), `${p.comm} (${p.pid})`).toBe(false);
+  } finally {
+    signalGroup(sweep.child, 'SIGKILL');
+    rmSync(out, { recursive: true, force: true });
+  }
+});
