@@ -1,7 +1,9 @@
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { ISOLATION_HEADERS } from './src/cli/isolation.ts';
+import { resultsFolder } from './src/cli/results-index.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -22,7 +24,12 @@ export default defineConfig({
   },
   server: { headers: { ...ISOLATION_HEADERS }, host: '127.0.0.1' },
   preview: { headers: { ...ISOLATION_HEADERS }, host: '127.0.0.1' },
+  // results/*.json and their index, for the page's results explorer: served in dev, copied into dist/results/.
+  plugins: [resultsFolder(fileURLToPath(new URL('./results', import.meta.url)))],
   worker: { format: 'es' },
+  // SQLite Wasm finds sqlite3.wasm next to its own module (new URL(..., import.meta.url)); a
+  // pre-bundled copy in node_modules/.vite would look for it there (package README, "Usage with vite").
+  optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
   build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   test: {
     include: ['tests/unit/**/*.test.ts'],

@@ -4,7 +4,10 @@
  * Every mistake becomes an ArgsError with a one-line message that says what was wrong and what
  * is allowed; the entry points print it and exit with code 2.
  */
+import { isIP } from 'node:net';
 import { DEFAULT_PLAN, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
+import { MAX_SHARDS } from '../core/shard.ts';
+import { DEFAULT_HOST } from './server.ts';
 
 export class ArgsError extends Error {
   override readonly name = 'ArgsError';
@@ -19,7 +22,18 @@ export interface SweepArgs {
   out: string;
   /** False with --no-build: reuse dist/ when it exists. */
   build: boolean;
+  /** --manual: print the page URL and collect whichever browser opens it, instead of driving one. */
+  manual: boolean;
+  /** How long --manual waits for a browser to open the URL, in ms. */
+  waitMs: number;
+  /** Address the page and collector listen on. */
+  host: string;
+  /** --remote: a Playwright browser server (ws://, wss://) or a WebDriver endpoint (http://, https://). */
+  remote: string | null;
 }
+
+export const DEFAULT_WAIT_MS = 10 * 60_000;
+const MAX_WAIT_MS = 24 * 3600_000;
 
 /** Flags that take a value, and the plan field each one fills (null: not a plan field). */
 const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
@@ -33,9 +47,16 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   'timeout-ms': 'timeoutMs',
   fixture: 'fixture',
   params: 'params',
+  cases: 'cases',
+  shard: 'shard',
   out: null,
+  host: null,
+  remote: null,
+  'wait-ms': null,
 };
-const SWITCHES = ['no-build', 'help'] as const;
+const SWITCHES = ['no-build', 'manual', 'auto', 'worker', 'help'] as const;
+/** Switches that may also take `=value`: `--auto` is auto-sampling's defaults, `--auto=ci:1%` tunes it. */
+const SWITCHES_WITH_VALUE = ['auto'];
 const EXAMPLES: Record<string, string> = {
   browsers: 'chromium,firefox',
   suites: 'insert,read',
@@ -47,7 +68,12 @@ const EXAMPLES: Record<string, string> = {
   'timeout-ms': '120000',
   fixture: 'person',
   params: "'chunkSizes=1,10,100;pageSize=10'",
+  shard: '2/4',
+  cases: 'bulk,serial',
   out: 'out',
+  host: '192.168.1.20',
+  remote: 'ws://127.0.0.1:9222/abc',
+  'wait-ms': '600000',
 };
 
 export const DEFAULT_OUT = 'out';
@@ -59,7 +85,7 @@ interface Flag {
 }
 
 /** Split argv into flags, refusing positional arguments and unknown names. */
-function scanFlags(argv: readonly string[], valueFlags: readonly string[], switches: readonly string[]): Flag[] {
+function scanFlags(argv: readonly string[], valueFlags: readonly string[], switches: readonly string[], switchesWithValue: readonly string[] = []): Flag[] {
   const known = [...valueFlags, ...switches];
   const flags: Flag[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -78,8 +104,8 @@ function scanFlags(argv: readonly string[], valueFlags: readonly string[], switc
       throw new ArgsError(`unknown flag --${name}${near ? ` (did you mean --${near}?)` : ''}; allowed: ${known.map((k) => `--${k}`).join(', ')}`);
     }
     if (switches.includes(name)) {
-      if (eq !== -1) throw new ArgsError(`--${name} takes no value, got "${arg.slice(eq + 1)}"`);
-      flags.push({ name, value: undefined });
+      if (eq !== -1 && !switchesWithValue.includes(name)) throw new ArgsError(`--${name} takes no value, got "${arg.slice(eq + 1)}"`);
+      flags.push({ name, value: eq === -1 ? undefined : arg.slice(eq + 1) });
       continue;
     }
     let value: string | undefined;
@@ -97,9 +123,9 @@ function scanFlags(argv: readonly string[], valueFlags: readonly string[], switc
 /** Parse the sweep's flags. Throws ArgsError; `help` set means print usage and ignore the rest. */
 export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, browserIds: readonly string[]): SweepArgs {
   if (argv.includes('--help') || argv.includes('-h')) {
-    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true };
+    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null };
   }
-  const flags = scanFlags(argv, Object.keys(VALUE_FLAGS), SWITCHES);
+  const flags = scanFlags(argv, Object.keys(VALUE_FLAGS), SWITCHES, SWITCHES_WITH_VALUE);
   const get = (name: string) => flags.find((f) => f.name === name)?.value;
 
   const fields: PlanFields = {};
@@ -107,6 +133,9 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
     const value = get(flag);
     if (field && value !== undefined) fields[field] = value;
   }
+  const auto = flags.find((f) => f.name === 'auto');
+  if (auto) fields.auto = auto.value ?? 'on';
+  if (flags.some((f) => f.name === 'worker')) fields.worker = 'on';
   let plan: Plan;
   try {
     plan = parsePlan(fields, vocab);
@@ -128,7 +157,53 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
     browsers = names;
   }
 
-  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.some((f) => f.name === 'no-build') };
+  const manual = flags.some((f) => f.name === 'manual');
+  const host = parseHost(get('host'));
+  const remote = parseRemote(get('remote'), browsers);
+  if (manual && browsers) throw new ArgsError('--manual and --browsers cannot be combined: --manual records whichever browser opens the printed URL; run the other browsers in a sweep of their own');
+  if (manual && remote) throw new ArgsError('--manual and --remote cannot be combined: --manual waits for a person to open the URL, --remote drives a browser elsewhere');
+  const waitText = get('wait-ms');
+  if (waitText !== undefined && !manual) throw new ArgsError('--wait-ms applies only to --manual (how long to wait for a browser to open the URL)');
+  let waitMs = DEFAULT_WAIT_MS;
+  if (waitText !== undefined) {
+    const text = waitText.trim().replace(/_/g, '');
+    if (!/^\d+$/.test(text) || Number(text) < 1000 || Number(text) > MAX_WAIT_MS) throw new ArgsError(`--wait-ms: "${waitText}" is out of range; allowed: 1000 to ${MAX_WAIT_MS} (ms)`);
+    waitMs = Number(text);
+  }
+
+  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.some((f) => f.name === 'no-build'), manual, waitMs, host, remote };
+}
+
+/** An IP address or a host name; [::1] may keep its brackets. */
+function parseHost(text: string | undefined): string {
+  if (text === undefined) return DEFAULT_HOST;
+  const host = text.trim();
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  const hostname = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+  if (isIP(bare) === 0 && !hostname.test(host)) {
+    throw new ArgsError(`--host: "${text}" is not an IP address or host name; allowed: e.g. 127.0.0.1 (the default), this machine's LAN address such as 192.168.1.20, or 0.0.0.0 for every interface`);
+  }
+  return bare;
+}
+
+/** Checks the URL and what --browsers may say with it; the engine comes from --browsers. */
+function parseRemote(text: string | undefined, browsers: string[] | null): string | null {
+  if (text === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new ArgsError(`--remote: "${text}" is not a URL; allowed: ws:// or wss:// (a Playwright browser server), http:// or https:// (a WebDriver endpoint such as Selenium Grid)`);
+  }
+  if (url.protocol === 'ws:' || url.protocol === 'wss:') {
+    if (browsers && browsers.length > 1) throw new ArgsError(`--remote ${url.protocol}//: a Playwright browser server runs one browser; give one with --browsers (got ${browsers.join(', ')})`);
+    if (browsers?.[0] === 'safari') throw new ArgsError('--remote ws://: Safari has no Playwright browser server; drive it through safaridriver with --remote http://<mac>:<port>');
+  } else if (url.protocol === 'http:' || url.protocol === 'https:') {
+    if (!browsers) throw new ArgsError('--remote http(s)://: say which browsers to ask the WebDriver endpoint for, e.g. --browsers chrome,firefox');
+  } else {
+    throw new ArgsError(`--remote: ${url.protocol} is not supported; allowed: ws:// or wss:// (a Playwright browser server), http:// or https:// (a WebDriver endpoint such as Selenium Grid)`);
+  }
+  return text.trim();
 }
 
 export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[]): string {
@@ -149,7 +224,19 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     `  --timeout-ms N     time limit of one case on one store at one size (default: ${d.timeoutMs})`,
     `  --fixture NAME     document shape (default: ${d.fixture}); allowed: ${vocab.fixtures.join(', ')}`,
     "  --params 'k=v;k=1,2'  suite parameters, e.g. 'chunkSizes=1,10,100;pageSize=10'",
+    '  --cases a,b        only these cases of the chosen suites, e.g. bulk (default: every case)',
+    '  --auto[=SPEC]      auto-sample: keep sampling each case until its 95% CI is within ±2% of the mean,',
+    `                     after 5 samples, up to 200 samples or 30 s; tune with e.g. --auto=ci:1%,min-n:10,max-n:500,max-ms:60000`,
+    '  --worker           run the plan in a dedicated Worker in each browser instead of the main thread',
+    `  --shard i/n        run only shard i of n of the plan's case groups (1 to ${MAX_SHARDS} shards); npm run merge joins them`,
     `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
+    '  --manual           print the page URL and record whichever browser opens it (a phone, Safari on a Mac)',
+    `  --wait-ms N        with --manual: how long to wait for a browser to open the URL (default: ${DEFAULT_WAIT_MS})`,
+    `  --host ADDR        address the page and collector listen on (default: ${DEFAULT_HOST}, this machine only);`,
+    '                     a LAN address or 0.0.0.0 lets other devices reach them: give it deliberately',
+    '  --remote URL       drive a browser elsewhere: ws:// or wss:// is a Playwright browser server (one',
+    '                     browser, --browsers names its engine, default chromium); http(s):// is a WebDriver',
+    '                     endpoint such as Selenium Grid (--browsers names what to ask it for)',
     '  --no-build         reuse dist/ if it exists instead of building the page',
     '  --help             this text',
     '',

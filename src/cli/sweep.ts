@@ -1,26 +1,36 @@
 /**
  * `npm run sweep`: build the page, serve it cross-origin isolated with a collector, open it in
  * each browser in turn, and write what the page sends back. The benchmark itself runs in the
- * page; this file only orchestrates, prints and writes files.
+ * page; this file only orchestrates, prints and writes files. The browsers are local ones
+ * (discovery), remote ones (`--remote`), or whichever one a person points at the printed URL
+ * (`--manual`); the page reports to the collector the same way from each.
  *
  * Exit codes: 0 every browser completed and no row is error or timeout; 1 otherwise (the last
  * line says why); 2 bad flags.
+ *
+ * package.json runs this file with `node --import tsx`, not through the tsx CLI: the CLI relays
+ * Ctrl-C to its child and SIGKILLs a child that does not acknowledge within 30 ms, which on a busy
+ * machine killed the sweep before it could stop its WebDriver process group.
  */
 import { randomUUID } from 'node:crypto';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { PAGE_QUERY } from '../core/collector.ts';
-import { planToQuery, type Plan } from '../core/plan.ts';
-import type { CaseResult } from '../core/results.ts';
+import { formatAuto, planToQuery, type Plan } from '../core/plan.ts';
+import type { CaseResult, ResultsFile } from '../core/results.ts';
+import { formatShard } from '../core/shard.ts';
 import { toCsv } from '../export/csv.ts';
-import { ArgsError, parseSweepArgs, sweepUsage } from './args.ts';
-import { DEBIAN_INSTALL, findBrowsers, KNOWN_BROWSER_IDS, type FoundBrowser } from './browsers.ts';
+import { ArgsError, parseSweepArgs, sweepUsage, type SweepArgs } from './args.ts';
+import { DEBIAN_INSTALL, findBrowsers, KNOWN_BROWSER_IDS, redactUrl, remoteBrowser, type FoundBrowser } from './browsers.ts';
 import { buildPage, DIST_DIR, distExists } from './build.ts';
 import type { Driver } from './drivers/driver.ts';
+import { driveManual } from './drivers/manual.ts';
 import { drivePlaywright } from './drivers/playwright.ts';
 import { driveWebDriver } from './drivers/webdriver.ts';
 import { makeRunId, OutputDir, PARTIAL_SCHEMA } from './output.ts';
 import { formatDuration, progressLine, ProgressView } from './progress.ts';
-import { startServer, type StorebenchServer } from './server.ts';
+import { COLLECT_PATH, isLoopbackHost, isWildcardHost, startServer, type StorebenchServer } from './server.ts';
 import { BrowserSession, defaultLimits, type RunEnd } from './session.ts';
 import { resultsTable, type BrowserColumn } from './terminal-table.ts';
 import { loadVocabulary } from './vocabulary.ts';
@@ -35,17 +45,40 @@ interface BrowserOutcome {
   cases: readonly CaseResult[];
 }
 
-/** The page URL that runs the plan and reports to this server's collector. */
-export function pageUrl(server: StorebenchServer, token: string, browser: string, runId: string, plan: Plan): string {
+/**
+ * The page URL that runs the plan and reports to the collector. The collector is named by its
+ * path, so the URL works from whichever address the browser reached the page by. Without a
+ * browser label (--manual) the page names itself from its user agent.
+ */
+export function pageUrl(origin: string, token: string, browser: string | null, runId: string, plan: Plan): string {
   const query = new URLSearchParams({
-    [PAGE_QUERY.collector]: server.collectUrl ?? '',
+    [PAGE_QUERY.collector]: COLLECT_PATH,
     [PAGE_QUERY.token]: token,
-    [PAGE_QUERY.browser]: browser,
+    ...(browser === null ? {} : { [PAGE_QUERY.browser]: browser }),
     [PAGE_QUERY.runId]: runId,
     [PAGE_QUERY.autorun]: '1',
   });
   for (const [k, v] of planToQuery(plan)) query.set(k, v);
-  return `${server.origin}/?${query}`;
+  return `${origin}/?${query}`;
+}
+
+/** One browser to run: how to reach it, and which address of the server its page should use. */
+interface Target {
+  /** The label before the page names itself; for --manual, 'manual'. */
+  id: string;
+  /** Null for --manual: the browser is whichever one opens the URL. */
+  browser: FoundBrowser | null;
+  drive: (url: string, session: BrowserSession, signal: AbortSignal) => Promise<RunEnd>;
+}
+
+/**
+ * --manual labels its browser from the page's own name for itself: manual-firefox, manual-safari.
+ * The name arrives over the network and becomes part of a file name, so only a plain word of it
+ * is kept.
+ */
+function manualLabel(pageLabel: string | null): string {
+  const word = (pageLabel ?? '').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40);
+  return `manual-${word || 'browser'}`;
 }
 
 /** Relative to the working directory when inside it, else absolute. */
@@ -57,10 +90,13 @@ function displayPath(path: string): string {
 function describePlan(plan: Plan): string {
   const params = Object.entries(plan.params).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`);
   return [
+    ...(plan.shard ? [`shard ${formatShard(plan.shard)} of the case groups`] : []),
     `suites ${plan.suites.join(',')}`,
     `adapters ${plan.adapters.join(',')}`,
     `sizes ${plan.sizes.join(',')}`,
-    `${plan.iterations} samples + ${plan.warmup} warm-up`,
+    ...(plan.cases ? [`cases ${plan.cases.join(',')}`] : []),
+    plan.auto ? `auto-sampled (${formatAuto(plan.auto)}) + ${plan.warmup} warm-up` : `${plan.iterations} samples + ${plan.warmup} warm-up`,
+    ...(plan.worker ? ['in a Worker'] : []),
     `seed ${plan.seed}`,
     `fixture ${plan.fixture}`,
     `case time limit ${plan.timeoutMs} ms`,
@@ -99,6 +135,79 @@ function verdict(outcomes: readonly BrowserOutcome[], cancelled: boolean): strin
   return reasons.length > 0 ? reasons.join('; ') : null;
 }
 
+/**
+ * The browsers this sweep runs: --manual's one, --remote's, or local ones found by discovery
+ * (the ones asked for, or every one found). A requested browser that is not found becomes a
+ * 'not-found' outcome. Null when there is nothing to run; the reason has been printed.
+ */
+function chooseTargets(args: SweepArgs, outcomes: BrowserOutcome[], fail: (line: string) => void): Target[] | null {
+  if (args.manual) return [{ id: 'manual', browser: null, drive: (_url, session, signal) => driveManual(session, signal) }];
+  const driveWith = (b: FoundBrowser): Target => ({ id: b.id, browser: b, drive: (url, session, signal) => DRIVERS[b.driver]({ browser: b, url, session, signal }) });
+  if (args.remote) {
+    const ids = args.browsers ?? ['chromium'];
+    try {
+      return ids.map((id) => driveWith(remoteBrowser(id, args.remote as string)));
+    } catch (e) {
+      fail(`--remote: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
+    }
+  }
+  const candidates = findBrowsers();
+  const requested = args.browsers ?? candidates.filter((c) => c.found).map((c) => c.id);
+  const targets: Target[] = [];
+  for (const id of requested) {
+    const c = candidates.find((b) => b.id === id);
+    if (c?.found) targets.push(driveWith(c));
+    else {
+      const why = c ? c.why : 'this build has no way to find or drive it';
+      fail(`${id}: not found: ${why}`);
+      outcomes.push({ browser: id, end: { kind: 'not-found', message: why }, cases: [] });
+    }
+  }
+  if (targets.length === 0) {
+    fail(
+      args.browsers
+        ? `none of the requested browsers (${requested.join(', ')}) was found. On Debian, install them as root: ${DEBIAN_INSTALL}`
+        : `no browser found. On Debian, install them as root: ${DEBIAN_INSTALL}; elsewhere: npx playwright install`,
+    );
+    return null;
+  }
+  return targets;
+}
+
+/**
+ * The origin the driven browsers load the page from. A remote WebDriver browser runs elsewhere
+ * and needs an address it can reach; a Playwright browser server tunnels loopback back to us.
+ */
+function pageOrigin(server: StorebenchServer, args: SweepArgs, out: (line?: string) => void): string {
+  const remoteWebDriver = args.remote !== null && /^https?:/i.test(args.remote);
+  if (!remoteWebDriver) {
+    if (!args.manual && !isLoopbackHost(args.host) && !isWildcardHost(args.host)) {
+      out(`  note: the browsers load the page from ${server.origin}, which is not a secure context: they cannot be cross-origin isolated, so their timers are coarser. Without --host they would use 127.0.0.1.`);
+      out();
+    }
+    return server.origin;
+  }
+  if (isLoopbackHost(args.host)) {
+    out(`  note: the page is served on ${server.origin} only. Unless the WebDriver endpoint ${redactUrl(args.remote as string)} runs its browsers on this machine, they cannot load it: pass --host <an address of this machine they can reach>.`);
+    out();
+  }
+  return server.externalOrigins[0] ?? server.origin;
+}
+
+function printManualInstructions(url: string, server: StorebenchServer, args: SweepArgs, out: (line?: string) => void): void {
+  const urls = isWildcardHost(args.host) ? [url, ...server.externalOrigins.map((o) => url.replace(server.origin, o))] : [url];
+  out('Open this URL in the browser to record; it runs the plan and sends its results here (one browser per sweep):');
+  for (const u of urls) out(`  ${u}`);
+  if (isLoopbackHost(args.host)) {
+    out(`Note: the page listens on ${args.host} only, so the URL opens on this machine. For a phone or another computer, run the sweep with --host <this machine's LAN address> (or 0.0.0.0): anyone on that network who has the URL can then load the page, and the run token in it is all that keeps them from posting results.`);
+  } else {
+    out(`Note: the page listens on ${args.host}, where other devices on that network can reach it; the run token in the URL is all that keeps them from posting results. Over plain http on a LAN address the page is not a secure context, so it cannot be cross-origin isolated: its timer is coarser (the results record the step), and OPFS and storage estimates are not available.`);
+  }
+  out(`Waiting up to ${formatDuration(args.waitMs)} for a browser to open it; Ctrl-C stops.`);
+  out();
+}
+
 export async function sweep(argv: readonly string[]): Promise<number> {
   const out = (line = '') => process.stdout.write(`${line}\n`);
   const fail = (line: string) => process.stderr.write(`sweep: ${line}\n`);
@@ -124,123 +233,153 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   }
   const { plan } = args;
 
-  // Which browsers: the ones asked for, or every one found.
-  const candidates = findBrowsers();
-  const requested = args.browsers ?? candidates.filter((c) => c.found).map((c) => c.id);
-  const toRun: FoundBrowser[] = [];
   const outcomes: BrowserOutcome[] = [];
-  for (const id of requested) {
-    const c = candidates.find((b) => b.id === id);
-    if (c?.found) toRun.push(c);
-    else {
-      const why = c ? c.why : 'this build has no way to find or drive it';
-      fail(`${id}: not found: ${why}`);
-      outcomes.push({ browser: id, end: { kind: 'not-found', message: why }, cases: [] });
-    }
-  }
-  if (toRun.length === 0) {
-    fail(
-      args.browsers
-        ? `none of the requested browsers (${requested.join(', ')}) was found. On Debian, install them as root: ${DEBIAN_INSTALL}`
-        : `no browser found. On Debian, install them as root: ${DEBIAN_INSTALL}; elsewhere: npx playwright install`,
-    );
-    return 1;
-  }
+  const targets = chooseTargets(args, outcomes, fail);
+  if (targets === null) return 1;
 
   const runId = makeRunId();
   const token = randomUUID();
   const output = new OutputDir(resolve(args.out), runId);
   out(`storebench sweep ${runId}`);
   out(`  plan: ${describePlan(plan)}`);
-  for (const b of toRun) out(`  ${b.id}: ${b.label} ${b.version}, driven by ${b.how}`);
+  for (const t of targets) if (t.browser) out(`  ${t.id}: ${t.browser.label} ${t.browser.version}, driven by ${t.browser.how}`);
 
+  // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
+  const controller = new AbortController();
+  let signalled: NodeJS.Signals | null = null;
+  let signalledAt = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (signalled) {
+      // One Ctrl-C can arrive twice within milliseconds: from the terminal, and relayed by a
+      // wrapper such as the tsx CLI. Only a later one is the user asking to quit at once; exit
+      // handlers still stop the WebDriver process groups, and Playwright its browsers.
+      if (Date.now() - signalledAt < 1_000) return;
+      process.exit(1);
+    }
+    signalled = sig;
+    signalledAt = Date.now();
+    controller.abort();
+    process.stderr.write(`sweep: ${sig}: stopping; the browser is closed and the rows so far are kept (again to quit at once)\n`);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let root = DIST_DIR;
+  let privateBuild: string | undefined;
   if (args.build || !distExists()) {
     if (!args.build) out('  dist/ has no built page; building it despite --no-build');
     const t0 = Date.now();
     process.stdout.write('  building the page… ');
+    const dir = mkdtempSync(join(tmpdir(), 'storebench-page-'));
+    privateBuild = dir;
+    // Also when the sweep ends abruptly (a second Ctrl-C, an uncaught error), not only in finally.
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     try {
-      await buildPage();
+      root = await buildPage(undefined, dir);
     } catch (e) {
       out();
       fail(`building the page failed: ${e instanceof Error ? e.message : String(e)}`);
+      rmSync(dir, { recursive: true, force: true });
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       return 1;
     }
     out(`done in ${formatDuration(Date.now() - t0)}`);
   }
   out();
 
-  const controller = new AbortController();
-  let signalled: NodeJS.Signals | null = null;
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (signalled) {
-      // A second Ctrl-C: the user wants out now; browsers die with this process anyway.
-      process.exit(1);
-    }
-    signalled = sig;
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-
   const view = new ProgressView(process.stdout);
   let session: BrowserSession | undefined;
   let server: StorebenchServer | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
+  const refusedLabels = new Set<string>();
   try {
-    server = await startServer({
-      root: DIST_DIR,
-      collector: {
-        token,
-        onMessage: (m) => session?.accept(m),
-        onRejected: (r) => session?.reject(r),
-      },
-    });
-    for (const b of toRun) {
+    try {
+      server = await startServer({
+        root,
+        host: args.host,
+        collector: {
+          token,
+          onMessage: (m) => {
+            const conflict = session?.conflict(m, args.manual) ?? null;
+            if (conflict !== null) return conflict;
+            session?.accept(m);
+          },
+          onRejected: (r) => {
+            if (args.manual && r.browser !== undefined && session?.browser !== null && r.browser !== session?.browser && !refusedLabels.has(r.browser)) {
+              refusedLabels.add(r.browser);
+              view.note(`manual: another browser (${r.browser}) opened the URL; it is told that its results are not recorded`);
+            }
+            session?.reject(r);
+          },
+        },
+      });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const hint = code === 'EADDRNOTAVAIL' ? `; ${args.host} is not an address of this machine` : '';
+      fail(`could not listen on ${args.host}: ${e instanceof Error ? e.message : String(e)}${hint}`);
+      return 1;
+    }
+    const origin = pageOrigin(server, args, out);
+
+    for (const t of targets) {
       if (controller.signal.aborted) break;
       const startedAt = new Date().toISOString();
       let warnings = 0;
-      const current: BrowserSession = new BrowserSession(b.id, defaultLimits(plan.timeoutMs), {
-        onProgress: () => view.update(progressLine(b.id, current.progress, Date.now())),
+      const label = () => (t.browser ? t.id : manualLabel(current.browser));
+      const waiting = t.browser ? undefined : 'waiting for a browser to open the URL…';
+      const limits = defaultLimits(plan.timeoutMs);
+      if (!t.browser) limits.startupMs = args.waitMs;
+      const current: BrowserSession = new BrowserSession(t.browser ? t.id : null, limits, {
+        onProgress: () => view.update(progressLine(label(), current.progress, Date.now(), waiting)),
         onWarning: (text) => {
           // A store that cannot delete its databases warns once per sample; the first few say enough.
-          if (++warnings <= MAX_WARNINGS_SHOWN) view.note(`${b.id}: warning: ${text}`);
+          if (++warnings <= MAX_WARNINGS_SHOWN) view.note(`${label()}: warning: ${text}`);
         },
         onCase: () => {
           // Every finished row goes to disk at once, so a crash later keeps it.
-          output.writePartial(b.id, {
+          output.writePartial(label(), {
             schema: PARTIAL_SCHEMA,
             note: 'rows of a browser run that did not finish; the complete results file replaces this one when it does',
-            run: { id: runId, browser: b.id, startedAt, plan },
+            run: { id: runId, browser: label(), startedAt, plan },
             userAgent: current.progress.userAgent,
             cases: current.cases,
           });
         },
       });
       session = current;
-      view.update(progressLine(b.id, current.progress, Date.now()));
-      ticker = setInterval(() => view.update(progressLine(b.id, current.progress, Date.now())), 1000);
+      const url = pageUrl(origin, token, t.browser ? t.id : null, runId, plan);
+      if (!t.browser) printManualInstructions(url, server, args, out);
+      view.update(progressLine(label(), current.progress, Date.now(), waiting));
+      ticker = setInterval(() => view.update(progressLine(label(), current.progress, Date.now(), waiting)), 1000);
       const t0 = Date.now();
-      const end = await DRIVERS[b.driver]({ browser: b, url: pageUrl(server, token, b.id, runId, plan), session: current, signal: controller.signal });
+      const end = await t.drive(url, current, controller.signal);
       clearInterval(ticker);
       ticker = undefined;
 
+      const name = label();
       let cases: readonly CaseResult[] = current.cases;
       if (end.kind === 'done') {
-        cases = end.results.cases;
-        if (end.results.run.browser !== b.id || end.results.run.id !== runId) {
-          view.note(`${b.id}: warning: the results say run ${end.results.run.id} in ${end.results.run.browser}, expected run ${runId} in ${b.id}`);
+        const results: ResultsFile = t.browser ? end.results : { ...end.results, run: { ...end.results.run, browser: name } };
+        cases = results.cases;
+        if (end.results.run.browser !== (t.browser ? t.id : current.browser) || end.results.run.id !== runId) {
+          view.note(`${name}: warning: the results say run ${end.results.run.id} in ${end.results.run.browser}, expected run ${runId} in ${name}`);
         }
-        output.writeResults(b.id, end.results);
-      } else if (current.cases.length > 0) output.keepPartial(b.id);
+        output.writeResults(name, results);
+        outcomes.push({ browser: name, end: { kind: 'done', results }, cases });
+      } else {
+        if (current.cases.length > 0) output.keepPartial(name);
+        outcomes.push({ browser: name, end, cases });
+      }
       const hidden = warnings - MAX_WARNINGS_SHOWN;
-      view.finish(`${b.id.padEnd(9)} ${summarizeEnd(end, current.cases.length, Date.now() - t0)}${hidden > 0 ? ` (${hidden} more warning${hidden === 1 ? '' : 's'} not shown)` : ''}`);
+      view.finish(`${name.padEnd(9)} ${summarizeEnd(end, current.cases.length, Date.now() - t0)}${hidden > 0 ? ` (${hidden} more warning${hidden === 1 ? '' : 's'} not shown)` : ''}`);
       if (end.kind !== 'done') for (const d of end.details ?? []) out(`          ${d}`);
-      outcomes.push({ browser: b.id, end, cases });
     }
   } finally {
     if (ticker) clearInterval(ticker);
     session?.end({ kind: 'cancelled', message: 'the sweep stopped' });
     await server?.close();
+    if (privateBuild) rmSync(privateBuild, { recursive: true, force: true });
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
@@ -250,7 +389,9 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   if (complete.length > 0) output.writeCsv(toCsv(complete));
 
   out();
-  const columns: BrowserColumn[] = outcomes.filter((o) => o.end.kind !== 'not-found').map((o) => ({ browser: o.browser, cases: o.cases }));
+  const columns: BrowserColumn[] = outcomes
+    .filter((o) => o.end.kind !== 'not-found')
+    .map((o) => ({ browser: o.browser, cases: o.cases, ...(o.end.kind === 'done' ? { timerStepMs: o.end.results.environment.timerStepMs } : {}) }));
   out(resultsTable(columns, plan.adapters));
   out();
   out(output.written.length > 0 ? 'Files written:' : 'No files written.');

@@ -34,9 +34,37 @@ interface CaseBase {
   series?: { x: string; y: string; samples: [number, number][][] };
 }
 
+/**
+ * Why a row stopped taking samples: it reached its count (the plan's `iterations`, or auto's
+ * `maxN`), auto-sampling reached its CI target, or auto-sampling hit its time cap.
+ */
+export type StopReason = 'iterations' | 'ci-target' | 'time-cap';
+export const STOP_REASONS: readonly StopReason[] = ['iterations', 'ci-target', 'time-cap'];
+
+/** Samples flagged as outliers: beyond median ± k·MAD (scaled). Flagged only; they stay in `samples` and in the stats. */
+export interface Outliers {
+  k: number;
+  /** Indexes into `samples`, ascending. */
+  indexes: number[];
+}
+
 /** Only `ok` carries statistics; the other statuses carry the reason instead. */
 export type CaseResult =
-  | (CaseBase & { status: 'ok'; reason: null; stats: Stats })
+  | (CaseBase & {
+      status: 'ok';
+      reason: null;
+      stats: Stats;
+      /** Absent in files written before it was recorded. */
+      stopped?: StopReason;
+      /** Absent in files written before outliers were flagged. */
+      outliers?: Outliers;
+      /**
+       * What the store kept after the case, from an untimed pass after the timed samples (e.g.
+       * `storageBytes`, `heapBytes`); environment.metricNotes says what each means and how far
+       * to trust it. Absent where nothing was measured.
+       */
+      footprint?: Record<string, number>;
+    })
   | (CaseBase & { status: 'unsupported' | 'error' | 'timeout'; reason: string });
 
 export interface BrowserInfo {
@@ -60,6 +88,18 @@ export interface Environment {
   /** Where the benchmark ran: the page's main thread or a dedicated Worker. */
   context: 'main' | 'worker';
   harness: { version: string; commit: string };
+  /**
+   * What each metric the page recorded besides the time means here, and how far to trust it, by
+   * metric name (e.g. storage estimates are coarse). Also names metrics this browser could not
+   * record, and why. Absent in older files.
+   */
+  metricNotes?: Record<string, string>;
+  /**
+   * What each store reported about how it ran here (StoreAdapter.describe), by adapter id: e.g.
+   * `{ "sqlite-opfs": { "vfs": "opfs-sahpool", "sqlite": "3.54.1" } }`, or that WebSQL was
+   * emulated. Only stores that reported something; absent in older files.
+   */
+  adapters?: Record<string, Record<string, string>>;
 }
 
 export interface RunInfo {
@@ -141,6 +181,21 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
   int(plan.timeoutMs, '$.run.plan.timeoutMs', 1);
   str(plan.fixture, '$.run.plan.fixture');
   obj(plan.params, '$.run.plan.params');
+  if (plan.auto !== undefined) {
+    const auto = obj(plan.auto, '$.run.plan.auto');
+    const target = num(auto.targetRelCi, '$.run.plan.auto.targetRelCi');
+    if (target <= 0 || target >= 1) fail('$.run.plan.auto.targetRelCi', `expected a fraction of the mean between 0 and 1, got ${target}`);
+    const minN = int(auto.minN, '$.run.plan.auto.minN', 2);
+    if (int(auto.maxN, '$.run.plan.auto.maxN', 2) < minN) fail('$.run.plan.auto.maxN', `is below minN ${minN}`);
+    int(auto.maxMs, '$.run.plan.auto.maxMs', 1);
+  }
+  if (plan.worker !== undefined) bool(plan.worker, '$.run.plan.worker');
+  if (plan.cases !== undefined) arr(plan.cases, '$.run.plan.cases').forEach((x, i) => str(x, `$.run.plan.cases[${i}]`));
+  if (plan.shard !== undefined) {
+    const shard = obj(plan.shard, '$.run.plan.shard');
+    const count = int(shard.count, '$.run.plan.shard.count', 1);
+    if (int(shard.index, '$.run.plan.shard.index', 1) > count) fail('$.run.plan.shard.index', `is ${String(shard.index)}, beyond the shard count ${count}`);
+  }
   arr(run.order, '$.run.order').forEach((o, i) => {
     const p = `$.run.order[${i}]`;
     const entry = obj(o, p);
@@ -169,6 +224,14 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
   const envHarness = obj(env.harness, '$.environment.harness');
   str(envHarness.version, '$.environment.harness.version');
   str(envHarness.commit, '$.environment.harness.commit');
+  if (env.metricNotes !== undefined) {
+    for (const [name, note] of Object.entries(obj(env.metricNotes, '$.environment.metricNotes'))) str(note, `$.environment.metricNotes.${name}`);
+  }
+  if (env.adapters !== undefined) {
+    for (const [id, facts] of Object.entries(obj(env.adapters, '$.environment.adapters'))) {
+      for (const [key, value] of Object.entries(obj(facts, `$.environment.adapters.${id}`))) str(value, `$.environment.adapters.${id}.${key}`);
+    }
+  }
 
   arr(root.cases, '$.cases').forEach((c, i) => {
     const p = `$.cases[${i}]`;
@@ -181,7 +244,10 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
     arr(row.warmup, `${p}.warmup`).forEach((s, j) => nonNeg(s, `${p}.warmup[${j}]`));
     if (row.metrics !== undefined) {
       for (const [name, values] of Object.entries(obj(row.metrics, `${p}.metrics`))) {
-        arr(values, `${p}.metrics.${name}`).forEach((v, j) => num(v, `${p}.metrics.${name}[${j}]`));
+        const list = arr(values, `${p}.metrics.${name}`);
+        list.forEach((v, j) => num(v, `${p}.metrics.${name}[${j}]`));
+        // One value per timed sample, so a metric lines up with the sample it was taken in.
+        if (list.length !== (row.samples as unknown[]).length) fail(`${p}.metrics.${name}`, `has ${list.length} values but there are ${(row.samples as unknown[]).length} samples`);
       }
     }
     if (row.series !== undefined) {
@@ -206,7 +272,26 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
       if (stats.n !== samples.length) fail(`${p}.stats.n`, `is ${describe(stats.n)} but there are ${samples.length} samples`);
       for (const k of ['min', 'max', 'mean', 'median', 'stddev'] as const) nonNeg(stats[k], `${p}.stats.${k}`);
       nullable(stats.ci95, `${p}.stats.ci95`, nonNeg);
+      if (row.stopped !== undefined && !STOP_REASONS.includes(row.stopped as StopReason)) {
+        fail(`${p}.stopped`, `expected one of ${STOP_REASONS.join(', ')}, got ${describe(row.stopped)}`);
+      }
+      if (row.footprint !== undefined) {
+        for (const [name, value] of Object.entries(obj(row.footprint, `${p}.footprint`))) num(value, `${p}.footprint.${name}`);
+      }
+      if (row.outliers !== undefined) {
+        const outliers = obj(row.outliers, `${p}.outliers`);
+        if (num(outliers.k, `${p}.outliers.k`) <= 0) fail(`${p}.outliers.k`, `expected a number > 0, got ${String(outliers.k)}`);
+        let last = -1;
+        arr(outliers.indexes, `${p}.outliers.indexes`).forEach((x, j) => {
+          const at = `${p}.outliers.indexes[${j}]`;
+          const i = int(x, at);
+          if (i >= samples.length) fail(at, `${i} is not an index of the ${samples.length} samples`);
+          if (i <= last) fail(at, 'indexes must be ascending, each once');
+          last = i;
+        });
+      }
     } else {
+      for (const k of ['stopped', 'outliers', 'footprint'] as const) if (row[k] !== undefined) fail(`${p}.${k}`, `only an ok row has ${k}; this one is ${String(status)}`);
       if (str(row.reason, `${p}.reason`) === '') fail(`${p}.reason`, `a ${String(status)} case needs a reason`);
     }
   });

@@ -8,14 +8,19 @@
  * Each sample gets a fresh, uniquely named database that is deleted afterwards. Only `run` is
  * timed. A case has a time limit over all its samples; past it the case is `timeout`, and the
  * run goes on.
+ *
+ * With `plan.auto`, a row keeps taking samples until its 95% interval is narrow enough or it hits
+ * a cap; rounds go on while any row of the group still needs samples, and rows that are done sit
+ * the later rounds out. Every ok row records why it stopped and which samples are outliers.
  */
 import type { Doc, StoreAdapter, StoreHandle } from './adapter.ts';
 import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
 import { CancelledError, errorMessage, TimeoutError, withTimeout } from './errors.ts';
-import type { Plan } from './plan.ts';
+import { PlanError, type Plan } from './plan.ts';
 import { createRng, deriveSeed, shuffled } from './random.ts';
-import type { CaseResult, RunInfo } from './results.ts';
-import { summarize } from './stats.ts';
+import { selectShard } from './shard.ts';
+import type { CaseResult, RunInfo, StopReason } from './results.ts';
+import { outlierIndexes, summarize } from './stats.ts';
 import { resolveSuiteParams, type BenchCase, type CaseContext, type FixtureSource, type ParamValue, type Suite } from './suite.ts';
 import { now } from './timer.ts';
 import { chunks, fixtureShape, makeDocs } from '../../fixtures/index.ts';
@@ -41,6 +46,41 @@ export type RunEvent =
   | { type: 'warning'; message: string }
   | { type: 'run-end'; cancelled: boolean };
 
+/**
+ * Measures something around each sample's timed section without being part of it, e.g. how long
+ * the page's main thread was blocked. `start` is awaited just before the clock starts and `stop`
+ * just after it stops; neither runs inside the timed section. Only the callbacks the probe has
+ * the browser make during the sample (an observer's, an animation frame's) do, and those are the
+ * point of a probe: the page keeps them to a few microseconds each. Their values become per-sample
+ * metrics; a probe that fails is reported as a warning and never fails the case.
+ */
+export interface SampleProbe {
+  start(): void | Promise<void>;
+  stop(): Record<string, number> | Promise<Record<string, number>>;
+}
+
+/**
+ * Measures what a store keeps after a case, e.g. the bytes it stored and the heap. It runs in a
+ * pass of its own: after a group's timed rounds, each row it applies to runs the case once more,
+ * untimed, with `before` awaited before the database is opened and `after` after `run` and
+ * `verify`, before `teardown` and the deletion. Its values become the row's `footprint`.
+ *
+ * Not in the timed samples, because measuring can disturb them: Chromium's heap measurement
+ * forces a garbage collection, and a sample right after one ran about 6% faster in a test here.
+ * After the pass come the next group's warm-up samples, which absorb that.
+ */
+export interface FootprintProbe {
+  appliesTo(suite: string, caseId: string): boolean;
+  before(): Promise<void>;
+  after(): Promise<Record<string, number>>;
+}
+
+/** Time allowed to a probe's own step; past it the measurement is dropped, not the case. */
+const PROBE_TIMEOUT_MS = 30_000;
+
+/** k of the outlier bound: median ± k·MAD·1.4826 is ± 3 standard deviations for normal data. */
+export const OUTLIER_K = 3;
+
 export interface RunInput {
   plan: Plan;
   /** The suites and adapters the plan names, resolved from the registries by the caller. */
@@ -59,6 +99,10 @@ export interface RunInput {
    * otherwise hold the main thread to the end, so Cancel could not be clicked and nothing painted.
    */
   betweenSamples?: () => Promise<void>;
+  /** Around every sample's timed section (see SampleProbe). */
+  probe?: SampleProbe;
+  /** An untimed pass after each group's samples, on the rows it applies to (see FootprintProbe). */
+  footprint?: FootprintProbe;
 }
 
 export interface RunOutput {
@@ -77,7 +121,31 @@ interface Row {
   points: [number, number][][];
   /** Time spent on this row's own steps, against the case's time limit. */
   spentMs: number;
+  /** Samples started, warm-up included. */
+  attempted: number;
   failure?: { status: 'error' | 'timeout'; reason: string };
+  stopped?: StopReason;
+  footprint?: Record<string, number>;
+}
+
+/**
+ * The case groups a plan runs: each chosen suite's cases (only `plan.cases` when given) at each
+ * size. Throws PlanError when `plan.cases` names a case none of the chosen suites has, so a typo
+ * fails before anything runs instead of silently running nothing.
+ */
+export function planGroups(plan: Plan, suites: readonly Suite[]): { suite: Suite; c: BenchCase; size: number }[] {
+  const all = suites.map((suite) => ({ suite, cases: suite.cases(resolveSuiteParams(suite, plan.params)) }));
+  const wanted = plan.cases;
+  if (wanted) {
+    const known = new Set(all.flatMap((s) => s.cases.map((c) => c.id)));
+    const unknown = wanted.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw new PlanError(`cases: unknown ${unknown.map((id) => `"${id}"`).join(', ')} in suites ${suites.map((s) => s.id).join(', ')}; allowed: ${[...known].join(', ')}`);
+    }
+  }
+  return all.flatMap(({ suite, cases }) =>
+    cases.filter((c) => !wanted || wanted.includes(c.id)).flatMap((c) => plan.sizes.map((size) => ({ suite, c, size }))),
+  );
 }
 
 const SELF_OPEN_HANDLE = new Proxy({} as StoreHandle, {
@@ -101,6 +169,9 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     chunks: (count: number, chunkSize: number, start = 0) => chunks(shape, plan.seed, count, chunkSize, start),
   };
 
+  // First, so a plan naming an unknown case fails before any store is asked anything.
+  const groups = selectShard(planGroups(plan, input.suites), plan.shard, (g) => g.size);
+
   // Whether each adapter can run here at all, asked once.
   const support = new Map<string, true | string>();
   for (const adapter of input.adapters) {
@@ -111,14 +182,15 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     }
   }
 
-  const groups = input.suites.flatMap((suite) => {
-    const params = resolveSuiteParams(suite, plan.params);
-    return suite.cases(params).flatMap((c) => plan.sizes.map((size) => ({ suite, c, size })));
-  });
-  const roundsPerRow = plan.warmup + plan.iterations;
+  const auto = plan.auto;
+  /** Timed samples a row takes at most: the fixed count, or auto's ceiling. */
+  const maxTimed = auto ? auto.maxN : plan.iterations;
+  const perRow = plan.warmup + maxTimed;
   const runnable = (a: StoreAdapter, c: BenchCase) => support.get(a.id) === true && missingCapabilities(c.needs, a.capabilities).length === 0;
   const rowsTotal = groups.length * input.adapters.length;
-  const samplesTotal = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length * roundsPerRow, 0);
+  // An upper bound: a row that stops early (auto, error, timeout) takes its unused samples off it,
+  // so samplesDone reaches samplesTotal when the run ends.
+  let samplesTotal = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length * perRow, 0);
   emit({ type: 'run-start', rows: rowsTotal, samples: samplesTotal });
 
   const cases: CaseResult[] = [];
@@ -165,6 +237,37 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     }
   };
 
+  const warned = new Set<string>();
+  /** A measurement that failed is worth one warning per run, not one per sample. */
+  const warnOnce = (what: string, e: unknown) => {
+    if (warned.has(what)) return;
+    warned.add(what);
+    emit({ type: 'warning', message: `${what} failed; its metrics are left out: ${errorMessage(e)}` });
+  };
+
+  // A hung sample's timed section can still finish after its step was cut off, while a later
+  // sample owns the probe; only the owner may stop it.
+  let probeOwner: object | null = null;
+  const startProbe = async (owner: object) => {
+    if (!input.probe) return;
+    try {
+      probeOwner = owner;
+      await withTimeout(Promise.resolve(input.probe.start()), PROBE_TIMEOUT_MS, 'the probe\'s start');
+    } catch (e) {
+      warnOnce('the sample probe', e);
+    }
+  };
+  const stopProbe = async (owner: object): Promise<Record<string, number>> => {
+    if (!input.probe || probeOwner !== owner) return {};
+    probeOwner = null;
+    try {
+      return await withTimeout(Promise.resolve(input.probe.stop()), PROBE_TIMEOUT_MS, 'the probe\'s stop');
+    } catch (e) {
+      warnOnce('the sample probe', e);
+      return {};
+    }
+  };
+
   /** One sample: its time, and the metrics and points the case recorded along the way. */
   interface Sample {
     ms: number;
@@ -172,11 +275,17 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     points: [number, number][];
   }
 
-  const takeSample = async (row: Row, c: BenchCase, size: number, params: Record<string, ParamValue>, sampleIndex: number): Promise<Sample> => {
+  /**
+   * One sample. With `footprint`, the footprint pass instead: the same steps, no probe, and the
+   * footprint's measurements around them; its time is not a sample.
+   */
+  const takeSample = async (row: Row, c: BenchCase, size: number, params: Record<string, ParamValue>, sampleIndex: number, footprint?: FootprintProbe): Promise<Sample> => {
     const { adapter } = row;
     const metrics: Record<string, number> = {};
     const points: [number, number][] = [];
     const name = `${prefix}-${runId}-${++seq}`;
+    const owner = {};
+    if (footprint) await withTimeout(footprint.before(), PROBE_TIMEOUT_MS, 'the footprint\'s baseline');
     created.set(name, adapter);
     let handle: StoreHandle | undefined;
     try {
@@ -200,16 +309,24 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
       };
       const state = c.setup ? await step(row, `${c.id} setup`, c.setup(ctx)) : undefined;
       const timed = async () => {
-        const t0 = now();
-        const own = await c.run(ctx, state);
-        const t1 = now();
-        return typeof own === 'number' ? own : t1 - t0;
+        if (!footprint) await startProbe(owner);
+        try {
+          const t0 = now();
+          const own = await c.run(ctx, state);
+          const t1 = now();
+          return typeof own === 'number' ? own : t1 - t0;
+        } finally {
+          Object.assign(metrics, await stopProbe(owner));
+        }
       };
       const ms = await step(row, `${c.id} run`, timed());
       if (c.verify) await step(row, `${c.id} verify`, c.verify(ctx, state));
+      const measured = footprint ? await withTimeout(footprint.after(), PROBE_TIMEOUT_MS, 'the footprint measurement') : undefined;
       if (c.teardown) await step(row, `${c.id} teardown`, c.teardown(ctx, state));
-      return { ms, metrics, points };
+      return { ms, metrics: measured ?? metrics, points };
     } finally {
+      // A sample cut off by its time limit never reached its own stop.
+      await stopProbe(owner);
       await dispose(adapter, name, handle);
     }
   };
@@ -238,9 +355,10 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
       const missing = missingCapabilities(c.needs, adapter.capabilities);
       if (ok !== true) finishRow({ ...base(adapter), status: 'unsupported', reason: ok, samples: [], warmup: [] });
       else if (missing.length > 0) {
-        const reason = `needs ${missing.map((m) => `${m} (${CAPABILITIES[m]})`).join(', ')}, which ${adapter.id} does not declare`;
+        const why = missing.map((m) => adapter.lacks?.[m]).filter(Boolean);
+        const reason = `needs ${missing.map((m) => `${m} (${CAPABILITIES[m]})`).join(', ')}, which ${adapter.id} does not declare${why.length > 0 ? `: ${why.join('; ')}` : ''}`;
         finishRow({ ...base(adapter), status: 'unsupported', reason, samples: [], warmup: [] });
-      } else rows.push({ adapter, samples: [], warmup: [], metrics: {}, points: [], spentMs: 0 });
+      } else rows.push({ adapter, samples: [], warmup: [], metrics: {}, points: [], spentMs: 0, attempted: 0 });
     }
     if (rows.length === 0) continue;
     emit({ type: 'group-start', suite: suite.id, case: c.id, title: c.title, size, adapters: rows.map((r) => r.adapter.id) });
@@ -248,9 +366,32 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     const orderRng = createRng(deriveSeed(plan.seed, `order/${suite.id}/${c.id}/${size}`));
     const rounds: string[][] = [];
     order.push({ suite: suite.id, case: c.id, size, rounds });
-    for (let round = 0; round < roundsPerRow; round++) {
+    /** The row takes no more samples: its unused ones come off the progress total. */
+    const retire = (row: Row) => {
+      samplesTotal -= perRow - row.attempted;
+    };
+    /** After a timed sample: whether the row has enough, and why. */
+    const stopReason = (row: Row): StopReason | undefined => {
+      const n = row.samples.length;
+      if (!auto) return n >= plan.iterations ? 'iterations' : undefined;
+      if (n >= auto.minN) {
+        const s = summarize(row.samples);
+        // ci95 <= target × mean, rather than a ratio, so a row of zeros (below the timer step) stops too.
+        if (s.ci95 !== null && s.ci95 <= auto.targetRelCi * s.mean) return 'ci-target';
+      }
+      if (n >= auto.maxN) return 'iterations';
+      // Stop before a sample that would likely run past the case's time limit: that would turn a
+      // row with good samples into a timeout. The cost of a sample so far is the best guess.
+      const perSample = row.spentMs / row.attempted;
+      if (row.spentMs >= auto.maxMs || row.spentMs + perSample > plan.timeoutMs) return 'time-cap';
+      return undefined;
+    };
+
+    for (let round = 0; ; round++) {
       const isWarmup = round < plan.warmup;
-      const roundRows = shuffled(rows, orderRng);
+      const active = rows.filter((r) => !r.failure && !r.stopped);
+      if (active.length === 0) break;
+      const roundRows = shuffled(active, orderRng);
       rounds.push(roundRows.map((r) => r.adapter.id));
       for (const row of roundRows) {
         if (input.betweenSamples) await input.betweenSamples();
@@ -258,16 +399,18 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
           cancelled = true;
           break outer;
         }
-        if (row.failure) {
-          samplesDone++; // its remaining samples will never run; keep the progress total honest
-          continue;
-        }
+        row.attempted++;
         try {
           const { ms, metrics, points } = await takeSample(row, c, size, params, round);
           if (isWarmup) row.warmup.push(ms);
           else {
             row.samples.push(ms);
-            for (const [name, value] of Object.entries(metrics)) (row.metrics[name] ??= []).push(value);
+            for (const [name, value] of Object.entries(metrics)) {
+              // A metric missing from an earlier sample would no longer line up with its sample.
+              const list = (row.metrics[name] ??= new Array<number>(row.samples.length - 1).fill(NaN));
+              list.push(value);
+            }
+            for (const list of Object.values(row.metrics)) if (list.length < row.samples.length) list.push(NaN);
             row.points.push(points);
           }
           emit({
@@ -277,36 +420,76 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
             adapter: row.adapter.id,
             size,
             warmup: isWarmup,
-            index: isWarmup ? round + 1 : round - plan.warmup + 1,
-            of: isWarmup ? plan.warmup : plan.iterations,
+            index: isWarmup ? round + 1 : row.samples.length,
+            of: isWarmup ? plan.warmup : maxTimed,
             ms,
             samplesDone: ++samplesDone,
             samplesTotal,
           });
+          if (!isWarmup) {
+            row.stopped = stopReason(row);
+            if (row.stopped) retire(row);
+          }
         } catch (e) {
           samplesDone++;
           if (e instanceof CancelledError) {
             cancelled = true;
             break outer;
           }
-          const taken = `after ${row.samples.length} of ${plan.iterations} samples`;
+          const taken = `after ${row.samples.length} of ${auto ? `up to ${maxTimed}` : maxTimed} samples`;
           row.failure =
             e instanceof TimeoutError
               ? { status: 'timeout', reason: `cut off at the ${plan.timeoutMs} ms time limit ${taken}: ${e.message}` }
               : { status: 'error', reason: `${errorMessage(e)} (${taken})` };
+          retire(row);
+        }
+      }
+    }
+    const footprint = input.footprint?.appliesTo(suite.id, c.id) ? input.footprint : undefined;
+    if (footprint) {
+      for (const row of rows) {
+        if (row.failure || row.samples.length === 0) continue;
+        if (input.betweenSamples) await input.betweenSamples();
+        if (signal?.aborted) {
+          cancelled = true;
+          break outer;
+        }
+        try {
+          const measured = await takeSample(row, c, size, params, -1, footprint);
+          if (Object.keys(measured.metrics).length > 0) row.footprint = measured.metrics;
+        } catch (e) {
+          if (e instanceof CancelledError) {
+            cancelled = true;
+            break outer;
+          }
+          // The samples are good; a store that fails only when measured loses only the measurement.
+          warnOnce(`the footprint pass (${row.adapter.id}, ${c.id})`, e);
         }
       }
     }
     for (const row of rows) {
+      // Metrics that some sample could not record (a probe that failed once) are dropped whole:
+      // a value that cannot be matched to its sample is worse than none.
+      const metrics = Object.fromEntries(Object.entries(row.metrics).filter(([, list]) => list.every(Number.isFinite)));
       const common = {
         ...base(row.adapter),
         samples: row.samples,
         warmup: row.warmup,
-        ...(Object.keys(row.metrics).length > 0 ? { metrics: row.metrics } : {}),
+        ...(Object.keys(metrics).length > 0 ? { metrics } : {}),
         ...(c.series ? { series: { ...c.series, samples: row.points } } : {}),
       };
       if (row.failure) finishRow({ ...common, ...row.failure });
-      else finishRow({ ...common, status: 'ok', reason: null, stats: summarize(row.samples) });
+      else {
+        finishRow({
+          ...common,
+          status: 'ok',
+          reason: null,
+          stats: summarize(row.samples),
+          stopped: row.stopped ?? 'iterations',
+          outliers: { k: OUTLIER_K, indexes: outlierIndexes(row.samples, OUTLIER_K) },
+          ...(row.footprint ? { footprint: row.footprint } : {}),
+        });
+      }
     }
   }
 

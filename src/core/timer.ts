@@ -25,3 +25,20 @@ function round(x: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }
+
+/**
+ * Below this many timer steps a median is mostly quantisation: at 20 steps one step either way
+ * is ±5% of it, more than a change worth reporting.
+ */
+export const MIN_TIMER_STEPS = 20;
+
+/** How many timer steps a time spans, or null when the step is unknown (0). */
+export function timerSteps(ms: number, stepMs: number): number | null {
+  return stepMs > 0 ? ms / stepMs : null;
+}
+
+/** Whether a median is too close to the timer step to trust: bigger sizes give it more steps. */
+export function underTimerResolution(medianMs: number, stepMs: number): boolean {
+  const steps = timerSteps(medianMs, stepMs);
+  return steps !== null && steps < MIN_TIMER_STEPS;
+}

@@ -1,12 +1,13 @@
 /**
- * One run of a plan in the page's main thread, as a results document. No DOM: the caller
- * renders from the events it passes in.
+ * One run of a plan, as a results document, in whichever context imports it: the page's main
+ * thread (runInPage) or the plan Worker (plan-worker.ts). No DOM: the caller renders from the
+ * events it passes in, and brings its own probes.
  */
 import { HARNESS_COMMIT, HARNESS_VERSION } from '../core/build-info.ts';
-import { collectEnvironment } from '../core/environment.ts';
+import { collectEnvironment, describeAdapters } from '../core/environment.ts';
 import type { Plan } from '../core/plan.ts';
 import { RESULTS_SCHEMA, validateResults, type ResultsFile } from '../core/results.ts';
-import { runPlan, type RunEvent, type RunOutput } from '../core/runner.ts';
+import { runPlan, type FootprintProbe, type RunEvent, type RunOutput, type SampleProbe } from '../core/runner.ts';
 import { adapterById } from '../adapters/registry.ts';
 import { suiteById } from '../../suites/index.ts';
 import { yieldToEventLoop } from './yield.ts';
@@ -19,6 +20,14 @@ export interface AppRunInput {
   signal?: AbortSignal;
   /** Called synchronously by the runner between samples; it must not throw or block for long. */
   onEvent?: (event: RunEvent) => void;
+  /** Main-thread blocking around each sample (blocking-probe.ts). */
+  probe?: SampleProbe;
+  /** Bytes and heap after the insert cases (footprint.ts). */
+  footprint?: FootprintProbe;
+  /** What the probes' metrics mean here; recorded as environment.metricNotes. */
+  metricNotes?: Record<string, string>;
+  /** Awaited before each sample, untimed (see RunInput.betweenSamples); one event-loop turn by default. */
+  betweenSamples?: () => Promise<void>;
 }
 
 export interface AppRunOutput {
@@ -27,12 +36,14 @@ export interface AppRunOutput {
   leftover: RunOutput['leftover'];
 }
 
-export async function runInPage(input: AppRunInput): Promise<AppRunOutput> {
+/** Run the plan here, in the main thread or a Worker as `context` says. */
+export async function runHere(input: AppRunInput, context: 'main' | 'worker'): Promise<AppRunOutput> {
   const { plan } = input;
   const suites = plan.suites.map(suiteById);
   const adapters = plan.adapters.map(adapterById);
   // Before the clock of the run starts: the timer probe spins for a few ms.
-  const environment = await collectEnvironment('main');
+  const environment = await collectEnvironment(context);
+  if (input.metricNotes && Object.keys(input.metricNotes).length > 0) environment.metricNotes = input.metricNotes;
   const startedAt = new Date().toISOString();
   const output = await runPlan({
     plan,
@@ -41,8 +52,13 @@ export async function runInPage(input: AppRunInput): Promise<AppRunOutput> {
     runId: input.runId,
     signal: input.signal,
     onEvent: input.onEvent,
-    betweenSamples: yieldToEventLoop,
+    betweenSamples: input.betweenSamples ?? yieldToEventLoop,
+    probe: input.probe,
+    footprint: input.footprint,
   });
+  // After the run, when the stores know what actually ran (e.g. which SQLite VFS).
+  const described = await describeAdapters(adapters);
+  if (Object.keys(described).length > 0) environment.adapters = described;
   const results: ResultsFile = {
     schema: RESULTS_SCHEMA,
     harness: { name: 'storebench', version: HARNESS_VERSION, commit: HARNESS_COMMIT },
@@ -60,4 +76,9 @@ export async function runInPage(input: AppRunInput): Promise<AppRunOutput> {
   };
   // The page holds itself to the schema every reader enforces: a bad file fails here, loudly.
   return { results: validateResults(results, 'this run'), leftover: output.leftover };
+}
+
+/** The plan in the page's main thread. */
+export function runInPage(input: AppRunInput): Promise<AppRunOutput> {
+  return runHere(input, 'main');
 }

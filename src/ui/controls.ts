@@ -1,10 +1,10 @@
 /**
- * The plan form: suites, adapters, sizes, iterations, warm-up, seed, time limit, fixture and
- * suite parameters. It reads and writes the same text fields as the URL query, and checks them
+ * The plan form: suites, adapters, sizes, iterations, warm-up, seed, time limit, fixture,
+ * suite parameters, auto-sampling and whether to run in a Worker. It reads and writes the same text fields as the URL query, and checks them
  * with the same parsePlan, so a form and a link can never disagree about what is allowed.
  */
 import type { StoreAdapter } from '../core/adapter.ts';
-import { parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
+import { DEFAULT_AUTO, formatAuto, parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
 import type { Suite } from '../core/suite.ts';
 import { h } from './dom.ts';
 import { PLAN_VOCABULARY } from './page-query.ts';
@@ -25,6 +25,11 @@ export class Controls {
   private readonly supportNotes = new Map<string, HTMLElement>();
   private readonly inputs: Record<'sizes' | 'iterations' | 'warmup' | 'seed' | 'timeoutMs' | 'params', HTMLInputElement>;
   private readonly fixture: HTMLSelectElement;
+  private readonly auto: HTMLInputElement;
+  private readonly autoSpec: HTMLInputElement;
+  private readonly worker: HTMLInputElement;
+  /** Case ids from the URL; the form has no control for them but keeps them in the plan it reads. */
+  private cases: string | undefined;
   private readonly error: HTMLElement;
 
   constructor(options: ControlsOptions) {
@@ -71,6 +76,9 @@ export class Controls {
       params: textInput('params', 'e.g. chunkSizes=1,10,100'),
     };
     this.fixture = h('select', { attrs: { name: 'fixture', id: 'plan-fixture' } }, ...options.fixtures.map((f) => h('option', { attrs: { value: f } }, f)));
+    this.auto = h('input', { attrs: { type: 'checkbox', name: 'auto', id: 'plan-auto' } });
+    this.autoSpec = textInput('auto-spec', formatAuto(DEFAULT_AUTO));
+    this.worker = h('input', { attrs: { type: 'checkbox', name: 'worker', id: 'plan-worker' } });
     this.error = h('p', { className: 'form-error', attrs: { role: 'alert', 'aria-live': 'polite' } });
 
     const field = (label: string, control: HTMLElement, hint?: string, wide = false) =>
@@ -92,6 +100,19 @@ export class Controls {
         field('Time limit (ms)', this.inputs.timeoutMs, 'per case, adapter and size'),
         field('Fixture', this.fixture),
         field('Suite parameters', this.inputs.params, 'optional; name=value;name=1,2', true),
+        h(
+          'label',
+          { className: 'field field-wide', title: 'Sample each case until the 95% interval is within ci of the mean, after min-n samples, up to max-n or max-ms per case' },
+          h('span', { className: 'field-label' }, this.auto, ' Auto-sample instead of a fixed count'),
+          this.autoSpec,
+          h('span', { className: 'field-hint' }, 'ci = target ± % of the mean; min-n, max-n samples; max-ms per case, store and size'),
+        ),
+        h(
+          'label',
+          { className: 'field field-wide', title: 'Run the whole plan in a dedicated Worker; stores that need the page (localStorage, WebSQL) are unsupported there' },
+          h('span', { className: 'field-label' }, this.worker, ' Run in a Worker'),
+          h('span', { className: 'field-hint' }, 'off the main thread; results record where they ran'),
+        ),
       ),
       this.error,
     );
@@ -113,6 +134,10 @@ export class Controls {
     this.inputs.timeoutMs.value = fields.timeoutMs;
     this.inputs.params.value = fields.params;
     this.fixture.value = fields.fixture;
+    this.auto.checked = plan.auto !== undefined;
+    this.autoSpec.value = fields.auto ?? formatAuto(DEFAULT_AUTO);
+    this.worker.checked = plan.worker === true;
+    this.cases = fields.cases;
     this.showError(null);
   }
 
@@ -130,6 +155,9 @@ export class Controls {
       fixture: this.fixture.value,
     };
     if (this.inputs.params.value.trim() !== '') fields.params = this.inputs.params.value;
+    if (this.auto.checked) fields.auto = this.autoSpec.value.trim() || 'on';
+    if (this.worker.checked) fields.worker = '1';
+    if (this.cases !== undefined) fields.cases = this.cases;
     try {
       const plan = parsePlan(fields, PLAN_VOCABULARY);
       this.showError(null);

@@ -10,7 +10,7 @@ import './style.css';
 import { errorMessage } from '../core/errors.ts';
 import { collectEnvironment } from '../core/environment.ts';
 import { planToQuery, type Plan } from '../core/plan.ts';
-import { resolveSuiteParams } from '../core/suite.ts';
+import { planGroups } from '../core/runner.ts';
 import type { CaseResult } from '../core/results.ts';
 import type { RunEvent } from '../core/runner.ts';
 import { ADAPTERS } from '../adapters/registry.ts';
@@ -18,6 +18,11 @@ import { SUITES } from '../../suites/index.ts';
 import { FIXTURE_IDS } from '../../fixtures/index.ts';
 import { runInPage } from './app-run.ts';
 import { Banners } from './banners.ts';
+import { createBlockingProbe } from './blocking-probe.ts';
+import { CompareView } from './compare-view.ts';
+import { createFootprint, detectHeapSupport } from './footprint.ts';
+import { runInWorker } from './worker-run.ts';
+import { afterNextPaint, yieldToEventLoop } from './yield.ts';
 import { MediansChart } from './chart-medians.ts';
 import { CollectorClient } from './collector-client.ts';
 import { Controls } from './controls.ts';
@@ -29,6 +34,8 @@ import { setPageState } from './page-state.ts';
 import { ProgressView } from './progress.ts';
 import { ResultsTable } from './results-table.ts';
 import { WarningsView } from './warnings.ts';
+import { Explorer } from './explorer.ts';
+import { withPlanQuery } from './explorer-url.ts';
 
 setPageState({ status: 'idle' });
 
@@ -41,6 +48,11 @@ const warnings = new WarningsView();
 const table = new ResultsTable();
 const chart = new MediansChart();
 const downloads = new Downloads();
+const compareView = new CompareView();
+// Started at load: where the heap can only be measured slowly, the trial settles before a run.
+const heapSupport = detectHeapSupport();
+// The explorer's state shares the URL with the plan; each side rewrites only its own keys.
+const explorer = new Explorer(byId('explorer-panel'), location.search, (search) => history.replaceState(null, '', `${location.pathname}${search}`));
 table.setAdapterLabels(new Map(ADAPTERS.map((a) => [a.id, a.label])));
 
 const runButton = byId<HTMLButtonElement>('run');
@@ -58,7 +70,7 @@ const controls = new Controls({
   onChange: (reading) => {
     showPlan(reading.ok ? reading.plan : null);
     // The address bar always holds a link that reproduces the plan on screen.
-    if (reading.ok) history.replaceState(null, '', `${location.pathname}?${planToQuery(reading.plan).toString()}`);
+    if (reading.ok) history.replaceState(null, '', `${location.pathname}${withPlanQuery(location.search, planToQuery(reading.plan))}`);
   },
 });
 
@@ -67,13 +79,15 @@ byId('progress').append(progress.element, warnings.element);
 byId('downloads').append(downloads.element);
 byId('chart').append(chart.element);
 byId('table').append(table.element);
+byId('compare').append(compareView.element);
+byId('explorer').append(explorer.element);
 controls.setPlan(query.plan);
 showPlan(query.plan);
 
 runButton.addEventListener('click', () => {
   const reading = controls.read();
   if (!reading.ok || !describePlan(reading.plan).ok) return;
-  history.replaceState(null, '', `${location.pathname}?${planToQuery(reading.plan).toString()}`);
+  history.replaceState(null, '', `${location.pathname}${withPlanQuery(location.search, planToQuery(reading.plan))}`);
   void startRun(reading.plan, newRunId());
 });
 cancelButton.addEventListener('click', () => {
@@ -99,6 +113,9 @@ async function boot(): Promise<void> {
   } catch (e) {
     byId('env').textContent = `Could not read the environment: ${errorMessage(e)}`;
   }
+
+  // A sweep's page (collector or autorun) loads nothing more: its run starts at once.
+  if (!collector && !query.autorun) void explorer.start(location.href);
 
   const badForCollector = [...query.planErrors, ...query.queryErrors];
   if (collector && badForCollector.length > 0) {
@@ -139,10 +156,13 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   table.clear();
   chart.update([]);
   downloads.setResults(null);
+  compareView.setCurrent(null);
   progress.start();
 
   const rows: CaseResult[] = [];
   let chartStale = false;
+  /** The page changed what it shows since the last sample; its paint is still to come. */
+  let rendered = false;
   const onEvent = (event: RunEvent) => {
     try {
       let changed = progress.onEvent(event);
@@ -159,8 +179,12 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
       if (chartStale && (event.type === 'group-start' || event.type === 'run-end')) {
         chart.update(rows);
         chartStale = false;
+        changed = true;
       }
-      if (changed) settleLayout();
+      if (changed) {
+        settleLayout();
+        rendered = true;
+      }
     } catch (e) {
       console.error('storebench: rendering a run event failed', e);
     }
@@ -169,8 +193,24 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
 
   try {
     if (collector) await collector.hello(navigator.userAgent);
+    const heap = await heapSupport;
+    const probe = createBlockingProbe(plan.worker ? 'worker' : 'main');
+    const footprint = createFootprint(heap.measure, heap.why);
+    const metricNotes = { ...probe.notes(), ...footprint.notes() };
     const startedAt = performance.now();
-    const { results, leftover } = await runInPage({ plan, runId, browser: query.browser, signal: controller.signal, onEvent });
+    const run = plan.worker ? runInWorker : runInPage;
+    // The paint of what the page just rendered would otherwise come at the next frame, inside the
+    // next timed sample; it cost a bulk put in this page about 9% (npm run bench:overhead).
+    // Waiting for it only when something was rendered keeps runs of tiny samples fast.
+    const betweenSamples = async () => {
+      if (rendered) {
+        rendered = false;
+        await afterNextPaint();
+      }
+      await yieldToEventLoop();
+    };
+    const EXP = new URLSearchParams(location.search).get('exp') ?? '';
+    const { results, leftover } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent: EXP.includes('norender') ? undefined : onEvent, probe: EXP.includes('noprobe') ? undefined : probe, footprint: EXP.includes('nofootprint') ? undefined : footprint, metricNotes, betweenSamples });
     const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
 
     renderEnvironment(byId('env'), results.environment);
@@ -178,6 +218,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     table.setAll(results.cases, plan.adapters);
     chart.update(results.cases);
     downloads.setResults(results);
+    compareView.setCurrent(results);
     if (results.run.cancelled) progress.finish('cancelled', `Cancelled after ${seconds} s; the ${results.cases.length} rows that finished are kept.`);
     else progress.finish('done', `Done: ${results.cases.length} rows in ${seconds} s.`);
     if (leftover.length > 0) {
@@ -187,6 +228,14 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
       await collector.done(results);
       if (collector.stats.failed > 0) {
         banners.show('warning', 'Some messages to the collector failed.', [`${collector.stats.failed} failed, ${collector.stats.sent} sent; last error: ${collector.stats.lastError ?? 'unknown'}`], 'collector-failed');
+      }
+    }
+    if (!collector) {
+      // The explorer is a view: if it cannot show this run, the run itself still succeeded.
+      try {
+        explorer.addRun(results);
+      } catch (e) {
+        console.error('storebench: the explorer could not show this run', e);
       }
     }
     setPageState({ status: 'done', results });
@@ -214,7 +263,7 @@ function setRunning(on: boolean): void {
 
 /**
  * Force style and layout now, between samples, rather than at the next frame, which could fall
- * inside a timed sample. Painting still happens at frame time; it is small and off the DOM.
+ * inside a timed sample. Painting happens at frame time: betweenSamples waits for that frame.
  */
 function settleLayout(): void {
   void document.documentElement.offsetHeight;
@@ -223,9 +272,13 @@ function settleLayout(): void {
 /** What the plan amounts to, or why a suite rejects its parameters (which would fail the run). */
 function describePlan(plan: Plan): { ok: boolean; text: string } {
   try {
-    const cases = SUITES.filter((s) => plan.suites.includes(s.id)).reduce((n, s) => n + s.cases(resolveSuiteParams(s, plan.params)).length, 0);
-    const rows = cases * plan.sizes.length * plan.adapters.length;
-    return { ok: true, text: `${rows} row${rows === 1 ? '' : 's'} · ${plan.iterations} timed + ${plan.warmup} warm-up sample${plan.warmup === 1 ? '' : 's'} each` };
+    const rows = planGroups(plan, SUITES.filter((s) => plan.suites.includes(s.id))).length * plan.adapters.length;
+    const a = plan.auto;
+    const samples = a
+      ? `auto: until ±${Number((a.targetRelCi * 100).toPrecision(6))}% of the mean, ${a.minN} to ${a.maxN} samples or ${a.maxMs} ms`
+      : `${plan.iterations} timed`;
+    const where = plan.worker ? ' · in a Worker' : '';
+    return { ok: true, text: `${rows} row${rows === 1 ? '' : 's'} · ${samples} + ${plan.warmup} warm-up sample${plan.warmup === 1 ? '' : 's'} each${where}` };
   } catch (e) {
     return { ok: false, text: errorMessage(e) };
   }

@@ -4,11 +4,12 @@
  */
 import type { CaseResult, CaseStatus } from '../core/results.ts';
 import { opsPerSecond } from '../core/stats.ts';
+import { MIN_TIMER_STEPS, underTimerResolution } from '../core/timer.ts';
 import { h } from './dom.ts';
 import { formatDuration, formatMs, formatRate } from './format.ts';
 
-/** Below this many timer steps a median is mostly quantisation: flag it rather than hide it. */
-const COARSE_STEPS = 10;
+/** A frame gap beyond this is a freeze a reader notices (a long task is 50 ms or more). */
+const FREEZE_MS = 50;
 
 const COLUMNS: { label: string; title?: string; numeric?: boolean }[] = [
   { label: 'Adapter' },
@@ -28,6 +29,8 @@ export class ResultsTable {
   private readonly body: HTMLTableSectionElement;
   private readonly summary: HTMLElement;
   private readonly counts: Record<CaseStatus, number> = { ok: 0, unsupported: 0, error: 0, timeout: 0 };
+  /** ok rows whose median is under MIN_TIMER_STEPS timer steps. */
+  private coarseRows = 0;
   private timerStepMs = 0;
   private adapterLabels = new Map<string, string>();
   private lastGroup: string | null = null;
@@ -58,6 +61,7 @@ export class ResultsTable {
     this.body.replaceChildren();
     this.lastGroup = null;
     for (const k of Object.keys(this.counts) as CaseStatus[]) this.counts[k] = 0;
+    this.coarseRows = 0;
     this.body.append(h('tr', { className: 'empty-row' }, h('td', { attrs: { colspan: String(COLUMNS.length) } }, 'No results yet. Choose a plan and press Run.')));
     this.renderSummary();
   }
@@ -111,12 +115,24 @@ export class ResultsTable {
       );
     }
     const s = r.stats;
-    const coarse = this.timerStepMs > 0 && s.median < COARSE_STEPS * this.timerStepMs;
+    const coarse = underTimerResolution(s.median, this.timerStepMs);
     const median = num(formatMs(s.median), samplesTitle);
+    const notes: string[] = [];
     if (coarse) {
+      this.coarseRows++;
+      const steps = Math.round(s.median / this.timerStepMs);
       median.classList.add('coarse');
-      median.title = `within ${COARSE_STEPS} timer steps (${this.timerStepMs} ms): mostly timer resolution. ${samplesTitle}`;
+      median.title = `only ${steps} timer steps of ${this.timerStepMs} ms: mostly timer noise. ${samplesTitle}`;
+      notes.push(`⚠ median is ${steps} timer step${steps === 1 ? '' : 's'} (under ${MIN_TIMER_STEPS}): mostly timer noise; use bigger sizes`);
     }
+    if (r.stopped === 'ci-target') notes.push('auto: reached its CI target');
+    else if (r.stopped === 'time-cap') notes.push('auto: stopped at its time cap before its CI target');
+    const outliers = r.outliers?.indexes.length ?? 0;
+    if (outliers > 0) notes.push(`${outliers} outlier${outliers === 1 ? '' : 's'} flagged (beyond median ± ${r.outliers?.k}·MAD), kept in the statistics`);
+    const gaps = r.metrics?.maxFrameGapMs;
+    if (gaps && gaps.length > 0 && Math.max(...gaps) > FREEZE_MS) notes.push(`page froze up to ${formatMs(Math.max(...gaps))} ms`);
+    const stored = r.footprint?.storageBytes;
+    if (stored !== undefined) notes.push(`≈ ${formatBytes(stored)} stored (estimate)`);
     const perOp = r.operations > 0 ? s.median / r.operations : null;
     return h(
       'tr',
@@ -130,7 +146,7 @@ export class ResultsTable {
       num(formatDuration(perOp)),
       num(r.operations > 0 ? formatRate(opsPerSecond(s.median, r.operations)) : '—'),
       status,
-      h('td', { className: 'reason' }, ''),
+      h('td', { className: 'reason' }, notes.join('; ')),
     );
   }
 
@@ -141,8 +157,19 @@ export class ResultsTable {
       return;
     }
     const parts = (Object.entries(this.counts) as [CaseStatus, number][]).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`);
-    this.summary.textContent = `${total} row${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
+    const coarse =
+      this.coarseRows > 0
+        ? ` ⚠ ${this.coarseRows} row${this.coarseRows === 1 ? ' has a median' : 's have medians'} under ${MIN_TIMER_STEPS} timer steps (${this.timerStepMs} ms): mostly timer noise; use bigger sizes.`
+        : '';
+    this.summary.textContent = `${total} row${total === 1 ? '' : 's'}: ${parts.join(', ')}.${coarse}`;
   }
+}
+
+function formatBytes(bytes: number): string {
+  const abs = Math.abs(bytes);
+  if (abs >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (abs >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${Math.round(bytes)} B`;
 }
 
 function groupKey(r: CaseResult): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLAN, parsePlan, PlanError, planFieldsFromQuery, planToQuery } from '../../src/core/plan.ts';
+import { DEFAULT_AUTO, DEFAULT_PLAN, parsePlan, PlanError, planFieldsFromQuery, planToFields, planToQuery } from '../../src/core/plan.ts';
 
 const vocab = { suites: ['insert', 'read'], adapters: ['idb', 'memory', 'pouchdb-idb'], fixtures: ['person', 'nested'] };
 
@@ -16,6 +16,26 @@ describe('plan - parsing', () => {
     expect(parsePlan(planFieldsFromQuery(new URLSearchParams(query.toString())), vocab)).toEqual(plan);
   });
 
+  it('auto-sampling: on means the defaults, off and absent mean off, and the text round-trips', () => {
+    expect(parsePlan({ auto: 'on' }, vocab).auto).toEqual(DEFAULT_AUTO);
+    expect(parsePlan({ auto: '' }, vocab).auto).toEqual(DEFAULT_AUTO); // a bare ?auto in a URL
+    expect(parsePlan({ auto: 'off' }, vocab)).not.toHaveProperty('auto');
+    expect(parsePlan({}, vocab)).not.toHaveProperty('auto');
+    const plan = parsePlan({ auto: 'ci:1.5%, max-ms:60000', worker: '1', cases: 'bulk,serial' }, vocab);
+    expect(plan.auto).toEqual({ targetRelCi: 0.015, minN: 5, maxN: 200, maxMs: 60000 });
+    expect(plan.worker).toBe(true);
+    expect(plan.cases).toEqual(['bulk', 'serial']);
+    expect(planToFields(plan)).toMatchObject({ auto: 'ci:1.5%,min-n:5,max-n:200,max-ms:60000', worker: '1', cases: 'bulk,serial' });
+    const query = planToQuery(plan);
+    expect(parsePlan(planFieldsFromQuery(new URLSearchParams(query.toString())), vocab)).toEqual(plan);
+  });
+
+  it('a plan without the newer fields keeps its old link: nothing is added', () => {
+    const plan = parsePlan({ suites: 'insert', worker: 'off' }, vocab);
+    expect(plan).not.toHaveProperty('worker');
+    expect([...planToQuery(plan).keys()]).toEqual(['suites', 'adapters', 'sizes', 'iterations', 'warmup', 'seed', 'timeout-ms', 'fixture']);
+  });
+
   const bad: [string, Parameters<typeof parsePlan>[0], RegExp][] = [
     ['an unknown adapter', { adapters: 'idb,nope' }, /adapters: unknown "nope"; allowed: idb, memory, pouchdb-idb/],
     ['an unknown suite', { suites: 'inserts' }, /suites: unknown "inserts"; allowed: insert, read/],
@@ -26,6 +46,14 @@ describe('plan - parsing', () => {
     ['an empty adapter list', { adapters: ' , ' }, /adapters: none given; allowed:/],
     ['two fixtures', { fixture: 'person,nested' }, /fixture: give exactly 1/],
     ['malformed params', { params: 'chunkSizes' }, /params: "chunkSizes" is not name=value/],
+    ['an auto key that does not exist', { auto: 'ci:2%,fast:1' }, /auto: "fast:1" is not key:value with a key of ci, min-n, max-n, max-ms/],
+    ['an auto target of 0', { auto: 'ci:0%' }, /auto: ci "0%" is not a percentage of the mean from 0.1% to 50%/],
+    ['an auto target that is not a number', { auto: 'ci:tight' }, /auto: ci "tight" is not a percentage/],
+    ['an auto min N of 1', { auto: 'min-n:1' }, /auto: min-n: 1 is out of range; allowed: 2 to 10000/],
+    ['an auto max N below min N', { auto: 'min-n:10,max-n:5' }, /auto: max-n 5 is below min-n 10/],
+    ['a worker switch that is neither on nor off', { worker: 'maybe' }, /worker: "maybe" is not on or off; allowed: 1, on, true, yes, 0, off, false, no/],
+    ['an empty case list', { cases: ',' }, /cases: none given/],
+    ['a case id with markup', { cases: 'bulk,<b>' }, /cases: "<b>" is not a case id/],
   ];
   for (const [what, fields, message] of bad) {
     it(`rejects ${what} with what is allowed`, () => {

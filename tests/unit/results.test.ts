@@ -26,6 +26,15 @@ describe('results - validation', () => {
     ['a size of zero', (r) => (r.cases[0].size = 0), /\$\.cases\[0\]\.size: expected a whole number >= 1/],
     ['isolation not a boolean', (r) => (r.environment.crossOriginIsolated = 'yes'), /\$\.environment\.crossOriginIsolated: expected true or false/],
     ['cases not an array', (r) => (r.cases = {}), /\$\.cases: expected an array, got an object/],
+    ['an unknown stop reason', (r) => (r.cases[0].stopped = 'bored'), /\$\.cases\[0\]\.stopped: expected one of iterations, ci-target, time-cap, got "bored"/],
+    ['an outlier index past the samples', (r) => (r.cases[0].outliers = { k: 3, indexes: [3] }), /\$\.cases\[0\]\.outliers\.indexes\[0\]: 3 is not an index of the 3 samples/],
+    ['outlier indexes out of order', (r) => (r.cases[0].outliers = { k: 3, indexes: [2, 1] }), /outliers\.indexes\[1\]: indexes must be ascending/],
+    ['an outlier bound of 0', (r) => (r.cases[0].outliers = { k: 0, indexes: [] }), /outliers\.k: expected a number > 0/],
+    ['outliers on an unsupported row', (r) => (r.cases[1].outliers = { k: 3, indexes: [] }), /\$\.cases\[1\]\.outliers: only an ok row has outliers/],
+    ['a metric that does not line up with the samples', (r) => (r.cases[0].metrics = { longTasks: [0, 1] }), /\$\.cases\[0\]\.metrics\.longTasks: has 2 values but there are 3 samples/],
+    ['an auto target of 2 (200%)', (r) => (r.run.plan.auto = { targetRelCi: 2, minN: 5, maxN: 10, maxMs: 1000 }), /\$\.run\.plan\.auto\.targetRelCi: expected a fraction of the mean between 0 and 1/],
+    ['a worker flag that is text', (r) => (r.run.plan.worker = 'yes'), /\$\.run\.plan\.worker: expected true or false/],
+    ['a metric note that is not text', (r) => (r.environment.metricNotes = { storageBytes: 5 }), /\$\.environment\.metricNotes\.storageBytes: expected a string/],
   ];
   for (const [what, change, message] of bad) {
     it(`rejects ${what}, naming the field`, () => {
@@ -33,6 +42,19 @@ describe('results - validation', () => {
       expect(() => validateResults(mutate(change), 'bad.json')).toThrow(message);
     });
   }
+
+  it('accepts the optional fields: auto plan, stop reason, outliers, metrics, metric notes', () => {
+    const r = mutate((x) => {
+      x.run.plan.auto = { targetRelCi: 0.02, minN: 5, maxN: 200, maxMs: 30000 };
+      x.run.plan.worker = true;
+      x.run.plan.cases = ['bulk'];
+      x.cases[0].stopped = 'ci-target';
+      x.cases[0].outliers = { k: 3, indexes: [0, 2] };
+      x.cases[0].metrics = { maxFrameGapMs: [16.7, 16.6, 120] };
+      x.environment.metricNotes = { maxFrameGapMs: 'largest gap between animation frames' };
+    });
+    expect(validateResults(r).cases[0]).toMatchObject({ stopped: 'ci-target', outliers: { k: 3, indexes: [0, 2] } });
+  });
 
   it('rejects text that is not JSON, and files over the size cap', () => {
     expect(() => parseResults('{"schema":', 'x.json')).toThrow(/x\.json: not JSON/);

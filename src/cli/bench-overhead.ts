@@ -1,0 +1,232 @@
+/**
+ * `npm run bench:overhead`: how much the harness itself adds to what it measures. It times one
+ * operation, a raw IndexedDB bulk put of 10,000 documents, two ways in the same Chromium:
+ *
+ * - through the harness: the built page runs the plan `insert/bulk` on the `idb` adapter, with
+ *   everything a normal run has (runner, probes, footprint, rendering between samples);
+ * - through a bare page (public/bare/idb-bulk-put.html, served by the same server): the same
+ *   puts written by hand with raw IndexedDB and performance.now().
+ *
+ * Fair by construction: the same documents, built by the same generator code (fixtures/ is
+ * bundled for the bare page; copies made any other way put measurably faster or slower),
+ * default durability in both, a fresh database per sample, the same number of warm-up and timed
+ * samples per run, and many short runs that alternate (ABBA) between two pages kept open (each
+ * in its own browser context), so that drift of a busy machine lands on both alike. The last
+ * line is the ratio of the medians, harness / bare.
+ *
+ * Exit codes: 0 the ratio is within the target (2%) of 1; 1 it is not, or a run failed; 2 bad flags.
+ */
+import { chromium, type Browser } from 'playwright-core';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { errorMessage } from '../core/errors.ts';
+import { mean, median, summarize, tQuantile95, variance, welch } from '../core/stats.ts';
+import type { ResultsFile } from '../core/results.ts';
+import { findChromium } from './browsers.ts';
+import { buildPage, DIST_DIR, distExists, REPO_ROOT } from './build.ts';
+import { startServer } from './server.ts';
+
+export const TARGET = 0.02;
+const RUN_TIMEOUT_MS = 600_000;
+
+export interface OverheadArgs {
+  help: boolean;
+  rounds: number;
+  samples: number;
+  warmup: number;
+  size: number;
+  build: boolean;
+}
+
+export const OVERHEAD_USAGE = [
+  'Usage: npm run bench:overhead -- [--rounds N] [--samples N] [--warmup N] [--size N] [--no-build]',
+  '',
+  'Times a raw IndexedDB bulk put through the harness and through a bare page, in alternating',
+  'runs in Chromium, and prints the ratio of the medians (harness / bare) last.',
+  '',
+  '  --rounds N    pairs of runs, alternating which goes first (default 40)',
+  '  --samples N   timed samples per run (default 2)',
+  '  --warmup N    warm-up samples per run (default 1)',
+  '  --size N      documents per put (default 10000)',
+  '  --no-build    reuse dist/ if it exists',
+  '',
+  `Exit codes: 0 the ratio is within ${TARGET * 100}% of 1; 1 it is not, or a run failed; 2 bad flags.`,
+].join('\n');
+
+export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
+  // Many short runs rather than a few long ones: on a busy machine the load changes within
+  // seconds, and only a fine alternation spreads it evenly over both ways.
+  const args: OverheadArgs = { help: false, rounds: 40, samples: 2, warmup: 1, size: 10_000, build: true };
+  const limits = { rounds: [1, 100], samples: [1, 1000], warmup: [0, 100], size: [1, 1_000_000] } as const;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') args.help = true;
+    else if (arg === '--no-build') args.build = false;
+    else if (arg.startsWith('--') && arg.slice(2) in limits) {
+      const name = arg.slice(2) as keyof typeof limits;
+      const text = argv[++i];
+      const [min, max] = limits[name];
+      if (text === undefined || !/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+        throw new RangeError(`--${name}: "${text ?? ''}" is not a whole number from ${min} to ${max}`);
+      }
+      args[name] = Number(text);
+    } else throw new RangeError(`unknown argument "${arg}"; allowed: --rounds, --samples, --warmup, --size, --no-build, --help`);
+  }
+  return args;
+}
+
+type PageState = { status: string; results?: ResultsFile; error?: string };
+
+/**
+ * The harness page, loaded once with the plan; each run is a click on Run, as a reader would do.
+ * The page is not polled while it runs (polling would put Playwright's own script work into the
+ * page's timed samples): an init script watches the page state that main.ts publishes on
+ * window.__storebench, and one evaluate clicks Run and waits for the run's end.
+ */
+async function harnessPage(browser: Browser, origin: string, a: OverheadArgs): Promise<() => Promise<number[]>> {
+  const page = await (await browser.newContext()).newPage();
+  await page.addInitScript(`(() => {
+    let value;
+    const waiting = [];
+    Object.defineProperty(window, '__storebench', {
+      configurable: true,
+      get: () => value,
+      set: (v) => {
+        value = v;
+        if (v && (v.status === 'done' || v.status === 'error')) for (const w of waiting.splice(0)) w(v);
+      },
+    });
+    window.__benchRun = () => {
+      const ended = new Promise((resolve) => waiting.push(resolve));
+      document.getElementById('run').click();
+      return ended;
+    };
+  })()`);
+  const query = new URLSearchParams({ suites: 'insert', cases: 'bulk', adapters: 'idb', sizes: String(a.size), iterations: String(a.samples), warmup: String(a.warmup), seed: '42', fixture: 'person' });
+  await page.goto(`${origin}/?${query}`);
+  await page.locator('#run:enabled').waitFor({ timeout: RUN_TIMEOUT_MS });
+  return async () => {
+    const state = (await page.evaluate('window.__benchRun()')) as PageState;
+    const row = state.results?.cases.find((c) => c.suite === 'insert' && c.case === 'bulk' && c.adapter === 'idb');
+    if (!row || row.status !== 'ok') throw new Error(`the harness run failed: ${state.error ?? row?.reason ?? 'no insert/bulk row for idb'}`);
+    return row.samples;
+  };
+}
+
+/**
+ * fixtures/ as one classic script that defines `storebenchFixtures`, so the bare page builds its
+ * documents with the harness's own generator and nothing else of the harness.
+ */
+async function fixtureScript(): Promise<string> {
+  const { build } = await import('vite');
+  const out = await build({
+    configFile: false,
+    root: REPO_ROOT,
+    logLevel: 'silent',
+    build: { write: false, minify: false, emptyOutDir: false, lib: { entry: join(REPO_ROOT, 'fixtures/index.ts'), formats: ['iife'], name: 'storebenchFixtures', fileName: 'fixtures' } },
+  });
+  const outputs = (Array.isArray(out) ? out : [out]) as { output: { type: string; code?: string }[] }[];
+  const chunk = outputs.flatMap((o) => o.output).find((c) => c.type === 'chunk');
+  if (!chunk?.code) throw new Error('bundling fixtures/ for the bare page gave no script');
+  return chunk.code;
+}
+
+/** The bare page, loaded once with the fixture generator; each run is one call. */
+async function barePage(browser: Browser, origin: string, a: OverheadArgs, fixtures: string): Promise<() => Promise<number[]>> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${origin}/bare/idb-bulk-put.html`);
+  await page.addScriptTag({ content: fixtures });
+  // A string, not a function: nothing of this process's compiled code runs in the bare page.
+  const call = `window.bareBulkPut(() => storebenchFixtures.makeDocs(storebenchFixtures.fixtureShape('person'), 42, ${a.size}), ${a.samples}, ${a.warmup})`;
+  return async () => (await page.evaluate(call)) as number[];
+}
+
+export async function benchOverhead(argv: readonly string[]): Promise<number> {
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const fail = (line: string) => process.stderr.write(`bench:overhead: ${line}\n`);
+  let args: OverheadArgs;
+  try {
+    args = parseOverheadArgs(argv);
+  } catch (e) {
+    fail(errorMessage(e));
+    return 2;
+  }
+  if (args.help) {
+    out(OVERHEAD_USAGE);
+    return 0;
+  }
+  const found = findChromium();
+  if (!found.found || !found.playwright) {
+    fail(`no Chromium: ${found.found ? 'no Playwright launch settings' : found.why}`);
+    return 1;
+  }
+  if (args.build || !distExists()) {
+    process.stdout.write('building the page… ');
+    await buildPage();
+    out('done');
+  }
+  const fixtures = await fixtureScript();
+  const server = await startServer({ root: DIST_DIR });
+  const browser = await chromium.launch({ executablePath: found.playwright.executablePath, args: found.playwright.args, headless: true });
+  const harness: number[] = [];
+  const bare: number[] = [];
+  /** log(harness median / bare median) per round: the two runs of a round are neighbours in time. */
+  const logRatios: number[] = [];
+  try {
+    out(`IndexedDB bulk put of ${args.size} documents, ${found.label} ${found.version}: ${args.rounds} rounds of ${args.samples} samples (+${args.warmup} warm-up) each way`);
+    const runs = { harness: await harnessPage(browser, server.origin, args), bare: await barePage(browser, server.origin, args, fixtures) };
+    // A first round on each page, not counted: both start with their code compiled and their caches warm.
+    await runs.harness();
+    await runs.bare();
+    for (let round = 0; round < args.rounds; round++) {
+      const order = round % 2 === 0 ? (['harness', 'bare'] as const) : (['bare', 'harness'] as const);
+      const got: Record<string, number[]> = {};
+      for (const way of order) got[way] = await runs[way]();
+      harness.push(...(got.harness ?? []));
+      bare.push(...(got.bare ?? []));
+      logRatios.push(Math.log(median(got.harness ?? []) / median(got.bare ?? [])));
+      if (args.rounds <= 20 || (round + 1) % 10 === 0) {
+        out(`  round ${round + 1} (${order.join(' then ')}): harness median ${fmt(median(got.harness ?? []))} ms, bare median ${fmt(median(got.bare ?? []))} ms`);
+      }
+    }
+  } catch (e) {
+    fail(errorMessage(e));
+    return 1;
+  } finally {
+    await browser.close().catch(() => {});
+    await server.close();
+  }
+  const h = summarize(harness);
+  const b = summarize(bare);
+  const ratio = h.median / b.median;
+  out(`harness: median ${fmt(h.median)} ms, mean ${fmt(h.mean)} ± ${fmt(h.ci95 ?? 0)} ms (n=${h.n})`);
+  out(`bare:    median ${fmt(b.median)} ms, mean ${fmt(b.mean)} ± ${fmt(b.ci95 ?? 0)} ms (n=${b.n})`);
+  // How precisely this run pins the overhead down: on a busy machine the interval is wider than the target.
+  const d = welch(bare, harness);
+  if (d) out(`harness - bare, mean: ${pct(d.diff / b.mean)} with 95% CI [${pct((d.diff - d.halfWidth) / b.mean)}, ${pct((d.diff + d.halfWidth) / b.mean)}] (Welch)`);
+  if (logRatios.length >= 2) {
+    // Paired by round, so load that changes between rounds cancels; geometric mean with a t interval on the logs.
+    const m = mean(logRatios);
+    const half = (tQuantile95(logRatios.length - 1) * Math.sqrt(variance(logRatios))) / Math.sqrt(logRatios.length);
+    out(`paired by round, harness / bare: ${Math.exp(m).toFixed(4)} with 95% CI [${Math.exp(m - half).toFixed(4)}, ${Math.exp(m + half).toFixed(4)}]`);
+  }
+  const within = Math.abs(ratio - 1) <= TARGET;
+  out(within ? `within the ${TARGET * 100}% target` : `OUTSIDE the ${TARGET * 100}% target (a busy machine widens this; rerun with more --rounds)`);
+  out(`ratio of medians (harness / bare): ${ratio.toFixed(4)}`);
+  return within ? 0 : 1;
+}
+
+const fmt = (ms: number) => ms.toFixed(2);
+const pct = (x: number) => `${x >= 0 ? '+' : '-'}${Math.abs(100 * x).toFixed(1)}%`;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  benchOverhead(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`bench:overhead: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,246 @@
+/**
+ * faults - the page survives what goes wrong in a real browser, and says what went wrong: a store
+ * that throws, one that never answers, a full disk (quota), Cancel, and bad input. After every
+ * run, no benchmark database is left behind (indexedDB.databases()).
+ *
+ * Faults are injected into the browser's own IndexedDB with an init script, so the page, the
+ * runner and the idb adapter run unchanged; the memory store beside it shows the run goes on.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+
+type PageState = { status: string; results?: ResultsFile; error?: string };
+
+const state = (page: Page) => page.evaluate(() => (window as unknown as { __storebench: PageState }).__storebench);
+
+async function settled(page: Page, timeout = 90_000): Promise<PageState> {
+  await page.waitForFunction(() => ['done', 'error'].includes((window as unknown as { __storebench: PageState }).__storebench.status), null, { timeout });
+  return state(page);
+}
+
+/** Benchmark databases left in the browser: every name the runner gives starts with storebench-. */
+const leftDatabases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.startsWith('storebench-')));
+
+function row(s: PageState, adapter: string): CaseResult {
+  const r = s.results?.cases.find((c) => c.adapter === adapter);
+  if (!r) throw new Error(`no row for ${adapter}: ${JSON.stringify(s.results?.cases.map((c) => c.adapter))}`);
+  return r;
+}
+
+/** Fail the test on any dialog: hostile text must never run. */
+function forbidDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return dialogs;
+}
+
+const PLAN = 'suites=insert&cases=bulk&adapters=idb,memory&sizes=50&warmup=0';
+
+test.describe('faults - the run goes on', () => {
+  test('a case that throws is an error with its message', async ({ page }) => {
+    await page.addInitScript(() => {
+      const put = IDBObjectStore.prototype.put;
+      IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<typeof put>) {
+        if (this.transaction.db.name.startsWith('storebench-')) throw new DOMException('injected fault: the disk is on fire', 'UnknownError');
+        return put.apply(this, args);
+      };
+    });
+    await page.goto(`/?${PLAN}&iterations=2&autorun=1`);
+    const s = await settled(page);
+    expect(s.status, s.error).toBe('done');
+    expect(row(s, 'idb')).toMatchObject({ status: 'error', reason: expect.stringContaining('injected fault: the disk is on fire') });
+    expect(row(s, 'memory').status).toBe('ok');
+    await expect(page.locator('#results-table tr[data-status=error] .reason')).toContainText('injected fault: the disk is on fire');
+    await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
+  });
+
+  test('a case that never resolves is cut off as timeout, and its database is deleted', async ({ page }) => {
+    // The idb library resolves a write when its transaction says 'complete'; dropping that
+    // listener makes every write hang forever, as a wedged store would.
+    await page.addInitScript(() => {
+      const listen = IDBTransaction.prototype.addEventListener;
+      IDBTransaction.prototype.addEventListener = function (this: IDBTransaction, type: string, ...rest: unknown[]) {
+        if (type === 'complete' && this.mode === 'readwrite' && this.db.name.startsWith('storebench-')) return;
+        return (listen as (...a: unknown[]) => void).call(this, type, ...rest);
+      } as typeof listen;
+    });
+    await page.goto(`/?${PLAN}&iterations=2&timeout-ms=1500&autorun=1`);
+    const s = await settled(page);
+    expect(s.status, s.error).toBe('done');
+    expect(row(s, 'idb')).toMatchObject({ status: 'timeout', reason: expect.stringMatching(/cut off at the 1500 ms time limit/) });
+    expect(row(s, 'memory').status).toBe('ok');
+    await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
+  });
+
+  test('quota exceeded is "error: quota exceeded" (Chromium, tiny quota through DevTools)', async ({ page, browserName, baseURL }) => {
+    test.skip(browserName !== 'chromium', 'Storage.overrideQuotaForOrigin is a Chromium DevTools command');
+    const cdp = await page.context().newCDPSession(page);
+    await page.goto('/tests/e2e/blank.html');
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(baseURL ?? '').origin, quotaSize: 64 * 1024 });
+    // 2,000 documents are several hundred KB: the bulk write cannot commit within 64 KB.
+    await page.goto('/?suites=insert&cases=bulk&adapters=idb,memory&sizes=2000&iterations=1&warmup=0&autorun=1');
+    const s = await settled(page);
+    expect(s.status, s.error).toBe('done');
+    expect(row(s, 'idb')).toMatchObject({ status: 'error', reason: expect.stringMatching(/^quota exceeded/) });
+    expect(row(s, 'memory').status).toBe('ok');
+    await expect(page.locator('#results-table tr[data-status=error] .reason')).toContainText('quota exceeded');
+    await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
+  });
+});
+
+test.describe('faults - cleanup', () => {
+  test('Cancel stops a run on a real store and leaves no database behind', async ({ page }) => {
+    await page.goto('/?suites=insert&cases=serial,bulk&adapters=idb&sizes=200&iterations=200&warmup=0');
+    await page.locator('#run').click();
+    await expect(page.getByTestId('progress-counter')).toHaveText(/^([3-9]|\d{2,})\/\d+ samples$/, { timeout: 60_000 });
+    await page.locator('#cancel').click();
+    const s = await settled(page);
+    expect(s.results?.run.cancelled).toBe(true);
+    await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
+  });
+
+  test('Cancel in a Worker run leaves no database behind either', async ({ page }) => {
+    await page.goto('/?suites=insert&cases=serial,bulk&adapters=idb&sizes=200&iterations=200&warmup=0&worker=1');
+    await page.locator('#run').click();
+    await expect(page.getByTestId('progress-counter')).toHaveText(/^([3-9]|\d{2,})\/\d+ samples$/, { timeout: 60_000 });
+    await page.locator('#cancel').click();
+    const s = await settled(page);
+    expect(s.results?.run.cancelled).toBe(true);
+    expect(s.results?.environment.context).toBe('worker');
+    await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
+  });
+});
+
+test.describe('faults - bad input', () => {
+  test('bad URL parameters: each is named with what is allowed, nothing runs, nothing executes', async ({ page }) => {
+    const dialogs = forbidDialogs(page);
+    const bad = new URLSearchParams({
+      suites: 'insert,nope',
+      adapters: 'idb,<img src=x onerror=alert(1)>',
+      sizes: '0,abc',
+      iterations: '-1',
+      params: 'chunkSizes',
+      auto: 'ci:0%',
+      worker: 'maybe',
+      cases: '<b>x</b>',
+      run: '../../etc',
+      autorun: '1',
+    });
+    await page.goto(`/?${bad}`);
+    const banner = page.locator('.banner-error');
+    await expect(banner).toBeVisible();
+    for (const text of [
+      'suites: unknown "nope"; allowed:',
+      'adapters: unknown "<img src=x onerror=alert(1)>"; allowed:',
+      'sizes: 0 is out of range; allowed: 1 to 10000000',
+      'iterations: "-1" is not a whole number; allowed: 1 to 10000',
+      'params: "chunkSizes" is not name=value',
+      'auto: ci "0%" is not a percentage of the mean',
+      'worker: "maybe" is not on or off',
+      'cases: "<b>x</b>" is not a case id',
+    ]) {
+      await expect(banner).toContainText(text);
+    }
+    await expect(page.locator('.banner-warning')).toContainText('run: "../../etc" is not a run id');
+    // autorun with a bad plan: the page says why and runs nothing.
+    const s = await state(page);
+    expect(s.status).toBe('error');
+    expect(await page.locator('img[src=x]').count()).toBe(0);
+    expect(await page.locator('#banners b').count()).toBe(0);
+    await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
+    expect(dialogs).toEqual([]);
+  });
+
+  test('an unknown case id fails before anything runs, naming the cases there are', async ({ page }) => {
+    await page.goto('/?suites=insert&cases=bulk,nope&adapters=memory&sizes=10&autorun=1');
+    const s = await settled(page);
+    expect(s.status).toBe('error');
+    expect(s.error).toMatch(/^cases: unknown "nope" in suites insert; allowed: serial, bulk, /);
+    await expect(page.getByTestId('progress-label')).toContainText('cases: unknown "nope"');
+  });
+});
+
+test.describe('faults - hostile results files in "compare with…"', () => {
+  async function runSmallPlan(page: Page): Promise<ResultsFile> {
+    await page.goto('/?suites=insert&cases=bulk&adapters=memory&sizes=20&iterations=3&warmup=0&autorun=1');
+    const s = await settled(page);
+    expect(s.status, s.error).toBe('done');
+    return s.results as ResultsFile;
+  }
+
+  const open = async (page: Page) => {
+    await page.locator('#compare-view > summary').click();
+  };
+
+  test('HTML and formula text in labels stay text: nothing is injected or run', async ({ page }) => {
+    const dialogs = forbidDialogs(page);
+    const results = await runSmallPlan(page);
+    const hostile = structuredClone(results);
+    hostile.run.browser = '<img src=x onerror=alert(1)>';
+    for (const c of hostile.cases) {
+      c.title = '=HYPERLINK("http://evil.example","click")';
+      c.case = '<script>alert(2)</script>';
+      c.adapter = '<b id=injected>memory</b>';
+    }
+    await open(page);
+    await page.locator('#compare-file').setInputFiles({ name: '<i>evil</i>.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(hostile)) });
+    await expect(page.locator('#compare-table')).toContainText('<b id=injected>memory</b>');
+    await expect(page.locator('#compare-table')).toContainText('<script>alert(2)</script>');
+    await expect(page.getByTestId('compare-status')).toContainText('<i>evil</i>.json');
+    expect(await page.locator('#injected').count()).toBe(0);
+    expect(await page.locator('img[src=x]').count()).toBe(0);
+    expect(await page.locator('#compare-view i, #compare-view script').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+
+  test('a file of the wrong shape, not JSON, or too big gets a message that says what is wrong', async ({ page }) => {
+    const dialogs = forbidDialogs(page);
+    const results = await runSmallPlan(page);
+    await open(page);
+    const status = page.getByTestId('compare-status');
+    const load = (name: string, text: string) => page.locator('#compare-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+
+    await load('wrong.json', JSON.stringify({ ...results, schema: 'storebench/results@9' }));
+    await expect(status).toContainText('wrong.json: $.schema: expected "storebench/results@1", got "storebench/results@9"');
+    await load('samples.json', JSON.stringify({ ...results, cases: [{ ...results.cases[0], samples: ['fast'] }] }));
+    await expect(status).toContainText('samples.json: $.cases[0].samples[0]: expected a finite number, got "fast"');
+    await load('page.json', '<!doctype html><script>alert(1)</script>');
+    await expect(status).toContainText('page.json: not JSON');
+
+    // Over the size cap: refused by its size, before it is read.
+    const dir = mkdtempSync(join(tmpdir(), 'storebench-huge-'));
+    try {
+      const huge = join(dir, 'huge.json');
+      writeFileSync(huge, ' '.repeat(64 * 1024 * 1024 + 1));
+      await page.locator('#compare-file').setInputFiles(huge);
+      await expect(status).toContainText(/huge\.json: \d+ bytes is larger than the \d+-byte limit for a results file; it was not read/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await expect(page.locator('#compare-table')).toHaveCount(0);
+    expect(dialogs).toEqual([]);
+  });
+
+  test('compare with the same results is all same; with samples 20% faster in the file, a regression', async ({ page }) => {
+    const results = await runSmallPlan(page);
+    await open(page);
+    await page.locator('#compare-file').setInputFiles({ name: 'same.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(results)) });
+    await expect(page.getByTestId('compare-status')).toContainText('No regression against same.json');
+    await expect(page.locator('#compare-table tbody tr[data-verdict=same]')).toHaveCount(1);
+
+    // The file (the base) 20% faster means this page's run is 20% slower than it.
+    const faster = structuredClone(results);
+    for (const c of faster.cases) c.samples = c.samples.map((x) => x / 1.2);
+    await page.locator('#compare-file').setInputFiles({ name: 'faster.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(faster)) });
+    const verdict = page.locator('#compare-table tbody tr').first();
+    // Three memory samples are noisy, so the interval may include 0 (inconclusive); the change is +20% either way.
+    await expect(verdict.locator('td').nth(6)).toHaveText('+20.0%');
+    await expect(verdict).toHaveAttribute('data-verdict', /^(regression|inconclusive)$/);
+  });
+});

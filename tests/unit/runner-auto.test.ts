@@ -1,0 +1,308 @@
+import { describe, expect, it } from 'vitest';
+import { memoryAdapter, memoryDatabaseNames } from '../../src/adapters/memory.ts';
+import type { StoreAdapter } from '../../src/core/adapter.ts';
+import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan.ts';
+import { RESULTS_SCHEMA, validateResults, type CaseResult } from '../../src/core/results.ts';
+import { OUTLIER_K, runPlan, type FootprintProbe, type RunEvent, type RunInput, type SampleProbe } from '../../src/core/runner.ts';
+import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
+
+const plan = (over: Partial<Plan> = {}): Plan => ({ ...DEFAULT_PLAN, suites: ['t'], adapters: ['memory'], sizes: [10], iterations: 4, warmup: 0, ...over });
+const suiteOf = (...cases: BenchCase[]): Suite => ({ id: 't', title: 'test', description: 'test suite', cases: () => cases });
+const memoryAs = (id: string): StoreAdapter => ({ ...memoryAdapter, id, label: id });
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * A case whose samples are given per adapter, in order (then the last one repeats): `run` returns
+ * the number, which the runner takes as the sample. Statistics then see exact values.
+ */
+function scripted(id: string, values: Record<string, readonly number[]>, extra: Partial<BenchCase> = {}): BenchCase {
+  const taken = new Map<string, number>();
+  return defineCase<void>({
+    id,
+    title: id,
+    needs: [],
+    operations: () => 1,
+    async run(ctx) {
+      const list = values[ctx.adapter.id] ?? [1];
+      const i = taken.get(ctx.adapter.id) ?? 0;
+      taken.set(ctx.adapter.id, i + 1);
+      return list[Math.min(i, list.length - 1)] as number;
+    },
+    ...(extra as object),
+  });
+}
+
+async function run(suites: Suite[], adapters: StoreAdapter[], p: Plan, over: Partial<RunInput> = {}) {
+  const events: RunEvent[] = [];
+  const out = await runPlan({ plan: p, suites, adapters, runId: 'auto', onEvent: (e) => events.push(e), cleanupTimeoutMs: 500, ...over });
+  return { ...out, events };
+}
+
+const row = (cases: CaseResult[], adapter: string, caseId?: string) => {
+  const r = cases.find((c) => c.adapter === adapter && (caseId === undefined || c.case === caseId));
+  if (!r) throw new Error(`no row for ${adapter}`);
+  return r;
+};
+
+/** Samples that alternate around 100 by ±`spread`: mean 100, and a CI that shrinks with n. */
+const around = (spread: number, n = 400) => Array.from({ length: n }, (_, i) => 100 + (i % 2 === 0 ? spread : -spread));
+
+describe('runner - auto-sampling', () => {
+  it('stops a quiet row at the CI target once it has min N samples, and records why', async () => {
+    const auto = { targetRelCi: 0.02, minN: 5, maxN: 50, maxMs: 60_000 };
+    const { cases } = await run([suiteOf(scripted('c', { memory: around(1) }))], [memoryAdapter], plan({ auto }));
+    const r = row(cases, 'memory');
+    expect(r.status).toBe('ok');
+    if (r.status !== 'ok') return;
+    // ±1 around 100 is well inside ±2% from the first interval it is allowed to look at.
+    expect(r.samples).toHaveLength(5);
+    expect(r.stopped).toBe('ci-target');
+  });
+
+  it('keeps sampling a noisy row to max N while a quiet one in its group sits the later rounds out', async () => {
+    const auto = { targetRelCi: 0.02, minN: 5, maxN: 12, maxMs: 60_000 };
+    const c = scripted('c', { quiet: around(0.5), noisy: around(40) });
+    const { cases, order, events } = await run([suiteOf(c)], [memoryAs('quiet'), memoryAs('noisy')], plan({ auto, warmup: 1 }));
+    const quiet = row(cases, 'quiet');
+    const noisy = row(cases, 'noisy');
+    expect(quiet.samples).toHaveLength(5);
+    expect(noisy.samples).toHaveLength(12);
+    expect(quiet.status === 'ok' && quiet.stopped).toBe('ci-target');
+    expect(noisy.status === 'ok' && noisy.stopped).toBe('iterations');
+    // One warm-up round, five rounds with both, then the noisy row alone.
+    const rounds = order[0]?.rounds ?? [];
+    expect(rounds).toHaveLength(13);
+    expect(rounds.slice(0, 6).every((r) => r.length === 2)).toBe(true);
+    expect(rounds.slice(6)).toEqual(Array.from({ length: 7 }, () => ['noisy']));
+    // Progress: the total starts as the upper bound and shrinks to what was taken.
+    expect(events[0]).toEqual({ type: 'run-start', rows: 2, samples: 2 * (1 + 12) });
+    const samples = events.filter((e): e is Extract<RunEvent, { type: 'sample' }> => e.type === 'sample');
+    expect(samples).toHaveLength(2 + 5 + 12);
+    expect(samples.at(-1)).toMatchObject({ samplesDone: 19, samplesTotal: 19, index: 12, of: 12 });
+  });
+
+  it('stops at the time cap, before min N, when samples are slow', async () => {
+    const auto = { targetRelCi: 0.02, minN: 50, maxN: 100, maxMs: 150 };
+    const slow = scripted('slow', { memory: around(30) }, { setup: () => sleep(60) } as Partial<BenchCase>);
+    const { cases } = await run([suiteOf(slow)], [memoryAdapter], plan({ auto }));
+    const r = row(cases, 'memory');
+    expect(r.status).toBe('ok');
+    expect(r.status === 'ok' && r.stopped).toBe('time-cap');
+    expect(r.samples.length).toBeGreaterThanOrEqual(2);
+    expect(r.samples.length).toBeLessThan(6);
+  });
+
+  it('stops before a sample that would run past the case time limit, so good samples do not become a timeout', async () => {
+    const auto = { targetRelCi: 0.001, minN: 50, maxN: 100, maxMs: 600_000 };
+    const slow = scripted('slow', { memory: around(30) }, { setup: () => sleep(80) } as Partial<BenchCase>);
+    const { cases } = await run([suiteOf(slow)], [memoryAdapter], plan({ auto, timeoutMs: 400 }));
+    const r = row(cases, 'memory');
+    expect(r.status).toBe('ok');
+    expect(r.status === 'ok' && r.stopped).toBe('time-cap');
+  });
+
+  it('without auto, every ok row stopped at its iteration count', async () => {
+    const { cases } = await run([suiteOf(scripted('c', { memory: [5] }))], [memoryAdapter], plan({ iterations: 3 }));
+    expect(row(cases, 'memory')).toMatchObject({ status: 'ok', stopped: 'iterations', samples: [5, 5, 5] });
+  });
+
+  it('a failing row gives back its unused samples, so progress still ends at its total', async () => {
+    const boom = defineCase<void>({ id: 'boom', title: 'boom', needs: [], operations: () => 1, run: async () => { throw new Error('nope'); } });
+    const { events } = await run([suiteOf(boom, scripted('fine', {}))], [memoryAdapter], plan({ iterations: 3, warmup: 1 }));
+    const samples = events.filter((e): e is Extract<RunEvent, { type: 'sample' }> => e.type === 'sample');
+    expect(samples.at(-1)).toMatchObject({ samplesDone: 5, samplesTotal: 5 });
+  });
+
+  it('produces rows that validate against schema v1', async () => {
+    const auto = { targetRelCi: 0.02, minN: 3, maxN: 10, maxMs: 60_000 };
+    const p = plan({ auto });
+    const { cases, order } = await run([suiteOf(scripted('c', { memory: around(1) }))], [memoryAdapter], p);
+    const doc = {
+      schema: RESULTS_SCHEMA,
+      harness: { name: 'storebench', version: 'test', commit: 'test' },
+      run: { id: 'auto', startedAt: 'a', finishedAt: 'b', browser: 'node', plan: p, cancelled: false, order },
+      environment: {
+        browser: { name: 'node', version: 'x', engine: 'V8' },
+        userAgent: 'node',
+        os: 'Linux',
+        cores: 2,
+        deviceMemoryGb: null,
+        crossOriginIsolated: false,
+        timerStepMs: 0.001,
+        storageEstimate: null,
+        context: 'main',
+        harness: { version: 'test', commit: 'test' },
+      },
+      cases,
+    };
+    expect(validateResults(JSON.parse(JSON.stringify(doc))).run.plan.auto).toEqual(auto);
+  });
+});
+
+describe('runner - outliers', () => {
+  it('flags samples beyond median ± k·MAD without removing them', async () => {
+    const values = [10, 11, 10, 12, 11, 10, 50];
+    const { cases } = await run([suiteOf(scripted('c', { memory: values }))], [memoryAdapter], plan({ iterations: 7 }));
+    const r = row(cases, 'memory');
+    expect(r.samples).toEqual(values);
+    if (r.status !== 'ok') throw new Error(r.reason);
+    expect(r.outliers).toEqual({ k: OUTLIER_K, indexes: [6] });
+    // Both summaries stay: the mean feels the outlier, the median does not.
+    expect(r.stats.median).toBe(11);
+    expect(r.stats.mean).toBe(114 / 7);
+  });
+});
+
+describe('runner - probes', () => {
+  it('starts the sample probe before the clock and stops it after, outside the timed section', async () => {
+    const log: string[] = [];
+    const probe: SampleProbe = {
+      async start() {
+        log.push('start');
+        await sleep(120); // a slow probe must not reach the sample
+      },
+      async stop() {
+        log.push('stop');
+        await sleep(120);
+        return { maxFrameGapMs: 16.7 };
+      },
+    };
+    const c = defineCase<void>({ id: 'c', title: 'c', needs: [], operations: () => 1, run: async () => void log.push('run') });
+    const { cases } = await run([suiteOf(c)], [memoryAdapter], plan({ iterations: 2, warmup: 1 }), { probe });
+    expect(log).toEqual(['start', 'run', 'stop', 'start', 'run', 'stop', 'start', 'run', 'stop']);
+    const r = row(cases, 'memory');
+    for (const ms of r.samples) expect(ms).toBeLessThan(100);
+    expect(r.metrics).toEqual({ maxFrameGapMs: [16.7, 16.7] }); // timed samples only
+  });
+
+  it('stops the probe of a sample that hangs, and does not let the late finish stop the next one', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    const probe: SampleProbe = {
+      start() {
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+      },
+      stop() {
+        running--;
+        return { longTasks: 0 };
+      },
+    };
+    // The first sample of `h` outlives its time limit and finishes only during the second sample
+    // of `n`, which releases it; that late finish must not stop `n`'s probe.
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    let hCalls = 0;
+    let nCalls = 0;
+    const hangOnce = defineCase<void>({ id: 'h', title: 'h', needs: [], operations: () => 1, run: () => (++hCalls === 1 ? gate : Promise.resolve()) });
+    const next = defineCase<void>({
+      id: 'n',
+      title: 'n',
+      needs: [],
+      operations: () => 1,
+      async run() {
+        if (++nCalls === 2) release();
+        await sleep(5);
+      },
+    });
+    const { cases } = await run([suiteOf(hangOnce, next)], [memoryAdapter], plan({ iterations: 3, timeoutMs: 150 }), { probe });
+    expect(row(cases, 'memory', 'h').status).toBe('timeout');
+    expect(row(cases, 'memory', 'n')).toMatchObject({ status: 'ok', metrics: { longTasks: [0, 0, 0] } });
+    expect(running).toBe(0);
+    expect(maxRunning).toBe(1);
+  });
+
+  it('a probe that fails is one warning; the case stays ok without its metrics', async () => {
+    const probe: SampleProbe = {
+      start() {},
+      stop() {
+        throw new Error('observer gone');
+      },
+    };
+    const { cases, events } = await run([suiteOf(scripted('c', {}))], [memoryAdapter], plan({ iterations: 3 }), { probe });
+    const r = row(cases, 'memory');
+    expect(r.status).toBe('ok');
+    expect(r.metrics).toBeUndefined();
+    expect(events.filter((e) => e.type === 'warning')).toEqual([{ type: 'warning', message: 'the sample probe failed; its metrics are left out: observer gone' }]);
+  });
+
+  it('measures the footprint in an untimed pass after the samples: after run and verify, before teardown and deletion', async () => {
+    const log: string[] = [];
+    const footprint: FootprintProbe = {
+      appliesTo: (_suite, caseId) => caseId === 'measured',
+      async before() {
+        log.push(`before (${memoryDatabaseNames().filter((n) => n.startsWith('storebench-auto-')).length} dbs)`);
+      },
+      async after() {
+        log.push(`after (${memoryDatabaseNames().filter((n) => n.startsWith('storebench-auto-')).length} dbs)`);
+        return { storageBytes: 1234 };
+      },
+    };
+    const steps = (id: string) =>
+      defineCase<void>({
+        id,
+        title: id,
+        needs: [],
+        operations: () => 1,
+        run: async () => void log.push(`run ${id}`),
+        verify: async () => void log.push(`verify ${id}`),
+        teardown: async () => void log.push(`teardown ${id}`),
+      });
+    const { cases, events } = await run([suiteOf(steps('measured'), steps('other'))], [memoryAdapter], plan({ iterations: 2 }), { footprint });
+    expect(log).toEqual([
+      'run measured',
+      'verify measured',
+      'teardown measured',
+      'run measured',
+      'verify measured',
+      'teardown measured',
+      // The pass: one more run of the case, measured, after both timed samples.
+      'before (0 dbs)',
+      'run measured',
+      'verify measured',
+      'after (1 dbs)',
+      'teardown measured',
+      'run other',
+      'verify other',
+      'teardown other',
+      'run other',
+      'verify other',
+      'teardown other',
+    ]);
+    const measured = row(cases, 'memory', 'measured');
+    expect(measured).toMatchObject({ status: 'ok', footprint: { storageBytes: 1234 } });
+    expect(measured.samples).toHaveLength(2); // the pass is not a sample
+    expect(measured.metrics).toBeUndefined();
+    expect(row(cases, 'memory', 'other')).not.toHaveProperty('footprint');
+    expect(events.filter((e) => e.type === 'sample')).toHaveLength(4);
+  });
+
+  it('a footprint pass that fails costs only the measurement', async () => {
+    const footprint: FootprintProbe = {
+      appliesTo: () => true,
+      before: async () => {},
+      after: async () => {
+        throw new Error('no estimate');
+      },
+    };
+    const { cases, events } = await run([suiteOf(scripted('c', {}))], [memoryAdapter], plan({ iterations: 2 }), { footprint });
+    expect(row(cases, 'memory')).toMatchObject({ status: 'ok', samples: [1, 1] });
+    expect(row(cases, 'memory')).not.toHaveProperty('footprint');
+    expect(events.filter((e) => e.type === 'warning')).toEqual([{ type: 'warning', message: 'the footprint pass (memory, c) failed; its metrics are left out: no estimate' }]);
+  });
+});
+
+describe('runner - case filter', () => {
+  it('runs only the named cases', async () => {
+    const { cases } = await run([suiteOf(scripted('a', {}), scripted('b', {}), scripted('c', {}))], [memoryAdapter], plan({ cases: ['b', 'c'] }));
+    expect(cases.map((c) => c.case)).toEqual(['b', 'c']);
+  });
+
+  it('refuses an unknown case before running anything, naming the ones allowed', async () => {
+    const events: RunEvent[] = [];
+    const p = plan({ cases: ['a', 'nope'] });
+    await expect(runPlan({ plan: p, suites: [suiteOf(scripted('a', {}))], adapters: [memoryAdapter], runId: 'x', onEvent: (e) => events.push(e) })).rejects.toThrow(PlanError);
+    await expect(runPlan({ plan: p, suites: [suiteOf(scripted('a', {}))], adapters: [memoryAdapter], runId: 'x' })).rejects.toThrow('cases: unknown "nope" in suites t; allowed: a');
+    expect(events).toEqual([]);
+  });
+});
