@@ -40,7 +40,9 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   if (!Number.isFinite(ms)) return promise;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`${what} did not finish within ${Math.round(ms)} ms`)), Math.max(0, ms));
+    // A case whose time limit is already used up reaches here with ms <= 0: say so, not "-128 ms".
+    const text = ms > 0 ? `${what} did not finish within ${Math.round(ms)} ms` : `no time was left for ${what}`;
+    timer = setTimeout(() => reject(new TimeoutError(text)), Math.max(0, ms));
   });
   promise.catch(() => {});
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));

@@ -4,6 +4,7 @@ import type { StoreAdapter } from '../../src/core/adapter.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import { validateResults, RESULTS_SCHEMA, type CaseResult } from '../../src/core/results.ts';
 import { runPlan, type RunEvent } from '../../src/core/runner.ts';
+import { withTimeout } from '../../src/core/errors.ts';
 import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
 import { insertSuite as fullInsertSuite } from '../../suites/insert.ts';
 
@@ -203,5 +204,13 @@ describe('runner - results', () => {
       cases,
     };
     expect(validateResults(JSON.parse(JSON.stringify(doc))).cases).toHaveLength(2);
+  });
+});
+
+describe('runner - time limit bookkeeping', () => {
+  it('says the time was used up, never a negative time left', async () => {
+    const never = new Promise<never>(() => {});
+    await expect(withTimeout(never, -128, 'open')).rejects.toThrow(/^no time was left for open$/);
+    await expect(withTimeout(never, 20, 'open')).rejects.toThrow(/^open did not finish within 20 ms$/);
   });
 });
