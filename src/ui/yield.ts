@@ -15,22 +15,28 @@ export function yieldToEventLoop(): Promise<void> {
 }
 
 /**
- * Resolves after the next frame has been painted: a requestAnimationFrame callback runs before
- * that frame's paint, and a task posted from it runs after. Resolves at once when the page is
- * hidden (no frames come) and after `maxWaitMs` at most, so a throttled page never stalls a run.
+ * Resolves once what the page last rendered has been painted and rasterised: a
+ * requestAnimationFrame callback runs before its frame's paint, raster then runs on other threads
+ * while the next frame begins, so this waits for `frames` frames and a task after the last.
+ * Resolves at once when the page is hidden (no frames come) and after `maxWaitMs` at most, so a
+ * throttled page never stalls a run.
  */
-export function afterNextPaint(maxWaitMs = 100): Promise<void> {
+export function afterNextPaint(frames = 2, maxWaitMs = 150): Promise<void> {
   return new Promise((resolve) => {
     if (typeof requestAnimationFrame !== 'function' || document.visibilityState !== 'visible') {
       resolve();
       return;
     }
     const timer = setTimeout(resolve, maxWaitMs);
-    requestAnimationFrame(() => {
-      void yieldToEventLoop().then(() => {
-        clearTimeout(timer);
-        resolve();
+    const frame = (left: number) =>
+      requestAnimationFrame(() => {
+        if (left > 1) frame(left - 1);
+        else
+          void yieldToEventLoop().then(() => {
+            clearTimeout(timer);
+            resolve();
+          });
       });
-    });
+    frame(frames);
   });
 }
