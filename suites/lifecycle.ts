@@ -1,5 +1,5 @@
 import type { StoreHandle } from '../src/core/adapter.ts';
-import { defineCase, expectEqual, type CaseContext, type Suite } from '../src/core/suite.ts';
+import { defineCase, expectEqual, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
 import { prefill } from './prefill.ts';
 
 /**
@@ -23,37 +23,24 @@ const closeIfOpen = async (_ctx: CaseContext, s: Life) => {
   await s.handle?.close();
 };
 
-const openEmpty = defineCase<Life>({
-  id: 'open-empty',
-  title: 'open an existing empty store',
-  needs: [],
-  open: 'self',
-  operations: () => 1,
-  setup: (ctx) => created(ctx, 0),
-  async run(ctx, s) {
-    s.handle = await ctx.adapter.open(ctx.dbName);
-  },
-  async verify(_ctx, s) {
-    expectEqual('documents in the reopened empty store', await s.handle?.count(), 0);
-  },
-  teardown: closeIfOpen,
-});
-
-const openFull = defineCase<Life>({
-  id: 'open-full',
-  title: 'open an existing full store',
-  needs: [],
-  open: 'self',
-  operations: () => 1,
-  setup: (ctx) => created(ctx, ctx.size),
-  async run(ctx, s) {
-    s.handle = await ctx.adapter.open(ctx.dbName);
-  },
-  async verify(ctx, s) {
-    expectEqual('documents in the reopened store', await s.handle?.count(), ctx.size);
-  },
-  teardown: closeIfOpen,
-});
+/** Reopen a store created in setup with `count` documents: the JSONStore study's init. */
+function reopen(which: 'empty' | 'full'): BenchCase {
+  return defineCase<Life>({
+    id: `open-${which}`,
+    title: `open an existing ${which} store`,
+    needs: [],
+    open: 'self',
+    operations: () => 1,
+    setup: (ctx) => created(ctx, which === 'empty' ? 0 : ctx.size),
+    async run(ctx, s) {
+      s.handle = await ctx.adapter.open(ctx.dbName);
+    },
+    async verify(ctx, s) {
+      expectEqual(`documents in the reopened ${which} store`, await s.handle?.count(), which === 'empty' ? 0 : ctx.size);
+    },
+    teardown: closeIfOpen,
+  });
+}
 
 const firstInsert = defineCase<Life>({
   id: 'first-insert',
@@ -72,52 +59,32 @@ const firstInsert = defineCase<Life>({
   teardown: closeIfOpen,
 });
 
-const close = defineCase<Life>({
-  id: 'close',
-  title: 'close a full store',
-  needs: [],
-  open: 'self',
-  operations: () => 1,
-  async setup(ctx) {
-    await created(ctx, ctx.size);
-    return { handle: await ctx.adapter.open(ctx.dbName) };
-  },
-  async run(_ctx, s) {
-    await s.handle!.close();
-  },
-  async verify(ctx) {
-    // Closing must not lose data: reopen and count.
-    const again = await ctx.adapter.open(ctx.dbName);
-    try {
-      expectEqual('documents after close and reopen', await again.count(), ctx.size);
-    } finally {
-      await again.close();
-    }
-  },
-});
-
-const destroy = defineCase<Life>({
-  id: 'destroy',
-  title: 'destroy a full store',
-  needs: [],
-  open: 'self',
-  operations: () => 1,
-  async setup(ctx) {
-    await created(ctx, ctx.size);
-    return { handle: await ctx.adapter.open(ctx.dbName) };
-  },
-  async run(_ctx, s) {
-    await s.handle!.destroy();
-  },
-  async verify(ctx) {
-    const again = await ctx.adapter.open(ctx.dbName);
-    try {
-      expectEqual('documents after destroy', await again.count(), 0);
-    } finally {
-      await again.close();
-    }
-  },
-});
+/** End a full, open store by closing or destroying it; verify by reopening and counting. */
+function end(how: 'close' | 'destroy'): BenchCase {
+  return defineCase<Life>({
+    id: how,
+    title: `${how} a full store`,
+    needs: [],
+    open: 'self',
+    operations: () => 1,
+    async setup(ctx) {
+      await created(ctx, ctx.size);
+      return { handle: await ctx.adapter.open(ctx.dbName) };
+    },
+    async run(_ctx, s) {
+      await (how === 'close' ? s.handle!.close() : s.handle!.destroy());
+    },
+    async verify(ctx) {
+      // Closing must keep the data and destroying must remove it: reopen and count.
+      const again = await ctx.adapter.open(ctx.dbName);
+      try {
+        expectEqual(`documents after ${how} and reopen`, await again.count(), how === 'close' ? ctx.size : 0);
+      } finally {
+        await again.close();
+      }
+    },
+  });
+}
 
 /** lifecycle: open (init) empty and full, close, destroy, time to first insert (JSONStore init, closeAll, destroy). */
 export const lifecycleSuite: Suite = {
@@ -125,5 +92,5 @@ export const lifecycleSuite: Suite = {
   title: 'Lifecycle',
   description: 'Open an existing empty store and a full one; close; destroy; time to first insert (create, open and one write).',
   reproduces: 'IBM JSONStore (init, closeAll, destroy)',
-  cases: () => [openEmpty, openFull, close, destroy, firstInsert],
+  cases: () => [reopen('empty'), reopen('full'), end('close'), end('destroy'), firstInsert],
 };
