@@ -1,7 +1,7 @@
 import Dexie, { type Collection, type DexieOptions, type Table } from 'dexie';
 import type { Doc, FindQuery, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
-import type { Capability } from '../core/capabilities.ts';
 import { applyFind, countMatches } from '../core/query.ts';
+import { HAS_DURABILITY, INDEXEDDB_CAPABILITIES } from './indexeddb-features.ts';
 import { planIndex, type IndexInfo, type IndexPlan } from './index-plan.ts';
 import { isEmptyRange } from './range.ts';
 
@@ -13,7 +13,6 @@ type Docs = Table<Doc, string>;
  * (https://developer.mozilla.org/docs/Web/API/IDBTransaction/durability); an older engine would
  * ignore it silently, so the capability is declared only where the engine has it.
  */
-const hasDurability = typeof IDBTransaction !== 'undefined' && 'durability' in IDBTransaction.prototype;
 
 /** A key path is a dotted path of identifiers, so only an identifier names a top-level field. */
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -194,21 +193,6 @@ function handleFor(first: Dexie, name: string, options: DexieOptions): StoreHand
   };
 }
 
-const capabilities: readonly Capability[] = [
-  'bulkWrite',
-  'getMany',
-  'keyRange',
-  'skip',
-  'count',
-  'update',
-  'bulkUpdate',
-  'remove',
-  'bulkRemove',
-  'secondaryIndex',
-  'query',
-  ...(hasDurability ? (['durability'] as const) : []),
-  'worker',
-];
 
 /**
  * Dexie 4 over IndexedDB: one table, `docs`, keyed by `_id`. Secondary indexes are added by a
@@ -219,11 +203,11 @@ export const dexieAdapter: StoreAdapter = {
   id: 'dexie',
   label: `Dexie ${Dexie.semVer}`,
   backend: 'indexeddb',
-  capabilities,
+  capabilities: INDEXEDDB_CAPABILITIES,
   supported: () => (typeof indexedDB === 'undefined' ? 'IndexedDB is not available here' : true),
   async open(name, options) {
     const durability = options?.durability;
-    const dexieOptions: DexieOptions = hasDurability && durability && durability !== 'default' ? { chromeTransactionDurability: durability } : {};
+    const dexieOptions: DexieOptions = HAS_DURABILITY && durability && durability !== 'default' ? { chromeTransactionDurability: durability } : {};
     return handleFor(await connect(name, dexieOptions), name, dexieOptions);
   },
   async destroy(name) {

@@ -1,7 +1,7 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction } from 'idb';
 import type { Doc, FieldCondition, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
-import type { Capability } from '../core/capabilities.ts';
 import { applyFind, countMatches } from '../core/query.ts';
+import { HAS_DURABILITY, INDEXEDDB_CAPABILITIES } from './indexeddb-features.ts';
 import { planIndex, type IndexPlan, type KeyBounds } from './index-plan.ts';
 import { isEmptyRange } from './range.ts';
 
@@ -14,12 +14,6 @@ interface Schema extends DBSchema {
 
 type Store<Mode extends IDBTransactionMode> = IDBPObjectStore<Schema, ['docs'], 'docs', Mode>;
 
-/**
- * The durability hint is Baseline only since 2024, Firefox 126 being the last to ship it
- * (https://developer.mozilla.org/docs/Web/API/IDBTransaction/durability). An older engine would
- * ignore the option silently, so the capability is declared only where the engine has it.
- */
-const hasDurability = typeof IDBTransaction !== 'undefined' && 'durability' in IDBTransaction.prototype;
 
 /**
  * Run `work` in one transaction. A write resolves only once its transaction has committed; a read
@@ -214,34 +208,19 @@ function handleFor(first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions
   };
 }
 
-const capabilities: readonly Capability[] = [
-  'bulkWrite',
-  'getMany',
-  'keyRange',
-  'skip',
-  'count',
-  'update',
-  'bulkUpdate',
-  'remove',
-  'bulkRemove',
-  'secondaryIndex',
-  'query',
-  ...(hasDurability ? (['durability'] as const) : []),
-  'worker',
-];
 
 /** Raw IndexedDB through `idb`: one object store, `docs`, keyed by `_id`, with native indexes on fields. */
 export const idbAdapter: StoreAdapter = {
   id: 'idb',
   label: 'IndexedDB (idb)',
   backend: 'indexeddb',
-  capabilities,
+  capabilities: INDEXEDDB_CAPABILITIES,
   supported: () => (typeof indexedDB === 'undefined' ? 'IndexedDB is not available here' : true),
   async open(name, options) {
     // No fixed version: each index createIndex adds raises it.
     const db = await connect(name);
     const durability = options?.durability;
-    return handleFor(db, hasDurability && durability && durability !== 'default' ? { durability } : undefined);
+    return handleFor(db, HAS_DURABILITY && durability && durability !== 'default' ? { durability } : undefined);
   },
   async destroy(name) {
     await deleteDB(name);
