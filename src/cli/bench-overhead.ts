@@ -18,13 +18,13 @@
  */
 import { chromium, type Browser } from 'playwright-core';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { errorMessage } from '../core/errors.ts';
 import { mean, median, summarize, tQuantile95, variance, welch } from '../core/stats.ts';
 import type { ResultsFile } from '../core/results.ts';
 import { findChromium } from './browsers.ts';
 import { buildPage, DIST_DIR, distExists, REPO_ROOT } from './build.ts';
 import { startServer } from './server.ts';
+import { isEntry, runEntry } from './entry.ts';
 
 export const TARGET = 0.02;
 const RUN_TIMEOUT_MS = 600_000;
@@ -219,14 +219,4 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
 const fmt = (ms: number) => ms.toFixed(2);
 const pct = (x: number) => `${x >= 0 ? '+' : '-'}${Math.abs(100 * x).toFixed(1)}%`;
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  benchOverhead(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e: unknown) => {
-      process.stderr.write(`bench:overhead: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+if (isEntry(import.meta.url)) runEntry('bench:overhead', benchOverhead);

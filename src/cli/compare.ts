@@ -6,11 +6,11 @@
  * from ok to error or timeout; 2 bad arguments or a file that is not valid results.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { compareResults, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison } from '../core/compare.ts';
 import { parseResultsInput } from '../core/results-input.ts';
 import { MAX_RESULTS_BYTES, ResultsError } from '../core/results.ts';
 import { formatMs, renderTable, type Align } from './terminal-table.ts';
+import { isEntry } from './entry.ts';
 
 export const COMPARE_USAGE = [
   'Usage: npm run compare -- BASE.json NEW.json [--threshold 5%]',
@@ -139,7 +139,7 @@ export function formatComparison(c: Comparison): string {
 }
 
 // Run only as the entry point, so tests can import runCompare without side effects.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isEntry(import.meta.url)) {
   const result = runCompare(process.argv.slice(2));
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);

@@ -6,13 +6,13 @@
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseResultsInput } from '../core/results-input.ts';
 import { MAX_RESULTS_BYTES, ResultsError, type ResultsFile } from '../core/results.ts';
 import { toCsv, toSamplesCsv } from '../export/csv.ts';
 import { toJson } from '../export/json.ts';
 import { toSamplesTsv, toTsv } from '../export/tsv.ts';
 import { toXlsx } from '../export/xlsx.ts';
+import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
 
 export const EXPORT_FORMATS = ['csv', 'tsv', 'xlsx', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -115,13 +115,8 @@ export async function exportResults(docs: readonly ResultsFile[], format: Export
   }
 }
 
-export interface ExportIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
-
 /** The command: 0 on success, 1 when a file is bad or cannot be written, 2 for bad flags. */
-export async function exportCommand(argv: readonly string[], io: ExportIo): Promise<number> {
+export async function exportCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let args: ExportArgs;
   try {
     args = parseExportArgs(argv);
@@ -166,14 +161,4 @@ export async function exportCommand(argv: readonly string[], io: ExportIo): Prom
   return 0;
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  exportCommand(process.argv.slice(2), { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e: unknown) => {
-      process.stderr.write(`export: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+if (isEntry(import.meta.url)) runEntry('export', (argv) => exportCommand(argv, PROCESS_IO));

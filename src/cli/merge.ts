@@ -7,9 +7,9 @@
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { MergeError, mergeResults, type MergeInput } from '../core/merge.ts';
 import { MAX_RESULTS_BYTES } from '../core/results.ts';
+import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
 
 export const MERGE_USAGE = `Usage: npm run merge -- FILE... --out FILE
 
@@ -55,12 +55,7 @@ export function parseMergeArgs(argv: readonly string[]): MergeArgs {
   return { help: false, files, out };
 }
 
-export interface MergeIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
-
-export async function mergeCommand(argv: readonly string[], io: MergeIo): Promise<number> {
+export async function mergeCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let args: MergeArgs;
   try {
     args = parseMergeArgs(argv);
@@ -122,14 +117,4 @@ export async function mergeCommand(argv: readonly string[], io: MergeIo): Promis
   return 0;
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  mergeCommand(process.argv.slice(2), { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e: unknown) => {
-      process.stderr.write(`merge: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+if (isEntry(import.meta.url)) runEntry('merge', (argv) => mergeCommand(argv, PROCESS_IO));

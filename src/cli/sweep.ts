@@ -34,6 +34,7 @@ import { COLLECT_PATH, isLoopbackHost, isWildcardHost, startServer, type Storebe
 import { BrowserSession, defaultLimits, type RunEnd } from './session.ts';
 import { resultsTable, type BrowserColumn } from './terminal-table.ts';
 import { loadVocabulary } from './vocabulary.ts';
+import { runEntry } from './entry.ts';
 
 const MAX_WARNINGS_SHOWN = 5;
 
@@ -402,12 +403,4 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   return why === null ? 0 : 1;
 }
 
-sweep(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`sweep: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exitCode = 1;
-  },
-);
+runEntry('sweep', sweep);
