@@ -9,7 +9,10 @@
  * its own id. A remote endpoint is someone else's: only the session is ended there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { errorMessage } from '../../core/errors.ts';
 import { redactUrl } from '../browsers.ts';
 import type { RunEnd } from '../session.ts';
@@ -75,6 +78,16 @@ function freePort(): Promise<number> {
  * is killed hard (a second Ctrl-C), nothing else would stop it and the next session would fail.
  */
 const running = new Set<number>();
+/**
+ * Folders for the X authority files of the Xvfb displays still running. xvfb-run makes such a
+ * folder itself and deletes it in an exit trap that a stopped process group does not always
+ * reach, which left one folder behind per WebKit run; the sweep owns them instead.
+ */
+const authFolders = new Set<string>();
+const removeFolder = (dir: string) => {
+  rmSync(dir, { recursive: true, force: true });
+  authFolders.delete(dir);
+};
 process.on('exit', () => {
   for (const pid of running) {
     try {
@@ -83,6 +96,7 @@ process.on('exit', () => {
       /* already gone */
     }
   }
+  for (const dir of authFolders) removeFolder(dir);
 });
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
@@ -95,12 +109,14 @@ export async function driveWebDriver({ browser: found, url, session, signal }: D
   let sessionId: string | undefined;
   let base = '';
   let alive: ReturnType<typeof setInterval> | undefined;
+  let authFolder: string | undefined;
   const stopAbort = once(signal, () => session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }));
   try {
     if (how.kind === 'local') {
       const port = await freePort();
       base = `http://127.0.0.1:${port}`;
-      const [cmd, args] = how.needsXvfb ? ['xvfb-run', ['-a', how.driverBinary, ...how.portArgs(port)]] : [how.driverBinary, how.portArgs(port)];
+      if (how.needsXvfb) authFolders.add((authFolder = mkdtempSync(join(tmpdir(), 'storebench-xvfb-'))));
+      const [cmd, args] = authFolder ? ['xvfb-run', ['-a', '-f', join(authFolder, 'Xauthority'), how.driverBinary, ...how.portArgs(port)]] : [how.driverBinary, how.portArgs(port)];
       // Its own process group, so stopping it also stops Xvfb and the browser it started.
       const started = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       child = started;
@@ -160,6 +176,7 @@ export async function driveWebDriver({ browser: found, url, session, signal }: D
     if (alive) clearInterval(alive);
     if (sessionId) await command(base, 'DELETE', `/session/${sessionId}`, undefined, 10_000).catch(() => {});
     if (child) await stopGroup(child);
+    if (authFolder) removeFolder(authFolder);
   }
 }
 
