@@ -2,8 +2,9 @@ import type { Doc, FindQuery, KeyRange } from '../core/adapter.ts';
 
 /**
  * The messages between the sqlite-opfs adapter (page or Worker that uses the store) and the
- * dedicated Worker that runs SQLite (sqlite-opfs-worker.ts). Every request carries an id; the
- * worker answers each one exactly once, in the order they came.
+ * engine that runs SQLite (sqlite-opfs-engine.ts), in its own Worker or in the Worker that uses
+ * the store. Every request carries an id; the engine answers each one exactly once, in the order
+ * they came.
  */
 
 /** The operations on an open database, by StoreHandle method name, with their arguments and answers. */

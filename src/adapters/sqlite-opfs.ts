@@ -8,15 +8,24 @@ import type { EngineInfo, HandleCalls, HandleMethod, Request, Response } from '.
  * row of docs(id TEXT PRIMARY KEY, json TEXT); createIndex indexes json_extract() expressions
  * and queries become SQL over them (sqlite-query.ts).
  *
- * Design: one SQLite worker per page (or per Worker that uses the store), holding the
- * "opfs-sahpool" VFS, with one connection per database; every handle forwards its operations to
- * it as messages (sqlite-opfs-protocol.ts). That pool can be held by only one instance per origin
- * at a time (see sqlite-opfs-worker.ts), so one worker per handle would make the runner's
- * open/close/destroy of a fresh database per sample collide with itself; a single worker serves
- * any number of databases and handles with nothing to hand over. Between contexts (the page and
- * the plan Worker, or two tabs) the pool passes when asked and no database is open. The same
- * limit is why `worker` is not declared: the concurrency suite's K Workers each open the one
- * database with a pool of their own, at the same time, and all but the first would be refused.
+ * Design: one SQLite engine per page (or per Worker that uses the store), holding the
+ * "opfs-sahpool" VFS, with one connection per database (sqlite-opfs-engine.ts). That pool can be
+ * held by only one instance per origin at a time, so an engine per handle would make the
+ * runner's open/close/destroy of a fresh database per sample collide with itself; a single
+ * engine serves any number of databases and handles with nothing to hand over. Between contexts
+ * (the page and the plan Worker, or two tabs) the pool passes when asked and no database is
+ * open. The same limit is why `worker` is not declared: the concurrency suite's K Workers each
+ * open the one database with a pool of their own, at the same time, and all but the first would
+ * be refused.
+ *
+ * Where the engine runs: OPFS sync access handles exist only in dedicated Workers, so from the
+ * page the adapter starts a SQLite worker (sqlite-opfs-worker.ts) and every handle forwards its
+ * operations to it as messages (sqlite-opfs-protocol.ts). From a dedicated Worker (the plan
+ * Worker) the engine runs in that Worker's own thread, with the same requests and answers,
+ * cloned both ways as messages would be. Starting a Worker from a Worker is what it saves:
+ * Firefox ESR 153 on a loaded 2-core machine now and then never came back from the nested
+ * `new Worker()` (about 1 run in 40; the Worker's own timers stopped firing with it), which
+ * froze the whole plan Worker. `describe()` records which way ran (`runsIn`).
  *
  * Defaults are SQLite's: journal_mode DELETE and synchronous FULL, so each put outside a batch is
  * its own durable transaction (a journal file created, flushed and deleted in the pool).
@@ -30,8 +39,16 @@ interface Client {
 }
 
 let client: Client | undefined;
-/** Set once the worker has set SQLite up: which VFS and SQLite version ran. */
+/** Set once the engine has set SQLite up: which VFS and SQLite version ran. */
 let engine: EngineInfo | undefined;
+
+/** Whether this code runs in a dedicated Worker, where the engine can run in this thread. */
+const inDedicatedWorker = (): boolean => {
+  const scope = (globalThis as { DedicatedWorkerGlobalScope?: abstract new () => unknown }).DedicatedWorkerGlobalScope;
+  return typeof scope === 'function' && globalThis instanceof scope;
+};
+
+const RUNS_IN = { worker: 'a SQLite worker of its own', thread: 'the Worker that uses the store' } as const;
 
 function startClient(): Client {
   const worker = new Worker(new URL('./sqlite-opfs-worker.ts', import.meta.url), { type: 'module' });
@@ -69,7 +86,29 @@ function startClient(): Client {
   return created;
 }
 
-const request = <T>(msg: Without<Request, 'id'>) => (client ??= startClient()).request<T>(msg);
+/**
+ * The engine in this thread (in a dedicated Worker). Requests and answers are cloned, as
+ * postMessage would clone them, so the engine and the caller never share an object.
+ */
+function startInThread(): Client {
+  const loaded = import('./sqlite-opfs-engine.ts');
+  let nextId = 1;
+  const created: Client = {
+    async request<T>(msg: Without<Request, 'id'>) {
+      const { serve } = await loaded.catch((e: unknown) => {
+        // A failed load is not cached: the next request tries again.
+        if (client === created) client = undefined;
+        throw new Error(`the SQLite engine could not be loaded: ${oneLine(e)}`);
+      });
+      const answer = await serve(structuredClone({ ...msg, id: nextId++ } as Request));
+      if (!answer.ok) throw new Error(answer.error);
+      return structuredClone(answer.value) as T;
+    },
+  };
+  return created;
+}
+
+const request = <T>(msg: Without<Request, 'id'>) => (client ??= inDedicatedWorker() ? startInThread() : startClient()).request<T>(msg);
 
 const oneLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
 
@@ -171,6 +210,6 @@ export const sqliteOpfsAdapter: StoreAdapter = {
   async destroy(name) {
     await request({ op: 'destroy', name });
   },
-  // What ran, once it has run: the VFS and SQLite version the worker set up.
-  describe: (): Record<string, string> => (engine ? { vfs: engine.vfs, sqlite: engine.sqlite } : {}),
+  // What ran, once it has run: the VFS and SQLite version the engine set up, and where it ran.
+  describe: (): Record<string, string> => (engine ? { vfs: engine.vfs, sqlite: engine.sqlite, runsIn: inDedicatedWorker() ? RUNS_IN.thread : RUNS_IN.worker } : {}),
 };

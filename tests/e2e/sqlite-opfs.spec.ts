@@ -4,7 +4,8 @@ import { expect, test, type Page } from '@playwright/test';
  * What the contract test cannot see of sqlite-opfs: its files live in an OPFS pool, not in
  * IndexedDB or localStorage, so these checks ask the pool itself; the VFS it records; that it
  * runs without cross-origin isolation (opfs-sahpool needs no SharedArrayBuffer); and that the
- * pool, which one context of the origin holds at a time, passes between the page and a Worker.
+ * pool, which one context of the origin holds at a time, passes between the page (whose engine
+ * runs in a SQLite worker of its own) and a Worker (whose engine runs in the Worker's thread).
  */
 
 type SqliteModule = typeof import('../../src/adapters/sqlite-opfs.ts');
@@ -78,7 +79,7 @@ for (const isolated of [true, false]) {
     expect(seen.isolated).toBe(isolated);
     expect(seen.supported).toBe(true);
     expect(seen.describedBefore, 'nothing is claimed before SQLite ran').toEqual({});
-    expect(seen.described).toEqual({ vfs: 'opfs-sahpool', sqlite: expect.stringMatching(/^3\.\d+\.\d+$/) });
+    expect(seen.described).toEqual({ vfs: 'opfs-sahpool', sqlite: expect.stringMatching(/^3\.\d+\.\d+$/), runsIn: 'a SQLite worker of its own' });
     expect(seen.whileOpen).toContain(`/${seen.name}.sqlite3`);
     expect(seen.countAfterOtherClosed).toBe(2);
     expect(seen.afterDestroy).toEqual([]);
@@ -101,12 +102,15 @@ test('sqlite-opfs - the pool passes between the page and a Worker', async ({ pag
       return n;
     };
     const inPage = await roundTrip('page');
-    // A Worker of the same page, as the plan Worker is: its own SQLite worker needs the pool
-    // that the page's holds, idle now.
+    // A Worker of the same page, as the plan Worker is: its engine, in the Worker's own thread,
+    // needs the pool that the page's SQLite worker holds, idle now.
+    // It reports each step, so a Worker that never answers says where it stopped.
     const source = `
       try {
         const { sqliteOpfsAdapter: adapter } = await import(${JSON.stringify(new URL(url, location.href).href)});
+        postMessage({ step: 'imported' });
         const h = await adapter.open('pool-worker-' + Math.random());
+        postMessage({ step: 'opened' });
         await h.put({ _id: 'w' });
         const n = await h.count();
         await h.destroy();
@@ -116,10 +120,11 @@ test('sqlite-opfs - the pool passes between the page and a Worker', async ({ pag
       }`;
     const blob = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
     const worker = new Worker(blob, { type: 'module' });
+    const steps: string[] = [];
     const inWorker = await new Promise((resolve) => {
-      worker.onmessage = (e) => resolve(e.data);
+      worker.onmessage = (e) => (e.data.step ? steps.push(e.data.step) : resolve(e.data));
       worker.onerror = (e) => resolve({ ok: false, error: e.message });
-      setTimeout(() => resolve({ ok: false, error: 'no answer in 30 s' }), 30_000);
+      setTimeout(() => resolve({ ok: false, error: `no answer in 30 s; steps done: ${steps.join(', ') || 'none'}` }), 30_000);
     });
     worker.terminate();
     URL.revokeObjectURL(blob);
@@ -127,5 +132,5 @@ test('sqlite-opfs - the pool passes between the page and a Worker', async ({ pag
     const backInPage = await roundTrip('back');
     return { inPage, inWorker, backInPage };
   }, MODULE);
-  expect(seen).toEqual({ inPage: 1, inWorker: { ok: true, n: 1, described: { vfs: 'opfs-sahpool', sqlite: expect.any(String) } }, backInPage: 1 });
+  expect(seen).toEqual({ inPage: 1, inWorker: { ok: true, n: 1, described: { vfs: 'opfs-sahpool', sqlite: expect.any(String), runsIn: 'the Worker that uses the store' } }, backInPage: 1 });
 });
