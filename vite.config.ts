@@ -26,11 +26,13 @@ export default defineConfig({
   preview: { headers: { ...ISOLATION_HEADERS }, host: '127.0.0.1' },
   // results/*.json and their index, for the page's results explorer: served in dev, copied into dist/results/.
   plugins: [resultsFolder(fileURLToPath(new URL('./results', import.meta.url)))],
-  worker: { format: 'es' },
+  worker: { format: 'es', rolldownOptions: { checks: { bundlerTimings: false } } },
   // SQLite Wasm finds sqlite3.wasm next to its own module (new URL(..., import.meta.url)); a
   // pre-bundled copy in node_modules/.vite would look for it there (package README, "Usage with vite").
   optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
-  build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  // bundlerTimings (here and in worker): Rolldown's note that plugins took most of a build,
+  // printed by every `npm start` on a 2-core machine; it asks nothing of a user.
+  build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000, rolldownOptions: { checks: { bundlerTimings: false } } },
   test: {
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
