@@ -9,6 +9,15 @@ import type { SampleProbe, FootprintProbe } from '../core/runner.ts';
 import type { AppRunInput, AppRunOutput } from './app-run.ts';
 import type { FromWorker, HookName, ToWorker } from './plan-worker.ts';
 
+/**
+ * How much longer than the case time limit the plan Worker may go without a message before it
+ * counts as stuck: a step is cut off at the limit, then deleting its database may take the
+ * runner's two cleanup attempts of 15 s each. A Worker whose thread never returns (a browser
+ * call that hangs, a store that loops without yielding) cannot cut itself off: its own timers
+ * stop with it.
+ */
+const STUCK_MARGIN_MS = 40_000;
+
 /** The database name prefix of a run (the runner's default prefix and the run id). */
 const runPrefix = (runId: string) => `storebench-${runId}-`;
 
@@ -24,9 +33,23 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
     const send = (m: ToWorker) => worker.postMessage(m);
     let settled = false;
     const onAbort = () => send({ type: 'cancel' });
+    // The watchdog: silence counts only while the Worker, not the page, has the next move.
+    let lastHeard = performance.now();
+    let hooksOpen = 0;
+    const stuckAfterMs = input.plan.timeoutMs + STUCK_MARGIN_MS;
+    const watchdog = setInterval(() => {
+      const silentMs = performance.now() - lastHeard;
+      if (hooksOpen === 0 && silentMs > stuckAfterMs) {
+        fail(
+          `the plan Worker sent nothing for ${Math.round(silentMs / 1000)} s, more than the case time limit (${input.plan.timeoutMs / 1000} s) plus ${STUCK_MARGIN_MS / 1000} s: ` +
+            'its thread is stuck (a browser call that never returns, or a store that loops without yielding), so it was stopped',
+        );
+      }
+    }, 1_000);
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
+      clearInterval(watchdog);
       input.signal?.removeEventListener('abort', onAbort);
       worker.terminate();
       fn();
@@ -44,16 +67,23 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
     worker.addEventListener('messageerror', () => fail('a message from the plan Worker could not be read'));
     worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
       const msg = event.data;
+      lastHeard = performance.now();
       switch (msg.type) {
         case 'event':
           input.onEvent?.(msg.event);
           return;
-        case 'hook':
+        case 'hook': {
+          hooksOpen++;
+          const replied = () => {
+            hooksOpen--;
+            lastHeard = performance.now();
+          };
           void answer(msg.hook, input.probe, input.footprint).then(
-            (value) => send({ type: 'hook-reply', id: msg.id, value }),
-            (e: unknown) => send({ type: 'hook-reply', id: msg.id, error: errorMessage(e) }),
+            (value) => (replied(), send({ type: 'hook-reply', id: msg.id, value })),
+            (e: unknown) => (replied(), send({ type: 'hook-reply', id: msg.id, error: errorMessage(e) })),
           );
           return;
+        }
         case 'done':
           finish(() => {
             try {

@@ -117,6 +117,27 @@ test.describe('faults - cleanup', () => {
   });
 });
 
+test.describe('faults - a stuck plan Worker', () => {
+  test('a Worker whose thread never returns is stopped by the page, which says why and deletes its databases', async ({ page }) => {
+    // The Worker's own timers stop with its thread, so only the page can notice: after the case
+    // time limit (1.5 s here) plus the margin for cleanup, with no message from the Worker.
+    test.setTimeout(150_000);
+    await page.route('**/src/ui/plan-worker.ts*', async (route) => {
+      const response = await route.fetch();
+      const freeze =
+        "{ const put = IDBObjectStore.prototype.put; IDBObjectStore.prototype.put = function (...a) { if (this.transaction.db.name.startsWith('storebench-')) for (;;) {} return put.apply(this, a); }; }\n";
+      await route.fulfill({ response, body: freeze + (await response.text()) });
+    });
+    const started = Date.now();
+    await page.goto(`/?suites=insert&cases=bulk&adapters=idb&sizes=50&warmup=0&iterations=2&timeout-ms=1500&worker=1&autorun=1`);
+    const s = await settled(page, 120_000);
+    expect(s.status).toBe('error');
+    expect(s.error).toMatch(/the plan Worker sent nothing for \d+ s, more than the case time limit \(1\.5 s\) plus \d+ s: its thread is stuck/);
+    expect(Date.now() - started, 'stopped soon after the limit').toBeLessThan(90_000);
+    await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
+  });
+});
+
 test.describe('faults - bad input', () => {
   test('bad URL parameters: each is named with what is allowed, nothing runs, nothing executes', async ({ page }) => {
     const dialogs = forbidDialogs(page);
