@@ -5,18 +5,25 @@
  * - through the harness: the built page runs the plan `insert/bulk` on the `idb` adapter, with
  *   everything a normal run has (runner, probes, footprint, rendering between samples);
  * - through a bare page (public/bare/idb-bulk-put.html, served by the same server): the same
- *   puts written by hand with raw IndexedDB and performance.now().
+ *   puts written by hand with the same idb library the adapter uses, and performance.now().
  *
- * Fair by construction: the same documents, built by the same generator code (fixtures/ is
+ * Fair by construction: the same store code (idb's own UMD build in the bare page: its promise
+ * wrappers cost 3 to 5% of this put over raw requests, which is the store's cost and was first
+ * counted as the harness's), the same documents, built by the same generator code (fixtures/ is
  * bundled for the bare page; copies made any other way put measurably faster or slower),
  * default durability in both, a fresh database per sample, the same number of warm-up and timed
  * samples per run, and many short runs that alternate (ABBA) between two pages kept open (each
  * in its own browser context), so that drift of a busy machine lands on both alike. The last
  * line is the ratio of the medians, harness / bare.
  *
+ * `--split` adds a third way: the bare page's code run inside the harness page. Its ratio to the
+ * bare page is what the page itself costs (its heap, DOM, rendering); the harness's ratio to it
+ * is what the harness code around the put costs (runner, probes, progress, waits).
+ *
  * Exit codes: 0 the ratio is within the target (2%) of 1; 1 it is not, or a run failed; 2 bad flags.
  */
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '../core/errors.ts';
 import { mean, median, summarize, tQuantile95, variance, welch } from '../core/stats.ts';
@@ -36,10 +43,11 @@ export interface OverheadArgs {
   warmup: number;
   size: number;
   build: boolean;
+  split: boolean;
 }
 
 export const OVERHEAD_USAGE = [
-  'Usage: npm run bench:overhead -- [--rounds N] [--samples N] [--warmup N] [--size N] [--no-build]',
+  'Usage: npm run bench:overhead -- [--rounds N] [--samples N] [--warmup N] [--size N] [--split] [--no-build]',
   '',
   'Times a raw IndexedDB bulk put through the harness and through a bare page, in alternating',
   'runs in Chromium, and prints the ratio of the medians (harness / bare) last.',
@@ -48,6 +56,8 @@ export const OVERHEAD_USAGE = [
   '  --samples N   timed samples per run (default 2)',
   '  --warmup N    warm-up samples per run (default 1)',
   '  --size N      documents per put (default 10000)',
+  '  --split       also run the bare page\'s code inside the harness page, to split the',
+  '                overhead into what the page costs and what the harness code costs',
   '  --no-build    reuse dist/ if it exists',
   '',
   `Exit codes: 0 the ratio is within ${TARGET * 100}% of 1; 1 it is not, or a run failed; 2 bad flags.`,
@@ -56,12 +66,13 @@ export const OVERHEAD_USAGE = [
 export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
   // Many short runs rather than a few long ones: on a busy machine the load changes within
   // seconds, and only a fine alternation spreads it evenly over both ways.
-  const args: OverheadArgs = { help: false, rounds: 40, samples: 2, warmup: 1, size: 10_000, build: true };
+  const args: OverheadArgs = { help: false, rounds: 40, samples: 2, warmup: 1, size: 10_000, build: true, split: false };
   const limits = { rounds: [1, 100], samples: [1, 1000], warmup: [0, 100], size: [1, 1_000_000] } as const;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') args.help = true;
     else if (arg === '--no-build') args.build = false;
+    else if (arg === '--split') args.split = true;
     else if (arg.startsWith('--') && arg.slice(2) in limits) {
       const name = arg.slice(2) as keyof typeof limits;
       const text = argv[++i];
@@ -70,12 +81,15 @@ export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
         throw new RangeError(`--${name}: "${text ?? ''}" is not a whole number from ${min} to ${max}`);
       }
       args[name] = Number(text);
-    } else throw new RangeError(`unknown argument "${arg}"; allowed: --rounds, --samples, --warmup, --size, --no-build, --help`);
+    } else throw new RangeError(`unknown argument "${arg}"; allowed: --rounds, --samples, --warmup, --size, --split, --no-build, --help`);
   }
   return args;
 }
 
 type PageState = { status: string; results?: ResultsFile; error?: string };
+
+/** One way of timing the put: a call that runs warm-up and timed samples and returns the timed ones. */
+type Way = () => Promise<number[]>;
 
 /**
  * The harness page, loaded once with the plan; each run is a click on Run, as a reader would do.
@@ -83,7 +97,7 @@ type PageState = { status: string; results?: ResultsFile; error?: string };
  * page's timed samples): an init script watches the page state that main.ts publishes on
  * window.__storebench, and one evaluate clicks Run and waits for the run's end.
  */
-async function harnessPage(browser: Browser, origin: string, a: OverheadArgs): Promise<() => Promise<number[]>> {
+async function harnessPage(browser: Browser, origin: string, a: OverheadArgs): Promise<{ page: Page; run: Way }> {
   const page = await (await browser.newContext()).newPage();
   await page.addInitScript(`(() => {
     let value;
@@ -105,13 +119,17 @@ async function harnessPage(browser: Browser, origin: string, a: OverheadArgs): P
   const query = new URLSearchParams({ suites: 'insert', cases: 'bulk', adapters: 'idb', sizes: String(a.size), iterations: String(a.samples), warmup: String(a.warmup), seed: '42', fixture: 'person' });
   await page.goto(`${origin}/?${query}`);
   await page.locator('#run:enabled').waitFor({ timeout: RUN_TIMEOUT_MS });
-  return async () => {
+  const run = async () => {
     const state = (await page.evaluate('window.__benchRun()')) as PageState;
     const row = state.results?.cases.find((c) => c.suite === 'insert' && c.case === 'bulk' && c.adapter === 'idb');
     if (!row || row.status !== 'ok') throw new Error(`the harness run failed: ${state.error ?? row?.reason ?? 'no insert/bulk row for idb'}`);
     return row.samples;
   };
+  return { page, run };
 }
+
+/** The idb library as one classic script that defines `idb`: the package's own UMD build. */
+const IDB_SCRIPT = join(REPO_ROOT, 'node_modules/idb/build/umd.js');
 
 /**
  * fixtures/ as one classic script that defines `storebenchFixtures`, so the bare page builds its
@@ -131,14 +149,29 @@ async function fixtureScript(): Promise<string> {
   return chunk.code;
 }
 
-/** The bare page, loaded once with the fixture generator; each run is one call. */
-async function barePage(browser: Browser, origin: string, a: OverheadArgs, fixtures: string): Promise<() => Promise<number[]>> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${origin}/bare/idb-bulk-put.html`);
-  await page.addScriptTag({ content: fixtures });
+const BARE_PAGE = join(REPO_ROOT, 'public/bare/idb-bulk-put.html');
+
+/**
+ * The bare page's code in a page: the bare page itself, or (with `into`, for --split) the
+ * harness page, which then gets the bare page's script added. Each run is one call.
+ */
+async function bareWay(browser: Browser, origin: string, a: OverheadArgs, fixtures: string, into?: Page): Promise<Way> {
+  let page = into;
+  if (page) {
+    const html = await readFile(BARE_PAGE, 'utf8');
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1];
+    if (!script) throw new Error(`no <script> in ${BARE_PAGE}`);
+    await page.addScriptTag({ content: script });
+  } else {
+    page = await (await browser.newContext()).newPage();
+    await page.goto(`${origin}/bare/idb-bulk-put.html`);
+  }
+  const at = page;
+  await at.addScriptTag({ content: fixtures });
+  await at.addScriptTag({ content: await readFile(IDB_SCRIPT, 'utf8') });
   // A string, not a function: nothing of this process's compiled code runs in the bare page.
   const call = `window.bareBulkPut(() => storebenchFixtures.makeDocs(storebenchFixtures.fixtureShape('person'), 42, ${a.size}), ${a.samples}, ${a.warmup})`;
-  return async () => (await page.evaluate(call)) as number[];
+  return async () => (await at.evaluate(call)) as number[];
 }
 
 export async function benchOverhead(argv: readonly string[]): Promise<number> {
@@ -170,23 +203,27 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
   const browser = await chromium.launch({ executablePath: found.playwright.executablePath, args: found.playwright.args, headless: true });
   const harness: number[] = [];
   const bare: number[] = [];
+  const bareInHarness: number[] = [];
   /** log(harness median / bare median) per round: the two runs of a round are neighbours in time. */
   const logRatios: number[] = [];
   try {
     out(`IndexedDB bulk put of ${args.size} documents, ${found.label} ${found.version}: ${args.rounds} rounds of ${args.samples} samples (+${args.warmup} warm-up) each way`);
-    const runs = { harness: await harnessPage(browser, server.origin, args), bare: await barePage(browser, server.origin, args, fixtures) };
-    // A first round on each page, not counted: both start with their code compiled and their caches warm.
-    await runs.harness();
-    await runs.bare();
+    const h = await harnessPage(browser, server.origin, args);
+    const runs: Record<string, Way> = { harness: h.run, bare: await bareWay(browser, server.origin, args, fixtures) };
+    if (args.split) runs['bare code in the harness page'] = await bareWay(browser, server.origin, args, fixtures, h.page);
+    const ways = Object.keys(runs);
+    // A first round of each, not counted: all start with their code compiled and their caches warm.
+    for (const way of ways) await runs[way]?.();
     for (let round = 0; round < args.rounds; round++) {
-      const order = round % 2 === 0 ? (['harness', 'bare'] as const) : (['bare', 'harness'] as const);
+      const order = round % 2 === 0 ? ways : [...ways].reverse();
       const got: Record<string, number[]> = {};
-      for (const way of order) got[way] = await runs[way]();
+      for (const way of order) got[way] = (await runs[way]?.()) ?? [];
       harness.push(...(got.harness ?? []));
       bare.push(...(got.bare ?? []));
+      bareInHarness.push(...(got['bare code in the harness page'] ?? []));
       logRatios.push(Math.log(median(got.harness ?? []) / median(got.bare ?? [])));
       if (args.rounds <= 20 || (round + 1) % 10 === 0) {
-        out(`  round ${round + 1} (${order.join(' then ')}): harness median ${fmt(median(got.harness ?? []))} ms, bare median ${fmt(median(got.bare ?? []))} ms`);
+        out(`  round ${round + 1}: ${order.map((way) => `${way} ${fmt(median(got[way] ?? []))} ms`).join(', then ')} (medians)`);
       }
     }
   } catch (e) {
@@ -201,6 +238,11 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
   const ratio = h.median / b.median;
   out(`harness: median ${fmt(h.median)} ms, mean ${fmt(h.mean)} ± ${fmt(h.ci95 ?? 0)} ms (n=${h.n})`);
   out(`bare:    median ${fmt(b.median)} ms, mean ${fmt(b.mean)} ± ${fmt(b.ci95 ?? 0)} ms (n=${b.n})`);
+  if (args.split) {
+    const p = summarize(bareInHarness);
+    out(`bare code in the harness page: median ${fmt(p.median)} ms, mean ${fmt(p.mean)} ± ${fmt(p.ci95 ?? 0)} ms (n=${p.n})`);
+    out(`split, ratios of medians: the page ${(p.median / b.median).toFixed(4)} (bare code, harness page / bare page) × the harness code ${(h.median / p.median).toFixed(4)} (harness / bare code in the harness page)`);
+  }
   // How precisely this run pins the overhead down: on a busy machine the interval is wider than the target.
   const d = welch(bare, harness);
   if (d) out(`harness - bare, mean: ${pct(d.diff / b.mean)} with 95% CI [${pct((d.diff - d.halfWidth) / b.mean)}, ${pct((d.diff + d.halfWidth) / b.mean)}] (Welch)`);

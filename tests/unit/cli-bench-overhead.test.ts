@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { OVERHEAD_USAGE, parseOverheadArgs } from '../../src/cli/bench-overhead.ts';
+
+describe('bench:overhead flags', () => {
+  it('defaults to 40 alternating rounds of 2 samples (+1 warm-up) of 10,000 documents, built fresh, no split', () => {
+    expect(parseOverheadArgs([])).toEqual({ help: false, rounds: 40, samples: 2, warmup: 1, size: 10_000, build: true, split: false });
+  });
+
+  it('takes every flag the usage names', () => {
+    const args = parseOverheadArgs(['--rounds', '7', '--samples', '3', '--warmup', '0', '--size', '500', '--split', '--no-build']);
+    expect(args).toEqual({ help: false, rounds: 7, samples: 3, warmup: 0, size: 500, build: false, split: true });
+    for (const flag of ['--rounds', '--samples', '--warmup', '--size', '--split', '--no-build']) expect(OVERHEAD_USAGE).toContain(flag);
+  });
+
+  it('refuses a bad number with its allowed range, and an unknown flag with the allowed ones', () => {
+    expect(() => parseOverheadArgs(['--rounds', '0'])).toThrow('--rounds: "0" is not a whole number from 1 to 100');
+    expect(() => parseOverheadArgs(['--size', '1e4'])).toThrow('--size: "1e4" is not a whole number from 1 to 1000000');
+    expect(() => parseOverheadArgs(['--samples'])).toThrow('--samples: "" is not a whole number');
+    expect(() => parseOverheadArgs(['--fast'])).toThrow('unknown argument "--fast"; allowed: --rounds, --samples, --warmup, --size, --split, --no-build, --help');
+  });
+});
