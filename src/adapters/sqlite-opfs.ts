@@ -24,7 +24,7 @@ import type { EngineInfo, HandleCalls, HandleMethod, Request, Response } from '.
  * Worker) the engine runs in that Worker's own thread, with the same requests and answers,
  * cloned both ways as messages would be. Starting a Worker from a Worker is what it saves:
  * Firefox ESR 153 on a loaded 2-core machine now and then never came back from the nested
- * `new Worker()` (about 1 run in 40; the Worker's own timers stopped firing with it), which
+ * `new Worker()` (1 run in 40 to 80; the Worker's own timers stopped firing with it), which
  * froze the whole plan Worker. `describe()` records which way ran (`runsIn`).
  *
  * Defaults are SQLite's: journal_mode DELETE and synchronous FULL, so each put outside a batch is
