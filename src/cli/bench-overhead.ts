@@ -52,7 +52,7 @@ export const OVERHEAD_USAGE = [
   'Times a raw IndexedDB bulk put through the harness and through a bare page, in alternating',
   'runs in Chromium, and prints the ratio of the medians (harness / bare) last.',
   '',
-  '  --rounds N    pairs of runs, alternating which goes first (default 40)',
+  '  --rounds N    rounds of one run each way, alternating which goes first (default 40)',
   '  --samples N   timed samples per run (default 2)',
   '  --warmup N    warm-up samples per run (default 1)',
   '  --size N      documents per put (default 10000)',
