@@ -90,10 +90,12 @@ test('sweep remote - http:// drives a WebDriver endpoint (WebKitWebDriver standi
   const local = webkit.found && webkit.webdriver?.kind === 'local' ? webkit.webdriver : undefined;
   if (!local) throw new Error(`this test starts WebKitWebDriver as a stand-in grid, and it is not found: ${webkit.found ? webkit.how : webkit.why}`);
   const port = await freePort();
-  const [cmd, args] = local.needsXvfb ? ['xvfb-run', ['-a', local.driverBinary, `--port=${port}`]] : [local.driverBinary, [`--port=${port}`]];
+  const out = mkdtempSync(join(tmpdir(), 'storebench-remote-'));
+  // The X authority file in a folder of the test's own: xvfb-run's own folder outlives a SIGKILL.
+  const xauth = mkdtempSync(join(tmpdir(), 'storebench-xvfb-'));
+  const [cmd, args] = local.needsXvfb ? ['xvfb-run', ['-a', '-f', join(xauth, 'Xauthority'), local.driverBinary, `--port=${port}`]] : [local.driverBinary, [`--port=${port}`]];
   // Its own process group, so the test stops all of it (Xvfb, the driver, the browser) at the end.
   const driver = spawn(cmd, args, { detached: true, stdio: 'ignore' });
-  const out = mkdtempSync(join(tmpdir(), 'storebench-remote-'));
   try {
     const endpoint = `http://127.0.0.1:${port}`;
     await answers(`${endpoint}/status`, 30_000);
@@ -117,5 +119,6 @@ test('sweep remote - http:// drives a WebDriver endpoint (WebKitWebDriver standi
       /* gone */
     }
     rmSync(out, { recursive: true, force: true });
+    rmSync(xauth, { recursive: true, force: true });
   }
 });
