@@ -4,8 +4,8 @@
  * array of them (`npm run merge` output); every document is validated first, and a bad one is
  * named with the JSON path of the problem.
  */
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { parseResultsInput } from '../core/results-input.ts';
 import { MAX_RESULTS_BYTES, ResultsError, type ResultsFile } from '../core/results.ts';
 import { toCsv, toSamplesCsv } from '../export/csv.ts';
@@ -13,6 +13,7 @@ import { toJson } from '../export/json.ts';
 import { toSamplesTsv, toTsv } from '../export/tsv.ts';
 import { toXlsx } from '../export/xlsx.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
+import { writeAtomically } from './output.ts';
 
 export const EXPORT_FORMATS = ['csv', 'tsv', 'xlsx', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -143,15 +144,7 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
     return 0;
   }
   try {
-    // Through a temporary file, so a failed write never leaves half a workbook at PATH.
-    const tmp = join(dirname(args.out), `.${basename(args.out)}.${process.pid}.tmp`);
-    writeFileSync(tmp, output);
-    try {
-      renameSync(tmp, args.out);
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      throw e;
-    }
+    writeAtomically(args.out, output);
   } catch (e) {
     io.stderr(`export: cannot write ${args.out}: ${(e as Error).message}\n`);
     return 1;

@@ -5,11 +5,11 @@
  *
  * Exit codes: 0 written; 1 an input was refused or could not be read or written; 2 bad flags.
  */
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import { MergeError, mergeResults, type MergeInput } from '../core/merge.ts';
 import { MAX_RESULTS_BYTES } from '../core/results.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
+import { writeAtomically } from './output.ts';
 
 export const MERGE_USAGE = `Usage: npm run merge -- FILE... --out FILE
 
@@ -98,15 +98,7 @@ export async function mergeCommand(argv: readonly string[], io: CommandIo): Prom
   }
 
   try {
-    // Through a temporary file, so a failed write never leaves half a set at --out.
-    const tmp = join(dirname(args.out), `.${basename(args.out)}.${process.pid}.tmp`);
-    writeFileSync(tmp, `${JSON.stringify(merged.documents, null, 2)}\n`);
-    try {
-      renameSync(tmp, args.out);
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      throw e;
-    }
+    writeAtomically(args.out, `${JSON.stringify(merged.documents, null, 2)}\n`);
   } catch (e) {
     io.stderr(`merge: cannot write ${args.out}: ${(e as Error).message}\n`);
     return 1;

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Plan } from '../core/plan.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
 
@@ -76,8 +76,17 @@ export class OutputDir {
   }
 }
 
-function writeAtomically(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+/**
+ * Write through a temporary file beside `path`, renamed into place, so a failed or interrupted
+ * write never leaves half a file at `path`; the temporary file is removed if the rename fails.
+ */
+export function writeAtomically(path: string, data: string | Uint8Array): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  writeFileSync(tmp, data);
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
 }
