@@ -1,7 +1,7 @@
 import Dexie, { type Collection, type DexieOptions, type Table } from 'dexie';
 import type { Doc, FindQuery, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { HAS_DURABILITY, INDEXEDDB_CAPABILITIES } from './indexeddb-features.ts';
+import { HAS_DURABILITY, INDEXEDDB_CAPABILITIES, IndexUpgrades } from './indexeddb-features.ts';
 import { planIndex, type IndexInfo, type IndexPlan } from './index-plan.ts';
 import { isEmptyRange } from './range.ts';
 
@@ -13,9 +13,6 @@ type Docs = Table<Doc, string>;
  * (https://developer.mozilla.org/docs/Web/API/IDBTransaction/durability); an older engine would
  * ignore it silently, so the capability is declared only where the engine has it.
  */
-
-/** A key path is a dotted path of identifiers, so only an identifier names a top-level field. */
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /** Dexie's schema syntax: `age` for one field, `[age+lastName]` for a compound index. */
 const indexSpec = (fields: readonly string[]) => (fields.length === 1 ? (fields[0] as string) : `[${fields.join('+')}]`);
@@ -86,10 +83,10 @@ function candidates(docs: Docs, plan: IndexPlan | undefined): Promise<Doc[]> {
 
 function handleFor(first: Dexie, name: string, options: DexieOptions): StoreHandle {
   let db = first;
-  /** Set while createIndex replaces the connection with one at the next version. */
-  let upgrading: Promise<void> | undefined;
+  /** createIndex replaces the connection with one at the next version; operations wait for it. */
+  const upgrades = new IndexUpgrades((fields) => addIndex(fields));
   const docs = async (): Promise<Docs> => {
-    if (upgrading) await upgrading;
+    if (upgrades.current) await upgrades.current;
     // After close() Dexie rejects every operation with DatabaseClosedError; nothing reopens it.
     return db.table<Doc, string>('docs');
   };
@@ -147,27 +144,7 @@ function handleFor(first: Dexie, name: string, options: DexieOptions): StoreHand
     async bulkRemove(ids) {
       await (await docs()).bulkDelete([...ids]);
     },
-    async createIndex(fields) {
-      const bad = fields.find((f) => !IDENTIFIER.test(f));
-      if (fields.length === 0 || bad !== undefined) {
-        throw new Error(`cannot index ${JSON.stringify(fields)}: an IndexedDB key path names a top-level field only when the name is an identifier`);
-      }
-      const previous = upgrading;
-      const work = (async () => {
-        if (previous) await previous;
-        await addIndex(fields);
-      })();
-      const settled = work.then(
-        () => {},
-        () => {},
-      );
-      upgrading = settled;
-      try {
-        await work;
-      } finally {
-        if (upgrading === settled) upgrading = undefined;
-      }
-    },
+    createIndex: (fields) => upgrades.create(fields),
     async find(query) {
       const table = await docs();
       return applyFind(await candidates(table, plan(table, query)), query);
@@ -183,11 +160,11 @@ function handleFor(first: Dexie, name: string, options: DexieOptions): StoreHand
       return countMatches(await candidates(table, p), query);
     },
     async close() {
-      if (upgrading) await upgrading;
+      if (upgrades.current) await upgrades.current;
       db.close();
     },
     async destroy() {
-      if (upgrading) await upgrading;
+      if (upgrades.current) await upgrades.current;
       await db.delete();
     },
   };

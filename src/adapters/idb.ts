@@ -1,7 +1,7 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction } from 'idb';
 import type { Doc, FieldCondition, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { HAS_DURABILITY, INDEXEDDB_CAPABILITIES } from './indexeddb-features.ts';
+import { HAS_DURABILITY, INDEXEDDB_CAPABILITIES, IndexUpgrades } from './indexeddb-features.ts';
 import { planIndex, type IndexPlan, type KeyBounds } from './index-plan.ts';
 import { isEmptyRange } from './range.ts';
 
@@ -65,9 +65,6 @@ async function readRange(store: Store<'readonly'>, range: KeyRange): Promise<Doc
 
 const indexName = (fields: readonly string[]) => fields.join(',');
 
-/** A key path is a dotted path of identifiers, so only an identifier names a top-level field. */
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
 /** The plan (see index-plan.ts) over the store's indexes. */
 function plan(store: Store<'readonly'>, where: readonly FieldCondition[]): IndexPlan | undefined {
   const indexes = Array.from(store.indexNames, (name) => {
@@ -106,15 +103,15 @@ function connect(name: string, version?: number, addIndex?: (store: Store<'versi
 
 function handleFor(first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions | undefined): StoreHandle {
   let db = first;
-  /** Set while createIndex replaces the connection with one at the next version. */
-  let upgrading: Promise<void> | undefined;
+  /** createIndex replaces the connection with one at the next version; operations wait for it. */
+  const upgrades = new IndexUpgrades((fields) => addIndex(fields));
   // async, so that db.transaction() throwing on a closed connection becomes a rejection.
   const read = async <T>(work: (store: Store<'readonly'>) => Promise<T>) => {
-    if (upgrading) await upgrading;
+    if (upgrades.current) await upgrades.current;
     return inTransaction(db.transaction(STORE, 'readonly'), work);
   };
   const write = async <T>(work: (store: Store<'readwrite'>) => Promise<T>) => {
-    if (upgrading) await upgrading;
+    if (upgrades.current) await upgrades.current;
     return inTransaction(db.transaction(STORE, 'readwrite', txOptions), work);
   };
   /**
@@ -168,27 +165,7 @@ function handleFor(first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions
     async bulkRemove(ids) {
       await write((store) => Promise.all(ids.map((id) => store.delete(id))));
     },
-    async createIndex(fields) {
-      const bad = fields.find((f) => !IDENTIFIER.test(f));
-      if (fields.length === 0 || bad !== undefined) {
-        throw new Error(`cannot index ${JSON.stringify(fields)}: an IndexedDB key path names a top-level field only when the name is an identifier`);
-      }
-      const previous = upgrading;
-      const work = (async () => {
-        if (previous) await previous;
-        await addIndex(fields);
-      })();
-      const settled = work.then(
-        () => {},
-        () => {},
-      );
-      upgrading = settled;
-      try {
-        await work;
-      } finally {
-        if (upgrading === settled) upgrading = undefined;
-      }
-    },
+    createIndex: (fields) => upgrades.create(fields),
     find: (query) => read(async (store) => applyFind(await candidates(store, plan(store, query.where)), query)),
     countWhere: (query) =>
       read(async (store) => {
@@ -197,11 +174,11 @@ function handleFor(first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions
         return countMatches(await candidates(store, p), query);
       }),
     async close() {
-      if (upgrading) await upgrading;
+      if (upgrades.current) await upgrades.current;
       db.close();
     },
     async destroy() {
-      if (upgrading) await upgrading;
+      if (upgrades.current) await upgrades.current;
       db.close();
       await deleteDB(db.name);
     },

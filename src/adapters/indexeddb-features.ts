@@ -26,3 +26,41 @@ export const INDEXEDDB_CAPABILITIES: readonly Capability[] = [
   ...(HAS_DURABILITY ? (['durability'] as const) : []),
   'worker',
 ];
+
+/** A key path is a dotted path of identifiers, so only an identifier names a top-level field. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * createIndex for an IndexedDB connection, which can add an index only in a version change: the
+ * connection closes and reopens at the next version (`addIndex`). The fields are checked first;
+ * creations run one after another; `current` is the one in progress, which every other
+ * operation of the handle waits for (`if (upgrades.current) await upgrades.current`, so the
+ * usual case costs no extra turn).
+ */
+export class IndexUpgrades {
+  current: Promise<void> | undefined;
+
+  constructor(private readonly addIndex: (fields: readonly string[]) => Promise<void>) {}
+
+  async create(fields: readonly string[]): Promise<void> {
+    const bad = fields.find((f) => !IDENTIFIER.test(f));
+    if (fields.length === 0 || bad !== undefined) {
+      throw new Error(`cannot index ${JSON.stringify(fields)}: an IndexedDB key path names a top-level field only when the name is an identifier`);
+    }
+    const previous = this.current;
+    const work = (async () => {
+      if (previous) await previous;
+      await this.addIndex(fields);
+    })();
+    const settled = work.then(
+      () => {},
+      () => {},
+    );
+    this.current = settled;
+    try {
+      await work;
+    } finally {
+      if (this.current === settled) this.current = undefined;
+    }
+  }
+}

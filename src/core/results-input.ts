@@ -4,20 +4,11 @@
  * message names the file, the document and the JSON path. Also the listing of the results/
  * folder that the page reads at start. No DOM, no Node APIs.
  */
-import { MAX_RESULTS_BYTES, ResultsError, validateResults, type ResultsFile } from './results.ts';
+import { ResultsError, parseResultsJson, validateResults, type ResultsFile } from './results.ts';
 
 /** Parse a results file: one document, or an array of documents. `source` names it in messages. */
 export function parseResultsInput(text: string, source: string): ResultsFile[] {
-  if (text.length > MAX_RESULTS_BYTES) {
-    throw new ResultsError(`${source}: ${text.length} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    throw new ResultsError(`${source}: not JSON (${(e as Error).message})`);
-  }
-  return validateResultsInput(data, source);
+  return validateResultsInput(parseResultsJson(text, source), source);
 }
 
 export function validateResultsInput(data: unknown, source: string): ResultsFile[] {

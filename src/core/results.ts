@@ -126,18 +126,21 @@ export class ResultsError extends Error {
   override readonly name = 'ResultsError';
 }
 
-/** Parse and validate results JSON text. `source` names the file in messages. */
-export function parseResults(text: string, source = 'results'): ResultsFile {
+/** The JSON of a results file, refused over the size cap or when it is not JSON. `source` names the file in messages. */
+export function parseResultsJson(text: string, source: string): unknown {
   if (text.length > MAX_RESULTS_BYTES) {
     throw new ResultsError(`${source}: ${text.length} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
   }
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (e) {
     throw new ResultsError(`${source}: not JSON (${(e as Error).message})`);
   }
-  return validateResults(data, source);
+}
+
+/** Parse and validate results JSON text. `source` names the file in messages. */
+export function parseResults(text: string, source = 'results'): ResultsFile {
+  return validateResults(parseResultsJson(text, source), source);
 }
 
 /** Check that `data` is a schema v1 results document; return it typed, or throw ResultsError. */
