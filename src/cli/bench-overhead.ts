@@ -20,11 +20,14 @@
  * bare page is what the page itself costs (its heap, DOM, rendering); the harness's ratio to it
  * is what the harness code around the put costs (runner, probes, progress, waits).
  *
+ * `--out FILE` also writes every timed sample, round by round, as JSON.
+ *
  * Exit codes: 0 the ratio is within the target (2%) of 1; 1 it is not, or a run failed; 2 bad flags.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { errorMessage } from '../core/errors.ts';
 import { mean, median, summarize, tQuantile95, variance, welch } from '../core/stats.ts';
 import type { ResultsFile } from '../core/results.ts';
@@ -32,6 +35,7 @@ import { findChromium } from './browsers.ts';
 import { buildPage, DIST_DIR, distExists, REPO_ROOT } from './build.ts';
 import { startServer } from './server.ts';
 import { isEntry, runEntry } from './entry.ts';
+import { writeAtomically } from './output.ts';
 
 export const TARGET = 0.02;
 const RUN_TIMEOUT_MS = 600_000;
@@ -44,10 +48,12 @@ export interface OverheadArgs {
   size: number;
   build: boolean;
   split: boolean;
+  /** Where to write every sample, round by round, as JSON; none when undefined. */
+  out?: string;
 }
 
 export const OVERHEAD_USAGE = [
-  'Usage: npm run bench:overhead -- [--rounds N] [--samples N] [--warmup N] [--size N] [--split] [--no-build]',
+  'Usage: npm run bench:overhead -- [--rounds N] [--samples N] [--warmup N] [--size N] [--split] [--out FILE] [--no-build]',
   '',
   'Times a raw IndexedDB bulk put through the harness and through a bare page, in alternating',
   'runs in Chromium, and prints the ratio of the medians (harness / bare) last.',
@@ -58,6 +64,7 @@ export const OVERHEAD_USAGE = [
   '  --size N      documents per put (default 10000)',
   '  --split       also run the bare page\'s code inside the harness page, to split the',
   '                overhead into what the page costs and what the harness code costs',
+  '  --out FILE    also write every timed sample, round by round and in the order run, as JSON',
   '  --no-build    reuse dist/ if it exists',
   '',
   `Exit codes: 0 the ratio is within ${TARGET * 100}% of 1; 1 it is not, or a run failed; 2 bad flags.`,
@@ -73,6 +80,11 @@ export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
     if (arg === '--help' || arg === '-h') args.help = true;
     else if (arg === '--no-build') args.build = false;
     else if (arg === '--split') args.split = true;
+    else if (arg === '--out') {
+      const file = argv[++i];
+      if (file === undefined || file === '' || file.startsWith('--')) throw new RangeError('--out: give the file to write, e.g. --out overhead.json');
+      args.out = file;
+    }
     else if (arg.startsWith('--') && arg.slice(2) in limits) {
       const name = arg.slice(2) as keyof typeof limits;
       const text = argv[++i];
@@ -81,7 +93,7 @@ export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
         throw new RangeError(`--${name}: "${text ?? ''}" is not a whole number from ${min} to ${max}`);
       }
       args[name] = Number(text);
-    } else throw new RangeError(`unknown argument "${arg}"; allowed: --rounds, --samples, --warmup, --size, --split, --no-build, --help`);
+    } else throw new RangeError(`unknown argument "${arg}"; allowed: --rounds, --samples, --warmup, --size, --split, --out, --no-build, --help`);
   }
   return args;
 }
@@ -188,6 +200,11 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
     out(OVERHEAD_USAGE);
     return 0;
   }
+  // Before minutes of runs, not after: a file that cannot be written would lose them.
+  if (args.out && !existsSync(dirname(resolve(args.out)))) {
+    fail(`--out: the folder ${dirname(resolve(args.out))} does not exist`);
+    return 2;
+  }
   const found = findChromium();
   if (!found.found || !found.playwright) {
     fail(`no Chromium: ${found.found ? 'no Playwright launch settings' : found.why}`);
@@ -206,6 +223,8 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
   const bareInHarness: number[] = [];
   /** log(harness median / bare median) per round: the two runs of a round are neighbours in time. */
   const logRatios: number[] = [];
+  /** Every round as run, for --out. */
+  const rounds: { round: number; order: string[]; samples: Record<string, number[]> }[] = [];
   try {
     out(`IndexedDB bulk put of ${args.size} documents, ${found.label} ${found.version}: ${args.rounds} rounds of ${args.samples} samples (+${args.warmup} warm-up) each way`);
     const h = await harnessPage(browser, server.origin, args);
@@ -218,6 +237,7 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
       const order = round % 2 === 0 ? ways : [...ways].reverse();
       const got: Record<string, number[]> = {};
       for (const way of order) got[way] = (await runs[way]?.()) ?? [];
+      rounds.push({ round: round + 1, order, samples: got });
       harness.push(...(got.harness ?? []));
       bare.push(...(got.bare ?? []));
       bareInHarness.push(...(got['bare code in the harness page'] ?? []));
@@ -253,6 +273,15 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
     out(`paired by round, harness / bare: ${Math.exp(m).toFixed(4)} with 95% CI [${Math.exp(m - half).toFixed(4)}, ${Math.exp(m + half).toFixed(4)}]`);
   }
   const within = Math.abs(ratio - 1) <= TARGET;
+  if (args.out) {
+    const record = { tool: 'storebench bench:overhead', browser: `${found.label} ${found.version}`, date: new Date().toISOString(), args: { ...args, out: undefined }, ratioOfMedians: ratio, rounds };
+    try {
+      writeAtomically(args.out, `${JSON.stringify(record, null, 1)}\n`);
+      out(`wrote every sample to ${args.out}`);
+    } catch (e) {
+      fail(`cannot write ${args.out}: ${errorMessage(e)}`);
+    }
+  }
   out(within ? `within the ${TARGET * 100}% target` : `OUTSIDE the ${TARGET * 100}% target (a busy machine widens this; rerun with more --rounds)`);
   out(`ratio of medians (harness / bare): ${ratio.toFixed(4)}`);
   return within ? 0 : 1;

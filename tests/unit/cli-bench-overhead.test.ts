@@ -7,15 +7,17 @@ describe('bench:overhead flags', () => {
   });
 
   it('takes every flag the usage names', () => {
-    const args = parseOverheadArgs(['--rounds', '7', '--samples', '3', '--warmup', '0', '--size', '500', '--split', '--no-build']);
-    expect(args).toEqual({ help: false, rounds: 7, samples: 3, warmup: 0, size: 500, build: false, split: true });
-    for (const flag of ['--rounds', '--samples', '--warmup', '--size', '--split', '--no-build']) expect(OVERHEAD_USAGE).toContain(flag);
+    const args = parseOverheadArgs(['--rounds', '7', '--samples', '3', '--warmup', '0', '--size', '500', '--split', '--out', 'o.json', '--no-build']);
+    expect(args).toEqual({ help: false, rounds: 7, samples: 3, warmup: 0, size: 500, build: false, split: true, out: 'o.json' });
+    for (const flag of ['--rounds', '--samples', '--warmup', '--size', '--split', '--out', '--no-build']) expect(OVERHEAD_USAGE).toContain(flag);
   });
 
   it('refuses a bad number with its allowed range, and an unknown flag with the allowed ones', () => {
     expect(() => parseOverheadArgs(['--rounds', '0'])).toThrow('--rounds: "0" is not a whole number from 1 to 100');
     expect(() => parseOverheadArgs(['--size', '1e4'])).toThrow('--size: "1e4" is not a whole number from 1 to 1000000');
     expect(() => parseOverheadArgs(['--samples'])).toThrow('--samples: "" is not a whole number');
-    expect(() => parseOverheadArgs(['--fast'])).toThrow('unknown argument "--fast"; allowed: --rounds, --samples, --warmup, --size, --split, --no-build, --help');
+    expect(() => parseOverheadArgs(['--out'])).toThrow('--out: give the file to write');
+    expect(() => parseOverheadArgs(['--out', '--split'])).toThrow('--out: give the file to write');
+    expect(() => parseOverheadArgs(['--fast'])).toThrow('unknown argument "--fast"; allowed: --rounds, --samples, --warmup, --size, --split, --out, --no-build, --help');
   });
 });
