@@ -59,6 +59,13 @@ export type CaseResult =
       /** Absent in files written before outliers were flagged. */
       outliers?: Outliers;
       /**
+       * How long the page's main thread was blocked while the case ran in the measurement pass, an
+       * untimed run after the timed samples (`maxFrameGapMs`, `longTasks`, `longTaskMs`);
+       * environment.metricNotes says what each means. Absent where nothing was measured, and in
+       * files written when the probe ran in every sample (there they are per-sample `metrics`).
+       */
+      blocking?: Record<string, number>;
+      /**
        * What the store kept after the case, from an untimed pass after the timed samples (e.g.
        * `storageBytes`, `heapBytes`); environment.metricNotes says what each means and how far
        * to trust it. Absent where nothing was measured.
@@ -278,8 +285,8 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
       if (row.stopped !== undefined && !STOP_REASONS.includes(row.stopped as StopReason)) {
         fail(`${p}.stopped`, `expected one of ${STOP_REASONS.join(', ')}, got ${describe(row.stopped)}`);
       }
-      if (row.footprint !== undefined) {
-        for (const [name, value] of Object.entries(obj(row.footprint, `${p}.footprint`))) num(value, `${p}.footprint.${name}`);
+      for (const k of ['blocking', 'footprint'] as const) {
+        if (row[k] !== undefined) for (const [name, value] of Object.entries(obj(row[k], `${p}.${k}`))) num(value, `${p}.${k}.${name}`);
       }
       if (row.outliers !== undefined) {
         const outliers = obj(row.outliers, `${p}.outliers`);
@@ -294,7 +301,7 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
         });
       }
     } else {
-      for (const k of ['stopped', 'outliers', 'footprint'] as const) if (row[k] !== undefined) fail(`${p}.${k}`, `only an ok row has ${k}; this one is ${String(status)}`);
+      for (const k of ['stopped', 'outliers', 'blocking', 'footprint'] as const) if (row[k] !== undefined) fail(`${p}.${k}`, `only an ok row has ${k}; this one is ${String(status)}`);
       if (str(row.reason, `${p}.reason`) === '') fail(`${p}.reason`, `a ${String(status)} case needs a reason`);
     }
   });

@@ -9,6 +9,10 @@
  * timed. A case has a time limit over all its samples; past it the case is `timeout`, and the
  * run goes on.
  *
+ * Measurements that would disturb the timed samples (a probe that makes the page render every
+ * frame, a heap measurement that forces a garbage collection) run in a measurement pass of their
+ * own: after a group's timed rounds, each ok row runs its case once more, untimed.
+ *
  * With `plan.auto`, a row keeps taking samples until its 95% interval is narrow enough or it hits
  * a cap; rounds go on while any row of the group still needs samples, and rows that are done sit
  * the later rounds out. Every ok row records why it stopped and which samples are outliers.
@@ -47,23 +51,24 @@ export type RunEvent =
   | { type: 'run-end'; cancelled: boolean };
 
 /**
- * Measures something around each sample's timed section without being part of it, e.g. how long
- * the page's main thread was blocked. `start` is awaited just before the clock starts and `stop`
- * just after it stops; neither runs inside the timed section. Only the callbacks the probe has
- * the browser make during the sample (an observer's, an animation frame's) do, and those are the
- * point of a probe: the page keeps them to a few microseconds each. Their values become per-sample
- * metrics; a probe that fails is reported as a warning and never fails the case.
+ * Measures something while a case runs, e.g. how long the page's main thread was blocked. It
+ * runs in the measurement pass only, never in a timed sample: `start` is awaited just before the
+ * pass's `run` and `stop` just after it. What it has the browser do meanwhile (the page's probe
+ * asks for every animation frame, so the page renders 60 times a second) would otherwise slow the
+ * samples: in Chromium here a 10,000-document IndexedDB put ran 1 to 2% slower with it
+ * (npm run bench:overhead). Its values become the row's `blocking`; a probe that fails is
+ * reported as a warning and never fails the case.
  */
-export interface SampleProbe {
+export interface PassProbe {
   start(): void | Promise<void>;
   stop(): Record<string, number> | Promise<Record<string, number>>;
 }
 
 /**
- * Measures what a store keeps after a case, e.g. the bytes it stored and the heap. It runs in a
- * pass of its own: after a group's timed rounds, each row it applies to runs the case once more,
- * untimed, with `before` awaited before the database is opened and `after` after `run` and
- * `verify`, before `teardown` and the deletion. Its values become the row's `footprint`.
+ * Measures what a store keeps after a case, e.g. the bytes it stored and the heap. It runs in the
+ * measurement pass of the rows it applies to, with `before` awaited before the database is
+ * opened and `after` after `run` and `verify`, before `teardown` and the deletion. Its values
+ * become the row's `footprint`.
  *
  * Not in the timed samples, because measuring can disturb them: Chromium's heap measurement
  * forces a garbage collection, and a sample right after one ran about 6% faster in a test here.
@@ -99,9 +104,9 @@ export interface RunInput {
    * otherwise hold the main thread to the end, so Cancel could not be clicked and nothing painted.
    */
   betweenSamples?: () => Promise<void>;
-  /** Around every sample's timed section (see SampleProbe). */
-  probe?: SampleProbe;
-  /** An untimed pass after each group's samples, on the rows it applies to (see FootprintProbe). */
+  /** Around `run` in each ok row's measurement pass (see PassProbe). */
+  probe?: PassProbe;
+  /** In the measurement pass of the rows it applies to (see FootprintProbe). */
   footprint?: FootprintProbe;
 }
 
@@ -125,6 +130,7 @@ interface Row {
   attempted: number;
   failure?: { status: 'error' | 'timeout'; reason: string };
   stopped?: StopReason;
+  blocking?: Record<string, number>;
   footprint?: Record<string, number>;
 }
 
@@ -245,8 +251,8 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     emit({ type: 'warning', message: `${what} failed; its metrics are left out: ${errorMessage(e)}` });
   };
 
-  // A hung sample's timed section can still finish after its step was cut off, while a later
-  // sample owns the probe; only the owner may stop it.
+  // A hung pass's run can still finish after its step was cut off, while a later pass owns the
+  // probe; only the owner may stop it.
   let probeOwner: object | null = null;
   const startProbe = async (owner: object) => {
     if (!input.probe) return;
@@ -254,7 +260,7 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
       probeOwner = owner;
       await withTimeout(Promise.resolve(input.probe.start()), PROBE_TIMEOUT_MS, 'the probe\'s start');
     } catch (e) {
-      warnOnce('the sample probe', e);
+      warnOnce('the probe', e);
     }
   };
   const stopProbe = async (owner: object): Promise<Record<string, number>> => {
@@ -263,7 +269,7 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     try {
       return await withTimeout(Promise.resolve(input.probe.stop()), PROBE_TIMEOUT_MS, 'the probe\'s stop');
     } catch (e) {
-      warnOnce('the sample probe', e);
+      warnOnce('the probe', e);
       return {};
     }
   };
@@ -273,18 +279,29 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     ms: number;
     metrics: Record<string, number>;
     points: [number, number][];
+    /** Measurement pass only: what its probe and footprint measured. */
+    blocking?: Record<string, number>;
+    footprint?: Record<string, number>;
+  }
+
+  /** The probes of a measurement pass; a timed sample has none. */
+  interface Pass {
+    probe?: PassProbe;
+    footprint?: FootprintProbe;
   }
 
   /**
-   * One sample. With `footprint`, the footprint pass instead: the same steps, no probe, and the
-   * footprint's measurements around them; its time is not a sample.
+   * One sample. With `pass`, the measurement pass instead: the same steps with the pass's probes
+   * around them; its time is not a sample.
    */
-  const takeSample = async (row: Row, c: BenchCase, size: number, params: Record<string, ParamValue>, sampleIndex: number, footprint?: FootprintProbe): Promise<Sample> => {
+  const takeSample = async (row: Row, c: BenchCase, size: number, params: Record<string, ParamValue>, sampleIndex: number, pass?: Pass): Promise<Sample> => {
     const { adapter } = row;
     const metrics: Record<string, number> = {};
     const points: [number, number][] = [];
     const name = `${prefix}-${runId}-${++seq}`;
     const owner = {};
+    const footprint = pass?.footprint;
+    let blocking: Record<string, number> | undefined;
     if (footprint) await withTimeout(footprint.before(), PROBE_TIMEOUT_MS, 'the footprint\'s baseline');
     created.set(name, adapter);
     let handle: StoreHandle | undefined;
@@ -308,24 +325,25 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
         },
       };
       const state = c.setup ? await step(row, `${c.id} setup`, c.setup(ctx)) : undefined;
+      const probed = pass?.probe !== undefined;
       const timed = async () => {
-        if (!footprint) await startProbe(owner);
+        if (probed) await startProbe(owner);
         try {
           const t0 = now();
           const own = await c.run(ctx, state);
           const t1 = now();
           return typeof own === 'number' ? own : t1 - t0;
         } finally {
-          Object.assign(metrics, await stopProbe(owner));
+          if (probed) blocking = await stopProbe(owner);
         }
       };
       const ms = await step(row, `${c.id} run`, timed());
       if (c.verify) await step(row, `${c.id} verify`, c.verify(ctx, state));
       const measured = footprint ? await withTimeout(footprint.after(), PROBE_TIMEOUT_MS, 'the footprint measurement') : undefined;
       if (c.teardown) await step(row, `${c.id} teardown`, c.teardown(ctx, state));
-      return { ms, metrics: measured ?? metrics, points };
+      return { ms, metrics, points, ...(blocking ? { blocking } : {}), ...(measured ? { footprint: measured } : {}) };
     } finally {
-      // A sample cut off by its time limit never reached its own stop.
+      // A pass cut off by its time limit never reached its own stop.
       await stopProbe(owner);
       await dispose(adapter, name, handle);
     }
@@ -445,8 +463,8 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
         }
       }
     }
-    const footprint = input.footprint?.appliesTo(suite.id, c.id) ? input.footprint : undefined;
-    if (footprint) {
+    const pass: Pass = { probe: input.probe, footprint: input.footprint?.appliesTo(suite.id, c.id) ? input.footprint : undefined };
+    if (pass.probe || pass.footprint) {
       for (const row of rows) {
         if (row.failure || row.samples.length === 0) continue;
         if (input.betweenSamples) await input.betweenSamples();
@@ -455,15 +473,16 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
           break outer;
         }
         try {
-          const measured = await takeSample(row, c, size, params, -1, footprint);
-          if (Object.keys(measured.metrics).length > 0) row.footprint = measured.metrics;
+          const measured = await takeSample(row, c, size, params, -1, pass);
+          if (measured.blocking && Object.keys(measured.blocking).length > 0) row.blocking = measured.blocking;
+          if (measured.footprint && Object.keys(measured.footprint).length > 0) row.footprint = measured.footprint;
         } catch (e) {
           if (e instanceof CancelledError) {
             cancelled = true;
             break outer;
           }
           // The samples are good; a store that fails only when measured loses only the measurement.
-          warnOnce(`the footprint pass (${row.adapter.id}, ${c.id})`, e);
+          warnOnce(`the measurement pass (${row.adapter.id}, ${c.id})`, e);
         }
       }
     }
@@ -487,6 +506,7 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
           stats: summarize(row.samples),
           stopped: row.stopped ?? 'iterations',
           outliers: { k: OUTLIER_K, indexes: outlierIndexes(row.samples, OUTLIER_K) },
+          ...(row.blocking ? { blocking: row.blocking } : {}),
           ...(row.footprint ? { footprint: row.footprint } : {}),
         });
       }

@@ -42,6 +42,7 @@ export const CASE_COLUMNS = [
   'ops_per_sec',
   'outliers',
   'stopped',
+  'blocking',
   'footprint',
   'params',
   'harness_version',
@@ -93,7 +94,8 @@ export function caseCells(file: ResultsFile, row: CaseResult): Record<CaseColumn
     // Files written before outliers were flagged have no count: empty, not 0.
     outliers: ok?.outliers ? ok.outliers.indexes.length : null,
     stopped: ok?.stopped ?? null,
-    // JSON like params: the names a store reports vary, and the header must not change with them.
+    // JSON like params: the names a probe reports vary, and the header must not change with them.
+    blocking: ok?.blocking ? JSON.stringify(ok.blocking) : null,
     footprint: ok?.footprint ? JSON.stringify(ok.footprint) : null,
     params: JSON.stringify(row.params),
     harness_version: file.harness.version,

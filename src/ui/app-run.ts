@@ -7,7 +7,7 @@ import { HARNESS_COMMIT, HARNESS_VERSION } from '../core/build-info.ts';
 import { collectEnvironment, describeAdapters } from '../core/environment.ts';
 import type { Plan } from '../core/plan.ts';
 import { RESULTS_SCHEMA, validateResults, type ResultsFile } from '../core/results.ts';
-import { runPlan, type FootprintProbe, type RunEvent, type RunOutput, type SampleProbe } from '../core/runner.ts';
+import { runPlan, type FootprintProbe, type RunEvent, type RunOutput, type PassProbe } from '../core/runner.ts';
 import { adapterById } from '../adapters/registry.ts';
 import { suiteById } from '../../suites/index.ts';
 import { yieldToEventLoop } from './yield.ts';
@@ -20,8 +20,8 @@ export interface AppRunInput {
   signal?: AbortSignal;
   /** Called synchronously by the runner between samples; it must not throw or block for long. */
   onEvent?: (event: RunEvent) => void;
-  /** Main-thread blocking around each sample (blocking-probe.ts). */
-  probe?: SampleProbe;
+  /** Main-thread blocking, in each ok row's measurement pass (blocking-probe.ts). */
+  probe?: PassProbe;
   /** Bytes and heap after the insert cases (footprint.ts). */
   footprint?: FootprintProbe;
   /** What the probes' metrics mean here; recorded as environment.metricNotes. */

@@ -1,7 +1,7 @@
 /**
  * What a store keeps after the insert suite's cases: the bytes it stored, from
  * navigator.storage.estimate(), and the page's JS heap, from
- * performance.measureUserAgentSpecificMemory(). Measured in the runner's footprint pass, an
+ * performance.measureUserAgentSpecificMemory(). Measured in the runner's measurement pass, an
  * untimed extra run of the case after its timed samples: after `run` and `verify`, before
  * `teardown` and the database's deletion (see FootprintProbe in src/core/runner.ts).
  * No DOM: the same module serves the page's main thread and its Worker.

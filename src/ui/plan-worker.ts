@@ -4,8 +4,8 @@
  * environment.context = 'worker'. It posts the runner's events and the results back.
  *
  * The probes live in the page, which owns the main thread they watch and the memory API a
- * Worker lacks: each probe call is a message to the page and back, before the clock starts or
- * after it stops, never inside a timed section.
+ * Worker lacks: each probe call is a message to the page and back, in the runner's untimed
+ * measurement pass, never around a timed sample.
  *
  * Stores that need `window` (localStorage, WebSQL) say so through their own supported() here,
  * and their rows are `unsupported` with that reason.
@@ -13,7 +13,7 @@
 import { errorMessage } from '../core/errors.ts';
 import type { Plan } from '../core/plan.ts';
 import type { ResultsFile } from '../core/results.ts';
-import type { FootprintProbe, RunEvent, RunOutput, SampleProbe } from '../core/runner.ts';
+import type { FootprintProbe, RunEvent, RunOutput, PassProbe } from '../core/runner.ts';
 import { runHere } from './app-run.ts';
 import { footprintAppliesTo } from './footprint.ts';
 
@@ -51,7 +51,7 @@ function hook(name: HookName): Promise<Record<string, number>> {
   });
 }
 
-const remoteProbe: SampleProbe = {
+const remoteProbe: PassProbe = {
   start: async () => void (await hook('probe-start')),
   stop: () => hook('probe-stop'),
 };

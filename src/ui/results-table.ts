@@ -129,8 +129,9 @@ export class ResultsTable {
     else if (r.stopped === 'time-cap') notes.push('auto: stopped at its time cap before its CI target');
     const outliers = r.outliers?.indexes.length ?? 0;
     if (outliers > 0) notes.push(`${outliers} outlier${outliers === 1 ? '' : 's'} flagged (beyond median ± ${r.outliers?.k}·MAD), kept in the statistics`);
-    const gaps = r.metrics?.maxFrameGapMs;
-    if (gaps && gaps.length > 0 && Math.max(...gaps) > FREEZE_MS) notes.push(`page froze up to ${formatMs(Math.max(...gaps))} ms`);
+    // Files written before the probe moved to the measurement pass have it per sample.
+    const gap = r.blocking?.maxFrameGapMs ?? maxOf(r.metrics?.maxFrameGapMs);
+    if (gap !== undefined && gap > FREEZE_MS) notes.push(`page froze up to ${formatMs(gap)} ms`);
     const stored = r.footprint?.storageBytes;
     if (stored !== undefined) notes.push(`≈ ${formatBytes(stored)} stored (estimate)`);
     const perOp = r.operations > 0 ? s.median / r.operations : null;
@@ -175,3 +176,5 @@ function formatBytes(bytes: number): string {
 function groupKey(r: CaseResult): string {
   return `${r.suite}/${r.case}/${r.size}`;
 }
+
+const maxOf = (values: readonly number[] | undefined): number | undefined => (values && values.length > 0 ? Math.max(...values) : undefined);

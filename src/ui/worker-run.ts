@@ -5,7 +5,7 @@
  */
 import { errorMessage } from '../core/errors.ts';
 import { validateResults } from '../core/results.ts';
-import type { SampleProbe, FootprintProbe } from '../core/runner.ts';
+import type { PassProbe, FootprintProbe } from '../core/runner.ts';
 import type { AppRunInput, AppRunOutput } from './app-run.ts';
 import type { FromWorker, HookName, ToWorker } from './plan-worker.ts';
 
@@ -112,7 +112,7 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
   });
 }
 
-async function answer(hook: HookName, probe?: SampleProbe, footprint?: FootprintProbe): Promise<Record<string, number>> {
+async function answer(hook: HookName, probe?: PassProbe, footprint?: FootprintProbe): Promise<Record<string, number>> {
   switch (hook) {
     case 'probe-start':
       await probe?.start();

@@ -5,7 +5,7 @@ import { handBuilt } from './export-fixture.ts';
 
 const HEADER =
   'run_id,browser,browser_name,browser_version,engine,os,cores,context,cross_origin_isolated,timer_step_ms,suite,case,title,adapter,size,operations,status,reason,' +
-  'n,min_ms,max_ms,mean_ms,median_ms,stddev_ms,ci95_ms,median_per_op_ms,ops_per_sec,outliers,stopped,footprint,params,harness_version,harness_commit';
+  'n,min_ms,max_ms,mean_ms,median_ms,stddev_ms,ci95_ms,median_per_op_ms,ops_per_sec,outliers,stopped,blocking,footprint,params,harness_version,harness_commit';
 const RUN = '2026-11-20T10-00-00Z-ab12,chromium,Chromium,156.0.1,Blink,Linux,4,main,true,0.005';
 
 /** A small RFC 4180 reader, written independently of the exporter, for the round trip. */
@@ -61,11 +61,11 @@ describe('export csv - exact output', () => {
     expect(() => validateResults(results)).not.toThrow();
     const expected = [
       HEADER,
-      `${RUN},insert,serial,insert one at a time (await each),memory,100,100,ok,,3,2,6,4,4,2,4.968275,0.04,25000,1,iterations,,{},0.1.0,abc1234`,
-      `${RUN},insert,bulk,insert all in one bulk write,memory,10000,10000,ok,,1,0.001,0.001,0.001,0.001,0,,0.0000001,10000000000,,,,"{""chunkSize"":1000}",0.1.0,abc1234`,
-      `${RUN},insert,bulk,insert all in one bulk write,idb,100,100,unsupported,"needs bulkWrite (write many documents in one call), which ""idb"" does not declare",0,,,,,,,,,,,,{},0.1.0,abc1234`,
-      `${RUN},insert,serial,'=1+2,'@evil,100,100,error,"'=HYPERLINK(""http://evil"")\nsecond line",0,,,,,,,,,,,,"{""note"":""a,b""}",0.1.0,abc1234`,
-      `${RUN},insert,serial,insert one at a time (await each),slow,100,100,timeout,cut off at the 100 ms time limit after 2 of 3 samples,2,,,,,,,,,,,,{},0.1.0,abc1234`,
+      `${RUN},insert,serial,insert one at a time (await each),memory,100,100,ok,,3,2,6,4,4,2,4.968275,0.04,25000,1,iterations,,,{},0.1.0,abc1234`,
+      `${RUN},insert,bulk,insert all in one bulk write,memory,10000,10000,ok,,1,0.001,0.001,0.001,0.001,0,,0.0000001,10000000000,,,,,"{""chunkSize"":1000}",0.1.0,abc1234`,
+      `${RUN},insert,bulk,insert all in one bulk write,idb,100,100,unsupported,"needs bulkWrite (write many documents in one call), which ""idb"" does not declare",0,,,,,,,,,,,,,{},0.1.0,abc1234`,
+      `${RUN},insert,serial,'=1+2,'@evil,100,100,error,"'=HYPERLINK(""http://evil"")\nsecond line",0,,,,,,,,,,,,,"{""note"":""a,b""}",0.1.0,abc1234`,
+      `${RUN},insert,serial,insert one at a time (await each),slow,100,100,timeout,cut off at the 100 ms time limit after 2 of 3 samples,2,,,,,,,,,,,,,{},0.1.0,abc1234`,
     ]
       .map((line) => `${line}\r\n`)
       .join('');
@@ -236,13 +236,15 @@ describe('export csv - raw samples', () => {
   });
 });
 
-describe('export csv - footprint', () => {
-  it('writes what a store kept as JSON in one column, so the header never changes', () => {
+describe('export csv - measurement pass', () => {
+  it('writes what the pass measured (blocking, footprint) as JSON, one column each, so the header never changes', () => {
     const r = handBuilt();
-    (r.cases[0] as Extract<CaseResult, { status: 'ok' }>).footprint = { storageBytes: 123456, heapBytes: 789 };
+    const ok = r.cases[0] as Extract<CaseResult, { status: 'ok' }>;
+    ok.footprint = { storageBytes: 123456, heapBytes: 789 };
+    ok.blocking = { maxFrameGapMs: 16.7, longTasks: 2, longTaskMs: 130.5 };
     const [header, ...rows] = parseCsv(toCsv(r));
     expect(header).toEqual([...CSV_COLUMNS]);
-    const at = header!.indexOf('footprint');
-    expect(rows.map((row) => row[at])).toEqual(['{"storageBytes":123456,"heapBytes":789}', '', '', '', '']);
+    expect(rows.map((row) => row[header!.indexOf('footprint')])).toEqual(['{"storageBytes":123456,"heapBytes":789}', '', '', '', '']);
+    expect(rows.map((row) => row[header!.indexOf('blocking')])).toEqual(['{"maxFrameGapMs":16.7,"longTasks":2,"longTaskMs":130.5}', '', '', '', '']);
   });
 });

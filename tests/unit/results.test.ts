@@ -34,6 +34,8 @@ describe('results - validation', () => {
     ['a metric that does not line up with the samples', (r) => (r.cases[0].metrics = { longTasks: [0, 1] }), /\$\.cases\[0\]\.metrics\.longTasks: has 2 values but there are 3 samples/],
     ['an auto target of 2 (200%)', (r) => (r.run.plan.auto = { targetRelCi: 2, minN: 5, maxN: 10, maxMs: 1000 }), /\$\.run\.plan\.auto\.targetRelCi: expected a fraction of the mean between 0 and 1/],
     ['a worker flag that is text', (r) => (r.run.plan.worker = 'yes'), /\$\.run\.plan\.worker: expected true or false/],
+    ['a blocking value that is text', (r) => (r.cases[0].blocking = { maxFrameGapMs: '16.7' }), /\$\.cases\[0\]\.blocking\.maxFrameGapMs: expected a finite number, got "16\.7"/],
+    ['blocking on an unsupported row', (r) => (r.cases[1].blocking = { longTasks: 0 }), /\$\.cases\[1\]\.blocking: only an ok row has blocking/],
     ['a metric note that is not text', (r) => (r.environment.metricNotes = { storageBytes: 5 }), /\$\.environment\.metricNotes\.storageBytes: expected a string/],
   ];
   for (const [what, change, message] of bad) {
@@ -43,17 +45,19 @@ describe('results - validation', () => {
     });
   }
 
-  it('accepts the optional fields: auto plan, stop reason, outliers, metrics, metric notes', () => {
+  it('accepts the optional fields: auto plan, stop reason, outliers, metrics, blocking, footprint, metric notes', () => {
     const r = mutate((x) => {
       x.run.plan.auto = { targetRelCi: 0.02, minN: 5, maxN: 200, maxMs: 30000 };
       x.run.plan.worker = true;
       x.run.plan.cases = ['bulk'];
       x.cases[0].stopped = 'ci-target';
       x.cases[0].outliers = { k: 3, indexes: [0, 2] };
-      x.cases[0].metrics = { maxFrameGapMs: [16.7, 16.6, 120] };
+      x.cases[0].metrics = { maxFrameGapMs: [16.7, 16.6, 120] }; // per sample, as files before the measurement pass had it
+      x.cases[0].blocking = { maxFrameGapMs: 120.5, longTasks: 1, longTaskMs: 98 };
+      x.cases[0].footprint = { storageBytes: 4096 };
       x.environment.metricNotes = { maxFrameGapMs: 'largest gap between animation frames' };
     });
-    expect(validateResults(r).cases[0]).toMatchObject({ stopped: 'ci-target', outliers: { k: 3, indexes: [0, 2] } });
+    expect(validateResults(r).cases[0]).toMatchObject({ stopped: 'ci-target', outliers: { k: 3, indexes: [0, 2] }, blocking: { maxFrameGapMs: 120.5 }, footprint: { storageBytes: 4096 } });
   });
 
   it('rejects text that is not JSON, and files over the size cap', () => {

@@ -3,7 +3,7 @@ import { memoryAdapter, memoryDatabaseNames } from '../../src/adapters/memory.ts
 import type { StoreAdapter } from '../../src/core/adapter.ts';
 import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan.ts';
 import { RESULTS_SCHEMA, validateResults, type CaseResult } from '../../src/core/results.ts';
-import { OUTLIER_K, runPlan, type FootprintProbe, type RunEvent, type RunInput, type SampleProbe } from '../../src/core/runner.ts';
+import { OUTLIER_K, runPlan, type FootprintProbe, type RunEvent, type RunInput, type PassProbe } from '../../src/core/runner.ts';
 import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
 
 const plan = (over: Partial<Plan> = {}): Plan => ({ ...DEFAULT_PLAN, suites: ['t'], adapters: ['memory'], sizes: [10], iterations: 4, warmup: 0, ...over });
@@ -154,12 +154,12 @@ describe('runner - outliers', () => {
 });
 
 describe('runner - probes', () => {
-  it('starts the sample probe before the clock and stops it after, outside the timed section', async () => {
+  it('runs the probe only in the measurement pass, around its run, never in a timed sample', async () => {
     const log: string[] = [];
-    const probe: SampleProbe = {
+    const probe: PassProbe = {
       async start() {
         log.push('start');
-        await sleep(120); // a slow probe must not reach the sample
+        await sleep(120); // a slow probe must not reach a sample
       },
       async stop() {
         log.push('stop');
@@ -167,18 +167,22 @@ describe('runner - probes', () => {
         return { maxFrameGapMs: 16.7 };
       },
     };
-    const c = defineCase<void>({ id: 'c', title: 'c', needs: [], operations: () => 1, run: async () => void log.push('run') });
-    const { cases } = await run([suiteOf(c)], [memoryAdapter], plan({ iterations: 2, warmup: 1 }), { probe });
-    expect(log).toEqual(['start', 'run', 'stop', 'start', 'run', 'stop', 'start', 'run', 'stop']);
+    const c = defineCase<void>({ id: 'c', title: 'c', needs: [], operations: () => 1, run: async () => void log.push('run'), verify: async () => void log.push('verify') });
+    const { cases, events } = await run([suiteOf(c)], [memoryAdapter], plan({ iterations: 2, warmup: 1 }), { probe });
+    // Warm-up and two timed samples without the probe, then the pass with it.
+    expect(log).toEqual(['run', 'verify', 'run', 'verify', 'run', 'verify', 'start', 'run', 'stop', 'verify']);
     const r = row(cases, 'memory');
+    expect(r.samples).toHaveLength(2); // the pass is not a sample
     for (const ms of r.samples) expect(ms).toBeLessThan(100);
-    expect(r.metrics).toEqual({ maxFrameGapMs: [16.7, 16.7] }); // timed samples only
+    expect(r).toHaveProperty('blocking', { maxFrameGapMs: 16.7 });
+    expect(r.metrics).toBeUndefined();
+    expect(events.filter((e) => e.type === 'sample')).toHaveLength(3);
   });
 
-  it('stops the probe of a sample that hangs, and does not let the late finish stop the next one', async () => {
+  it('stops the probe of a pass that hangs, and does not let the late finish stop the next one', async () => {
     let running = 0;
     let maxRunning = 0;
-    const probe: SampleProbe = {
+    const probe: PassProbe = {
       start() {
         running++;
         maxRunning = Math.max(maxRunning, running);
@@ -188,45 +192,50 @@ describe('runner - probes', () => {
         return { longTasks: 0 };
       },
     };
-    // The first sample of `h` outlives its time limit and finishes only during the second sample
-    // of `n`, which releases it; that late finish must not stop `n`'s probe.
+    // The pass of `h` outlives the case's time limit and finishes only during the pass of `n`,
+    // which releases it; that late finish must not stop `n`'s probe.
     let release = () => {};
     const gate = new Promise<void>((r) => (release = r));
     let hCalls = 0;
     let nCalls = 0;
-    const hangOnce = defineCase<void>({ id: 'h', title: 'h', needs: [], operations: () => 1, run: () => (++hCalls === 1 ? gate : Promise.resolve()) });
+    const hangInPass = defineCase<void>({ id: 'h', title: 'h', needs: [], operations: () => 1, run: () => (++hCalls === 3 ? gate : Promise.resolve()) });
     const next = defineCase<void>({
       id: 'n',
       title: 'n',
       needs: [],
       operations: () => 1,
       async run() {
-        if (++nCalls === 2) release();
+        if (++nCalls === 3) release();
         await sleep(5);
       },
     });
-    const { cases } = await run([suiteOf(hangOnce, next)], [memoryAdapter], plan({ iterations: 3, timeoutMs: 150 }), { probe });
-    expect(row(cases, 'memory', 'h').status).toBe('timeout');
-    expect(row(cases, 'memory', 'n')).toMatchObject({ status: 'ok', metrics: { longTasks: [0, 0, 0] } });
+    const { cases, events } = await run([suiteOf(hangInPass, next)], [memoryAdapter], plan({ iterations: 2, timeoutMs: 150 }), { probe });
+    // The hung pass costs `h` its measurement, not its samples.
+    expect(row(cases, 'memory', 'h')).toMatchObject({ status: 'ok', samples: [expect.any(Number), expect.any(Number)] });
+    expect(row(cases, 'memory', 'h')).not.toHaveProperty('blocking');
+    expect(events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message)).toEqual([expect.stringMatching(/^the measurement pass \(memory, h\) failed; its metrics are left out: .*150 ms/)]);
+    expect(row(cases, 'memory', 'n')).toMatchObject({ status: 'ok', blocking: { longTasks: 0 } });
     expect(running).toBe(0);
     expect(maxRunning).toBe(1);
   });
 
   it('a probe that fails is one warning; the case stays ok without its metrics', async () => {
-    const probe: SampleProbe = {
+    const probe: PassProbe = {
       start() {},
       stop() {
         throw new Error('observer gone');
       },
     };
-    const { cases, events } = await run([suiteOf(scripted('c', {}))], [memoryAdapter], plan({ iterations: 3 }), { probe });
-    const r = row(cases, 'memory');
-    expect(r.status).toBe('ok');
-    expect(r.metrics).toBeUndefined();
-    expect(events.filter((e) => e.type === 'warning')).toEqual([{ type: 'warning', message: 'the sample probe failed; its metrics are left out: observer gone' }]);
+    const { cases, events } = await run([suiteOf(scripted('c', {}), scripted('d', {}))], [memoryAdapter], plan({ iterations: 3 }), { probe });
+    for (const id of ['c', 'd']) {
+      const r = row(cases, 'memory', id);
+      expect(r.status).toBe('ok');
+      expect(r).not.toHaveProperty('blocking');
+    }
+    expect(events.filter((e) => e.type === 'warning')).toEqual([{ type: 'warning', message: 'the probe failed; its metrics are left out: observer gone' }]);
   });
 
-  it('measures the footprint in an untimed pass after the samples: after run and verify, before teardown and deletion', async () => {
+  it('measures the footprint in the same pass: after run and verify, before teardown and deletion', async () => {
     const log: string[] = [];
     const footprint: FootprintProbe = {
       appliesTo: (_suite, caseId) => caseId === 'measured',
@@ -236,6 +245,13 @@ describe('runner - probes', () => {
       async after() {
         log.push(`after (${memoryDatabaseNames().filter((n) => n.startsWith('storebench-auto-')).length} dbs)`);
         return { storageBytes: 1234 };
+      },
+    };
+    const probe: PassProbe = {
+      start: () => void log.push('probe start'),
+      stop: () => {
+        log.push('probe stop');
+        return { longTasks: 1 };
       },
     };
     const steps = (id: string) =>
@@ -248,7 +264,7 @@ describe('runner - probes', () => {
         verify: async () => void log.push(`verify ${id}`),
         teardown: async () => void log.push(`teardown ${id}`),
       });
-    const { cases, events } = await run([suiteOf(steps('measured'), steps('other'))], [memoryAdapter], plan({ iterations: 2 }), { footprint });
+    const { cases, events } = await run([suiteOf(steps('measured'), steps('other'))], [memoryAdapter], plan({ iterations: 2 }), { footprint, probe });
     expect(log).toEqual([
       'run measured',
       'verify measured',
@@ -258,7 +274,9 @@ describe('runner - probes', () => {
       'teardown measured',
       // The pass: one more run of the case, measured, after both timed samples.
       'before (0 dbs)',
+      'probe start',
       'run measured',
+      'probe stop',
       'verify measured',
       'after (1 dbs)',
       'teardown measured',
@@ -268,16 +286,23 @@ describe('runner - probes', () => {
       'run other',
       'verify other',
       'teardown other',
+      // Its pass has the probe only: the footprint does not apply to it.
+      'probe start',
+      'run other',
+      'probe stop',
+      'verify other',
+      'teardown other',
     ]);
     const measured = row(cases, 'memory', 'measured');
-    expect(measured).toMatchObject({ status: 'ok', footprint: { storageBytes: 1234 } });
+    expect(measured).toMatchObject({ status: 'ok', footprint: { storageBytes: 1234 }, blocking: { longTasks: 1 } });
     expect(measured.samples).toHaveLength(2); // the pass is not a sample
     expect(measured.metrics).toBeUndefined();
     expect(row(cases, 'memory', 'other')).not.toHaveProperty('footprint');
+    expect(row(cases, 'memory', 'other')).toMatchObject({ blocking: { longTasks: 1 } });
     expect(events.filter((e) => e.type === 'sample')).toHaveLength(4);
   });
 
-  it('a footprint pass that fails costs only the measurement', async () => {
+  it('a measurement pass whose footprint fails costs only the measurement', async () => {
     const footprint: FootprintProbe = {
       appliesTo: () => true,
       before: async () => {},
@@ -288,7 +313,7 @@ describe('runner - probes', () => {
     const { cases, events } = await run([suiteOf(scripted('c', {}))], [memoryAdapter], plan({ iterations: 2 }), { footprint });
     expect(row(cases, 'memory')).toMatchObject({ status: 'ok', samples: [1, 1] });
     expect(row(cases, 'memory')).not.toHaveProperty('footprint');
-    expect(events.filter((e) => e.type === 'warning')).toEqual([{ type: 'warning', message: 'the footprint pass (memory, c) failed; its metrics are left out: no estimate' }]);
+    expect(events.filter((e) => e.type === 'warning')).toEqual([{ type: 'warning', message: 'the measurement pass (memory, c) failed; its metrics are left out: no estimate' }]);
   });
 });
 
