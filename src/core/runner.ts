@@ -472,6 +472,9 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
           cancelled = true;
           break outer;
         }
+        // The pass is not a sample: it gets the case time limit of its own, so a row whose samples
+        // used most of theirs (auto's time cap stops just short of it) is still measured.
+        row.spentMs = 0;
         try {
           const measured = await takeSample(row, c, size, params, -1, pass);
           if (measured.blocking && Object.keys(measured.blocking).length > 0) row.blocking = measured.blocking;

@@ -95,10 +95,14 @@ describe('runner - auto-sampling', () => {
   it('stops before a sample that would run past the case time limit, so good samples do not become a timeout', async () => {
     const auto = { targetRelCi: 0.001, minN: 50, maxN: 100, maxMs: 600_000 };
     const slow = scripted('slow', { memory: around(30) }, { setup: () => sleep(80) } as Partial<BenchCase>);
-    const { cases } = await run([suiteOf(slow)], [memoryAdapter], plan({ auto, timeoutMs: 400 }));
+    const probe: PassProbe = { start() {}, stop: () => ({ longTasks: 0 }) };
+    const { cases, events } = await run([suiteOf(slow)], [memoryAdapter], plan({ auto, timeoutMs: 400 }), { probe });
     const r = row(cases, 'memory');
     expect(r.status).toBe('ok');
     expect(r.status === 'ok' && r.stopped).toBe('time-cap');
+    // The measurement pass has a time limit of its own, so the row is still measured.
+    expect(r).toHaveProperty('blocking', { longTasks: 0 });
+    expect(events.filter((e) => e.type === 'warning')).toEqual([]);
   });
 
   it('without auto, every ok row stopped at its iteration count', async () => {
