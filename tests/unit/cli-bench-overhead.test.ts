@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { OVERHEAD_USAGE, parseOverheadArgs } from '../../src/cli/bench-overhead.ts';
 
 describe('bench:overhead flags', () => {
-  it('defaults to 40 alternating rounds of 2 samples (+1 warm-up) of 10,000 documents, built fresh, no split', () => {
-    expect(parseOverheadArgs([])).toEqual({ help: false, rounds: 40, samples: 2, warmup: 1, size: 10_000, build: true, split: false });
+  it('defaults to 100 alternating rounds of 2 samples (+1 warm-up) of 10,000 documents, built fresh, no split', () => {
+    expect(parseOverheadArgs([])).toEqual({ help: false, rounds: 100, samples: 2, warmup: 1, size: 10_000, build: true, split: false });
   });
 
   it('takes every flag the usage names', () => {
@@ -13,7 +13,7 @@ describe('bench:overhead flags', () => {
   });
 
   it('refuses a bad number with its allowed range, and an unknown flag with the allowed ones', () => {
-    expect(() => parseOverheadArgs(['--rounds', '0'])).toThrow('--rounds: "0" is not a whole number from 1 to 100');
+    expect(() => parseOverheadArgs(['--rounds', '0'])).toThrow('--rounds: "0" is not a whole number from 1 to 1000');
     expect(() => parseOverheadArgs(['--size', '1e4'])).toThrow('--size: "1e4" is not a whole number from 1 to 1000000');
     expect(() => parseOverheadArgs(['--samples'])).toThrow('--samples: "" is not a whole number');
     expect(() => parseOverheadArgs(['--out'])).toThrow('--out: give the file to write');
