@@ -114,7 +114,7 @@ async function boot(): Promise<void> {
     byId('env').textContent = `Could not read the environment: ${errorMessage(e)}`;
   }
 
-  // A sweep's page (collector or autorun) loads nothing more: its run starts at once.
+  // A sweep's page (collector or autorun) loads nothing more before its run, which starts at once.
   if (!collector && !query.autorun) void explorer.start(location.href);
 
   const badForCollector = [...query.planErrors, ...query.queryErrors];
@@ -126,11 +126,10 @@ async function boot(): Promise<void> {
     return;
   }
   if (query.autorun) {
-    if (query.planErrors.length > 0) {
-      setPageState({ status: 'error', error: query.planErrors.join('; ') });
-      return;
-    }
-    await startRun(query.plan, query.runId ?? newRunId());
+    if (query.planErrors.length > 0) setPageState({ status: 'error', error: query.planErrors.join('; ') });
+    else await startRun(query.plan, query.runId ?? newRunId());
+    // Listed only now, so that none of it runs during the samples.
+    if (!collector) void explorer.start(location.href);
   }
 }
 
