@@ -55,7 +55,7 @@ export type RunEvent =
  * runs in the measurement pass only, never in a timed sample: `start` is awaited just before the
  * pass's `run` and `stop` just after it. What it has the browser do meanwhile (the page's probe
  * asks for every animation frame, so the page renders 60 times a second) would otherwise slow the
- * samples: in Chromium here a 10,000-document IndexedDB put ran 1 to 2% slower with it
+ * samples: in Chromium here a 10,000-document IndexedDB put ran 1 to 3% slower with it
  * (npm run bench:overhead). Its values become the row's `blocking`; a probe that fails is
  * reported as a warning and never fails the case.
  */

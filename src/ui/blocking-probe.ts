@@ -6,7 +6,7 @@
  * The runner calls start() just before the case's run in its measurement pass and stop() just
  * after (see PassProbe in src/core/runner.ts), never around a timed sample. Meanwhile the probe
  * asks for every animation frame, so the page renders about 60 times a second: about 3 to 6% of
- * a core in headless Chromium here, which slowed a 10,000-document put by 1 to 2% when the probe
+ * a core in headless Chromium here, which slowed a 10,000-document put by 1 to 3% when the probe
  * ran in every sample. The long-task observer's records arrive after each task and are
  * collected in stop().
  */
