@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { OVERHEAD_USAGE, parseOverheadArgs } from '../../src/cli/bench-overhead.ts';
 
 describe('bench:overhead flags', () => {
-  it('defaults to 100 alternating rounds of 2 samples (+1 warm-up) of 10,000 documents, built fresh, no split', () => {
-    expect(parseOverheadArgs([])).toEqual({ help: false, rounds: 100, samples: 2, warmup: 1, size: 10_000, build: true, split: false });
+  it('defaults to 100 alternating rounds of 4 samples (+1 warm-up) of 10,000 documents, built fresh, no split', () => {
+    expect(parseOverheadArgs([])).toEqual({ help: false, rounds: 100, samples: 4, warmup: 1, size: 10_000, build: true, split: false });
   });
 
   it('takes every flag the usage names', () => {
