@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { memoryAdapter, memoryDatabaseNames } from '../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../src/core/adapter.ts';
 import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan.ts';
-import { RESULTS_SCHEMA, validateResults, type CaseResult } from '../../src/core/results.ts';
+import { validateResults, type CaseResult } from '../../src/core/results.ts';
+import { runnerResultsDoc } from './runner-doc.ts';
 import { OUTLIER_K, runPlan, type FootprintProbe, type RunEvent, type RunInput, type PassProbe } from '../../src/core/runner.ts';
 import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
 
@@ -121,25 +122,7 @@ describe('runner - auto-sampling', () => {
     const auto = { targetRelCi: 0.02, minN: 3, maxN: 10, maxMs: 60_000 };
     const p = plan({ auto });
     const { cases, order } = await run([suiteOf(scripted('c', { memory: around(1) }))], [memoryAdapter], p);
-    const doc = {
-      schema: RESULTS_SCHEMA,
-      harness: { name: 'storebench', version: 'test', commit: 'test' },
-      run: { id: 'auto', startedAt: 'a', finishedAt: 'b', browser: 'node', plan: p, cancelled: false, order },
-      environment: {
-        browser: { name: 'node', version: 'x', engine: 'V8' },
-        userAgent: 'node',
-        os: 'Linux',
-        cores: 2,
-        deviceMemoryGb: null,
-        crossOriginIsolated: false,
-        timerStepMs: 0.001,
-        storageEstimate: null,
-        context: 'main',
-        harness: { version: 'test', commit: 'test' },
-      },
-      cases,
-    };
-    expect(validateResults(JSON.parse(JSON.stringify(doc))).run.plan.auto).toEqual(auto);
+    expect(validateResults(runnerResultsDoc('auto', p, cases, order)).run.plan.auto).toEqual(auto);
   });
 });
 

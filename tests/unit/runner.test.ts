@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { memoryAdapter, memoryDatabaseNames } from '../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../src/core/adapter.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
-import { validateResults, RESULTS_SCHEMA, type CaseResult } from '../../src/core/results.ts';
+import { validateResults, type CaseResult } from '../../src/core/results.ts';
+import { runnerResultsDoc } from './runner-doc.ts';
 import { runPlan, type RunEvent } from '../../src/core/runner.ts';
 import { withTimeout } from '../../src/core/errors.ts';
 import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
@@ -185,25 +186,7 @@ describe('runner - results', () => {
   it('produces rows that validate against schema v1', async () => {
     const p = plan({ suites: ['insert'] });
     const { cases, order } = await run([insertSuite], [memoryAdapter], p);
-    const doc = {
-      schema: RESULTS_SCHEMA,
-      harness: { name: 'storebench', version: 'test', commit: 'test' },
-      run: { id: 'test', startedAt: 'a', finishedAt: 'b', browser: 'node', plan: p, cancelled: false, order },
-      environment: {
-        browser: { name: 'node', version: process.version, engine: 'V8' },
-        userAgent: 'node',
-        os: 'Linux',
-        cores: 2,
-        deviceMemoryGb: null,
-        crossOriginIsolated: false,
-        timerStepMs: 0.001,
-        storageEstimate: null,
-        context: 'main',
-        harness: { version: 'test', commit: 'test' },
-      },
-      cases,
-    };
-    expect(validateResults(JSON.parse(JSON.stringify(doc))).cases).toHaveLength(2);
+    expect(validateResults(runnerResultsDoc('test', p, cases, order)).cases).toHaveLength(2);
   });
 });
 
