@@ -95,26 +95,21 @@ test.describe('faults - the run goes on', () => {
 });
 
 test.describe('faults - cleanup', () => {
-  test('Cancel stops a run on a real store and leaves no database behind', async ({ page }) => {
-    await page.goto('/?suites=insert&cases=serial,bulk&adapters=idb&sizes=200&iterations=200&warmup=0');
-    await page.locator('#run').click();
-    await expect(page.getByTestId('progress-counter')).toHaveText(/^([3-9]|\d{2,})\/\d+ samples$/, { timeout: 60_000 });
-    await page.locator('#cancel').click();
-    const s = await settled(page);
-    expect(s.results?.run.cancelled).toBe(true);
-    await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
-  });
-
-  test('Cancel in a Worker run leaves no database behind either', async ({ page }) => {
-    await page.goto('/?suites=insert&cases=serial,bulk&adapters=idb&sizes=200&iterations=200&warmup=0&worker=1');
-    await page.locator('#run').click();
-    await expect(page.getByTestId('progress-counter')).toHaveText(/^([3-9]|\d{2,})\/\d+ samples$/, { timeout: 60_000 });
-    await page.locator('#cancel').click();
-    const s = await settled(page);
-    expect(s.results?.run.cancelled).toBe(true);
-    expect(s.results?.environment.context).toBe('worker');
-    await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
-  });
+  for (const { title, query, context } of [
+    { title: 'Cancel stops a run on a real store and leaves no database behind', query: '', context: 'main' },
+    { title: 'Cancel in a Worker run leaves no database behind either', query: '&worker=1', context: 'worker' },
+  ]) {
+    test(title, async ({ page }) => {
+      await page.goto(`/?suites=insert&cases=serial,bulk&adapters=idb&sizes=200&iterations=200&warmup=0${query}`);
+      await page.locator('#run').click();
+      await expect(page.getByTestId('progress-counter')).toHaveText(/^([3-9]|\d{2,})\/\d+ samples$/, { timeout: 60_000 });
+      await page.locator('#cancel').click();
+      const s = await settled(page);
+      expect(s.results?.run.cancelled).toBe(true);
+      expect(s.results?.environment.context).toBe(context);
+      await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
+    });
+  }
 });
 
 test.describe('faults - a stuck plan Worker', () => {
