@@ -16,6 +16,18 @@ export interface Stats {
    * freedom: the mean lies in mean ± ci95. `null` when n < 2, where no interval exists.
    */
   ci95: number | null;
+  /**
+   * 95% interval of the median, distribution-free (order statistics with Hettmansperger-Sheather
+   * interpolation, see medianInterval). `null` when n < 6, where no two order statistics cover
+   * the median 95% of the time. Absent in files written before it was recorded.
+   */
+  medianCi?: Interval | null;
+}
+
+/** A closed interval [lo, hi]. */
+export interface Interval {
+  lo: number;
+  hi: number;
 }
 
 /** Two-sided 95% quantiles of Student's t for df = 1..30 (standard tables). */
@@ -90,11 +102,17 @@ export function mad(xs: readonly number[]): number {
 }
 
 /**
+ * Fewest samples for an outlier flag: the median and MAD of fewer are themselves so loose that a
+ * flag says more about the sample count than the sample (with 5, most rows carried one).
+ */
+export const OUTLIER_MIN_N = 10;
+
+/**
  * Indexes of samples beyond median ± k·MAD·1.4826 (the scale factor makes MAD estimate the
  * standard deviation for normal data). Flags only; the samples stay in the results.
  */
 export function outlierIndexes(xs: readonly number[], k = 3): number[] {
-  if (xs.length < 3) return [];
+  if (xs.length < OUTLIER_MIN_N) return [];
   const m = median(xs);
   const spread = mad(xs) * 1.4826;
   if (spread === 0) return [];
@@ -137,9 +155,66 @@ export function welch(a: readonly number[], b: readonly number[]): MeanDifferenc
   return { diff, se, df, halfWidth: tQuantile95(Math.max(1, Math.floor(df))) * se };
 }
 
+/** P(X <= k) for X ~ Binomial(n, 1/2), summed in log space so n in the thousands stays exact enough. */
+function binomialHalfCdf(k: number, n: number): number {
+  if (k < 0) return 0;
+  if (k >= n) return 1;
+  let logTerm = -n * Math.LN2; // log C(n, 0) / 2^n
+  let sum = Math.exp(logTerm);
+  for (let i = 1; i <= k; i++) {
+    logTerm += Math.log((n - i + 1) / i);
+    sum += Math.exp(logTerm);
+  }
+  return Math.min(1, sum);
+}
+
+/** Smallest n with a 95% order-statistic interval of the median: [x(1), x(6)] covers 96.9%, n = 5 only 93.75%. */
+export const MEDIAN_CI_MIN_N = 6;
+
+/**
+ * The 95% interval of the median from order statistics: distribution-free, because the number of
+ * samples below the true median is Binomial(n, 1/2) whatever the distribution (benchmark times are
+ * skewed, with a long right tail, so a normal-theory interval would not be honest). The exact
+ * intervals [x(k), x(n-k+1)] jump in coverage; Hettmansperger and Sheather's interpolation
+ * (1986, Statistics & Probability Letters 4:75-79) between the two nearest ones gives close to 95%
+ * instead of up to 99%, so rows reach a precision target with fewer samples. `null` for n < 6.
+ */
+export function medianInterval(xs: readonly number[], level = 0.95): Interval | null {
+  const n = xs.length;
+  if (n < MEDIAN_CI_MIN_N) return null;
+  const sorted = xs.slice().sort((a, b) => a - b);
+  const at = (rank: number) => sorted[rank - 1] as number; // 1-based order statistic
+  // Coverage of [x(k), x(n-k+1)] is 1 - 2·P(B <= k-1); take the largest k that still reaches the level.
+  const coverage = (k: number) => 1 - 2 * binomialHalfCdf(k - 1, n);
+  let k = 1;
+  while (k + 1 <= n / 2 && coverage(k + 1) >= level) k++;
+  const outer = coverage(k);
+  const inner = coverage(k + 1);
+  if (k + 1 > n - k || outer === inner) return { lo: at(k), hi: at(n - k + 1) };
+  const share = (outer - level) / (outer - inner);
+  const lambda = ((n - k) * share) / (k + (n - 2 * k) * share);
+  return {
+    lo: lambda * at(k + 1) + (1 - lambda) * at(k),
+    hi: lambda * at(n - k) + (1 - lambda) * at(n - k + 1),
+  };
+}
+
+/**
+ * How precisely a row's median is known: the larger side of its 95% interval as a fraction of the
+ * median, so "median ± precision" contains the whole interval. `null` with no interval; 0 for a
+ * median of 0 with a zero-width interval (a row below the timer step).
+ */
+export function medianPrecision(stats: Pick<Stats, 'median' | 'medianCi'>): number | null {
+  const ci = stats.medianCi;
+  if (!ci) return null;
+  const side = Math.max(stats.median - ci.lo, ci.hi - stats.median);
+  if (stats.median <= 0) return side <= 0 ? 0 : Infinity;
+  return side / stats.median;
+}
+
 export function summarize(samples: readonly number[]): Stats {
   const n = samples.length;
-  if (n === 0) return { n: 0, min: NaN, max: NaN, mean: NaN, median: NaN, stddev: 0, ci95: null };
+  if (n === 0) return { n: 0, min: NaN, max: NaN, mean: NaN, median: NaN, stddev: 0, ci95: null, medianCi: null };
   let min = Infinity;
   let max = -Infinity;
   for (const x of samples) {
@@ -155,6 +230,7 @@ export function summarize(samples: readonly number[]): Stats {
     median: median(samples),
     stddev: sd,
     ci95: n < 2 ? null : (tQuantile95(n - 1) * sd) / Math.sqrt(n),
+    medianCi: medianInterval(samples),
   };
 }
 

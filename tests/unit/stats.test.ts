@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/core/random.ts';
-import { mad, median, outlierIndexes, quantile, summarize, tQuantile95, variance, welch } from '../../src/core/stats.ts';
+import { mad, median, medianInterval, medianPrecision, outlierIndexes, quantile, summarize, tQuantile95, variance, welch } from '../../src/core/stats.ts';
 
 describe('stats - known values', () => {
   it('summarizes a small sample exactly', () => {
@@ -39,15 +39,45 @@ describe('stats - known values', () => {
     expect(none.ci95).toBeNull();
     expect(none.stddev).toBe(0);
     const one = summarize([7.5]);
-    expect(one).toEqual({ n: 1, min: 7.5, max: 7.5, mean: 7.5, median: 7.5, stddev: 0, ci95: null });
+    expect(one).toEqual({ n: 1, min: 7.5, max: 7.5, mean: 7.5, median: 7.5, stddev: 0, ci95: null, medianCi: null });
     expect(variance([3])).toBe(0);
   });
 
-  it('MAD flags outliers without removing them', () => {
-    const xs = [10, 11, 10, 12, 11, 10, 50];
+  it('MAD flags outliers without removing them, and only from 10 samples on', () => {
+    const xs = [10, 11, 10, 12, 11, 10, 11, 12, 10, 50];
     expect(mad(xs)).toBe(1);
-    expect(outlierIndexes(xs)).toEqual([6]);
-    expect(outlierIndexes([5, 5, 5, 5])).toEqual([]);
+    expect(outlierIndexes(xs)).toEqual([9]);
+    expect(outlierIndexes(xs.slice(-7))).toEqual([]);
+    expect(outlierIndexes([5, 5, 5, 5, 5, 5, 5, 5, 5, 5])).toEqual([]);
+  });
+});
+
+describe('stats - interval of the median', () => {
+  it('interpolates between order statistics (Hettmansperger-Sheather) to exactly 95%', () => {
+    // n = 6: [x1, x6] covers 1 - 2/64 = 0.96875, [x2, x5] 1 - 14/64 = 0.78125; share 0.1,
+    // lambda = 5·0.1 / (1 + 4·0.1) = 0.357142857...
+    const ci = medianInterval([6, 1, 5, 2, 4, 3])!;
+    const lambda = 0.5 / 1.4;
+    expect(ci.lo).toBeCloseTo(1 + lambda, 12);
+    expect(ci.hi).toBeCloseTo(6 - lambda, 12);
+    expect(summarize([6, 1, 5, 2, 4, 3]).medianCi).toEqual(ci);
+  });
+
+  it('has no interval below 6 samples, where no order statistics cover 95%', () => {
+    expect(medianInterval([1, 2, 3, 4, 5])).toBeNull();
+    expect(summarize([1, 2, 3, 4, 5]).medianCi).toBeNull();
+    expect(medianPrecision({ median: 3, medianCi: null })).toBeNull();
+  });
+
+  it('precision is the larger side over the median', () => {
+    expect(medianPrecision({ median: 100, medianCi: { lo: 97, hi: 104 } })).toBeCloseTo(0.04, 12);
+    expect(medianPrecision({ median: 0, medianCi: { lo: 0, hi: 0 } })).toBe(0);
+  });
+
+  it('is unmoved by one wild sample, unlike the mean', () => {
+    const xs = [10, 11, 10, 12, 11, 10, 11, 12, 10, 11, 10, 11];
+    const wild = [...xs.slice(0, -1), 10_000];
+    expect(medianInterval(wild)).toEqual(medianInterval([...xs.slice(0, -1), 12]));
   });
 });
 
@@ -113,5 +143,25 @@ describe('stats - stochastic coverage', () => {
     // Rounding df down makes the interval a little conservative: at or just above 95%.
     expect(rate).toBeGreaterThan(0.935);
     expect(rate).toBeLessThan(0.975);
+  });
+
+  it('the median interval covers the true median about 95% of the time, for skewed samples', () => {
+    // Log-normal times (a long right tail, like benchmark samples): the true median is exp(mu).
+    const rng = createRng(2468);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const trueMedian = Math.exp(3);
+    for (const n of [6, 11, 30, 100]) {
+      const trials = 4000;
+      let covered = 0;
+      for (let t = 0; t < trials; t++) {
+        const xs = Array.from({ length: n }, () => Math.exp(3 + 0.4 * normal()));
+        const ci = medianInterval(xs)!;
+        if (ci.lo <= trueMedian && trueMedian <= ci.hi) covered++;
+      }
+      const rate = covered / trials;
+      // Binomial sd at p = 0.95, 4000 trials is 0.0034; the interpolation is approximate, so allow about 4 sd.
+      expect(rate, `n = ${n}`).toBeGreaterThan(0.935);
+      expect(rate, `n = ${n}`).toBeLessThan(0.965);
+    }
   });
 });
