@@ -1,6 +1,6 @@
 import type { FindQuery } from '../src/core/adapter.ts';
 import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
-import { expectCount, prefilled } from './prefill.ts';
+import { closeReopened, expectCount, prefilled, preparedAndReopened, type Reopened } from './prefill.ts';
 import { pickValues, prepareQueries, queryFields, verifyFound, type Queries } from './queries.ts';
 
 type Kind = 'eq' | 'gt' | 'ne' | 'two-field';
@@ -32,6 +32,7 @@ function queryCase(kind: Kind, indexed: boolean, n: number): BenchCase {
     id: `${kind}-${indexed ? 'indexed' : 'scan'}`,
     title: `${n} ${TITLES[kind]} queries, ${indexed ? 'with an index' : 'no index'}`,
     needs: indexed ? ['query', 'secondaryIndex'] : ['query'],
+    db: 'shared',
     params: { queries: n, indexed: indexed ? 1 : 0 },
     operations: () => n,
     setup(ctx) {
@@ -53,6 +54,7 @@ function variant(id: string, title: string, n: number, shape: (q: FindQuery, fie
     id,
     title: `${n} ${title}`,
     needs: ['query', 'secondaryIndex'],
+    db: 'shared',
     params: { queries: n },
     operations: () => n,
     setup(ctx) {
@@ -68,10 +70,29 @@ function variant(id: string, title: string, n: number, shape: (q: FindQuery, fie
   });
 }
 
+/**
+ * The first indexed query after the store is opened again (a page reload): the index was built
+ * before, so this times what opening costs the first query, apart from the warm `eq-indexed`.
+ */
+const eqIndexedCold = defineCase<Reopened<Queries>>({
+  id: 'eq-indexed-cold',
+  title: 'first equality query with an index, after reopening the store',
+  needs: ['query', 'secondaryIndex'],
+  open: 'self',
+  operations: () => 1,
+  setup: (ctx) => preparedAndReopened(ctx, (c) => prepareQueries(c, queriesOf(c, 'eq', 1), [queryFields(c)[0]])),
+  async run(_ctx, s) {
+    s.state.found = (await s.handle.find!(s.state.queries[0] as FindQuery)).length;
+  },
+  verify: (ctx, s) => verifyFound(ctx, s.state),
+  teardown: closeReopened,
+});
+
 const countAll = defineCase<number>({
   id: 'count-all',
   title: 'count every document',
   needs: ['count'],
+  db: 'shared',
   operations: () => 1,
   async setup(ctx) {
     await prefilled(ctx);
@@ -102,6 +123,7 @@ export const findSuite: Suite = {
     const kinds: Kind[] = ['eq', 'gt', 'ne', 'two-field'];
     return [
       ...kinds.flatMap((k) => [queryCase(k, true, n), queryCase(k, false, n)]),
+      eqIndexedCold,
       variant('gt-skip-limit', 'range queries, skip 10 limit 10, with an index', n, (q) => ({ ...q, skip: 10, limit: 10 })),
       variant('gt-projection', 'range queries returning two fields, with an index', n, (q, [f1, f2]) => ({ ...q, fields: [f1, f2] })),
       variant('gt-count', 'range queries counted (countWhere), with an index', n, (q) => q, 'count'),

@@ -20,6 +20,7 @@ function reference(mode: 'skip' | 'startkey'): BenchCase {
     id: `ref-${mode}`,
     title: mode === 'skip' ? `${REF_PAGES} pages of ${REF_PAGE_SIZE} at spread offsets, skip/limit` : `${REF_PAGES} pages of ${REF_PAGE_SIZE} at spread offsets, startkey/limit`,
     needs: ['keyRange'],
+    db: 'shared',
     params: { pages: REF_PAGES, pageSize: REF_PAGE_SIZE },
     operations: () => REF_PAGES,
     async setup(ctx) {
@@ -51,6 +52,7 @@ function walk(mode: 'skip' | 'startkey', pageSize: number): BenchCase {
     id: `walk-${mode}`,
     title: mode === 'skip' ? `walk all in pages of ${pageSize}, skip/limit` : `walk all in pages of ${pageSize}, startkey (last key, skip 1)`,
     needs: ['keyRange'],
+    db: 'shared',
     params: { pageSize },
     operations: (size) => Math.ceil(size / pageSize),
     async setup(ctx) {

@@ -34,3 +34,30 @@ export function expectCount(what: string, actual: number, expected: number): voi
 export function shuffledIndexes(count: number, rng: CaseContext['rng']): number[] {
   return shuffled(Array.from({ length: count }, (_, i) => i), rng);
 }
+
+/** A case's state with the handle it reopened, for cases that time the first query after opening. */
+export interface Reopened<S> {
+  state: S;
+  handle: StoreHandle;
+}
+
+/**
+ * Setup of a cold case (`open: 'self'`): open the sample's database, prepare it with `prepare`
+ * (fill, save a view, build an index), close it and open it again. The case's `run` then asks the
+ * reopened handle its first question, which is what a page does after a reload.
+ */
+export async function preparedAndReopened<S>(ctx: CaseContext, prepare: (ctx: CaseContext) => Promise<S>): Promise<Reopened<S>> {
+  const first = await ctx.adapter.open(ctx.dbName);
+  let state: S;
+  try {
+    state = await prepare({ ...ctx, handle: first });
+  } finally {
+    await first.close();
+  }
+  return { state, handle: await ctx.adapter.open(ctx.dbName) };
+}
+
+/** Teardown of a cold case: close the reopened handle (the runner deletes the database by name). */
+export async function closeReopened(_ctx: CaseContext, s: Reopened<unknown>): Promise<void> {
+  await s.handle.close();
+}

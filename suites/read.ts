@@ -23,6 +23,7 @@ const getSerial = defineCase<Reads>({
   id: 'get-serial',
   title: 'get by id, one at a time',
   needs: [],
+  db: 'shared',
   operations: (size) => size,
   setup: idsInRandomOrder,
   async run(ctx, s) {
@@ -39,6 +40,7 @@ const getBatch = defineCase<Reads>({
   id: 'get-batch',
   title: 'get by ids, one batch call',
   needs: ['getMany'],
+  db: 'shared',
   operations: (size) => size,
   setup: idsInRandomOrder,
   async run(ctx, s) {
@@ -55,6 +57,7 @@ function getOne(which: 'first' | 'last'): BenchCase {
     id: `get-${which}`,
     title: `get the ${which} document of the collection (${REPEATS}×)`,
     needs: [],
+    db: 'shared',
     operations: () => REPEATS,
     async setup(ctx) {
       await prefilled(ctx);
@@ -76,6 +79,7 @@ const readAll = defineCase<Reads>({
   id: 'all',
   title: 'read every document (allDocs include_docs, getAll, iterate)',
   needs: ['keyRange'],
+  db: 'shared',
   operations: (size) => size,
   async setup(ctx) {
     await prefilled(ctx);

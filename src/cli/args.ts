@@ -5,7 +5,8 @@
  * is allowed; the entry points print it and exit with code 2.
  */
 import { isIP } from 'node:net';
-import { DEFAULT_PLAN, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
+import { MIN_SAMPLES_ON_TIME_CAP } from '../core/allocator.ts';
+import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, formatDuration, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
 import { MAX_SHARDS } from '../core/shard.ts';
 import { DEFAULT_HOST } from './server.ts';
 
@@ -42,6 +43,7 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   adapters: 'adapters',
   sizes: 'sizes',
   iterations: 'iterations',
+  budget: 'budget',
   warmup: 'warmup',
   seed: 'seed',
   'timeout-ms': 'timeoutMs',
@@ -63,6 +65,7 @@ const EXAMPLES: Record<string, string> = {
   adapters: 'memory',
   sizes: '100,1000',
   iterations: '5',
+  budget: '4m',
   warmup: '1',
   seed: '42',
   'timeout-ms': '120000',
@@ -135,6 +138,9 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
   }
   const auto = flags.find((f) => f.name === 'auto');
   if (auto) fields.auto = auto.value ?? 'on';
+  if (fields.iterations !== undefined && (auto || fields.budget !== undefined)) {
+    throw new ArgsError(`--iterations takes a fixed count of samples per row; ${auto ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget 4m (the default), or --iterations 10`);
+  }
   if (flags.some((f) => f.name === 'worker')) fields.worker = 'on';
   let plan: Plan;
   try {
@@ -218,15 +224,19 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     `  --suites a,b       suites (default: all); allowed: ${vocab.suites.join(', ')}`,
     `  --adapters a,b     stores (default: all); allowed: ${vocab.adapters.join(', ')}`,
     `  --sizes n,m        documents per case (default: ${d.sizes.join(',')}); 1 to ${PLAN_LIMITS.maxSize}`,
-    `  --iterations N     timed samples per case (default: ${d.iterations}); 1 to ${PLAN_LIMITS.maxIterations}`,
+    `  --budget TIME      sampling time per browser (default: ${formatDuration(DEFAULT_BUDGET_MS)}), e.g. 90s, 10m, 1h: each row samples until`,
+    `                     the 95% interval of its median is within ±${DEFAULT_AUTO.targetRelCi * 100}%, the time going first to the rows whose`,
+    `                     interval is widest for what a sample costs; rows always get ${MIN_SAMPLES_ON_TIME_CAP} samples`,
+    `  --auto[=SPEC]      tune that adaptive sampling (it is on by default), e.g. --auto=ci:1%,min-n:10,max-n:500,max-ms:60000`,
+    `                     (ci: target, % of the median; min-n/max-n: samples per row; max-ms: time cap of one row)`,
+    `  --iterations N     a fixed count of timed samples per row instead (1 to ${PLAN_LIMITS.maxIterations}); no budget, no target`,
     `  --warmup N         untimed warm-up samples per case (default: ${d.warmup}); 0 to ${PLAN_LIMITS.maxWarmup}`,
     `  --seed N           fixture and order seed (default: ${d.seed})`,
-    `  --timeout-ms N     time limit of one case on one store at one size (default: ${d.timeoutMs})`,
+    `  --timeout-ms N     time limit of one step: a sample, or filling a shared database (default: ${d.timeoutMs});`,
+    '                     a step past it made no progress and its row is timeout',
     `  --fixture NAME     document shape (default: ${d.fixture}); allowed: ${vocab.fixtures.join(', ')}`,
     "  --params 'k=v;k=1,2'  suite parameters, e.g. 'chunkSizes=1,10,100;pageSize=10'",
     '  --cases a,b        only these cases of the chosen suites, e.g. bulk (default: every case)',
-    '  --auto[=SPEC]      auto-sample: keep sampling each case until its 95% CI is within ±2% of the mean,',
-    `                     after 5 samples, up to 200 samples or 30 s; tune with e.g. --auto=ci:1%,min-n:10,max-n:500,max-ms:60000`,
     '  --worker           run the plan in a dedicated Worker in each browser instead of the main thread',
     `  --shard i/n        run only shard i of n of the plan's case groups (1 to ${MAX_SHARDS} shards); npm run merge joins them`,
     `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
@@ -240,7 +250,8 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --no-build         reuse dist/ if it exists instead of building the page',
     '  --help             this text',
     '',
-    'Exit codes: 0 every browser completed and no row is error or timeout; 1 otherwise; 2 bad flags.',
+    'Exit codes: 0 every browser completed and no row is error or timeout (rows stopped by the budget or',
+    'a time cap are ok); 1 otherwise; 2 bad flags.',
   ].join('\n');
 }
 

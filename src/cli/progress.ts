@@ -20,13 +20,24 @@ export function progressLine(browser: string, p: SessionProgress, nowMs: number,
   if (p.userAgent === null && p.startedAt === null) return `${name} ${waiting}`;
   if (p.startedAt === null || p.samples === null || p.rows === null) return `${name} page loaded, checking which stores it supports…`;
   const elapsed = nowMs - p.startedAt;
-  // Remaining time scales with remaining samples; with none done yet there is nothing to scale.
-  const left = p.samplesDone > 0 && p.samples > p.samplesDone ? `~${formatDuration((elapsed * (p.samples - p.samplesDone)) / p.samplesDone)} left` : p.samplesDone >= p.samples ? 'finishing' : '? left';
+  const left = timeLeft(p, elapsed);
   const c = p.current;
   const now = c
-    ? ` | ${c.suite}/${c.case} size ${c.size}${c.adapter ? ` ${c.adapter} ${c.warmup ? 'warm-up' : 'sample'} ${c.index}/${c.of}` : ''}`
+    ? ` | ${c.suite}/${c.case} size ${c.size}${c.adapter ? ` ${c.adapter} ${c.warmup ? 'warm-up' : 'sample'} ${c.index}${p.fraction === undefined || c.warmup ? `/${c.of}` : ''}` : ''}`
     : '';
-  return `${name} samples ${p.samplesDone}/${p.samples} | rows ${p.rowsDone}/${p.rows} | ${formatDuration(elapsed)} elapsed | ${left}${now}`;
+  const samples = p.fraction === undefined ? `samples ${p.samplesDone}/${p.samples}` : `${Math.floor(p.fraction * 100)}% | samples ${p.samplesDone}`;
+  return `${name} ${samples} | rows ${p.rowsDone}/${p.rows} | ${formatDuration(elapsed)} elapsed | ${left}${now}`;
+}
+
+/**
+ * Time left: under a budget, from the fraction of it done; with a fixed count, from the samples
+ * left. With nothing done yet there is nothing to scale.
+ */
+function timeLeft(p: SessionProgress, elapsed: number): string {
+  const done = p.fraction ?? (p.samples ? p.samplesDone / p.samples : 0);
+  if (done >= 1) return 'finishing';
+  if (done <= 0) return '? left';
+  return `~${formatDuration((elapsed * (1 - done)) / done)} left`;
 }
 
 export interface ProgressStream {

@@ -27,6 +27,8 @@ export interface SessionProgress {
   rowsDone: number;
   samples: number | null;
   samplesDone: number;
+  /** Estimated fraction of the run done, under a budget; absent with a fixed count. */
+  fraction?: number;
   /** The group in flight and the last sample taken in it. */
   current: { suite: string; case: string; size: number; adapter: string | null; warmup: boolean; index: number; of: number } | null;
 }
@@ -141,9 +143,16 @@ export class BrowserSession {
         } else if (e.type === 'sample') {
           // Messages may overtake each other on the wire; progress only moves forward.
           p.samplesDone = Math.max(p.samplesDone, e.samplesDone);
-          // The runner's total is an upper bound that shrinks as rows stop early (auto-sampling,
-          // errors), so the smallest one seen is the newest.
-          p.samples = p.samples === null ? e.samplesTotal : Math.min(p.samples, e.samplesTotal);
+          if (e.fraction !== undefined) {
+            // Adaptive sampling within a budget: the total is an estimate from the time used, and
+            // the fraction done is what the time left is reckoned from.
+            p.fraction = Math.max(p.fraction ?? 0, e.fraction);
+            p.samples = Math.max(p.samplesDone, e.samplesTotal);
+          } else {
+            // With a fixed count the total shrinks as rows stop early (errors), so the smallest one
+            // seen is the newest.
+            p.samples = p.samples === null ? e.samplesTotal : Math.min(p.samples, e.samplesTotal);
+          }
           p.current = { suite: e.suite, case: e.case, size: e.size, adapter: e.adapter, warmup: e.warmup, index: e.index, of: e.of };
         } else if (e.type === 'warning') {
           this.hooks.onWarning?.(e.message);

@@ -17,7 +17,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { PAGE_QUERY } from '../core/collector.ts';
-import { formatAuto, planToQuery, type Plan } from '../core/plan.ts';
+import { formatAuto, formatDuration as formatPlanDuration, planToQuery, type Plan } from '../core/plan.ts';
+import { formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
 import { formatShard } from '../core/shard.ts';
 import { toCsv } from '../export/csv.ts';
@@ -96,11 +97,13 @@ function describePlan(plan: Plan): string {
     `adapters ${plan.adapters.join(',')}`,
     `sizes ${plan.sizes.join(',')}`,
     ...(plan.cases ? [`cases ${plan.cases.join(',')}`] : []),
-    plan.auto ? `auto-sampled (${formatAuto(plan.auto)}) + ${plan.warmup} warm-up` : `${plan.iterations} samples + ${plan.warmup} warm-up`,
+    plan.auto
+      ? `budget ${plan.budgetMs === undefined ? 'none' : formatPlanDuration(plan.budgetMs)} per browser, each row to ±${Number((plan.auto.targetRelCi * 100).toPrecision(6))}% of its median (${formatAuto(plan.auto)}) + ${plan.warmup} warm-up`
+      : `${plan.iterations} samples + ${plan.warmup} warm-up`,
     ...(plan.worker ? ['in a Worker'] : []),
     `seed ${plan.seed}`,
     `fixture ${plan.fixture}`,
-    `case time limit ${plan.timeoutMs} ms`,
+    `step time limit ${plan.timeoutMs} ms`,
     ...(params.length > 0 ? [`params ${params.join(';')}`] : []),
   ].join(' | ');
 }
@@ -375,6 +378,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       const hidden = warnings - MAX_WARNINGS_SHOWN;
       view.finish(`${name.padEnd(9)} ${summarizeEnd(end, current.cases.length, Date.now() - t0)}${hidden > 0 ? ` (${hidden} more warning${hidden === 1 ? '' : 's'} not shown)` : ''}`);
       if (end.kind !== 'done') for (const d of end.details ?? []) out(`          ${d}`);
+      else out(`${''.padEnd(9)} precision: ${formatPrecisionSummary(precisionSummary(cases, plan.auto?.targetRelCi))}`);
     }
   } finally {
     if (ticker) clearInterval(ticker);

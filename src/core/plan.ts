@@ -9,21 +9,32 @@ export interface Plan {
   suites: string[];
   adapters: string[];
   sizes: number[];
-  /** Timed samples per case. */
+  /** Timed samples per row with fixed sampling (no `auto`); with `auto` it is unused. */
   iterations: number;
   /** Untimed warm-up samples per case, taken before the timed ones. */
   warmup: number;
   seed: number;
-  /** Time limit of one case on one adapter at one size (all its samples), in ms. */
+  /**
+   * Time limit of one step, in ms: one sample (open, setup, run, verify, teardown), or a shared
+   * database's fill. A step past it made no progress: the row is `timeout`. Sampling time is
+   * bounded by `budgetMs` and `auto.maxMs`, which stop a row without failing it.
+   */
   timeoutMs: number;
   fixture: string;
   /** Suite parameters, e.g. `{ chunkSizes: [1, 10, 100] }`; suites fill in their defaults. */
   params: Record<string, ParamValue>;
   /**
-   * Auto-sampling: instead of a fixed `iterations`, sample each case until its 95% interval is
-   * narrow enough, up to a cap. Absent means off (and in every file written before it existed).
+   * Adaptive sampling, the default: instead of a fixed `iterations`, each row takes samples until
+   * the 95% interval of its median is within the target, and the run's budget goes to the rows
+   * whose interval is widest for what a sample costs. Absent means fixed `iterations` (as in
+   * every file written before it existed).
    */
   auto?: AutoSampling;
+  /**
+   * With `auto`: the time one browser's run may spend sampling, in ms. Rows always get their
+   * first 2 samples, so a plan whose minimum alone is longer overruns it (and says so).
+   */
+  budgetMs?: number;
   /** Run the whole plan in a dedicated Worker instead of the page's main thread. Absent means main. */
   worker?: boolean;
   /** Only these case ids of the chosen suites (e.g. `bulk`). Absent means every case. */
@@ -36,9 +47,12 @@ export interface Plan {
 }
 
 export interface AutoSampling {
-  /** Stop once the 95% CI half-width is at most this fraction of the mean (0.02 = ±2%)... */
+  /**
+   * Stop once the 95% interval of the median lies within ± this fraction of the median
+   * (0.02 = ±2%; files written before the median's interval existed meant the mean's)...
+   */
   targetRelCi: number;
-  /** ...but not before this many timed samples (a CI from 2 or 3 samples is itself noise)... */
+  /** ...but not before this many timed samples (the median has no 95% interval below 6)... */
   minN: number;
   /** ...and never take more than this many. */
   maxN: number;
@@ -49,20 +63,44 @@ export interface AutoSampling {
   maxMs: number;
 }
 
-export const DEFAULT_AUTO: Readonly<AutoSampling> = { targetRelCi: 0.02, minN: 5, maxN: 200, maxMs: 30_000 };
+/**
+ * ±2% of the median: a 5% regression then stands clear of run-to-run noise. minN 6: the fewest
+ * samples with a distribution-free 95% interval of the median. maxN and maxMs keep one noisy row
+ * from taking the whole budget.
+ */
+export const DEFAULT_AUTO: Readonly<AutoSampling> = { targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60_000 };
+
+/** Sampling time per browser by default: three engines finish within about 15 minutes. */
+export const DEFAULT_BUDGET_MS = 4 * 60_000;
 
 export const PLAN_LIMITS = {
   maxSize: 10_000_000,
   maxIterations: 10_000,
   maxWarmup: 1_000,
   maxTimeoutMs: 24 * 3600 * 1000,
+  minBudgetMs: 1000,
+  maxBudgetMs: 24 * 3600 * 1000,
   /** Auto-sampling targets, as a fraction of the mean. */
   minTargetRelCi: 0.001,
   maxTargetRelCi: 0.5,
 } as const;
 
+/**
+ * The plan when none is named: the questions people choose a store by, at the 1,000 documents of
+ * the PouchDB 2.2.0 report, on every store. Small enough that three engines finish in about 15
+ * minutes with most rows within ±2%; every other suite and case runs by name (--suites, --cases).
+ */
+export const DEFAULT_SUITES: readonly string[] = ['insert', 'read', 'paginate', 'find', 'views'];
+export const DEFAULT_CASES: readonly string[] = [
+  'serial', 'bulk', // insert
+  'get-serial', 'get-batch', 'all', // read
+  'ref-skip', 'ref-startkey', 'walk-skip', 'walk-startkey', // paginate
+  'eq-indexed', 'eq-scan', 'eq-indexed-cold', 'gt-count', 'count-all', // find
+  'persisted', 'persisted-cold', 'temp', 'secondary-index', 'full-scan', // views
+];
+
 export const DEFAULT_PLAN: Readonly<Omit<Plan, 'suites' | 'adapters'>> = {
-  sizes: [100, 1000],
+  sizes: [1000],
   iterations: 5,
   warmup: 1,
   seed: 42,
@@ -85,18 +123,23 @@ export class PlanError extends Error {
 /** The fields every plan has, as text. */
 type CoreField = 'suites' | 'adapters' | 'sizes' | 'iterations' | 'warmup' | 'seed' | 'timeoutMs' | 'fixture' | 'params';
 /** Fields added later; absent in a plan (and its text) means off or all. */
-type OptionalField = 'auto' | 'worker' | 'cases' | 'shard';
+type OptionalField = 'auto' | 'budget' | 'worker' | 'cases' | 'shard';
 
 /** The fields of a plan as text, as they come from a URL query or command-line flags. */
 export type PlanFields = Partial<Record<CoreField | OptionalField, string>>;
 
 /**
  * Parse and check a plan from text fields. Omitted fields take defaults (all suites and all
- * adapters). Throws PlanError naming the field, the bad value and what is allowed.
+ * adapters, adaptive sampling within the default budget). Throws PlanError naming the field, the
+ * bad value and what is allowed.
  */
 export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
+  const auto = parseSampling(fields);
+  // The default plan's suites and cases only when neither is named: --suites insert is all of insert.
+  const named = fields.suites !== undefined || fields.cases !== undefined;
+  const defaults = !named && DEFAULT_SUITES.every((s) => vocab.suites.includes(s)) ? [...DEFAULT_SUITES] : [];
   return {
-    suites: fields.suites === undefined ? [...vocab.suites] : parseNames('suites', fields.suites, vocab.suites),
+    suites: fields.suites !== undefined ? parseNames('suites', fields.suites, vocab.suites) : defaults.length > 0 ? defaults : [...vocab.suites],
     adapters: fields.adapters === undefined ? [...vocab.adapters] : parseNames('adapters', fields.adapters, vocab.adapters),
     sizes: fields.sizes === undefined ? [...DEFAULT_PLAN.sizes] : parseIntList('sizes', fields.sizes, 1, PLAN_LIMITS.maxSize),
     iterations: fields.iterations === undefined ? DEFAULT_PLAN.iterations : parseInteger('iterations', fields.iterations, 1, PLAN_LIMITS.maxIterations),
@@ -106,9 +149,10 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
     fixture: fields.fixture === undefined ? DEFAULT_PLAN.fixture : parseNames('fixture', fields.fixture, vocab.fixtures, 1)[0] as string,
     params: fields.params === undefined ? {} : parseParams(fields.params),
     // Added only when on, so plans and files from before these fields read exactly as they did.
-    ...optional('auto', fields.auto === undefined ? undefined : parseAuto(fields.auto)),
+    ...optional('auto', auto),
+    ...optional('budgetMs', auto ? (fields.budget === undefined ? DEFAULT_BUDGET_MS : parseDuration('budget', fields.budget, PLAN_LIMITS.minBudgetMs, PLAN_LIMITS.maxBudgetMs)) : undefined),
     ...optional('worker', fields.worker === undefined ? undefined : parseSwitch('worker', fields.worker) || undefined),
-    ...optional('cases', fields.cases === undefined ? undefined : parseCaseIds(fields.cases)),
+    ...optional('cases', fields.cases !== undefined ? parseCaseIds(fields.cases) : defaults.length > 0 ? [...DEFAULT_CASES] : undefined),
     ...optional('shard', fields.shard === undefined ? undefined : parseShardField(fields.shard)),
   };
 }
@@ -124,8 +168,46 @@ function parseShardField(text: string): Shard | undefined {
   }
 }
 
-function optional<K extends OptionalField, V>(key: K, value: V | undefined): { [P in K]?: V } {
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/**
+ * Adaptive sampling unless the fields ask for a fixed count: `auto` given decides; otherwise a
+ * given `iterations` means fixed, and neither means the adaptive default.
+ */
+function parseSampling(fields: PlanFields): AutoSampling | undefined {
+  const auto = fields.auto !== undefined ? parseAuto(fields.auto) : fields.iterations === undefined ? { ...DEFAULT_AUTO } : undefined;
+  if (!auto && fields.budget !== undefined) {
+    throw new PlanError('budget: applies to adaptive sampling, and this plan takes a fixed count of samples (iterations, or auto off); give one of the two');
+  }
+  return auto;
+}
+
+const DURATION_UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+
+/** A duration such as `10m`, `90s`, `1m30s`, `1h` or `500ms`, in ms. */
+export function parseDuration(field: string, text: string, min: number, max: number): number {
+  const t = text.trim().toLowerCase().replace(/\s+/g, '');
+  const allowed = `allowed: ${formatDuration(min)} to ${formatDuration(max)}, written like 10m, 90s, 1m30s or 1h`;
+  if (!/^(\d+(\.\d+)?(h|ms|m|s))+$/.test(t)) throw new PlanError(`${field}: "${text}" is not a duration; ${allowed}`);
+  let ms = 0;
+  for (const [, value, , unit] of t.matchAll(/(\d+(\.\d+)?)(h|ms|m|s)/g)) ms += Number(value) * (DURATION_UNITS[unit as string] as number);
+  ms = Math.round(ms);
+  if (ms < min || ms > max) throw new PlanError(`${field}: ${formatDuration(ms)} is out of range; ${allowed}`);
+  return ms;
+}
+
+/** A duration in ms as the shortest text parseDuration reads back: `4m`, `1m30s`, `250ms`. */
+export function formatDuration(ms: number): string {
+  if (ms % 1000 !== 0) return `${ms}ms`;
+  let s = ms / 1000;
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  const text = `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
+  return text || '0s';
 }
 
 /** Check an already-structured plan (e.g. from a results file or a postMessage). */
@@ -146,6 +228,7 @@ export function planToFields(plan: Plan): Required<Pick<PlanFields, CoreField>> 
     fixture: plan.fixture,
     params: formatParams(plan.params),
     ...(plan.auto ? { auto: formatAuto(plan.auto) } : {}),
+    ...(plan.auto && plan.budgetMs !== undefined ? { budget: formatDuration(plan.budgetMs) } : {}),
     ...(plan.worker ? { worker: '1' } : {}),
     ...(plan.cases ? { cases: plan.cases.join(',') } : {}),
     ...(plan.shard ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}),
@@ -164,6 +247,7 @@ const QUERY_KEYS: Record<keyof PlanFields, string> = {
   params: 'params',
   cases: 'cases',
   auto: 'auto',
+  budget: 'budget',
   worker: 'worker',
   shard: 'shard',
 };
@@ -250,11 +334,11 @@ function parseSwitch(field: string, text: string): boolean {
 }
 
 const AUTO_KEYS = { ci: 'targetRelCi', 'min-n': 'minN', 'max-n': 'maxN', 'max-ms': 'maxMs' } as const;
-const AUTO_EXAMPLE = 'ci:2%,min-n:5,max-n:200,max-ms:30000';
+const AUTO_EXAMPLE = 'ci:2%,min-n:6,max-n:1000,max-ms:60000';
 
 /**
- * Auto-sampling as text: `on` for the defaults, `off`, or any of `ci:2%,min-n:5,max-n:200,max-ms:30000`
- * (keys left out take their defaults). `ci` is a percentage of the mean; the % sign is optional.
+ * Adaptive sampling as text: `on` for the defaults, `off`, or any of `ci:2%,min-n:6,max-n:1000,max-ms:60000`
+ * (keys left out take their defaults). `ci` is a percentage of the median; the % sign is optional.
  */
 export function parseAuto(text: string): AutoSampling | undefined {
   const t = text.trim();
@@ -272,7 +356,7 @@ export function parseAuto(text: string): AutoSampling | undefined {
       const m = /^(\d+(?:\.\d+)?)\s*%?$/.exec(value);
       const fraction = m ? Number(m[1]) / 100 : NaN;
       if (!(fraction >= PLAN_LIMITS.minTargetRelCi && fraction <= PLAN_LIMITS.maxTargetRelCi)) {
-        throw new PlanError(`auto: ci "${value}" is not a percentage of the mean from ${PLAN_LIMITS.minTargetRelCi * 100}% to ${PLAN_LIMITS.maxTargetRelCi * 100}%, e.g. ci:2%`);
+        throw new PlanError(`auto: ci "${value}" is not a percentage of the median from ${PLAN_LIMITS.minTargetRelCi * 100}% to ${PLAN_LIMITS.maxTargetRelCi * 100}%, e.g. ci:2%`);
       }
       auto.targetRelCi = fraction;
     } else if (key === 'min-n') auto.minN = parseInteger('auto: min-n', value, 2, PLAN_LIMITS.maxIterations);

@@ -32,14 +32,28 @@ interface CaseBase {
   metrics?: Record<string, number[]>;
   /** Points the case recorded in each timed sample, e.g. batch time against store size. */
   series?: { x: string; y: string; samples: [number, number][][] };
+  /**
+   * How the row ran: `fresh`, a new database per sample, or `shared`, one database filled once
+   * for all its samples (read-only cases). Absent for rows that never ran, and in older files.
+   */
+  db?: DbMode;
+  /**
+   * Runs of the case body in each timed sample, calibrated so a sample spans about 1,000 timer
+   * steps; each sample is the timed section over this count, the time of one run. Absent in older files (1).
+   */
+  repeats?: number;
 }
+
+export type DbMode = 'fresh' | 'shared';
+export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
 
 /**
  * Why a row stopped taking samples: it reached its count (the plan's `iterations`, or auto's
- * `maxN`), auto-sampling reached its CI target, or auto-sampling hit its time cap.
+ * `maxN`), its median's interval reached the target, one more sample would have passed its
+ * own time cap (`auto.maxMs`), or its group's share of the run's budget was spent.
  */
-export type StopReason = 'iterations' | 'ci-target' | 'time-cap';
-export const STOP_REASONS: readonly StopReason[] = ['iterations', 'ci-target', 'time-cap'];
+export type StopReason = 'iterations' | 'ci-target' | 'time-cap' | 'budget';
+export const STOP_REASONS: readonly StopReason[] = ['iterations', 'ci-target', 'time-cap', 'budget'];
 
 /** Samples flagged as outliers: beyond median ± k·MAD (scaled). Flagged only; they stay in `samples` and in the stats. */
 export interface Outliers {
@@ -56,6 +70,11 @@ export type CaseResult =
       stats: Stats;
       /** Absent in files written before it was recorded. */
       stopped?: StopReason;
+      /**
+       * The precision the row reached: the larger side of its median's 95% interval over the
+       * median (0.02 = ±2%); null below 6 samples. Absent in older files.
+       */
+      precision?: number | null;
       /** Absent in files written before outliers were flagged. */
       outliers?: Outliers;
       /**
@@ -199,6 +218,7 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
     if (int(auto.maxN, '$.run.plan.auto.maxN', 2) < minN) fail('$.run.plan.auto.maxN', `is below minN ${minN}`);
     int(auto.maxMs, '$.run.plan.auto.maxMs', 1);
   }
+  if (plan.budgetMs !== undefined) int(plan.budgetMs, '$.run.plan.budgetMs', 1);
   if (plan.worker !== undefined) bool(plan.worker, '$.run.plan.worker');
   if (plan.cases !== undefined) arr(plan.cases, '$.run.plan.cases').forEach((x, i) => str(x, `$.run.plan.cases[${i}]`));
   if (plan.shard !== undefined) {
@@ -272,6 +292,8 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
         }),
       );
     }
+    if (row.db !== undefined && !DB_MODES.includes(row.db as DbMode)) fail(`${p}.db`, `expected one of ${DB_MODES.join(', ')}, got ${describe(row.db)}`);
+    if (row.repeats !== undefined) int(row.repeats, `${p}.repeats`, 1);
     const status = row.status;
     if (!CASE_STATUSES.includes(status as CaseStatus)) fail(`${p}.status`, `expected one of ${CASE_STATUSES.join(', ')}, got ${describe(status)}`);
     if (status === 'ok') {
@@ -282,6 +304,15 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
       if (stats.n !== samples.length) fail(`${p}.stats.n`, `is ${describe(stats.n)} but there are ${samples.length} samples`);
       for (const k of ['min', 'max', 'mean', 'median', 'stddev'] as const) nonNeg(stats[k], `${p}.stats.${k}`);
       nullable(stats.ci95, `${p}.stats.ci95`, nonNeg);
+      if (stats.medianCi !== undefined) {
+        nullable(stats.medianCi, `${p}.stats.medianCi`, (v, at) => {
+          const ci = obj(v, at);
+          const lo = nonNeg(ci.lo, `${at}.lo`);
+          if (nonNeg(ci.hi, `${at}.hi`) < lo) fail(at, `hi ${String(ci.hi)} is below lo ${lo}`);
+          return ci;
+        });
+      }
+      if (row.precision !== undefined) nullable(row.precision, `${p}.precision`, nonNeg);
       if (row.stopped !== undefined && !STOP_REASONS.includes(row.stopped as StopReason)) {
         fail(`${p}.stopped`, `expected one of ${STOP_REASONS.join(', ')}, got ${describe(row.stopped)}`);
       }
@@ -301,7 +332,7 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
         });
       }
     } else {
-      for (const k of ['stopped', 'outliers', 'blocking', 'footprint'] as const) if (row[k] !== undefined) fail(`${p}.${k}`, `only an ok row has ${k}; this one is ${String(status)}`);
+      for (const k of ['stopped', 'precision', 'outliers', 'blocking', 'footprint'] as const) if (row[k] !== undefined) fail(`${p}.${k}`, `only an ok row has ${k}; this one is ${String(status)}`);
       if (str(row.reason, `${p}.reason`) === '') fail(`${p}.reason`, `a ${String(status)} case needs a reason`);
     }
   });

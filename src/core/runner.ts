@@ -2,32 +2,37 @@
  * The runner: executes a plan and emits events. It prints nothing, writes no files and touches
  * no DOM; the page, the sweep and the tests subscribe to its events and render in their own way.
  *
- * For each (suite, case, size) it takes warm-up rounds, then timed rounds. In every round each
- * adapter takes one sample, in a seeded random order, so slow drift of the machine (thermal,
- * background work) spreads over all adapters instead of landing on whichever ran last.
- * Each sample gets a fresh, uniquely named database that is deleted afterwards. Only `run` is
- * timed. A case has a time limit over all its samples; past it the case is `timeout`, and the
- * run goes on.
- *
- * Measurements that would disturb the timed samples (a probe that makes the page render every
- * frame, a heap measurement that forces a garbage collection) run in a measurement pass of their
- * own: after a group's timed rounds, each ok row runs its case once more, untimed.
- *
- * With `plan.auto`, a row keeps taking samples until its 95% interval is narrow enough or it hits
- * a cap; rounds go on while any row of the group still needs samples, and rows that are done sit
- * the later rounds out. Every ok row records why it stopped and which samples are outliers.
+ * A run goes group by group (a case at one size, on every store that can run it), and each group
+ * reads as its phases:
+ *   1. fill the shared databases of read-only cases, once per row;
+ *   2. warm up, and calibrate how many runs of a fast case body one sample takes;
+ *   3. take the minimum samples, in rounds, each round's stores in a seeded random order, so slow
+ *      drift of the machine spreads over all stores instead of landing on whichever ran last;
+ *   4. with adaptive sampling, give the group's share of the budget to the rows whose median
+ *      interval is widest for what a sample costs, until each reaches its target (allocator.ts);
+ *   5. the measurement pass: probes that would disturb timed samples run once more, untimed;
+ *   6. close the shared databases, and emit the rows.
+ * Only the case body is timed (sample.ts). A step that makes no progress within the time limit is
+ * a `timeout`; running out of budget or of a row's time cap only stops its sampling.
  */
-import type { Doc, StoreAdapter, StoreHandle } from './adapter.ts';
+import type { Doc, StoreAdapter } from './adapter.ts';
+import { Budget, MIN_SAMPLES_ON_TIME_CAP, pickNext, stopReason, type RowGauge } from './allocator.ts';
+import { nextRepeats, sampleTargetMs } from './calibrate.ts';
 import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
-import { CancelledError, errorMessage, TimeoutError, withTimeout } from './errors.ts';
+import { CancelledError, errorMessage, TimeoutError } from './errors.ts';
 import { PlanError, type Plan } from './plan.ts';
-import { createRng, deriveSeed, shuffled } from './random.ts';
-import { selectShard } from './shard.ts';
+import { createRng, deriveSeed, shuffled, type Rng } from './random.ts';
 import type { CaseResult, RunInfo, StopReason } from './results.ts';
-import { outlierIndexes, summarize } from './stats.ts';
-import { resolveSuiteParams, type BenchCase, type CaseContext, type FixtureSource, type ParamValue, type Suite } from './suite.ts';
-import { now } from './timer.ts';
+import { addSample, costPerSample, isSampling, newRow, rowResult, type Row, type RowIdentity } from './row.ts';
+import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
+import { selectShard } from './shard.ts';
+import { medianInterval, medianPrecision, median } from './stats.ts';
+import { resolveSuiteParams, type BenchCase, type FixtureSource, type Suite } from './suite.ts';
+import { measureTimerStep, now } from './timer.ts';
 import { chunks, fixtureShape, makeDocs } from '../../fixtures/index.ts';
+
+export type { FootprintProbe, PassProbe } from './sample.ts';
+export { OUTLIER_K } from './row.ts';
 
 export type RunEvent =
   | { type: 'run-start'; rows: number; samples: number }
@@ -41,50 +46,18 @@ export type RunEvent =
       warmup: boolean;
       /** 1-based index of this sample within its kind (warm-up or timed). */
       index: number;
+      /** Samples of that kind the row takes: exact with fixed sampling, the minimum with adaptive. */
       of: number;
       ms: number;
       samplesDone: number;
+      /** Exact with fixed sampling; with adaptive sampling, an estimate from the time used so far. */
       samplesTotal: number;
+      /** Estimated fraction of the run done, 0 to 1. */
+      fraction?: number;
     }
   | { type: 'case-end'; result: CaseResult; rowsDone: number; rows: number }
   | { type: 'warning'; message: string }
   | { type: 'run-end'; cancelled: boolean };
-
-/**
- * Measures something while a case runs, e.g. how long the page's main thread was blocked. It
- * runs in the measurement pass only, never in a timed sample: `start` is awaited just before the
- * pass's `run` and `stop` just after it. What it has the browser do meanwhile (the page's probe
- * asks for every animation frame, so the page renders 60 times a second) would otherwise slow the
- * samples: in Chromium here a 10,000-document IndexedDB put ran 1 to 3% slower with it
- * (npm run bench:overhead). Its values become the row's `blocking`; a probe that fails is
- * reported as a warning and never fails the case.
- */
-export interface PassProbe {
-  start(): void | Promise<void>;
-  stop(): Record<string, number> | Promise<Record<string, number>>;
-}
-
-/**
- * Measures what a store keeps after a case, e.g. the bytes it stored and the heap. It runs in the
- * measurement pass of the rows it applies to, with `before` awaited before the database is
- * opened and `after` after `run` and `verify`, before `teardown` and the deletion. Its values
- * become the row's `footprint`.
- *
- * Not in the timed samples, because measuring can disturb them: Chromium's heap measurement
- * forces a garbage collection, and a sample right after one ran about 6% faster in a test here.
- * After the pass come the next group's warm-up samples, which absorb that.
- */
-export interface FootprintProbe {
-  appliesTo(suite: string, caseId: string): boolean;
-  before(): Promise<void>;
-  after(): Promise<Record<string, number>>;
-}
-
-/** Time allowed to a probe's own step; past it the measurement is dropped, not the case. */
-const PROBE_TIMEOUT_MS = 30_000;
-
-/** k of the outlier bound: median ± k·MAD·1.4826 is ± 3 standard deviations for normal data. */
-export const OUTLIER_K = 3;
 
 export interface RunInput {
   plan: Plan;
@@ -108,6 +81,8 @@ export interface RunInput {
   probe?: PassProbe;
   /** In the measurement pass of the rows it applies to (see FootprintProbe). */
   footprint?: FootprintProbe;
+  /** The clock's step in ms, for calibration; measured here when not given. */
+  timerStepMs?: number;
 }
 
 export interface RunOutput {
@@ -118,20 +93,10 @@ export interface RunOutput {
   leftover: { adapter: string; name: string }[];
 }
 
-interface Row {
-  adapter: StoreAdapter;
-  samples: number[];
-  warmup: number[];
-  metrics: Record<string, number[]>;
-  points: [number, number][][];
-  /** Time spent on this row's own steps, against the case's time limit. */
-  spentMs: number;
-  /** Samples started, warm-up included. */
-  attempted: number;
-  failure?: { status: 'error' | 'timeout'; reason: string };
-  stopped?: StopReason;
-  blocking?: Record<string, number>;
-  footprint?: Record<string, number>;
+interface PlannedGroup {
+  suite: Suite;
+  c: BenchCase;
+  size: number;
 }
 
 /**
@@ -139,7 +104,7 @@ interface Row {
  * size. Throws PlanError when `plan.cases` names a case none of the chosen suites has, so a typo
  * fails before anything runs instead of silently running nothing.
  */
-export function planGroups(plan: Plan, suites: readonly Suite[]): { suite: Suite; c: BenchCase; size: number }[] {
+export function planGroups(plan: Plan, suites: readonly Suite[]): PlannedGroup[] {
   const all = suites.map((suite) => ({ suite, cases: suite.cases(resolveSuiteParams(suite, plan.params)) }));
   const wanted = plan.cases;
   if (wanted) {
@@ -154,18 +119,84 @@ export function planGroups(plan: Plan, suites: readonly Suite[]): { suite: Suite
   );
 }
 
-const SELF_OPEN_HANDLE = new Proxy({} as StoreHandle, {
-  get(_target, prop) {
-    if (prop === 'then') return undefined; // not a thenable
-    return () => Promise.reject(new Error(`this case opens its own database (open: 'self'); ctx.handle.${String(prop)} is not available`));
-  },
-});
+/** What every phase of a run shares. */
+interface Run {
+  readonly input: RunInput;
+  readonly plan: Plan;
+  readonly emit: (event: RunEvent) => void;
+  readonly sampler: Sampler;
+  readonly budget: Budget;
+  readonly support: Map<string, true | string>;
+  readonly sampleTargetMs: number;
+  readonly cases: CaseResult[];
+  readonly order: RunInfo['order'];
+  /** Budget weight of every group (its runnable rows' minimum samples), and of the groups done. */
+  readonly weightTotal: number;
+  weightDone: number;
+  rowsTotal: number;
+  rowsDone: number;
+  samplesDone: number;
+  /** Fixed sampling: the exact total, less what failed rows gave back. */
+  samplesTotal: number;
+}
+
+/** One group while it runs. */
+interface Group {
+  readonly target: SampleTarget;
+  readonly suiteId: string;
+  readonly rows: Row[];
+  readonly rounds: string[][];
+  readonly rng: Rng;
+  readonly identity: (adapter: StoreAdapter) => RowIdentity;
+  readonly startedAt: number;
+  /** The clock reading its share of the budget ends at (Infinity with fixed sampling). */
+  endsAt: number;
+  /** Its weight in the budget: its rows' minimum samples. */
+  readonly weight: number;
+}
 
 export async function runPlan(input: RunInput): Promise<RunOutput> {
-  const { plan, signal, runId } = input;
+  // First, so a plan naming an unknown case fails before any store is asked anything.
+  const groups = selectShard(planGroups(input.plan, input.suites), input.plan.shard, (g) => g.size);
+  const support = await askSupport(input.adapters);
+  const run = startRun(input, groups, support);
+  let cancelled = false;
+  try {
+    for (const planned of groups) await runGroup(run, planned);
+  } catch (e) {
+    if (!(e instanceof CancelledError)) throw e;
+    cancelled = true;
+  }
+  // Delete anything a cancelled or wedged sample left behind, and report what could not be.
+  await run.sampler.disposeAll();
+  run.emit({ type: 'run-end', cancelled });
+  const leftover = [...run.sampler.created].map(([name, adapter]) => ({ adapter: adapter.id, name }));
+  return { cases: run.cases, order: run.order, cancelled, leftover };
+}
+
+/** Whether each adapter can run here at all, asked once. */
+async function askSupport(adapters: readonly StoreAdapter[]): Promise<Map<string, true | string>> {
+  const support = new Map<string, true | string>();
+  for (const adapter of adapters) {
+    try {
+      support.set(adapter.id, await adapter.supported());
+    } catch (e) {
+      support.set(adapter.id, `supported() threw: ${errorMessage(e)}`);
+    }
+  }
+  return support;
+}
+
+function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map<string, true | string>): Run {
+  const { plan, signal } = input;
   const emit = (event: RunEvent) => input.onEvent?.(event);
-  const prefix = input.dbPrefix ?? 'storebench';
-  const cleanupMs = input.cleanupTimeoutMs ?? 15_000;
+  const cancelled = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(new CancelledError('cancelled'));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  cancelled.catch(() => {});
+  const warned = new Set<string>();
   const shape = fixtureShape(plan.fixture);
   const fixture: FixtureSource = {
     shape: shape.id,
@@ -174,350 +205,304 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     docs: (count: number, start = 0): Doc[] => makeDocs(shape, plan.seed, count, start),
     chunks: (count: number, chunkSize: number, start = 0) => chunks(shape, plan.seed, count, chunkSize, start),
   };
-
-  // First, so a plan naming an unknown case fails before any store is asked anything.
-  const groups = selectShard(planGroups(plan, input.suites), plan.shard, (g) => g.size);
-
-  // Whether each adapter can run here at all, asked once.
-  const support = new Map<string, true | string>();
-  for (const adapter of input.adapters) {
-    try {
-      support.set(adapter.id, await adapter.supported());
-    } catch (e) {
-      support.set(adapter.id, `supported() threw: ${errorMessage(e)}`);
-    }
-  }
-
-  const auto = plan.auto;
-  /** Timed samples a row takes at most: the fixed count, or auto's ceiling. */
-  const maxTimed = auto ? auto.maxN : plan.iterations;
-  const perRow = plan.warmup + maxTimed;
-  const runnable = (a: StoreAdapter, c: BenchCase) => support.get(a.id) === true && missingCapabilities(c.needs, a.capabilities).length === 0;
-  const rowsTotal = groups.length * input.adapters.length;
-  // An upper bound: a row that stops early (auto, error, timeout) takes its unused samples off it,
-  // so samplesDone reaches samplesTotal when the run ends.
-  let samplesTotal = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length * perRow, 0);
-  emit({ type: 'run-start', rows: rowsTotal, samples: samplesTotal });
-
-  const cases: CaseResult[] = [];
-  const order: RunInfo['order'] = [];
-  const created = new Map<string, StoreAdapter>(); // databases created and not yet deleted
-  let samplesDone = 0;
-  let seq = 0;
-  let cancelled = false;
-
-  const cancelPromise = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(new CancelledError('cancelled'));
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
+  const sampler = new Sampler({
+    plan,
+    runId: input.runId,
+    prefix: input.dbPrefix ?? 'storebench',
+    cleanupMs: input.cleanupTimeoutMs ?? 15_000,
+    fixture,
+    signal,
+    cancelled,
+    warning: (message) => emit({ type: 'warning', message }),
+    warnOnce: (what, e) => {
+      if (warned.has(what)) return;
+      warned.add(what);
+      emit({ type: 'warning', message: `${what} failed; its metrics are left out: ${errorMessage(e)}` });
+    },
   });
-  cancelPromise.catch(() => {});
+  const runnable = (a: StoreAdapter, c: BenchCase) => support.get(a.id) === true && missingCapabilities(c.needs, a.capabilities).length === 0;
+  const perRow = plan.warmup + (plan.auto ? plan.auto.minN : plan.iterations);
+  const samplesTotal = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length * perRow, 0);
+  const rowsTotal = groups.length * input.adapters.length;
+  emit({ type: 'run-start', rows: rowsTotal, samples: samplesTotal });
+  return {
+    input,
+    plan,
+    emit,
+    sampler,
+    budget: new Budget(plan.auto ? plan.budgetMs : undefined, samplesTotal, now),
+    support,
+    sampleTargetMs: sampleTargetMs(input.timerStepMs ?? measureTimerStep()),
+    cases: [],
+    order: [],
+    weightTotal: samplesTotal,
+    weightDone: 0,
+    rowsTotal,
+    rowsDone: 0,
+    samplesDone: 0,
+    samplesTotal,
+  };
+}
 
-  /** Run one step of a sample against the row's remaining time, and against Cancel. */
-  const step = async <T>(row: Row, what: string, work: Promise<T>): Promise<T> => {
-    const start = now();
+async function runGroup(run: Run, planned: PlannedGroup): Promise<void> {
+  const group = openGroup(run, planned);
+  if (group.rows.length > 0) {
+    run.emit({ type: 'group-start', suite: group.suiteId, case: planned.c.id, title: planned.c.title, size: planned.size, adapters: group.rows.map((r) => r.adapter.id) });
+    group.endsAt = run.budget.nextGroupEnd(group.weight);
     try {
-      return await Promise.race([withTimeout(work, plan.timeoutMs - row.spentMs, what), cancelPromise]);
+      await fillSharedDatabases(run, group);
+      await warmUpAndCalibrate(run, group);
+      await takeMinimumSamples(run, group);
+      if (run.plan.auto) await takeAdditionalSamples(run, group);
+      await measurementPass(run, group);
     } finally {
-      row.spentMs += now() - start;
+      await closeSharedDatabases(run, group);
     }
-  };
+    for (const row of group.rows) finishRow(run, rowResult(group.identity(row.adapter), row, planned.c.series));
+  }
+  run.weightDone += group.weight;
+}
 
-  const dispose = async (adapter: StoreAdapter, name: string, handle: StoreHandle | undefined) => {
+/** The group's rows: stores that cannot run the case are finished at once as `unsupported`. */
+function openGroup(run: Run, { suite, c, size }: PlannedGroup): Group {
+  const params = resolveSuiteParams(suite, run.plan.params);
+  const identity = (adapter: StoreAdapter): RowIdentity => ({
+    suite: suite.id,
+    case: c.id,
+    title: c.title,
+    adapter: adapter.id,
+    size,
+    params: { ...params, ...c.params },
+    operations: c.operations(size),
+  });
+  const rows: Row[] = [];
+  for (const adapter of run.input.adapters) {
+    const reason = unsupportedReason(run.support.get(adapter.id) ?? 'not checked', c, adapter);
+    if (reason === null) rows.push(newRow(adapter, c));
+    else finishRow(run, { ...identity(adapter), status: 'unsupported', reason, samples: [], warmup: [] });
+  }
+  const rounds: string[][] = [];
+  if (rows.length > 0) run.order.push({ suite: suite.id, case: c.id, size, rounds });
+  const rng = createRng(deriveSeed(run.plan.seed, `order/${suite.id}/${c.id}/${size}`));
+  const weight = rows.length * (run.plan.warmup + (run.plan.auto ? run.plan.auto.minN : run.plan.iterations));
+  return { target: { c, size, params }, suiteId: suite.id, rows, rounds, rng, identity, startedAt: now(), endsAt: Infinity, weight };
+}
+
+function unsupportedReason(support: true | string, c: BenchCase, adapter: StoreAdapter): string | null {
+  if (support !== true) return support;
+  const missing = missingCapabilities(c.needs, adapter.capabilities);
+  if (missing.length === 0) return null;
+  const why = missing.map((m) => adapter.lacks?.[m]).filter(Boolean);
+  return `needs ${missing.map((m) => `${m} (${CAPABILITIES[m]})`).join(', ')}, which ${adapter.id} does not declare${why.length > 0 ? `: ${why.join('; ')}` : ''}`;
+}
+
+function finishRow(run: Run, result: CaseResult): void {
+  run.cases.push(result);
+  run.rowsDone++;
+  run.emit({ type: 'case-end', result, rowsDone: run.rowsDone, rows: run.rowsTotal });
+}
+
+/** Phase 1: each read-only row fills one database, which all its samples then read. */
+async function fillSharedDatabases(run: Run, group: Group): Promise<void> {
+  for (const row of shuffled(group.rows, group.rng)) {
+    if (row.db !== 'shared' || !isSampling(row)) continue;
+    await beforeSample(run);
     try {
-      if (handle) await withTimeout(handle.destroy(), cleanupMs, `destroying ${name}`);
-      else await withTimeout(adapter.destroy(name), cleanupMs, `deleting ${name}`);
-      created.delete(name);
-    } catch (first) {
-      try {
-        // The handle may be wedged by a hung operation; deleting by name is the fallback.
-        if (handle) {
-          await withTimeout(adapter.destroy(name), cleanupMs, `deleting ${name}`);
-          created.delete(name);
-          return;
-        }
-      } catch {
-        /* reported below */
-      }
-      emit({ type: 'warning', message: `${adapter.id}: could not delete database ${name}: ${errorMessage(first)}` });
-    }
-  };
-
-  const warned = new Set<string>();
-  /** A measurement that failed is worth one warning per run, not one per sample. */
-  const warnOnce = (what: string, e: unknown) => {
-    if (warned.has(what)) return;
-    warned.add(what);
-    emit({ type: 'warning', message: `${what} failed; its metrics are left out: ${errorMessage(e)}` });
-  };
-
-  // A hung pass's run can still finish after its step was cut off, while a later pass owns the
-  // probe; only the owner may stop it.
-  let probeOwner: object | null = null;
-  const startProbe = async (owner: object) => {
-    if (!input.probe) return;
-    try {
-      probeOwner = owner;
-      await withTimeout(Promise.resolve(input.probe.start()), PROBE_TIMEOUT_MS, 'the probe\'s start');
+      row.shared = await run.sampler.openShared(row, group.target);
     } catch (e) {
-      warnOnce('the probe', e);
+      failRow(run, row, e, 'filling its shared database', false);
     }
-  };
-  const stopProbe = async (owner: object): Promise<Record<string, number>> => {
-    if (!input.probe || probeOwner !== owner) return {};
-    probeOwner = null;
+  }
+}
+
+/**
+ * Phase 2: the warm-up rounds, then calibration. A shared row whose last warm-up sample spanned
+ * fewer timer steps than a sample should repeats its body, and takes warm-up samples at the new
+ * count until one reaches the target (a few tries: a body's first runs are often slower).
+ */
+async function warmUpAndCalibrate(run: Run, group: Group): Promise<void> {
+  const last = new Map<Row, number>();
+  const note = (row: Row, ms: number) => last.set(row, ms * row.repeats);
+  for (let r = 0; r < run.plan.warmup; r++) await round(run, group, group.rows.filter(isSampling), true, note);
+  if (run.plan.warmup === 0) return;
+  for (let tries = 0; tries < 4; tries++) {
+    const short = group.rows.filter((row) => isSampling(row) && row.db === 'shared' && (last.get(row) ?? Infinity) < run.sampleTargetMs);
+    if (short.length === 0) return;
+    for (const row of short) row.repeats = nextRepeats(row.repeats, last.get(row) ?? 0, run.sampleTargetMs);
+    run.samplesTotal += short.length;
+    await round(run, group, short, true, note);
+  }
+}
+
+/**
+ * Phase 3: rounds until every row has its minimum (adaptive) or its count (fixed). An adaptive row
+ * with 2 samples stops early when one more would pass its time cap or the end of the budget.
+ */
+async function takeMinimumSamples(run: Run, group: Group): Promise<void> {
+  const auto = run.plan.auto;
+  const want = auto ? auto.minN : run.plan.iterations;
+  for (;;) {
+    for (const row of group.rows.filter(isSampling)) {
+      if (!auto) {
+        if (row.samples.length >= want) stopRow(row, 'iterations');
+        continue;
+      }
+      const gauge = gaugeOf(row);
+      // Bounded by the whole budget, not the group's share: a row without its minimum has no interval.
+      const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (stopReason(gauge, auto) ?? outOfTime(run.budget.endsAt(), gauge)) : undefined;
+      if (why) stopRow(row, why);
+    }
+    const short = group.rows.filter((row) => isSampling(row) && row.samples.length < want);
+    if (short.length === 0) return;
+    await round(run, group, short, false);
+  }
+}
+
+/**
+ * Phase 4 (adaptive): one sample at a time to the row the allocator picks, until every row has
+ * stopped: at its target, its maximum, its time cap, or the end of the group's share of the budget.
+ */
+async function takeAdditionalSamples(run: Run, group: Group): Promise<void> {
+  const auto = run.plan.auto;
+  if (!auto) return;
+  for (;;) {
+    const gauges = new Map<RowGauge, Row>();
+    for (const row of group.rows.filter(isSampling)) {
+      const gauge = gaugeOf(row);
+      const why = stopReason(gauge, auto) ?? outOfTime(group.endsAt, gauge);
+      if (why) stopRow(row, why);
+      else gauges.set(gauge, row);
+    }
+    const next = pickNext([...gauges.keys()]);
+    if (!next) return;
+    const row = gauges.get(next) as Row;
+    group.rounds.push([row.adapter.id]);
+    await sampleOnce(run, group, row, false);
+  }
+}
+
+/**
+ * Phase 5: measurements that would disturb timed samples (a probe that makes the page render
+ * every frame, a heap measurement that forces a garbage collection) run once per ok row, untimed.
+ */
+async function measurementPass(run: Run, group: Group): Promise<void> {
+  const { probe, footprint } = run.input;
+  const pass = { probe, footprint: footprint?.appliesTo(group.suiteId, group.target.c.id) ? footprint : undefined };
+  if (!pass.probe && !pass.footprint) return;
+  for (const row of group.rows) {
+    if (row.state.kind === 'failed' || row.samples.length === 0) continue;
+    await beforeSample(run);
     try {
-      return await withTimeout(Promise.resolve(input.probe.stop()), PROBE_TIMEOUT_MS, 'the probe\'s stop');
+      const measured = await run.sampler.take(row, group.target, -1, 1, pass);
+      if (measured.blocking && Object.keys(measured.blocking).length > 0) row.blocking = measured.blocking;
+      if (measured.footprint && Object.keys(measured.footprint).length > 0) row.footprint = measured.footprint;
     } catch (e) {
-      warnOnce('the probe', e);
-      return {};
-    }
-  };
-
-  /** One sample: its time, and the metrics and points the case recorded along the way. */
-  interface Sample {
-    ms: number;
-    metrics: Record<string, number>;
-    points: [number, number][];
-    /** Measurement pass only: what its probe and footprint measured. */
-    blocking?: Record<string, number>;
-    footprint?: Record<string, number>;
-  }
-
-  /** The probes of a measurement pass; a timed sample has none. */
-  interface Pass {
-    probe?: PassProbe;
-    footprint?: FootprintProbe;
-  }
-
-  /**
-   * One sample. With `pass`, the measurement pass instead: the same steps with the pass's probes
-   * around them; its time is not a sample.
-   */
-  const takeSample = async (row: Row, c: BenchCase, size: number, params: Record<string, ParamValue>, sampleIndex: number, pass?: Pass): Promise<Sample> => {
-    const { adapter } = row;
-    const metrics: Record<string, number> = {};
-    const points: [number, number][] = [];
-    const name = `${prefix}-${runId}-${++seq}`;
-    const owner = {};
-    const footprint = pass?.footprint;
-    let blocking: Record<string, number> | undefined;
-    if (footprint) await withTimeout(footprint.before(), PROBE_TIMEOUT_MS, 'the footprint\'s baseline');
-    created.set(name, adapter);
-    let handle: StoreHandle | undefined;
-    try {
-      if (c.open !== 'self') handle = await step(row, `${adapter.id}: open`, adapter.open(name, c.openOptions));
-      const ctx: CaseContext = {
-        adapter,
-        handle: handle ?? SELF_OPEN_HANDLE,
-        dbName: name,
-        size,
-        params,
-        fixture,
-        rng: createRng(deriveSeed(plan.seed, `${c.id}/${size}/${sampleIndex}`)),
-        signal: signal ?? new AbortController().signal,
-        now,
-        metric: (metricName, value) => {
-          metrics[metricName] = value;
-        },
-        point: (x, y) => {
-          points.push([x, y]);
-        },
-      };
-      const state = c.setup ? await step(row, `${c.id} setup`, c.setup(ctx)) : undefined;
-      const probed = pass?.probe !== undefined;
-      const timed = async () => {
-        if (probed) await startProbe(owner);
-        try {
-          const t0 = now();
-          const own = await c.run(ctx, state);
-          const t1 = now();
-          return typeof own === 'number' ? own : t1 - t0;
-        } finally {
-          if (probed) blocking = await stopProbe(owner);
-        }
-      };
-      const ms = await step(row, `${c.id} run`, timed());
-      if (c.verify) await step(row, `${c.id} verify`, c.verify(ctx, state));
-      const measured = footprint ? await withTimeout(footprint.after(), PROBE_TIMEOUT_MS, 'the footprint measurement') : undefined;
-      if (c.teardown) await step(row, `${c.id} teardown`, c.teardown(ctx, state));
-      return { ms, metrics, points, ...(blocking ? { blocking } : {}), ...(measured ? { footprint: measured } : {}) };
-    } finally {
-      // A pass cut off by its time limit never reached its own stop.
-      await stopProbe(owner);
-      await dispose(adapter, name, handle);
-    }
-  };
-
-  let rowsDone = 0;
-  const finishRow = (result: CaseResult) => {
-    cases.push(result);
-    rowsDone++;
-    emit({ type: 'case-end', result, rowsDone, rows: rowsTotal });
-  };
-
-  outer: for (const { suite, c, size } of groups) {
-    const params = resolveSuiteParams(suite, plan.params);
-    const base = (adapter: StoreAdapter) => ({
-      suite: suite.id,
-      case: c.id,
-      title: c.title,
-      adapter: adapter.id,
-      size,
-      params: { ...params, ...c.params },
-      operations: c.operations(size),
-    });
-    const rows: Row[] = [];
-    for (const adapter of input.adapters) {
-      const ok = support.get(adapter.id) ?? 'not checked';
-      const missing = missingCapabilities(c.needs, adapter.capabilities);
-      if (ok !== true) finishRow({ ...base(adapter), status: 'unsupported', reason: ok, samples: [], warmup: [] });
-      else if (missing.length > 0) {
-        const why = missing.map((m) => adapter.lacks?.[m]).filter(Boolean);
-        const reason = `needs ${missing.map((m) => `${m} (${CAPABILITIES[m]})`).join(', ')}, which ${adapter.id} does not declare${why.length > 0 ? `: ${why.join('; ')}` : ''}`;
-        finishRow({ ...base(adapter), status: 'unsupported', reason, samples: [], warmup: [] });
-      } else rows.push({ adapter, samples: [], warmup: [], metrics: {}, points: [], spentMs: 0, attempted: 0 });
-    }
-    if (rows.length === 0) continue;
-    emit({ type: 'group-start', suite: suite.id, case: c.id, title: c.title, size, adapters: rows.map((r) => r.adapter.id) });
-
-    const orderRng = createRng(deriveSeed(plan.seed, `order/${suite.id}/${c.id}/${size}`));
-    const rounds: string[][] = [];
-    order.push({ suite: suite.id, case: c.id, size, rounds });
-    /** The row takes no more samples: its unused ones come off the progress total. */
-    const retire = (row: Row) => {
-      samplesTotal -= perRow - row.attempted;
-    };
-    /** After a timed sample: whether the row has enough, and why. */
-    const stopReason = (row: Row): StopReason | undefined => {
-      const n = row.samples.length;
-      if (!auto) return n >= plan.iterations ? 'iterations' : undefined;
-      if (n >= auto.minN) {
-        const s = summarize(row.samples);
-        // ci95 <= target × mean, rather than a ratio, so a row of zeros (below the timer step) stops too.
-        if (s.ci95 !== null && s.ci95 <= auto.targetRelCi * s.mean) return 'ci-target';
-      }
-      if (n >= auto.maxN) return 'iterations';
-      // Stop before a sample that would likely run past the case's time limit: that would turn a
-      // row with good samples into a timeout. The cost of a sample so far is the best guess.
-      const perSample = row.spentMs / row.attempted;
-      if (row.spentMs >= auto.maxMs || row.spentMs + perSample > plan.timeoutMs) return 'time-cap';
-      return undefined;
-    };
-
-    for (let round = 0; ; round++) {
-      const isWarmup = round < plan.warmup;
-      const active = rows.filter((r) => !r.failure && !r.stopped);
-      if (active.length === 0) break;
-      const roundRows = shuffled(active, orderRng);
-      rounds.push(roundRows.map((r) => r.adapter.id));
-      for (const row of roundRows) {
-        if (input.betweenSamples) await input.betweenSamples();
-        if (signal?.aborted) {
-          cancelled = true;
-          break outer;
-        }
-        row.attempted++;
-        try {
-          const { ms, metrics, points } = await takeSample(row, c, size, params, round);
-          if (isWarmup) row.warmup.push(ms);
-          else {
-            row.samples.push(ms);
-            for (const [name, value] of Object.entries(metrics)) {
-              // A metric missing from an earlier sample would no longer line up with its sample.
-              const list = (row.metrics[name] ??= new Array<number>(row.samples.length - 1).fill(NaN));
-              list.push(value);
-            }
-            for (const list of Object.values(row.metrics)) if (list.length < row.samples.length) list.push(NaN);
-            row.points.push(points);
-          }
-          emit({
-            type: 'sample',
-            suite: suite.id,
-            case: c.id,
-            adapter: row.adapter.id,
-            size,
-            warmup: isWarmup,
-            index: isWarmup ? round + 1 : row.samples.length,
-            of: isWarmup ? plan.warmup : maxTimed,
-            ms,
-            samplesDone: ++samplesDone,
-            samplesTotal,
-          });
-          if (!isWarmup) {
-            row.stopped = stopReason(row);
-            if (row.stopped) retire(row);
-          }
-        } catch (e) {
-          samplesDone++;
-          if (e instanceof CancelledError) {
-            cancelled = true;
-            break outer;
-          }
-          const taken = `after ${row.samples.length} of ${auto ? `up to ${maxTimed}` : maxTimed} samples`;
-          row.failure =
-            e instanceof TimeoutError
-              ? { status: 'timeout', reason: `cut off at the ${plan.timeoutMs} ms time limit ${taken}: ${e.message}` }
-              : { status: 'error', reason: `${errorMessage(e)} (${taken})` };
-          retire(row);
-        }
-      }
-    }
-    const pass: Pass = { probe: input.probe, footprint: input.footprint?.appliesTo(suite.id, c.id) ? input.footprint : undefined };
-    if (pass.probe || pass.footprint) {
-      for (const row of rows) {
-        if (row.failure || row.samples.length === 0) continue;
-        if (input.betweenSamples) await input.betweenSamples();
-        if (signal?.aborted) {
-          cancelled = true;
-          break outer;
-        }
-        // The pass is not a sample: it gets the case time limit of its own, so a row whose samples
-        // used most of theirs (auto's time cap stops just short of it) is still measured.
-        row.spentMs = 0;
-        try {
-          const measured = await takeSample(row, c, size, params, -1, pass);
-          if (measured.blocking && Object.keys(measured.blocking).length > 0) row.blocking = measured.blocking;
-          if (measured.footprint && Object.keys(measured.footprint).length > 0) row.footprint = measured.footprint;
-        } catch (e) {
-          if (e instanceof CancelledError) {
-            cancelled = true;
-            break outer;
-          }
-          // The samples are good; a store that fails only when measured loses only the measurement.
-          warnOnce(`the measurement pass (${row.adapter.id}, ${c.id})`, e);
-        }
-      }
-    }
-    for (const row of rows) {
-      // Metrics that some sample could not record (a probe that failed once) are dropped whole:
-      // a value that cannot be matched to its sample is worse than none.
-      const metrics = Object.fromEntries(Object.entries(row.metrics).filter(([, list]) => list.every(Number.isFinite)));
-      const common = {
-        ...base(row.adapter),
-        samples: row.samples,
-        warmup: row.warmup,
-        ...(Object.keys(metrics).length > 0 ? { metrics } : {}),
-        ...(c.series ? { series: { ...c.series, samples: row.points } } : {}),
-      };
-      if (row.failure) finishRow({ ...common, ...row.failure });
-      else {
-        finishRow({
-          ...common,
-          status: 'ok',
-          reason: null,
-          stats: summarize(row.samples),
-          stopped: row.stopped ?? 'iterations',
-          outliers: { k: OUTLIER_K, indexes: outlierIndexes(row.samples, OUTLIER_K) },
-          ...(row.blocking ? { blocking: row.blocking } : {}),
-          ...(row.footprint ? { footprint: row.footprint } : {}),
-        });
-      }
+      if (e instanceof CancelledError) throw e;
+      // The samples are good; a store that fails only when measured loses only the measurement.
+      run.emit({ type: 'warning', message: `the measurement pass (${row.adapter.id}, ${group.target.c.id}) failed; its metrics are left out: ${errorMessage(e)}` });
     }
   }
+}
 
-  // Delete anything a cancelled or wedged sample left behind, and report what could not be.
-  for (const [name, adapter] of [...created]) await dispose(adapter, name, undefined);
-  emit({ type: 'run-end', cancelled });
-  return { cases, order, cancelled, leftover: [...created].map(([name, adapter]) => ({ adapter: adapter.id, name })) };
+/** Phase 6: tear down and delete the shared databases, also after a failure or Cancel. */
+async function closeSharedDatabases(run: Run, group: Group): Promise<void> {
+  for (const row of group.rows) {
+    const db = row.shared;
+    if (!db) continue;
+    row.shared = undefined;
+    await run.sampler.closeShared(row, group.target, db, run.input.signal?.aborted === true);
+  }
+}
+
+/** One round: each of `rows` takes a sample, in a seeded random order that is recorded. */
+async function round(run: Run, group: Group, rows: readonly Row[], warmup: boolean, onSample?: (row: Row, ms: number) => void): Promise<void> {
+  const order = shuffled(rows, group.rng);
+  group.rounds.push(order.map((r) => r.adapter.id));
+  for (const row of order) {
+    if (!isSampling(row)) continue;
+    const ms = await sampleOnce(run, group, row, warmup);
+    if (ms !== undefined) onSample?.(row, ms);
+  }
+}
+
+/** Take one sample of the row and record it; a failure ends the row. Returns the sample's ms. */
+async function sampleOnce(run: Run, group: Group, row: Row, warmup: boolean): Promise<number | undefined> {
+  await beforeSample(run);
+  const index = warmup ? row.warmup.length + 1 : row.samples.length + 1;
+  try {
+    const sample = await run.sampler.take(row, group.target, warmup ? `w${index}` : index, row.repeats);
+    if (warmup) row.warmup.push(sample.ms);
+    else {
+      addSample(row, sample.ms, sample.metrics, sample.points);
+      row.sampleWallMs += sample.wallMs;
+    }
+    emitSample(run, group, row, warmup, index, sample.ms);
+    return sample.ms;
+  } catch (e) {
+    if (e instanceof CancelledError) throw e;
+    run.samplesDone++;
+    failRow(run, row, e, `sample ${index}`, true);
+    return undefined;
+  }
+}
+
+async function beforeSample(run: Run): Promise<void> {
+  if (run.input.betweenSamples) await run.input.betweenSamples();
+  if (run.input.signal?.aborted) throw new CancelledError('cancelled');
+}
+
+function emitSample(run: Run, group: Group, row: Row, warmup: boolean, index: number, ms: number): void {
+  const { plan } = run;
+  run.samplesDone++;
+  // With a budget, progress is time: the share of the run the budget says is done. Without one
+  // (fixed sampling) the total count is known.
+  const fraction = run.budget.totalMs === undefined ? undefined : run.budget.fraction(run.weightDone + group.weight * groupShareDone(group), run.weightTotal);
+  const total = fraction === undefined ? run.samplesTotal : Math.round(run.samplesDone / Math.max(fraction, 0.001));
+  run.emit({
+    type: 'sample',
+    suite: group.suiteId,
+    case: group.target.c.id,
+    adapter: row.adapter.id,
+    size: group.target.size,
+    warmup,
+    index,
+    of: warmup ? plan.warmup : plan.auto ? plan.auto.minN : plan.iterations,
+    ms,
+    samplesDone: run.samplesDone,
+    samplesTotal: Math.max(run.samplesDone, total),
+    ...(fraction === undefined ? {} : { fraction }),
+  });
+}
+
+/** How much of its share of the budget the group has used, 0 to 0.99. */
+function groupShareDone(group: Group): number {
+  if (!Number.isFinite(group.endsAt)) return 0;
+  return Math.min(0.99, (now() - group.startedAt) / Math.max(1, group.endsAt - group.startedAt));
+}
+
+function stopRow(row: Row, why: StopReason): void {
+  row.state = { kind: 'stopped', why };
+}
+
+/**
+ * A step that failed ends the row with its samples kept. A step cut off at the time limit made
+ * no progress within it: `timeout`. Fixed sampling gives its unused samples back to the total.
+ */
+function failRow(run: Run, row: Row, e: unknown, during: string, inSample: boolean): void {
+  const taken = `after ${row.samples.length} timed samples`;
+  row.state =
+    e instanceof TimeoutError
+      ? { kind: 'failed', status: 'timeout', reason: `${during} made no progress within the ${run.plan.timeoutMs} ms limit of one step (${taken}): ${e.message}` }
+      : { kind: 'failed', status: 'error', reason: `${errorMessage(e)} (${during}, ${taken})` };
+  if (!run.plan.auto) run.samplesTotal -= Math.max(0, run.plan.warmup + run.plan.iterations - row.warmup.length - row.samples.length - (inSample ? 1 : 0));
+}
+
+function gaugeOf(row: Row): RowGauge {
+  const ci = medianInterval(row.samples);
+  return { n: row.samples.length, precision: medianPrecision({ median: median(row.samples), medianCi: ci }), costMs: costPerSample(row), spentMs: row.spentMs };
+}
+
+/** `budget` when one more sample of the row would end past `endsAt`. */
+function outOfTime(endsAt: number, gauge: RowGauge): StopReason | undefined {
+  return now() + gauge.costMs > endsAt ? 'budget' : undefined;
 }

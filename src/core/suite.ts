@@ -1,5 +1,6 @@
 import type { Doc, OpenOptions, StoreAdapter, StoreHandle } from './adapter.ts';
 import type { Capability } from './capabilities.ts';
+import type { DbMode } from './results.ts';
 import type { Rng } from './random.ts';
 
 /** Parameter values a suite can take from the plan (e.g. chunk sizes, page size, K). */
@@ -67,6 +68,13 @@ export interface BenchCase<State = unknown> {
   operations(size: number): number;
   /** `fresh` (default): the runner opens a new database for each sample. `self`: the case does. */
   readonly open?: 'fresh' | 'self';
+  /**
+   * `fresh` (default): every sample gets a new database, filled by `setup`. `shared`: the case
+   * only reads, so `setup` fills one database per row and every sample runs on it; its body may
+   * also repeat inside one sample (calibrate.ts). A case whose first query after opening matters
+   * stays `fresh` and says so in its id (`…-cold`).
+   */
+  readonly db?: DbMode;
   readonly openOptions?: OpenOptions;
   /** Axis names of the points the case records with ctx.point, e.g. `{ x: 'docs in store', y: 'batch ms' }`. */
   readonly series?: { readonly x: string; readonly y: string };

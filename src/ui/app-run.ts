@@ -3,10 +3,10 @@
  * thread (runInPage) or the plan Worker (plan-worker.ts). No DOM: the caller renders from the
  * events it passes in, and brings its own probes.
  */
-import { HARNESS_COMMIT, HARNESS_VERSION } from '../core/build-info.ts';
 import { collectEnvironment, describeAdapters } from '../core/environment.ts';
 import type { Plan } from '../core/plan.ts';
-import { RESULTS_SCHEMA, validateResults, type ResultsFile } from '../core/results.ts';
+import { validateResults, type ResultsFile } from '../core/results.ts';
+import { resultsDocument } from '../core/results-document.ts';
 import { runPlan, type FootprintProbe, type RunEvent, type RunOutput, type PassProbe } from '../core/runner.ts';
 import { adapterById } from '../adapters/registry.ts';
 import { suiteById } from '../../suites/index.ts';
@@ -55,25 +55,12 @@ export async function runHere(input: AppRunInput, context: 'main' | 'worker'): P
     betweenSamples: input.betweenSamples ?? yieldToEventLoop,
     probe: input.probe,
     footprint: input.footprint,
+    timerStepMs: environment.timerStepMs,
   });
   // After the run, when the stores know what actually ran (e.g. which SQLite VFS).
   const described = await describeAdapters(adapters);
   if (Object.keys(described).length > 0) environment.adapters = described;
-  const results: ResultsFile = {
-    schema: RESULTS_SCHEMA,
-    harness: { name: 'storebench', version: HARNESS_VERSION, commit: HARNESS_COMMIT },
-    run: {
-      id: input.runId,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      browser: input.browser,
-      plan,
-      cancelled: output.cancelled,
-      order: output.order,
-    },
-    environment,
-    cases: output.cases,
-  };
+  const results = resultsDocument({ runId: input.runId, browser: input.browser, plan, startedAt, finishedAt: new Date().toISOString(), environment, output });
   // The page holds itself to the schema every reader enforces: a bad file fails here, loudly.
   return { results: validateResults(results, 'this run'), leftover: output.leftover };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArgsError, DEFAULT_OUT, DEFAULT_SERVE_PORT, DEFAULT_WAIT_MS, parseServeArgs, parseSweepArgs, sweepUsage } from '../../src/cli/args.ts';
-import { DEFAULT_PLAN, PLAN_LIMITS, type PlanVocabulary } from '../../src/core/plan.ts';
+import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, PLAN_LIMITS, type PlanVocabulary } from '../../src/core/plan.ts';
 
 const vocab: PlanVocabulary = { suites: ['insert', 'read'], adapters: ['memory', 'idb', 'pouchdb'], fixtures: ['person', 'nested'] };
 const browsers = ['chromium', 'firefox', 'webkit'];
@@ -27,22 +27,30 @@ describe('cli args - sweep defaults', () => {
       waitMs: DEFAULT_WAIT_MS,
       host: '127.0.0.1',
       remote: null,
-      plan: { ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['memory', 'idb', 'pouchdb'], sizes: [...DEFAULT_PLAN.sizes], params: {} },
+      plan: { ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['memory', 'idb', 'pouchdb'], sizes: [...DEFAULT_PLAN.sizes], params: {}, auto: DEFAULT_AUTO, budgetMs: DEFAULT_BUDGET_MS },
     });
   });
 });
 
 describe('cli args - measurement flags', () => {
-  it('--auto takes the defaults, --auto=SPEC tunes them, --worker and --cases go into the plan', () => {
-    expect(parse('--auto').plan.auto).toEqual({ targetRelCi: 0.02, minN: 5, maxN: 200, maxMs: 30000 });
-    expect(parse('--auto=ci:1%,max-n:50').plan.auto).toEqual({ targetRelCi: 0.01, minN: 5, maxN: 50, maxMs: 30000 });
+  it('--auto takes the defaults, --auto=SPEC tunes them, --budget sets the time, --worker and --cases go into the plan', () => {
+    expect(parse('--auto').plan.auto).toEqual({ targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60000 });
+    expect(parse('--auto=ci:1%,max-n:50').plan.auto).toEqual({ targetRelCi: 0.01, minN: 6, maxN: 50, maxMs: 60000 });
+    expect(parse('--budget', '10m').plan).toMatchObject({ auto: DEFAULT_AUTO, budgetMs: 600_000 });
     expect(parse('--worker', '--cases', 'bulk').plan).toMatchObject({ worker: true, cases: ['bulk'] });
-    expect(parse().plan).not.toHaveProperty('auto');
+    expect(parse().plan.auto).toEqual(DEFAULT_AUTO);
+    expect(parse('--iterations', '5').plan).not.toHaveProperty('auto');
     expect(parse().plan).not.toHaveProperty('worker');
   });
 
+  it('refuses a fixed count together with adaptive sampling, saying to give one', () => {
+    expect(error('--iterations', '5', '--budget', '1m')).toMatch(/^--iterations takes a fixed count of samples per row; --budget samples adaptively/);
+    expect(error('--iterations', '5', '--auto')).toMatch(/^--iterations takes a fixed count of samples per row; --auto samples adaptively/);
+    expect(error('--budget', 'soon')).toMatch(/^--budget: "soon" is not a duration; allowed: 1s to 24h/);
+  });
+
   it('refuses a bad auto spec and a value on --worker, saying what is allowed', () => {
-    expect(error('--auto=ci:0.01%')).toMatch(/^--auto: ci "0\.01%" is not a percentage of the mean from 0\.1% to 50%/);
+    expect(error('--auto=ci:0.01%')).toMatch(/^--auto: ci "0\.01%" is not a percentage of the median from 0\.1% to 50%/);
     expect(error('--auto=fast')).toMatch(/^--auto: "fast" is not key:value/);
     expect(error('--worker=yes')).toBe('--worker takes no value, got "yes"');
   });

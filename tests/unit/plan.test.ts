@@ -1,12 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AUTO, DEFAULT_PLAN, parsePlan, PlanError, planFieldsFromQuery, planToFields, planToQuery } from '../../src/core/plan.ts';
+import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_CASES, DEFAULT_PLAN, DEFAULT_SUITES, formatDuration, parseDuration, parsePlan, PlanError, planFieldsFromQuery, planToFields, planToQuery } from '../../src/core/plan.ts';
 
 const vocab = { suites: ['insert', 'read'], adapters: ['idb', 'memory', 'pouchdb-idb'], fixtures: ['person', 'nested'] };
 
 describe('plan - parsing', () => {
-  it('fills defaults: every suite and adapter, default sizes', () => {
+  it('fills defaults: every suite and adapter, default sizes, adaptive sampling within the default budget', () => {
     const plan = parsePlan({}, vocab);
-    expect(plan).toEqual({ ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['idb', 'memory', 'pouchdb-idb'] });
+    expect(plan).toEqual({ ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['idb', 'memory', 'pouchdb-idb'], auto: DEFAULT_AUTO, budgetMs: DEFAULT_BUDGET_MS });
+  });
+
+  it('with the full vocabulary and nothing named, runs the default suites and cases; naming either runs them whole', () => {
+    const full = { ...vocab, suites: [...DEFAULT_SUITES, 'update'] };
+    expect(parsePlan({}, full)).toMatchObject({ suites: DEFAULT_SUITES, cases: DEFAULT_CASES });
+    expect(parsePlan({ suites: 'insert' }, full)).not.toHaveProperty('cases');
+    expect(parsePlan({ cases: 'bulk' }, full)).toMatchObject({ suites: full.suites, cases: ['bulk'] });
+  });
+
+  it('budget: durations in h, m, s and ms, written back in their shortest form', () => {
+    expect(parseDuration('budget', '10m', 1000, 3_600_000)).toBe(600_000);
+    expect(parseDuration('budget', '1m30s', 1000, 3_600_000)).toBe(90_000);
+    expect(parseDuration('budget', '1.5h', 1000, 24 * 3_600_000)).toBe(5_400_000);
+    expect(formatDuration(90_000)).toBe('1m30s');
+    expect(formatDuration(1500)).toBe('1500ms');
+    expect(parsePlan({ budget: '90s' }, vocab).budgetMs).toBe(90_000);
+    expect(() => parsePlan({ budget: '10' }, vocab)).toThrow(/budget: "10" is not a duration; allowed: 1s to 24h, written like 10m, 90s, 1m30s or 1h/);
+    expect(() => parsePlan({ budget: '500ms' }, vocab)).toThrow(/budget: 500ms is out of range; allowed: 1s to 24h/);
+    expect(() => parsePlan({ iterations: '5', budget: '1m' }, vocab)).toThrow(/budget: applies to adaptive sampling, and this plan takes a fixed count/);
   });
 
   it('parses every field and survives a URL round trip', () => {
@@ -16,22 +35,25 @@ describe('plan - parsing', () => {
     expect(parsePlan(planFieldsFromQuery(new URLSearchParams(query.toString())), vocab)).toEqual(plan);
   });
 
-  it('auto-sampling: on means the defaults, off and absent mean off, and the text round-trips', () => {
+  it('adaptive sampling: on and absent mean the defaults, off or a fixed count mean off, and the text round-trips', () => {
     expect(parsePlan({ auto: 'on' }, vocab).auto).toEqual(DEFAULT_AUTO);
     expect(parsePlan({ auto: '' }, vocab).auto).toEqual(DEFAULT_AUTO); // a bare ?auto in a URL
+    expect(parsePlan({}, vocab).auto).toEqual(DEFAULT_AUTO);
     expect(parsePlan({ auto: 'off' }, vocab)).not.toHaveProperty('auto');
-    expect(parsePlan({}, vocab)).not.toHaveProperty('auto');
-    const plan = parsePlan({ auto: 'ci:1.5%, max-ms:60000', worker: '1', cases: 'bulk,serial' }, vocab);
-    expect(plan.auto).toEqual({ targetRelCi: 0.015, minN: 5, maxN: 200, maxMs: 60000 });
+    expect(parsePlan({ auto: 'off' }, vocab)).not.toHaveProperty('budgetMs');
+    expect(parsePlan({ iterations: '5' }, vocab)).not.toHaveProperty('auto');
+    const plan = parsePlan({ auto: 'ci:1.5%, max-ms:60000', budget: '2m', worker: '1', cases: 'bulk,serial' }, vocab);
+    expect(plan.auto).toEqual({ targetRelCi: 0.015, minN: 6, maxN: 1000, maxMs: 60000 });
+    expect(plan.budgetMs).toBe(120_000);
     expect(plan.worker).toBe(true);
     expect(plan.cases).toEqual(['bulk', 'serial']);
-    expect(planToFields(plan)).toMatchObject({ auto: 'ci:1.5%,min-n:5,max-n:200,max-ms:60000', worker: '1', cases: 'bulk,serial' });
+    expect(planToFields(plan)).toMatchObject({ auto: 'ci:1.5%,min-n:6,max-n:1000,max-ms:60000', budget: '2m', worker: '1', cases: 'bulk,serial' });
     const query = planToQuery(plan);
     expect(parsePlan(planFieldsFromQuery(new URLSearchParams(query.toString())), vocab)).toEqual(plan);
   });
 
-  it('a plan without the newer fields keeps its old link: nothing is added', () => {
-    const plan = parsePlan({ suites: 'insert', worker: 'off' }, vocab);
+  it('a fixed-count plan without the newer fields keeps its old link: nothing is added', () => {
+    const plan = parsePlan({ suites: 'insert', iterations: '5', worker: 'off' }, vocab);
     expect(plan).not.toHaveProperty('worker');
     expect([...planToQuery(plan).keys()]).toEqual(['suites', 'adapters', 'sizes', 'iterations', 'warmup', 'seed', 'timeout-ms', 'fixture']);
   });
@@ -47,7 +69,7 @@ describe('plan - parsing', () => {
     ['two fixtures', { fixture: 'person,nested' }, /fixture: give exactly 1/],
     ['malformed params', { params: 'chunkSizes' }, /params: "chunkSizes" is not name=value/],
     ['an auto key that does not exist', { auto: 'ci:2%,fast:1' }, /auto: "fast:1" is not key:value with a key of ci, min-n, max-n, max-ms/],
-    ['an auto target of 0', { auto: 'ci:0%' }, /auto: ci "0%" is not a percentage of the mean from 0.1% to 50%/],
+    ['an auto target of 0', { auto: 'ci:0%' }, /auto: ci "0%" is not a percentage of the median from 0.1% to 50%/],
     ['an auto target that is not a number', { auto: 'ci:tight' }, /auto: ci "tight" is not a percentage/],
     ['an auto min N of 1', { auto: 'min-n:1' }, /auto: min-n: 1 is out of range; allowed: 2 to 10000/],
     ['an auto max N below min N', { auto: 'min-n:10,max-n:5' }, /auto: max-n 5 is below min-n 10/],

@@ -49,37 +49,38 @@ const row = (cases: CaseResult[], adapter: string, caseId?: string) => {
 const around = (spread: number, n = 400) => Array.from({ length: n }, (_, i) => 100 + (i % 2 === 0 ? spread : -spread));
 
 describe('runner - auto-sampling', () => {
-  it('stops a quiet row at the CI target once it has min N samples, and records why', async () => {
-    const auto = { targetRelCi: 0.02, minN: 5, maxN: 50, maxMs: 60_000 };
+  it('stops a quiet row at the target once its median has an interval, and records why and how precise', async () => {
+    const auto = { targetRelCi: 0.02, minN: 6, maxN: 50, maxMs: 60_000 };
     const { cases } = await run([suiteOf(scripted('c', { memory: around(1) }))], [memoryAdapter], plan({ auto }));
     const r = row(cases, 'memory');
     expect(r.status).toBe('ok');
     if (r.status !== 'ok') return;
-    // ±1 around 100 is well inside ±2% from the first interval it is allowed to look at.
-    expect(r.samples).toHaveLength(5);
+    // ±1 around 100 is well inside ±2% from the first interval there is (6 samples).
+    expect(r.samples).toHaveLength(6);
     expect(r.stopped).toBe('ci-target');
+    expect(r.precision).toBeCloseTo(0.01, 12);
+    expect(r.stats.medianCi).toEqual({ lo: 99, hi: 101 });
   });
 
-  it('keeps sampling a noisy row to max N while a quiet one in its group sits the later rounds out', async () => {
-    const auto = { targetRelCi: 0.02, minN: 5, maxN: 12, maxMs: 60_000 };
+  it('keeps sampling a noisy row to max N while a quiet one in its group stops', async () => {
+    const auto = { targetRelCi: 0.02, minN: 6, maxN: 12, maxMs: 60_000 };
     const c = scripted('c', { quiet: around(0.5), noisy: around(40) });
     const { cases, order, events } = await run([suiteOf(c)], [memoryAs('quiet'), memoryAs('noisy')], plan({ auto, warmup: 1 }));
     const quiet = row(cases, 'quiet');
     const noisy = row(cases, 'noisy');
-    expect(quiet.samples).toHaveLength(5);
+    expect(quiet.samples).toHaveLength(6);
     expect(noisy.samples).toHaveLength(12);
     expect(quiet.status === 'ok' && quiet.stopped).toBe('ci-target');
     expect(noisy.status === 'ok' && noisy.stopped).toBe('iterations');
-    // One warm-up round, five rounds with both, then the noisy row alone.
+    // One warm-up round and six rounds with both, then the allocator's samples, all to the noisy row.
     const rounds = order[0]?.rounds ?? [];
-    expect(rounds).toHaveLength(13);
-    expect(rounds.slice(0, 6).every((r) => r.length === 2)).toBe(true);
-    expect(rounds.slice(6)).toEqual(Array.from({ length: 7 }, () => ['noisy']));
-    // Progress: the total starts as the upper bound and shrinks to what was taken.
-    expect(events[0]).toEqual({ type: 'run-start', rows: 2, samples: 2 * (1 + 12) });
+    expect(rounds).toHaveLength(1 + 6 + 6);
+    expect(rounds.slice(0, 7).every((r) => r.length === 2)).toBe(true);
+    expect(rounds.slice(7)).toEqual(Array.from({ length: 6 }, () => ['noisy']));
+    expect(events[0]).toEqual({ type: 'run-start', rows: 2, samples: 2 * (1 + 6) });
     const samples = events.filter((e): e is Extract<RunEvent, { type: 'sample' }> => e.type === 'sample');
-    expect(samples).toHaveLength(2 + 5 + 12);
-    expect(samples.at(-1)).toMatchObject({ samplesDone: 19, samplesTotal: 19, index: 12, of: 12 });
+    expect(samples).toHaveLength(2 + 6 + 12);
+    expect(samples.at(-1)).toMatchObject({ samplesDone: 20, index: 12, of: 6 });
   });
 
   it('stops at the time cap, before min N, when samples are slow', async () => {
@@ -92,20 +93,59 @@ describe('runner - auto-sampling', () => {
     expect(r.samples.length).toBeGreaterThanOrEqual(2);
     expect(r.samples.length).toBeLessThan(6);
   });
+});
 
-  it('stops before a sample that would run past the case time limit, so good samples do not become a timeout', async () => {
-    const auto = { targetRelCi: 0.001, minN: 50, maxN: 100, maxMs: 600_000 };
-    const slow = scripted('slow', { memory: around(30) }, { setup: () => sleep(80) } as Partial<BenchCase>);
+describe('runner - time cap versus hang', () => {
+  it('a slow but healthy store is ok and time-capped, with its samples and its measurement pass', async () => {
+    // Each sample takes about 120 ms, well inside the 400 ms limit of one step; the row's own cap
+    // of 500 ms ends its sampling after a few, and that is no failure.
+    const auto = { targetRelCi: 0.001, minN: 50, maxN: 100, maxMs: 500 };
+    const slow = scripted('slow', { memory: around(30) }, { setup: () => sleep(120) } as Partial<BenchCase>);
     const probe: PassProbe = { start() {}, stop: () => ({ longTasks: 0 }) };
     const { cases, events } = await run([suiteOf(slow)], [memoryAdapter], plan({ auto, timeoutMs: 400 }), { probe });
     const r = row(cases, 'memory');
     expect(r.status).toBe('ok');
     expect(r.status === 'ok' && r.stopped).toBe('time-cap');
-    // The measurement pass has a time limit of its own, so the row is still measured.
+    expect(r.samples.length).toBeGreaterThanOrEqual(2);
+    expect(r.samples.length).toBeLessThanOrEqual(5);
     expect(r).toHaveProperty('blocking', { longTasks: 0 });
     expect(events.filter((e) => e.type === 'warning')).toEqual([]);
   });
 
+  it('a store whose third sample never finishes is a timeout that keeps its two samples', async () => {
+    let calls = 0;
+    const stuck = defineCase<void>({
+      id: 'stuck',
+      title: 'stuck',
+      needs: [],
+      operations: () => 1,
+      run: () => (++calls === 3 ? new Promise<void>(() => {}) : Promise.resolve()),
+    });
+    const auto = { targetRelCi: 0.02, minN: 6, maxN: 10, maxMs: 60_000 };
+    const { cases, leftover } = await run([suiteOf(stuck)], [memoryAdapter], plan({ auto, timeoutMs: 150 }));
+    const r = row(cases, 'memory');
+    expect(r.status).toBe('timeout');
+    expect(r.samples).toHaveLength(2);
+    expect(r.reason).toMatch(/sample 3 made no progress within the 150 ms limit of one step/);
+    expect(leftover).toEqual([]);
+  });
+
+  it('a plan of slow rows stays within its budget, and rows it cut short say so', async () => {
+    const slowCase = (id: string) => scripted(id, { memory: around(30) }, { setup: () => sleep(25) } as Partial<BenchCase>);
+    const auto = { targetRelCi: 0.001, minN: 6, maxN: 1000, maxMs: 60_000 };
+    const started = performance.now();
+    const { cases } = await run([suiteOf(slowCase('a'), slowCase('b'), slowCase('c'))], [memoryAdapter], plan({ auto, budgetMs: 900 }));
+    const took = performance.now() - started;
+    expect(cases.map((c) => c.status === 'ok' && c.stopped)).toEqual(['budget', 'budget', 'budget']);
+    // Each group got its share: about 300 ms, so about 10 samples of 25 ms each.
+    for (const c of cases) expect(c.samples.length).toBeGreaterThanOrEqual(6);
+    // Within the budget, give or take one sample per group and a busy machine (ignoring it would
+    // take 3 × 1000 samples of 25 ms).
+    expect(took).toBeLessThan(900 + 2000);
+  });
+});
+
+describe('runner - fixed iterations', () => {
   it('without auto, every ok row stopped at its iteration count', async () => {
     const { cases } = await run([suiteOf(scripted('c', { memory: [5] }))], [memoryAdapter], plan({ iterations: 3 }));
     expect(row(cases, 'memory')).toMatchObject({ status: 'ok', stopped: 'iterations', samples: [5, 5, 5] });
@@ -128,15 +168,15 @@ describe('runner - auto-sampling', () => {
 
 describe('runner - outliers', () => {
   it('flags samples beyond median ± k·MAD without removing them', async () => {
-    const values = [10, 11, 10, 12, 11, 10, 50];
-    const { cases } = await run([suiteOf(scripted('c', { memory: values }))], [memoryAdapter], plan({ iterations: 7 }));
+    const values = [10, 11, 10, 12, 11, 10, 11, 12, 10, 50];
+    const { cases } = await run([suiteOf(scripted('c', { memory: values }))], [memoryAdapter], plan({ iterations: 10 }));
     const r = row(cases, 'memory');
     expect(r.samples).toEqual(values);
     if (r.status !== 'ok') throw new Error(r.reason);
-    expect(r.outliers).toEqual({ k: OUTLIER_K, indexes: [6] });
+    expect(r.outliers).toEqual({ k: OUTLIER_K, indexes: [9] });
     // Both summaries stay: the mean feels the outlier, the median does not.
     expect(r.stats.median).toBe(11);
-    expect(r.stats.mean).toBe(114 / 7);
+    expect(r.stats.mean).toBe(147 / 10);
   });
 });
 

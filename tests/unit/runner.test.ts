@@ -99,7 +99,7 @@ describe('runner - faults', () => {
     const { cases, leftover } = await run([suiteOf(hang, fine)], [memoryAdapter], plan({ timeoutMs: 150, warmup: 0 }));
     const hung = cases.find((c) => c.case === 'hang');
     expect(hung?.status).toBe('timeout');
-    expect(hung?.reason).toMatch(/150 ms time limit/);
+    expect(hung?.reason).toMatch(/made no progress within the 150 ms limit of one step/);
     expect(cases.find((c) => c.case === 'fine')?.status).toBe('ok');
     expect(leftover).toEqual([]);
   });

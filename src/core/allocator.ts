@@ -1,0 +1,111 @@
+/**
+ * Where the next sample goes, and when a row has enough. Pure: the runner passes in each row's
+ * precision, cost and time spent, and the clock readings; nothing here runs a sample.
+ *
+ * A run's budget is split over its case groups as it goes: each group gets a share of what is
+ * left in proportion to its rows, so time a quick group does not need flows on to the groups
+ * after it. The minimum samples of a row are bounded only by the whole budget, so every row gets
+ * an interval when the budget allows any. After them, each next sample goes to the row whose
+ * relative interval is widest for the milliseconds one of its samples costs: that row gains the
+ * most precision per unit of budget.
+ */
+import type { AutoSampling } from './plan.ts';
+import type { StopReason } from './results.ts';
+
+/** Fewest samples a row keeps even when time runs out: one is a number without a spread. */
+export const MIN_SAMPLES_ON_TIME_CAP = 2;
+
+/** A row as the allocator sees it. */
+export interface RowGauge {
+  /** Timed samples so far. */
+  n: number;
+  /** Larger side of the median's 95% interval over the median; null below 6 samples. */
+  precision: number | null;
+  /** Wall time one more sample is expected to take, in ms. */
+  costMs: number;
+  /** Wall time the row has used so far, in ms. */
+  spentMs: number;
+}
+
+/**
+ * The row that should take the next sample: the widest relative interval per ms of a sample,
+ * ties to the row with fewer samples. Rows without an interval yet come first.
+ */
+export function pickNext<T extends RowGauge>(rows: readonly T[]): T | undefined {
+  let best: T | undefined;
+  let bestScore = -Infinity;
+  for (const row of rows) {
+    const width = row.precision ?? Infinity;
+    const score = width / Math.max(row.costMs, 1e-6);
+    if (score > bestScore || (score === bestScore && best !== undefined && row.n < best.n)) {
+      best = row;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * Whether an adaptive row has enough, and why: its interval reached the target (after minN), it
+ * reached maxN, or one more sample would take it past its own time cap (`maxMs`). A row below
+ * 2 samples never stops for time.
+ */
+export function stopReason(row: RowGauge, auto: AutoSampling): StopReason | undefined {
+  if (row.n >= auto.minN && row.precision !== null && row.precision <= auto.targetRelCi) return 'ci-target';
+  if (row.n >= auto.maxN) return 'iterations';
+  if (row.n >= MIN_SAMPLES_ON_TIME_CAP && row.spentMs + row.costMs > auto.maxMs) return 'time-cap';
+  return undefined;
+}
+
+/**
+ * The run's sampling budget, handed out group by group in proportion to each group's rows (a
+ * case four stores can run needs about twice the time of one two stores can).
+ */
+export class Budget {
+  private readonly start: number;
+  private weightLeft: number;
+
+  constructor(
+    /** Total ms, or undefined for none (fixed sampling). */
+    readonly totalMs: number | undefined,
+    /** The weight (rows) of every group the run will start. */
+    totalWeight: number,
+    private readonly clock: () => number,
+  ) {
+    this.start = clock();
+    this.weightLeft = totalWeight;
+  }
+
+  /** ms of the budget used so far. */
+  spentMs(): number {
+    return this.clock() - this.start;
+  }
+
+  /** The clock reading the whole budget ends at (Infinity without one). */
+  endsAt(): number {
+    return this.totalMs === undefined ? Infinity : this.start + this.totalMs;
+  }
+
+  /** Start the next group, of this weight: the clock reading its share of the remaining budget ends at. */
+  nextGroupEnd(weight = 1): number {
+    const left = this.totalMs === undefined ? Infinity : Math.max(0, this.totalMs - this.spentMs());
+    const share = this.weightLeft > 0 ? (left * Math.min(weight, this.weightLeft)) / this.weightLeft : left;
+    this.weightLeft = Math.max(0, this.weightLeft - weight);
+    return this.clock() + share;
+  }
+
+  /**
+   * Estimated fraction of the run done: time spent over time spent plus what the rest should
+   * take, at the pace so far, but never more than the budget left. `done` and `total` are in the
+   * same unit as the groups' weights.
+   */
+  fraction(done: number, total: number): number {
+    const spent = this.spentMs();
+    if (done >= total) return 1;
+    const pace = done > 0 ? spent / done : Infinity;
+    const budgetLeft = this.totalMs === undefined ? Infinity : Math.max(0, this.totalMs - spent);
+    const left = Math.min(pace * (total - done), budgetLeft);
+    if (!Number.isFinite(left)) return done / total;
+    return spent + left > 0 ? spent / (spent + left) : 0;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * One row of a run: a case on one store at one size, while it samples. Its state is a union, so a
+ * row that failed cannot also be sampling, and only a row that stopped becomes an `ok` result.
+ */
+import type { StoreAdapter } from './adapter.ts';
+import type { CaseResult, DbMode, StopReason } from './results.ts';
+import type { SharedDb } from './sample.ts';
+import { medianPrecision, outlierIndexes, summarize } from './stats.ts';
+import type { BenchCase, ParamValue } from './suite.ts';
+
+/** k of the outlier bound: median ± k·MAD·1.4826 is ± 3 standard deviations for normal data. */
+export const OUTLIER_K = 3;
+
+export type RowState =
+  | { kind: 'sampling' }
+  | { kind: 'stopped'; why: StopReason }
+  | { kind: 'failed'; status: 'error' | 'timeout'; reason: string };
+
+export interface Row {
+  readonly adapter: StoreAdapter;
+  state: RowState;
+  /** Timed samples, ms per run of the case body (a sample's time over its repeats). */
+  samples: number[];
+  warmup: number[];
+  metrics: Record<string, number[]>;
+  points: [number, number][][];
+  /** Runs of the case body per timed sample, set by calibration. */
+  repeats: number;
+  readonly db: DbMode;
+  /** The row's database while it is open, for `shared` rows. */
+  shared?: SharedDb;
+  /** Wall time of this row's steps so far: fills, samples, cleanup. */
+  spentMs: number;
+  /** Wall time of its timed samples alone (with their setup and cleanup), for the cost per sample. */
+  sampleWallMs: number;
+  blocking?: Record<string, number>;
+  footprint?: Record<string, number>;
+}
+
+export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
+  return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, db: c.db ?? 'fresh', spentMs: 0, sampleWallMs: 0 };
+}
+
+export const isSampling = (row: Row): boolean => row.state.kind === 'sampling';
+
+/** What one more sample of the row costs, in ms of wall time: its mean so far. */
+export function costPerSample(row: Row): number {
+  return row.samples.length > 0 ? row.sampleWallMs / row.samples.length : Infinity;
+}
+
+/** Add one timed sample and the metrics and points the case recorded in it. */
+export function addSample(row: Row, ms: number, metrics: Record<string, number>, points: [number, number][]): void {
+  row.samples.push(ms);
+  for (const [name, value] of Object.entries(metrics)) {
+    // A metric missing from an earlier sample would no longer line up with its sample.
+    const list = (row.metrics[name] ??= new Array<number>(row.samples.length - 1).fill(NaN));
+    list.push(value);
+  }
+  for (const list of Object.values(row.metrics)) if (list.length < row.samples.length) list.push(NaN);
+  row.points.push(points);
+}
+
+/** The fields every result row of a case shares, whatever its status. */
+export interface RowIdentity {
+  suite: string;
+  case: string;
+  title: string;
+  adapter: string;
+  size: number;
+  params: Record<string, ParamValue>;
+  operations: number;
+}
+
+/** The row as a results row. A row still `sampling` (the run ended it) counts as stopped by its count. */
+export function rowResult(identity: RowIdentity, row: Row, series: BenchCase['series']): CaseResult {
+  // Metrics that some sample could not record (a probe that failed once) are dropped whole:
+  // a value that cannot be matched to its sample is worse than none.
+  const metrics = Object.fromEntries(Object.entries(row.metrics).filter(([, list]) => list.every(Number.isFinite)));
+  const common = {
+    ...identity,
+    samples: row.samples,
+    warmup: row.warmup,
+    db: row.db,
+    repeats: row.repeats,
+    ...(Object.keys(metrics).length > 0 ? { metrics } : {}),
+    ...(series ? { series: { ...series, samples: row.points } } : {}),
+  };
+  if (row.state.kind === 'failed') return { ...common, status: row.state.status, reason: row.state.reason };
+  const stats = summarize(row.samples);
+  return {
+    ...common,
+    status: 'ok',
+    reason: null,
+    stats,
+    stopped: row.state.kind === 'stopped' ? row.state.why : 'iterations',
+    precision: medianPrecision(stats),
+    outliers: { k: OUTLIER_K, indexes: outlierIndexes(row.samples, OUTLIER_K) },
+    ...(row.blocking ? { blocking: row.blocking } : {}),
+    ...(row.footprint ? { footprint: row.footprint } : {}),
+  };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { Budget, pickNext, stopReason, type RowGauge } from '../../src/core/allocator.ts';
+import { MAX_SAMPLE_TARGET_MS, nextRepeats, sampleTargetMs } from '../../src/core/calibrate.ts';
+
+const gauge = (over: Partial<RowGauge>): RowGauge => ({ n: 10, precision: 0.05, costMs: 10, spentMs: 100, ...over });
+const auto = { targetRelCi: 0.02, minN: 6, maxN: 100, maxMs: 1000 };
+
+describe('allocator - which row samples next', () => {
+  it('samples the widest row first when samples cost the same', () => {
+    const rows = [gauge({ precision: 0.03 }), gauge({ precision: 0.09 }), gauge({ precision: 0.05 })];
+    expect(pickNext(rows)).toBe(rows[1]);
+  });
+
+  it('weighs width by what a sample costs: a cheap row a little narrower goes first', () => {
+    const wideButDear = gauge({ precision: 0.1, costMs: 1000 });
+    const cheap = gauge({ precision: 0.04, costMs: 10 });
+    expect(pickNext([wideButDear, cheap])).toBe(cheap);
+  });
+
+  it('ties go to the row with fewer samples, and no rows means none', () => {
+    const a = gauge({ n: 20 });
+    const b = gauge({ n: 12 });
+    expect(pickNext([a, b])).toBe(b);
+    expect(pickNext([])).toBeUndefined();
+  });
+});
+
+describe('allocator - when a row has enough', () => {
+  it('stops at the target only once the row has its minimum', () => {
+    expect(stopReason(gauge({ n: 6, precision: 0.019 }), auto)).toBe('ci-target');
+    expect(stopReason(gauge({ n: 5, precision: 0.019 }), { ...auto, minN: 8 })).toBeUndefined();
+    expect(stopReason(gauge({ n: 6, precision: 0.03 }), auto)).toBeUndefined();
+  });
+
+  it('stops at max N, and before a sample that would pass the time cap, never below 2 samples', () => {
+    expect(stopReason(gauge({ n: 100 }), auto)).toBe('iterations');
+    expect(stopReason(gauge({ spentMs: 995, costMs: 10 }), auto)).toBe('time-cap');
+    expect(stopReason(gauge({ n: 1, precision: null, spentMs: 5000 }), auto)).toBeUndefined();
+  });
+});
+
+describe('allocator - the budget', () => {
+  it('gives each group an equal share of what is left, so time a quick group leaves flows on', () => {
+    let t = 0;
+    const budget = new Budget(900, 3, () => t);
+    expect(budget.nextGroupEnd()).toBe(300);
+    t = 100; // the first group needed only 100 ms
+    expect(budget.nextGroupEnd()).toBe(100 + 400);
+    t = 500;
+    expect(budget.nextGroupEnd()).toBe(500 + 400);
+    t = 950; // overran: the next group gets nothing, not a negative share
+    expect(budget.nextGroupEnd()).toBe(950);
+  });
+
+  it('shares in proportion to each group\'s rows, and the whole budget has an end', () => {
+    const budget = new Budget(900, 3 + 6, () => 0);
+    expect(budget.nextGroupEnd(3)).toBe(300);
+    expect(budget.nextGroupEnd(6)).toBe(900);
+    expect(budget.endsAt()).toBe(900);
+  });
+
+  it('without a budget, a group never runs out', () => {
+    expect(new Budget(undefined, 2, () => 0).nextGroupEnd()).toBe(Infinity);
+  });
+
+  it('estimates the fraction done from the pace so far, capped by the budget left', () => {
+    let t = 0;
+    const budget = new Budget(1000, 4, () => t);
+    t = 100;
+    expect(budget.fraction(1, 4)).toBeCloseTo(0.25, 12); // 100 ms a group, 300 left
+    t = 800;
+    expect(budget.fraction(1, 4)).toBeCloseTo(0.8, 12); // the pace says 2,400 more; the budget, 200
+    expect(budget.fraction(4, 4)).toBe(1);
+  });
+});
+
+describe('calibration - repeats per sample', () => {
+  it('aims a sample at 1,000 timer steps, capped at 100 ms for a coarse timer', () => {
+    expect(sampleTargetMs(0.005)).toBeCloseTo(5, 12);
+    expect(sampleTargetMs(0.02)).toBeCloseTo(20, 12);
+    expect(sampleTargetMs(1)).toBe(MAX_SAMPLE_TARGET_MS);
+  });
+
+  it('scales the count to pass the target with headroom, keeps it once reached, and grows from 0 ms', () => {
+    expect(nextRepeats(1, 0.5, 5)).toBe(13); // 5 / 0.5 × 1.25 = 12.5
+    expect(nextRepeats(13, 6, 5)).toBe(13);
+    expect(nextRepeats(4, 0, 5)).toBe(40);
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { memoryAdapter } from '../../src/adapters/memory.ts';
+import type { StoreAdapter } from '../../src/core/adapter.ts';
+import { sampleTargetMs } from '../../src/core/calibrate.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
+import { runPlan } from '../../src/core/runner.ts';
+import { insertSuite } from '../../suites/insert.ts';
+import { readSuite } from '../../suites/read.ts';
+
+const plan = (over: Partial<Plan>): Plan => ({ ...DEFAULT_PLAN, suites: ['read'], adapters: ['memory'], sizes: [200], iterations: 6, warmup: 1, ...over });
+
+/** The memory store, counting the databases it is asked to open. */
+function counting(): { adapter: StoreAdapter; opens: () => number } {
+  let opens = 0;
+  const adapter: StoreAdapter = { ...memoryAdapter, open: (name, options) => (opens++, memoryAdapter.open(name, options)) };
+  return { adapter, opens: () => opens };
+}
+
+describe('runner - shared databases', () => {
+  it('a read-only case fills one database per row and takes all its samples on it', async () => {
+    const { adapter, opens } = counting();
+    const out = await runPlan({ plan: plan({ suites: ['read'], cases: ['get-serial'] }), suites: [readSuite], adapters: [adapter], runId: 'shared', timerStepMs: 0.005 });
+    const row = out.cases[0];
+    expect(row).toMatchObject({ status: 'ok', db: 'shared' });
+    expect(row?.samples).toHaveLength(6);
+    expect(opens()).toBe(1);
+    expect(out.leftover).toEqual([]);
+  });
+
+  it('a case that writes gets a fresh database per sample, warm-up included', async () => {
+    const { adapter, opens } = counting();
+    const out = await runPlan({ plan: plan({ suites: ['insert'], cases: ['bulk'] }), suites: [insertSuite], adapters: [adapter], runId: 'fresh', timerStepMs: 0.005 });
+    expect(out.cases[0]).toMatchObject({ status: 'ok', db: 'fresh', repeats: 1 });
+    expect(opens()).toBe(1 + 6);
+  });
+});
+
+describe('runner - calibration', () => {
+  it('repeats a fast read inside each sample until the sample spans the timer-step target', async () => {
+    // Reading the first of 200 documents 20 times from a Map takes microseconds: far under 1,000
+    // steps of a 5 µs timer (5 ms).
+    const timerStepMs = 0.005;
+    const out = await runPlan({ plan: plan({ suites: ['read'], cases: ['get-first'] }), suites: [readSuite], adapters: [memoryAdapter], runId: 'calibrate', timerStepMs });
+    const row = out.cases[0];
+    if (row?.status !== 'ok') throw new Error(`expected an ok row, got ${row?.status}: ${row?.reason}`);
+    expect(row.repeats).toBeGreaterThan(1);
+    // Each sample is the time of one run; the timed section was that times the repeats.
+    const sectionMs = Math.min(...row.samples) * (row.repeats ?? 1);
+    expect(sectionMs).toBeGreaterThanOrEqual(sampleTargetMs(timerStepMs) * 0.5);
+    // "About 1,000 steps": calibration aims 25% past the target, and later runs may be a little faster.
+    expect(row.stats.median * (row.repeats ?? 1)).toBeGreaterThanOrEqual(sampleTargetMs(timerStepMs) * 0.8);
+  });
+});
