@@ -82,7 +82,7 @@ const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '-' : '±'}${Math.abs(x).
 function side(s: CaseComparison['base']): string {
   if (!s) return '-';
   if (s.status !== 'ok') return s.status;
-  return `${formatMs(s.mean, null)} (n=${s.n})`;
+  return `${formatMs(s.mean)} (n=${s.n})`;
 }
 
 const MARKS: Record<CaseComparison['verdict'], string> = {

@@ -2,7 +2,9 @@
  * The sweep's closing table: one row per suite/case/adapter/size, one column per browser.
  * Pure: results in, text out.
  */
+import { formatPrecision, rowPrecision } from '../core/precision.ts';
 import type { CaseResult } from '../core/results.ts';
+import { MEDIAN_CI_MIN_N } from '../core/stats.ts';
 import { MIN_TIMER_STEPS, underTimerResolution } from '../core/timer.ts';
 
 export interface BrowserColumn {
@@ -14,9 +16,14 @@ export interface BrowserColumn {
 
 export type Align = 'left' | 'right';
 
-/** Plain columns separated by two spaces, with a dashed rule under the header. */
-export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], align: readonly Align[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+/**
+ * Plain columns separated by two spaces, with a dashed rule under the header. The header may be
+ * several lines (one array each), e.g. a name over what its numbers are.
+ */
+export function renderTable(header: readonly string[] | readonly (readonly string[])[], rows: readonly (readonly string[])[], align: readonly Align[]): string {
+  const heads = isLines(header) ? header : [header];
+  const all = [...heads, ...rows];
+  const widths = (heads[0] ?? []).map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     widths
       .map((w, i) => {
@@ -25,29 +32,50 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
       })
       .join('  ')
       .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  return [...heads.map(line), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
+function isLines(header: readonly string[] | readonly (readonly string[])[]): header is readonly (readonly string[])[] {
+  return Array.isArray(header[0]);
+}
+
+/** Three significant figures, and never fewer decimals than needed to tell 0.0412 from 0.0415. */
+export function formatMs(ms: number): string {
+  const decimals = ms >= 100 ? 0 : ms >= 10 ? 1 : ms >= 1 ? 2 : ms > 0 ? Math.min(6, 2 - Math.floor(Math.log10(ms))) : 3;
+  return ms.toFixed(decimals);
+}
+
+type OkRow = Extract<CaseResult, { status: 'ok' }>;
+
 /**
- * Three significant figures, and never fewer decimals than needed to tell 0.0412 from 0.0415;
- * the ± half-width gets the same number of decimals so the columns read alike.
+ * The median with its own 95% interval, as the larger side over the median (`4.21 ±1.4%`), or
+ * why there is none: too few samples, or a file written before the interval was recorded.
  */
-export function formatMs(median: number, ci95: number | null): string {
-  const decimals = median >= 100 ? 0 : median >= 10 ? 1 : median >= 1 ? 2 : median > 0 ? Math.min(6, 2 - Math.floor(Math.log10(median))) : 3;
-  const m = median.toFixed(decimals);
-  return ci95 === null ? m : `${m} ± ${ci95.toFixed(decimals)}`;
+export function formatMedian(row: OkRow): string {
+  const median = formatMs(row.stats.median);
+  const ci = row.stats.medianCi;
+  if (ci === undefined && row.precision === undefined) return `${median} (interval not recorded)`;
+  const p = rowPrecision(row);
+  if (p === null) return `${median} (n<${MEDIAN_CI_MIN_N}, no interval)`;
+  // A 0 ms median (a coarse timer) has no relative interval: give the interval itself.
+  if (!Number.isFinite(p)) return ci ? `${median} [${formatMs(ci.lo)}, ${formatMs(ci.hi)}]` : median;
+  return `${median} ${formatPrecision(p)}`;
 }
 
 export function formatCell(row: CaseResult | undefined, timerStepMs = 0): string {
   if (!row) return '-';
-  if (row.status === 'ok') return `${formatMs(row.stats.median, row.stats.ci95)}${underTimerResolution(row.stats.median, timerStepMs) ? ' ~' : ''}`;
+  if (row.status === 'ok') return `${formatMedian(row)}${underTimerResolution(row.stats.median, timerStepMs) ? ' ~' : ''}`;
   return row.status;
 }
 
 const key = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) => `${r.suite}\u0000${r.case}\u0000${r.adapter}\u0000${r.size}`;
 
+/** What the browser columns hold, under each browser's name. */
+export const COLUMN_NOTE = 'median ms (95% CI)';
+
 export const LEGEND =
-  'Cells: median ms per sample ± half-width of the 95% confidence interval of the mean (no ± with one sample); ' +
+  'Cells: the median ms per sample, ± the larger side of the 95% confidence interval of that median (distribution-free), in % of the median; ' +
+  `(n<${MEDIAN_CI_MIN_N}, no interval): too few samples for one; (interval not recorded): a file from before the median's interval was recorded; ` +
   'unsupported / error / timeout: the row status, reason in the JSON file; -: no result (the browser did not finish); ' +
   `~: the median is under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes).`;
 
@@ -79,7 +107,10 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
   const rank = (r: Pick<CaseResult, 'suite' | 'case' | 'size'>) => groupRank.get(`${r.suite}\u0000${r.case}\u0000${r.size}`) ?? 0;
   // Array sort is stable, so adapters the plan does not name keep their first-seen order.
   order.sort((a, b) => rank(a) - rank(b) || adapterRank(a.adapter) - adapterRank(b.adapter));
-  const header = ['suite', 'case', 'adapter', 'size', ...columns.map((c) => c.browser)];
+  const header = [
+    ['suite', 'case', 'adapter', 'size', ...columns.map((c) => c.browser)],
+    ['', '', '', '', ...columns.map(() => COLUMN_NOTE)],
+  ];
   const align: Align[] = ['left', 'left', 'left', 'right', ...columns.map((): Align => 'right')];
   const rows = order.map((r) => [r.suite, r.case, r.adapter, String(r.size), ...byBrowser.map((m, i) => formatCell(m.get(key(r)), columns[i]?.timerStepMs))]);
   const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no rows)', LEGEND];
@@ -105,7 +136,7 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
   const coarse = columns.flatMap((col) =>
     col.cases.flatMap((r) =>
       r.status === 'ok' && col.timerStepMs !== undefined && underTimerResolution(r.stats.median, col.timerStepMs)
-        ? [`${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median ${formatMs(r.stats.median, null)} ms = ${Math.round(r.stats.median / col.timerStepMs)} steps of ${col.timerStepMs} ms`]
+        ? [`${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median ${formatMs(r.stats.median)} ms = ${Math.round(r.stats.median / col.timerStepMs)} steps of ${col.timerStepMs} ms`]
         : [],
     ),
   );

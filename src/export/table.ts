@@ -3,6 +3,7 @@
  * cells. Each format only decides how to write a cell, so a column means the same in all three.
  * Pure: no DOM, no I/O.
  */
+import { rowPrecision } from '../core/precision.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
 import { opsPerSecond } from '../core/stats.ts';
 import type { Cell } from './cells.ts';
@@ -37,11 +38,16 @@ export const CASE_COLUMNS = [
   'mean_ms',
   'median_ms',
   'stddev_ms',
-  'ci95_ms',
+  'mean_ci95_ms',
+  'median_ci95_lo_ms',
+  'median_ci95_hi_ms',
+  'median_precision',
   'median_per_op_ms',
   'ops_per_sec',
   'outliers',
   'stopped',
+  'db',
+  'repeats',
   'blocking',
   'footprint',
   'params',
@@ -87,13 +93,21 @@ export function caseCells(file: ResultsFile, row: CaseResult): Record<CaseColumn
     mean_ms: stats?.mean ?? null,
     median_ms: median,
     stddev_ms: stats?.stddev ?? null,
-    ci95_ms: stats?.ci95 ?? null,
+    // Each interval is named by its statistic: the mean's is a half-width (Student t), the
+    // median's its two ends (order statistics, not symmetric); empty below 6 samples or in older files.
+    mean_ci95_ms: stats?.ci95 ?? null,
+    median_ci95_lo_ms: stats?.medianCi?.lo ?? null,
+    median_ci95_hi_ms: stats?.medianCi?.hi ?? null,
+    // The larger side of the median's interval over the median (0.02 = ±2%).
+    median_precision: ok ? rowPrecision(ok) : null,
     median_per_op_ms: median !== null && row.operations > 0 ? median / row.operations : null,
     // A median of 0 (a coarse timer) gives infinite ops/s, which the writers leave empty.
     ops_per_sec: median !== null ? opsPerSecond(median, row.operations) : null,
     // Files written before outliers were flagged have no count: empty, not 0.
     outliers: ok?.outliers ? ok.outliers.indexes.length : null,
     stopped: ok?.stopped ?? null,
+    db: row.db ?? null,
+    repeats: row.repeats ?? null,
     // JSON like params: the names a probe reports vary, and the header must not change with them.
     blocking: ok?.blocking ? JSON.stringify(ok.blocking) : null,
     footprint: ok?.footprint ? JSON.stringify(ok.footprint) : null,

@@ -1,13 +1,13 @@
 /**
  * Grouped bars for one case at one size: a group per browser, a bar per adapter. The bar is the
- * median per sample; the whisker is the 95% interval of the mean (Student t), which is what the
- * statistics give (src/core/stats.ts), so it is centred on the mean, not on the bar.
+ * median per sample and the whisker the 95% interval of that median (src/core/stats.ts), so the
+ * whisker belongs to the bar; rows without one (n < 6, or an older file) have no whisker.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, logTicks, registerCharts, theme, titleAndLegend, type Interval } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { caseKey, type Comparison, type OkCase } from './explorer-model.ts';
-import { formatMs } from './format.ts';
+import { describeMean, describeMedian, medianInterval } from './row-text.ts';
 
 /**
  * Whether the bars need a log axis: when the medians shown span more than this factor, the
@@ -23,7 +23,7 @@ export function wantsLog(comparison: Comparison, caseId: string | null, size: nu
 }
 
 export class BarsChart {
-  readonly figure = new ChartFigure<'bar'>('bars', 'Medians by browser and adapter', 'Median time per sample for each adapter, grouped by browser, with 95% confidence intervals');
+  readonly figure = new ChartFigure<'bar'>('bars', 'Medians by browser and adapter', 'Median time per sample for each adapter, grouped by browser, with the 95% confidence interval of each median');
 
   constructor() {
     registerCharts();
@@ -43,8 +43,8 @@ export class BarsChart {
       return;
     }
     const t = theme();
-    const top = Math.max(...grid.flat().map((r) => (r ? Math.max(r.stats.median, r.stats.mean + (r.stats.ci95 ?? 0)) : 0)));
-    const intervals: (Interval | null)[][] = grid.map((list) => list.map((r) => (r && r.stats.ci95 !== null ? { lo: r.stats.mean - r.stats.ci95, hi: r.stats.mean + r.stats.ci95 } : null)));
+    const intervals: (Interval | null)[][] = grid.map((list) => list.map((r) => (r ? (medianInterval(r) ?? null) : null)));
+    const top = Math.max(...grid.flat().map((r) => (r ? Math.max(r.stats.median, medianInterval(r)?.hi ?? 0) : 0)));
     const allRows = comparison.rows.filter((r) => caseKey(r) === caseId && r.size === size);
     const missing = allRows.flatMap((r) => {
       const bad = columns.filter((c) => r.cells.get(c.key)?.status !== 'ok');
@@ -53,7 +53,7 @@ export class BarsChart {
       return [bad.length === columns.length ? `${r.adapter} (${statuses} everywhere)` : `${r.adapter} in ${bad.map((c) => c.label).join(', ')} (${statuses})`];
     });
     this.figure.setCaption(
-      `${caseId} at ${size.toLocaleString()} documents. Bars: median per sample; whiskers: 95% CI of the mean.` + (missing.length ? ` No bar: ${missing.join('; ')}.` : ''),
+      `${caseId} at ${size.toLocaleString()} documents. Bars: median per sample; whiskers: 95% CI of the median (none below 6 samples, nor in files from before it was recorded).` + (missing.length ? ` No bar: ${missing.join('; ')}.` : ''),
     );
     const config: ChartConfiguration<'bar', (number | null)[], string> = {
       type: 'bar',
@@ -87,12 +87,12 @@ export class BarsChart {
             callbacks: {
               label: (item: TooltipItem<'bar'>) => {
                 const r = grid[item.datasetIndex]?.[item.dataIndex];
-                return r ? `${r.adapter}: median ${formatMs(r.stats.median)} ms` : '';
+                return r ? `${r.adapter}: ${describeMedian(r)}` : '';
               },
               afterLabel: (item: TooltipItem<'bar'>) => {
                 const r = grid[item.datasetIndex]?.[item.dataIndex];
                 if (!r) return '';
-                return `mean ${formatMs(r.stats.mean)} ms ${r.stats.ci95 === null ? '(no interval with 1 sample)' : `± ${formatMs(r.stats.ci95)} ms (95% CI)`}, n = ${r.stats.n}`;
+                return `${describeMean(r.stats)}, n = ${r.stats.n}`;
               },
             },
           },

@@ -67,7 +67,7 @@ export const backgroundPlugin: Plugin = {
   },
 };
 
-/** A 95% interval of the mean, in the value axis' units. */
+/** The 95% interval of the statistic a bar shows (the median's, for every chart here), in the value axis' units. */
 export interface Interval {
   lo: number;
   hi: number;
@@ -75,7 +75,7 @@ export interface Interval {
 
 /**
  * Whiskers for bar charts: Chart.js has no error bars. `intervals()[dataset][index]` is the
- * interval behind each bar, or null for none (n < 2, or no bar).
+ * interval of the value each bar shows, or null for none (too few samples, or no bar).
  */
 export function errorBarsPlugin(intervals: () => (Interval | null)[][], colour: () => string): Plugin<'bar'> {
   return {

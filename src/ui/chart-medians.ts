@@ -1,15 +1,14 @@
 /**
  * Bar chart of medians, one bar per adapter in each (case, size) group, with whiskers for the
- * 95% confidence interval of the mean. The whiskers are centred on the mean, because that is
- * the interval the statistics give (src/core/stats.ts); the bar is the median. Chart.js has no
- * error bars; the whisker plugin of chart-common.ts draws them after the bars.
+ * 95% confidence interval of that median (src/core/stats.ts), so the whisker belongs to the bar.
+ * Chart.js has no error bars; the whisker plugin of chart-common.ts draws them after the bars.
  */
 import { Chart, type ChartConfiguration, type TooltipItem } from 'chart.js';
 import type { CaseResult } from '../core/results.ts';
 import { cssVar, errorBarsPlugin, registerCharts } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { h } from './dom.ts';
-import { formatMs } from './format.ts';
+import { describeMean, describeMedian, medianInterval } from './row-text.ts';
 
 type OkCase = Extract<CaseResult, { status: 'ok' }>;
 
@@ -18,9 +17,9 @@ interface Model {
   rows: (OkCase | null)[][];
 }
 
-/** The whiskers: the 95% interval of the mean behind each bar, where there is one. */
+/** The whiskers: the 95% interval of the median behind each bar, where there is one. */
 function intervalsOf(model: Model) {
-  return () => model.rows.map((rows) => rows.map((r) => (r && r.stats.ci95 !== null ? { lo: r.stats.mean - r.stats.ci95, hi: r.stats.mean + r.stats.ci95 } : null)));
+  return () => model.rows.map((rows) => rows.map((r) => (r ? (medianInterval(r) ?? null) : null)));
 }
 
 interface SizeChart {
@@ -56,7 +55,7 @@ export class MediansChart {
       h(
         'div',
         { className: 'chart-head' },
-        h('p', { className: 'chart-caption' }, 'Bars: median of the timed samples. Whiskers: 95% confidence interval of the mean (Student t).'),
+        h('p', { className: 'chart-caption' }, 'Bars: median of the timed samples. Whiskers: 95% confidence interval of that median (none below 6 samples, nor in files from before it was recorded).'),
         this.legend,
         h('label', { className: 'chart-option' }, this.logToggle, ' log scale'),
       ),
@@ -90,7 +89,7 @@ export class MediansChart {
     for (const size of sizes) {
       let sc = this.charts.get(size);
       if (!sc) {
-        const canvas = h('canvas', { attrs: { role: 'img', 'aria-label': `Median time per adapter at ${size} documents, with 95% confidence intervals` } });
+        const canvas = h('canvas', { attrs: { role: 'img', 'aria-label': `Median time per adapter at ${size} documents, with the 95% confidence interval of each median` } });
         const wrapper = h('figure', { className: 'chart-size', attrs: { 'data-size': String(size) } }, h('figcaption', {}, `${size} docs`), h('div', { className: 'chart-box' }, canvas));
         sc = { wrapper, canvas, model: { rows: [] }, chart: null };
         this.charts.set(size, sc);
@@ -109,7 +108,7 @@ export class MediansChart {
     const muted = cssVar('--muted', '#666');
     const grid = cssVar('--grid', 'rgba(0,0,0,0.1)');
     const log = this.logToggle.checked;
-    const top = Math.max(...ok.map((r) => Math.max(r.stats.median, r.stats.mean + (r.stats.ci95 ?? 0))));
+    const top = Math.max(...ok.map((r) => Math.max(r.stats.median, medianInterval(r)?.hi ?? 0)));
     const data: ChartConfiguration<'bar', (number | null)[], string>['data'] = {
       labels,
       datasets: adapters.map((a, di) => ({
@@ -145,13 +144,12 @@ export class MediansChart {
           callbacks: {
             label: (item: TooltipItem<'bar'>) => {
               const row = sc.model.rows[item.datasetIndex]?.[item.dataIndex];
-              return row ? `${row.adapter}: median ${formatMs(row.stats.median)} ms` : '';
+              return row ? `${row.adapter}: ${describeMedian(row)}` : '';
             },
             afterLabel: (item: TooltipItem<'bar'>) => {
               const row = sc.model.rows[item.datasetIndex]?.[item.dataIndex];
               if (!row) return '';
-              const ci = row.stats.ci95 === null ? 'no interval with 1 sample' : `± ${formatMs(row.stats.ci95)} ms (95% CI)`;
-              return `mean ${formatMs(row.stats.mean)} ms ${ci}, n = ${row.stats.n}`;
+              return `${describeMean(row.stats)}, n = ${row.stats.n}`;
             },
           },
         },

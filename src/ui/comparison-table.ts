@@ -1,6 +1,6 @@
 /**
  * The browser comparison: one row per suite/case/adapter/size, one column per browser, the
- * median per sample with its 95% interval. Every header sorts. A click on a row shows that case
+ * median per sample with the larger side of its own 95% interval. Every header sorts. A click on a row shows that case
  * in the charts. All text from files goes in through text nodes.
  */
 import type { CaseResult } from '../core/results.ts';
@@ -8,6 +8,7 @@ import { adapterColour } from './colours.ts';
 import { h } from './dom.ts';
 import { caseKey, sortRows, type Column, type Comparison, type ComparisonRow, type Sort } from './explorer-model.ts';
 import { formatDuration, formatMs, formatStep } from './format.ts';
+import { describeMean, describeMedian, samplingNotes, shortMedianInterval, stopNote } from './row-text.ts';
 
 export interface Pick {
   case: string;
@@ -61,7 +62,7 @@ export class ComparisonTable {
         header('case', 'Case', false, 'case id and title'),
         header('adapter', 'Adapter', false, 'store adapter'),
         header('size', 'Size', true, 'documents'),
-        ...columns.map((c) => header(`col:${c.key}`, c.label, true, `median ms per sample in ${c.environment.browser.name} ${c.environment.browser.version}; ± half-width of the 95% CI of the mean`)),
+        ...columns.map((c) => header(`col:${c.key}`, c.label, true, `median ms per sample in ${c.environment.browser.name} ${c.environment.browser.version}; ± the larger side of the median's 95% CI, in % of the median`)),
       ),
     );
     const body = h('tbody');
@@ -98,18 +99,22 @@ function cell(c: CaseResult | undefined, col: Column): HTMLTableCellElement {
     return h('td', { className: 'num', title: c.reason, attrs: { ...attrs, 'data-status': c.status } }, h('span', { className: `status status-${c.status}` }, c.status));
   }
   const s = c.stats;
+  // A column's runs share a browser; if any sampled adaptively, a row at its count was at its cap.
+  const adaptive = col.docs.some((d) => d.run.plan.auto !== undefined);
   const perOp = c.operations > 0 ? s.median / c.operations : null;
   const title = [
-    `median ${formatMs(s.median)} ms per sample (${c.operations} operations)`,
+    `${describeMedian(c)}; per sample of ${c.operations} operations`,
     `per operation ${formatDuration(perOp)}`,
-    s.ci95 === null ? 'no interval with 1 sample' : `mean ${formatMs(s.mean)} ± ${formatMs(s.ci95)} ms (95% CI)`,
+    describeMean(s),
     `n = ${s.n}, min ${formatMs(s.min)}, max ${formatMs(s.max)}`,
+    ...[stopNote(c, adaptive)].filter((x): x is string => x !== null),
+    ...samplingNotes(c),
   ].join('\n');
   return h(
     'td',
     { className: 'num', title, attrs: { ...attrs, 'data-status': 'ok' } },
     h('span', { className: 'median' }, formatMs(s.median)),
-    s.ci95 === null ? null : h('span', { className: 'ci' }, `± ${formatMs(s.ci95)}`),
+    h('span', { className: 'ci' }, shortMedianInterval(c)),
   );
 }
 

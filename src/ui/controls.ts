@@ -1,10 +1,11 @@
 /**
- * The plan form: suites, adapters, sizes, iterations, warm-up, seed, time limit, fixture,
- * suite parameters, auto-sampling and whether to run in a Worker. It reads and writes the same text fields as the URL query, and checks them
+ * The plan form: suites, adapters, sizes, adaptive sampling and its time budget (the default) or
+ * a fixed count of iterations, warm-up, seed, time limit, fixture, suite parameters and whether
+ * to run in a Worker. It reads and writes the same text fields as the URL query, and checks them
  * with the same parsePlan, so a form and a link can never disagree about what is allowed.
  */
 import type { StoreAdapter } from '../core/adapter.ts';
-import { DEFAULT_AUTO, formatAuto, parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
+import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_CASES, DEFAULT_SUITES, formatAuto, formatDuration, parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
 import type { Suite } from '../core/suite.ts';
 import { h } from './dom.ts';
 import { PLAN_VOCABULARY } from './page-query.ts';
@@ -27,8 +28,9 @@ export class Controls {
   private readonly fixture: HTMLSelectElement;
   private readonly auto: HTMLInputElement;
   private readonly autoSpec: HTMLInputElement;
+  private readonly budget: HTMLInputElement;
   private readonly worker: HTMLInputElement;
-  /** Case ids from the URL; the form has no control for them but keeps them in the plan it reads. */
+  /** Case ids from the URL or the default plan; the form has no control for them but keeps them in the plan it reads. */
   private cases: string | undefined;
   private readonly error: HTMLElement;
 
@@ -78,6 +80,8 @@ export class Controls {
     this.fixture = h('select', { attrs: { name: 'fixture', id: 'plan-fixture' } }, ...options.fixtures.map((f) => h('option', { attrs: { value: f } }, f)));
     this.auto = h('input', { attrs: { type: 'checkbox', name: 'auto', id: 'plan-auto' } });
     this.autoSpec = textInput('auto-spec', formatAuto(DEFAULT_AUTO));
+    this.budget = textInput('budget', formatDuration(DEFAULT_BUDGET_MS));
+    this.auto.addEventListener('change', () => this.syncSampling());
     this.worker = h('input', { attrs: { type: 'checkbox', name: 'worker', id: 'plan-worker' } });
     this.error = h('p', { className: 'form-error', attrs: { role: 'alert', 'aria-live': 'polite' } });
 
@@ -94,19 +98,20 @@ export class Controls {
         { className: 'card settings' },
         h('legend', {}, 'Settings'),
         field('Sizes (documents)', this.inputs.sizes, 'comma-separated'),
-        field('Iterations', this.inputs.iterations, 'timed samples per case'),
-        field('Warm-up', this.inputs.warmup, 'untimed samples first'),
-        field('Seed', this.inputs.seed),
-        field('Time limit (ms)', this.inputs.timeoutMs, 'per case, adapter and size'),
-        field('Fixture', this.fixture),
-        field('Suite parameters', this.inputs.params, 'optional; name=value;name=1,2', true),
         h(
           'label',
-          { className: 'field field-wide', title: 'Sample each case until the 95% interval is within ci of the mean, after min-n samples, up to max-n or max-ms per case' },
-          h('span', { className: 'field-label' }, this.auto, ' Auto-sample instead of a fixed count'),
+          { className: 'field field-wide', title: 'Sample each row until the 95% interval of its median is within ci of the median, after min-n samples, up to max-n or max-ms per row, within the time budget' },
+          h('span', { className: 'field-label' }, this.auto, ' Adaptive sampling (the default)'),
           this.autoSpec,
-          h('span', { className: 'field-hint' }, 'ci = target ± % of the mean; min-n, max-n samples; max-ms per case, store and size'),
+          h('span', { className: 'field-hint' }, 'ci = target ± % of the median; min-n, max-n samples; max-ms per case, store and size'),
         ),
+        field('Time budget', this.budget, 'sampling time of the whole run, e.g. 4m, 90s, 1h; adaptive only'),
+        field('Iterations', this.inputs.iterations, 'timed samples per case with adaptive sampling off'),
+        field('Warm-up', this.inputs.warmup, 'untimed samples first'),
+        field('Seed', this.inputs.seed),
+        field('Time limit (ms)', this.inputs.timeoutMs, 'per sample (or a shared database\'s fill): past it the row times out'),
+        field('Fixture', this.fixture),
+        field('Suite parameters', this.inputs.params, 'optional; name=value;name=1,2', true),
         h(
           'label',
           { className: 'field field-wide', title: 'Run the whole plan in a dedicated Worker; stores that need the page (localStorage, WebSQL) are unsupported there' },
@@ -136,6 +141,8 @@ export class Controls {
     this.fixture.value = fields.fixture;
     this.auto.checked = plan.auto !== undefined;
     this.autoSpec.value = fields.auto ?? formatAuto(DEFAULT_AUTO);
+    this.budget.value = fields.budget ?? formatDuration(DEFAULT_BUDGET_MS);
+    this.syncSampling();
     this.worker.checked = plan.worker === true;
     this.cases = fields.cases;
     this.showError(null);
@@ -155,9 +162,13 @@ export class Controls {
       fixture: this.fixture.value,
     };
     if (this.inputs.params.value.trim() !== '') fields.params = this.inputs.params.value;
-    if (this.auto.checked) fields.auto = this.autoSpec.value.trim() || 'on';
+    // With the switch off the plan is a fixed count: the iterations field, and no budget.
+    if (this.auto.checked) {
+      fields.auto = this.autoSpec.value.trim() || 'on';
+      if (this.budget.value.trim() !== '') fields.budget = this.budget.value;
+    }
     if (this.worker.checked) fields.worker = '1';
-    if (this.cases !== undefined) fields.cases = this.cases;
+    if (this.cases !== undefined && !this.dropsDefaultCases(fields.suites ?? '')) fields.cases = this.cases;
     try {
       const plan = parsePlan(fields, PLAN_VOCABULARY);
       this.showError(null);
@@ -182,10 +193,32 @@ export class Controls {
     for (const fs of this.element.querySelectorAll('fieldset')) fs.disabled = disabled;
   }
 
+  /**
+   * The default plan's cases belong to its suites: with other suites chosen they are left out, so
+   * the plan takes every case of those suites, as `--suites insert` does on the command line.
+   * Cases a link names are kept whatever the suites.
+   */
+  private dropsDefaultCases(suites: string): boolean {
+    return sameIds(this.cases ?? '', DEFAULT_CASES) && !sameIds(suites, DEFAULT_SUITES);
+  }
+
+  /** Only the fields of the sampling chosen can be edited: the others would not change the plan. */
+  private syncSampling(): void {
+    const adaptive = this.auto.checked;
+    this.autoSpec.disabled = !adaptive;
+    this.budget.disabled = !adaptive;
+    this.inputs.iterations.disabled = adaptive;
+  }
+
   private showError(message: string | null): void {
     this.error.textContent = message ?? '';
     this.error.hidden = message === null;
   }
+}
+
+function sameIds(list: string, ids: readonly string[]): boolean {
+  const got = new Set(list.split(',').filter(Boolean));
+  return got.size === ids.length && ids.every((id) => got.has(id));
 }
 
 function checkbox(name: string, value: string): HTMLInputElement {

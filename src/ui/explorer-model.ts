@@ -230,8 +230,10 @@ export interface RatioCell {
   a: CaseResult | undefined;
   b: CaseResult | undefined;
   /**
-   * Whether the two 95% intervals of the mean are apart. Non-overlap is a conservative test (it
-   * implies p < 0.05); overlap does not prove "no difference", so it is shown as "unclear".
+   * Whether the two medians' 95% intervals are apart: the speed-up is a ratio of medians, so it is
+   * their intervals that say whether it is clear. Non-overlap is a conservative test (it implies
+   * p < 0.05); overlap does not prove "no difference", so it is shown as "unclear". null when a
+   * median has no interval (fewer than 6 samples, or a file from before it was recorded).
    */
   clear: boolean | null;
 }
@@ -273,9 +275,9 @@ export function ratioRows(comparison: Comparison): RatioRow[] {
 export function ratioCell(a: CaseResult | undefined, b: CaseResult | undefined): RatioCell {
   if (a?.status !== 'ok' || b?.status !== 'ok' || a.stats.median <= 0) return { speedup: null, a, b, clear: null };
   const speedup = b.stats.median / a.stats.median;
-  const ca = a.stats.ci95;
-  const cb = b.stats.ci95;
-  const clear = ca === null || cb === null ? null : a.stats.mean + ca < b.stats.mean - cb || b.stats.mean + cb < a.stats.mean - ca;
+  const ca = a.stats.medianCi;
+  const cb = b.stats.medianCi;
+  const clear = !ca || !cb ? null : ca.hi < cb.lo || cb.hi < ca.lo;
   return { speedup, a, b, clear };
 }
 

@@ -9,7 +9,7 @@
 import './style.css';
 import { errorMessage } from '../core/errors.ts';
 import { collectEnvironment } from '../core/environment.ts';
-import { planToQuery, type Plan } from '../core/plan.ts';
+import { formatDuration, planToQuery, type Plan } from '../core/plan.ts';
 import { planGroups } from '../core/runner.ts';
 import type { CaseResult } from '../core/results.ts';
 import type { RunEvent } from '../core/runner.ts';
@@ -33,6 +33,7 @@ import { newRunId, readPageQuery } from './page-query.ts';
 import { setPageState } from './page-state.ts';
 import { ProgressView } from './progress.ts';
 import { ResultsTable } from './results-table.ts';
+import { formatElapsed, runSummaryText } from './run-summary.ts';
 import { WarningsView } from './warnings.ts';
 import { Explorer } from './explorer.ts';
 import { withPlanQuery } from './explorer-url.ts';
@@ -58,6 +59,7 @@ table.setAdapterLabels(new Map(ADAPTERS.map((a) => [a.id, a.label])));
 const runButton = byId<HTMLButtonElement>('run');
 const cancelButton = byId<HTMLButtonElement>('cancel');
 const planStatus = byId('plan-status');
+const runSummary = byId('run-summary');
 
 let running = false;
 let currentPlan: Plan | null = null;
@@ -152,6 +154,8 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   setRunning(true);
   banners.remove('run');
   warnings.clear();
+  runSummary.textContent = '';
+  table.setAdaptive(plan.auto !== undefined);
   table.clear();
   chart.update([]);
   downloads.setResults(null);
@@ -211,7 +215,8 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
       await yieldToEventLoop();
     };
     const { results, leftover } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent, probe, footprint, metricNotes, betweenSamples });
-    const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+    const elapsedMs = performance.now() - startedAt;
+    const took = formatElapsed(elapsedMs);
 
     renderEnvironment(byId('env'), results.environment);
     table.setTimerStep(results.environment.timerStepMs);
@@ -219,8 +224,9 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     chart.update(results.cases);
     downloads.setResults(results);
     compareView.setCurrent(results);
-    if (results.run.cancelled) progress.finish('cancelled', `Cancelled after ${seconds} s; the ${results.cases.length} rows that finished are kept.`);
-    else progress.finish('done', `Done: ${results.cases.length} rows in ${seconds} s.`);
+    runSummary.textContent = runSummaryText(results, elapsedMs);
+    if (results.run.cancelled) progress.finish('cancelled', `Cancelled after ${took}; the ${results.cases.length} rows that finished are kept.`);
+    else progress.finish('done', `Done: ${results.cases.length} rows in ${took}.`);
     if (leftover.length > 0) {
       banners.show('warning', 'Some databases could not be deleted; clear site data to remove them.', leftover.map((l) => `${l.adapter}: ${l.name}`), 'run');
     }
@@ -274,8 +280,9 @@ function describePlan(plan: Plan): { ok: boolean; text: string } {
   try {
     const rows = planGroups(plan, SUITES.filter((s) => plan.suites.includes(s.id))).length * plan.adapters.length;
     const a = plan.auto;
+    const budget = plan.budgetMs !== undefined ? `, within a ${formatDuration(plan.budgetMs)} budget` : '';
     const samples = a
-      ? `auto: until ±${Number((a.targetRelCi * 100).toPrecision(6))}% of the mean, ${a.minN} to ${a.maxN} samples or ${a.maxMs} ms`
+      ? `adaptive: until the median's 95% interval is within ±${Number((a.targetRelCi * 100).toPrecision(6))}% of it, ${a.minN} to ${a.maxN} samples or ${a.maxMs} ms a row${budget}`
       : `${plan.iterations} timed`;
     const where = plan.worker ? ' · in a Worker' : '';
     return { ok: true, text: `${rows} row${rows === 1 ? '' : 's'} · ${samples} + ${plan.warmup} warm-up sample${plan.warmup === 1 ? '' : 's'} each${where}` };

@@ -22,7 +22,7 @@ export class RatioTable {
         'p',
         { className: 'figure-caption' },
         'Speed-up = median of the second case ÷ median of the first: above 1× the first is faster. ',
-        'A faint cell means the two 95% intervals of the mean overlap, so the difference is not clear at this sample size.',
+        'A faint cell means the 95% intervals of the two medians overlap, so the difference is not clear at this sample size, or that a median has no interval (fewer than 6 samples, or an older file).',
       ),
       this.empty,
       h('div', { className: 'table-scroll' }, this.table),
@@ -78,7 +78,7 @@ function ratioCell(cell: RatioCell | undefined): HTMLTableCellElement {
   const text = s >= 10 ? `${s.toFixed(0)}×` : s >= 1 ? `${s.toFixed(1)}×` : `${s.toFixed(2)}×`;
   const a = cell.a?.status === 'ok' ? cell.a.stats.median : null;
   const b = cell.b?.status === 'ok' ? cell.b.stats.median : null;
-  const title = `${cell.a?.case}: ${formatMs(a)} ms, ${cell.b?.case}: ${formatMs(b)} ms (medians)` + (cell.clear === false ? '; 95% intervals overlap' : cell.clear === null ? '; no interval (1 sample)' : '');
+  const title = `${cell.a?.case}: ${formatMs(a)} ms, ${cell.b?.case}: ${formatMs(b)} ms (medians)` + (cell.clear === false ? '; the 95% intervals of the medians overlap' : cell.clear === null ? '; no 95% interval for a median (fewer than 6 samples, or not recorded)' : '');
   const kind = s >= 1 ? 'faster' : 'slower';
   return h('td', { className: `num ratio-${kind}${cell.clear === true ? '' : ' ratio-unclear'}`, title, attrs: { 'data-speedup': String(s) } }, text);
 }

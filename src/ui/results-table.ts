@@ -7,6 +7,7 @@ import { opsPerSecond } from '../core/stats.ts';
 import { MIN_TIMER_STEPS, underTimerResolution } from '../core/timer.ts';
 import { h } from './dom.ts';
 import { formatDuration, formatMs, formatRate } from './format.ts';
+import { describeMean, describeMedian, formatMedianInterval, precisionNotes, samplingNotes } from './row-text.ts';
 
 /** A frame gap beyond this is a freeze a reader notices (a long task is 50 ms or more). */
 const FREEZE_MS = 50;
@@ -17,7 +18,11 @@ const COLUMNS: { label: string; title?: string; numeric?: boolean }[] = [
   { label: 'Size', numeric: true, title: 'documents' },
   { label: 'n', numeric: true, title: 'timed samples taken' },
   { label: 'Median (ms)', numeric: true, title: 'median of the timed samples' },
-  { label: '± CI 95% (ms)', numeric: true, title: 'half-width of the 95% confidence interval of the mean (Student t); none with fewer than 2 samples' },
+  {
+    label: '95% CI of median (ms)',
+    numeric: true,
+    title: 'the 95% confidence interval of the median, distribution-free (order statistics); none with fewer than 6 samples. The mean and its own interval are in the tooltip.',
+  },
   { label: 'Per op', numeric: true, title: 'median ÷ operations per sample' },
   { label: 'Ops/s', numeric: true, title: 'operations per second at the median' },
   { label: 'Status' },
@@ -33,6 +38,8 @@ export class ResultsTable {
   private coarseRows = 0;
   private timerStepMs = 0;
   private adapterLabels = new Map<string, string>();
+  /** Whether the rows were sampled adaptively, so a row at its sample cap says so. */
+  private adaptive = false;
   private lastGroup: string | null = null;
 
   constructor() {
@@ -55,6 +62,11 @@ export class ResultsTable {
   /** The timer step of the run, to flag medians within a few steps of it. */
   setTimerStep(ms: number): void {
     this.timerStepMs = ms;
+  }
+
+  /** Adaptive sampling or a fixed count, from the plan the rows ran under. */
+  setAdaptive(adaptive: boolean): void {
+    this.adaptive = adaptive;
   }
 
   clear(): void {
@@ -107,26 +119,27 @@ export class ResultsTable {
 
     if (r.status !== 'ok') {
       const dash = () => num('—');
+      // A timeout may have taken samples: how they ran is part of why it timed out.
+      const sampling = samplingNotes(r);
       return h(
         'tr',
         { className: `row-${r.status}`, attrs: { 'data-status': r.status } },
         adapterCell, caseCell, num(String(r.size)), n, dash(), dash(), dash(), dash(), status,
-        h('td', { className: 'reason' }, r.reason),
+        h('td', { className: 'reason' }, sampling.length > 0 && r.samples.length > 0 ? `${r.reason} (${sampling.join('; ')})` : r.reason),
       );
     }
     const s = r.stats;
     const coarse = underTimerResolution(s.median, this.timerStepMs);
-    const median = num(formatMs(s.median), samplesTitle);
+    const median = num(formatMs(s.median), `${describeMedian(r)}\n${describeMean(s)}\n${samplesTitle}`);
     const notes: string[] = [];
     if (coarse) {
       this.coarseRows++;
       const steps = Math.round(s.median / this.timerStepMs);
       median.classList.add('coarse');
-      median.title = `only ${steps} timer steps of ${this.timerStepMs} ms: mostly timer noise. ${samplesTitle}`;
+      median.title = `only ${steps} timer steps of ${this.timerStepMs} ms: mostly timer noise. ${median.title}`;
       notes.push(`⚠ median is ${steps} timer step${steps === 1 ? '' : 's'} (under ${MIN_TIMER_STEPS}): mostly timer noise; use bigger sizes`);
     }
-    if (r.stopped === 'ci-target') notes.push('auto: reached its CI target');
-    else if (r.stopped === 'time-cap') notes.push('auto: stopped at its time cap before its CI target');
+    notes.push(...precisionNotes(r, this.adaptive));
     const outliers = r.outliers?.indexes.length ?? 0;
     if (outliers > 0) notes.push(`${outliers} outlier${outliers === 1 ? '' : 's'} flagged (beyond median ± ${r.outliers?.k}·MAD), kept in the statistics`);
     // Files written before the probe moved to the measurement pass have it per sample.
@@ -143,7 +156,7 @@ export class ResultsTable {
       num(String(r.size)),
       n,
       median,
-      num(s.ci95 === null ? '—' : formatMs(s.ci95), s.ci95 === null ? 'needs 2 or more samples' : `mean ${formatMs(s.mean)} ms ± ${formatMs(s.ci95)} ms`),
+      num(formatMedianInterval(r) ?? '—', `${describeMedian(r)}\n${describeMean(s)}`),
       num(formatDuration(perOp)),
       num(r.operations > 0 ? formatRate(opsPerSecond(s.median, r.operations)) : '—'),
       status,

@@ -75,6 +75,14 @@ test.describe('page - run', () => {
     // the old value ("5" becomes "53") instead of replacing it.
     await page.locator('#plan-sizes').clear();
     await page.locator('#plan-sizes').fill('100');
+    // Adaptive sampling is the default, and its iterations field is disabled: a fixed 3 keeps the run short.
+    await expect(page.locator('#plan-auto')).toBeChecked();
+    await expect(page.locator('#plan-iterations')).toBeDisabled();
+    await page.locator('#plan-budget').clear();
+    await page.locator('#plan-budget').fill('90s');
+    await expect(page).toHaveURL(/[?&]budget=1m30s(&|$)/);
+    await page.locator('#plan-auto').uncheck();
+    await expect(page.locator('#plan-budget')).toBeDisabled();
     await page.locator('#plan-iterations').clear();
     await page.locator('#plan-iterations').fill('3');
     await expect(page).toHaveURL(new RegExp(`suites=insert&adapters=${adapters.join('%2C')}&sizes=100&iterations=3`));
@@ -90,7 +98,11 @@ test.describe('page - run', () => {
       await expect(row).toHaveCount(1);
       await expect(row.locator('td.num').nth(2)).toHaveText(/^\d[\d,.]*$/); // median (ms)
       await expect(row.locator('td.num').nth(5)).toHaveText(/^\d[\d,.]*$/); // ops/s
+      // 3 samples: too few for an interval of the median, and the row says so rather than show the mean's.
+      await expect(row.locator('td.num').nth(3)).toHaveText('—');
+      await expect(row.locator('td.reason')).toContainText('no 95% CI of the median: fewer than 6 samples');
     }
+    await expect(page.getByTestId('run-summary')).toHaveText(/^Took \d+\.\d s\. Precision: median row no interval \(95% interval of the median\); 0 of \d+ ok rows within ±2%/);
     await expect(page.getByTestId('progress-counter')).toHaveText(/^(\d+)\/\1 samples$/);
 
     expect(await colouredPixels(page, '.chart-size[data-size="100"] canvas')).toBeGreaterThan(500);

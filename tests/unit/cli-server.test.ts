@@ -6,7 +6,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ISOLATION_HEADERS } from '../../src/cli/isolation.ts';
 import { startServer, type Rejection, type StorebenchServer } from '../../src/cli/server.ts';
 import { MAX_COLLECTOR_MESSAGE_BYTES, type CollectorMessage } from '../../src/core/collector.ts';
-import { RESULTS_SCHEMA, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
+import { resultsDocument } from '../../src/core/results-document.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+import { nodeEnvironment } from './runner-doc.ts';
 
 interface Reply {
   status: number;
@@ -50,19 +52,13 @@ const row: CaseResult = {
   reason: null,
   stats: { n: 2, min: 1.5, max: 2.5, mean: 2, median: 2, stddev: 0.7071, ci95: 6.35 },
 };
-const results: ResultsFile = {
-  schema: RESULTS_SCHEMA,
-  harness: { name: 'storebench', version: '0.1.0', commit: 'abc1234' },
-  run: {
-    id: 'run-1',
-    startedAt: '2026-01-01T00:00:00.000Z',
-    finishedAt: '2026-01-01T00:00:01.000Z',
-    browser: 'chromium',
-    plan: { suites: ['insert'], adapters: ['memory'], sizes: [10], iterations: 2, warmup: 1, seed: 42, timeoutMs: 1000, fixture: 'person', params: {} },
-    cancelled: false,
-    order: [{ suite: 'insert', case: 'bulk', size: 10, rounds: [['memory'], ['memory'], ['memory']] }],
-  },
-  environment: {
+const results: ResultsFile = resultsDocument({
+  runId: 'run-1',
+  browser: 'chromium',
+  plan: { suites: ['insert'], adapters: ['memory'], sizes: [10], iterations: 2, warmup: 1, seed: 42, timeoutMs: 1000, fixture: 'person', params: {} },
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:00:01.000Z',
+  environment: nodeEnvironment({
     browser: { name: 'Chromium', version: '156.0', engine: 'Blink' },
     userAgent: 'Mozilla/5.0',
     os: 'Linux',
@@ -73,9 +69,10 @@ const results: ResultsFile = {
     storageEstimate: null,
     context: 'main',
     harness: { version: '0.1.0', commit: 'abc1234' },
-  },
-  cases: [row],
-};
+  }),
+  output: { cases: [row], order: [{ suite: 'insert', case: 'bulk', size: 10, rounds: [['memory'], ['memory'], ['memory']] }], cancelled: false },
+  harness: { version: '0.1.0', commit: 'abc1234' },
+});
 
 let dir: string;
 let dist: string;

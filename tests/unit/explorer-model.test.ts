@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+import { medianInterval } from '../../src/core/stats.ts';
 import {
   buildComparison,
   columnsOf,
@@ -24,7 +25,7 @@ function ok(suite: string, kase: string, adapter: string, size: number, samples:
   const median = sorted.length % 2 ? (sorted[sorted.length >> 1] as number) : ((sorted[sorted.length / 2 - 1] as number) + (sorted[sorted.length / 2] as number)) / 2;
   return {
     suite, case: kase, title: kase, adapter, size, params: {}, operations: size, status: 'ok', reason: null, samples, warmup: [],
-    stats: { n: samples.length, min: sorted[0] as number, max: sorted.at(-1) as number, mean, median, stddev: 0, ci95: samples.length > 1 ? 0.5 : null },
+    stats: { n: samples.length, min: sorted[0] as number, max: sorted.at(-1) as number, mean, median, stddev: 0, ci95: samples.length > 1 ? 0.5 : null, medianCi: medianInterval(samples) },
     ...extra,
   } as CaseResult;
 }
@@ -124,13 +125,21 @@ describe('explorer model - ratios', () => {
     ]);
   });
 
-  it('says whether the intervals are apart, and gives no ratio without two ok medians', () => {
-    const a = ok('insert', 'bulk', 'idb', 100, [1, 1]);
-    const b = ok('insert', 'serial', 'idb', 100, [10, 10]);
+  it("says whether the medians' intervals are apart, and gives no ratio without two ok medians", () => {
+    // n = 6: each median's interval is about [x(1), x(6)] pulled 5/14 of the way in, here ±0.32.
+    const a = ok('insert', 'bulk', 'idb', 100, [0.5, 1, 1, 1, 1, 1.5]);
+    const b = ok('insert', 'serial', 'idb', 100, [9.5, 10, 10, 10, 10, 10.5]);
     expect(ratioCell(a, b)).toMatchObject({ speedup: 10, clear: true });
-    const close = ok('insert', 'serial', 'idb', 100, [1.2, 1.2]);
+    const close = ok('insert', 'serial', 'idb', 100, [0.7, 1.2, 1.2, 1.2, 1.2, 1.7]);
     expect(ratioCell(a, close)).toMatchObject({ speedup: 1.2, clear: false });
-    expect(ratioCell(ok('insert', 'bulk', 'idb', 100, [1]), b).clear).toBeNull();
+    // A long tail moves the mean (2.47, its interval ±0.5 clear of a's) but not the median: unclear.
+    const skewed = ok('insert', 'serial', 'idb', 100, [1.2, 1.2, 1.2, 1.2, 5, 5]);
+    expect(ratioCell(a, skewed)).toMatchObject({ speedup: 1.2, clear: false });
+    // Too few samples for a median's interval, or a file from before it was recorded: unknown.
+    expect(ratioCell(ok('insert', 'bulk', 'idb', 100, [1, 1, 1, 1, 1]), b).clear).toBeNull();
+    const older = ok('insert', 'bulk', 'idb', 100, [0.5, 1, 1, 1, 1, 1.5]) as Extract<CaseResult, { status: 'ok' }>;
+    delete older.stats.medianCi;
+    expect(ratioCell(older, b).clear).toBeNull();
     expect(ratioCell(undefined, b).speedup).toBeNull();
     expect(ratioCell({ ...a, status: 'error', reason: 'x' } as CaseResult, b).speedup).toBeNull();
   });

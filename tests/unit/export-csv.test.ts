@@ -5,7 +5,8 @@ import { handBuilt } from './export-fixture.ts';
 
 const HEADER =
   'run_id,browser,browser_name,browser_version,engine,os,cores,context,cross_origin_isolated,timer_step_ms,suite,case,title,adapter,size,operations,status,reason,' +
-  'n,min_ms,max_ms,mean_ms,median_ms,stddev_ms,ci95_ms,median_per_op_ms,ops_per_sec,outliers,stopped,blocking,footprint,params,harness_version,harness_commit';
+  'n,min_ms,max_ms,mean_ms,median_ms,stddev_ms,mean_ci95_ms,median_ci95_lo_ms,median_ci95_hi_ms,median_precision,median_per_op_ms,ops_per_sec,outliers,stopped,db,repeats,' +
+  'blocking,footprint,params,harness_version,harness_commit';
 const RUN = '2026-11-20T10-00-00Z-ab12,chromium,Chromium,156.0.1,Blink,Linux,4,main,true,0.005';
 
 /** A small RFC 4180 reader, written independently of the exporter, for the round trip. */
@@ -61,15 +62,32 @@ describe('export csv - exact output', () => {
     expect(() => validateResults(results)).not.toThrow();
     const expected = [
       HEADER,
-      `${RUN},insert,serial,insert one at a time (await each),memory,100,100,ok,,3,2,6,4,4,2,4.968275,0.04,25000,1,iterations,,,{},0.1.0,abc1234`,
-      `${RUN},insert,bulk,insert all in one bulk write,memory,10000,10000,ok,,1,0.001,0.001,0.001,0.001,0,,0.0000001,10000000000,,,,,"{""chunkSize"":1000}",0.1.0,abc1234`,
-      `${RUN},insert,bulk,insert all in one bulk write,idb,100,100,unsupported,"needs bulkWrite (write many documents in one call), which ""idb"" does not declare",0,,,,,,,,,,,,,{},0.1.0,abc1234`,
-      `${RUN},insert,serial,'=1+2,'@evil,100,100,error,"'=HYPERLINK(""http://evil"")\nsecond line",0,,,,,,,,,,,,,"{""note"":""a,b""}",0.1.0,abc1234`,
-      `${RUN},insert,serial,insert one at a time (await each),slow,100,100,timeout,cut off at the 100 ms time limit after 2 of 3 samples,2,,,,,,,,,,,,,{},0.1.0,abc1234`,
+      `${RUN},insert,serial,insert one at a time (await each),memory,100,100,ok,,3,2,6,4,4,2,4.968275,,,,0.04,25000,1,iterations,fresh,1,,,{},0.1.0,abc1234`,
+      `${RUN},insert,bulk,insert all in one bulk write,memory,10000,10000,ok,,1,0.001,0.001,0.001,0.001,0,,,,,0.0000001,10000000000,,,,,,,"{""chunkSize"":1000}",0.1.0,abc1234`,
+      `${RUN},insert,bulk,insert all in one bulk write,idb,100,100,unsupported,"needs bulkWrite (write many documents in one call), which ""idb"" does not declare",0,,,,,,,,,,,,,,,,,,{},0.1.0,abc1234`,
+      `${RUN},insert,serial,'=1+2,'@evil,100,100,error,"'=HYPERLINK(""http://evil"")\nsecond line",0,,,,,,,,,,,,,,,,,,"{""note"":""a,b""}",0.1.0,abc1234`,
+      `${RUN},insert,serial,insert one at a time (await each),slow,100,100,timeout,cut off at the 100 ms time limit after 2 of 3 samples,2,,,,,,,,,,,,,,fresh,1,,,{},0.1.0,abc1234`,
     ]
       .map((line) => `${line}\r\n`)
       .join('');
     expect(toCsv(results)).toBe(expected);
+  });
+
+  it("writes the median's interval as its two ends, its precision, and how the row sampled", () => {
+    const r = handBuilt();
+    const ok = r.cases[0] as Extract<CaseResult, { status: 'ok' }>;
+    ok.samples = [2, 3, 4, 4, 5, 6];
+    ok.stats = { n: 6, min: 2, max: 6, mean: 4, median: 4, stddev: 1.4142, ci95: 1.4841, medianCi: { lo: 3.5, hi: 4.75 } };
+    ok.precision = 0.1875;
+    ok.db = 'shared';
+    ok.repeats = 40;
+    ok.stopped = 'budget';
+    r.cases = [ok];
+    expect(toCsv(r).split('\r\n')[1]).toBe(`${RUN},insert,serial,insert one at a time (await each),memory,100,100,ok,,6,2,6,4,4,1.4142,1.4841,3.5,4.75,0.1875,0.04,25000,1,budget,shared,40,,,{},0.1.0,abc1234`);
+    // A file with the interval but not the precision: the precision is worked out from the interval.
+    delete ok.precision;
+    const [header, row] = parseCsv(toCsv(r));
+    expect(row?.[header!.indexOf('median_precision')]).toBe('0.1875');
   });
 
   it('has the documented columns in order', () => {
@@ -146,7 +164,9 @@ describe('export csv - round trip', () => {
         expect(Number(get('mean_ms'))).toBe(c.stats.mean);
         expect(Number(get('median_ms'))).toBe(c.stats.median);
         expect(Number(get('stddev_ms'))).toBe(c.stats.stddev);
-        expect(get('ci95_ms')).toBe(c.stats.ci95 === null ? '' : String(c.stats.ci95));
+        expect(get('mean_ci95_ms')).toBe(c.stats.ci95 === null ? '' : String(c.stats.ci95));
+        expect(get('median_ci95_lo_ms')).toBe(c.stats.medianCi ? String(c.stats.medianCi.lo) : '');
+        expect(get('median_ci95_hi_ms')).toBe(c.stats.medianCi ? String(c.stats.medianCi.hi) : '');
         expect(Number(get('median_per_op_ms'))).toBe(c.stats.median / c.operations);
         expect(Number(get('ops_per_sec'))).toBe((c.operations * 1000) / c.stats.median);
       } else {

@@ -1,9 +1,12 @@
 /**
- * Results documents written out by hand for the exporter tests, so the expected text in the
- * tests does not depend on stats.ts. Not a test file itself.
+ * Results documents with rows written out by hand for the exporter tests, so the expected text in
+ * the tests does not depend on stats.ts; the document around them comes from resultsDocument(),
+ * as a run's does. Not a test file itself.
  */
 import { DEFAULT_PLAN } from '../../src/core/plan.ts';
-import { RESULTS_SCHEMA, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
+import { resultsDocument } from '../../src/core/results-document.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+import { nodeEnvironment } from './runner-doc.ts';
 
 /** Stats are written out by hand so the expected text below does not depend on stats.ts. */
 export function handBuilt(): ResultsFile {
@@ -11,9 +14,10 @@ export function handBuilt(): ResultsFile {
     {
       suite: 'insert', case: 'serial', title: 'insert one at a time (await each)', adapter: 'memory', size: 100, params: {}, operations: 100,
       status: 'ok', reason: null, samples: [2, 4, 6], warmup: [9],
-      stats: { n: 3, min: 2, max: 6, mean: 4, median: 4, stddev: 2, ci95: 4.968275 },
-      outliers: { k: 3, indexes: [2] }, stopped: 'iterations',
+      stats: { n: 3, min: 2, max: 6, mean: 4, median: 4, stddev: 2, ci95: 4.968275, medianCi: null },
+      outliers: { k: 3, indexes: [2] }, stopped: 'iterations', precision: null, db: 'fresh', repeats: 1,
     },
+    // As in a file from before the median's interval, precision, db and repeats were recorded.
     {
       suite: 'insert', case: 'bulk', title: 'insert all in one bulk write', adapter: 'memory', size: 10000, params: { chunkSize: 1000 }, operations: 10000,
       status: 'ok', reason: null, samples: [0.001], warmup: [],
@@ -29,22 +33,16 @@ export function handBuilt(): ResultsFile {
     },
     {
       suite: 'insert', case: 'serial', title: 'insert one at a time (await each)', adapter: 'slow', size: 100, params: {}, operations: 100,
-      status: 'timeout', reason: 'cut off at the 100 ms time limit after 2 of 3 samples', samples: [5, 7], warmup: [],
+      status: 'timeout', reason: 'cut off at the 100 ms time limit after 2 of 3 samples', samples: [5, 7], warmup: [], db: 'fresh', repeats: 1,
     },
   ];
-  return {
-    schema: RESULTS_SCHEMA,
-    harness: { name: 'storebench', version: '0.1.0', commit: 'abc1234' },
-    run: {
-      id: '2026-11-20T10-00-00Z-ab12',
-      startedAt: '2026-11-20T10:00:00.000Z',
-      finishedAt: '2026-11-20T10:01:00.000Z',
-      browser: 'chromium',
-      plan: { ...DEFAULT_PLAN, suites: ['insert'], adapters: ['memory', 'idb'], sizes: [100] },
-      cancelled: false,
-      order: [],
-    },
-    environment: {
+  return resultsDocument({
+    runId: '2026-11-20T10-00-00Z-ab12',
+    browser: 'chromium',
+    plan: { ...DEFAULT_PLAN, suites: ['insert'], adapters: ['memory', 'idb'], sizes: [100] },
+    startedAt: '2026-11-20T10:00:00.000Z',
+    finishedAt: '2026-11-20T10:01:00.000Z',
+    environment: nodeEnvironment({
       browser: { name: 'Chromium', version: '156.0.1', engine: 'Blink' },
       userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
       os: 'Linux',
@@ -55,8 +53,8 @@ export function handBuilt(): ResultsFile {
       storageEstimate: null,
       context: 'main',
       harness: { version: '0.1.0', commit: 'abc1234' },
-    },
-    cases,
-  };
+    }),
+    output: { cases, order: [], cancelled: false },
+    harness: { version: '0.1.0', commit: 'abc1234' },
+  });
 }
-

@@ -1,23 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { toJson } from '../../src/export/json.ts';
 import { DEFAULT_PLAN } from '../../src/core/plan.ts';
-import { parseResults, RESULTS_SCHEMA, type ResultsFile } from '../../src/core/results.ts';
+import { parseResults, type ResultsFile } from '../../src/core/results.ts';
+import { resultsDocument } from '../../src/core/results-document.ts';
 import { parseResultsInput } from '../../src/core/results-input.ts';
+import { nodeEnvironment } from './runner-doc.ts';
 
 function tiny(): ResultsFile {
-  return {
-    schema: RESULTS_SCHEMA,
-    harness: { name: 'storebench', version: '0.1.0', commit: 'abc1234' },
-    run: {
-      id: 'r1',
-      startedAt: '2026-11-20T10:00:00.000Z',
-      finishedAt: '2026-11-20T10:00:01.000Z',
-      browser: 'chromium',
-      plan: { ...DEFAULT_PLAN, suites: ['insert'], adapters: ['memory'], sizes: [100], iterations: 1, warmup: 0 },
-      cancelled: false,
-      order: [{ suite: 'insert', case: 'serial', size: 100, rounds: [['memory']] }],
-    },
-    environment: {
+  return resultsDocument({
+    runId: 'r1',
+    browser: 'chromium',
+    plan: { ...DEFAULT_PLAN, suites: ['insert'], adapters: ['memory'], sizes: [100], iterations: 1, warmup: 0 },
+    startedAt: '2026-11-20T10:00:00.000Z',
+    finishedAt: '2026-11-20T10:00:01.000Z',
+    environment: nodeEnvironment({
       browser: { name: 'Chromium', version: '156', engine: 'Blink' },
       userAgent: 'UA "quoted"',
       os: 'Linux',
@@ -28,15 +24,21 @@ function tiny(): ResultsFile {
       storageEstimate: null,
       context: 'main',
       harness: { version: '0.1.0', commit: 'abc1234' },
+    }),
+    output: {
+      cases: [
+        {
+          suite: 'insert', case: 'serial', title: 't', adapter: 'memory', size: 100, params: {}, operations: 100,
+          status: 'ok', reason: null, samples: [1.5], warmup: [],
+          stats: { n: 1, min: 1.5, max: 1.5, mean: 1.5, median: 1.5, stddev: 0, ci95: null, medianCi: null },
+          precision: null, db: 'fresh', repeats: 1,
+        },
+      ],
+      order: [{ suite: 'insert', case: 'serial', size: 100, rounds: [['memory']] }],
+      cancelled: false,
     },
-    cases: [
-      {
-        suite: 'insert', case: 'serial', title: 't', adapter: 'memory', size: 100, params: {}, operations: 100,
-        status: 'ok', reason: null, samples: [1.5], warmup: [],
-        stats: { n: 1, min: 1.5, max: 1.5, mean: 1.5, median: 1.5, stddev: 0, ci95: null },
-      },
-    ],
-  };
+    harness: { version: '0.1.0', commit: 'abc1234' },
+  });
 }
 
 describe('export json - exact output', () => {
@@ -46,7 +48,7 @@ describe('export json - exact output', () => {
     expect(text.startsWith('{\n  "schema": "storebench/results@1",\n  "harness": {\n    "name": "storebench",\n')).toBe(true);
     expect(text).toContain('\n  "cases": [\n    {\n      "suite": "insert",\n');
     expect(text).toContain('"samples": [\n        1.5\n      ],');
-    expect(text).toContain('"ci95": null');
+    expect(text).toContain('"ci95": null,\n        "medianCi": null\n      },\n      "precision": null,\n      "db": "fresh",\n      "repeats": 1\n    }');
     expect(text).toContain('"userAgent": "UA \\"quoted\\""');
     expect(text).toBe(`${JSON.stringify(tiny(), null, 2)}\n`);
   });

@@ -10,7 +10,9 @@ function twoSuites(): ResultsFile {
   const r = handBuilt();
   const read: CaseResult = {
     suite: 'read', case: 'get-serial', title: 'get one at a time', adapter: 'memory', size: 100, params: {}, operations: 100,
-    status: 'ok', reason: null, samples: [1.25, 1.5], warmup: [], stats: { n: 2, min: 1.25, max: 1.5, mean: 1.375, median: 1.375, stddev: 0.1767766952966369, ci95: 1.588 },
+    status: 'ok', reason: null, samples: [1.25, 1.5, 1.5, 1.5, 1.5, 1.75], warmup: [],
+    stats: { n: 6, min: 1.25, max: 1.75, mean: 1.5, median: 1.5, stddev: 0.1581, ci95: 0.1659, medianCi: { lo: 1.25, hi: 1.75 } },
+    precision: 0.16666666666666666, db: 'shared', repeats: 40,
   };
   r.cases.push(read);
   return r;
@@ -39,7 +41,7 @@ describe('export xlsx - sheets', () => {
     const first = insert?.data[1] ?? [];
     expect(first[col('size')]).toEqual({ value: 100, type: Number });
     expect(first[col('median_ms')]).toEqual({ value: 4, type: Number });
-    expect(first[col('ci95_ms')]).toEqual({ value: 4.968275, type: Number });
+    expect(first[col('mean_ci95_ms')]).toEqual({ value: 4.968275, type: Number });
     expect(first[col('reason')]).toBeNull();
     const evil = insert?.data[4] ?? [];
     expect(evil[col('title')]).toEqual({ value: "'=1+2", type: String });
@@ -66,7 +68,7 @@ describe('export xlsx - read back with read-excel-file', () => {
     const at = (row: unknown[] | undefined, col: string) => row?.[SUITE_SHEET_COLUMNS.indexOf(col as (typeof SUITE_SHEET_COLUMNS)[number])];
     expect(at(insert[1], 'run_id')).toBe('2026-11-20T10-00-00Z-ab12');
     expect(at(insert[1], 'size')).toBe(100);
-    expect(at(insert[1], 'ci95_ms')).toBe(4.968275);
+    expect(at(insert[1], 'mean_ci95_ms')).toBe(4.968275);
     expect(at(insert[1], 'ops_per_sec')).toBe(25000);
     expect(at(insert[2], 'median_per_op_ms')).toBe(1e-7);
     expect(at(insert[2], 'ops_per_sec')).toBe(1e10);
@@ -76,7 +78,10 @@ describe('export xlsx - read back with read-excel-file', () => {
     expect(at(insert[5], 'median_ms')).toBeNull();
 
     const read = sheets[1]!.data;
-    expect(at(read[1], 'stddev_ms')).toBe(0.1767766952966369);
+    expect(at(read[1], 'stddev_ms')).toBe(0.1581);
+    expect([at(read[1], 'median_ci95_lo_ms'), at(read[1], 'median_ci95_hi_ms'), at(read[1], 'median_precision')]).toEqual([1.25, 1.75, 0.16666666666666666]);
+    expect([at(read[1], 'db'), at(read[1], 'repeats')]).toEqual(['shared', 40]);
+    expect(at(insert[1], 'median_ci95_lo_ms')).toBeNull();
 
     const env = sheets[2]!.data;
     expect(env[0]).toEqual([...ENVIRONMENT_COLUMNS]);

@@ -1,0 +1,28 @@
+/**
+ * The line under the Results heading after a run: how long it took and how precise its medians
+ * are (src/core/precision.ts), so a reader knows what the numbers below are worth before reading
+ * them. Pure: text out.
+ */
+import { formatDuration } from '../core/plan.ts';
+import { formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
+import type { ResultsFile } from '../core/results.ts';
+
+/** The target rows are counted against when the plan has none (fixed sampling): the adaptive default. */
+const FIXED_TARGET = 0.02;
+
+/** `4.2 s` under a minute, `3m52s` from there: the page's run times, to the second once they are long. */
+export function formatElapsed(ms: number): string {
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : formatDuration(Math.round(ms / 1000) * 1000);
+}
+
+/**
+ * `Took 3m52s (sampling budget 4m). Precision: median row ±1.4% (95% interval of the median); …`.
+ * `elapsedMs` is the page's own clock around the run, environment and clean-up included.
+ */
+export function runSummaryText(results: ResultsFile, elapsedMs: number): string {
+  const plan = results.run.plan;
+  const took = `${results.run.cancelled ? 'Cancelled after' : 'Took'} ${formatElapsed(elapsedMs)}`;
+  const budget = plan.auto && plan.budgetMs !== undefined ? ` (sampling budget ${formatDuration(plan.budgetMs)})` : '';
+  const summary = precisionSummary(results.cases, plan.auto?.targetRelCi ?? FIXED_TARGET);
+  return `${took}${budget}. Precision: ${formatPrecisionSummary(summary)}.`;
+}
