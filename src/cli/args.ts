@@ -57,7 +57,7 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   'wait-ms': null,
 };
 const SWITCHES = ['no-build', 'manual', 'auto', 'worker', 'help'] as const;
-/** Switches that may also take `=value`: `--auto` is auto-sampling's defaults, `--auto=ci:1%` tunes it. */
+/** Switches that may also take `=value`: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
 const SWITCHES_WITH_VALUE = ['auto'];
 const EXAMPLES: Record<string, string> = {
   browsers: 'chromium,firefox',

@@ -1,7 +1,7 @@
 /**
  * Browser discovery: which browsers this machine has and how each will be driven. Used by
  * `npm run browsers`, the sweep and playwright.config.ts, so all three agree.
- * Facts behind the choices are in ../shared/BROWSERS.md.
+ * The facts behind the choices are in the README, "Browsers on this kind of machine".
  *
  * Each browser id has an ordered list of ways to get it; the first one present wins. Playwright's
  * own builds come first where they exist, because Playwright is tested against exactly them.

@@ -38,8 +38,10 @@ export interface SessionLimits {
   startupMs: number;
   /** Longest silence between two messages once the page said hello. */
   idleMs: number;
-  /** The plan's time limit of one row (one case, store and size). */
+  /** The plan's time limit of one step (a sample, or a shared database's fill). */
   caseTimeoutMs: number;
+  /** The plan's sampling budget (0 with fixed sampling): the run may use all of it on top. */
+  budgetMs: number;
   /** Extra time on top of the plan's own worst case, counted from run-start. */
   deadlineSlackMs: number;
   /** Worst-case cleanup time per sample that the runner allows itself (two deletes of 15 s). */
@@ -47,12 +49,12 @@ export interface SessionLimits {
 }
 
 /**
- * Limits that a well-behaved page never reaches. A sample's steps share the case's time limit,
+ * Limits that a well-behaved page never reaches. A sample's steps share the step time limit,
  * and the runner allows up to 2 × 15 s for deleting each sample's database, so a page silent for
  * longer than that plus a margin is hung (e.g. a synchronous loop the runner cannot time out).
  */
-export function defaultLimits(timeoutMs: number): SessionLimits {
-  return { startupMs: 90_000, idleMs: timeoutMs + 2 * 15_000 + 60_000, caseTimeoutMs: timeoutMs, deadlineSlackMs: 120_000, cleanupPerSampleMs: 2 * 15_000 };
+export function defaultLimits(timeoutMs: number, budgetMs = 0): SessionLimits {
+  return { startupMs: 90_000, idleMs: timeoutMs + 2 * 15_000 + 60_000, caseTimeoutMs: timeoutMs, budgetMs, deadlineSlackMs: 120_000, cleanupPerSampleMs: 2 * 15_000 };
 }
 
 export interface SessionHooks {
@@ -136,7 +138,7 @@ export class BrowserSession {
           p.startedAt = Date.now();
           p.rows = e.rows;
           p.samples = e.samples;
-          const worst = e.samples * this.limits.cleanupPerSampleMs + e.rows * this.limits.caseTimeoutMs + this.limits.deadlineSlackMs;
+          const worst = e.samples * this.limits.cleanupPerSampleMs + e.rows * this.limits.caseTimeoutMs + this.limits.budgetMs + this.limits.deadlineSlackMs;
           this.arm('deadline', worst, () => `the run went past its overall deadline of ${seconds(worst)}${this.inFlight()}`);
         } else if (e.type === 'group-start') {
           p.current = { suite: e.suite, case: e.case, size: e.size, adapter: null, warmup: false, index: 0, of: 0 };

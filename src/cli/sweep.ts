@@ -332,7 +332,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       let warnings = 0;
       const label = () => (t.browser ? t.id : manualLabel(current.browser));
       const waiting = t.browser ? undefined : 'waiting for a browser to open the URL…';
-      const limits = defaultLimits(plan.timeoutMs);
+      const limits = defaultLimits(plan.timeoutMs, plan.budgetMs);
       if (!t.browser) limits.startupMs = args.waitMs;
       const current: BrowserSession = new BrowserSession(t.browser ? t.id : null, limits, {
         onProgress: () => view.update(progressLine(label(), current.progress, Date.now(), waiting)),

@@ -5,7 +5,7 @@
 import { formatPrecision, rowPrecision } from '../core/precision.ts';
 import type { CaseResult } from '../core/results.ts';
 import { MEDIAN_CI_MIN_N } from '../core/stats.ts';
-import { MIN_TIMER_STEPS, underTimerResolution } from '../core/timer.ts';
+import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../core/timer.ts';
 
 export interface BrowserColumn {
   browser: string;
@@ -64,7 +64,7 @@ export function formatMedian(row: OkRow): string {
 
 export function formatCell(row: CaseResult | undefined, timerStepMs = 0): string {
   if (!row) return '-';
-  if (row.status === 'ok') return `${formatMedian(row)}${underTimerResolution(row.stats.median, timerStepMs) ? ' ~' : ''}`;
+  if (row.status === 'ok') return `${formatMedian(row)}${underTimerResolution(timedSectionMs(row), timerStepMs) ? ' ~' : ''}`;
   return row.status;
 }
 
@@ -135,8 +135,8 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
   }
   const coarse = columns.flatMap((col) =>
     col.cases.flatMap((r) =>
-      r.status === 'ok' && col.timerStepMs !== undefined && underTimerResolution(r.stats.median, col.timerStepMs)
-        ? [`${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median ${formatMs(r.stats.median)} ms = ${Math.round(r.stats.median / col.timerStepMs)} steps of ${col.timerStepMs} ms`]
+      r.status === 'ok' && col.timerStepMs !== undefined && underTimerResolution(timedSectionMs(r), col.timerStepMs)
+        ? [`${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median timed section ${formatMs(timedSectionMs(r))} ms = ${Math.round(timedSectionMs(r) / col.timerStepMs)} steps of ${col.timerStepMs} ms`]
         : [],
     ),
   );

@@ -23,7 +23,7 @@ export type Verdict =
   | 'same'
   /**
    * The interval includes 0, but the change is beyond the threshold: too few or too noisy samples
-   * to tell either way. Not a failure; the remedy is more samples (auto-sampling).
+   * to tell either way. Not a failure; the remedy is more samples (a longer --budget).
    */
   | 'inconclusive'
   /** ok in the base, error or timeout now: the comparison fails. */
@@ -162,7 +162,7 @@ export function compareResults(base: readonly ResultsFile[], next: readonly Resu
     else if (high < 0) row.verdict = 'faster';
     else if (Math.abs(row.change.pct) > thresholdPct) {
       row.verdict = 'inconclusive';
-      row.note = `the interval is too wide to tell whether it changed (n = ${pa.samples.length} and ${pb.samples.length}); take more samples, e.g. with auto-sampling`;
+      row.note = `the interval is too wide to tell whether it changed (n = ${pa.samples.length} and ${pb.samples.length}); take more samples, e.g. with a longer --budget`;
     } else row.verdict = 'same';
     if (pa.files > 1 || pb.files > 1) row.note = `${row.note ? `${row.note}; ` : ''}samples pooled from ${pa.files} base and ${pb.files} new results`;
   }

@@ -51,8 +51,9 @@ export function formatPrecision(p: number | null): string {
 export function formatPrecisionSummary(s: PrecisionSummary): string {
   if (s.rows === 0) return 'no ok rows';
   const pct = (x: number) => `${Number((x * 100).toFixed(1))}%`;
+  const median = s.medianPrecision !== null && Number.isFinite(s.medianPrecision) ? `median row ${formatPrecision(s.medianPrecision)} (95% interval of the median)` : 'the median row has no interval (fewer than 6 samples)';
   const parts = [
-    `median row ${formatPrecision(s.medianPrecision)} (95% interval of the median)`,
+    median,
     `${s.withinTarget} of ${s.rows} ok rows within ±${pct(s.target)}`,
     `${s.withinLoose} within ±${pct(LOOSE_PRECISION)}`,
   ];

@@ -26,7 +26,7 @@ import type { CaseResult, RunInfo, StopReason } from './results.ts';
 import { addSample, costPerSample, isSampling, newRow, rowResult, type Row, type RowIdentity } from './row.ts';
 import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
 import { selectShard } from './shard.ts';
-import { medianInterval, medianPrecision, median } from './stats.ts';
+import { medianCi, medianPrecision, median } from './stats.ts';
 import { resolveSuiteParams, type BenchCase, type FixtureSource, type Suite } from './suite.ts';
 import { measureTimerStep, now } from './timer.ts';
 import { chunks, fixtureShape, makeDocs } from '../../fixtures/index.ts';
@@ -188,38 +188,8 @@ async function askSupport(adapters: readonly StoreAdapter[]): Promise<Map<string
 }
 
 function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map<string, true | string>): Run {
-  const { plan, signal } = input;
+  const { plan } = input;
   const emit = (event: RunEvent) => input.onEvent?.(event);
-  const cancelled = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(new CancelledError('cancelled'));
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  cancelled.catch(() => {});
-  const warned = new Set<string>();
-  const shape = fixtureShape(plan.fixture);
-  const fixture: FixtureSource = {
-    shape: shape.id,
-    seed: plan.seed,
-    indexedFields: shape.indexedFields,
-    docs: (count: number, start = 0): Doc[] => makeDocs(shape, plan.seed, count, start),
-    chunks: (count: number, chunkSize: number, start = 0) => chunks(shape, plan.seed, count, chunkSize, start),
-  };
-  const sampler = new Sampler({
-    plan,
-    runId: input.runId,
-    prefix: input.dbPrefix ?? 'storebench',
-    cleanupMs: input.cleanupTimeoutMs ?? 15_000,
-    fixture,
-    signal,
-    cancelled,
-    warning: (message) => emit({ type: 'warning', message }),
-    warnOnce: (what, e) => {
-      if (warned.has(what)) return;
-      warned.add(what);
-      emit({ type: 'warning', message: `${what} failed; its metrics are left out: ${errorMessage(e)}` });
-    },
-  });
   const runnable = (a: StoreAdapter, c: BenchCase) => support.get(a.id) === true && missingCapabilities(c.needs, a.capabilities).length === 0;
   const perRow = plan.warmup + (plan.auto ? plan.auto.minN : plan.iterations);
   const samplesTotal = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length * perRow, 0);
@@ -229,7 +199,7 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     input,
     plan,
     emit,
-    sampler,
+    sampler: makeSampler(input, emit),
     budget: new Budget(plan.auto ? plan.budgetMs : undefined, samplesTotal, now),
     support,
     sampleTargetMs: sampleTargetMs(input.timerStepMs ?? measureTimerStep()),
@@ -241,6 +211,45 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     rowsDone: 0,
     samplesDone: 0,
     samplesTotal,
+  };
+}
+
+/** The sampler of a run: its databases, its clock, Cancel, and where its warnings go. */
+function makeSampler(input: RunInput, emit: (event: RunEvent) => void): Sampler {
+  const { signal } = input;
+  const cancelled = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(new CancelledError('cancelled'));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  cancelled.catch(() => {});
+  const warned = new Set<string>();
+  return new Sampler({
+    plan: input.plan,
+    runId: input.runId,
+    prefix: input.dbPrefix ?? 'storebench',
+    cleanupMs: input.cleanupTimeoutMs ?? 15_000,
+    fixture: fixtureSource(input.plan),
+    signal,
+    cancelled,
+    warning: (message) => emit({ type: 'warning', message }),
+    warnOnce: (what, e) => {
+      if (warned.has(what)) return;
+      warned.add(what);
+      emit({ type: 'warning', message: `${what} failed; its metrics are left out: ${errorMessage(e)}` });
+    },
+  });
+}
+
+/** The plan's documents: its fixture shape and seed. */
+function fixtureSource(plan: Plan): FixtureSource {
+  const shape = fixtureShape(plan.fixture);
+  return {
+    shape: shape.id,
+    seed: plan.seed,
+    indexedFields: shape.indexedFields,
+    docs: (count: number, start = 0): Doc[] => makeDocs(shape, plan.seed, count, start),
+    chunks: (count: number, chunkSize: number, start = 0) => chunks(shape, plan.seed, count, chunkSize, start),
   };
 }
 
@@ -441,7 +450,7 @@ async function sampleOnce(run: Run, group: Group, row: Row, warmup: boolean): Pr
   } catch (e) {
     if (e instanceof CancelledError) throw e;
     run.samplesDone++;
-    failRow(run, row, e, `sample ${index}`, true);
+    failRow(run, row, e, `${warmup ? 'warm-up ' : ''}sample ${index}`, true);
     return undefined;
   }
 }
@@ -498,7 +507,7 @@ function failRow(run: Run, row: Row, e: unknown, during: string, inSample: boole
 }
 
 function gaugeOf(row: Row): RowGauge {
-  const ci = medianInterval(row.samples);
+  const ci = medianCi(row.samples);
   return { n: row.samples.length, precision: medianPrecision({ median: median(row.samples), medianCi: ci }), costMs: costPerSample(row), spentMs: row.spentMs };
 }
 

@@ -42,3 +42,11 @@ export function underTimerResolution(medianMs: number, stepMs: number): boolean 
   const steps = timerSteps(medianMs, stepMs);
   return steps !== null && steps < MIN_TIMER_STEPS;
 }
+
+/**
+ * The median length of a row's timed section: its median sample times the runs each sample
+ * repeated (samples are per run, so a fast body repeated 200 times spans 200 times its median).
+ */
+export function timedSectionMs(row: { stats: { median: number }; repeats?: number }): number {
+  return row.stats.median * (row.repeats ?? 1);
+}

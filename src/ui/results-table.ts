@@ -4,7 +4,7 @@
  */
 import type { CaseResult, CaseStatus } from '../core/results.ts';
 import { opsPerSecond } from '../core/stats.ts';
-import { MIN_TIMER_STEPS, underTimerResolution } from '../core/timer.ts';
+import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../core/timer.ts';
 import { h } from './dom.ts';
 import { formatDuration, formatMs, formatRate } from './format.ts';
 import { describeMean, describeMedian, formatMedianInterval, precisionNotes, samplingNotes } from './row-text.ts';
@@ -129,12 +129,12 @@ export class ResultsTable {
       );
     }
     const s = r.stats;
-    const coarse = underTimerResolution(s.median, this.timerStepMs);
+    const coarse = underTimerResolution(timedSectionMs(r), this.timerStepMs);
     const median = num(formatMs(s.median), `${describeMedian(r)}\n${describeMean(s)}\n${samplesTitle}`);
     const notes: string[] = [];
     if (coarse) {
       this.coarseRows++;
-      const steps = Math.round(s.median / this.timerStepMs);
+      const steps = Math.round(timedSectionMs(r) / this.timerStepMs);
       median.classList.add('coarse');
       median.title = `only ${steps} timer steps of ${this.timerStepMs} ms: mostly timer noise. ${median.title}`;
       notes.push(`⚠ median is ${steps} timer step${steps === 1 ? '' : 's'} (under ${MIN_TIMER_STEPS}): mostly timer noise; use bigger sizes`);

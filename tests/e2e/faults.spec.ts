@@ -73,7 +73,7 @@ test.describe('faults - the run goes on', () => {
     await page.goto(`/?${PLAN}&iterations=2&timeout-ms=1500&autorun=1`);
     const s = await settled(page);
     expect(s.status, s.error).toBe('done');
-    expect(row(s, 'idb')).toMatchObject({ status: 'timeout', reason: expect.stringMatching(/cut off at the 1500 ms time limit/) });
+    expect(row(s, 'idb')).toMatchObject({ status: 'timeout', reason: expect.stringMatching(/made no progress within the 1500 ms limit of one step/) });
     expect(row(s, 'memory').status).toBe('ok');
     await expect.poll(() => leftDatabases(page), { timeout: 10_000, message: 'benchmark databases left behind' }).toEqual([]);
   });
@@ -157,7 +157,7 @@ test.describe('faults - bad input', () => {
       'sizes: 0 is out of range; allowed: 1 to 10000000',
       'iterations: "-1" is not a whole number; allowed: 1 to 10000',
       'params: "chunkSizes" is not name=value',
-      'auto: ci "0%" is not a percentage of the mean',
+      'auto: ci "0%" is not a percentage of the median',
       'worker: "maybe" is not on or off',
       'cases: "<b>x</b>" is not a case id',
     ]) {

@@ -1,7 +1,7 @@
 /**
  * measure - what the page records besides the time, in a real browser: main-thread blocking
  * in the measurement pass after each row's samples, the footprint of the insert cases, outliers and why sampling stopped,
- * auto-sampling, and runs in a Worker.
+ * adaptive sampling, and runs in a Worker.
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
@@ -79,19 +79,23 @@ test.describe('measure - footprint, outliers, stop reasons', () => {
     expect(memory.status === 'ok' && memory.footprint?.storageBytes).toBe(0);
   });
 
-  test('auto-sampling stops each row for a recorded reason', async ({ page }) => {
+  test('adaptive sampling stops each row for a recorded reason', async ({ page }) => {
     const r = await run(page, 'suites=insert&cases=bulk&adapters=idb,memory&sizes=200&warmup=1&auto=ci:50%25,min-n:3,max-n:8,max-ms:20000');
     expect(r.run.plan.auto).toEqual({ targetRelCi: 0.5, minN: 3, maxN: 8, maxMs: 20000 });
     for (const adapter of ['idb', 'memory']) {
       const c = row(r, adapter);
       if (c.status !== 'ok') throw new Error(c.reason);
-      expect(['ci-target', 'iterations', 'time-cap']).toContain(c.stopped);
+      expect(['ci-target', 'iterations', 'time-cap', 'budget']).toContain(c.stopped);
       expect(c.samples.length).toBeGreaterThanOrEqual(3);
       expect(c.samples.length).toBeLessThanOrEqual(8);
     }
-    // Rounds that some row sat out are recorded as they ran.
+    // Recorded as run: the warm-up round and 3 rounds of both, then one round per sample the
+    // allocator gave out, to one row each.
     const rounds = r.run.order[0]?.rounds ?? [];
-    expect(rounds.length).toBe(1 + Math.max(row(r, 'idb').samples.length, row(r, 'memory').samples.length));
+    const extra = row(r, 'idb').samples.length + row(r, 'memory').samples.length - 2 * 3;
+    expect(rounds.slice(0, 4).every((round) => round.length === 2)).toBe(true);
+    expect(rounds.slice(4).every((round) => round.length === 1)).toBe(true);
+    expect(rounds.length).toBe(1 + 3 + extra);
   });
 });
 

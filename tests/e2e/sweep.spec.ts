@@ -53,7 +53,7 @@ test('sweep - chromium, firefox and webkit: one validated results file per engin
 
     // The table: one column per browser, and the legend.
     expect(run.stdout).toMatch(/suite\s+case\s+adapter\s+size\s+chromium\s+firefox\s+webkit/);
-    expect(run.stdout).toContain('Cells: median ms per sample');
+    expect(run.stdout).toContain('Cells: the median ms per sample');
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

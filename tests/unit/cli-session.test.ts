@@ -3,7 +3,7 @@ import { BrowserSession, type SessionLimits } from '../../src/cli/session.ts';
 import type { CollectorMessage } from '../../src/core/collector.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
 
-const limits: SessionLimits = { startupMs: 1_000, idleMs: 5_000, caseTimeoutMs: 2_000, deadlineSlackMs: 1_000, cleanupPerSampleMs: 100 };
+const limits: SessionLimits = { startupMs: 1_000, idleMs: 5_000, caseTimeoutMs: 2_000, budgetMs: 0, deadlineSlackMs: 1_000, cleanupPerSampleMs: 100 };
 const T = 'token';
 const msg = (m: Record<string, unknown>): CollectorMessage => ({ token: T, browser: 'chromium', ...m }) as CollectorMessage;
 const row = { suite: 'insert', case: 'bulk', adapter: 'memory', size: 10, status: 'ok', samples: [1], stats: { median: 1 } } as unknown as CaseResult;

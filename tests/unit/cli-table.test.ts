@@ -105,7 +105,15 @@ describe('cli table - layout', () => {
       'insert  bulk  idb       100          4.21 ±2.6%',
       'insert  bulk  memory    100       0.0500 ±20% ~',
     ]);
-    expect(text.split('\n').slice(-2)).toEqual(['Under 20 timer steps, mostly timer noise (use bigger --sizes):', '  chromium memory insert/bulk size 100: median 0.0500 ms = 10 steps of 0.005 ms']);
+    expect(text.split('\n').slice(-2)).toEqual(['Under 20 timer steps, mostly timer noise (use bigger --sizes):', '  chromium memory insert/bulk size 100: median timed section 0.0500 ms = 10 steps of 0.005 ms']);
+  });
+
+  it('counts a repeated body\'s whole timed section against the timer step, not one run', () => {
+    // 0.05 ms a run, 200 runs a sample: a 10 ms timed section, 2,000 steps of 5 µs.
+    const repeated = { ...ok('memory', 0.05, { lo: 0.049, hi: 0.051 }), repeats: 200 };
+    const text = resultsTable([{ browser: 'chromium', timerStepMs: 0.005, cases: [repeated] }]);
+    expect(text.split('\n')[3]).toBe('insert  bulk  memory    100        0.0500 ±2.0%');
+    expect(text).not.toContain('Under 20 timer steps');
   });
 
   it('says so when there are no rows', () => {

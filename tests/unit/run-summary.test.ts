@@ -11,7 +11,7 @@ describe('run summary', () => {
   it('gives the time the run took and the precision of its medians against the fixed-sampling bar of 2%', () => {
     // sampleResults' one ok row has 3 samples: too few for an interval of the median.
     expect(runSummaryText(sampleResults(), 4210)).toBe(
-      'Took 4.2 s. Precision: median row no interval (95% interval of the median); 0 of 1 ok rows within ±2%; 0 within ±5%; 1 with too few samples for an interval.',
+      'Took 4.2 s. Precision: the median row has no interval (fewer than 6 samples); 0 of 1 ok rows within ±2%; 0 within ±5%; 1 with too few samples for an interval.',
     );
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/core/random.ts';
-import { mad, median, medianInterval, medianPrecision, outlierIndexes, quantile, summarize, tQuantile95, variance, welch } from '../../src/core/stats.ts';
+import { batchMedianInterval, mad, median, medianCi, medianInterval, medianPrecision, outlierIndexes, quantile, summarize, tQuantile95, variance, welch } from '../../src/core/stats.ts';
 
 describe('stats - known values', () => {
   it('summarizes a small sample exactly', () => {
@@ -163,5 +163,40 @@ describe('stats - stochastic coverage', () => {
       expect(rate, `n = ${n}`).toBeGreaterThan(0.935);
       expect(rate, `n = ${n}`).toBeLessThan(0.965);
     }
+  });
+
+  it('samples that drift in regimes: the order-statistic interval undercovers, the reported one does not', () => {
+    // Each run's samples sit at a level that shifts every 20 samples (a store's speed drifting
+    // over a run), with noise on top. What a next run would reproduce is the median over levels.
+    const rng = createRng(1357);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const trials = 1500;
+    let osCovered = 0;
+    let reportedCovered = 0;
+    for (let t = 0; t < trials; t++) {
+      const xs: number[] = [];
+      for (let regime = 0; regime < 10; regime++) {
+        const level = 100 * Math.exp(0.1 * normal());
+        for (let i = 0; i < 20; i++) xs.push(level * Math.exp(0.03 * normal()));
+      }
+      const os = medianInterval(xs)!;
+      const reported = medianCi(xs)!;
+      if (os.lo <= 100 && 100 <= os.hi) osCovered++;
+      if (reported.lo <= 100 && 100 <= reported.hi) reportedCovered++;
+    }
+    expect(osCovered / trials).toBeLessThan(0.7);
+    expect(reportedCovered / trials).toBeGreaterThan(0.88);
+  });
+
+  it('independent samples keep their order-statistic interval: the batch check only ever widens it', () => {
+    const rng = createRng(97531);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const xs = Array.from({ length: 200 }, () => Math.exp(3 + 0.3 * normal()));
+    const os = medianInterval(xs)!;
+    const reported = medianCi(xs)!;
+    expect(reported.lo).toBeLessThanOrEqual(os.lo);
+    expect(reported.hi).toBeGreaterThanOrEqual(os.hi);
+    expect(batchMedianInterval(xs.slice(0, 29))).toBeNull();
+    expect(medianCi(xs.slice(0, 29))).toEqual(medianInterval(xs.slice(0, 29)));
   });
 });
