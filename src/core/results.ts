@@ -44,6 +44,9 @@ interface CaseBase {
   repeats?: number;
 }
 
+/** What names a row, whatever its status: the case, the store, the size and what they depend on. */
+export type CaseIdentity = Pick<CaseBase, 'suite' | 'case' | 'title' | 'adapter' | 'size' | 'params' | 'operations'>;
+
 export type DbMode = 'fresh' | 'shared';
 export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
 

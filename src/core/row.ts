@@ -3,10 +3,10 @@
  * row that failed cannot also be sampling, and only a row that stopped becomes an `ok` result.
  */
 import type { StoreAdapter } from './adapter.ts';
-import type { CaseResult, DbMode, StopReason } from './results.ts';
+import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
 import type { SharedDb } from './sample.ts';
 import { medianPrecision, outlierIndexes, summarize } from './stats.ts';
-import type { BenchCase, ParamValue } from './suite.ts';
+import type { BenchCase } from './suite.ts';
 
 /** k of the outlier bound: median ± k·MAD·1.4826 is ± 3 standard deviations for normal data. */
 export const OUTLIER_K = 3;
@@ -61,15 +61,7 @@ export function addSample(row: Row, ms: number, metrics: Record<string, number>,
 }
 
 /** The fields every result row of a case shares, whatever its status. */
-export interface RowIdentity {
-  suite: string;
-  case: string;
-  title: string;
-  adapter: string;
-  size: number;
-  params: Record<string, ParamValue>;
-  operations: number;
-}
+export type RowIdentity = CaseIdentity;
 
 /** The row as a results row. A row still `sampling` (the run ended it) counts as stopped by its count. */
 export function rowResult(identity: RowIdentity, row: Row, series: BenchCase['series']): CaseResult {

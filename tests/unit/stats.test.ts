@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../src/core/random.ts';
+import { createRng, type Rng } from '../../src/core/random.ts';
 import { batchMedianInterval, mad, median, medianCi, medianInterval, medianPrecision, outlierIndexes, quantile, summarize, tQuantile95, variance, welch } from '../../src/core/stats.ts';
+
+/** Standard normal draws from a seeded generator (Box-Muller), so stochastic tests are reproducible. */
+const normalOf = (rng: Rng) => () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
 
 describe('stats - known values', () => {
   it('summarizes a small sample exactly', () => {
@@ -113,7 +116,7 @@ describe('stats - stochastic coverage', () => {
   it('the 95% interval covers the true mean about 95% of the time', () => {
     // Normal samples via Box-Muller from a seeded generator, so the test is reproducible.
     const rng = createRng(12345);
-    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const normal = normalOf(rng);
     const trials = 4000;
     const trueMean = 100;
     let covered = 0;
@@ -130,7 +133,7 @@ describe('stats - stochastic coverage', () => {
 
   it('the Welch interval covers the true difference about 95% of the time, with unequal variances and sizes', () => {
     const rng = createRng(777);
-    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const normal = normalOf(rng);
     const trials = 4000;
     let covered = 0;
     for (let t = 0; t < trials; t++) {
@@ -148,7 +151,7 @@ describe('stats - stochastic coverage', () => {
   it('the median interval covers the true median about 95% of the time, for skewed samples', () => {
     // Log-normal times (a long right tail, like benchmark samples): the true median is exp(mu).
     const rng = createRng(2468);
-    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const normal = normalOf(rng);
     const trueMedian = Math.exp(3);
     for (const n of [6, 11, 30, 100]) {
       const trials = 4000;
@@ -169,7 +172,7 @@ describe('stats - stochastic coverage', () => {
     // Each run's samples sit at a level that shifts every 20 samples (a store's speed drifting
     // over a run), with noise on top. What a next run would reproduce is the median over levels.
     const rng = createRng(1357);
-    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const normal = normalOf(rng);
     const trials = 1500;
     let osCovered = 0;
     let reportedCovered = 0;
@@ -190,7 +193,7 @@ describe('stats - stochastic coverage', () => {
 
   it('independent samples keep their order-statistic interval: the batch check only ever widens it', () => {
     const rng = createRng(97531);
-    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const normal = normalOf(rng);
     const xs = Array.from({ length: 200 }, () => Math.exp(3 + 0.3 * normal()));
     const os = medianInterval(xs)!;
     const reported = medianCi(xs)!;
