@@ -102,7 +102,7 @@ test.describe('page - run', () => {
       await expect(row.locator('td.num').nth(3)).toHaveText('—');
       await expect(row.locator('td.reason')).toContainText('no 95% CI of the median: fewer than 6 samples');
     }
-    await expect(page.getByTestId('run-summary')).toHaveText(/^Took \d+\.\d s\. Precision: median row no interval \(95% interval of the median\); 0 of \d+ ok rows within ±2%/);
+    await expect(page.getByTestId('run-summary')).toHaveText(/^Took \d+\.\d s\. Precision: the median row has no interval \(fewer than 6 samples\); 0 of \d+ ok rows within ±2%/);
     await expect(page.getByTestId('progress-counter')).toHaveText(/^(\d+)\/\1 samples$/);
 
     expect(await colouredPixels(page, '.chart-size[data-size="100"] canvas')).toBeGreaterThan(500);
