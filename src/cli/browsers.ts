@@ -53,7 +53,7 @@ export interface MissingBrowser {
 
 export type BrowserCandidate = FoundBrowser | MissingBrowser;
 
-/** Chromium flags that worked here as root on a closed network (BROWSERS.md). */
+/** Chromium flags that worked here as root on a closed network (README, "Browsers on this kind of machine"). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -191,7 +191,7 @@ export function findFirefox(m: Machine = THIS_MACHINE): BrowserCandidate {
       version: versionFrom(m.run(stock, ['--version'])),
       driver: 'playwright',
       // The moz- channel makes Playwright speak WebDriver BiDi to a stock Firefox; it is not in
-      // Playwright's documentation, so it is experimental (BROWSERS.md).
+      // Playwright's documentation, so it is experimental (README, "Browsers on this kind of machine").
       how: `Playwright over WebDriver BiDi (channel moz-firefox, experimental), Firefox at ${stock}`,
       playwright: { engine: 'firefox', executablePath: stock, channel: 'moz-firefox', args: [] },
     };
@@ -220,7 +220,7 @@ function debianPackageVersion(m: Machine, pkg: string): string {
 /**
  * WebKit: Playwright's own WebKit build when installed; otherwise a stock WebKitGTK over W3C
  * WebDriver, because Playwright drives only its own patched WebKit, never a stock one
- * (BROWSERS.md). WebKitWebDriver needs a display, so without one it runs under xvfb-run.
+ * (README, "Browsers on this kind of machine"). WebKitWebDriver needs a display, so without one it runs under xvfb-run.
  */
 export function findWebKit(m: Machine = THIS_MACHINE): BrowserCandidate {
   const own = ownBuild(m, 'webkit');

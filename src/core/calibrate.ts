@@ -25,11 +25,14 @@ export function sampleTargetMs(timerStepMs: number): number {
 }
 
 /**
- * The repeat count for the next sample, from the last one: `repeats` runs took `sampleMs` in all.
- * Unchanged once a sample reaches the target; a sample too short to time (0 ms) multiplies by 10.
+ * The repeat count for the next sample, from the fastest run seen so far (`perRunMs`, a sample's
+ * time over its repeats): the least disturbed estimate of the body's cost, since other work on the
+ * machine only ever makes a run slower, and a count sized from a slow warm-up would leave the
+ * later, quicker samples short of the target. Unchanged once `repeats` runs at that pace reach
+ * the target; a run too short to time (0 ms) multiplies the count by 10.
  */
-export function nextRepeats(repeats: number, sampleMs: number, targetMs: number): number {
-  if (sampleMs >= targetMs) return repeats;
-  const next = sampleMs > 0 ? Math.ceil((repeats * targetMs * HEADROOM) / sampleMs) : repeats * 10;
+export function nextRepeats(repeats: number, perRunMs: number, targetMs: number): number {
+  if (perRunMs * repeats >= targetMs) return repeats;
+  const next = perRunMs > 0 ? Math.ceil((targetMs * HEADROOM) / perRunMs) : repeats * 10;
   return Math.min(MAX_REPEATS, Math.max(repeats + 1, next));
 }

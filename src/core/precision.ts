@@ -33,7 +33,7 @@ export function precisionSummary(cases: readonly CaseResult[], target = 0.02): P
   const m = values.length > 0 ? median(values) : null;
   return {
     rows: values.length,
-    medianPrecision: m === null || !Number.isFinite(m) ? (m === null ? null : Infinity) : m,
+    medianPrecision: m,
     target,
     withinTarget: values.filter((p) => p <= target).length,
     withinLoose: values.filter((p) => p <= LOOSE_PRECISION).length,

@@ -5,7 +5,7 @@
 import type { StoreAdapter } from './adapter.ts';
 import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
 import type { SharedDb } from './sample.ts';
-import { medianPrecision, outlierIndexes, summarize } from './stats.ts';
+import { median, medianCi, medianPrecision, outlierIndexes, summarize } from './stats.ts';
 import type { BenchCase } from './suite.ts';
 
 /** k of the outlier bound: median ± k·MAD·1.4826 is ± 3 standard deviations for normal data. */
@@ -29,6 +29,12 @@ export interface Row {
   readonly db: DbMode;
   /** The row's database while it is open, for `shared` rows. */
   shared?: SharedDb;
+  /**
+   * The larger side of the median's interval over the median, as of the last timed sample (null
+   * below 6 samples): kept here so the allocator does not sort every row's samples before each
+   * sample it gives out.
+   */
+  precision: number | null;
   /** Wall time of this row's steps so far: fills, samples, cleanup. */
   spentMs: number;
   /** Wall time of its timed samples alone (with their setup and cleanup), for the cost per sample. */
@@ -38,7 +44,7 @@ export interface Row {
 }
 
 export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
-  return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, db: c.db ?? 'fresh', spentMs: 0, sampleWallMs: 0 };
+  return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, db: c.db ?? 'fresh', precision: null, spentMs: 0, sampleWallMs: 0 };
 }
 
 export const isSampling = (row: Row): boolean => row.state.kind === 'sampling';
@@ -58,13 +64,11 @@ export function addSample(row: Row, ms: number, metrics: Record<string, number>,
   }
   for (const list of Object.values(row.metrics)) if (list.length < row.samples.length) list.push(NaN);
   row.points.push(points);
+  row.precision = medianPrecision({ median: median(row.samples), medianCi: medianCi(row.samples) });
 }
 
-/** The fields every result row of a case shares, whatever its status. */
-export type RowIdentity = CaseIdentity;
-
 /** The row as a results row. A row still `sampling` (the run ended it) counts as stopped by its count. */
-export function rowResult(identity: RowIdentity, row: Row, series: BenchCase['series']): CaseResult {
+export function rowResult(identity: CaseIdentity, row: Row, series: BenchCase['series']): CaseResult {
   // Metrics that some sample could not record (a probe that failed once) are dropped whole:
   // a value that cannot be matched to its sample is worse than none.
   const metrics = Object.fromEntries(Object.entries(row.metrics).filter(([, list]) => list.every(Number.isFinite)));

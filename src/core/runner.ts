@@ -22,11 +22,10 @@ import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
 import { CancelledError, errorMessage, TimeoutError } from './errors.ts';
 import { PlanError, type Plan } from './plan.ts';
 import { createRng, deriveSeed, shuffled, type Rng } from './random.ts';
-import type { CaseResult, RunInfo, StopReason } from './results.ts';
-import { addSample, costPerSample, isSampling, newRow, rowResult, type Row, type RowIdentity } from './row.ts';
+import type { CaseIdentity, CaseResult, RunInfo, StopReason } from './results.ts';
+import { addSample, costPerSample, isSampling, newRow, rowResult, type Row } from './row.ts';
 import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
 import { selectShard } from './shard.ts';
-import { medianCi, medianPrecision, median } from './stats.ts';
 import { resolveSuiteParams, type BenchCase, type FixtureSource, type Suite } from './suite.ts';
 import { measureTimerStep, now } from './timer.ts';
 import { chunks, fixtureShape, makeDocs } from '../../fixtures/index.ts';
@@ -147,7 +146,7 @@ interface Group {
   readonly rows: Row[];
   readonly rounds: string[][];
   readonly rng: Rng;
-  readonly identity: (adapter: StoreAdapter) => RowIdentity;
+  readonly identity: (adapter: StoreAdapter) => CaseIdentity;
   readonly startedAt: number;
   /** The clock reading its share of the budget ends at (Infinity with fixed sampling). */
   endsAt: number;
@@ -191,8 +190,7 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
   const { plan } = input;
   const emit = (event: RunEvent) => input.onEvent?.(event);
   const runnable = (a: StoreAdapter, c: BenchCase) => support.get(a.id) === true && missingCapabilities(c.needs, a.capabilities).length === 0;
-  const perRow = plan.warmup + (plan.auto ? plan.auto.minN : plan.iterations);
-  const samplesTotal = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length * perRow, 0);
+  const samplesTotal = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length * minimumSamples(plan), 0);
   const rowsTotal = groups.length * input.adapters.length;
   emit({ type: 'run-start', rows: rowsTotal, samples: samplesTotal });
   return {
@@ -275,7 +273,7 @@ async function runGroup(run: Run, planned: PlannedGroup): Promise<void> {
 /** The group's rows: stores that cannot run the case are finished at once as `unsupported`. */
 function openGroup(run: Run, { suite, c, size }: PlannedGroup): Group {
   const params = resolveSuiteParams(suite, run.plan.params);
-  const identity = (adapter: StoreAdapter): RowIdentity => ({
+  const identity = (adapter: StoreAdapter): CaseIdentity => ({
     suite: suite.id,
     case: c.id,
     title: c.title,
@@ -293,8 +291,13 @@ function openGroup(run: Run, { suite, c, size }: PlannedGroup): Group {
   const rounds: string[][] = [];
   if (rows.length > 0) run.order.push({ suite: suite.id, case: c.id, size, rounds });
   const rng = createRng(deriveSeed(run.plan.seed, `order/${suite.id}/${c.id}/${size}`));
-  const weight = rows.length * (run.plan.warmup + (run.plan.auto ? run.plan.auto.minN : run.plan.iterations));
+  const weight = rows.length * minimumSamples(run.plan);
   return { target: { c, size, params }, suiteId: suite.id, rows, rounds, rng, identity, startedAt: now(), endsAt: Infinity, weight };
+}
+
+/** Samples a row takes at the least, warm-up included: a run's progress total and a group's budget weight. */
+function minimumSamples(plan: Plan): number {
+  return plan.warmup + (plan.auto ? plan.auto.minN : plan.iterations);
 }
 
 function unsupportedReason(support: true | string, c: BenchCase, adapter: StoreAdapter): string | null {
@@ -325,21 +328,29 @@ async function fillSharedDatabases(run: Run, group: Group): Promise<void> {
 }
 
 /**
- * Phase 2: the warm-up rounds, then calibration. A shared row whose last warm-up sample spanned
- * fewer timer steps than a sample should repeats its body, and takes warm-up samples at the new
- * count until one reaches the target (a few tries: a body's first runs are often slower).
+ * Phase 2: the warm-up rounds, then calibration. A shared row whose fastest warm-up run, times its
+ * count, spans fewer timer steps than a sample should repeats its body, and takes warm-up samples
+ * at the new count until it reaches the target and its runs stop getting faster (up to 8 tries:
+ * a body's first runs are slower while the engine compiles it).
  */
 async function warmUpAndCalibrate(run: Run, group: Group): Promise<void> {
-  const last = new Map<Row, number>();
-  const note = (row: Row, ms: number) => last.set(row, ms * row.repeats);
+  const fastest = new Map<Row, number>(); // ms per run
+  const settled = new Set<Row>();
+  const note = (row: Row, ms: number) => {
+    const before = fastest.get(row) ?? Infinity;
+    // A body still getting faster (a JIT tiering up) would leave later samples short of the target.
+    if (ms > before * 0.9) settled.add(row);
+    else settled.delete(row);
+    fastest.set(row, Math.min(before, ms));
+  };
   for (let r = 0; r < run.plan.warmup; r++) await round(run, group, group.rows.filter(isSampling), true, note);
   if (run.plan.warmup === 0) return;
-  for (let tries = 0; tries < 4; tries++) {
-    const short = group.rows.filter((row) => isSampling(row) && row.db === 'shared' && (last.get(row) ?? Infinity) < run.sampleTargetMs);
-    if (short.length === 0) return;
-    for (const row of short) row.repeats = nextRepeats(row.repeats, last.get(row) ?? 0, run.sampleTargetMs);
-    run.samplesTotal += short.length;
-    await round(run, group, short, true, note);
+  for (let tries = 0; tries < 8; tries++) {
+    const pending = group.rows.filter((row) => isSampling(row) && row.db === 'shared' && ((fastest.get(row) ?? Infinity) * row.repeats < run.sampleTargetMs || (row.repeats > 1 && !settled.has(row))));
+    if (pending.length === 0) return;
+    for (const row of pending) row.repeats = nextRepeats(row.repeats, fastest.get(row) ?? 0, run.sampleTargetMs);
+    run.samplesTotal += pending.length;
+    await round(run, group, pending, true, note);
   }
 }
 
@@ -507,8 +518,7 @@ function failRow(run: Run, row: Row, e: unknown, during: string, inSample: boole
 }
 
 function gaugeOf(row: Row): RowGauge {
-  const ci = medianCi(row.samples);
-  return { n: row.samples.length, precision: medianPrecision({ median: median(row.samples), medianCi: ci }), costMs: costPerSample(row), spentMs: row.spentMs };
+  return { n: row.samples.length, precision: row.precision, costMs: costPerSample(row), spentMs: row.spentMs };
 }
 
 /** `budget` when one more sample of the row would end past `endsAt`. */

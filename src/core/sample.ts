@@ -5,7 +5,7 @@
  * database created is deleted afterwards, even when a step failed or hung.
  */
 import type { StoreAdapter, StoreHandle } from './adapter.ts';
-import { CancelledError, errorMessage, withTimeout } from './errors.ts';
+import { CancelledError, errorMessage, TimeoutError, withTimeout } from './errors.ts';
 import type { Plan } from './plan.ts';
 import { createRng, deriveSeed } from './random.ts';
 import type { Row } from './row.ts';
@@ -219,9 +219,17 @@ export class Sampler {
     };
   }
 
-  /** One step against the sample's deadline, and against Cancel. */
-  private step<T>(deadline: number, what: string, work: Promise<T>): Promise<T> {
-    return Promise.race([withTimeout(work, deadline - now(), what), this.input.cancelled]);
+  /**
+   * One step against the sample's deadline, and against Cancel. A step cut off says the limit
+   * (`--timeout-ms`), not the few ms that were left of it when the step began.
+   */
+  private async step<T>(deadline: number, what: string, work: Promise<T>): Promise<T> {
+    try {
+      return await Promise.race([withTimeout(work, deadline - now(), what), this.input.cancelled]);
+    } catch (e) {
+      if (e instanceof TimeoutError) throw new TimeoutError(`${what} did not finish within the ${this.input.plan.timeoutMs} ms time limit`);
+      throw e;
+    }
   }
 
   private async dispose(adapter: StoreAdapter, name: string, handle: StoreHandle | undefined): Promise<void> {

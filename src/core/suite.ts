@@ -94,7 +94,7 @@ export interface Suite {
   readonly title: string;
   /** What the suite measures, in a sentence or two (shown in the page and the README). */
   readonly description: string;
-  /** The study it reproduces (STUDIES.md), if any. */
+  /** The study it reproduces (README, "Suites"), if any. */
   readonly reproduces?: string;
   readonly params?: Readonly<Record<string, ParamSpec>>;
   /** The cases for these parameter values (defaults filled in from `params`). */

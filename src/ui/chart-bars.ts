@@ -7,7 +7,7 @@ import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, logTicks, registerCharts, theme, titleAndLegend, type Interval } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { caseKey, type Comparison, type OkCase } from './explorer-model.ts';
-import { describeMean, describeMedian, medianInterval } from './row-text.ts';
+import { describeMean, describeMedian } from './row-text.ts';
 
 /**
  * Whether the bars need a log axis: when the medians shown span more than this factor, the
@@ -43,8 +43,8 @@ export class BarsChart {
       return;
     }
     const t = theme();
-    const intervals: (Interval | null)[][] = grid.map((list) => list.map((r) => (r ? (medianInterval(r) ?? null) : null)));
-    const top = Math.max(...grid.flat().map((r) => (r ? Math.max(r.stats.median, medianInterval(r)?.hi ?? 0) : 0)));
+    const intervals: (Interval | null)[][] = grid.map((list) => list.map((r) => (r ? (r.stats.medianCi ?? null) : null)));
+    const top = Math.max(...grid.flat().map((r) => (r ? Math.max(r.stats.median, r.stats.medianCi?.hi ?? 0) : 0)));
     const allRows = comparison.rows.filter((r) => caseKey(r) === caseId && r.size === size);
     const missing = allRows.flatMap((r) => {
       const bad = columns.filter((c) => r.cells.get(c.key)?.status !== 'ok');

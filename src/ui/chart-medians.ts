@@ -8,7 +8,7 @@ import type { CaseResult } from '../core/results.ts';
 import { cssVar, errorBarsPlugin, registerCharts } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { h } from './dom.ts';
-import { describeMean, describeMedian, medianInterval } from './row-text.ts';
+import { describeMean, describeMedian } from './row-text.ts';
 
 type OkCase = Extract<CaseResult, { status: 'ok' }>;
 
@@ -19,7 +19,7 @@ interface Model {
 
 /** The whiskers: the 95% interval of the median behind each bar, where there is one. */
 function intervalsOf(model: Model) {
-  return () => model.rows.map((rows) => rows.map((r) => (r ? (medianInterval(r) ?? null) : null)));
+  return () => model.rows.map((rows) => rows.map((r) => (r ? (r.stats.medianCi ?? null) : null)));
 }
 
 interface SizeChart {
@@ -108,7 +108,7 @@ export class MediansChart {
     const muted = cssVar('--muted', '#666');
     const grid = cssVar('--grid', 'rgba(0,0,0,0.1)');
     const log = this.logToggle.checked;
-    const top = Math.max(...ok.map((r) => Math.max(r.stats.median, medianInterval(r)?.hi ?? 0)));
+    const top = Math.max(...ok.map((r) => Math.max(r.stats.median, r.stats.medianCi?.hi ?? 0)));
     const data: ChartConfiguration<'bar', (number | null)[], string>['data'] = {
       labels,
       datasets: adapters.map((a, di) => ({

@@ -11,17 +11,9 @@ import { formatMs } from './format.ts';
 
 type OkCase = Extract<CaseResult, { status: 'ok' }>;
 
-/**
- * The 95% interval of the row's median: the interval, `null` with too few samples for one, or
- * `undefined` in a file written before it was recorded.
- */
-export function medianInterval(row: OkCase): Interval | null | undefined {
-  return row.stats.medianCi;
-}
-
 /** Why a median has no interval, in a few words (`null`: it has one). */
 export function noMedianInterval(row: OkCase): string | null {
-  const ci = medianInterval(row);
+  const ci = row.stats.medianCi;
   if (ci === undefined) return 'no 95% CI of the median: not recorded in this file';
   if (ci === null) return `no 95% CI of the median: fewer than ${MEDIAN_CI_MIN_N} samples`;
   return null;
@@ -29,7 +21,7 @@ export function noMedianInterval(row: OkCase): string | null {
 
 /** `4.10 – 4.30`: the median's interval in ms, or null when it has none. */
 export function formatMedianInterval(row: OkCase): string | null {
-  const ci = medianInterval(row);
+  const ci = row.stats.medianCi;
   return ci ? `${formatMs(ci.lo)} – ${formatMs(ci.hi)}` : null;
 }
 
@@ -45,7 +37,7 @@ export function medianPlusMinus(row: OkCase): string | null {
  * 0 ms median, which has no relative size.
  */
 export function shortMedianInterval(row: OkCase): string {
-  const ci = medianInterval(row);
+  const ci = row.stats.medianCi;
   if (ci === undefined) return 'no CI';
   if (ci === null) return `n<${MEDIAN_CI_MIN_N}`;
   return medianPlusMinus(row) ?? `[${formatMedianInterval(row) ?? ''}]`;

@@ -81,9 +81,9 @@ describe('calibration - repeats per sample', () => {
     expect(sampleTargetMs(1)).toBe(MAX_SAMPLE_TARGET_MS);
   });
 
-  it('scales the count to pass the target with headroom, keeps it once reached, and grows from 0 ms', () => {
+  it('sizes the count from the fastest run to pass the target with headroom, keeps it once reached, and grows from 0 ms', () => {
     expect(nextRepeats(1, 0.5, 5)).toBe(13); // 5 / 0.5 × 1.25 = 12.5
-    expect(nextRepeats(13, 6, 5)).toBe(13);
+    expect(nextRepeats(13, 0.5, 5)).toBe(13); // 13 runs of 0.5 ms reach 5 ms
     expect(nextRepeats(4, 0, 5)).toBe(40);
   });
 });
