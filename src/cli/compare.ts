@@ -1,88 +1,103 @@
 /**
- * `npm run compare -- BASE NEW [--threshold 5%]`: per case, the change from BASE to NEW with a
- * 95% confidence interval, a table, and an exit code CI can gate on.
- *
- * Exit codes: 0 no case got significantly slower beyond the threshold; 1 some case did, or went
- * from ok to error or timeout; 2 bad arguments or a file that is not valid results.
+ * `npm run compare -- BASE NEW [--threshold 5%] [--min-compared 90%] [--fail-on-inconclusive]`:
+ * per case, the change of the median from BASE to NEW with its 95% interval, a table, and an
+ * exit code CI can gate on (gate.ts).
  */
-import { readFileSync, statSync } from 'node:fs';
 import { compareResults, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison } from '../core/compare.ts';
-import { parseResultsInput } from '../core/results-input.ts';
-import { MAX_RESULTS_BYTES, ResultsError } from '../core/results.ts';
+import { DEFAULT_GATE, gate, parseMinCompared, signedPct, type GatePolicy } from '../core/gate.ts';
+import { ResultsError } from '../core/results.ts';
+import { isEntry, runEntry, PROCESS_IO, type CommandIo } from './entry.ts';
+import { readResultsFiles, readResultsText } from './results-files.ts';
 import { formatMs, renderTable, type Align } from './terminal-table.ts';
-import { isEntry } from './entry.ts';
+import { printableField } from './terminal-text.ts';
 
 export const COMPARE_USAGE = [
-  'Usage: npm run compare -- BASE.json NEW.json [--threshold 5%]',
+  'Usage: npm run compare -- BASE.json NEW.json [--threshold 5%] [--min-compared 90%] [--fail-on-inconclusive]',
   '',
-  'Compares two results files case by case (matched on browser, suite, case, adapter and size).',
-  'Each file is one results document or a JSON array of them (e.g. one per browser).',
+  'Compares two results files case by case: matched on browser, suite, case, adapter and size, and',
+  'on the parameters both rows record. Each file is one results document or a JSON array of them.',
+  'The statistics in the files are not trusted: they are recomputed from the raw samples.',
   '',
-  `  --threshold P   a significant slowdown beyond P percent fails (default: ${DEFAULT_THRESHOLD_PCT}%)`,
-  '  --help          this text',
+  `  --threshold P          a row whose whole interval is slower than +P% is a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
+  '  --min-compared N|P%    the fewest rows, of those ok in both files, that must be compared (default: 90%)',
+  '  --fail-on-inconclusive a row that cannot rule out a slowdown beyond the threshold fails with exit 3',
+  '  --help                 this text',
   '',
-  'Exit codes: 0 no significant regression beyond the threshold; 1 a case got significantly',
-  'slower beyond it, or went from ok to error or timeout; 2 bad arguments or input.',
+  'Exit codes: 0 no regression, and enough rows compared; 1 a regression, or a row went from ok to',
+  'error or timeout; 2 bad arguments or a file that is not valid results; 3 undecided: fewer rows',
+  'compared than --min-compared asks, or (with --fail-on-inconclusive) inconclusive rows.',
 ].join('\n');
 
-export interface CompareRun {
-  code: 0 | 1 | 2;
-  stdout: string;
-  stderr: string;
+export interface CompareArgs {
+  files: string[];
+  thresholdPct: number;
+  policy: GatePolicy;
 }
 
-type ReadFile = (path: string) => string;
+class CompareArgsError extends Error {}
 
-/** Refuses a file over the size cap before reading it, so a huge file costs nothing. */
-function readResultsFile(path: string): string {
-  const size = statSync(path).size;
-  if (size > MAX_RESULTS_BYTES) throw new ResultsError(`${path}: ${size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
-  return readFileSync(path, 'utf8');
-}
-
-export function runCompare(argv: readonly string[], read: ReadFile = readResultsFile): CompareRun {
-  const bad = (message: string): CompareRun => ({ code: 2, stdout: '', stderr: `compare: ${message}\n` });
-  if (argv.includes('--help') || argv.includes('-h')) return { code: 0, stdout: `${COMPARE_USAGE}\n`, stderr: '' };
+function parseCompareArgs(argv: readonly string[]): CompareArgs | 'help' {
+  if (argv.includes('--help') || argv.includes('-h')) return 'help';
   const files: string[] = [];
-  let thresholdText: string | undefined;
+  const values = new Map<string, string>();
+  let failOnInconclusive = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === '--threshold' || arg.startsWith('--threshold=')) {
-      if (thresholdText !== undefined) return bad('--threshold is given more than once');
-      thresholdText = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
-      if (thresholdText === undefined || thresholdText === '') return bad('--threshold needs a value, e.g. --threshold 5%');
-    } else if (arg.startsWith('--')) return bad(`unknown flag ${arg}; allowed: --threshold, --help`);
+    const name = /^--(threshold|min-compared)(=|$)/.exec(arg)?.[1];
+    if (name) {
+      if (values.has(name)) throw new CompareArgsError(`--${name} is given more than once`);
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      if (value === undefined || value === '') throw new CompareArgsError(`--${name} needs a value, e.g. --${name} ${name === 'threshold' ? '5%' : '90%'}`);
+      values.set(name, value);
+    } else if (arg === '--fail-on-inconclusive') failOnInconclusive = true;
+    else if (arg.startsWith('-')) throw new CompareArgsError(`unknown flag ${arg}; allowed: --threshold, --min-compared, --fail-on-inconclusive, --help`);
     else files.push(arg);
   }
-  if (files.length !== 2) return bad(`give exactly two results files, BASE and NEW; got ${files.length}\n\n${COMPARE_USAGE}`);
-  let threshold = DEFAULT_THRESHOLD_PCT;
+  if (files.length !== 2) throw new CompareArgsError(`give exactly two results files, BASE and NEW; got ${files.length}\n\n${COMPARE_USAGE}`);
   try {
-    if (thresholdText !== undefined) threshold = parseThreshold(thresholdText);
+    const threshold = values.get('threshold');
+    const min = values.get('min-compared');
+    return {
+      files,
+      thresholdPct: threshold === undefined ? DEFAULT_THRESHOLD_PCT : parseThreshold(threshold),
+      policy: { minCompared: min === undefined ? DEFAULT_GATE.minCompared : parseMinCompared(min), failOnInconclusive },
+    };
   } catch (e) {
-    return bad(`--${(e as Error).message}`);
+    throw new CompareArgsError(`--${(e as Error).message}`);
   }
-  const sides = [];
-  for (const path of files) {
-    try {
-      sides.push(parseResultsInput(read(path), path));
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return bad(`${path}: no such file`);
-      if (code === 'EISDIR') return bad(`${path}: is a directory; give a results .json file`);
-      if (e instanceof ResultsError) return bad(e.message);
-      return bad(`${path}: cannot read it: ${(e as Error).message}`);
-    }
-  }
-  const comparison = compareResults(sides[0] ?? [], sides[1] ?? [], threshold);
-  return { code: comparison.failed ? 1 : 0, stdout: `${formatComparison(comparison)}\n`, stderr: '' };
 }
 
-const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '-' : '±'}${Math.abs(x).toFixed(1)}%`;
+export async function compareCommand(argv: readonly string[], io: CommandIo, read: (path: string) => string = readResultsText): Promise<number> {
+  let args: CompareArgs | 'help';
+  try {
+    args = parseCompareArgs(argv);
+  } catch (e) {
+    if (!(e instanceof CompareArgsError)) throw e;
+    io.stderr(`compare: ${e.message}\n`);
+    return 2;
+  }
+  if (args === 'help') {
+    io.stdout(`${COMPARE_USAGE}\n`);
+    return 0;
+  }
+  let sides: ReturnType<typeof readResultsFiles>;
+  try {
+    sides = readResultsFiles(args.files, read);
+  } catch (e) {
+    if (!(e instanceof ResultsError)) throw e;
+    io.stderr(`compare: ${e.message}\n`);
+    return 2;
+  }
+  const comparison = compareResults(sides[0] ?? [], sides[1] ?? [], args.thresholdPct);
+  const verdict = gate(comparison, args.policy);
+  io.stdout(`${formatComparison(comparison)}\n\n${printableField(verdict.line)}\n`);
+  return verdict.code;
+}
 
 function side(s: CaseComparison['base']): string {
   if (!s) return '-';
   if (s.status !== 'ok') return s.status;
-  return `${formatMs(s.mean)} (n=${s.n})`;
+  return `${formatMs(s.median)} (n=${s.n})`;
 }
 
 const MARKS: Record<CaseComparison['verdict'], string> = {
@@ -94,54 +109,47 @@ const MARKS: Record<CaseComparison['verdict'], string> = {
   broke: 'BROKE !!',
   'status changed': 'status changed',
   'not comparable': 'not comparable',
+  'not ok in either': 'not ok in either',
   'only in base': 'only in base',
   'only in new': 'only in new',
 };
 
-/** The table, its legend, notes, and a verdict line last. Pure, so tests compare the text. */
+/** Rows worth a line: the ones compared or changed. Rows not ok in either file, or only in one, are counted in the verdict line instead. */
+const LISTED = (r: CaseComparison) => r.verdict !== 'not ok in either' && r.verdict !== 'only in base' && r.verdict !== 'only in new';
+const ORDER: readonly CaseComparison['verdict'][] = ['broke', 'regression', 'inconclusive', 'slower', 'status changed', 'not comparable', 'faster', 'same'];
+
+/** The table (regressions first), its legend and notes. Pure, so tests compare the text. */
 export function formatComparison(c: Comparison): string {
-  const header = ['browser', 'suite/case', 'adapter', 'size', 'base mean ms', 'new mean ms', 'change', '95% CI', 'verdict'];
+  const header = ['browser', 'suite/case', 'adapter', 'size', 'base median ms', 'new median ms', 'change', '95% CI', 'verdict'];
   const align: Align[] = ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'];
-  const rows = c.rows.map((r) => [
+  const listed = c.rows.filter(LISTED).sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict));
+  const rows = listed.map((r) => [
     r.browser,
     `${r.suite}/${r.case}`,
     r.adapter,
     String(r.size),
     side(r.base),
     side(r.next),
-    r.change ? signed(r.change.pct) : '-',
-    r.change ? `[${signed(r.change.low)}, ${signed(r.change.high)}]` : '',
+    r.change ? signedPct(r.change.pct) : '-',
+    r.change ? `[${signedPct(r.change.low)}, ${signedPct(r.change.high)}]` : '',
     MARKS[r.verdict],
   ]);
-  const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no cases in either file)'];
+  const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no row is ok in both files)'];
   out.push(
-    `Change: the mean time per sample, new against base, in % of the base mean, with its 95% confidence interval (Welch's t on the raw samples). ` +
-      `* significant: the interval excludes 0. !! significantly slower by more than the ${c.thresholdPct}% threshold, or ok before and error or timeout now. ` +
-      `? a change beyond the threshold that the interval cannot tell from noise: take more samples (--auto).`,
+    `Change: the median time per sample, new against base, in % of the base median, with the 95% interval of that ratio (from each median's own interval, after Price and Bonett). ` +
+      `!! the whole interval is slower than +${c.thresholdPct}%, or ok before and error or timeout now. ? the interval reaches past +${c.thresholdPct}% without lying wholly beyond it: ` +
+      `take more samples (a longer --budget, or a sweep with --baseline). * significant: the interval excludes 0.`,
   );
-  const noted = c.rows.filter((r) => r.note);
+  const noted = listed.filter((r) => r.note);
   if (noted.length > 0) {
     out.push('', 'Notes:');
-    for (const r of noted) out.push(`  ${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${r.note}`);
+    for (const r of noted) out.push(`  ${printableField(`${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${r.note}`)}`);
   }
   if (c.notes.length > 0) {
     out.push('', 'The environments differ:');
-    for (const n of c.notes) out.push(`  ${n}`);
+    for (const n of c.notes) out.push(`  ${printableField(n)}`);
   }
-  const k = c.counts;
-  const tally = `${k.regression} regression, ${k.broke} broke, ${k.slower} slower within the threshold, ${k.faster} faster, ${k.same} same, ${k.inconclusive} inconclusive, ${k['not comparable'] + k['status changed'] + k['only in base'] + k['only in new']} not compared`;
-  out.push('');
-  if (c.failed) {
-    const worst = c.rows.filter((r) => r.verdict === 'regression' || r.verdict === 'broke').map((r) => `${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}${r.change ? ` ${signed(r.change.pct)}` : ' broke'}`);
-    out.push(`FAILED: ${worst.length} case${worst.length === 1 ? '' : 's'} significantly slower beyond ${c.thresholdPct}% or broken (${worst.slice(0, 5).join('; ')}${worst.length > 5 ? '; …' : ''}). ${tally}.`);
-  } else out.push(`OK: no case significantly slower beyond ${c.thresholdPct}%. ${tally}.`);
   return out.join('\n');
 }
 
-// Run only as the entry point, so tests can import runCompare without side effects.
-if (isEntry(import.meta.url)) {
-  const result = runCompare(process.argv.slice(2));
-  process.stdout.write(result.stdout);
-  process.stderr.write(result.stderr);
-  process.exitCode = result.code;
-}
+if (isEntry(import.meta.url)) runEntry('compare', (argv) => compareCommand(argv, PROCESS_IO));

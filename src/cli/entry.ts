@@ -4,15 +4,24 @@
  * result into an exit code without losing an unexpected failure.
  */
 import { pathToFileURL } from 'node:url';
+import { printable } from './terminal-text.ts';
 
 export interface CommandIo {
+  /** Messages and reports. */
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Data on stdout (an export without --out); defaults to `stdout`. */
+  data?(text: string): void;
 }
 
-export const PROCESS_IO: CommandIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+/**
+ * The process's streams. Messages always pass through `printable`, wherever they go; data only
+ * when stdout is a terminal, so a pipe or a redirect gets the exported bytes as they are.
+ */
+export const PROCESS_IO: Required<CommandIo> = {
+  stdout: (text) => process.stdout.write(printable(text)),
+  stderr: (text) => process.stderr.write(printable(text)),
+  data: (text) => process.stdout.write(process.stdout.isTTY ? printable(text) : text),
 };
 
 /** True when the module with this `import.meta.url` is the script Node was started with. */
@@ -20,14 +29,19 @@ export function isEntry(moduleUrl: string): boolean {
   return process.argv[1] !== undefined && moduleUrl === pathToFileURL(process.argv[1]).href;
 }
 
-/** Run a command with the process's arguments and set the exit code from its result. */
+/**
+ * Run a command with the process's arguments and set the exit code from its result. A failure
+ * the command did not expect is a bug: its message is printed, never a stack trace, and the
+ * stack only with STOREBENCH_DEBUG=1.
+ */
 export function runEntry(name: string, command: (argv: readonly string[]) => Promise<number>): void {
   command(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`${name}: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      const detail = process.env.STOREBENCH_DEBUG ? (e instanceof Error ? (e.stack ?? e.message) : String(e)) : e instanceof Error ? e.message : String(e);
+      PROCESS_IO.stderr(`${name}: unexpected failure (a bug; please report it, with STOREBENCH_DEBUG=1 for the stack): ${detail}\n`);
       process.exitCode = 1;
     },
   );

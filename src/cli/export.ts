@@ -4,16 +4,15 @@
  * array of them (`npm run merge` output); every document is validated first, and a bad one is
  * named with the JSON path of the problem.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { parseResultsInput } from '../core/results-input.ts';
-import { MAX_RESULTS_BYTES, ResultsError, type ResultsFile } from '../core/results.ts';
+import { ResultsError, type ResultsFile } from '../core/results.ts';
 import { toCsv, toSamplesCsv } from '../export/csv.ts';
 import { toJson } from '../export/json.ts';
 import { toSamplesTsv, toTsv } from '../export/tsv.ts';
 import { toXlsx } from '../export/xlsx.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
-import { writeAtomically } from './output.ts';
+import { outputFailure, writeAtomically } from './output.ts';
+import { readResultsFiles } from './results-files.ts';
 
 export const EXPORT_FORMATS = ['csv', 'tsv', 'xlsx', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -88,20 +87,6 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   return { help: false, files, format: checked, samples, out: out ?? null };
 }
 
-/** Read and validate every file; the message names the file and the JSON path. */
-export function readResultsFiles(paths: readonly string[]): ResultsFile[] {
-  return paths.flatMap((path) => {
-    let size: number;
-    try {
-      size = statSync(path).size;
-    } catch (e) {
-      throw new ResultsError(`${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
-    if (size > MAX_RESULTS_BYTES) throw new ResultsError(`${path}: ${size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
-    return parseResultsInput(readFileSync(path, 'utf8'), path);
-  });
-}
-
 /** The exported bytes or text, exactly what the page's buttons download. */
 export async function exportResults(docs: readonly ResultsFile[], format: ExportFormat, samples: boolean): Promise<string | Uint8Array> {
   switch (format) {
@@ -116,7 +101,7 @@ export async function exportResults(docs: readonly ResultsFile[], format: Export
   }
 }
 
-/** The command: 0 on success, 1 when a file is bad or cannot be written, 2 for bad flags. */
+/** The command: 0 on success; 2 for bad flags, a file that cannot be read or is not valid results, or an output that cannot be written. */
 export async function exportCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let args: ExportArgs;
   try {
@@ -132,22 +117,22 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
   }
   let docs: ResultsFile[];
   try {
-    docs = readResultsFiles(args.files);
+    docs = readResultsFiles(args.files).flat();
   } catch (e) {
     if (!(e instanceof ResultsError)) throw e;
     io.stderr(`export: ${e.message}\n`);
-    return 1;
+    return 2;
   }
   const output = await exportResults(docs, args.format, args.samples);
   if (args.out === null) {
-    io.stdout(output as string);
+    (io.data ?? io.stdout)(output as string);
     return 0;
   }
   try {
     writeAtomically(args.out, output);
   } catch (e) {
-    io.stderr(`export: cannot write ${args.out}: ${(e as Error).message}\n`);
-    return 1;
+    io.stderr(`export: ${outputFailure(args.out, e)}\n`);
+    return 2;
   }
   const rows = docs.reduce((n, d) => n + d.cases.length, 0);
   io.stderr(`export: wrote ${args.out} (${args.format}${args.samples ? ', one row per sample' : ''}) from ${docs.length} document${docs.length === 1 ? '' : 's'}, ${rows} case rows\n`);

@@ -3,13 +3,14 @@
  * results set, a JSON array of results documents (src/core/merge.ts says what is refused and
  * why). `npm run export`, `npm run compare` and the page read a set like a single file.
  *
- * Exit codes: 0 written; 1 an input was refused or could not be read or written; 2 bad flags.
+ * Exit codes: 0 written; 2 bad flags, an input that could not be read or was refused, or an
+ * output that cannot be written.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { MergeError, mergeResults, type MergeInput } from '../core/merge.ts';
-import { MAX_RESULTS_BYTES } from '../core/results.ts';
+import { parseResultsJson, ResultsError } from '../core/results.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
-import { writeAtomically } from './output.ts';
+import { outputFailure, writeAtomically } from './output.ts';
+import { readResultsText } from './results-files.ts';
 
 export const MERGE_USAGE = `Usage: npm run merge -- FILE... --out FILE
 
@@ -71,20 +72,12 @@ export async function mergeCommand(argv: readonly string[], io: CommandIo): Prom
 
   const inputs: MergeInput[] = [];
   for (const file of args.files) {
-    let text: string;
     try {
-      const size = statSync(file).size;
-      if (size > MAX_RESULTS_BYTES) throw new Error(`${size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
-      text = readFileSync(file, 'utf8');
+      inputs.push({ source: file, data: parseResultsJson(readResultsText(file), file) });
     } catch (e) {
-      io.stderr(`merge: cannot read ${file}: ${(e as Error).message}\n`);
-      return 1;
-    }
-    try {
-      inputs.push({ source: file, data: JSON.parse(text) });
-    } catch (e) {
-      io.stderr(`merge: ${file}: not JSON (${(e as Error).message})\n`);
-      return 1;
+      if (!(e instanceof ResultsError)) throw e;
+      io.stderr(`merge: ${e.message}\n`);
+      return 2;
     }
   }
 
@@ -94,14 +87,14 @@ export async function mergeCommand(argv: readonly string[], io: CommandIo): Prom
   } catch (e) {
     if (!(e instanceof MergeError)) throw e;
     io.stderr(`merge: refused: ${e.message}\n`);
-    return 1;
+    return 2;
   }
 
   try {
     writeAtomically(args.out, `${JSON.stringify(merged.documents, null, 2)}\n`);
   } catch (e) {
-    io.stderr(`merge: cannot write ${args.out}: ${(e as Error).message}\n`);
-    return 1;
+    io.stderr(`merge: ${outputFailure(args.out, e)}\n`);
+    return 2;
   }
   for (const note of merged.notes) io.stdout(`  ${note}\n`);
   const rows = merged.documents.reduce((n, d) => n + d.cases.length, 0);

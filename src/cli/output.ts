@@ -3,7 +3,7 @@
  * renamed into place, so a crash or Ctrl-C never leaves half a JSON document behind.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Plan } from '../core/plan.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
@@ -76,11 +76,48 @@ export class OutputDir {
   }
 }
 
+/** A path the tool will not write to, with the reason. */
+export class OutputError extends Error {
+  override readonly name = 'OutputError';
+}
+
+/**
+ * Refuse to replace anything but a regular file: renaming over a symbolic link would replace the
+ * link (not what it points to), and over a FIFO or a device would swap out something a user set up.
+ */
+export function checkWritableTarget(path: string): void {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return; // nothing there yet: fine
+  }
+  const kind = stat.isSymbolicLink() ? 'a symbolic link' : stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a named pipe (FIFO)' : !stat.isFile() ? 'not a regular file' : null;
+  if (kind) throw new OutputError(`${path} is ${kind}; give the path of a regular file, or of one that does not exist yet`);
+}
+
+/** Why writing `path` failed, in one line. */
+export function outputFailure(path: string, e: unknown): string {
+  if (e instanceof OutputError) return `cannot write ${e.message}`;
+  const code = (e as NodeJS.ErrnoException).code;
+  const why: Record<string, string> = {
+    ENOENT: 'its folder does not exist',
+    ENOTDIR: 'a part of the path is not a folder',
+    EACCES: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+    EISDIR: 'it is a directory',
+  };
+  return `cannot write ${path}: ${(code && why[code]) ?? (e as Error).message}`;
+}
+
 /**
  * Write through a temporary file beside `path`, renamed into place, so a failed or interrupted
  * write never leaves half a file at `path`; the temporary file is removed if the rename fails.
+ * Refuses a target that is not a regular file (checkWritableTarget).
  */
 export function writeAtomically(path: string, data: string | Uint8Array): void {
+  checkWritableTarget(path);
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   writeFileSync(tmp, data);
   try {

@@ -5,6 +5,7 @@
 import { formatPrecision, rowPrecision } from '../core/precision.ts';
 import type { CaseResult } from '../core/results.ts';
 import { MEDIAN_CI_MIN_N } from '../core/stats.ts';
+import { printableField } from './terminal-text.ts';
 import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../core/timer.ts';
 
 export interface BrowserColumn {
@@ -18,10 +19,12 @@ export type Align = 'left' | 'right';
 
 /**
  * Plain columns separated by two spaces, with a dashed rule under the header. The header may be
- * several lines (one array each), e.g. a name over what its numbers are.
+ * several lines (one array each), e.g. a name over what its numbers are. Cells often hold text
+ * from a results file, so their control characters are escaped (terminal-text.ts).
  */
-export function renderTable(header: readonly string[] | readonly (readonly string[])[], rows: readonly (readonly string[])[], align: readonly Align[]): string {
+export function renderTable(header: readonly string[] | readonly (readonly string[])[], rawRows: readonly (readonly string[])[], align: readonly Align[]): string {
   const heads = isLines(header) ? header : [header];
+  const rows = rawRows.map((r) => r.map(printableField));
   const all = [...heads, ...rows];
   const widths = (heads[0] ?? []).map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>

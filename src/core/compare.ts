@@ -1,49 +1,59 @@
 /**
  * Comparison of two sets of results, case by case: did a store get slower or faster, and is the
  * change bigger than the noise? Pure: results in, a comparison out. The CLI (`npm run compare`)
- * and the page ("compare with…") render it each in their own way.
+ * and the page ("compare with…") render it each in their own way, and both gate with `gate`.
  *
- * Cases match on browser (run.browser), suite, case, adapter and size. The change is in the mean
- * time per sample, as a percentage of the base mean, with a 95% interval from Welch's t on the raw
- * samples. A change is significant when its interval excludes 0; a regression is a significant
- * slowdown whose change is beyond the threshold.
+ * Cases match on browser (run.browser), suite, case, adapter and size, and on the parameters
+ * both rows record (a row records only those its case uses). The change is in the median time
+ * per sample, new over base, with the 95% interval of that ratio (stats.medianRatio). A row is
+ * decided against the threshold T like tachometer's horizons: a regression only when the whole
+ * interval is beyond +T, inconclusive while the interval still reaches past +T.
  */
 import type { CaseResult, ResultsFile } from './results.ts';
-import { mean, median, welch } from './stats.ts';
+import { median, medianCi, medianRatio, type Interval } from './stats.ts';
 
 export const DEFAULT_THRESHOLD_PCT = 5;
 
 export type Verdict =
-  /** Significantly slower, by more than the threshold: the comparison fails. */
+  /** Slower by more than the threshold: the whole interval is beyond +T. The gate fails. */
   | 'regression'
-  /** Significantly slower, within the threshold. */
+  /** Significantly slower, and the interval rules out a slowdown beyond the threshold. */
   | 'slower'
+  /** Significantly faster: the whole interval is below 0. */
   | 'faster'
-  /** The interval includes 0 and the change is within the threshold: no change the samples can tell from noise. */
+  /** The interval holds 0 and rules out a slowdown beyond the threshold. */
   | 'same'
   /**
-   * The interval includes 0, but the change is beyond the threshold: too few or too noisy samples
-   * to tell either way. Not a failure; the remedy is more samples (a longer --budget).
+   * The interval reaches past +T without lying wholly beyond it: the samples cannot tell whether
+   * the store got slower by more than the threshold. The remedy is more samples (--budget, or
+   * a sweep with --baseline, which samples until each row is decided).
    */
   | 'inconclusive'
-  /** ok in the base, error or timeout now: the comparison fails. */
+  /** ok in the base, error or timeout now: the gate fails. */
   | 'broke'
   /** The status changed some other way (e.g. unsupported now, or ok again). */
   | 'status changed'
-  /** Both sides present, but no interval can be had (too few samples, different parameters, not ok). */
+  /** Both sides ok, but no interval can be had (too few samples, different parameters, a median of 0). */
   | 'not comparable'
+  /** Both sides present and not ok the same way (unsupported in both, say): nothing to compare. */
+  | 'not ok in either'
   | 'only in base'
   | 'only in new';
 
+export const VERDICTS: readonly Verdict[] = ['regression', 'broke', 'inconclusive', 'slower', 'faster', 'same', 'status changed', 'not comparable', 'not ok in either', 'only in base', 'only in new'];
+
 /** Verdicts that make the comparison fail. */
 export const FAILING_VERDICTS: readonly Verdict[] = ['regression', 'broke'];
+/** Verdicts that carry a change interval: the rows that were compared. */
+export const COMPARED_VERDICTS: readonly Verdict[] = ['regression', 'inconclusive', 'slower', 'faster', 'same'];
 
 export interface Side {
   status: CaseResult['status'];
   n: number;
   /** NaN without samples. */
-  mean: number;
   median: number;
+  /** The median's 95% interval (stats.medianCi); null below 6 samples. */
+  medianCi: Interval | null;
   /** How many results documents the row came from (more than 1: their samples were pooled). */
   files: number;
 }
@@ -56,7 +66,7 @@ export interface CaseComparison {
   size: number;
   base: Side | null;
   next: Side | null;
-  /** Change of the mean as a percentage of the base mean, with its 95% interval. */
+  /** Change of the median, new against base, in % of the base median, with its 95% interval. */
   change: { pct: number; low: number; high: number } | null;
   verdict: Verdict;
   /** Why there is no interval, or what else the reader should know. */
@@ -71,6 +81,8 @@ export interface Comparison {
   /** True when some row is a regression or broke. */
   failed: boolean;
   counts: Record<Verdict, number>;
+  /** Rows ok in both files (the rows a gate should compare), and how many of them were compared. */
+  coverage: { okInBoth: number; compared: number; why: Record<string, number> };
 }
 
 /** A threshold as given on the command line or in the page: `5%` or `5` (percent), 0 to 1000. */
@@ -85,10 +97,18 @@ interface Pooled {
   row: CaseResult;
   samples: number[];
   files: number;
-  params: string;
 }
 
 const keyOf = (browser: string, r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) => JSON.stringify([browser, r.suite, r.case, r.adapter, r.size]);
+
+/**
+ * The parameters two rows both record, where they differ; empty when the rows measured the same
+ * thing. Only shared names count: older files record their suite's whole parameter set, newer
+ * ones only what the case uses, and a name only one side has is one the other's case never read.
+ */
+export function paramsDiffer(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(a).filter((k) => k in b && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+}
 
 /** The rows of one side by key; a case run in several files pools its samples. */
 function pool(side: readonly ResultsFile[]): Map<string, Pooled> {
@@ -98,7 +118,7 @@ function pool(side: readonly ResultsFile[]): Map<string, Pooled> {
       const key = keyOf(file.run.browser, row);
       const seen = out.get(key);
       if (!seen) {
-        out.set(key, { row, samples: [...row.samples], files: 1, params: JSON.stringify(row.params) });
+        out.set(key, { row, samples: [...row.samples], files: 1 });
         continue;
       }
       seen.files++;
@@ -112,13 +132,56 @@ function pool(side: readonly ResultsFile[]): Map<string, Pooled> {
 
 function sideOf(p: Pooled): Side {
   const ok = p.row.status === 'ok';
-  return { status: p.row.status, n: ok ? p.samples.length : 0, mean: ok ? mean(p.samples) : NaN, median: ok ? median(p.samples) : NaN, files: p.files };
+  return { status: p.row.status, n: ok ? p.samples.length : 0, median: ok ? median(p.samples) : NaN, medianCi: ok ? medianCi(p.samples) : null, files: p.files };
+}
+
+/** The verdict of a change interval (in %) against the threshold. */
+export function verdictOf(change: { low: number; high: number }, thresholdPct: number): Verdict {
+  if (change.low > thresholdPct) return 'regression';
+  if (change.high > thresholdPct) return 'inconclusive';
+  if (change.low > 0) return 'slower';
+  if (change.high < 0) return 'faster';
+  return 'same';
+}
+
+/** Compare one matched pair; `why` is the reason a pair ok on both sides was not compared. */
+function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled, thresholdPct: number): string | null {
+  const sa = pa.row.status;
+  const sb = pb.row.status;
+  if (sa !== 'ok' || sb !== 'ok') {
+    if (sa === 'ok' && (sb === 'error' || sb === 'timeout')) row.verdict = 'broke';
+    else row.verdict = sa !== sb ? 'status changed' : 'not ok in either';
+    // Unsupported in both, say, is no news; a change of status is.
+    if (sa !== sb) row.note = `${sa} → ${sb}${sb !== 'ok' ? `: ${oneLine(pb.row.reason ?? '')}` : ''}`;
+    return null;
+  }
+  const differ = paramsDiffer(pa.row.params, pb.row.params);
+  if (differ.length > 0) {
+    row.note = `parameters differ: ${differ.map((k) => `${k} ${JSON.stringify(pa.row.params[k])} → ${JSON.stringify(pb.row.params[k])}`).join(', ')}`;
+    return 'parameters differ';
+  }
+  const r = medianRatio(pa.samples, pb.samples);
+  if (!r) {
+    const few = Math.min(pa.samples.length, pb.samples.length) < 6;
+    row.note = few ? `needs 6 or more samples on each side for an interval of the median (n = ${pa.samples.length} and ${pb.samples.length})` : 'a median or its interval is 0 ms (under the timer step): no ratio; use bigger sizes';
+    return few ? 'fewer than 6 samples' : 'a median of 0 ms';
+  }
+  const pct = (x: number) => 100 * (x - 1);
+  row.change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi) };
+  row.verdict = verdictOf(row.change, thresholdPct);
+  if (row.verdict === 'inconclusive') {
+    row.note = `the interval reaches past +${thresholdPct}%: it cannot tell a slowdown beyond the threshold from noise (n = ${pa.samples.length} and ${pb.samples.length}); take more samples, or sweep with --baseline`;
+  }
+  if (pa.files > 1 || pb.files > 1) row.note = `${row.note ? `${row.note}; ` : ''}samples pooled from ${pa.files} base and ${pb.files} new results`;
+  return null;
 }
 
 export function compareResults(base: readonly ResultsFile[], next: readonly ResultsFile[], thresholdPct = DEFAULT_THRESHOLD_PCT): Comparison {
   const a = pool(base);
   const b = pool(next);
   const rows: CaseComparison[] = [];
+  const why: Record<string, number> = {};
+  let okInBoth = 0;
   const keys = [...a.keys(), ...[...b.keys()].filter((k) => !a.has(k))];
   for (const key of keys) {
     const [browser, suite, caseId, adapter, size] = JSON.parse(key) as [string, string, string, string, number];
@@ -130,47 +193,20 @@ export function compareResults(base: readonly ResultsFile[], next: readonly Resu
       row.verdict = pa ? 'only in base' : 'only in new';
       continue;
     }
-    const sa = pa.row.status;
-    const sb = pb.row.status;
-    if (sa !== 'ok' || sb !== 'ok') {
-      if (sa === 'ok' && (sb === 'error' || sb === 'timeout')) row.verdict = 'broke';
-      else if (sa !== sb) row.verdict = 'status changed';
-      // Unsupported in both, say, is no news; a change of status is.
-      if (sa !== sb) row.note = `${sa} → ${sb}${sb !== 'ok' ? `: ${oneLine(pb.row.reason ?? '')}` : ''}`;
-      continue;
-    }
-    if (pa.params !== pb.params) {
-      row.note = `parameters differ: ${pa.params} → ${pb.params}`;
-      continue;
-    }
-    const d = welch(pa.samples, pb.samples);
-    const baseMean = mean(pa.samples);
-    if (!d) {
-      row.note = 'needs 2 or more samples on each side for an interval';
-      continue;
-    }
-    if (!(baseMean > 0)) {
-      row.note = 'the base mean is 0 ms (under the timer step): no percentage; use bigger sizes';
-      continue;
-    }
-    const pct = (x: number) => (100 * x) / baseMean;
-    // The interval of the difference, scaled by the base mean (as tachometer reports it); the
-    // base's own noise is in the interval through its variance.
-    row.change = { pct: pct(d.diff), low: pct(d.diff - d.halfWidth), high: pct(d.diff + d.halfWidth) };
-    const { low, high } = row.change;
-    if (low > 0) row.verdict = row.change.pct > thresholdPct ? 'regression' : 'slower';
-    else if (high < 0) row.verdict = 'faster';
-    else if (Math.abs(row.change.pct) > thresholdPct) {
-      row.verdict = 'inconclusive';
-      row.note = `the interval is too wide to tell whether it changed (n = ${pa.samples.length} and ${pb.samples.length}); take more samples, e.g. with a longer --budget`;
-    } else row.verdict = 'same';
-    if (pa.files > 1 || pb.files > 1) row.note = `${row.note ? `${row.note}; ` : ''}samples pooled from ${pa.files} base and ${pb.files} new results`;
+    if (pa.row.status === 'ok' && pb.row.status === 'ok') okInBoth++;
+    const reason = compareRow(row, pa, pb, thresholdPct);
+    if (reason) why[reason] = (why[reason] ?? 0) + 1;
   }
-
-  const counts = Object.fromEntries(
-    (['regression', 'slower', 'faster', 'same', 'inconclusive', 'broke', 'status changed', 'not comparable', 'only in base', 'only in new'] as Verdict[]).map((v) => [v, rows.filter((r) => r.verdict === v).length]),
-  ) as Record<Verdict, number>;
-  return { thresholdPct, rows, notes: environmentNotes(base, next), failed: rows.some((r) => FAILING_VERDICTS.includes(r.verdict)), counts };
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, rows.filter((r) => r.verdict === v).length])) as Record<Verdict, number>;
+  const compared = COMPARED_VERDICTS.reduce((sum, v) => sum + counts[v], 0);
+  return {
+    thresholdPct,
+    rows,
+    notes: environmentNotes(base, next),
+    failed: rows.some((r) => FAILING_VERDICTS.includes(r.verdict)),
+    counts,
+    coverage: { okInBoth, compared, why },
+  };
 }
 
 /** Per browser: what differs between the sides' environments and could explain a change. */

@@ -4,7 +4,7 @@
  * with a message that says what is wrong and where (a JSON path).
  */
 import type { Plan } from './plan.ts';
-import type { Stats } from './stats.ts';
+import { derivedFromSamples, type Stats } from './stats.ts';
 import type { ParamValue } from './suite.ts';
 
 export const RESULTS_SCHEMA = 'storebench/results@1';
@@ -172,11 +172,32 @@ export function parseResults(text: string, source = 'results'): ResultsFile {
   return validateResults(parseResultsJson(text, source), source);
 }
 
-/** Check that `data` is a schema v1 results document; return it typed, or throw ResultsError. */
+/** Deepest nesting a results document may have: a real one is 7 levels deep; 32 leaves room and keeps every reader's recursion safe. */
+export const MAX_RESULTS_DEPTH = 32;
+
+/** Refuse nesting deeper than MAX_RESULTS_DEPTH, walking with a stack of its own so the check itself cannot overflow. */
+function checkDepth(data: unknown, source: string): void {
+  const stack: [unknown, number, string][] = [[data, 0, '$']];
+  while (stack.length > 0) {
+    const [v, depth, path] = stack.pop() as [unknown, number, string];
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_RESULTS_DEPTH) throw new ResultsError(`${source}: ${path}: nested deeper than ${MAX_RESULTS_DEPTH} levels; a results document is far shallower`);
+    if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, depth + 1, `${path}[${i}]`]));
+    else for (const [k, x] of Object.entries(v)) stack.push([x, depth + 1, `${path}.${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}`]);
+  }
+}
+
+/**
+ * Check that `data` is a schema v1 results document; return it typed, or throw ResultsError.
+ * The document returned is a copy whose ok rows carry `stats`, `precision` and `outliers`
+ * recomputed from their samples: a reader never trusts a summary the samples may contradict.
+ * `data` itself is left as it was.
+ */
 export function validateResults(data: unknown, source = 'results'): ResultsFile {
   const fail = (path: string, what: string): never => {
     throw new ResultsError(`${source}: ${path}: ${what}`);
   };
+  checkDepth(data, source);
   const obj = (v: unknown, path: string): Record<string, unknown> =>
     v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : fail(path, `expected an object, got ${describe(v)}`);
   const str = (v: unknown, path: string): string => (typeof v === 'string' ? v : fail(path, `expected a string, got ${describe(v)}`));
@@ -303,43 +324,20 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
       if (row.reason !== null) fail(`${p}.reason`, `expected null for an ok case, got ${describe(row.reason)}`);
       const samples = row.samples as number[];
       if (samples.length === 0) fail(`${p}.samples`, 'an ok case needs at least one sample');
-      const stats = obj(row.stats, `${p}.stats`);
-      if (stats.n !== samples.length) fail(`${p}.stats.n`, `is ${describe(stats.n)} but there are ${samples.length} samples`);
-      for (const k of ['min', 'max', 'mean', 'median', 'stddev'] as const) nonNeg(stats[k], `${p}.stats.${k}`);
-      nullable(stats.ci95, `${p}.stats.ci95`, nonNeg);
-      if (stats.medianCi !== undefined) {
-        nullable(stats.medianCi, `${p}.stats.medianCi`, (v, at) => {
-          const ci = obj(v, at);
-          const lo = nonNeg(ci.lo, `${at}.lo`);
-          if (nonNeg(ci.hi, `${at}.hi`) < lo) fail(at, `hi ${String(ci.hi)} is below lo ${lo}`);
-          return ci;
-        });
-      }
-      if (row.precision !== undefined) nullable(row.precision, `${p}.precision`, nonNeg);
+      // stats, precision and outliers are recomputed below; what the file says of them is not read.
       if (row.stopped !== undefined && !STOP_REASONS.includes(row.stopped as StopReason)) {
         fail(`${p}.stopped`, `expected one of ${STOP_REASONS.join(', ')}, got ${describe(row.stopped)}`);
       }
       for (const k of ['blocking', 'footprint'] as const) {
         if (row[k] !== undefined) for (const [name, value] of Object.entries(obj(row[k], `${p}.${k}`))) num(value, `${p}.${k}.${name}`);
       }
-      if (row.outliers !== undefined) {
-        const outliers = obj(row.outliers, `${p}.outliers`);
-        if (num(outliers.k, `${p}.outliers.k`) <= 0) fail(`${p}.outliers.k`, `expected a number > 0, got ${String(outliers.k)}`);
-        let last = -1;
-        arr(outliers.indexes, `${p}.outliers.indexes`).forEach((x, j) => {
-          const at = `${p}.outliers.indexes[${j}]`;
-          const i = int(x, at);
-          if (i >= samples.length) fail(at, `${i} is not an index of the ${samples.length} samples`);
-          if (i <= last) fail(at, 'indexes must be ascending, each once');
-          last = i;
-        });
-      }
     } else {
       for (const k of ['stopped', 'precision', 'outliers', 'blocking', 'footprint'] as const) if (row[k] !== undefined) fail(`${p}.${k}`, `only an ok row has ${k}; this one is ${String(status)}`);
       if (str(row.reason, `${p}.reason`) === '') fail(`${p}.reason`, `a ${String(status)} case needs a reason`);
     }
   });
-  return data as ResultsFile;
+  const doc = data as ResultsFile;
+  return { ...doc, cases: doc.cases.map((row) => (row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples) } : row)) };
 }
 
 function describe(v: unknown): string {

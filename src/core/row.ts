@@ -5,11 +5,8 @@
 import type { StoreAdapter } from './adapter.ts';
 import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
 import type { SharedDb } from './sample.ts';
-import { median, medianCi, medianPrecision, outlierIndexes, summarize } from './stats.ts';
+import { derivedFromSamples, median, medianCi, medianPrecision } from './stats.ts';
 import type { BenchCase } from './suite.ts';
-
-/** k of the outlier bound: median ± k·MAD·1.4826 is ± 3 standard deviations for normal data. */
-export const OUTLIER_K = 3;
 
 export type RowState =
   | { kind: 'sampling' }
@@ -82,15 +79,15 @@ export function rowResult(identity: CaseIdentity, row: Row, series: BenchCase['s
     ...(series ? { series: { ...series, samples: row.points } } : {}),
   };
   if (row.state.kind === 'failed') return { ...common, status: row.state.status, reason: row.state.reason };
-  const stats = summarize(row.samples);
+  const { stats, precision, outliers } = derivedFromSamples(row.samples);
   return {
     ...common,
     status: 'ok',
     reason: null,
     stats,
     stopped: row.state.kind === 'stopped' ? row.state.why : 'iterations',
-    precision: medianPrecision(stats),
-    outliers: { k: OUTLIER_K, indexes: outlierIndexes(row.samples, OUTLIER_K) },
+    precision,
+    outliers,
     ...(row.blocking ? { blocking: row.blocking } : {}),
     ...(row.footprint ? { footprint: row.footprint } : {}),
   };

@@ -31,7 +31,7 @@ import { measureTimerStep, now } from './timer.ts';
 import { chunks, fixtureShape, makeDocs } from '../../fixtures/index.ts';
 
 export type { FootprintProbe, PassProbe } from './sample.ts';
-export { OUTLIER_K } from './row.ts';
+export { OUTLIER_K } from './stats.ts';
 
 export type RunEvent =
   | { type: 'run-start'; rows: number; samples: number }

@@ -248,6 +248,32 @@ export function medianPrecision(stats: Pick<Stats, 'median' | 'medianCi'>): numb
   return side / stats.median;
 }
 
+/** The ratio of two medians, median(b) / median(a), with its 95% interval. */
+export interface MedianRatio {
+  ratio: number;
+  lo: number;
+  hi: number;
+}
+
+/**
+ * The 95% interval of median(b) / median(a) from the two medians' own intervals (medianCi), after
+ * Price and Bonett (2002, J. Statist. Comput. Simul. 72:119-124): on the log scale each median's
+ * standard error is its interval's width over 2 × 1.96, the two add in quadrature, and the
+ * interval maps back to a ratio. On the log scale because times are skewed and a slowdown is a
+ * factor; from the medians' intervals so that the comparison inherits their drift allowance.
+ * `null` when a side has no interval (n < 6) or a median or bound of 0 (no log).
+ */
+export function medianRatio(a: readonly number[], b: readonly number[]): MedianRatio | null {
+  const ia = medianCi(a);
+  const ib = medianCi(b);
+  const ma = median(a);
+  const mb = median(b);
+  if (!ia || !ib || !(ia.lo > 0 && ib.lo > 0 && ma > 0 && mb > 0)) return null;
+  const se = Math.hypot(Math.log(ia.hi / ia.lo), Math.log(ib.hi / ib.lo)) / (2 * Z975);
+  const log = Math.log(mb / ma);
+  return { ratio: mb / ma, lo: Math.exp(log - Z975 * se), hi: Math.exp(log + Z975 * se) };
+}
+
 export function summarize(samples: readonly number[]): Stats {
   const n = samples.length;
   if (n === 0) return { n: 0, min: NaN, max: NaN, mean: NaN, median: NaN, stddev: 0, ci95: null, medianCi: null };
@@ -268,6 +294,15 @@ export function summarize(samples: readonly number[]): Stats {
     ci95: n < 2 ? null : (tQuantile95(n - 1) * sd) / Math.sqrt(n),
     medianCi: medianCi(samples),
   };
+}
+
+/** k of the outlier bound: median ± k·MAD·1.4826 is ± 3 standard deviations for normal data. */
+export const OUTLIER_K = 3;
+
+/** What a results row derives from its samples: never trusted from a file, always recomputed. */
+export function derivedFromSamples(samples: readonly number[]): { stats: Stats; precision: number | null; outliers: { k: number; indexes: number[] } } {
+  const stats = summarize(samples);
+  return { stats, precision: medianPrecision(stats), outliers: { k: OUTLIER_K, indexes: outlierIndexes(samples, OUTLIER_K) } };
 }
 
 /** Operations per second for a sample that covered `operations` operations in `ms`. */

@@ -1,41 +1,55 @@
 /**
- * "Compare with…": the page's results against a results file the reader chooses, case by case,
- * the same comparison as `npm run compare` (src/core/compare.ts). The chosen file is the base,
- * this page's results are new. The file is validated before anything of it is shown, and all of
- * its text goes in through text nodes: a hostile file can show its labels, never run them.
+ * "Compare with…": the page's results against a base the reader chooses (a file from results/ or
+ * from disk), case by case, the same comparison and the same verdict as `npm run compare`
+ * (src/core/compare.ts, src/core/gate.ts). The base is validated before anything of it is shown,
+ * and all of its text goes in through text nodes: a hostile file can show its labels, never run them.
  */
-import { compareResults, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison } from '../core/compare.ts';
+import { COMPARED_VERDICTS, compareResults, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison, type Verdict } from '../core/compare.ts';
 import { errorMessage } from '../core/errors.ts';
-import { parseResultsInput } from '../core/results-input.ts';
-import { MAX_RESULTS_BYTES, type ResultsFile } from '../core/results.ts';
+import { gate, signedPct } from '../core/gate.ts';
+import type { ResultsIndexEntry } from '../core/results-input.ts';
+import type { ResultsFile } from '../core/results.ts';
 import { h } from './dom.ts';
+import { fetchServed, readLocal } from './explorer-sources.ts';
 import { formatMs } from './format.ts';
 
-const VERDICT_TEXT: Record<CaseComparison['verdict'], string> = {
+const VERDICT_TEXT: Record<Verdict, string> = {
   regression: 'slower beyond threshold',
-  slower: 'slower',
+  slower: 'slower, within threshold',
   faster: 'faster',
   same: 'same',
   inconclusive: 'inconclusive: take more samples',
   broke: 'broke',
   'status changed': 'status changed',
   'not comparable': 'not comparable',
-  'only in base': 'only in the file',
+  'not ok in either': 'not ok in either',
+  'only in base': 'only in the base',
   'only in new': 'only in this page',
 };
+
+/** Listed first to last: what a reader must act on first. */
+const ORDER: readonly Verdict[] = ['broke', 'regression', 'inconclusive', 'slower', 'status changed', 'not comparable', 'faster', 'same'];
+/** Folded away under a summary line: rows with nothing to compare. */
+const FOLDED: readonly Verdict[] = ['not ok in either', 'only in base', 'only in new'];
 
 export class CompareView {
   readonly element: HTMLElement;
   private readonly input: HTMLInputElement;
+  private readonly served: HTMLSelectElement;
   private readonly threshold: HTMLInputElement;
+  private readonly filter: HTMLInputElement;
   private readonly status: HTMLElement;
   private readonly output: HTMLElement;
   private current: ResultsFile[] | null = null;
   private base: { name: string; results: ResultsFile[] } | null = null;
+  private servedBase = '';
 
   constructor() {
     this.input = h('input', { attrs: { type: 'file', accept: '.json,application/json', id: 'compare-file', 'aria-label': 'results file to compare with' } });
+    this.served = h('select', { attrs: { id: 'compare-served', 'aria-label': 'a results file from results/ to compare with' } }, h('option', { attrs: { value: '' } }, 'results/ lists nothing yet'));
+    this.served.disabled = true;
     this.threshold = h('input', { attrs: { type: 'text', id: 'compare-threshold', value: `${DEFAULT_THRESHOLD_PCT}%`, size: '5', spellcheck: 'false', autocomplete: 'off' } });
+    this.filter = h('input', { attrs: { type: 'search', id: 'compare-filter', placeholder: 'e.g. pouchdb insert', size: '18', spellcheck: 'false', autocomplete: 'off' } });
     this.status = h('p', { className: 'compare-status', attrs: { 'data-testid': 'compare-status', role: 'status', 'aria-live': 'polite' } });
     this.output = h('div', { className: 'compare-output table-scroll' });
     this.element = h(
@@ -45,8 +59,10 @@ export class CompareView {
       h(
         'div',
         { className: 'compare-controls' },
-        h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Base results file'), this.input, h('span', { className: 'field-hint' }, 'a results .json (one run or an array of runs); this page’s results are the new side')),
-        h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Threshold'), this.threshold, h('span', { className: 'field-hint' }, 'significantly slower by more than this is flagged')),
+        h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Base from results/'), this.served, h('span', { className: 'field-hint' }, 'a file the server lists')),
+        h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'or from disk'), this.input, h('span', { className: 'field-hint' }, 'a results .json (one run or an array of runs); this page’s results are the new side')),
+        h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Threshold'), this.threshold, h('span', { className: 'field-hint' }, 'a row whose whole interval is slower than this is a regression')),
+        h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Filter'), this.filter, h('span', { className: 'field-hint' }, 'rows whose browser, suite/case or store hold every word')),
       ),
       this.status,
       this.output,
@@ -55,8 +71,21 @@ export class CompareView {
       const file = this.input.files?.[0];
       if (file) void this.load(file);
     });
+    this.served.addEventListener('change', () => {
+      if (this.served.value) void this.loadServed(this.served.value);
+    });
     this.threshold.addEventListener('input', () => this.render());
+    this.filter.addEventListener('input', () => this.render());
     this.render();
+  }
+
+  /** The files results/ lists; the valid ones become choices for the base. */
+  setServed(index: readonly ResultsIndexEntry[], base: string): void {
+    this.servedBase = base;
+    const valid = index.filter((e) => e.documents && e.documents.length > 0);
+    const options = valid.map((e) => h('option', { attrs: { value: e.name } }, `${e.name} (${(e.documents ?? []).map((d) => d.browser).join(', ')})`));
+    this.served.replaceChildren(h('option', { attrs: { value: '' } }, valid.length > 0 ? 'choose a file…' : 'results/ lists no results files'), ...options);
+    this.served.disabled = valid.length === 0;
   }
 
   /** This page's results (the new side); null clears them (e.g. a run starts). */
@@ -67,13 +96,17 @@ export class CompareView {
 
   /** Read, validate and keep a base file. Public so tests and other views can hand one in. */
   async load(file: File): Promise<void> {
+    await this.setBase(file.name, async () => (await readLocal(file)).map((f) => f.results));
+  }
+
+  private async loadServed(name: string): Promise<void> {
+    await this.setBase(`results/${name}`, async () => (await fetchServed(name, this.servedBase)).map((f) => f.results));
+  }
+
+  private async setBase(name: string, read: () => Promise<ResultsFile[]>): Promise<void> {
     this.base = null;
-    if (file.size > MAX_RESULTS_BYTES) {
-      this.showError(`${file.name}: ${file.size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file; it was not read`);
-      return;
-    }
     try {
-      this.base = { name: file.name, results: parseResultsInput(await file.text(), file.name) };
+      this.base = { name, results: await read() };
     } catch (e) {
       this.showError(errorMessage(e));
       return;
@@ -90,7 +123,7 @@ export class CompareView {
   private render(): void {
     this.status.dataset.state = '';
     if (!this.base) {
-      this.status.textContent = 'Choose a results file to compare this page’s results with.';
+      this.status.textContent = 'Choose a base to compare this page’s results with: a file from results/, or one from disk.';
       this.output.replaceChildren();
       return;
     }
@@ -107,28 +140,26 @@ export class CompareView {
       return;
     }
     const c = compareResults(this.base.results, this.current, threshold);
-    this.status.textContent = verdictLine(c, this.base.name);
-    this.status.dataset.state = c.failed ? 'failed' : 'ok';
-    this.output.replaceChildren(table(c), ...notes(c));
+    const verdict = gate(c);
+    this.status.textContent = `Against ${this.base.name}: ${verdict.line}`;
+    this.status.dataset.state = verdict.code === 0 ? 'ok' : 'failed';
+    const words = this.filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const matches = (r: CaseComparison) => words.every((w) => `${r.browser} ${r.suite}/${r.case} ${r.adapter}`.toLowerCase().includes(w));
+    const shown = c.rows.filter((r) => matches(r) && !FOLDED.includes(r.verdict)).sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict));
+    const folded = c.rows.filter((r) => matches(r) && FOLDED.includes(r.verdict));
+    this.output.replaceChildren(table(shown), ...foldedRows(folded), ...notes(c, shown));
   }
 }
 
-function verdictLine(c: Comparison, baseName: string): string {
-  const k = c.counts;
-  const tally = `${k.regression} slower beyond ${c.thresholdPct}%, ${k.broke} broke, ${k.slower} slower within it, ${k.faster} faster, ${k.same} same, ${k.inconclusive} inconclusive`;
-  return `${c.failed ? 'Regression' : 'No regression'} against ${baseName}: ${tally}.`;
-}
-
-const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(1)}%`;
-
 function side(s: CaseComparison['base']): string {
   if (!s) return '—';
-  return s.status === 'ok' ? `${formatMs(s.mean)} (n=${s.n})` : s.status;
+  return s.status === 'ok' ? `${formatMs(s.median)} (n=${s.n})` : s.status;
 }
 
-function table(c: Comparison): HTMLElement {
-  const head = ['Browser', 'Suite / case', 'Adapter', 'Size', 'Base mean (ms)', 'New mean (ms)', 'Change', '95% CI', 'Verdict'];
+function table(rows: readonly CaseComparison[]): HTMLElement {
+  const head = ['Browser', 'Suite / case', 'Adapter', 'Size', 'Base median (ms)', 'New median (ms)', 'Change', '95% CI', 'Verdict'];
   const num = (text: string) => h('td', { className: 'num' }, text);
+  if (rows.length === 0) return h('p', { className: 'muted' }, 'No row is ok in both, or none matches the filter.');
   return h(
     'table',
     { attrs: { id: 'compare-table' } },
@@ -136,7 +167,7 @@ function table(c: Comparison): HTMLElement {
     h(
       'tbody',
       {},
-      ...c.rows.map((r) =>
+      ...rows.map((r) =>
         h(
           'tr',
           { className: `verdict-${r.verdict.replace(/ /g, '-')}`, attrs: { 'data-verdict': r.verdict } },
@@ -146,8 +177,8 @@ function table(c: Comparison): HTMLElement {
           num(String(r.size)),
           num(side(r.base)),
           num(side(r.next)),
-          num(r.change ? signed(r.change.pct) : '—'),
-          h('td', {}, r.change ? `${signed(r.change.low)} … ${signed(r.change.high)}` : ''),
+          num(r.change ? signedPct(r.change.pct) : '—'),
+          h('td', {}, r.change ? `${signedPct(r.change.low)} … ${signedPct(r.change.high)}` : ''),
           h('td', { title: r.note ?? '' }, VERDICT_TEXT[r.verdict], r.verdict === 'regression' || r.verdict === 'broke' ? ' ⚠' : ''),
         ),
       ),
@@ -155,15 +186,28 @@ function table(c: Comparison): HTMLElement {
   );
 }
 
-function notes(c: Comparison): HTMLElement[] {
-  const lines = [
-    ...c.rows.filter((r) => r.note).map((r) => `${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${r.note}`),
-    ...c.notes.map((n) => `environments differ: ${n}`),
+/** Rows with nothing to compare, counted by kind and listed only when opened. */
+function foldedRows(rows: readonly CaseComparison[]): HTMLElement[] {
+  if (rows.length === 0) return [];
+  const counts = FOLDED.map((v) => [v, rows.filter((r) => r.verdict === v).length] as const).filter(([, n]) => n > 0);
+  return [
+    h(
+      'details',
+      { className: 'compare-folded', attrs: { 'data-testid': 'compare-folded' } },
+      h('summary', {}, `${rows.length} more row${rows.length === 1 ? '' : 's'} with nothing to compare: ${counts.map(([v, n]) => `${n} ${VERDICT_TEXT[v]}`).join(', ')}`),
+      h('ul', {}, ...rows.map((r) => h('li', {}, `${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${VERDICT_TEXT[r.verdict]}`))),
+    ),
   ];
+}
+
+function notes(c: Comparison, shown: readonly CaseComparison[]): HTMLElement[] {
+  const lines = [...shown.filter((r) => r.note).map((r) => `${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${r.note}`), ...c.notes.map((n) => `environments differ: ${n}`)];
+  const compared = shown.filter((r) => COMPARED_VERDICTS.includes(r.verdict)).length;
   const legend = h(
     'p',
     { className: 'compare-legend' },
-    'Change: the mean time per sample, this page against the file, in % of the file’s mean, with its 95% confidence interval (Welch’s t on the raw samples). Significant when the interval excludes 0.',
+    `Change: the median time per sample, this page against the base, in % of the base’s median, with the 95% interval of that ratio (from each median’s own interval). ` +
+      `A regression when the whole interval is slower than +${c.thresholdPct}%; inconclusive while it reaches past +${c.thresholdPct}%. ${compared} compared row${compared === 1 ? '' : 's'} shown.`,
   );
   return lines.length === 0 ? [legend] : [legend, h('ul', { className: 'compare-notes' }, ...lines.map((l) => h('li', {}, l)))];
 }

@@ -6,6 +6,7 @@
  */
 import { errorMessage } from '../core/errors.ts';
 import type { ResultsFile } from '../core/results.ts';
+import type { ResultsIndexEntry } from '../core/results-input.ts';
 import { BarsChart, wantsLog } from './chart-bars.ts';
 import { onSchemeChange } from './chart-common.ts';
 import { GrowthChart } from './chart-growth.ts';
@@ -124,10 +125,12 @@ export class Explorer {
   }
 
   /** List results/, then open the files the URL names. */
-  async start(base: string): Promise<void> {
-    await this.sources.loadIndex(base);
+  /** List results/ and load what the URL asks for; resolves to the listing (empty when there is none). */
+  async start(base: string): Promise<ResultsIndexEntry[]> {
+    const index = await this.sources.loadIndex(base);
     this.sources.renderServed(this.servedNames());
     if (this.requested.length > 0) await this.loadServed(this.requested, base);
+    return index;
   }
 
   /** The run just finished in this page. */

@@ -117,7 +117,7 @@ async function boot(): Promise<void> {
   }
 
   // A sweep's page (collector or autorun) loads nothing more before its run, which starts at once.
-  if (!collector && !query.autorun) void explorer.start(location.href);
+  if (!collector && !query.autorun) void explorer.start(location.href).then((index) => compareView.setServed(index, location.href));
 
   const badForCollector = [...query.planErrors, ...query.queryErrors];
   if (collector && badForCollector.length > 0) {
@@ -131,7 +131,7 @@ async function boot(): Promise<void> {
     if (query.planErrors.length > 0) setPageState({ status: 'error', error: query.planErrors.join('; ') });
     else await startRun(query.plan, query.runId ?? newRunId());
     // Listed only now, so that none of it runs during the samples.
-    if (!collector) void explorer.start(location.href);
+    if (!collector) void explorer.start(location.href).then((index) => compareView.setServed(index, location.href));
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -164,30 +164,39 @@ describe('cli merge - command', () => {
     expect(set.map((d) => d.cases.map((c) => c.case))).toEqual([['serial'], ['bulk']]);
   });
 
-  it('exits 1 with the reason when refusing, and writes nothing', async () => {
+  it('exits 2 with the reason when refusing, and writes nothing', async () => {
     const a = write('a.json', doc('chromium', null, ['serial']));
     const other = doc('firefox', null, ['serial']);
     other.run.plan = { ...other.run.plan, seed: 7 };
     const b = write('b.json', other);
     const out = join(dir, 'merged.json');
     const { code, stderr } = await run(a, b, `--out=${out}`);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toBe(`merge: refused: ${a} and ${b} come from different plans (seed: 42 in ${a}, 7 in ${b}); a results set holds the shards and browsers of one plan: run every machine and shard with the same flags\n`);
     expect(() => readFileSync(out)).toThrow();
   });
 
-  it('exits 1 on a file that is missing or not JSON, and 2 on bad flags', async () => {
+  it('exits 2 on a file that is missing or not JSON, on bad flags, and on an output it will not replace', async () => {
     const out = join(dir, 'merged.json');
-    expect((await run(join(dir, 'nope.json'), '--out', out)).stderr).toMatch(/^merge: cannot read .*nope\.json: ENOENT/);
+    expect(await run(join(dir, 'nope.json'), '--out', out)).toMatchObject({ code: 2, stderr: `merge: ${join(dir, 'nope.json')}: no such file\n` });
     const text = join(dir, 'text.json');
     writeFileSync(text, 'not json');
     const notJson = await run(text, '--out', out);
-    expect(notJson.code).toBe(1);
+    expect(notJson.code).toBe(2);
     expect(notJson.stderr).toMatch(/^merge: .*text\.json: not JSON \(/);
     expect((await run(text)).code).toBe(2);
     expect(() => parseMergeArgs(['a.json'])).toThrow('--out FILE is required: where to write the merged set');
     expect(() => parseMergeArgs(['--out', 'x.json'])).toThrow('no files given; e.g. npm run merge -- out/*-chromium.json out/*-firefox.json --out merged.json');
     expect(() => parseMergeArgs(['a.json', '--out'])).toThrow('--out needs a file name, e.g. --out merged.json');
     expect(() => parseMergeArgs(['a.json', '--frob', '--out', 'x'])).toThrow('unknown flag --frob; allowed: --out FILE, --help');
+    // A symbolic link at --out would be replaced by a file, not written through: refused, and left as it was.
+    const good = write('good.json', doc('chromium', null, ['serial']));
+    const target = join(dir, 'target.json');
+    writeFileSync(target, 'keep');
+    const link = join(dir, 'link.json');
+    symlinkSync(target, link);
+    expect(await run(good, '--out', link)).toMatchObject({ code: 2, stderr: `merge: cannot write ${link} is a symbolic link; give the path of a regular file, or of one that does not exist yet\n` });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('keep');
   });
 });

@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { compareResults, parseThreshold } from '../../src/core/compare.ts';
 import { parseResultsInput } from '../../src/core/results-input.ts';
 import type { ResultsFile } from '../../src/core/results.ts';
-import { summarize } from '../../src/core/stats.ts';
-import { formatComparison, runCompare } from '../../src/cli/compare.ts';
+import { medianCi, summarize } from '../../src/core/stats.ts';
+import { DEFAULT_GATE, gate, parseMinCompared } from '../../src/core/gate.ts';
+import { ResultsError } from '../../src/core/results.ts';
+import { compareCommand, formatComparison } from '../../src/cli/compare.ts';
 import { sampleResults } from '../sample-results.ts';
 
 /** The sample results with the idb row's samples replaced (stats recomputed, so the file stays valid). */
@@ -22,56 +24,56 @@ function withSamples(samples: number[], change: (r: ResultsFile) => void = () =>
   return r;
 }
 
-const BASE = [10, 11, 9, 10, 10];
+/** Ten samples around 10 ms, spread ±5%: a row measured well. */
+const BASE = [9.6, 10.2, 9.9, 10.4, 10, 9.7, 10.1, 10.3, 9.8, 10];
 const slower = (factor: number) => BASE.map((x) => x * factor);
 
 /** runCompare over in-memory files, as the CLI would read them from disk. */
-function cli(files: Record<string, unknown>, ...args: string[]) {
-  return runCompare(args, (path) => {
-    if (!(path in files)) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+async function cli(files: Record<string, unknown>, ...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await compareCommand(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, (path: string) => {
+    if (!(path in files)) throw new ResultsError(`${path}: no such file`);
     const v = files[path];
     return typeof v === 'string' ? v : JSON.stringify(v);
   });
+  return { code, stdout, stderr };
 }
 
 describe('compare - per case', () => {
-  it('samples 20% slower are a regression, with the Welch interval computed by hand', () => {
+  it('samples 20% slower are a regression: the median ratio, with the interval built from both medians\' intervals', () => {
     const c = compareResults([withSamples(BASE)], [withSamples(slower(1.2))], 5);
     const row = c.rows.find((r) => r.adapter === 'idb')!;
-    // base: mean 10, var 0.5; new: mean 12, var 0.72. se² = 0.1 + 0.144 = 0.244;
-    // df = 0.244² / (0.1²/4 + 0.144²/4) = 7.748..., rounded down to 7: t = 2.364624.
-    const half = 2.364624 * Math.sqrt(0.244);
+    const a = medianCi(BASE)!;
+    const b = medianCi(slower(1.2))!;
+    const se = Math.hypot(Math.log(a.hi / a.lo), Math.log(b.hi / b.lo)) / (2 * 1.959963984540054);
     expect(row.change!.pct).toBeCloseTo(20, 10);
-    expect(row.change!.low).toBeCloseTo(((2 - half) / 10) * 100, 5);
-    expect(row.change!.high).toBeCloseTo(((2 + half) / 10) * 100, 5);
-    expect(row.verdict).toBe('regression');
+    expect(row.change!.low).toBeCloseTo(100 * (1.2 * Math.exp(-1.959963984540054 * se) - 1), 8);
+    expect(row.change!.high).toBeCloseTo(100 * (1.2 * Math.exp(1.959963984540054 * se) - 1), 8);
+    expect(row.change!.low).toBeGreaterThan(5);
+    expect(row).toMatchObject({ verdict: 'regression', base: { median: 10, n: 10 }, next: { n: 10 } });
     expect(c.failed).toBe(true);
   });
 
-  it('a significant slowdown within the threshold is marked but does not fail', () => {
-    const c = compareResults([withSamples(BASE)], [withSamples(slower(1.2))], 25);
+  it('a significant slowdown whose interval stays under the threshold is slower, and does not fail', () => {
+    const c = compareResults([withSamples(BASE)], [withSamples(slower(1.2))], 50);
     expect(c.rows[0]!.verdict).toBe('slower');
     expect(c.failed).toBe(false);
   });
 
-  it('identical files: every case the same, nothing fails', () => {
+  it('identical files: the same, nothing fails; an unsupported row in both is not ok in either', () => {
     const c = compareResults([withSamples(BASE)], [withSamples(BASE)]);
     expect(c.rows[0]).toMatchObject({ verdict: 'same', change: { pct: 0 } });
-    expect(c.rows[1]).toMatchObject({ adapter: 'websql', verdict: 'not comparable', note: null });
+    expect(c.rows[1]).toMatchObject({ adapter: 'websql', verdict: 'not ok in either', note: null });
+    expect(c.coverage).toEqual({ okInBoth: 1, compared: 1, why: {} });
     expect(c.failed).toBe(false);
   });
 
-  it('noise is not a change: overlapping samples with a higher mean are the same', () => {
-    const c = compareResults([withSamples([10, 14, 9, 12, 8])], [withSamples([10, 15, 9, 12, 8])]);
-    expect(c.rows[0]!.verdict).toBe('same');
-  });
-
-  it('a change beyond the threshold that noise could explain is inconclusive, and does not fail', () => {
-    // 20% slower, but with a spread of ±30% over 5 samples the interval spans 0.
-    const noisy = [7, 13, 10, 8, 12];
+  it('a change the interval cannot tell from a slowdown beyond the threshold is inconclusive, and does not fail', () => {
+    // 20% slower, but 6 samples spread ±30% give an interval that reaches from below 0 to past +5%.
+    const noisy = [7, 13, 10, 8, 12, 9];
     const c = compareResults([withSamples(noisy)], [withSamples(noisy.map((x) => x * 1.2))]);
-    expect(c.rows[0]).toMatchObject({ verdict: 'inconclusive', note: expect.stringMatching(/too wide to tell .*take more samples/) });
-    expect(c.rows[0]!.change!.pct).toBeCloseTo(20, 10);
+    expect(c.rows[0]).toMatchObject({ verdict: 'inconclusive', note: expect.stringMatching(/reaches past \+5%.*take more samples, or sweep with --baseline/) });
     expect(c.rows[0]!.change!.low).toBeLessThan(0);
     expect(c.failed).toBe(false);
   });
@@ -98,20 +100,53 @@ describe('compare - per case', () => {
     ]);
   });
 
-  it('does not compare rows run with different parameters, or with too few samples', () => {
-    const p = compareResults([withSamples(BASE)], [withSamples(BASE, (r) => (r.cases[0]!.params = { chunkSize: 10 }))]);
-    expect(p.rows[0]).toMatchObject({ verdict: 'not comparable', note: 'parameters differ: {} → {"chunkSize":10}' });
-    const one = compareResults([withSamples([10])], [withSamples([12])]);
-    expect(one.rows[0]).toMatchObject({ verdict: 'not comparable', note: 'needs 2 or more samples on each side for an interval' });
+  it('matches on the parameters both rows record: a differing one keeps rows apart, one only a side has does not', () => {
+    const p = compareResults([withSamples(BASE, (r) => (r.cases[0]!.params = { chunkSize: 100 }))], [withSamples(BASE, (r) => (r.cases[0]!.params = { chunkSize: 10 }))]);
+    expect(p.rows[0]).toMatchObject({ verdict: 'not comparable', note: 'parameters differ: chunkSize 100 → 10' });
+    expect(p.coverage).toEqual({ okInBoth: 1, compared: 0, why: { 'parameters differ': 1 } });
+    // An older file records its suite's whole parameter set; a newer row only what its case uses.
+    const old = compareResults([withSamples(BASE, (r) => (r.cases[0]!.params = { chunkSizes: [1, 10], orderChunk: 100 }))], [withSamples(BASE, (r) => (r.cases[0]!.params = {}))]);
+    expect(old.rows[0]!.verdict).toBe('same');
+  });
+
+  it('needs 6 samples a side for the median\'s interval', () => {
+    const few = compareResults([withSamples([10, 11, 9, 10, 10])], [withSamples([12, 12, 12, 12, 12, 12])]);
+    expect(few.rows[0]).toMatchObject({ verdict: 'not comparable', note: 'needs 6 or more samples on each side for an interval of the median (n = 5 and 6)' });
+    expect(few.coverage.why).toEqual({ 'fewer than 6 samples': 1 });
   });
 
   it('pools a case run in several files of one side, and notes environment differences', () => {
-    const a = withSamples([10, 11]);
-    const b = withSamples([9, 10, 10], (r) => (r.environment.browser.version = '157.0'));
-    const c = compareResults([a, withSamples([10, 11, 9])], [b]);
-    expect(c.rows[0]!.base).toMatchObject({ n: 5, files: 2 });
+    const a = withSamples(BASE.slice(0, 5));
+    const b = withSamples(BASE, (r) => (r.environment.browser.version = '157.0'));
+    const c = compareResults([a, withSamples(BASE.slice(5))], [b]);
+    expect(c.rows[0]!.base).toMatchObject({ n: 10, files: 2 });
     expect(c.rows[0]!.note).toMatch(/samples pooled from 2 base and 1 new results$/);
     expect(c.notes).toEqual(['chromium: version 156.0 → 157.0']);
+  });
+});
+
+describe('compare - the gate', () => {
+  const c = (base: number[], next: number[]) => compareResults([withSamples(base)], [withSamples(next)]);
+  it('exit 0 with enough rows compared, 1 on a regression, 3 when nothing or too little was compared', () => {
+    expect(gate(c(BASE, BASE))).toEqual({ code: 0, line: 'OK: no row slower beyond 5%; compared 1 of 1 rows ok in both: 0 slower beyond 5%, 0 inconclusive, 0 slower within it, 0 faster, 1 same.' });
+    expect(gate(c(BASE, slower(1.2))).code).toBe(1);
+    const none = gate(c(BASE.slice(0, 5), BASE));
+    expect(none).toEqual({ code: 3, line: 'UNDECIDED: too few rows compared, 0 where --min-compared asks for 90% (1); compared 0 of 1 rows ok in both (not compared: 1 fewer than 6 samples): 0 slower beyond 5%, 0 inconclusive, 0 slower within it, 0 faster, 0 same.' });
+    expect(gate(c(BASE, BASE), { minCompared: { count: 2 }, failOnInconclusive: false }).code).toBe(3);
+  });
+
+  it('an inconclusive row passes by default and fails with --fail-on-inconclusive', () => {
+    const noisy = [7, 13, 10, 8, 12, 9];
+    const cmp = c(noisy, noisy.map((x) => x * 1.2));
+    expect(gate(cmp).code).toBe(0);
+    expect(gate(cmp, { ...DEFAULT_GATE, failOnInconclusive: true }).line).toMatch(/^UNDECIDED: 1 row cannot rule out a slowdown beyond 5% \(--fail-on-inconclusive\)/);
+  });
+
+  it('reads --min-compared as a share or a count', () => {
+    expect(parseMinCompared('90%')).toEqual({ share: 0.9 });
+    expect(parseMinCompared('40')).toEqual({ count: 40 });
+    expect(() => parseMinCompared('120%')).toThrow('min-compared: "120%" is neither');
+    expect(() => parseMinCompared('most')).toThrow(RangeError);
   });
 });
 
@@ -142,42 +177,44 @@ describe('compare - input', () => {
 });
 
 describe('compare - command line', () => {
-  it('exits 1 on a case made 20% slower and 0 on identical files, with a verdict last', () => {
-    const slow = cli({ 'base.json': withSamples(BASE), 'new.json': withSamples(slower(1.2)) }, 'base.json', 'new.json');
+  it('exits 1 on a case made 20% slower and 0 on identical files, with a verdict last', async () => {
+    const slow = await cli({ 'base.json': withSamples(BASE), 'new.json': withSamples(slower(1.2)) }, 'base.json', 'new.json');
     expect(slow.code).toBe(1);
-    expect(slow.stdout.trimEnd().split('\n').at(-1)).toMatch(/^FAILED: 1 case significantly slower beyond 5% or broken \(chromium insert\/bulk idb 100 \+20\.0%\)/);
-    const same = cli({ 'base.json': withSamples(BASE), 'copy.json': withSamples(BASE) }, 'base.json', 'copy.json');
+    expect(slow.stdout.trimEnd().split('\n').at(-1)).toMatch(/^FAILED: 1 row slower beyond 5% or broken \(chromium insert\/bulk idb 100 \+20\.0%\); compared 1 of 1 rows ok in both/);
+    const same = await cli({ 'base.json': withSamples(BASE), 'copy.json': withSamples(BASE) }, 'base.json', 'copy.json');
     expect(same.code).toBe(0);
-    expect(same.stdout.trimEnd().split('\n').at(-1)).toBe('OK: no case significantly slower beyond 5%. 0 regression, 0 broke, 0 slower within the threshold, 0 faster, 1 same, 0 inconclusive, 1 not compared.');
-    expect(cli({ 'base.json': withSamples(BASE), 'new.json': withSamples(slower(1.2)) }, 'base.json', 'new.json', '--threshold', '30%').code).toBe(0);
+    expect(same.stdout.trimEnd().split('\n').at(-1)).toBe('OK: no row slower beyond 5%; compared 1 of 1 rows ok in both: 0 slower beyond 5%, 0 inconclusive, 0 slower within it, 0 faster, 1 same.');
+    expect((await cli({ 'base.json': withSamples(BASE), 'new.json': withSamples(slower(1.2)) }, 'base.json', 'new.json', '--threshold', '50%')).code).toBe(0);
+    expect((await cli({ 'base.json': withSamples(BASE), 'new.json': withSamples(BASE) }, 'base.json', 'new.json', '--min-compared', '2')).code).toBe(3);
   });
 
-  it('prints a table with the change and its interval', () => {
+  it('prints a table with the change of the median and its interval', () => {
     const text = formatComparison(compareResults([withSamples(BASE)], [withSamples(slower(1.2))]));
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^browser\s+suite\/case\s+adapter\s+size\s+base mean ms\s+new mean ms\s+change\s+95% CI\s+verdict$/);
-    expect(lines[2]).toMatch(/^chromium\s+insert\/bulk\s+idb\s+100\s+10\.0 \(n=5\)\s+12\.0 \(n=5\)\s+\+20\.0%\s+\[\+8\.3%, \+31\.7%\]\s+REGRESSION !!$/);
-    expect(lines[3]).toMatch(/^chromium\s+insert\/bulk\s+websql\s+100\s+unsupported\s+unsupported\s+-\s+not comparable$/);
+    expect(lines[0]).toMatch(/^browser\s+suite\/case\s+adapter\s+size\s+base median ms\s+new median ms\s+change\s+95% CI\s+verdict$/);
+    expect(lines[2]).toMatch(/^chromium\s+insert\/bulk\s+idb\s+100\s+10\.0 \(n=10\)\s+12\.0 \(n=10\)\s+\+20\.0%\s+\[\+\d+\.\d%, \+\d+\.\d%\]\s+REGRESSION !!$/);
+    // The unsupported row is in neither side's results to compare: it is counted, not listed.
+    expect(text).not.toMatch(/websql/);
   });
 
   const usage: [string, Record<string, unknown>, string[], RegExp][] = [
     ['one file', {}, ['base.json'], /give exactly two results files, BASE and NEW; got 1/],
     ['a missing file', {}, ['a.json', 'b.json'], /^compare: a\.json: no such file/],
-    ['an unknown flag', {}, ['a.json', 'b.json', '--treshold', '5'], /unknown flag --treshold; allowed: --threshold, --help/],
+    ['an unknown flag', {}, ['a.json', 'b.json', '--treshold', '5'], /unknown flag --treshold; allowed: --threshold, --min-compared, --fail-on-inconclusive, --help/],
     ['a bad threshold', {}, ['a.json', 'b.json', '--threshold', 'lots'], /--threshold: "lots" is not a percentage/],
+    ['a bad --min-compared', {}, ['a.json', 'b.json', '--min-compared', 'most'], /--min-compared: "most" is neither/],
     ['hostile text instead of results', { 'a.json': '<script>alert(1)</script>', 'b.json': sampleResults() }, ['a.json', 'b.json'], /^compare: a\.json: not JSON/],
     ['results of the wrong shape', { 'a.json': { schema: 'storebench/results@1' }, 'b.json': sampleResults() }, ['a.json', 'b.json'], /^compare: a\.json: \$\.harness: expected an object/],
   ];
   for (const [what, files, args, message] of usage) {
-    it(`exits 2 on ${what}, saying what is wrong`, () => {
-      const r = cli(files, ...args);
+    it(`exits 2 on ${what}, saying what is wrong`, async () => {
+      const r = await cli(files, ...args);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(message);
     });
   }
 });
-
 describe('compare - npm run compare', () => {
   it('exits 1, 0 and 2 as documented, with the verdict on the last line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'storebench-compare-'));
@@ -192,10 +229,10 @@ describe('compare - npm run compare', () => {
       const base = file('base.json', withSamples(BASE));
       const slow = npm(base, file('slow.json', [withSamples(slower(1.2))]));
       expect(slow.status, slow.stderr).toBe(1);
-      expect(slow.stdout.trimEnd().split('\n').at(-1)).toMatch(/^FAILED: 1 case significantly slower beyond 5%/);
+      expect(slow.stdout.trimEnd().split('\n').at(-1)).toMatch(/^FAILED: 1 row slower beyond 5%/);
       const same = npm(base, file('copy.json', withSamples(BASE)));
       expect(same.status, same.stderr).toBe(0);
-      expect(same.stdout.trimEnd().split('\n').at(-1)).toMatch(/^OK: no case significantly slower beyond 5%/);
+      expect(same.stdout.trimEnd().split('\n').at(-1)).toMatch(/^OK: no row slower beyond 5%/);
       const bad = npm(base, file('bad.json', '{"schema": 1}'));
       expect(bad.status).toBe(2);
       expect(bad.stderr).toMatch(/bad\.json: \$\.schema: expected "storebench\/results@1", got number 1/);

@@ -31,7 +31,7 @@ function tiny(): ResultsFile {
           suite: 'insert', case: 'serial', title: 't', adapter: 'memory', size: 100, params: {}, operations: 100,
           status: 'ok', reason: null, samples: [1.5], warmup: [],
           stats: { n: 1, min: 1.5, max: 1.5, mean: 1.5, median: 1.5, stddev: 0, ci95: null, medianCi: null },
-          precision: null, db: 'fresh', repeats: 1,
+          precision: null, outliers: { k: 3, indexes: [] }, db: 'fresh', repeats: 1,
         },
       ],
       order: [{ suite: 'insert', case: 'serial', size: 100, rounds: [['memory']] }],
@@ -48,7 +48,7 @@ describe('export json - exact output', () => {
     expect(text.startsWith('{\n  "schema": "storebench/results@1",\n  "harness": {\n    "name": "storebench",\n')).toBe(true);
     expect(text).toContain('\n  "cases": [\n    {\n      "suite": "insert",\n');
     expect(text).toContain('"samples": [\n        1.5\n      ],');
-    expect(text).toContain('"ci95": null,\n        "medianCi": null\n      },\n      "precision": null,\n      "db": "fresh",\n      "repeats": 1\n    }');
+    expect(text).toContain('"ci95": null,\n        "medianCi": null\n      },\n      "precision": null,\n      "outliers": {\n        "k": 3,\n        "indexes": []\n      },\n      "db": "fresh",\n      "repeats": 1\n    }');
     expect(text).toContain('"userAgent": "UA \\"quoted\\""');
     expect(text).toBe(`${JSON.stringify(tiny(), null, 2)}\n`);
   });
