@@ -34,7 +34,7 @@ import { formatDuration, progressLine, ProgressView } from './progress.ts';
 import { COLLECT_PATH, isLoopbackHost, isWildcardHost, startServer, type StorebenchServer } from './server.ts';
 import { BrowserSession, defaultLimits, type RunEnd } from './session.ts';
 import { resultsTable, type BrowserColumn } from './terminal-table.ts';
-import { loadVocabulary } from './vocabulary.ts';
+import { loadVocabulary, planNamesProblem } from './vocabulary.ts';
 import { runEntry } from './entry.ts';
 
 const MAX_WARNINGS_SHOWN = 5;
@@ -236,6 +236,17 @@ export async function sweep(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const { plan } = args;
+  let problem: string | null;
+  try {
+    problem = await planNamesProblem(plan);
+  } catch (e) {
+    fail(e instanceof Error ? e.message : String(e));
+    return 1;
+  }
+  if (problem !== null) {
+    fail(`${problem} (see --help)`);
+    return 2;
+  }
 
   const outcomes: BrowserOutcome[] = [];
   const targets = chooseTargets(args, outcomes, fail);

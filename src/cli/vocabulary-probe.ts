@@ -1,7 +1,9 @@
 /**
- * Run as a child process by vocabulary.ts: loads the registries and prints their ids as JSON.
- * Some store libraries read browser globals when imported (pouchdb-browser reads `self` at
- * module load), so this process gets `self` and the sweep's own process never loads them.
+ * Run as a child process by vocabulary.ts. With no arguments: loads the registries and prints
+ * their ids as JSON. With `--check PLAN_JSON`: prints `{"error": …}`, the reason the plan's
+ * cases and parameters cannot run (runner.ts planGroups), or null. Some store libraries read
+ * browser globals when imported (pouchdb-browser reads `self` at module load), so this process
+ * gets `self` and the sweep's own process never loads them.
  */
 export {}; // a module, for top-level await
 
@@ -13,4 +15,16 @@ const [suites, adapters, fixtures] = await Promise.all([
   import('../adapters/registry.ts'),
   import('../../fixtures/index.ts'),
 ]);
-process.stdout.write(JSON.stringify({ suites: suites.SUITE_IDS, adapters: adapters.ADAPTER_IDS, fixtures: fixtures.FIXTURE_IDS }));
+if (process.argv[2] === '--check') {
+  const { planGroups } = await import('../core/runner.ts');
+  const plan = JSON.parse(process.argv[3] ?? 'null') as import('../core/plan.ts').Plan;
+  let error: string | null = null;
+  try {
+    planGroups(plan, suites.SUITES.filter((s) => plan.suites.includes(s.id)));
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+  }
+  process.stdout.write(JSON.stringify({ error }));
+} else {
+  process.stdout.write(JSON.stringify({ suites: suites.SUITE_IDS, adapters: adapters.ADAPTER_IDS, fixtures: fixtures.FIXTURE_IDS }));
+}

@@ -1,33 +1,48 @@
 /**
  * What a plan may name, read from the same registries the page uses, so the sweep rejects a
- * mistyped suite or store before it starts a browser. The registries import the store
+ * mistyped suite, store, case or parameter before it starts a browser. The registries import the store
  * libraries, some of which expect a browser at import time, so they are loaded in a child
  * process (vocabulary-probe.ts) and only their ids come back.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { PlanVocabulary } from '../core/plan.ts';
+import type { Plan, PlanVocabulary } from '../core/plan.ts';
 
 const PROBE = fileURLToPath(new URL('./vocabulary-probe.ts', import.meta.url));
 
-export async function loadVocabulary(): Promise<PlanVocabulary> {
+/** Run the probe with these arguments; its stdout, parsed as JSON. */
+async function probe(args: readonly string[]): Promise<Record<string, unknown>> {
   // The probe is TypeScript: reuse this process's module hooks (tsx's), or ask for tsx.
   const hooks = loaderFlags(process.execArgv);
   const loader = hooks.some((a) => a.includes('tsx')) ? hooks : ['--import', 'tsx'];
   const stdout = await new Promise<string>((ok, fail) => {
-    execFile(process.execPath, [...loader, PROBE], { timeout: 60_000, maxBuffer: 1024 * 1024 }, (error, out, err) => {
+    execFile(process.execPath, [...loader, PROBE, ...args], { timeout: 60_000, maxBuffer: 1024 * 1024 }, (error, out, err) => {
       if (error) {
         const firstLines = String(err).split('\n').filter((l) => l.trim()).slice(0, 3).join(' | ');
         fail(new Error(`could not read the suite, adapter and fixture ids from the registries: ${firstLines || error.message}`));
       } else ok(String(out));
     });
   });
-  const data = JSON.parse(stdout) as Record<keyof PlanVocabulary, unknown>;
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+export async function loadVocabulary(): Promise<PlanVocabulary> {
+  const data = await probe([]);
   const list = (v: unknown, what: string): string[] => {
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new Error(`the ${what} registry gave no list of ids`);
     return v;
   };
   return { suites: list(data.suites, 'suite'), adapters: list(data.adapters, 'adapter'), fixtures: list(data.fixtures, 'fixture') };
+}
+
+/**
+ * Why the plan's cases or suite parameters cannot run (an unknown case, an unknown parameter, a
+ * value a parameter does not allow), or null: the same check the page makes before it runs,
+ * made before any browser starts.
+ */
+export async function planNamesProblem(plan: Plan): Promise<string | null> {
+  const { error } = await probe(['--check', JSON.stringify(plan)]);
+  return typeof error === 'string' ? error : null;
 }
 
 /** Only the flags that install module hooks (`--import x`, `--require=x`, ...), not --eval etc. */

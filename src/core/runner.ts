@@ -100,11 +100,25 @@ interface PlannedGroup {
 
 /**
  * The case groups a plan runs: each chosen suite's cases (only `plan.cases` when given) at each
- * size. Throws PlanError when `plan.cases` names a case none of the chosen suites has, so a typo
- * fails before anything runs instead of silently running nothing.
+ * size. Throws PlanError when `plan.cases` names a case none of the chosen suites has, or
+ * `plan.params` a parameter none of them takes or a value it does not allow, so a typo fails
+ * before anything runs instead of silently running the defaults. The sweep calls it before it
+ * starts a browser (src/cli/vocabulary.ts), the page before it runs.
  */
 export function planGroups(plan: Plan, suites: readonly Suite[]): PlannedGroup[] {
-  const all = suites.map((suite) => ({ suite, cases: suite.cases(resolveSuiteParams(suite, plan.params)) }));
+  const declared = new Set(suites.flatMap((s) => Object.keys(s.params ?? {})));
+  const unknownParams = Object.keys(plan.params).filter((name) => !declared.has(name));
+  if (unknownParams.length > 0) {
+    const allowed = suites.filter((s) => s.params).map((s) => `${s.id}: ${Object.keys(s.params ?? {}).join(', ')}`);
+    throw new PlanError(`params: unknown ${unknownParams.map((n) => `"${n}"`).join(', ')} for suites ${suites.map((s) => s.id).join(', ')}; allowed: ${allowed.length > 0 ? allowed.join('; ') : 'none (these suites take no parameters)'}`);
+  }
+  const all = suites.map((suite) => {
+    try {
+      return { suite, cases: suite.cases(resolveSuiteParams(suite, plan.params)) };
+    } catch (e) {
+      throw e instanceof RangeError ? new PlanError(`params: ${e.message}`) : e;
+    }
+  });
   const wanted = plan.cases;
   if (wanted) {
     const known = new Set(all.flatMap((s) => s.cases.map((c) => c.id)));
@@ -279,7 +293,8 @@ function openGroup(run: Run, { suite, c, size }: PlannedGroup): Group {
     title: c.title,
     adapter: adapter.id,
     size,
-    params: { ...params, ...c.params },
+    // Only what the case itself uses: rows of runs with other suite-wide values still match.
+    params: { ...c.params },
     operations: c.operations(size),
   });
   const rows: Row[] = [];

@@ -80,6 +80,21 @@ test('sweep - an unknown browser exits 2 and names the allowed ones', async () =
   expect(run.stderr).toContain('--browsers: unknown "nope"; allowed: chromium, firefox, webkit, chrome, msedge, safari');
 });
 
+test('sweep - an unknown case or suite parameter exits 2 before any browser starts, naming what is allowed', async () => {
+  const typo = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--params', 'chunkSize=5;nosuch=1'], 60_000);
+  expect(typo.code, typo.stdout + typo.stderr).toBe(2);
+  expect(typo.stderr).toContain('params: unknown "chunkSize", "nosuch" for suites insert; allowed: insert: chunkSizes, orderChunk');
+  const bad = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--params', 'chunkSizes=0'], 60_000);
+  expect(bad.code, bad.stdout + bad.stderr).toBe(2);
+  expect(bad.stderr).toContain('params: suite insert: parameter chunkSizes: expected whole numbers >= 1');
+  const unknownCase = await sweep(['--browsers', 'chromium,firefox,webkit', '--cases', 'nosuch'], 60_000);
+  expect(unknownCase.code, unknownCase.stdout + unknownCase.stderr).toBe(2);
+  expect(unknownCase.stderr).toMatch(/cases: unknown "nosuch" in suites .*; allowed: serial, bulk, /);
+  // Refused before the plan is printed, so before a page is built or a browser started.
+  for (const run of [typo, bad, unknownCase]) expect(run.stdout).not.toContain('starting the browser');
+  for (const run of [typo, bad, unknownCase]) expect(run.stdout).not.toContain('storebench sweep');
+});
+
 test('sweep - size 0 and a shard that does not exist exit 2 and name the allowed range', async () => {
   const run = await sweep(['--sizes', '0'], 60_000);
   expect(run.code, run.stdout + run.stderr).toBe(2);

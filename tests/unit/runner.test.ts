@@ -197,3 +197,15 @@ describe('runner - time limit bookkeeping', () => {
     await expect(withTimeout(never, 20, 'open')).rejects.toThrow(/^open did not finish within 20 ms$/);
   });
 });
+
+describe('runner - plan names', () => {
+  it('refuses a parameter no chosen suite takes, and a value a parameter does not allow, before running', async () => {
+    const { planGroups } = await import('../../src/core/runner.ts');
+    const { SUITES } = await import('../../suites/index.ts');
+    const insert = SUITES.filter((s) => s.id === 'insert');
+    const plan = { ...DEFAULT_PLAN, suites: ['insert'], adapters: ['memory'] };
+    expect(() => planGroups({ ...plan, params: { chunkSize: 5 } }, insert)).toThrow('params: unknown "chunkSize" for suites insert; allowed: insert: chunkSizes, orderChunk');
+    expect(() => planGroups({ ...plan, params: { chunkSizes: [0] } }, insert)).toThrow(/^params: suite insert: parameter chunkSizes: expected whole numbers >= 1/);
+    expect(planGroups({ ...plan, params: { chunkSizes: [5] } }, insert).map((g) => g.c.id)).toContain('chunked-5');
+  });
+});

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import { DEFAULT_PLAN } from '../../src/core/plan.ts';
 import { runPlan } from '../../src/core/runner.ts';
-import { resolveSuiteParams } from '../../src/core/suite.ts';
+import { resolveSuiteParams, type ParamSpec, type ParamValue } from '../../src/core/suite.ts';
 import { SUITES } from '../../suites/index.ts';
 
 const SMALL_PARAMS = { chunkSizes: [1, 7], batch: 10, batches: 3, ks: [1, 3], pageSize: 7, queries: 3 };
@@ -48,4 +48,36 @@ describe('suites - every suite on the memory store', () => {
     for (let i = 0; i < 3; i++) expect(row!.metrics!.latencyP95Ms![i]).toBeGreaterThanOrEqual(row!.metrics!.latencyMedianMs![i]!);
     expect(out.cases.find((c) => c.case === 'worker-writers-3')).toMatchObject({ status: 'unsupported', reason: expect.stringMatching(/needs worker/) });
   });
+});
+
+describe('suites - a row records every parameter its case depends on', () => {
+  /** Another allowed value of a parameter. */
+  const other = (spec: ParamSpec): ParamValue => {
+    if (spec.kind === 'string') return (spec.choices ?? []).find((c) => c !== spec.default) ?? `${String(spec.default)}-other`;
+    if (spec.kind === 'int') return (spec.default as number) + 3;
+    return (spec.default as number[]).map((n) => n + 3);
+  };
+  for (const suite of SUITES) {
+    for (const [name, spec] of Object.entries(suite.params ?? {})) {
+      it(`${suite.id}: a case whose recorded params are unchanged by ${name} runs the same`, () => {
+        const before = suite.cases(resolveSuiteParams(suite, {}));
+        const after = suite.cases(resolveSuiteParams(suite, { [name]: other(spec) }));
+        let changed = 0;
+        for (const a of after) {
+          const b = before.find((c) => c.id === a.id);
+          if (!b) continue;
+          if (JSON.stringify(a.params ?? {}) !== JSON.stringify(b.params ?? {})) {
+            changed++;
+            continue;
+          }
+          // Same recorded params, so the same measurement: what it says it does and how much.
+          expect(a.title, `${suite.id}/${a.id}`).toBe(b.title);
+          expect(a.operations(100), `${suite.id}/${a.id}`).toBe(b.operations(100));
+        }
+        // The parameter is used somewhere: some case records it, or the case list changes with it.
+        const ids = (cs: readonly { id: string }[]) => cs.map((c) => c.id).join();
+        expect(changed > 0 || ids(before) !== ids(after), `${suite.id}: nothing records ${name}`).toBe(true);
+      });
+    }
+  }
 });
