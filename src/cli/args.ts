@@ -6,6 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { MIN_SAMPLES_ON_TIME_CAP } from '../core/allocator.ts';
+import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../core/compare.ts';
 import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, formatDuration, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
 import { MAX_SHARDS } from '../core/shard.ts';
 import { DEFAULT_HOST } from './server.ts';
@@ -31,6 +32,8 @@ export interface SweepArgs {
   host: string;
   /** --remote: a Playwright browser server (ws://, wss://) or a WebDriver endpoint (http://, https://). */
   remote: string | null;
+  /** --baseline: a results file each row samples against until its change is decided, with --threshold. */
+  baseline: { path: string; thresholdPct: number } | null;
 }
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
@@ -55,6 +58,8 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   host: null,
   remote: null,
   'wait-ms': null,
+  baseline: null,
+  threshold: null,
 };
 const SWITCHES = ['no-build', 'manual', 'auto', 'worker', 'help'] as const;
 /** Switches that may also take `=value`: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
@@ -77,6 +82,8 @@ const EXAMPLES: Record<string, string> = {
   host: '192.168.1.20',
   remote: 'ws://127.0.0.1:9222/abc',
   'wait-ms': '600000',
+  baseline: 'results/base-chromium.json',
+  threshold: '5%',
 };
 
 export const DEFAULT_OUT = 'out';
@@ -126,7 +133,7 @@ function scanFlags(argv: readonly string[], valueFlags: readonly string[], switc
 /** Parse the sweep's flags. Throws ArgsError; `help` set means print usage and ignore the rest. */
 export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, browserIds: readonly string[]): SweepArgs {
   if (argv.includes('--help') || argv.includes('-h')) {
-    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null };
+    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null, baseline: null };
   }
   const flags = scanFlags(argv, Object.keys(VALUE_FLAGS), SWITCHES, SWITCHES_WITH_VALUE);
   const get = (name: string) => flags.find((f) => f.name === name)?.value;
@@ -177,7 +184,21 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
     waitMs = Number(text);
   }
 
-  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.some((f) => f.name === 'no-build'), manual, waitMs, host, remote };
+  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.some((f) => f.name === 'no-build'), manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), get('threshold'), plan) };
+}
+
+/** --baseline FILE and its --threshold; the file itself is read by the sweep, before any browser starts. */
+function parseBaseline(path: string | undefined, threshold: string | undefined, plan: Plan): SweepArgs['baseline'] {
+  if (path === undefined) {
+    if (threshold !== undefined) throw new ArgsError('--threshold applies only to --baseline (the slowdown a row is decided against)');
+    return null;
+  }
+  if (!plan.auto) throw new ArgsError('--baseline samples each row until its change is decided, which needs adaptive sampling; leave out --iterations');
+  try {
+    return { path, thresholdPct: threshold === undefined ? DEFAULT_THRESHOLD_PCT : parseThreshold(threshold) };
+  } catch (e) {
+    throw new ArgsError(`--${(e as Error).message}`);
+  }
 }
 
 /** An IP address or a host name; [::1] may keep its brackets. */
@@ -247,11 +268,16 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --remote URL       drive a browser elsewhere: ws:// or wss:// is a Playwright browser server (one',
     '                     browser, --browsers names its engine, default chromium); http(s):// is a WebDriver',
     '                     endpoint such as Selenium Grid (--browsers names what to ask it for)',
+    '  --baseline FILE    a results file (e.g. the main branch\'s): each row samples until the 95% interval of its',
+    '                     median\'s change from the baseline row lies wholly above or below +threshold, instead of',
+    '                     to the precision target; the summary compares the two, as npm run compare does',
+    `  --threshold P      with --baseline: the slowdown that counts as a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
     '  --no-build         reuse dist/ if it exists instead of building the page',
     '  --help             this text',
     '',
     'Exit codes: 0 every browser completed and no row is error or timeout (rows stopped by the budget or',
-    'a time cap are ok); 1 otherwise; 2 bad flags.',
+    'a time cap are ok); 1 otherwise, or with --baseline a regression; 2 bad flags or a bad baseline file;',
+    '3 with --baseline, too few rows compared (as npm run compare).',
   ].join('\n');
 }
 

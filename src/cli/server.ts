@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { isIP, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { extname, resolve, sep } from 'node:path';
+import type { Baseline } from '../core/baseline.ts';
 import { MAX_COLLECTOR_MESSAGE_BYTES, type CollectorMessage } from '../core/collector.ts';
 import { checkCollectorMessage } from './collector-check.ts';
 import { ISOLATION_HEADERS } from './isolation.ts';
@@ -32,6 +33,8 @@ export interface CollectorOptions {
   onRejected?: (rejection: Rejection) => void;
   /** Largest body accepted, in bytes; beyond it the answer is 413. */
   maxBytes?: number;
+  /** The baseline rows a browser's page samples against (--baseline), answered at GET ?baseline=BROWSER. */
+  baseline?: (browser: string) => Baseline | undefined;
 }
 
 export interface ServerOptions {
@@ -122,12 +125,20 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
     const url = new URL(req.url ?? '/', 'http://storebench.invalid');
     if (url.pathname === COLLECT_PATH) {
       if (!collector) return reply(res, 404, 'no collector on this server; it only serves the page');
-      if (req.method !== 'POST') return reply(res, 405, `${COLLECT_PATH} takes POST only`, { Allow: 'POST' });
+      // Before a byte of the body is read: without the run's token, or from a page of another
+      // origin, a post costs the collector nothing (it may be large, and there may be many).
+      const denied = deniedReason(req, url, collector, allowedOrigins());
+      if (denied) return refuseAndDrop(req, res, () => reply(res, 403, denied));
+      if (req.method === 'GET' && url.searchParams.has('baseline')) return replyJson(res, collector.baseline?.(url.searchParams.get('baseline') ?? ''));
+      if (req.method !== 'POST') return reply(res, 405, `${COLLECT_PATH} takes POST (and GET ?baseline=BROWSER)`, { Allow: 'GET, POST' });
       return collect(req, res, collector);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'only GET and HEAD are served here', { Allow: 'GET, HEAD' });
     return serveFile(req, res, root, url.pathname);
   }
+
+  /** The origins the page is served from: a post from any other is refused. */
+  const allowedOrigins = () => new Set([origin, ...externalOrigins]);
 
   const host = (options.host ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1');
   await new Promise<void>((ok, fail) => {
@@ -262,6 +273,36 @@ function refuseAndDrop(req: IncomingMessage, res: ServerResponse, answer: () => 
   res.setHeader('Connection', 'close');
   res.on('finish', () => req.socket.destroy());
   answer();
+}
+
+/**
+ * Why a request to the collector is refused before its body is read, or null: the run token must
+ * be in the URL (`?token=`, as the page sends it), and a browser's Origin header, when there is
+ * one, must be the page's own.
+ */
+function deniedReason(req: IncomingMessage, url: URL, collector: CollectorOptions, origins: ReadonlySet<string>): string | null {
+  if (url.searchParams.get('token') !== collector.token) {
+    collector.onRejected?.({ status: 403, reason: 'no run token or a wrong one in the URL' });
+    return 'no run token or a wrong one in the URL';
+  }
+  const from = req.headers.origin;
+  if (from !== undefined && !origins.has(from)) {
+    collector.onRejected?.({ status: 403, reason: `a page of another origin (${from})` });
+    return `posts come only from the page this server serves, not from ${from}`;
+  }
+  return null;
+}
+
+/** A value as JSON; 204 No Content when there is none. */
+function replyJson(res: ServerResponse, value: unknown): void {
+  if (value === undefined) {
+    res.writeHead(204, COMMON_HEADERS);
+    res.end();
+    return;
+  }
+  const body = JSON.stringify(value);
+  res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(body);
 }
 
 function reply(res: ServerResponse, status: number, reason: string, extra: Record<string, string> = {}): void {

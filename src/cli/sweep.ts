@@ -19,7 +19,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { PAGE_QUERY } from '../core/collector.ts';
 import { formatAuto, formatDuration as formatPlanDuration, planToQuery, type Plan } from '../core/plan.ts';
 import { formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
-import type { CaseResult, ResultsFile } from '../core/results.ts';
+import { ResultsError, type CaseResult, type ResultsFile } from '../core/results.ts';
 import { formatShard } from '../core/shard.ts';
 import { toCsv } from '../export/csv.ts';
 import { ArgsError, parseSweepArgs, sweepUsage, type SweepArgs } from './args.ts';
@@ -35,6 +35,12 @@ import { COLLECT_PATH, isLoopbackHost, isWildcardHost, startServer, type Storebe
 import { BrowserSession, defaultLimits, type RunEnd } from './session.ts';
 import { resultsTable, type BrowserColumn } from './terminal-table.ts';
 import { loadVocabulary, planNamesProblem } from './vocabulary.ts';
+import { baselineRows, type Baseline } from '../core/baseline.ts';
+import { compareResults } from '../core/compare.ts';
+import { gate } from '../core/gate.ts';
+import { formatComparison } from './compare.ts';
+import { readResultsFiles } from './results-files.ts';
+import { printableField } from './terminal-text.ts';
 import { runEntry } from './entry.ts';
 
 const MAX_WARNINGS_SHOWN = 5;
@@ -247,6 +253,21 @@ export async function sweep(argv: readonly string[]): Promise<number> {
     fail(`${problem} (see --help)`);
     return 2;
   }
+  let baselineDocs: ResultsFile[] = [];
+  if (args.baseline) {
+    try {
+      baselineDocs = readResultsFiles([args.baseline.path]).flat();
+    } catch (e) {
+      if (!(e instanceof ResultsError)) throw e;
+      fail(`--baseline: ${e.message}`);
+      return 2;
+    }
+  }
+  const baselineFor = (browser: string): Baseline | undefined => {
+    if (!args.baseline) return undefined;
+    const rows = baselineRows(baselineDocs, browser);
+    return rows.length > 0 ? { thresholdPct: args.baseline.thresholdPct, rows } : undefined;
+  };
 
   const outcomes: BrowserOutcome[] = [];
   const targets = chooseTargets(args, outcomes, fail);
@@ -257,6 +278,10 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   const output = new OutputDir(resolve(args.out), runId);
   out(`storebench sweep ${runId}`);
   out(`  plan: ${describePlan(plan)}`);
+  if (args.baseline) {
+    const browsers = [...new Set(baselineDocs.map((d) => d.run.browser))];
+    out(`  baseline: ${args.baseline.path} (${browsers.join(', ')}): each row it has samples until its change is decided against +${args.baseline.thresholdPct}%`);
+  }
   for (const t of targets) if (t.browser) out(`  ${t.id}: ${t.browser.label} ${t.browser.version}, driven by ${t.browser.how}`);
 
   // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
@@ -316,10 +341,13 @@ export async function sweep(argv: readonly string[]): Promise<number> {
         collector: {
           token,
           onMessage: (m) => {
+            // A document of another run (an old tab, another sweep's page) is refused, not recorded with a warning.
+            if (m.type === 'done' && m.results.run.id !== runId) return `these results are of run ${m.results.run.id}; this sweep records run ${runId} only`;
             const conflict = session?.conflict(m, args.manual) ?? null;
             if (conflict !== null) return conflict;
             session?.accept(m);
           },
+          baseline: baselineFor,
           onRejected: (r) => {
             if (args.manual && r.browser !== undefined && session?.browser !== null && r.browser !== session?.browser && !refusedLabels.has(r.browser)) {
               refusedLabels.add(r.browser);
@@ -415,7 +443,17 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   out();
   const why = verdict(outcomes, signalled !== null);
   out(why === null ? `OK: ${outcomes.length} browser${outcomes.length === 1 ? '' : 's'} completed, no row is error or timeout.` : `FAILED: ${why}.`);
-  return why === null ? 0 : 1;
+  if (why !== null) return 1;
+  if (!args.baseline) return 0;
+  // Against the baseline, as npm run compare would say it: its table, then its verdict last.
+  const comparison = compareResults(baselineDocs.filter((d) => complete.some((c) => c.run.browser === d.run.browser)), complete, args.baseline.thresholdPct);
+  const decision = gate(comparison);
+  out();
+  out(`Against the baseline ${args.baseline.path}:`);
+  out(formatComparison(comparison));
+  out();
+  out(printableField(decision.line));
+  return decision.code;
 }
 
 runEntry('sweep', sweep);

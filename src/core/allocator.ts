@@ -25,6 +25,8 @@ export interface RowGauge {
   costMs: number;
   /** Wall time the row has used so far, in ms. */
   spentMs: number;
+  /** With a baseline: whether the change from it is decided. Absent: the row samples to the precision target. */
+  decided?: boolean;
 }
 
 /**
@@ -46,12 +48,14 @@ export function pickNext<T extends RowGauge>(rows: readonly T[]): T | undefined 
 }
 
 /**
- * Whether an adaptive row has enough, and why: its interval reached the target (after minN), it
- * reached maxN, or one more sample would take it past its own time cap (`maxMs`). A row below
- * 2 samples never stops for time.
+ * Whether an adaptive row has enough, and why: its interval reached the target (after minN), or,
+ * sampling against a baseline, its change from the baseline is decided instead; it reached maxN;
+ * or one more sample would take it past its own time cap (`maxMs`). A row below 2 samples never
+ * stops for time.
  */
 export function stopReason(row: RowGauge, auto: AutoSampling): StopReason | undefined {
-  if (row.n >= auto.minN && row.precision !== null && row.precision <= auto.targetRelCi) return 'ci-target';
+  if (row.n >= auto.minN && row.decided === true) return 'decided';
+  if (row.n >= auto.minN && row.decided === undefined && row.precision !== null && row.precision <= auto.targetRelCi) return 'ci-target';
   if (row.n >= auto.maxN) return 'iterations';
   if (row.n >= MIN_SAMPLES_ON_TIME_CAP && row.spentMs + row.costMs > auto.maxMs) return 'time-cap';
   return undefined;

@@ -55,8 +55,8 @@ export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
  * `maxN`), its median's interval reached the target, one more sample would have passed its
  * own time cap (`auto.maxMs`), or its group's share of the run's budget was spent.
  */
-export type StopReason = 'iterations' | 'ci-target' | 'time-cap' | 'budget';
-export const STOP_REASONS: readonly StopReason[] = ['iterations', 'ci-target', 'time-cap', 'budget'];
+export type StopReason = 'iterations' | 'ci-target' | 'decided' | 'time-cap' | 'budget';
+export const STOP_REASONS: readonly StopReason[] = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget'];
 
 /** Samples flagged as outliers: beyond median ± k·MAD (scaled). Flagged only; they stay in `samples` and in the stats. */
 export interface Outliers {

@@ -3,6 +3,7 @@
  * row that failed cannot also be sampling, and only a row that stopped becomes an `ok` result.
  */
 import type { StoreAdapter } from './adapter.ts';
+import { decided, type BaselineRow } from './baseline.ts';
 import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
 import type { SharedDb } from './sample.ts';
 import { derivedFromSamples, median, medianCi, medianPrecision } from './stats.ts';
@@ -38,6 +39,8 @@ export interface Row {
   sampleWallMs: number;
   blocking?: Record<string, number>;
   footprint?: Record<string, number>;
+  /** With --baseline: the row's counterpart in the baseline, and whether the change from it is decided yet (baseline.ts). */
+  baseline?: { row: BaselineRow; thresholdPct: number; decided: boolean };
 }
 
 export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
@@ -62,6 +65,7 @@ export function addSample(row: Row, ms: number, metrics: Record<string, number>,
   for (const list of Object.values(row.metrics)) if (list.length < row.samples.length) list.push(NaN);
   row.points.push(points);
   row.precision = medianPrecision({ median: median(row.samples), medianCi: medianCi(row.samples) });
+  if (row.baseline) row.baseline.decided = decided(row.samples, row.baseline.row, row.baseline.thresholdPct);
 }
 
 /** The row as a results row. A row still `sampling` (the run ended it) counts as stopped by its count. */

@@ -17,6 +17,7 @@
  */
 import type { Doc, StoreAdapter } from './adapter.ts';
 import { Budget, MIN_SAMPLES_ON_TIME_CAP, pickNext, stopReason, type RowGauge } from './allocator.ts';
+import { matchBaseline, type Baseline } from './baseline.ts';
 import { nextRepeats, sampleTargetMs } from './calibrate.ts';
 import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
 import { CancelledError, errorMessage, TimeoutError } from './errors.ts';
@@ -82,6 +83,8 @@ export interface RunInput {
   footprint?: FootprintProbe;
   /** The clock's step in ms, for calibration; measured here when not given. */
   timerStepMs?: number;
+  /** Sample each row until its change from this baseline is decided (baseline.ts), instead of to the precision target. */
+  baseline?: Baseline;
 }
 
 export interface RunOutput {
@@ -300,7 +303,7 @@ function openGroup(run: Run, { suite, c, size }: PlannedGroup): Group {
   const rows: Row[] = [];
   for (const adapter of run.input.adapters) {
     const reason = unsupportedReason(run.support.get(adapter.id) ?? 'not checked', c, adapter);
-    if (reason === null) rows.push(newRow(adapter, c));
+    if (reason === null) rows.push(withBaseline(newRow(adapter, c), run.input.baseline, identity(adapter)));
     else finishRow(run, { ...identity(adapter), status: 'unsupported', reason, samples: [], warmup: [] });
   }
   const rounds: string[][] = [];
@@ -533,7 +536,14 @@ function failRow(run: Run, row: Row, e: unknown, during: string, inSample: boole
 }
 
 function gaugeOf(row: Row): RowGauge {
-  return { n: row.samples.length, precision: row.precision, costMs: costPerSample(row), spentMs: row.spentMs };
+  return { n: row.samples.length, precision: row.precision, costMs: costPerSample(row), spentMs: row.spentMs, ...(row.baseline ? { decided: row.baseline.decided } : {}) };
+}
+
+/** The row, set to sample against its baseline counterpart when the run has a baseline and the case is in it. */
+function withBaseline(row: Row, baseline: Baseline | undefined, id: CaseIdentity): Row {
+  const match = baseline ? matchBaseline(baseline.rows, id) : undefined;
+  if (baseline && match) row.baseline = { row: match, thresholdPct: baseline.thresholdPct, decided: false };
+  return row;
 }
 
 /** `budget` when one more sample of the row would end past `endsAt`. */

@@ -264,14 +264,23 @@ export interface MedianRatio {
  * `null` when a side has no interval (n < 6) or a median or bound of 0 (no log).
  */
 export function medianRatio(a: readonly number[], b: readonly number[]): MedianRatio | null {
-  const ia = medianCi(a);
-  const ib = medianCi(b);
-  const ma = median(a);
-  const mb = median(b);
-  if (!ia || !ib || !(ia.lo > 0 && ib.lo > 0 && ma > 0 && mb > 0)) return null;
+  return ratioOfMedians({ median: median(a), ci: medianCi(a) }, { median: median(b), ci: medianCi(b) });
+}
+
+/** A median with its 95% interval, as kept for a side that is not all at hand (a baseline row). */
+export interface MedianWithCi {
+  median: number;
+  ci: Interval | null;
+}
+
+/** medianRatio from the two medians and their intervals. */
+export function ratioOfMedians(a: MedianWithCi, b: MedianWithCi): MedianRatio | null {
+  const ia = a.ci;
+  const ib = b.ci;
+  if (!ia || !ib || !(ia.lo > 0 && ib.lo > 0 && a.median > 0 && b.median > 0)) return null;
   const se = Math.hypot(Math.log(ia.hi / ia.lo), Math.log(ib.hi / ib.lo)) / (2 * Z975);
-  const log = Math.log(mb / ma);
-  return { ratio: mb / ma, lo: Math.exp(log - Z975 * se), hi: Math.exp(log + Z975 * se) };
+  const log = Math.log(b.median / a.median);
+  return { ratio: b.median / a.median, lo: Math.exp(log - Z975 * se), hi: Math.exp(log + Z975 * se) };
 }
 
 export function summarize(samples: readonly number[]): Stats {

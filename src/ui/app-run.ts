@@ -4,6 +4,7 @@
  * events it passes in, and brings its own probes.
  */
 import { collectEnvironment, describeAdapters } from '../core/environment.ts';
+import type { Baseline } from '../core/baseline.ts';
 import type { Plan } from '../core/plan.ts';
 import { validateResults, type ResultsFile } from '../core/results.ts';
 import { resultsDocument } from '../core/results-document.ts';
@@ -28,6 +29,8 @@ export interface AppRunInput {
   metricNotes?: Record<string, string>;
   /** Awaited before each sample, untimed (see RunInput.betweenSamples); one event-loop turn by default. */
   betweenSamples?: () => Promise<void>;
+  /** Sample each row until its change from this baseline is decided (the sweep's --baseline). */
+  baseline?: Baseline;
 }
 
 export interface AppRunOutput {
@@ -56,6 +59,7 @@ export async function runHere(input: AppRunInput, context: 'main' | 'worker'): P
     probe: input.probe,
     footprint: input.footprint,
     timerStepMs: environment.timerStepMs,
+    baseline: input.baseline,
   });
   // After the run, when the stores know what actually ran (e.g. which SQLite VFS).
   const described = await describeAdapters(adapters);

@@ -7,6 +7,7 @@
  * A failed POST is counted, never thrown into the runner.
  */
 import type { CollectorMessage } from '../core/collector.ts';
+import { checkBaseline, type Baseline } from '../core/baseline.ts';
 import type { ResultsFile } from '../core/results.ts';
 import type { RunEvent } from '../core/runner.ts';
 
@@ -36,6 +37,26 @@ export class CollectorClient {
     private readonly browser: string,
     private readonly clock: () => number = () => performance.now(),
   ) {}
+
+  /** The collector's address with the run token: the collector checks it before it reads a body. */
+  private get endpoint(): string {
+    const u = new URL(this.url);
+    u.searchParams.set('token', this.token);
+    return u.href;
+  }
+
+  /**
+   * The baseline the sweep samples against (`--baseline`), for this browser; undefined when the
+   * sweep has none. Awaited before the run, like hello.
+   */
+  async baseline(): Promise<Baseline | undefined> {
+    const u = new URL(this.endpoint);
+    u.searchParams.set('baseline', this.browser);
+    const response = await fetch(u, { signal: AbortSignal.timeout(HELLO_TIMEOUT_MS) });
+    if (response.status === 204) return undefined;
+    if (!response.ok) throw new Error(`baseline: collector answered ${response.status} ${response.statusText}`.trim());
+    return checkBaseline(await response.json());
+  }
 
   /** Before the run: awaited, so the collector hears of the page before any progress. */
   hello(userAgent: string): Promise<void> {
@@ -96,7 +117,7 @@ export class CollectorClient {
   /** Resolves whatever happens; failures are counted in `stats`. */
   private async post(message: CollectorMessage, timeoutMs?: number): Promise<void> {
     try {
-      const response = await fetch(this.url, {
+      const response = await fetch(this.endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(message),

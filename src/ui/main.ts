@@ -196,6 +196,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
 
   try {
     if (collector) await collector.hello(navigator.userAgent);
+    const baseline = collector ? await collector.baseline() : undefined;
     const heap = await heapSupport;
     const probe = createBlockingProbe(plan.worker ? 'worker' : 'main');
     const footprint = createFootprint(heap.measure, heap.why);
@@ -214,7 +215,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
       }
       await yieldToEventLoop();
     };
-    const { results, leftover } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent, probe, footprint, metricNotes, betweenSamples });
+    const { results, leftover } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent, probe, footprint, metricNotes, betweenSamples, baseline });
     const elapsedMs = performance.now() - startedAt;
     const took = formatElapsed(elapsedMs);
 

@@ -11,6 +11,7 @@
  * and their rows are `unsupported` with that reason.
  */
 import { errorMessage } from '../core/errors.ts';
+import type { Baseline } from '../core/baseline.ts';
 import type { Plan } from '../core/plan.ts';
 import type { ResultsFile } from '../core/results.ts';
 import type { FootprintProbe, RunEvent, RunOutput, PassProbe } from '../core/runner.ts';
@@ -20,7 +21,7 @@ import { footprintAppliesTo } from './footprint.ts';
 export type HookName = 'probe-start' | 'probe-stop' | 'footprint-before' | 'footprint-after';
 
 export type ToWorker =
-  | { type: 'run'; plan: Plan; runId: string; browser: string; metricNotes: Record<string, string>; probe: boolean; footprint: boolean }
+  | { type: 'run'; plan: Plan; runId: string; browser: string; metricNotes: Record<string, string>; probe: boolean; footprint: boolean; baseline?: Baseline }
   | { type: 'cancel' }
   | { type: 'hook-reply'; id: number; value?: Record<string, number>; error?: string };
 
@@ -87,6 +88,7 @@ scope.addEventListener('message', (event) => {
           signal: controller.signal,
           onEvent: (e) => post({ type: 'event', event: e }),
           metricNotes: msg.metricNotes,
+          baseline: msg.baseline,
           ...(msg.probe ? { probe: remoteProbe } : {}),
           ...(msg.footprint ? { footprint: remoteFootprint } : {}),
         },

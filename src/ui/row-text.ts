@@ -62,6 +62,7 @@ const STOPPED: Record<StopReason, string | null> = {
   // With a fixed count this is every row; the adaptive case is worded in stopNote.
   iterations: null,
   'ci-target': 'reached its precision target',
+  decided: 'stopped once its change from the baseline was decided against the threshold',
   'time-cap': 'stopped at its time cap (max-ms) before its precision target',
   budget: 'stopped when its share of the time budget was spent',
 };

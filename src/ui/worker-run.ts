@@ -108,6 +108,7 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
       metricNotes: input.metricNotes ?? {},
       probe: input.probe !== undefined,
       footprint: input.footprint !== undefined,
+      ...(input.baseline ? { baseline: input.baseline } : {}),
     });
   });
 }

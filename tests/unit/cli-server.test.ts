@@ -30,8 +30,8 @@ function send(server: StorebenchServer, method: string, path: string, body?: str
   });
 }
 
-const post = (server: StorebenchServer, message: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  send(server, 'POST', '/collect', typeof message === 'string' ? message : JSON.stringify(message), headers);
+const post = (server: StorebenchServer, message: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }, path = `/collect?token=${TOKEN}`) =>
+  send(server, 'POST', path, typeof message === 'string' ? message : JSON.stringify(message), headers);
 
 function expectIsolated(reply: Reply): void {
   for (const [name, value] of Object.entries(ISOLATION_HEADERS)) expect(reply.headers[name.toLowerCase()], name).toBe(value);
@@ -169,14 +169,38 @@ describe('cli server - collector', () => {
     expect(messages).toHaveLength(2);
   });
 
-  it('refuses a wrong or missing token with 403', async () => {
+  it('refuses a wrong or missing token with 403, in the URL before the body is read, and in the body', async () => {
     const wrong = await post(server, { ...hello, token: 'guess' });
     expect(wrong.status).toBe(403);
     expect(wrong.body).toBe('wrong token; this collector belongs to another run\n');
     const none = await post(server, { type: 'hello', browser: 'chromium', userAgent: 'x' });
     expect(none.status).toBe(403);
+    const noUrlToken = await post(server, hello, { 'content-type': 'application/json' }, '/collect');
+    expect(noUrlToken).toMatchObject({ status: 403, body: 'no run token or a wrong one in the URL\n' });
+    expect((await post(server, hello, { 'content-type': 'application/json' }, '/collect?token=guess')).status).toBe(403);
     expect(messages).toEqual([]);
-    expect(rejections.map((r) => r.status)).toEqual([403, 403]);
+    expect(rejections.map((r) => r.status)).toEqual([403, 403, 403, 403]);
+  });
+
+  it('answers a post without the token before its body arrives: an unauthenticated body is never buffered', async () => {
+    // 64 MB announced, one 1 MB chunk sent, the rest held back: the answer comes anyway.
+    const status = await new Promise<number>((ok, fail) => {
+      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/collect', headers: { 'content-type': 'application/json', 'content-length': String(64 * 1024 * 1024) } }, (res) => {
+        res.resume();
+        ok(res.statusCode ?? 0);
+      });
+      req.on('error', () => {}); // the server drops the connection after answering
+      req.write(Buffer.alloc(1024 * 1024, 32));
+      setTimeout(() => fail(new Error('no answer before the body was sent')), 5_000).unref();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('refuses a post from a page of another origin, and accepts one from its own', async () => {
+    const foreign = await post(server, hello, { 'content-type': 'text/plain', origin: 'http://evil.example' });
+    expect(foreign).toMatchObject({ status: 403, body: 'posts come only from the page this server serves, not from http://evil.example\n' });
+    expect(messages).toEqual([]);
+    expect((await post(server, hello, { 'content-type': 'text/plain', origin: server.origin })).status).toBe(204);
   });
 
   it('refuses bad JSON, non-objects and unknown types with 400', async () => {
@@ -194,16 +218,22 @@ describe('cli server - collector', () => {
 
   it('refuses other content types with 415 and other methods with 405', async () => {
     expect((await post(server, hello, { 'content-type': 'multipart/form-data; boundary=x' })).status).toBe(415);
-    const get = await send(server, 'GET', '/collect');
+    const get = await send(server, 'PUT', `/collect?token=${TOKEN}`);
     expect(get.status).toBe(405);
-    expect(get.headers.allow).toBe('POST');
+    expect(get.headers.allow).toBe('GET, POST');
+  });
+
+  it('answers GET ?baseline=BROWSER with the token: 204 without a baseline, never without the token', async () => {
+    const none = await send(server, 'GET', `/collect?token=${TOKEN}&baseline=chromium`);
+    expect(none.status).toBe(204);
+    expect((await send(server, 'GET', '/collect?baseline=chromium')).status).toBe(403);
   });
 
   it('refuses a message over the size cap with 413, whether declared or streamed', async () => {
     const big = { ...hello, userAgent: 'x'.repeat(64 * 1024) };
     const streamed = await new Promise<Reply>((ok, fail) => {
       // Chunked: no Content-Length, so the cap is found while reading.
-      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/collect', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: `/collect?token=${TOKEN}`, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
         res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
@@ -224,7 +254,7 @@ describe('cli server - collector', () => {
     try {
       const reply = await new Promise<Reply>((ok, fail) => {
         const req = request(
-          { host: '127.0.0.1', port: plain.port, method: 'POST', path: '/collect', headers: { 'content-type': 'application/json', 'content-length': String(MAX_COLLECTOR_MESSAGE_BYTES + 1) } },
+          { host: '127.0.0.1', port: plain.port, method: 'POST', path: `/collect?token=${TOKEN}`, headers: { 'content-type': 'application/json', 'content-length': String(MAX_COLLECTOR_MESSAGE_BYTES + 1) } },
           (res) => {
             let text = '';
             res.on('data', (c: Buffer) => (text += c.toString()));
