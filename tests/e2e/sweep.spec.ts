@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseResults } from '../../src/core/results.ts';
@@ -102,4 +102,33 @@ test('sweep - size 0 and a shard that does not exist exit 2 and name the allowed
   const shard = await sweep(['--shard', '3/2'], 60_000);
   expect(shard.code, shard.stdout + shard.stderr).toBe(2);
   expect(shard.stderr).toContain('--shard: "3/2": shard 3 does not exist; allowed: 1 to 2 (shards count from 1)');
+});
+
+test('sweep - against the committed results every row both ran is compared; --baseline samples a row until its change is decided and gates on it', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'storebench-baseline-'));
+  try {
+    const plan = ['--browsers', 'chromium', '--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory,idb', '--sizes', '100'];
+    const first = await sweep([...plan, '--budget', '8s', '--out', out], 180_000);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const fresh = join(out, filesIn(out).find((f) => f.endsWith('-chromium.json'))!);
+    // The committed sweep ran the default plan, with other suite-wide parameters in force: still every row matches.
+    const committed = join(REPO_ROOT, 'results', readdirSync(join(REPO_ROOT, 'results')).find((f) => f.endsWith('-chromium.json'))!);
+    const cmp = spawnSync('npm', ['run', '--silent', 'compare', '--', committed, fresh], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(cmp.stdout.trimEnd().split('\n').at(-1)).toMatch(/; compared 2 of 2 rows ok in both[:(]/);
+
+    // A baseline in which idb's insert/bulk was twice as fast: this build is a clear regression of that row.
+    const base = JSON.parse(readFileSync(fresh, 'utf8')) as { cases: { adapter: string; samples: number[] }[] };
+    const row = base.cases.find((c) => c.adapter === 'idb')!;
+    row.samples = row.samples.map((x) => x / 2);
+    const baseline = join(out, 'baseline.json');
+    writeFileSync(baseline, JSON.stringify(base));
+    const second = await sweep([...plan, '--budget', '20s', '--baseline', baseline, '--out', join(out, 'second')], 180_000);
+    expect(second.code, second.stdout + second.stderr).toBe(1);
+    expect(second.stdout).toContain(`baseline: ${baseline} (chromium): each row it has samples until its change is decided against +5%`);
+    expect(second.stdout).toMatch(/^FAILED: \d rows? slower beyond 5% or broken \(.*chromium insert\/bulk idb 100 \+\d+\.\d%/m);
+    const results = parseResults(readFileSync(join(out, 'second', filesIn(join(out, 'second')).find((f) => f.endsWith('-chromium.json'))!), 'utf8'), 'second');
+    expect(results.cases.find((c) => c.adapter === 'idb')).toMatchObject({ status: 'ok', stopped: 'decided' });
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });

@@ -32,6 +32,12 @@ describe('allocator - when a row has enough', () => {
     expect(stopReason(gauge({ n: 6, precision: 0.03 }), auto)).toBeUndefined();
   });
 
+  it('against a baseline, stops once the change is decided, not at the precision target', () => {
+    expect(stopReason(gauge({ n: 6, precision: 0.019, decided: false }), auto)).toBeUndefined();
+    expect(stopReason(gauge({ n: 6, precision: 0.3, decided: true }), auto)).toBe('decided');
+    expect(stopReason(gauge({ n: 5, precision: 0.3, decided: true }), { ...auto, minN: 8 })).toBeUndefined();
+  });
+
   it('stops at max N, and before a sample that would pass the time cap, never below 2 samples', () => {
     expect(stopReason(gauge({ n: 100 }), auto)).toBe('iterations');
     expect(stopReason(gauge({ spentMs: 995, costMs: 10 }), auto)).toBe('time-cap');
