@@ -67,16 +67,21 @@ export async function blobPutFails(): Promise<boolean | null> {
     return null;
   } finally {
     db?.close();
-    await withTimeout(
-      new Promise<void>((resolve, reject) => {
-        const del = indexedDB.deleteDatabase(name);
-        del.onsuccess = () => resolve();
-        del.onerror = () => reject(del.error);
-      }),
-      PROBE_TIMEOUT_MS,
-      'deleting the Blob probe database',
-    ).catch(() => {});
+    await deleteQuietly(name);
   }
+}
+
+/** Delete an IndexedDB database by name, bounded in time; a failure is left for the caller's checks. */
+function deleteQuietly(name: string): Promise<void> {
+  return withTimeout(
+    new Promise<void>((resolve, reject) => {
+      const del = indexedDB.deleteDatabase(name);
+      del.onsuccess = () => resolve();
+      del.onerror = () => reject(del.error);
+    }),
+    PROBE_TIMEOUT_MS,
+    `deleting ${name}`,
+  ).catch(() => {});
 }
 
 /**
@@ -91,10 +96,14 @@ export async function primeBlobCheck(openAndDestroy: (name: string) => Promise<v
     if (value instanceof Blob) throw new DOMException('storebench: this browser cannot store a Blob in IndexedDB', 'DataCloneError');
     return put.call(this, value, key);
   };
+  const name = `storebench-blob-check-${Math.random().toString(36).slice(2)}`;
   try {
-    await withTimeout(openAndDestroy(`storebench-blob-check-${Math.random().toString(36).slice(2)}`), PROBE_TIMEOUT_MS, "PouchDB's Blob check in a throwaway database");
+    await withTimeout(openAndDestroy(name), PROBE_TIMEOUT_MS, "PouchDB's Blob check in a throwaway database");
   } finally {
     proto.put = put;
+    // When opening failed (a full disk, a quota error) PouchDB never destroyed it: its database,
+    // under PouchDB's own prefix, would stay behind.
+    await deleteQuietly(`_pouch_${name}`);
   }
 }
 

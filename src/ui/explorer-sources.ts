@@ -38,7 +38,7 @@ export async function fetchServed(name: string, base: string): Promise<LoadedFil
 }
 
 export async function readLocal(file: File): Promise<LoadedFile[]> {
-  if (file.size > MAX_RESULTS_BYTES) throw new Error(`${file.name}: ${file.size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
+  if (file.size > MAX_RESULTS_BYTES) throw new Error(`${file.name}: ${file.size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file; it was not read`);
   return asLoaded(parseResultsInput(await file.text(), file.name), `local:${file.name}`, file.name, 'local');
 }
 

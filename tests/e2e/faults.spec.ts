@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+import { validateResultsIndex } from '../../src/core/results-input.ts';
 
 type PageState = { status: string; results?: ResultsFile; error?: string };
 
@@ -22,7 +23,8 @@ async function settled(page: Page, timeout = 90_000): Promise<PageState> {
 }
 
 /** Benchmark databases left in the browser: every name the runner gives starts with storebench-. */
-const leftDatabases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.startsWith('storebench-')));
+/** Every database the harness may create, PouchDB's (`_pouch_` + the name) included. */
+const leftDatabases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => /^(_pouch_)?storebench-/.test(n)));
 
 function row(s: PageState, adapter: string): CaseResult {
   const r = s.results?.cases.find((c) => c.adapter === adapter);
@@ -184,7 +186,8 @@ test.describe('faults - bad input', () => {
 
 test.describe('faults - hostile results files in "compare with…"', () => {
   async function runSmallPlan(page: Page): Promise<ResultsFile> {
-    await page.goto('/?suites=insert&cases=bulk&adapters=memory&sizes=20&iterations=3&warmup=0&autorun=1');
+    // 8 samples: the median's interval needs 6, and compare needs the interval.
+    await page.goto('/?suites=insert&cases=bulk&adapters=memory&sizes=20&iterations=8&warmup=0&autorun=1');
     const s = await settled(page);
     expect(s.status, s.error).toBe('done');
     return s.results as ResultsFile;
@@ -206,8 +209,9 @@ test.describe('faults - hostile results files in "compare with…"', () => {
     }
     await open(page);
     await page.locator('#compare-file').setInputFiles({ name: '<i>evil</i>.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(hostile)) });
-    await expect(page.locator('#compare-table')).toContainText('<b id=injected>memory</b>');
-    await expect(page.locator('#compare-table')).toContainText('<script>alert(2)</script>');
+    // Another browser's rows match nothing here: they are listed under the folded "nothing to compare".
+    await expect(page.getByTestId('compare-folded')).toContainText('<b id=injected>memory</b>');
+    await expect(page.getByTestId('compare-folded')).toContainText('<script>alert(2)</script>');
     await expect(page.getByTestId('compare-status')).toContainText('<i>evil</i>.json');
     expect(await page.locator('#injected').count()).toBe(0);
     expect(await page.locator('img[src=x]').count()).toBe(0);
@@ -247,16 +251,44 @@ test.describe('faults - hostile results files in "compare with…"', () => {
     const results = await runSmallPlan(page);
     await open(page);
     await page.locator('#compare-file').setInputFiles({ name: 'same.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(results)) });
-    await expect(page.getByTestId('compare-status')).toContainText('No regression against same.json');
-    await expect(page.locator('#compare-table tbody tr[data-verdict=same]')).toHaveCount(1);
+    await expect(page.getByTestId('compare-status')).toContainText('Against same.json: OK: no row slower beyond 5%; compared 1 of 1 rows ok in both');
+    // No change at all; whether its interval also rules out +5% depends on how noisy eight samples were.
+    const row = page.locator('#compare-table tbody tr');
+    await expect(row).toHaveCount(1);
+    await expect(row.locator('td').nth(6)).toHaveText('±0.0%');
+    await expect(row).toHaveAttribute('data-verdict', /^(same|inconclusive)$/);
 
     // The file (the base) 20% faster means this page's run is 20% slower than it.
     const faster = structuredClone(results);
     for (const c of faster.cases) c.samples = c.samples.map((x) => x / 1.2);
     await page.locator('#compare-file').setInputFiles({ name: 'faster.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(faster)) });
     const verdict = page.locator('#compare-table tbody tr').first();
-    // Three memory samples are noisy, so the interval may include 0 (inconclusive); the change is +20% either way.
+    // Eight memory samples are noisy, so the interval may reach below +5% (inconclusive); the change of the median is +20% either way.
     await expect(verdict.locator('td').nth(6)).toHaveText('+20.0%');
     await expect(verdict).toHaveAttribute('data-verdict', /^(regression|inconclusive)$/);
+  });
+});
+
+test.describe('compare with… a base from results/', () => {
+  test('lists the valid files of results/, and compares a run of the same engine with the chosen one, regressions first', async ({ page, request, browserName }) => {
+    const index = validateResultsIndex(await (await request.get('/results/index.json')).json(), 'results/index.json');
+    const mine = index.files.find((f) => f.documents?.some((d) => d.browser === browserName));
+    test.skip(!mine, `results/ holds no ${browserName} file`);
+    await page.goto('/?suites=insert&cases=bulk,serial&adapters=memory,idb&sizes=100&iterations=8&warmup=1&autorun=1');
+    const s = await settled(page);
+    expect(s.status, s.error).toBe('done');
+    await page.locator('#compare-view > summary').click();
+    const valid = index.files.filter((f) => f.documents && f.documents.length > 0);
+    await expect(page.locator('#compare-served option')).toHaveCount(valid.length + 1);
+    await page.locator('#compare-served').selectOption(mine!.name);
+    // The committed sweep ran both cases on both stores at 100 documents: all four rows are compared.
+    await expect(page.getByTestId('compare-status')).toContainText(`Against results/${mine!.name}: `);
+    await expect(page.getByTestId('compare-status')).toContainText('compared 4 of 4 rows ok in both');
+    const verdicts = await page.locator('#compare-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-verdict')));
+    const order = ['broke', 'regression', 'inconclusive', 'slower', 'status changed', 'not comparable', 'faster', 'same'];
+    expect(verdicts.map((v) => order.indexOf(v ?? ''))).toEqual([...verdicts.map((v) => order.indexOf(v ?? ''))].sort((a, b) => a - b));
+    // The filter narrows the table to the rows holding every word.
+    await page.locator('#compare-filter').fill('idb serial');
+    await expect(page.locator('#compare-table tbody tr')).toHaveCount(1);
   });
 });
