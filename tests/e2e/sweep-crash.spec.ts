@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PARTIAL_SCHEMA, type PartialFile } from '../../src/cli/output.ts';
@@ -24,6 +24,8 @@ const PLAN = ['--suites', 'insert', '--adapters', 'memory', '--sizes', '50,5000'
 test('sweep crash - chromium killed mid-run is reported, its rows are kept, and firefox still runs', async () => {
   test.setTimeout(400_000);
   const out = mkdtempSync(join(tmpdir(), 'storebench-crash-'));
+  const browserFolders = () => readdirSync(tmpdir()).filter((n) => n.startsWith('org.chromium.Chromium.') || n.startsWith('storebench-browser-'));
+  const before = new Set(browserFolders());
   const sweep = startSweep(['--browsers', 'chromium,firefox', ...PLAN, '--out', out], 380_000);
   try {
     // Once chromium has finished a row, kill its browser process: the one whose parent is not itself chromium.
@@ -53,6 +55,8 @@ test('sweep crash - chromium killed mid-run is reported, its rows are kept, and 
     expect(firefox.cases.filter((c) => c.status !== 'ok')).toEqual([]);
     // The table keeps chromium's finished rows next to firefox's.
     expect(run.stdout).toMatch(/suite\s+case\s+adapter\s+size\s+chromium\s+firefox/);
+    // The killed browser could not remove its temporary folders; the sweep removed them for it.
+    expect(browserFolders().filter((n) => !before.has(n))).toEqual([]);
   } finally {
     signalGroup(sweep.child, 'SIGKILL');
     rmSync(out, { recursive: true, force: true });

@@ -4,6 +4,9 @@
  * 'moz-firefox'; see the README, "Browsers on this kind of machine"), Playwright's WebKit, and a remote Playwright browser server
  * (`--remote ws://...`), which is connected to instead of launched.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, firefox, webkit, type Browser, type Page } from 'playwright-core';
 import { errorMessage, withTimeout } from '../../core/errors.ts';
 import { redactUrl } from '../browsers.ts';
@@ -21,6 +24,13 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
   let browser: Browser | undefined;
   let page: Page | undefined;
   const stopAbort = once(signal, () => session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }));
+  // The browser's own temporary folders (Chromium's org.chromium.Chromium.*) go in one of the
+  // sweep's, removed when the drive ends: a browser killed with SIGKILL cannot remove its own.
+  const browserTmp = how.connect ? undefined : mkdtempSync(join(tmpdir(), 'storebench-browser-'));
+  const removeTmp = () => {
+    if (browserTmp) rmSync(browserTmp, { recursive: true, force: true });
+  };
+  process.once('exit', removeTmp);
   try {
     const type = { chromium, firefox, webkit }[how.engine];
     try {
@@ -35,6 +45,7 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
         : await type.launch({
             executablePath: how.executablePath,
             args: how.args,
+            env: { ...process.env, TMPDIR: browserTmp },
             ...(how.channel ? { channel: how.channel } : {}),
             headless: true,
             timeout: LAUNCH_TIMEOUT_MS,
@@ -77,6 +88,8 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
     // For a connected browser this closes only this sweep's context and the connection; the
     // server and its browser belong to whoever started them.
     if (browser) await withTimeout(browser.close(), CLOSE_TIMEOUT_MS, `closing ${found.label}`).catch(() => {});
+    removeTmp();
+    process.off('exit', removeTmp);
   }
 }
 
