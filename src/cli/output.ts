@@ -3,8 +3,8 @@
  * renamed into place, so a crash or Ctrl-C never leaves half a JSON document behind.
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Plan } from '../core/plan.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
 
@@ -33,7 +33,23 @@ export class OutputDir {
     readonly dir: string,
     readonly runId: string,
   ) {
-    mkdirSync(dir, { recursive: true });
+    OutputDir.prepare(dir);
+  }
+
+  /** Make the folder if need be; an OutputError says why it cannot be one (a file, a FIFO, a path through a file). */
+  static prepare(dir: string): void {
+    let stat;
+    try {
+      stat = statSync(dir);
+    } catch {
+      stat = undefined;
+    }
+    if (stat && !stat.isDirectory()) throw new OutputError(`--out ${dir} is ${stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isFile() ? 'a file' : 'not a folder'}; give a folder for the results, e.g. --out out`);
+    try {
+      makeFolders(dir);
+    } catch (e) {
+      throw new OutputError(outputFailure(dir, e).replace(/^cannot write /, `--out: cannot make the folder `));
+    }
   }
 
   resultsPath(browser: string): string {
@@ -74,6 +90,26 @@ export class OutputDir {
     this.written.push(path);
     return path;
   }
+}
+
+/**
+ * mkdir -p, one level at a time: Node's `mkdirSync(…, { recursive: true })` never returns on a
+ * file system that refuses the folder with ENOENT although its parent exists (/proc, seen on
+ * Node 20), so the levels are made here and the first refusal is thrown.
+ */
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    try {
+      if (statSync(at).isDirectory()) break;
+      throw Object.assign(new Error(`${at} is not a folder`), { code: 'ENOTDIR' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const level of missing) mkdirSync(level);
 }
 
 /** A path the tool will not write to, with the reason. */

@@ -29,7 +29,7 @@ import type { Driver } from './drivers/driver.ts';
 import { driveManual } from './drivers/manual.ts';
 import { drivePlaywright } from './drivers/playwright.ts';
 import { driveWebDriver } from './drivers/webdriver.ts';
-import { makeRunId, OutputDir, PARTIAL_SCHEMA } from './output.ts';
+import { makeRunId, OutputDir, OutputError, PARTIAL_SCHEMA } from './output.ts';
 import { formatDuration, progressLine, ProgressView } from './progress.ts';
 import { COLLECT_PATH, isLoopbackHost, isWildcardHost, startServer, type StorebenchServer } from './server.ts';
 import { BrowserSession, defaultLimits, type RunEnd } from './session.ts';
@@ -251,6 +251,13 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   }
   if (problem !== null) {
     fail(`${problem} (see --help)`);
+    return 2;
+  }
+  try {
+    OutputDir.prepare(resolve(args.out));
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    fail(e.message);
     return 2;
   }
   let baselineDocs: ResultsFile[] = [];

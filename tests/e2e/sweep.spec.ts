@@ -132,3 +132,24 @@ test('sweep - against the committed results every row both ran is compared; --ba
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('sweep - an --out that cannot be a folder exits 2 with the reason, before any browser starts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'storebench-out-'));
+  try {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'keep');
+    for (const [out, message] of [
+      [file, `--out ${file} is a file; give a folder for the results`],
+      ['/dev/null/x', '--out: cannot make the folder /dev/null/x: a part of the path is not a folder'],
+    ] as const) {
+      const run = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory', '--iterations', '2', '--out', out], 60_000);
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(run.stdout).not.toContain('storebench sweep');
+    }
+    expect(readFileSync(file, 'utf8')).toBe('keep');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
