@@ -66,6 +66,12 @@ export interface SessionHooks {
   onWarning?: (text: string) => void;
 }
 
+/** Why a message belongs to another run and is refused (409), or null: a results document carries its run id. */
+export function otherRunReason(message: CollectorMessage, runId: string): string | null {
+  if (message.type !== 'done' || message.results.run.id === runId) return null;
+  return `these results are of run ${message.results.run.id}; this sweep records run ${runId} only`;
+}
+
 export class BrowserSession {
   readonly cases: CaseResult[] = [];
   readonly progress: SessionProgress = { userAgent: null, startedAt: null, rows: null, rowsDone: 0, samples: null, samplesDone: 0, current: null };

@@ -32,7 +32,7 @@ import { driveWebDriver } from './drivers/webdriver.ts';
 import { makeRunId, OutputDir, OutputError, PARTIAL_SCHEMA } from './output.ts';
 import { formatDuration, progressLine, ProgressView } from './progress.ts';
 import { COLLECT_PATH, isLoopbackHost, isWildcardHost, startServer, type StorebenchServer } from './server.ts';
-import { BrowserSession, defaultLimits, type RunEnd } from './session.ts';
+import { BrowserSession, defaultLimits, otherRunReason, type RunEnd } from './session.ts';
 import { resultsTable, type BrowserColumn } from './terminal-table.ts';
 import { loadVocabulary, planNamesProblem } from './vocabulary.ts';
 import { baselineRows, type Baseline } from '../core/baseline.ts';
@@ -349,7 +349,8 @@ export async function sweep(argv: readonly string[]): Promise<number> {
           token,
           onMessage: (m) => {
             // A document of another run (an old tab, another sweep's page) is refused, not recorded with a warning.
-            if (m.type === 'done' && m.results.run.id !== runId) return `these results are of run ${m.results.run.id}; this sweep records run ${runId} only`;
+            const other = otherRunReason(m, runId);
+            if (other !== null) return other;
             const conflict = session?.conflict(m, args.manual) ?? null;
             if (conflict !== null) return conflict;
             session?.accept(m);

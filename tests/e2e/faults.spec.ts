@@ -23,8 +23,8 @@ async function settled(page: Page, timeout = 90_000): Promise<PageState> {
 }
 
 /** Benchmark databases left in the browser: every name the runner gives starts with storebench-. */
-/** Every database the harness may create, PouchDB's (`_pouch_` + the name) included. */
-const leftDatabases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => /^(_pouch_)?storebench-/.test(n)));
+/** Every database of the origin, of any name: PouchDB's (`_pouch_` + the name) and probes' included. */
+const leftDatabases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''));
 
 function row(s: PageState, adapter: string): CaseResult {
   const r = s.results?.cases.find((c) => c.adapter === adapter);

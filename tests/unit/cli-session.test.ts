@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrowserSession, type SessionLimits } from '../../src/cli/session.ts';
+import { BrowserSession, otherRunReason, type SessionLimits } from '../../src/cli/session.ts';
 import type { CollectorMessage } from '../../src/core/collector.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
 
@@ -121,5 +121,14 @@ describe('cli session - manual (label adopted from the page)', () => {
     const s = new BrowserSession(null, limits);
     vi.advanceTimersByTime(limits.startupMs + 1);
     await expect(s.ended).resolves.toEqual({ kind: 'stalled', message: 'the page did not say hello within 1 s of printing the URL' });
+  });
+});
+
+describe('cli session - another run', () => {
+  it("refuses a results document of another run (an old tab, another sweep's page), and nothing else", () => {
+    const done = (id: string) => msg({ type: 'done', results: { run: { id }, cases: [] } as unknown as ResultsFile });
+    expect(otherRunReason(done('run-b'), 'run-a')).toBe('these results are of run run-b; this sweep records run run-a only');
+    expect(otherRunReason(done('run-a'), 'run-a')).toBeNull();
+    expect(otherRunReason(msg({ type: 'hello', userAgent: 'UA' }), 'run-a')).toBeNull();
   });
 });
