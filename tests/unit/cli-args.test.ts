@@ -27,6 +27,7 @@ describe('cli args - sweep defaults', () => {
       waitMs: DEFAULT_WAIT_MS,
       host: '127.0.0.1',
       remote: null,
+      baseline: null,
       plan: { ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['memory', 'idb', 'pouchdb'], sizes: [...DEFAULT_PLAN.sizes], params: {}, auto: DEFAULT_AUTO, budgetMs: DEFAULT_BUDGET_MS },
     });
   });
@@ -83,6 +84,7 @@ describe('cli args - sweep flags', () => {
       waitMs: DEFAULT_WAIT_MS,
       host: '192.168.1.20',
       remote: null,
+      baseline: null,
       plan: {
         suites: ['read'],
         adapters: ['idb', 'memory'],
@@ -226,5 +228,15 @@ describe('cli args - serve', () => {
     expect(() => parseServeArgs(['--port', '70000'], {})).toThrow('--port: "70000" is not a port; allowed: 0 to 65535 (0 picks a free one)');
     expect(() => parseServeArgs([], { PORT: 'x' })).toThrow('PORT: "x" is not a port; allowed: 0 to 65535 (0 picks a free one)');
     expect(() => parseServeArgs(['--host', 'a'], {})).toThrow(/^unknown flag --host; allowed: --port, --help$/);
+  });
+});
+
+describe('cli args - --baseline', () => {
+  it('takes a file and a threshold, and refuses a threshold alone or a fixed count', () => {
+    expect(parse('--baseline', 'base.json', '--threshold', '10%').baseline).toEqual({ path: 'base.json', thresholdPct: 10 });
+    expect(parse('--baseline', 'base.json').baseline).toEqual({ path: 'base.json', thresholdPct: 5 });
+    expect(() => parse('--threshold', '5%')).toThrow('--threshold applies only to --baseline');
+    expect(() => parse('--baseline', 'base.json', '--iterations', '5')).toThrow('--baseline samples each row until its change is decided, which needs adaptive sampling; leave out --iterations');
+    expect(() => parse('--baseline', 'base.json', '--threshold', 'lots')).toThrow('--threshold: "lots" is not a percentage');
   });
 });
