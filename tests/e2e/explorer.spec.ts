@@ -147,8 +147,8 @@ test.describe('explorer - sources', () => {
     const hostile = structuredClone(docs[0]!);
     hostile.run.browser = '<img src=x onerror="window.__pwned=1">';
     hostile.cases = hostile.cases.slice(0, 3).map((c) => ({ ...c, title: '<b id="injected">bold</b>', adapter: '<script>window.__pwned=1</script>' }));
-    const bad = structuredClone(docs[1]!) as unknown as { cases: { stats?: { n: number } }[] };
-    bad.cases[0]!.stats!.n = 99;
+    const bad = structuredClone(docs[1]!) as unknown as { cases: { samples: unknown[] }[] };
+    bad.cases[0]!.samples[0] = 'fast';
     await page.evaluate(
       ([hostileText, badText]: [string, string]) => {
         const dt = new DataTransfer();
@@ -160,7 +160,7 @@ test.describe('explorer - sources', () => {
       },
       [JSON.stringify(hostile), JSON.stringify(bad)] as [string, string],
     );
-    await expect(page.getByTestId('load-errors')).toContainText('bad.json: $.cases[0].stats.n: is number 99 but there are 5 samples');
+    await expect(page.getByTestId('load-errors')).toContainText('bad.json: $.cases[0].samples[0]: expected a finite number, got "fast"');
     await expect(page.locator('[data-testid=loaded-list] li')).toHaveCount(1);
     await expect(page.locator('#comparison-table thead')).toContainText('<img src=x onerror="window.__pwned=1">');
     await expect(page.locator('#comparison-table tbody')).toContainText('<script>window.__pwned=1</script>');
