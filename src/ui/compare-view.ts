@@ -158,7 +158,9 @@ function side(s: CaseComparison['base']): string {
 
 function table(rows: readonly CaseComparison[]): HTMLElement {
   const head = ['Browser', 'Suite / case', 'Adapter', 'Size', 'Base median (ms)', 'New median (ms)', 'Change', '95% CI', 'Verdict'];
-  const num = (text: string) => h('td', { className: 'num' }, text);
+  // Each cell names its column, for the phone layout where the header is hidden (style.css).
+  const cell = (label: string, ...content: (string | HTMLElement)[]) => h('td', { attrs: { 'data-label': label } }, ...content);
+  const num = (label: string, text: string) => h('td', { className: 'num', attrs: { 'data-label': label } }, text);
   if (rows.length === 0) return h('p', { className: 'muted' }, 'No row is ok in both, or none matches the filter.');
   return h(
     'table',
@@ -171,15 +173,15 @@ function table(rows: readonly CaseComparison[]): HTMLElement {
         h(
           'tr',
           { className: `verdict-${r.verdict.replace(/ /g, '-')}`, attrs: { 'data-verdict': r.verdict } },
-          h('td', {}, r.browser),
-          h('td', {}, `${r.suite}/${r.case}`),
-          h('td', {}, h('code', {}, r.adapter)),
-          num(String(r.size)),
-          num(side(r.base)),
-          num(side(r.next)),
-          num(r.change ? signedPct(r.change.pct) : '—'),
-          h('td', {}, r.change ? `${signedPct(r.change.low)} … ${signedPct(r.change.high)}` : ''),
-          h('td', { title: r.note ?? '' }, VERDICT_TEXT[r.verdict], r.verdict === 'regression' || r.verdict === 'broke' ? ' ⚠' : ''),
+          cell(head[0]!, r.browser),
+          cell(head[1]!, `${r.suite}/${r.case}`),
+          cell(head[2]!, h('code', {}, r.adapter)),
+          num(head[3]!, String(r.size)),
+          num(head[4]!, side(r.base)),
+          num(head[5]!, side(r.next)),
+          num(head[6]!, r.change ? signedPct(r.change.pct) : '—'),
+          cell(head[7]!, r.change ? `${signedPct(r.change.low)} … ${signedPct(r.change.high)}` : ''),
+          h('td', { title: r.note ?? '', attrs: { 'data-label': head[8]! } }, VERDICT_TEXT[r.verdict], r.verdict === 'regression' || r.verdict === 'broke' ? ' ⚠' : ''),
         ),
       ),
     ),
