@@ -182,6 +182,14 @@ test.describe('faults - bad input', () => {
     expect(s.error).toMatch(/^cases: unknown "nope" in suites insert; allowed: serial, bulk, /);
     await expect(page.getByTestId('progress-label')).toContainText('cases: unknown "nope"');
   });
+
+  test('an unknown suite parameter fails before anything runs, naming the parameters the suites take', async ({ page }) => {
+    await page.goto('/?suites=insert&cases=bulk&adapters=memory&sizes=10&params=chunkSize%3D5&autorun=1');
+    const s = await settled(page);
+    expect(s.status).toBe('error');
+    expect(s.error).toBe('params: unknown "chunkSize" for suites insert; allowed: insert: chunkSizes, orderChunk');
+    expect(s.results ?? null).toBeNull();
+  });
 });
 
 test.describe('faults - hostile results files in "compare with…"', () => {
