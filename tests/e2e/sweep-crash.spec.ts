@@ -94,3 +94,29 @@ test('sweep crash - Ctrl-C stops the sweep, keeps the rows, and leaves no WebKit
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  test(`sweep crash - ${signal} to the npm process alone (kill -${signal.slice(3)} <npm pid>) stops the sweep, keeps its rows and leaves no process behind`, async () => {
+    test.setTimeout(240_000);
+    const out = mkdtempSync(join(tmpdir(), 'storebench-npm-signal-'));
+    // npm signals only its own child; the script must be that child (exec), not a shell around it.
+    const sweep = startSweep(['--browsers', 'chromium', ...PLAN, '--out', out], 220_000);
+    try {
+      await waitFor('a partial file from chromium', 180_000, () => filesIn(out).find((f) => f.endsWith('-chromium.partial.json')));
+      const tree = descendants(sweep.child.pid as number);
+      expect(tree.map((p) => p.comm)).toEqual(expect.arrayContaining(['node', 'chromium']));
+      process.kill(sweep.child.pid as number, signal);
+      const run = await sweep.done;
+      expect(run.code === 0, `${run.stdout}\n${run.stderr}`).toBe(false);
+      // Every process the sweep started is gone, browser included.
+      await waitFor('the sweep and its browser to exit', 30_000, () => tree.every((p) => !alive(p.pid)));
+      const partial = filesIn(out).filter((f) => f.endsWith('-chromium.partial.json'));
+      expect(partial).toHaveLength(1);
+      const kept = JSON.parse(readFileSync(join(out, partial[0]!), 'utf8')) as PartialFile;
+      expect(kept.cases.length).toBeGreaterThan(0);
+    } finally {
+      signalGroup(sweep.child, 'SIGKILL');
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+}
