@@ -12,6 +12,23 @@ export function browserLines(candidates: readonly BrowserCandidate[]): string[] 
   );
 }
 
+const USAGE = `Usage: npm run browsers
+
+Lists every browser npm run sweep knows, one line each: found, with its version and how the sweep
+drives it, or not found, with how to get it. No flags.
+
+Exit codes: 0 some browser found; 1 none found; 2 bad arguments.`;
+
+const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h')) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if (argv.length > 0) {
+  process.stderr.write(`browsers: unexpected argument ${JSON.stringify(argv[0])}; it takes none (see --help)\n`);
+  process.exit(2);
+}
+
 const candidates = findBrowsers();
 for (const line of browserLines(candidates)) process.stdout.write(`${line}\n`);
 const found = candidates.filter((b) => b.found).map((b) => b.id);

@@ -191,6 +191,10 @@ function chooseTargets(args: SweepArgs, outcomes: BrowserOutcome[], fail: (line:
  */
 function pageOrigin(server: StorebenchServer, args: SweepArgs, out: (line?: string) => void): string {
   const remoteWebDriver = args.remote !== null && /^https?:/i.test(args.remote);
+  if (!args.manual && !isLoopbackHost(args.host)) {
+    // --manual says the same in its instructions; a driven sweep says it here, for every address beyond loopback.
+    out(`  warning: --host ${args.host}: the page and the collector listen beyond this machine; anyone on that network who has the URL can load the page, and the run token in it is all that keeps them from posting results`);
+  }
   if (!remoteWebDriver) {
     if (!args.manual && !isLoopbackHost(args.host) && !isWildcardHost(args.host)) {
       out(`  note: the browsers load the page from ${server.origin}, which is not a secure context: they cannot be cross-origin isolated, so their timers are coarser. Without --host they would use 127.0.0.1.`);

@@ -74,6 +74,26 @@ test('sweep - npm run browsers: one line per browser, found with its driver or m
   expect(lines.find((l) => l.startsWith('webkit '))).toMatch(/found .*driven by (WebDriver, .*WebKitWebDriver|Playwright)/);
 });
 
+test('sweep - npm run browsers --help prints its usage, and an argument is refused', () => {
+  const help = spawnSync('npm', ['run', '--silent', 'browsers', '--', '--help'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  expect(help.status).toBe(0);
+  expect(help.stdout).toMatch(/^Usage: npm run browsers\n/);
+  const bad = spawnSync('npm', ['run', '--silent', 'browsers', '--', '--frob'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  expect(bad.status).toBe(2);
+  expect(bad.stderr).toBe('browsers: unexpected argument "--frob"; it takes none (see --help)\n');
+});
+
+test('sweep - a driven sweep on an address beyond loopback warns who can reach it', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'storebench-host-'));
+  try {
+    const run = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory', '--iterations', '2', '--host', '0.0.0.0', '--out', out], 120_000);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain('warning: --host 0.0.0.0: the page and the collector listen beyond this machine; anyone on that network who has the URL can load the page');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
 test('sweep - an unknown browser exits 2 and names the allowed ones', async () => {
   const run = await sweep(['--browsers', 'nope'], 60_000);
   expect(run.code, run.stdout + run.stderr).toBe(2);
