@@ -6,7 +6,7 @@
  */
 import { extname, join } from 'node:path';
 import { ResultsError, type ResultsFile } from '../core/results.ts';
-import { toCsv, toSamplesCsv } from '../export/csv.ts';
+import { toCsv, toSamplesCsv, withBom } from '../export/csv.ts';
 import { toJson } from '../export/json.ts';
 import { toSamplesTsv, toTsv } from '../export/tsv.ts';
 import { toXlsx } from '../export/xlsx.ts';
@@ -17,7 +17,7 @@ import { readResultsFiles } from './results-files.ts';
 export const EXPORT_FORMATS = ['csv', 'tsv', 'xlsx', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const EXPORT_USAGE = `Usage: npm run export -- FILE... --format csv|tsv|xlsx|json [--samples] [--out PATH]
+export const EXPORT_USAGE = `Usage: npm run export -- FILE... --format csv|tsv|xlsx|json [--samples] [--bom] [--out PATH]
 
 Writes results files in another format. A FILE holds one results document or a JSON array of
 them (what npm run merge writes); several FILEs are exported together.
@@ -28,6 +28,7 @@ them (what npm run merge writes); several FILEs are exported together.
                json  the documents themselves (an array when there are several)
                Default: from the extension of --out.
   --samples    csv and tsv: one row per raw sample (warm-up and timed) instead of per case
+  --bom        csv: start with a byte-order mark, so Excel reads it as UTF-8 (else "×" is garbled)
   --out PATH   where to write; without it csv, tsv and json go to standard output
   --help       this text
 
@@ -42,16 +43,19 @@ export interface ExportArgs {
   files: string[];
   format: ExportFormat;
   samples: boolean;
+  /** csv: a byte-order mark first, for Excel. */
+  bom: boolean;
   out: string | null;
 }
 
 /** Parse the flags. Throws ExportArgsError with a one-line message. */
 export function parseExportArgs(argv: readonly string[]): ExportArgs {
-  if (argv.includes('--help') || argv.includes('-h')) return { help: true, files: [], format: 'csv', samples: false, out: null };
+  if (argv.includes('--help') || argv.includes('-h')) return { help: true, files: [], format: 'csv', samples: false, bom: false, out: null };
   const files: string[] = [];
   let format: string | undefined;
   let out: string | undefined;
   let samples = false;
+  let bom = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (!arg.startsWith('--')) {
@@ -60,12 +64,13 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
     }
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    if (name === 'samples') {
-      if (eq !== -1) throw new ExportArgsError(`--samples takes no value, got "${arg.slice(eq + 1)}"`);
-      samples = true;
+    if (name === 'samples' || name === 'bom') {
+      if (eq !== -1) throw new ExportArgsError(`--${name} takes no value, got "${arg.slice(eq + 1)}"`);
+      if (name === 'samples') samples = true;
+      else bom = true;
       continue;
     }
-    if (name !== 'format' && name !== 'out') throw new ExportArgsError(`unknown flag --${name}; allowed: --format, --samples, --out, --help`);
+    if (name !== 'format' && name !== 'out') throw new ExportArgsError(`unknown flag --${name}; allowed: --format, --samples, --bom, --out, --help`);
     const value = eq !== -1 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || value === '' || (eq === -1 && value.startsWith('--'))) {
       throw new ExportArgsError(`--${name} needs a value, e.g. --${name} ${name === 'format' ? 'csv' : 'book.xlsx'}`);
@@ -83,15 +88,18 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new ExportArgsError(`--format: unknown "${format}"; allowed: ${EXPORT_FORMATS.join(', ')}`);
   const checked = format as ExportFormat;
   if (samples && checked !== 'csv' && checked !== 'tsv') throw new ExportArgsError(`--samples works with csv and tsv, not ${checked}`);
+  if (bom && checked !== 'csv') throw new ExportArgsError(`--bom works with csv, not ${checked}`);
   if (checked === 'xlsx' && out === undefined) throw new ExportArgsError('xlsx is binary: give --out PATH, e.g. --out book.xlsx');
-  return { help: false, files, format: checked, samples, out: out ?? null };
+  return { help: false, files, format: checked, samples, bom, out: out ?? null };
 }
 
 /** The exported bytes or text, exactly what the page's buttons download. */
-export async function exportResults(docs: readonly ResultsFile[], format: ExportFormat, samples: boolean): Promise<string | Uint8Array> {
+export async function exportResults(docs: readonly ResultsFile[], format: ExportFormat, samples: boolean, bom = false): Promise<string | Uint8Array> {
   switch (format) {
-    case 'csv':
-      return samples ? toSamplesCsv(docs) : toCsv(docs);
+    case 'csv': {
+      const text = samples ? toSamplesCsv(docs) : toCsv(docs);
+      return bom ? withBom(text) : text;
+    }
     case 'tsv':
       return samples ? toSamplesTsv(docs) : toTsv(docs);
     case 'json':
@@ -123,7 +131,7 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
     io.stderr(`export: ${e.message}\n`);
     return 2;
   }
-  const output = await exportResults(docs, args.format, args.samples);
+  const output = await exportResults(docs, args.format, args.samples, args.bom);
   if (args.out === null) {
     (io.data ?? io.stdout)(output as string);
     return 0;

@@ -12,6 +12,14 @@ export { plainNumber } from './cells.ts';
 export const CSV_COLUMNS = CASE_COLUMNS;
 export type CsvColumn = CaseColumn;
 
+/**
+ * A byte-order mark before the text, for Excel: without one it reads a CSV in the system's legacy
+ * code page, and "×" or any other non-ASCII text comes out garbled. Other readers skip it.
+ */
+export function withBom(text: string): string {
+  return `\uFEFF${text}`;
+}
+
 /** All runs' cases under one header, in the order given. */
 export function toCsv(results: ResultsFile | readonly ResultsFile[]): string {
   return tableToCsv(caseTable(asList(results)));

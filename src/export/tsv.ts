@@ -3,8 +3,9 @@
  * cells, CRLF between rows (Excel's own clipboard text). Pure: no DOM, no I/O.
  *
  * TSV has no escape for a tab or a line break inside a cell, and a paste would split the row
- * there, so both become a space. A cell with a quote is quoted CSV-style, because both
- * spreadsheets treat a leading quote on paste as the start of a quoted field.
+ * there, so both become a space. Only a cell that starts with a quote is quoted CSV-style,
+ * because both spreadsheets take a leading quote on paste as the start of a quoted field; a
+ * quote anywhere else is pasted as it is, so JSON cells are written plainly.
  */
 import type { ResultsFile } from '../core/results.ts';
 import { plainNumber, safeText, type Cell } from './cells.ts';
@@ -31,5 +32,5 @@ export function tsvCell(value: Cell): string {
   if (typeof value === 'number') return Number.isFinite(value) ? plainNumber(value) : '';
   // Neutralise first: a leading tab or CR is itself a formula trigger, and must be seen before it becomes a space.
   const flat = safeText(value).replace(/\r\n|[\t\r\n]/g, ' ');
-  return flat.includes('"') ? `"${flat.replace(/"/g, '""')}"` : flat;
+  return flat.startsWith('"') ? `"${flat.replace(/"/g, '""')}"` : flat;
 }

@@ -25,7 +25,8 @@ async function download(page: Page, button: string, viaLink: boolean): Promise<{
       HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
         HTMLAnchorElement.prototype.click = click;
         if (!this.download) return click.call(this);
-        fetch(this.href).then((r) => r.text()).then((text) => resolve({ name: this.download, text }), reject);
+        // Decoded keeping a byte-order mark, which Response.text() would drop.
+        fetch(this.href).then((r) => r.arrayBuffer()).then((bytes) => resolve({ name: this.download, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) }), reject);
       };
     });
   });
@@ -125,6 +126,10 @@ test.describe('page - run', () => {
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(1, -1)).toHaveLength(results.cases.length);
     expect(lines[1]).toMatch(new RegExp(`^${results.run.id},${label},`));
+    // CSV for Excel: the same bytes after a byte-order mark.
+    const excel = await download(page, '#download-csv-excel', viaLink);
+    expect(excel.name).toBe(csv.name);
+    expect(excel.text).toBe(`\uFEFF${csv.text}`);
   });
 
   test('cancel stops the run and keeps the rows that finished', async ({ page }) => {

@@ -21,8 +21,8 @@ function run(argv: string[]) {
 
 describe('export cli - flags', () => {
   it('takes files, a format, --samples and --out', () => {
-    expect(parseExportArgs(['a.json', '--format', 'csv'])).toEqual({ help: false, files: ['a.json'], format: 'csv', samples: false, out: null });
-    expect(parseExportArgs(['a.json', 'b.json', '--format=tsv', '--samples', '--out', 'x.tsv'])).toEqual({ help: false, files: ['a.json', 'b.json'], format: 'tsv', samples: true, out: 'x.tsv' });
+    expect(parseExportArgs(['a.json', '--format', 'csv'])).toEqual({ help: false, files: ['a.json'], format: 'csv', samples: false, bom: false, out: null });
+    expect(parseExportArgs(['a.json', 'b.json', '--format=tsv', '--samples', '--out', 'x.tsv'])).toEqual({ help: false, files: ['a.json', 'b.json'], format: 'tsv', samples: true, bom: false, out: 'x.tsv' });
     expect(parseExportArgs(['a.json', '--out', 'book.XLSX']).format).toBe('xlsx');
     expect(parseExportArgs(['--help']).help).toBe(true);
   });
@@ -56,6 +56,8 @@ describe('export cli - files', () => {
     expect(code).toBe(0);
     // As read, with the summaries recomputed from the samples, as the page reads a file too.
     expect(stdout).toBe(toCsv(validateResults(handBuilt())));
+    const excel = await run([one, '--format', 'csv', '--bom']);
+    expect(excel.stdout).toBe(`\uFEFF${stdout}`);
   });
 
   it('accepts a merged file (an array of documents) and several files together', async () => {
@@ -93,5 +95,12 @@ describe('export cli - files', () => {
     expect((await run([dir, '--format', 'csv'])).stderr).toBe(`export: ${dir}: is a directory; give a results .json file\n`);
     const nowhere = await run([one, '--format', 'csv', '--out', '/dev/null/x.csv']);
     expect(nowhere).toMatchObject({ code: 2, stderr: 'export: cannot write /dev/null/x.csv: a part of the path is not a folder\n' });
+  });
+});
+
+describe('export cli - --bom', () => {
+  it('puts a byte-order mark before the CSV, and only a CSV', () => {
+    expect(parseExportArgs(['a.json', '--format', 'csv', '--bom']).bom).toBe(true);
+    expect(() => parseExportArgs(['a.json', '--format', 'tsv', '--bom'])).toThrow('--bom works with csv, not tsv');
   });
 });

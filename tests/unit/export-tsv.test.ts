@@ -12,7 +12,7 @@ describe('export tsv - exact output', () => {
     expect(lines[0]).toBe(CSV_COLUMNS.join('\t'));
     expect(lines[1]).toBe(`${RUN}\tinsert\tserial\tinsert one at a time (await each)\tmemory\t100\t100\tok\t\t3\t2\t6\t4\t4\t2\t4.968275\t\t\t\t0.04\t25000\t1\titerations\tfresh\t1\t\t\t{}\t0.1.0\tabc1234`);
     // Quotes in text are quoted CSV-style; the formula is neutralised; the newline becomes a space.
-    expect(lines[4]).toBe(`${RUN}\tinsert\tserial\t'=1+2\t'@evil\t100\t100\terror\t"'=HYPERLINK(""http://evil"") second line"\t0\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"{""note"":""a,b""}"\t0.1.0\tabc1234`);
+    expect(lines[4]).toBe(`${RUN}\tinsert\tserial\t'=1+2\t'@evil\t100\t100\terror\t'=HYPERLINK("http://evil") second line\t0\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t{"note":"a,b"}\t0.1.0\tabc1234`);
     expect(lines).toHaveLength(handBuilt().cases.length + 2);
     expect(lines.at(-1)).toBe('');
   });
@@ -42,6 +42,7 @@ describe('export tsv - escaping', () => {
 
   it('leaves plain text unquoted', () => {
     expect(tsvCell('a, b; c')).toBe('a, b; c');
-    expect(tsvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(tsvCell('say "hi"')).toBe('say "hi"');
+    expect(tsvCell('"quoted" first')).toBe('"""quoted"" first"');
   });
 });
