@@ -15,8 +15,9 @@ import { caseTable, environmentTable, SUITE_SHEET_COLUMNS, type Table } from './
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const ENVIRONMENT_SHEET = 'environment';
 
-/** Excel refuses these in a sheet name, and names longer than 31 characters. */
-const SHEET_NAME_BAD = /[[\]/\\:*?]/g;
+/** Excel refuses these in a sheet name (control characters included), and names longer than 31 characters. */
+// eslint-disable-next-line no-control-regex
+const SHEET_NAME_BAD = /[[\]/\\:*?\u0000-\u001f\u007f]/g;
 const SHEET_NAME_MAX = 31;
 const WIDEST_COLUMN = 60;
 
@@ -36,9 +37,23 @@ export function xlsxSheets(results: ResultsFile | readonly ResultsFile[]): Sheet
   return sheets;
 }
 
+/**
+ * The number format of a column, from its name: times in ms with three decimals, the median's
+ * precision as a percentage, rates with thousands separators, counts as whole numbers. General
+ * (none) for the rest, which would otherwise show 233.304999999702.
+ */
+export function columnFormat(column: string): string | undefined {
+  if (column.endsWith('_ms')) return '0.000';
+  if (column === 'median_precision') return '0.0%';
+  if (column === 'ops_per_sec' || column.endsWith('_bytes')) return '#,##0';
+  if (['n', 'size', 'operations', 'cores', 'repeats', 'outliers', 'index'].includes(column)) return '0';
+  return undefined;
+}
+
 function sheetOf(name: string, table: Table): Sheet<Blob> {
   const header = table.columns.map((c): XlsxCell => ({ value: safeText(c), type: String, fontWeight: 'bold' }));
-  const data = [header, ...table.rows.map((row) => row.map(xlsxCell))];
+  const formats = table.columns.map(columnFormat);
+  const data = [header, ...table.rows.map((row) => row.map((value, i) => withFormat(xlsxCell(value), formats[i])))];
   const widths = table.columns.map((c, i) => Math.min(WIDEST_COLUMN, Math.max(c.length, ...table.rows.map((r) => displayLength(r[i] ?? null))) + 2));
   return { sheet: name, data, columns: widths.map((width) => ({ width })), stickyRowsCount: 1 };
 }
@@ -49,6 +64,11 @@ export function xlsxCell(value: Cell): XlsxCell {
   if (typeof value === 'number') return Number.isFinite(value) ? { value, type: Number } : null;
   if (typeof value === 'boolean') return { value, type: Boolean };
   return { value: safeText(value), type: String };
+}
+
+function withFormat(cell: XlsxCell, format: string | undefined): XlsxCell {
+  if (!format || cell === null || cell === undefined || typeof cell !== 'object' || !('type' in cell) || cell.type !== Number) return cell;
+  return { ...cell, format };
 }
 
 function displayLength(value: Cell): number {

@@ -2,7 +2,8 @@ import readXlsxFile from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
 import { ENVIRONMENT_COLUMNS, SUITE_SHEET_COLUMNS } from '../../src/export/table.ts';
-import { toXlsx, uniqueSheetName, xlsxSheets, XLSX_TYPE } from '../../src/export/xlsx.ts';
+import { unzipSync, strFromU8 } from 'fflate';
+import { columnFormat, toXlsx, uniqueSheetName, xlsxSheets, XLSX_TYPE } from '../../src/export/xlsx.ts';
 import { handBuilt } from './export-fixture.ts';
 
 /** The hand-built run plus a second suite, so the workbook has two suite sheets. */
@@ -39,9 +40,9 @@ describe('export xlsx - sheets', () => {
     const [insert] = xlsxSheets(handBuilt());
     const col = (name: string) => SUITE_SHEET_COLUMNS.indexOf(name as (typeof SUITE_SHEET_COLUMNS)[number]);
     const first = insert?.data[1] ?? [];
-    expect(first[col('size')]).toEqual({ value: 100, type: Number });
-    expect(first[col('median_ms')]).toEqual({ value: 4, type: Number });
-    expect(first[col('mean_ci95_ms')]).toEqual({ value: 4.968275, type: Number });
+    expect(first[col('size')]).toEqual({ value: 100, type: Number, format: '0' });
+    expect(first[col('median_ms')]).toEqual({ value: 4, type: Number, format: '0.000' });
+    expect(first[col('mean_ci95_ms')]).toEqual({ value: 4.968275, type: Number, format: '0.000' });
     expect(first[col('reason')]).toBeNull();
     const evil = insert?.data[4] ?? [];
     expect(evil[col('title')]).toEqual({ value: "'=1+2", type: String });
@@ -56,6 +57,34 @@ describe('export xlsx - sheets', () => {
     expect(uniqueSheetName('x'.repeat(40), taken)).toBe('x'.repeat(31));
     expect(uniqueSheetName('x'.repeat(40), taken)).toBe(`${'x'.repeat(27)} (2)`);
     expect(uniqueSheetName("''", taken)).toBe('suite');
+    // Names that differ only in control characters are distinct sheets, not four of one name.
+    const names = ['in\u0001sert', 'in\u0002sert', 'in\u001bsert', 'in\rsert'].map((n) => uniqueSheetName(n, taken));
+    expect(names).toEqual(['in_sert', 'in_sert (2)', 'in_sert (3)', 'in_sert (4)']);
+  });
+
+  it('formats each numeric column: ms with three decimals, the precision as a percentage, counts whole', () => {
+    expect(columnFormat('median_ms')).toBe('0.000');
+    expect(columnFormat('median_precision')).toBe('0.0%');
+    expect(columnFormat('ops_per_sec')).toBe('#,##0');
+    expect(columnFormat('n')).toBe('0');
+    expect(columnFormat('title')).toBeUndefined();
+  });
+});
+
+describe('export xlsx - the number formats, read back from the file', () => {
+  it('stores the ms and count formats in styles.xml, and cells of the median column use the ms one', async () => {
+    const files = unzipSync(new Uint8Array(await (await toXlsx(handBuilt())).arrayBuffer()));
+    const styles = strFromU8(files['xl/styles.xml']!);
+    const formats = new Map([...styles.matchAll(/<numFmt numFmtId="(\d+)" formatCode="([^"]*)"/g)].map((m) => [m[2], m[1]]));
+    expect([...formats.keys()]).toEqual(expect.arrayContaining(['0.000', '0']));
+    // The cell formats (cellXfs) that use the ms format, and a median cell styled with one of them.
+    const xfs = [...(styles.match(/<cellXfs[^>]*>([\s\S]*?)<\/cellXfs>/)?.[1] ?? '').matchAll(/<xf\b([^>]*)>/g)].map((m) => /numFmtId="(\d+)"/.exec(m[1] ?? '')?.[1]);
+    const msStyles = xfs.flatMap((id, i) => (id === formats.get('0.000') ? [String(i)] : []));
+    expect(msStyles.length).toBeGreaterThan(0);
+    const sheet = strFromU8(files['xl/worksheets/sheet1.xml']!);
+    const column = String.fromCharCode(65 + SUITE_SHEET_COLUMNS.indexOf('median_ms' as (typeof SUITE_SHEET_COLUMNS)[number])); // within A to Z
+    const median = new RegExp(`<c r="${column}2" s="(\\d+)"`).exec(sheet);
+    expect(median?.[1] !== undefined && msStyles.includes(median[1])).toBe(true);
   });
 });
 
