@@ -1,6 +1,9 @@
 /**
- * The results table: one row per case of every status, so an unsupported store or a timeout is
- * a visible finding rather than a missing row. All text goes in through textContent.
+ * The results table: one row per case and store. An error or a timeout is a row of its own; a
+ * store that cannot run a case is folded into one line per store under the table, with the
+ * reason, so a missing row is still a visible finding without burying the measured ones. Each ok
+ * row shows its factor against the fastest store of its case and size, and a line above the
+ * table gives each store's geometric mean of those factors. All text goes in through textContent.
  */
 import type { CaseResult, CaseStatus } from '../core/results.ts';
 import { opsPerSecond } from '../core/stats.ts';
@@ -18,6 +21,7 @@ const COLUMNS: { label: string; title?: string; numeric?: boolean }[] = [
   { label: 'Size', numeric: true, title: 'documents' },
   { label: 'n', numeric: true, title: 'timed samples taken' },
   { label: 'Median (ms)', numeric: true, title: 'median of the timed samples' },
+  { label: '× fastest', numeric: true, title: 'the median over the fastest store’s median for this case and size (×1.00 is the fastest)' },
   {
     label: '95% CI of median (ms)',
     numeric: true,
@@ -41,16 +45,26 @@ export class ResultsTable {
   /** Whether the rows were sampled adaptively, so a row at its sample cap says so. */
   private adaptive = false;
   private lastGroup: string | null = null;
+  /** Stores that could not run a case: how many cases, and the reasons (folded under the table). */
+  private readonly unsupported = new Map<string, { cases: number; reasons: Set<string> }>();
+  private readonly folded: HTMLElement;
+  private readonly factors: HTMLElement;
+  /** ok medians by group, for the factor column and the geometric means. */
+  private readonly medians = new Map<string, Map<string, number>>();
 
   constructor() {
     this.body = h('tbody');
     this.summary = h('p', { className: 'table-summary', attrs: { 'data-testid': 'table-summary' } });
+    this.factors = h('p', { className: 'table-factors muted', attrs: { 'data-testid': 'table-factors' } });
+    this.folded = h('div', { className: 'table-unsupported', attrs: { 'data-testid': 'table-unsupported' } });
     const head = h('thead', {}, h('tr', {}, ...COLUMNS.map((c) => h('th', { className: c.numeric ? 'num' : '', title: c.title ?? '', attrs: { scope: 'col' } }, c.label))));
     this.element = h(
       'div',
       { className: 'results-table' },
       this.summary,
-      h('div', { className: 'table-scroll' }, h('table', { attrs: { id: 'results-table' } }, head, this.body)),
+      this.factors,
+      h('div', { className: 'table-scroll results-scroll' }, h('table', { attrs: { id: 'results-table' } }, head, this.body)),
+      this.folded,
     );
     this.clear();
   }
@@ -74,20 +88,79 @@ export class ResultsTable {
     this.lastGroup = null;
     for (const k of Object.keys(this.counts) as CaseStatus[]) this.counts[k] = 0;
     this.coarseRows = 0;
+    this.unsupported.clear();
+    this.medians.clear();
+    this.folded.replaceChildren();
+    this.factors.textContent = '';
     this.body.append(h('tr', { className: 'empty-row' }, h('td', { attrs: { colspan: String(COLUMNS.length) } }, 'No results yet. Choose a plan and press Run.')));
     this.renderSummary();
   }
 
   add(result: CaseResult): void {
-    this.body.querySelector('.empty-row')?.remove();
     this.counts[result.status]++;
+    if (result.status === 'unsupported') {
+      const seen = this.unsupported.get(result.adapter) ?? { cases: 0, reasons: new Set<string>() };
+      seen.cases++;
+      seen.reasons.add(result.reason);
+      this.unsupported.set(result.adapter, seen);
+      const empty = this.body.querySelector('.empty-row td');
+      if (empty) empty.textContent = 'No measured rows yet; the stores that cannot run a case are listed below the table.';
+      this.renderFolded();
+      this.renderSummary();
+      return;
+    }
+    this.body.querySelector('.empty-row')?.remove();
     const tr = this.row(result);
+    // Each cell names its column, for the phone layout where the header is hidden (style.css).
+    tr.querySelectorAll('td').forEach((td, i) => (td.dataset.label = COLUMNS[i]?.label ?? ''));
     const key = groupKey(result);
+    tr.dataset.group = key;
     // A rule above each (case, size) group, so the adapters being compared read as one block.
     if (key !== this.lastGroup) tr.classList.add('group-first');
     this.lastGroup = key;
     this.body.append(tr);
+    if (result.status === 'ok') {
+      const group = this.medians.get(key) ?? new Map<string, number>();
+      group.set(result.adapter, result.stats.median);
+      this.medians.set(key, group);
+      this.renderFactors(key);
+    }
     this.renderSummary();
+  }
+
+  /** The factor cells of one group, against its fastest store, and the geometric means above the table. */
+  private renderFactors(key: string): void {
+    const group = this.medians.get(key);
+    if (!group) return;
+    const fastest = Math.min(...group.values());
+    for (const tr of this.body.querySelectorAll<HTMLTableRowElement>('tr[data-status=ok]')) {
+      if (tr.dataset.group !== key) continue;
+      const cell = tr.querySelector<HTMLElement>('td.factor');
+      const median = group.get(tr.dataset.adapter ?? '');
+      if (!cell || median === undefined) continue;
+      const f = fastest > 0 ? median / fastest : NaN;
+      cell.textContent = Number.isFinite(f) ? `×${f < 10 ? f.toFixed(2) : f.toFixed(1)}` : '—';
+      cell.dataset.band = !Number.isFinite(f) ? '' : f <= 1.1 ? 'best' : f <= 2 ? 'near' : f <= 10 ? 'far' : 'farthest';
+    }
+    const means = geometricMeans(this.medians);
+    this.factors.textContent =
+      means.length > 1 ? `Geometric mean of each store’s factor to the fastest, over the cases it ran: ${means.map((m) => `${m.adapter} ×${m.factor.toFixed(2)} (${m.cases})`).join(', ')}.` : '';
+  }
+
+  private renderFolded(): void {
+    if (this.unsupported.size === 0) {
+      this.folded.replaceChildren();
+      return;
+    }
+    const total = [...this.unsupported.values()].reduce((n, u) => n + u.cases, 0);
+    this.folded.replaceChildren(
+      h(
+        'details',
+        {},
+        h('summary', {}, `${total} unsupported row${total === 1 ? '' : 's'}, in ${this.unsupported.size} store${this.unsupported.size === 1 ? '' : 's'}`),
+        h('ul', {}, ...[...this.unsupported].map(([adapter, u]) => h('li', {}, h('code', {}, adapter), ` (${u.cases} case${u.cases === 1 ? '' : 's'}): ${[...u.reasons].join('; ')}`))),
+      ),
+    );
   }
 
   /**
@@ -123,8 +196,8 @@ export class ResultsTable {
       const sampling = samplingNotes(r);
       return h(
         'tr',
-        { className: `row-${r.status}`, attrs: { 'data-status': r.status } },
-        adapterCell, caseCell, num(String(r.size)), n, dash(), dash(), dash(), dash(), status,
+        { className: `row-${r.status}`, attrs: { 'data-status': r.status, 'data-adapter': r.adapter } },
+        adapterCell, caseCell, num(String(r.size)), n, dash(), dash(), dash(), dash(), dash(), status,
         h('td', { className: 'reason' }, sampling.length > 0 && r.samples.length > 0 ? `${r.reason} (${sampling.join('; ')})` : r.reason),
       );
     }
@@ -150,12 +223,13 @@ export class ResultsTable {
     const perOp = r.operations > 0 ? s.median / r.operations : null;
     return h(
       'tr',
-      { className: 'row-ok', attrs: { 'data-status': 'ok' } },
+      { className: 'row-ok', attrs: { 'data-status': 'ok', 'data-adapter': r.adapter } },
       adapterCell,
       caseCell,
       num(String(r.size)),
       n,
       median,
+      h('td', { className: 'num factor' }, '—'),
       num(formatMedianInterval(r) ?? '—', `${describeMedian(r)}\n${describeMean(s)}`),
       num(formatDuration(perOp)),
       num(r.operations > 0 ? formatRate(opsPerSecond(s.median, r.operations)) : '—'),
@@ -184,6 +258,23 @@ function formatBytes(bytes: number): string {
   if (abs >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
   if (abs >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${Math.round(bytes)} B`;
+}
+
+/**
+ * Each store's geometric mean of its factor to the fastest store, over the groups it has an ok
+ * median in (js-framework-benchmark's summary): a ratio averages as a product, and one slow case
+ * does not swamp the rest. Fastest store first.
+ */
+export function geometricMeans(medians: ReadonlyMap<string, ReadonlyMap<string, number>>): { adapter: string; factor: number; cases: number }[] {
+  const logs = new Map<string, number[]>();
+  for (const group of medians.values()) {
+    const fastest = Math.min(...group.values());
+    if (!(fastest > 0)) continue;
+    for (const [adapter, median] of group) (logs.get(adapter) ?? logs.set(adapter, []).get(adapter)!).push(Math.log(median / fastest));
+  }
+  return [...logs]
+    .map(([adapter, l]) => ({ adapter, factor: Math.exp(l.reduce((a, b) => a + b, 0) / l.length), cases: l.length }))
+    .sort((a, b) => a.factor - b.factor);
 }
 
 function groupKey(r: CaseResult): string {

@@ -22,7 +22,6 @@ async function settled(page: Page, timeout = 90_000): Promise<PageState> {
   return state(page);
 }
 
-/** Benchmark databases left in the browser: every name the runner gives starts with storebench-. */
 /** Every database of the origin, of any name: PouchDB's (`_pouch_` + the name) and probes' included. */
 const leftDatabases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''));
 

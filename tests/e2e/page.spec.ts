@@ -132,7 +132,23 @@ test.describe('page - run', () => {
     expect(excel.text).toBe(`\uFEFF${csv.text}`);
   });
 
-  test('cancel stops the run and keeps the rows that finished', async ({ page }) => {
+  test('the table shows each row’s factor to the fastest store, and folds unsupported stores into one line each', async ({ page }) => {
+  await page.goto('/?suites=insert&cases=bulk,serial&adapters=memory,idb,localforage-websql&sizes=50&iterations=6&warmup=0&autorun=1');
+  await page.waitForFunction(() => ['done', 'error'].includes((window as unknown as { __storebench: PageState }).__storebench.status), null, { timeout: 90_000 });
+  const s = await state(page);
+  expect(s.status, s.error).toBe('done');
+  const table = page.locator('#results-table');
+  // The fastest store of each case reads ×1.00; the others more.
+  await expect(table.locator('tr[data-adapter=memory] td.factor')).toHaveText(['×1.00', '×1.00']);
+  for (const text of await table.locator('tr[data-adapter=idb] td.factor').allTextContents()) expect(Number(text.slice(1))).toBeGreaterThan(1);
+  // WebSQL is in no engine Playwright drives here: its two rows are one folded line, not two rows.
+  await expect(table.locator('tr[data-adapter=localforage-websql]')).toHaveCount(0);
+  await expect(page.getByTestId('table-unsupported')).toContainText('2 unsupported rows, in 1 store');
+  await expect(page.getByTestId('table-unsupported').locator('li')).toContainText('localforage-websql (2 cases): WebSQL');
+  await expect(page.getByTestId('table-factors')).toContainText(/Geometric mean .*: memory ×1\.00 \(2\), idb ×\d/);
+});
+
+test('cancel stops the run and keeps the rows that finished', async ({ page }) => {
     await page.goto('/?suites=insert&adapters=memory&sizes=1000&iterations=500&warmup=0');
     await page.locator('#run').click();
     await expect(page.getByTestId('progress-counter')).toHaveText(/^[1-9]\d*\/\d+ samples$/);
