@@ -65,21 +65,28 @@ export function formatMedian(row: OkRow): string {
   return `${median} ${formatPrecision(p)}`;
 }
 
-export function formatCell(row: CaseResult | undefined, timerStepMs = 0): string {
+export function formatCell(row: CaseResult | undefined, timerStepMs = 0, fastestMs?: number): string {
   if (!row) return '-';
-  if (row.status === 'ok') return `${formatMedian(row)}${underTimerResolution(timedSectionMs(row), timerStepMs) ? ' ~' : ''}`;
+  if (row.status === 'ok') return `${formatMedian(row)}${fastestMs !== undefined ? ` ${formatFactor(row.stats.median / fastestMs)}` : ''}${underTimerResolution(timedSectionMs(row), timerStepMs) ? ' ~' : ''}`;
   return row.status;
+}
+
+/** A factor to the fastest store: `×1.00`, `×3.42`, `×115`. */
+export function formatFactor(f: number): string {
+  if (!Number.isFinite(f)) return '×-';
+  return `×${f < 10 ? f.toFixed(2) : f < 100 ? f.toFixed(1) : f.toFixed(0)}`;
 }
 
 const key = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) => `${r.suite}\u0000${r.case}\u0000${r.adapter}\u0000${r.size}`;
 
 /** What the browser columns hold, under each browser's name. */
-export const COLUMN_NOTE = 'median ms (95% CI)';
+export const COLUMN_NOTE = 'median ms (95% CI) × fastest';
 
 export const LEGEND =
-  'Cells: the median ms per sample, ± the larger side of the 95% confidence interval of that median (distribution-free), in % of the median; ' +
+  'Cells: the median ms per sample, ± the larger side of the 95% confidence interval of that median (distribution-free), in % of the median, ' +
+  'then its factor to the fastest store of that case and size in that browser (×1.00 is the fastest); ' +
   `(n<${MEDIAN_CI_MIN_N}, no interval): too few samples for one; (interval not recorded): a file from before the median's interval was recorded; ` +
-  'unsupported / error / timeout: the row status, reason in the JSON file; -: no result (the browser did not finish); ' +
+  'unsupported / error / timeout: the row status, reason below; a row no browser could run is only listed under Unsupported; -: no result (the browser did not finish); ' +
   `~: the median is under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes).`;
 
 /**
@@ -115,7 +122,28 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
     ['', '', '', '', ...columns.map(() => COLUMN_NOTE)],
   ];
   const align: Align[] = ['left', 'left', 'left', 'right', ...columns.map((): Align => 'right')];
-  const rows = order.map((r) => [r.suite, r.case, r.adapter, String(r.size), ...byBrowser.map((m, i) => formatCell(m.get(key(r)), columns[i]?.timerStepMs))]);
+  // The fastest ok median of each case and size, per browser: the factor's denominator.
+  const fastest = columns.map((col) => {
+    const best = new Map<string, number>();
+    for (const r of col.cases) {
+      if (r.status !== 'ok' || !(r.stats.median > 0)) continue;
+      const g = `${r.suite}\u0000${r.case}\u0000${r.size}`;
+      best.set(g, Math.min(best.get(g) ?? Infinity, r.stats.median));
+    }
+    return best;
+  });
+  // A row every browser reports unsupported says nothing a line under Unsupported does not.
+  const shown = order.filter((r) => byBrowser.some((m) => {
+    const cell = m.get(key(r));
+    return cell !== undefined && cell.status !== 'unsupported';
+  }));
+  const rows = shown.map((r) => [
+    r.suite,
+    r.case,
+    r.adapter,
+    String(r.size),
+    ...byBrowser.map((m, i) => formatCell(m.get(key(r)), columns[i]?.timerStepMs, fastest[i]?.get(`${r.suite}\u0000${r.case}\u0000${r.size}`))),
+  ]);
   const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no rows)', LEGEND];
 
   // Rows that failed for the same reason are one line: a store missing in a browser fails every case alike.

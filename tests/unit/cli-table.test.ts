@@ -63,7 +63,7 @@ describe('cli table - layout', () => {
     expect(renderTable([['a', 'num'], ['', 'ms']], [['xyz', '10.5']], ['left', 'right'])).toBe(['a     num', '       ms', '---  ----', 'xyz  10.5'].join('\n'));
   });
 
-  it('has a row per suite/case/adapter/size, a column per browser, adapters in plan order', () => {
+  it('has a row per suite/case/adapter/size that some browser could run, a column per browser, adapters in plan order, factors to the fastest', () => {
     const text = resultsTable(
       [
         { browser: 'chromium', cases: [bad('websql', 'unsupported', 'no openDatabase'), ok('idb', 4.21, { lo: 4.1, hi: 4.3 }), ok('memory', 0.412, null)] },
@@ -73,12 +73,11 @@ describe('cli table - layout', () => {
     );
     expect(text).toBe(
       [
-        'suite   case  adapter  size                  chromium             firefox',
-        '                                   median ms (95% CI)  median ms (95% CI)',
-        '------  ----  -------  ----  ------------------------  ------------------',
-        'insert  bulk  idb       100                4.21 ±2.6%             timeout',
-        'insert  bulk  websql    100               unsupported         unsupported',
-        'insert  bulk  memory    100  0.412 (n<6, no interval)                   -',
+        'suite   case  adapter  size                        chromium                       firefox',
+        '                               median ms (95% CI) × fastest  median ms (95% CI) × fastest',
+        '------  ----  -------  ----  ------------------------------  ----------------------------',
+        'insert  bulk  idb       100                4.21 ±2.6% ×10.2                       timeout',
+        'insert  bulk  memory    100  0.412 (n<6, no interval) ×1.00                             -',
         LEGEND,
         '',
         'Errors and timeouts:',
@@ -101,9 +100,9 @@ describe('cli table - layout', () => {
     const text = resultsTable([{ browser: 'chromium', timerStepMs: 0.005, cases: [ok('idb', 4.21, { lo: 4.1, hi: 4.3 }), ok('memory', 0.05, { lo: 0.045, hi: 0.06 })] }]);
     expect(text.split('\n').slice(1, 5)).toEqual([
       `${' '.repeat(29)}${COLUMN_NOTE}`,
-      '------  ----  -------  ----  ------------------',
-      'insert  bulk  idb       100          4.21 ±2.6%',
-      'insert  bulk  memory    100       0.0500 ±20% ~',
+      '------  ----  -------  ----  ----------------------------',
+      'insert  bulk  idb       100              4.21 ±2.6% ×84.2',
+      'insert  bulk  memory    100           0.0500 ±20% ×1.00 ~',
     ]);
     expect(text.split('\n').slice(-2)).toEqual(['Under 20 timer steps, mostly timer noise (use bigger --sizes):', '  chromium memory insert/bulk size 100: median timed section 0.0500 ms = 10 steps of 0.005 ms']);
   });
@@ -112,7 +111,7 @@ describe('cli table - layout', () => {
     // 0.05 ms a run, 200 runs a sample: a 10 ms timed section, 2,000 steps of 5 µs.
     const repeated = { ...ok('memory', 0.05, { lo: 0.049, hi: 0.051 }), repeats: 200 };
     const text = resultsTable([{ browser: 'chromium', timerStepMs: 0.005, cases: [repeated] }]);
-    expect(text.split('\n')[3]).toBe('insert  bulk  memory    100        0.0500 ±2.0%');
+    expect(text.split('\n')[3]).toBe('insert  bulk  memory    100            0.0500 ±2.0% ×1.00');
     expect(text).not.toContain('Under 20 timer steps');
   });
 
