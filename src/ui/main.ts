@@ -52,6 +52,7 @@ const downloads = new Downloads();
 const compareView = new CompareView();
 // Started at load: where the heap can only be measured slowly, the trial settles before a run.
 const heapSupport = detectHeapSupport();
+const HEAP_WAIT = 'Waiting for the browser to finish a trial heap measurement before the first sample (Chromium answers it at its next garbage collection, within 25 s), so that it cannot land inside a timed sample…';
 // The explorer's state shares the URL with the plan; each side rewrites only its own keys.
 const explorer = new Explorer(byId('explorer-panel'), location.search, (search) => history.replaceState(null, '', `${location.pathname}${search}`));
 table.setAdapterLabels(new Map(ADAPTERS.map((a) => [a.id, a.label])));
@@ -197,7 +198,10 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   try {
     if (collector) await collector.hello(navigator.userAgent);
     const baseline = collector ? await collector.baseline() : undefined;
-    const heap = await heapSupport;
+    // The trial heap measurement may still be pending (Chromium answers it at its next garbage
+    // collection): say so rather than sit on "Collecting the environment…".
+    const slow = setTimeout(() => progress.waiting(HEAP_WAIT), 300);
+    const heap = await heapSupport.finally(() => clearTimeout(slow));
     const probe = createBlockingProbe(plan.worker ? 'worker' : 'main');
     const footprint = createFootprint(heap.measure, heap.why);
     const metricNotes = { ...probe.notes(), ...footprint.notes() };

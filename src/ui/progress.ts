@@ -96,6 +96,11 @@ export class ProgressView {
     this.draw('Collecting the environment…');
   }
 
+  /** Before the first sample: say in words what the run waits for. */
+  waiting(what: string): void {
+    this.draw(what);
+  }
+
   finish(state: 'done' | 'cancelled' | 'error', message: string): void {
     this.element.dataset.state = state;
     // An adaptive run's total was an estimate; finished, the samples taken are the total.

@@ -98,9 +98,10 @@ test.describe('page - run', () => {
       const row = page.locator('#results-table tbody tr[data-status=ok]', { has: page.locator('td.adapter', { hasText: new RegExp(`^${adapter}$`) }) }).filter({ hasText: 'insert/serial' });
       await expect(row).toHaveCount(1);
       await expect(row.locator('td.num').nth(2)).toHaveText(/^\d[\d,.]*$/); // median (ms)
-      await expect(row.locator('td.num').nth(5)).toHaveText(/^\d[\d,.]*$/); // ops/s
+      await expect(row.locator('td.num').nth(3)).toHaveText(/^×\d+(\.\d+)?$/); // × fastest
+      await expect(row.locator('td.num').nth(6)).toHaveText(/^\d[\d,.]*$/); // ops/s
       // 3 samples: too few for an interval of the median, and the row says so rather than show the mean's.
-      await expect(row.locator('td.num').nth(3)).toHaveText('—');
+      await expect(row.locator('td.num').nth(4)).toHaveText('—');
       await expect(row.locator('td.reason')).toContainText('no 95% CI of the median: fewer than 6 samples');
     }
     await expect(page.getByTestId('run-summary')).toHaveText(/^Took \d+\.\d s\. Precision: the median row has no interval \(fewer than 6 samples\); 0 of \d+ ok rows within ±2%/);
