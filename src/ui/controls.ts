@@ -8,7 +8,7 @@ import type { StoreAdapter } from '../core/adapter.ts';
 import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_CASES, DEFAULT_SUITES, formatAuto, formatDuration, parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
 import type { Suite } from '../core/suite.ts';
 import { h } from './dom.ts';
-import { PLAN_VOCABULARY } from './page-query.ts';
+import { PLAN_VOCABULARY } from './run/page-query.ts';
 
 export type PlanReading = { ok: true; plan: Plan } | { ok: false; error: string };
 

@@ -15,8 +15,8 @@ import {
   scalingPoints,
   sortRows,
   type LoadedFile,
-} from '../../src/ui/explorer-model.ts';
-import { EXPLORER_KEYS, readExplorerState, withPlanQuery, writeExplorerState } from '../../src/ui/explorer-url.ts';
+} from '../../src/ui/explorer/explorer-model.ts';
+import { EXPLORER_KEYS, readExplorerState, withPlanQuery, writeExplorerState } from '../../src/ui/explorer/explorer-url.ts';
 import { handBuilt } from './export-fixture.ts';
 
 function ok(suite: string, kase: string, adapter: string, size: number, samples: number[], extra: Partial<CaseResult> = {}): CaseResult {

@@ -6,8 +6,8 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { caseKey, scalingPoints, type Comparison, type XY } from './explorer-model.ts';
-import { formatMs } from './format.ts';
+import { caseKey, scalingPoints, type Comparison, type XY } from '../explorer/explorer-model.ts';
+import { formatMs } from '../format.ts';
 
 export class ScalingChart {
   readonly figure = new ChartFigure<'scatter'>('scaling', 'Scaling with size', 'Median time per sample against the number of documents, log axes, one line per adapter');

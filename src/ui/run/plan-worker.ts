@@ -10,11 +10,11 @@
  * Stores that need `window` (localStorage, WebSQL) say so through their own supported() here,
  * and their rows are `unsupported` with that reason.
  */
-import { errorMessage } from '../core/errors.ts';
-import type { Baseline } from '../core/baseline.ts';
-import type { Plan } from '../core/plan.ts';
-import type { ResultsFile } from '../core/results.ts';
-import type { FootprintProbe, RunEvent, RunOutput, PassProbe } from '../core/runner.ts';
+import { errorMessage } from '../../core/errors.ts';
+import type { Baseline } from '../../core/baseline.ts';
+import type { Plan } from '../../core/plan.ts';
+import type { ResultsFile } from '../../core/results.ts';
+import type { FootprintProbe, RunEvent, RunOutput, PassProbe } from '../../core/runner.ts';
 import { runHere } from './app-run.ts';
 import { footprintAppliesTo } from './footprint.ts';
 

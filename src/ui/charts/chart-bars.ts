@@ -6,8 +6,8 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, logTicks, registerCharts, theme, titleAndLegend, type Interval } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { caseKey, type Comparison, type OkCase } from './explorer-model.ts';
-import { describeMean, describeMedian } from './row-text.ts';
+import { caseKey, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
+import { describeMean, describeMedian } from '../row-text.ts';
 
 /**
  * Whether the bars need a log axis: when the medians shown span more than this factor, the

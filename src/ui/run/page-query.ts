@@ -3,12 +3,12 @@
  * (src/core/collector.ts). Bad values never stop the page: each bad plan field is reported and
  * falls back to its default, so the rest of a link still applies.
  */
-import { PAGE_QUERY } from '../core/collector.ts';
-import { detectBrowser } from '../core/environment.ts';
-import { parsePlan, PlanError, planFieldsFromQuery, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
-import { ADAPTER_IDS } from '../adapters/registry.ts';
-import { SUITE_IDS } from '../../suites/index.ts';
-import { FIXTURE_IDS } from '../../fixtures/index.ts';
+import { PAGE_QUERY } from '../../core/collector.ts';
+import { detectBrowser } from '../../core/environment.ts';
+import { parsePlan, PlanError, planFieldsFromQuery, type Plan, type PlanFields, type PlanVocabulary } from '../../core/plan.ts';
+import { ADAPTER_IDS } from '../../adapters/registry.ts';
+import { SUITE_IDS } from '../../../suites/index.ts';
+import { FIXTURE_IDS } from '../../../fixtures/index.ts';
 
 export const PLAN_VOCABULARY: PlanVocabulary = { suites: SUITE_IDS, adapters: ADAPTER_IDS, fixtures: FIXTURE_IDS };
 

@@ -4,14 +4,14 @@
  * (src/core/compare.ts, src/core/gate.ts). The base is validated before anything of it is shown,
  * and all of its text goes in through text nodes: a hostile file can show its labels, never run them.
  */
-import { COMPARED_VERDICTS, compareResults, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison, type Verdict } from '../core/compare.ts';
-import { errorMessage } from '../core/errors.ts';
-import { gate, signedPct } from '../core/gate.ts';
-import type { ResultsIndexEntry } from '../core/results-input.ts';
-import type { ResultsFile } from '../core/results.ts';
-import { h } from './dom.ts';
+import { COMPARED_VERDICTS, compareResults, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison, type Verdict } from '../../core/compare.ts';
+import { errorMessage } from '../../core/errors.ts';
+import { gate, signedPct } from '../../core/gate.ts';
+import type { ResultsIndexEntry } from '../../core/results-input.ts';
+import type { ResultsFile } from '../../core/results.ts';
+import { h } from '../dom.ts';
 import { fetchServed, readLocal } from './explorer-sources.ts';
-import { formatMs } from './format.ts';
+import { formatMs } from '../format.ts';
 
 const VERDICT_TEXT: Record<Verdict, string> = {
   regression: 'slower beyond threshold',

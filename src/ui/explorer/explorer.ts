@@ -4,16 +4,16 @@
  * table, and exported as CSV, TSV, XLSX or JSON. Files from results/, the filters, the sort and
  * the chart choices live in the URL, so a link reopens the same view.
  */
-import { errorMessage } from '../core/errors.ts';
-import type { ResultsFile } from '../core/results.ts';
-import type { ResultsIndexEntry } from '../core/results-input.ts';
-import { BarsChart, wantsLog } from './chart-bars.ts';
-import { onSchemeChange } from './chart-common.ts';
-import { GrowthChart } from './chart-growth.ts';
-import { HistogramChart } from './chart-histogram.ts';
-import { ScalingChart } from './chart-scaling.ts';
+import { errorMessage } from '../../core/errors.ts';
+import type { ResultsFile } from '../../core/results.ts';
+import type { ResultsIndexEntry } from '../../core/results-input.ts';
+import { BarsChart, wantsLog } from '../charts/chart-bars.ts';
+import { onSchemeChange } from '../charts/chart-common.ts';
+import { GrowthChart } from '../charts/chart-growth.ts';
+import { HistogramChart } from '../charts/chart-histogram.ts';
+import { ScalingChart } from '../charts/chart-scaling.ts';
 import { ComparisonTable, type Pick } from './comparison-table.ts';
-import { h } from './dom.ts';
+import { h } from '../dom.ts';
 import { ExportsView } from './explorer-exports.ts';
 import { FiltersView } from './explorer-filters.ts';
 import { buildComparison, caseKey, facetsOf, filteredDocs, type Comparison, type LoadedFile } from './explorer-model.ts';

@@ -3,12 +3,12 @@
  * median per sample with the larger side of its own 95% interval. Every header sorts. A click on a row shows that case
  * in the charts. All text from files goes in through text nodes.
  */
-import type { CaseResult } from '../core/results.ts';
-import { adapterColour } from './colours.ts';
-import { h } from './dom.ts';
+import type { CaseResult } from '../../core/results.ts';
+import { adapterColour } from '../charts/colours.ts';
+import { h } from '../dom.ts';
 import { caseKey, sortRows, type Column, type Comparison, type ComparisonRow, type Sort } from './explorer-model.ts';
-import { formatDuration, formatMs, formatStep } from './format.ts';
-import { describeMean, describeMedian, samplingNotes, shortMedianInterval, stopNote } from './row-text.ts';
+import { formatDuration, formatMs, formatStep } from '../format.ts';
+import { describeMean, describeMedian, samplingNotes, shortMedianInterval, stopNote } from '../row-text.ts';
 
 export interface Pick {
   case: string;

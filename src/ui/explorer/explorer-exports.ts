@@ -3,14 +3,14 @@
  * TSV to the clipboard, an XLSX workbook and JSON. The same exporters as `npm run export`
  * (src/export/), so a file from the page and one from the command line are identical.
  */
-import { errorMessage } from '../core/errors.ts';
-import type { ResultsFile } from '../core/results.ts';
-import { toCsv, toSamplesCsv } from '../export/csv.ts';
-import { toJson } from '../export/json.ts';
-import { toTsv } from '../export/tsv.ts';
-import { toXlsx } from '../export/xlsx.ts';
-import { h } from './dom.ts';
-import { saveBlob } from './downloads.ts';
+import { errorMessage } from '../../core/errors.ts';
+import type { ResultsFile } from '../../core/results.ts';
+import { toCsv, toSamplesCsv } from '../../export/csv.ts';
+import { toJson } from '../../export/json.ts';
+import { toTsv } from '../../export/tsv.ts';
+import { toXlsx } from '../../export/xlsx.ts';
+import { h } from '../dom.ts';
+import { saveBlob } from '../downloads.ts';
 
 export class ExportsView {
   readonly element: HTMLElement;

@@ -10,7 +10,7 @@
  * ran in every sample. The long-task observer's records arrive after each task and are
  * collected in stop().
  */
-import type { PassProbe } from '../core/runner.ts';
+import type { PassProbe } from '../../core/runner.ts';
 import { yieldToEventLoop } from './yield.ts';
 
 /** The metrics this probe records, and what each means, for environment.metricNotes. */

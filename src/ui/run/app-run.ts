@@ -3,14 +3,14 @@
  * thread (runInPage) or the plan Worker (plan-worker.ts). No DOM: the caller renders from the
  * events it passes in, and brings its own probes.
  */
-import { collectEnvironment, describeAdapters } from '../core/environment.ts';
-import type { Baseline } from '../core/baseline.ts';
-import type { Plan } from '../core/plan.ts';
-import { validateResults, type ResultsFile } from '../core/results.ts';
-import { resultsDocument } from '../core/results-document.ts';
-import { runPlan, type FootprintProbe, type RunEvent, type RunOutput, type PassProbe } from '../core/runner.ts';
-import { adapterById } from '../adapters/registry.ts';
-import { suiteById } from '../../suites/index.ts';
+import { collectEnvironment, describeAdapters } from '../../core/environment.ts';
+import type { Baseline } from '../../core/baseline.ts';
+import type { Plan } from '../../core/plan.ts';
+import { validateResults, type ResultsFile } from '../../core/results.ts';
+import { resultsDocument } from '../../core/results-document.ts';
+import { runPlan, type FootprintProbe, type RunEvent, type RunOutput, type PassProbe } from '../../core/runner.ts';
+import { adapterById } from '../../adapters/registry.ts';
+import { suiteById } from '../../../suites/index.ts';
 import { yieldToEventLoop } from './yield.ts';
 
 export interface AppRunInput {

@@ -21,8 +21,8 @@ import {
   type ChartType,
   type Plugin,
 } from 'chart.js';
-import { h } from './dom.ts';
-import { saveBlob } from './downloads.ts';
+import { h } from '../dom.ts';
+import { saveBlob } from '../downloads.ts';
 
 let registered = false;
 

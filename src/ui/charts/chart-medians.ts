@@ -4,11 +4,11 @@
  * Chart.js has no error bars; the whisker plugin of chart-common.ts draws them after the bars.
  */
 import { Chart, type ChartConfiguration, type TooltipItem } from 'chart.js';
-import type { CaseResult } from '../core/results.ts';
+import type { CaseResult } from '../../core/results.ts';
 import { cssVar, errorBarsPlugin, registerCharts } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { h } from './dom.ts';
-import { describeMean, describeMedian } from './row-text.ts';
+import { h } from '../dom.ts';
+import { describeMean, describeMedian } from '../row-text.ts';
 
 type OkCase = Extract<CaseResult, { status: 'ok' }>;
 

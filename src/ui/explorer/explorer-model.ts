@@ -3,7 +3,7 @@
  * ratio pairs, histogram bins, scaling and growth points out. Pure: no DOM and no Chart.js, so
  * the tests check it with exact values.
  */
-import type { CaseResult, Environment, ResultsFile } from '../core/results.ts';
+import type { CaseResult, Environment, ResultsFile } from '../../core/results.ts';
 
 export type OkCase = Extract<CaseResult, { status: 'ok' }>;
 

@@ -3,9 +3,9 @@
  * (startkey vs skip/limit, persisted vs temporary view, bulk vs one at a time, relaxed vs strict
  * durability, ...), how many times faster the first is than the second, by their medians.
  */
-import { h } from './dom.ts';
+import { h } from '../dom.ts';
 import { ratioRows, type Comparison, type RatioCell } from './explorer-model.ts';
-import { formatMs } from './format.ts';
+import { formatMs } from '../format.ts';
 
 export class RatioTable {
   readonly element: HTMLElement;

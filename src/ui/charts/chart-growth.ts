@@ -8,8 +8,8 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { caseKey, growthCurve, type Comparison, type XY } from './explorer-model.ts';
-import { formatMs } from './format.ts';
+import { caseKey, growthCurve, type Comparison, type XY } from '../explorer/explorer-model.ts';
+import { formatMs } from '../format.ts';
 
 export class GrowthChart {
   readonly figure = new ChartFigure<'scatter'>('growth', 'Growth curve', 'Per-batch insert time against the number of documents already in the store, one line per adapter');

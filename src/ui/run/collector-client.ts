@@ -6,10 +6,10 @@
  * queued to wake up later inside a timed section; only the fetch's own settling can land there.
  * A failed POST is counted, never thrown into the runner.
  */
-import type { CollectorMessage } from '../core/collector.ts';
-import { checkBaseline, type Baseline } from '../core/baseline.ts';
-import type { ResultsFile } from '../core/results.ts';
-import type { RunEvent } from '../core/runner.ts';
+import type { CollectorMessage } from '../../core/collector.ts';
+import { checkBaseline, type Baseline } from '../../core/baseline.ts';
+import type { ResultsFile } from '../../core/results.ts';
+import type { RunEvent } from '../../core/runner.ts';
 
 /** Live sample progress is for people watching a terminal; four updates a second is plenty. */
 const SAMPLE_INTERVAL_MS = 250;

@@ -4,7 +4,7 @@
  * as text.
  */
 import type { Facets, Filters } from './explorer-model.ts';
-import { h } from './dom.ts';
+import { h } from '../dom.ts';
 
 type FacetName = keyof Facets;
 

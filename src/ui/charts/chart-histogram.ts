@@ -6,8 +6,8 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { caseKey, histogramBins, type Comparison } from './explorer-model.ts';
-import { formatMs } from './format.ts';
+import { caseKey, histogramBins, type Comparison } from '../explorer/explorer-model.ts';
+import { formatMs } from '../format.ts';
 
 export class HistogramChart {
   readonly figure = new ChartFigure<'bar'>('histogram', 'Samples of one case', 'Histogram of the timed samples of one case, adapter, size and browser');

@@ -6,8 +6,8 @@
  * `teardown` and the database's deletion (see FootprintProbe in src/core/runner.ts).
  * No DOM: the same module serves the page's main thread and its Worker.
  */
-import type { FootprintProbe } from '../core/runner.ts';
-import { withTimeout } from '../core/errors.ts';
+import type { FootprintProbe } from '../../core/runner.ts';
+import { withTimeout } from '../../core/errors.ts';
 
 export const FOOTPRINT_NOTES = {
   storageBytes:

@@ -3,12 +3,12 @@
  * served from results/ (listed at start from results/index.json), and the run just finished.
  * It reads and validates; the explorer decides what to show.
  */
-import { errorMessage } from '../core/errors.ts';
-import { parseResultsInput, validateResultsIndex, type ResultsIndexEntry } from '../core/results-input.ts';
-import { MAX_RESULTS_BYTES, type ResultsFile } from '../core/results.ts';
-import { h } from './dom.ts';
+import { errorMessage } from '../../core/errors.ts';
+import { parseResultsInput, validateResultsIndex, type ResultsIndexEntry } from '../../core/results-input.ts';
+import { MAX_RESULTS_BYTES, type ResultsFile } from '../../core/results.ts';
+import { h } from '../dom.ts';
 import type { LoadedFile } from './explorer-model.ts';
-import { formatBytes } from './format.ts';
+import { formatBytes } from '../format.ts';
 
 export interface SourcesEvents {
   /** Documents read from a local file: one file may hold several (an array, from npm run merge). */

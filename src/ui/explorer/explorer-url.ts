@@ -3,7 +3,7 @@
  * charts. Its keys live beside the plan's (src/core/plan.ts) and never share a name with them;
  * each side rewrites only its own keys. Pure: the page passes `location.search` in.
  */
-import { RESULTS_FILE_NAME } from '../core/results-input.ts';
+import { RESULTS_FILE_NAME } from '../../core/results-input.ts';
 import { NO_FILTERS, type Filters, type Sort } from './explorer-model.ts';
 
 export interface ChartChoice {
