@@ -39,7 +39,7 @@ export class BarsChart {
       return cell?.status === 'ok' ? cell : null;
     }));
     if (caseId === null || size === null || !grid.some((list) => list.some((x) => x !== null))) {
-      this.figure.showEmpty('No ok results for this case and size in the browsers shown.');
+      this.figure.showEmpty(caseId === null || size === null ? 'No case chosen.' : `No ok results for ${caseId} at ${size.toLocaleString()} documents in the browsers shown.`);
       return;
     }
     const t = theme();

@@ -159,9 +159,13 @@ export class ChartFigure<T extends ChartType = ChartType> {
     this.caption.textContent = text;
   }
 
-  /** No chart: the message says why (no data for this choice). */
+  /**
+   * No chart: the message says why, naming the current choice. The caption of an earlier choice
+   * goes, so nothing above the message names what is no longer shown.
+   */
   showEmpty(message: string): void {
     this.destroy();
+    this.caption.textContent = '';
     this.empty.textContent = message;
     this.empty.hidden = false;
     this.box.hidden = true;

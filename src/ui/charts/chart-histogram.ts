@@ -21,7 +21,7 @@ export class HistogramChart {
     const row = comparison.rows.find((r) => caseKey(r) === caseId && r.size === size && r.adapter === adapter);
     const cell = col ? row?.cells.get(col.key) : undefined;
     if (!col || !row || !cell || cell.samples.length === 0) {
-      this.figure.showEmpty(cell ? `No timed samples: the row is ${cell.status}${cell.reason ? ` (${cell.reason})` : ''}.` : 'No results for this case, size, adapter and browser.');
+      this.figure.showEmpty(cell ? `No timed samples: the row is ${cell.status}${cell.reason ? ` (${cell.reason})` : ''}.` : caseId === null ? 'No case chosen.' : `No results for ${adapter ?? 'this store'}, ${caseId}${size !== null ? ` at ${size.toLocaleString()} documents` : ''}${col ? ` in ${col.label}` : ''}.`);
       return;
     }
     const bins = histogramBins(cell.samples);

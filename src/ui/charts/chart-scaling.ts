@@ -24,7 +24,7 @@ export class ScalingChart {
       .map((a) => ({ adapter: a, points: caseId && column ? scalingPoints(comparison, caseId, a, column).filter((p) => p.y > 0) : [] }))
       .filter((l) => l.points.length > 0);
     if (!col || caseId === null || lines.length === 0) {
-      this.figure.showEmpty('No ok results for this case in this browser.');
+      this.figure.showEmpty(caseId === null ? 'No case chosen.' : `No ok results for ${caseId}${col ? ` in ${col.label}` : ''}.`);
       return;
     }
     const sizes = new Set(lines.flatMap((l) => l.points.map((p) => p.x)));
