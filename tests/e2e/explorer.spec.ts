@@ -70,7 +70,6 @@ test.describe('explorer - two files', () => {
     await expect(page).toHaveURL(/chart-case=views%2Ftemp/);
     await expect(page.locator('[data-chart=histogram] figcaption, [data-chart=histogram] .figure-caption')).toContainText('pouchdb-indexeddb, views/temp at 200 documents in firefox');
 
-
     // Sort by the chromium column: medians ascend, rows without one last.
     await page.locator('button[data-sort="col:chromium"]').click();
     await expect(page.locator('th[aria-sort=ascending]')).toHaveText(/chromium/);
