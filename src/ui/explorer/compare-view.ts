@@ -10,6 +10,8 @@ import { gate, signedPct } from '../../core/gate.ts';
 import type { ResultsIndexEntry } from '../../core/results-input.ts';
 import type { ResultsFile } from '../../core/results.ts';
 import { h } from '../dom.ts';
+import { FiltersView } from './explorer-filters.ts';
+import { NO_FILTERS, type Facets, type Filters } from './explorer-model.ts';
 import { fetchServed, readLocal } from './explorer-sources.ts';
 import { formatMs } from '../format.ts';
 
@@ -38,6 +40,8 @@ export class CompareView {
   private readonly served: HTMLSelectElement;
   private readonly threshold: HTMLInputElement;
   private readonly filter: HTMLInputElement;
+  /** The explorer's facet filters (suites, stores, browsers, sizes), over the compared rows. */
+  private readonly facets: FiltersView;
   private readonly status: HTMLElement;
   private readonly output: HTMLElement;
   private current: ResultsFile[] | null = null;
@@ -50,6 +54,7 @@ export class CompareView {
     this.served.disabled = true;
     this.threshold = h('input', { attrs: { type: 'text', id: 'compare-threshold', value: `${DEFAULT_THRESHOLD_PCT}%`, size: '5', spellcheck: 'false', autocomplete: 'off' } });
     this.filter = h('input', { attrs: { type: 'search', id: 'compare-filter', placeholder: 'e.g. pouchdb insert', size: '18', spellcheck: 'false', autocomplete: 'off' } });
+    this.facets = new FiltersView(NO_FILTERS, () => this.render());
     this.status = h('p', { className: 'compare-status', attrs: { 'data-testid': 'compare-status', role: 'status', 'aria-live': 'polite' } });
     this.output = h('div', { className: 'compare-output table-scroll' });
     this.element = h(
@@ -64,6 +69,7 @@ export class CompareView {
         h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Threshold'), this.threshold, h('span', { className: 'field-hint' }, 'a row whose whole interval is slower than this is a regression')),
         h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Filter'), this.filter, h('span', { className: 'field-hint' }, 'rows whose browser, suite/case or store hold every word')),
       ),
+      this.facets.element,
       this.status,
       this.output,
     );
@@ -143,12 +149,24 @@ export class CompareView {
     const verdict = gate(c);
     this.status.textContent = `Against ${this.base.name}: ${verdict.line}`;
     this.status.dataset.state = verdict.code === 0 ? 'ok' : 'failed';
+    this.facets.render(facetsOf(c));
     const words = this.filter.value.toLowerCase().split(/\s+/).filter(Boolean);
-    const matches = (r: CaseComparison) => words.every((w) => `${r.browser} ${r.suite}/${r.case} ${r.adapter}`.toLowerCase().includes(w));
+    const f = this.facets.value;
+    const matches = (r: CaseComparison) => passes(r, f) && words.every((w) => `${r.browser} ${r.suite}/${r.case} ${r.adapter}`.toLowerCase().includes(w));
     const shown = c.rows.filter((r) => matches(r) && !FOLDED.includes(r.verdict)).sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict));
     const folded = c.rows.filter((r) => matches(r) && FOLDED.includes(r.verdict));
     this.output.replaceChildren(table(shown), ...foldedRows(folded), ...notes(c, shown));
   }
+}
+
+/** The values the compared rows hold, for the facet filters. */
+function facetsOf(c: Comparison): Facets {
+  const sorted = <T>(xs: Iterable<T>) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { suites: sorted(c.rows.map((r) => r.suite)), adapters: sorted(c.rows.map((r) => r.adapter)), browsers: sorted(c.rows.map((r) => r.browser)), sizes: sorted(c.rows.map((r) => r.size)) };
+}
+
+function passes(r: CaseComparison, f: Filters): boolean {
+  return (!f.suites || f.suites.includes(r.suite)) && (!f.adapters || f.adapters.includes(r.adapter)) && (!f.browsers || f.browsers.includes(r.browser)) && (!f.sizes || f.sizes.includes(r.size));
 }
 
 function side(s: CaseComparison['base']): string {
