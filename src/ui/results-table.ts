@@ -57,7 +57,7 @@ export class ResultsTable {
     this.summary = h('p', { className: 'table-summary', attrs: { 'data-testid': 'table-summary' } });
     this.factors = h('p', { className: 'table-factors muted', attrs: { 'data-testid': 'table-factors' } });
     this.folded = h('div', { className: 'table-unsupported', attrs: { 'data-testid': 'table-unsupported' } });
-    const head = h('thead', {}, h('tr', {}, ...COLUMNS.map((c) => h('th', { className: c.numeric ? 'num' : '', title: c.title ?? '', attrs: { scope: 'col' } }, c.label))));
+    const head = h('thead', {}, h('tr', {}, ...COLUMNS.map((c, i) => this.header(c, i))));
     this.element = h(
       'div',
       { className: 'results-table' },
@@ -67,6 +67,36 @@ export class ResultsTable {
       this.folded,
     );
     this.clear();
+  }
+
+  /** A column header; numeric columns sort the rows by their value on a click (again: the other way). */
+  private header(c: (typeof COLUMNS)[number], index: number): HTMLElement {
+    const th = h('th', { className: c.numeric ? 'num' : '', title: c.title ?? '', attrs: { scope: 'col' } });
+    if (!c.numeric || c.label === '95% CI of median (ms)') {
+      th.textContent = c.label;
+      return th;
+    }
+    const button = h('button', { className: 'link-button', attrs: { type: 'button', 'data-sort': String(index) } }, c.label);
+    button.addEventListener('click', () => this.sortBy(th, index));
+    th.append(button);
+    return th;
+  }
+
+  private sortBy(th: HTMLElement, index: number): void {
+    const ascending = th.getAttribute('aria-sort') !== 'ascending';
+    for (const other of th.parentElement?.children ?? []) other.removeAttribute('aria-sort');
+    th.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
+    const value = (tr: Element) => Number((tr.children[index] as HTMLElement | undefined)?.dataset.value ?? NaN);
+    const rows = [...this.body.querySelectorAll('tr')].filter((tr) => !tr.classList.contains('empty-row'));
+    // Rows without a value (an error, a timeout) go last either way.
+    rows.sort((a, b) => {
+      const x = value(a);
+      const y = value(b);
+      if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
+      return ascending ? x - y : y - x;
+    });
+    for (const tr of rows) tr.classList.remove('group-first');
+    this.body.append(...rows);
   }
 
   setAdapterLabels(labels: Map<string, string>): void {
@@ -140,6 +170,7 @@ export class ResultsTable {
       if (!cell || median === undefined) continue;
       const f = fastest > 0 ? median / fastest : NaN;
       cell.textContent = Number.isFinite(f) ? `×${f < 10 ? f.toFixed(2) : f.toFixed(1)}` : '—';
+      if (Number.isFinite(f)) cell.dataset.value = String(f);
       cell.dataset.band = !Number.isFinite(f) ? '' : f <= 1.1 ? 'best' : f <= 2 ? 'near' : f <= 10 ? 'far' : 'farthest';
     }
     const means = geometricMeans(this.medians);
@@ -182,13 +213,14 @@ export class ResultsTable {
   }
 
   private row(r: CaseResult): HTMLTableRowElement {
-    const num = (text: string, title?: string) => h('td', { className: 'num', ...(title ? { title } : {}) }, text);
+    // data-value holds the number a sort compares (the text may carry units or a ×).
+    const num = (text: string, title?: string, value?: number) => h('td', { className: 'num', ...(title ? { title } : {}), attrs: value === undefined || !Number.isFinite(value) ? {} : { 'data-value': String(value) } }, text);
     const label = this.adapterLabels.get(r.adapter);
     const adapterCell = h('td', { className: 'adapter', title: label ?? '' }, h('code', {}, r.adapter));
     const caseCell = h('td', { className: 'case', title: r.title }, `${r.suite}/${r.case}`, h('span', { className: 'case-title' }, r.title));
     const status = h('td', {}, h('span', { className: `status status-${r.status}` }, r.status));
     const samplesTitle = r.samples.length > 0 ? `samples (ms): ${r.samples.map((s) => formatMs(s)).join(', ')}` : 'no timed samples';
-    const n = num(String(r.samples.length), samplesTitle);
+    const n = num(String(r.samples.length), samplesTitle, r.samples.length);
 
     if (r.status !== 'ok') {
       const dash = () => num('—');
@@ -197,13 +229,13 @@ export class ResultsTable {
       return h(
         'tr',
         { className: `row-${r.status}`, attrs: { 'data-status': r.status, 'data-adapter': r.adapter } },
-        adapterCell, caseCell, num(String(r.size)), n, dash(), dash(), dash(), dash(), dash(), status,
+        adapterCell, caseCell, num(String(r.size), undefined, r.size), n, dash(), dash(), dash(), dash(), dash(), status,
         h('td', { className: 'reason' }, sampling.length > 0 && r.samples.length > 0 ? `${r.reason} (${sampling.join('; ')})` : r.reason),
       );
     }
     const s = r.stats;
     const coarse = underTimerResolution(timedSectionMs(r), this.timerStepMs);
-    const median = num(formatMs(s.median), `${describeMedian(r)}\n${describeMean(s)}\n${samplesTitle}`);
+    const median = num(formatMs(s.median), `${describeMedian(r)}\n${describeMean(s)}\n${samplesTitle}`, s.median);
     const notes: string[] = [];
     if (coarse) {
       this.coarseRows++;
@@ -226,13 +258,13 @@ export class ResultsTable {
       { className: 'row-ok', attrs: { 'data-status': 'ok', 'data-adapter': r.adapter } },
       adapterCell,
       caseCell,
-      num(String(r.size)),
+      num(String(r.size), undefined, r.size),
       n,
       median,
       h('td', { className: 'num factor' }, '—'),
       num(formatMedianInterval(r) ?? '—', `${describeMedian(r)}\n${describeMean(s)}`),
-      num(formatDuration(perOp)),
-      num(r.operations > 0 ? formatRate(opsPerSecond(s.median, r.operations)) : '—'),
+      num(formatDuration(perOp), undefined, perOp ?? undefined),
+      num(r.operations > 0 ? formatRate(opsPerSecond(s.median, r.operations)) : '—', undefined, r.operations > 0 ? opsPerSecond(s.median, r.operations) : undefined),
       status,
       h('td', { className: 'reason' }, notes.join('; ')),
     );

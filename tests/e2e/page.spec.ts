@@ -147,6 +147,14 @@ test.describe('page - run', () => {
   await expect(page.getByTestId('table-unsupported')).toContainText('2 unsupported rows, in 1 store');
   await expect(page.getByTestId('table-unsupported').locator('li')).toContainText('localforage-websql (2 cases): WebSQL');
   await expect(page.getByTestId('table-factors')).toContainText(/Geometric mean .*: memory ×1\.00 \(2\), idb ×\d/);
+  // A click on a numeric header sorts the rows by it; a second click the other way.
+  const medians = () => table.locator('tbody tr[data-status=ok] td[data-label="Median (ms)"]').evaluateAll((cells) => cells.map((c) => Number((c as HTMLElement).dataset.value)));
+  await table.locator('button[data-sort]', { hasText: 'Median (ms)' }).click();
+  const up = await medians();
+  expect(up).toEqual([...up].sort((a, b) => a - b));
+  await table.locator('button[data-sort]', { hasText: 'Median (ms)' }).click();
+  const down = await medians();
+  expect(down).toEqual([...up].reverse());
 });
 
 test('cancel stops the run and keeps the rows that finished', async ({ page }) => {
