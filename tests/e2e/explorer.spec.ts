@@ -9,7 +9,7 @@ import { CSV_COLUMNS } from '../../src/export/csv.ts';
 /** Two real runs (Chromium and Firefox), trimmed to insert, paginate, views and growth on three stores. */
 const FIXTURES = ['chromium', 'firefox'].map((b) => fileURLToPath(new URL(`./fixtures/results-${b}.json`, import.meta.url)));
 const docs = FIXTURES.map((f) => validateResults(JSON.parse(readFileSync(f, 'utf8')), f));
-const CHART_KINDS = ['bars', 'scaling', 'histogram', 'growth'] as const;
+const CHART_KINDS = ['bars', 'boxplot', 'scaling', 'histogram', 'growth'] as const;
 
 /** Pixels with real colour (bars, lines); axes, grid and labels are grey and do not count. */
 async function colouredPixels(page: Page, selector: string): Promise<number> {

@@ -8,6 +8,7 @@ import { errorMessage } from '../../core/errors.ts';
 import type { ResultsFile } from '../../core/results.ts';
 import type { ResultsIndexEntry } from '../../core/results-input.ts';
 import { BarsChart, wantsLog } from '../charts/chart-bars.ts';
+import { BoxPlotChart } from '../charts/chart-boxplot.ts';
 import { onSchemeChange } from '../charts/chart-common.ts';
 import { GrowthChart } from '../charts/chart-growth.ts';
 import { HistogramChart } from '../charts/chart-histogram.ts';
@@ -56,6 +57,7 @@ export class Explorer {
   private readonly exports: ExportsView;
   private readonly table: ComparisonTable;
   private readonly bars = new BarsChart();
+  private readonly boxplot = new BoxPlotChart();
   private readonly scaling = new ScalingChart();
   private readonly histogram = new HistogramChart();
   private readonly growth = new GrowthChart();
@@ -105,7 +107,7 @@ export class Explorer {
       );
     });
     this.choices = h('div', { className: 'chart-choices', attrs: { 'data-testid': 'chart-choices' } });
-    const figures = h('div', { className: 'explorer-figures' }, this.bars.figure.element, this.scaling.figure.element, this.histogram.figure.element, this.growth.figure.element);
+    const figures = h('div', { className: 'explorer-figures' }, this.bars.figure.element, this.boxplot.figure.element, this.scaling.figure.element, this.histogram.figure.element, this.growth.figure.element);
     this.body = h(
       'div',
       { className: 'explorer-body' },
@@ -202,7 +204,9 @@ export class Explorer {
 
   private renderCharts(choice = effectiveChoice(this.comparison, this.state.chart)): void {
     if (this.files.length === 0) return;
-    this.bars.render(this.comparison, choice.caseId, choice.size, this.state.chart.log ?? wantsLog(this.comparison, choice.caseId, choice.size));
+    const log = this.state.chart.log ?? wantsLog(this.comparison, choice.caseId, choice.size);
+    this.bars.render(this.comparison, choice.caseId, choice.size, log);
+    this.boxplot.render(this.comparison, choice.caseId, choice.size, log);
     this.scaling.render(this.comparison, choice.caseId, choice.browser);
     this.histogram.render(this.comparison, choice.caseId, choice.size, choice.adapter, choice.browser);
     this.growth.render(this.comparison, this.state.chart.case, this.state.chart.size, choice.browser);
@@ -242,7 +246,7 @@ export class Explorer {
       select('chart-choice-size', 'Size (documents)', choice.sizes.map((s) => ({ value: String(s), text: s.toLocaleString() })), choice.size === null ? null : String(choice.size), (v) => setChart({ size: Number(v) })),
       select('chart-choice-browser', 'Browser (scaling, histogram, growth)', this.comparison.columns.map((c) => ({ value: c.key, text: c.label })), choice.browser, (v) => setChart({ browser: v })),
       select('chart-choice-adapter', 'Adapter (histogram)', choice.adapters.map((a) => ({ value: a, text: a })), choice.adapter, (v) => setChart({ adapter: v })),
-      h('label', { className: 'chart-option' }, log, ' bars on a log scale'),
+      h('label', { className: 'chart-option' }, log, ' bars and boxes on a log scale'),
     );
   }
 }
