@@ -3,7 +3,7 @@
  * per case, the change of the median from BASE to NEW with its 95% interval, a table, and an
  * exit code CI can gate on (gate.ts).
  */
-import { compareResults, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison } from '../core/compare.ts';
+import { compareResults, DEFAULT_THRESHOLD_PCT, listedByUrgency, parseThreshold, type CaseComparison, type Comparison } from '../core/compare.ts';
 import { DEFAULT_GATE, gate, parseMinCompared, signedPct, type GatePolicy } from '../core/gate.ts';
 import { ResultsError } from '../core/results.ts';
 import { isEntry, runEntry, PROCESS_IO, type CommandIo } from './entry.ts';
@@ -114,15 +114,13 @@ const MARKS: Record<CaseComparison['verdict'], string> = {
   'only in new': 'only in new',
 };
 
-/** Rows worth a line: the ones compared or changed. Rows not ok in either file, or only in one, are counted in the verdict line instead. */
-const LISTED = (r: CaseComparison) => r.verdict !== 'not ok in either' && r.verdict !== 'only in base' && r.verdict !== 'only in new';
-const ORDER: readonly CaseComparison['verdict'][] = ['broke', 'regression', 'inconclusive', 'slower', 'status changed', 'not comparable', 'faster', 'same'];
 
 /** The table (regressions first), its legend and notes. Pure, so tests compare the text. */
 export function formatComparison(c: Comparison): string {
   const header = ['browser', 'suite/case', 'adapter', 'size', 'base median ms', 'new median ms', 'change', '95% CI', 'verdict'];
   const align: Align[] = ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'];
-  const listed = c.rows.filter(LISTED).sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict));
+  // Rows not ok in either file, or in one only, are counted in the verdict line instead.
+  const listed = listedByUrgency(c.rows);
   const rows = listed.map((r) => [
     r.browser,
     `${r.suite}/${r.case}`,

@@ -7,7 +7,7 @@
  */
 import { paramsDiffer } from './compare.ts';
 import type { CaseIdentity, ResultsFile } from './results.ts';
-import { median, medianCi, ratioOfMedians, type Interval } from './stats.ts';
+import { median, medianCi, ratioOfMedians, type Interval, type MedianWithCi } from './stats.ts';
 
 /** What the runner needs of one baseline row: where it matches, and its median with interval. */
 export interface BaselineRow {
@@ -46,9 +46,12 @@ export function matchBaseline(rows: readonly BaselineRow[], id: Pick<CaseIdentit
   return rows.find((r) => r.suite === id.suite && r.case === id.case && r.adapter === id.adapter && r.size === id.size && paramsDiffer(r.params, id.params).length === 0);
 }
 
-/** Whether the samples' change from the baseline row is clear of the threshold, either way; false while undecided or without an interval. */
-export function decided(samples: readonly number[], base: BaselineRow, thresholdPct: number): boolean {
-  const r = ratioOfMedians({ median: base.median, ci: base.ci }, { median: median(samples), ci: medianCi(samples) });
+/**
+ * Whether a row's change from the baseline row is clear of the threshold, either way; false while
+ * undecided or without an interval. Takes the row's median and interval as already computed.
+ */
+export function decided(now: MedianWithCi, base: BaselineRow, thresholdPct: number): boolean {
+  const r = ratioOfMedians({ median: base.median, ci: base.ci }, now);
   if (!r) return false;
   const t = 1 + thresholdPct / 100;
   return r.lo > t || r.hi < t;

@@ -44,6 +44,15 @@ export const VERDICTS: readonly Verdict[] = ['regression', 'broke', 'inconclusiv
 
 /** Verdicts that make the comparison fail. */
 export const FAILING_VERDICTS: readonly Verdict[] = ['regression', 'broke'];
+/** Verdicts with nothing to compare: counted and folded away, not listed among the changes. */
+export const UNLISTED_VERDICTS: readonly Verdict[] = ['not ok in either', 'only in base', 'only in new'];
+
+/** The rows to list, most urgent first (broke, regression, inconclusive, …, same), as the CLI and the page list them. */
+export function listedByUrgency(rows: readonly CaseComparison[]): CaseComparison[] {
+  const order: readonly Verdict[] = ['broke', 'regression', 'inconclusive', 'slower', 'status changed', 'not comparable', 'faster', 'same'];
+  return rows.filter((r) => !UNLISTED_VERDICTS.includes(r.verdict)).sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict));
+}
+
 /** Verdicts that carry a change interval: the rows that were compared. */
 export const COMPARED_VERDICTS: readonly Verdict[] = ['regression', 'inconclusive', 'slower', 'faster', 'same'];
 

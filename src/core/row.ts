@@ -64,8 +64,11 @@ export function addSample(row: Row, ms: number, metrics: Record<string, number>,
   }
   for (const list of Object.values(row.metrics)) if (list.length < row.samples.length) list.push(NaN);
   row.points.push(points);
-  row.precision = medianPrecision({ median: median(row.samples), medianCi: medianCi(row.samples) });
-  if (row.baseline) row.baseline.decided = decided(row.samples, row.baseline.row, row.baseline.thresholdPct);
+  // One sort of the samples per sample taken: the precision and the baseline decision share it.
+  const m = median(row.samples);
+  const ci = medianCi(row.samples);
+  row.precision = medianPrecision({ median: m, medianCi: ci });
+  if (row.baseline) row.baseline.decided = decided({ median: m, ci }, row.baseline.row, row.baseline.thresholdPct);
 }
 
 /** The row as a results row. A row still `sampling` (the run ended it) counts as stopped by its count. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { baselineRows, checkBaseline, decided, matchBaseline } from '../../src/core/baseline.ts';
-import { summarize } from '../../src/core/stats.ts';
+import { median, medianCi, summarize } from '../../src/core/stats.ts';
 import { sampleResults } from '../sample-results.ts';
 
 const BASE = [9.6, 10.2, 9.9, 10.4, 10, 9.7, 10.1, 10.3, 9.8, 10];
@@ -27,10 +27,11 @@ describe('baseline - the rows a run samples against', () => {
 
   it('is decided when the interval of the change is clear of the threshold, either way, and not while it straddles it', () => {
     const [row] = baselineRows([baseFile()], 'chromium');
-    expect(decided(BASE.map((x) => x * 1.5), row!, 5)).toBe(true); // clearly slower beyond 5%
-    expect(decided(BASE, row!, 5)).toBe(true); // the same: the interval stays below +5%
-    expect(decided(BASE.map((x) => x * 1.05), row!, 5)).toBe(false); // right at the threshold
-    expect(decided([10, 10, 10], row!, 5)).toBe(false); // no interval yet
+    const now = (xs: number[]) => ({ median: median(xs), ci: medianCi(xs) });
+    expect(decided(now(BASE.map((x) => x * 1.5)), row!, 5)).toBe(true); // clearly slower beyond 5%
+    expect(decided(now(BASE), row!, 5)).toBe(true); // the same: the interval stays below +5%
+    expect(decided(now(BASE.map((x) => x * 1.05)), row!, 5)).toBe(false); // right at the threshold
+    expect(decided(now([10, 10, 10]), row!, 5)).toBe(false); // no interval yet
   });
 
   it('checks what arrives over the wire', () => {

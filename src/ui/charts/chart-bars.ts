@@ -4,7 +4,7 @@
  * whisker belongs to the bar; rows without one (n < 6, or an older file) have no whisker.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, errorBarsPlugin, logTicks, registerCharts, theme, titleAndLegend, type Interval } from './chart-common.ts';
+import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { caseKey, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
 import { describeMean, describeMedian } from '../row-text.ts';
@@ -69,10 +69,7 @@ export class BarsChart {
         })),
       },
       options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        color: t.fg,
+        ...figureOptions(t),
         scales: {
           x: axis(t, 'browser', 'category', { grid: { display: false } }),
           y: axis(t, log ? 'median time per sample (ms, log scale)' : 'median time per sample (ms)', log ? 'logarithmic' : 'linear', {

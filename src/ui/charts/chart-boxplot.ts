@@ -6,7 +6,7 @@
  */
 import { BoxAndWiskers, BoxPlotController } from '@sgratzl/chartjs-chart-boxplot';
 import { Chart, type ChartConfiguration } from 'chart.js';
-import { axis, ChartFigure, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import { axis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { caseKey, type Comparison } from '../explorer/explorer-model.ts';
 
@@ -52,10 +52,7 @@ export class BoxPlotChart {
         })),
       },
       options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        color: t.fg,
+        ...figureOptions(t),
         scales: {
           x: axis(t, 'browser', 'category', { grid: { display: false } }),
           y: axis(t, log ? 'time per sample (ms, log scale)' : 'time per sample (ms)', log ? 'logarithmic' : 'linear', log ? { ticks: logTicks(t) } : { beginAtZero: true }),

@@ -195,6 +195,11 @@ export class ChartFigure<T extends ChartType = ChartType> {
   }
 }
 
+/** What every figure's chart shares: drawn at once (no animation), sized by its box, in the page's colours. */
+export function figureOptions(t: Theme) {
+  return { animation: false, responsive: true, maintainAspectRatio: false, color: t.fg } as const;
+}
+
 /** An axis in the page's colours, with its title (which always names the unit). */
 export function axis(t: Theme, title: string, type: 'linear' | 'logarithmic' | 'category', extra: Record<string, unknown> = {}) {
   return {

@@ -6,7 +6,7 @@
  * differ by orders of magnitude, and one slow batch would otherwise flatten every line.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import { axis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { caseKey, growthCurve, type Comparison, type XY } from '../explorer/explorer-model.ts';
 import { formatMs } from '../format.ts';
@@ -57,10 +57,7 @@ export class GrowthChart {
         ]),
       },
       options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        color: t.fg,
+        ...figureOptions(t),
         scales: {
           // The file names the axes; documents and milliseconds are what the growth suite records.
           x: axis(t, xTitle, 'linear', { beginAtZero: false }),

@@ -4,7 +4,7 @@
  * modes (a cache that sometimes misses), or a long tail (garbage collection, a flush).
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import { axis, ChartFigure, figureOptions, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { caseKey, histogramBins, type Comparison } from '../explorer/explorer-model.ts';
 import { formatMs } from '../format.ts';
@@ -44,10 +44,7 @@ export class HistogramChart {
         datasets: [{ label: row.adapter, data: bins.map((b) => b.count), backgroundColor: `${colour}cc`, borderColor: colour, borderWidth: 1, barPercentage: 1, categoryPercentage: 1 }],
       },
       options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        color: t.fg,
+        ...figureOptions(t),
         scales: {
           x: axis(t, 'time per sample (ms), bins', 'category', { grid: { display: false } }),
           y: axis(t, 'samples (count)', 'linear', { beginAtZero: true, ticks: { color: t.muted, precision: 0 } }),

@@ -4,7 +4,7 @@
  * proportion to size runs parallel to the others; a steeper line grows faster than linearly.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import { axis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { caseKey, scalingPoints, type Comparison, type XY } from '../explorer/explorer-model.ts';
 import { formatMs } from '../format.ts';
@@ -53,10 +53,7 @@ export class ScalingChart {
         })),
       },
       options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        color: t.fg,
+        ...figureOptions(t),
         scales: {
           // Ticks at the sizes measured only: a log axis would otherwise label 200, 210, 220, ...
           x: axis(t, 'documents in the store (log scale)', 'logarithmic', {

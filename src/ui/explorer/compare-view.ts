@@ -4,7 +4,7 @@
  * (src/core/compare.ts, src/core/gate.ts). The base is validated before anything of it is shown,
  * and all of its text goes in through text nodes: a hostile file can show its labels, never run them.
  */
-import { COMPARED_VERDICTS, compareResults, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison, type Verdict } from '../../core/compare.ts';
+import { COMPARED_VERDICTS, compareResults, listedByUrgency, UNLISTED_VERDICTS, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison, type Verdict } from '../../core/compare.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { gate, signedPct } from '../../core/gate.ts';
 import type { ResultsIndexEntry } from '../../core/results-input.ts';
@@ -29,10 +29,6 @@ const VERDICT_TEXT: Record<Verdict, string> = {
   'only in new': 'only in this page',
 };
 
-/** Listed first to last: what a reader must act on first. */
-const ORDER: readonly Verdict[] = ['broke', 'regression', 'inconclusive', 'slower', 'status changed', 'not comparable', 'faster', 'same'];
-/** Folded away under a summary line: rows with nothing to compare. */
-const FOLDED: readonly Verdict[] = ['not ok in either', 'only in base', 'only in new'];
 
 export class CompareView {
   readonly element: HTMLElement;
@@ -153,8 +149,8 @@ export class CompareView {
     const words = this.filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     const f = this.facets.value;
     const matches = (r: CaseComparison) => passes(r, f) && words.every((w) => `${r.browser} ${r.suite}/${r.case} ${r.adapter}`.toLowerCase().includes(w));
-    const shown = c.rows.filter((r) => matches(r) && !FOLDED.includes(r.verdict)).sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict));
-    const folded = c.rows.filter((r) => matches(r) && FOLDED.includes(r.verdict));
+    const shown = listedByUrgency(c.rows.filter(matches));
+    const folded = c.rows.filter((r) => matches(r) && UNLISTED_VERDICTS.includes(r.verdict));
     this.output.replaceChildren(table(shown), ...foldedRows(folded), ...notes(c, shown));
   }
 }
@@ -209,7 +205,7 @@ function table(rows: readonly CaseComparison[]): HTMLElement {
 /** Rows with nothing to compare, counted by kind and listed only when opened. */
 function foldedRows(rows: readonly CaseComparison[]): HTMLElement[] {
   if (rows.length === 0) return [];
-  const counts = FOLDED.map((v) => [v, rows.filter((r) => r.verdict === v).length] as const).filter(([, n]) => n > 0);
+  const counts = UNLISTED_VERDICTS.map((v) => [v, rows.filter((r) => r.verdict === v).length] as const).filter(([, n]) => n > 0);
   return [
     h(
       'details',
