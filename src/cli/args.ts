@@ -9,11 +9,10 @@ import { MIN_SAMPLES_ON_TIME_CAP } from '../core/allocator.ts';
 import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../core/compare.ts';
 import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, formatDuration, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
 import { MAX_SHARDS } from '../core/shard.ts';
+import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { DEFAULT_HOST } from './server.ts';
 
-export class ArgsError extends Error {
-  override readonly name = 'ArgsError';
-}
+export { ArgsError };
 
 export interface SweepArgs {
   help: boolean;
@@ -61,9 +60,6 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   baseline: null,
   threshold: null,
 };
-const SWITCHES = ['no-build', 'manual', 'auto', 'worker', 'help'] as const;
-/** Switches that may also take `=value`: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
-const SWITCHES_WITH_VALUE = ['auto'];
 const EXAMPLES: Record<string, string> = {
   browsers: 'chromium,firefox',
   suites: 'insert,read',
@@ -85,70 +81,36 @@ const EXAMPLES: Record<string, string> = {
   baseline: 'results/base-chromium.json',
   threshold: '5%',
 };
+/** The sweep's flags: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
+const SWEEP_FLAGS: Record<string, FlagSpec> = {
+  ...Object.fromEntries(Object.keys(VALUE_FLAGS).map((name) => [name, { kind: 'value', example: EXAMPLES[name] }])),
+  'no-build': { kind: 'switch' },
+  manual: { kind: 'switch' },
+  auto: { kind: 'switch=' },
+  worker: { kind: 'switch' },
+};
 
 export const DEFAULT_OUT = 'out';
-
-/** One flag occurrence: `--name value`, `--name=value` or a switch. */
-interface Flag {
-  name: string;
-  value: string | undefined;
-}
-
-/** Split argv into flags, refusing positional arguments and unknown names. */
-function scanFlags(argv: readonly string[], valueFlags: readonly string[], switches: readonly string[], switchesWithValue: readonly string[] = []): Flag[] {
-  const known = [...valueFlags, ...switches];
-  const flags: Flag[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '-h') {
-      flags.push({ name: 'help', value: undefined });
-      continue;
-    }
-    if (!arg.startsWith('--') || arg === '--') {
-      throw new ArgsError(`unexpected argument "${arg}"; flags start with --, e.g. --sizes 100,1000 (see --help)`);
-    }
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    if (!known.includes(name)) {
-      const near = nearest(name, known);
-      throw new ArgsError(`unknown flag --${name}${near ? ` (did you mean --${near}?)` : ''}; allowed: ${known.map((k) => `--${k}`).join(', ')}`);
-    }
-    if (switches.includes(name)) {
-      if (eq !== -1 && !switchesWithValue.includes(name)) throw new ArgsError(`--${name} takes no value, got "${arg.slice(eq + 1)}"`);
-      flags.push({ name, value: eq === -1 ? undefined : arg.slice(eq + 1) });
-      continue;
-    }
-    let value: string | undefined;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--')) value = argv[++i];
-    if (value === undefined || value.trim() === '') {
-      throw new ArgsError(`--${name} needs a value, e.g. --${name} ${EXAMPLES[name] ?? '...'}`);
-    }
-    if (flags.some((f) => f.name === name)) throw new ArgsError(`--${name} is given more than once; give it once (lists are comma-separated)`);
-    flags.push({ name, value });
-  }
-  return flags;
-}
 
 /** Parse the sweep's flags. Throws ArgsError; `help` set means print usage and ignore the rest. */
 export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, browserIds: readonly string[]): SweepArgs {
   if (argv.includes('--help') || argv.includes('-h')) {
     return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null, baseline: null };
   }
-  const flags = scanFlags(argv, Object.keys(VALUE_FLAGS), SWITCHES, SWITCHES_WITH_VALUE);
-  const get = (name: string) => flags.find((f) => f.name === name)?.value;
+  const flags = scanFlags(argv, SWEEP_FLAGS);
+  const get = (name: string) => flagText(flags, name);
 
   const fields: PlanFields = {};
   for (const [flag, field] of Object.entries(VALUE_FLAGS)) {
     const value = get(flag);
     if (field && value !== undefined) fields[field] = value;
   }
-  const auto = flags.find((f) => f.name === 'auto');
-  if (auto) fields.auto = auto.value ?? 'on';
-  if (fields.iterations !== undefined && (auto || fields.budget !== undefined)) {
-    throw new ArgsError(`--iterations takes a fixed count of samples per row; ${auto ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget 4m (the default), or --iterations 10`);
+  const auto = flags.values.get('auto');
+  if (auto !== undefined) fields.auto = auto === true ? 'on' : auto;
+  if (fields.iterations !== undefined && (auto !== undefined || fields.budget !== undefined)) {
+    throw new ArgsError(`--iterations takes a fixed count of samples per row; ${auto !== undefined ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget 4m (the default), or --iterations 10`);
   }
-  if (flags.some((f) => f.name === 'worker')) fields.worker = 'on';
+  if (flags.values.has('worker')) fields.worker = 'on';
   let plan: Plan;
   try {
     plan = parsePlan(fields, vocab);
@@ -170,7 +132,7 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
     browsers = names;
   }
 
-  const manual = flags.some((f) => f.name === 'manual');
+  const manual = flags.values.has('manual');
   const host = parseHost(get('host'));
   const remote = parseRemote(get('remote'), browsers);
   if (manual && browsers) throw new ArgsError('--manual and --browsers cannot be combined: --manual records whichever browser opens the printed URL; run the other browsers in a sweep of their own');
@@ -184,7 +146,7 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
     waitMs = Number(text);
   }
 
-  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.some((f) => f.name === 'no-build'), manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), get('threshold'), plan) };
+  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.values.has('no-build'), manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), get('threshold'), plan) };
 }
 
 /** --baseline FILE and its --threshold; the file itself is read by the sweep, before any browser starts. */
@@ -291,8 +253,7 @@ export const DEFAULT_SERVE_PORT = 4173;
 /** Flags of `npm start`: --port N, else $PORT, else 4173. */
 export function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ServeArgs {
   if (argv.includes('--help') || argv.includes('-h')) return { help: true, port: DEFAULT_SERVE_PORT };
-  const flags = scanFlags(argv, ['port'], ['help']);
-  const fromFlag = flags.find((f) => f.name === 'port')?.value;
+  const fromFlag = flagText(scanFlags(argv, { port: { kind: 'value', example: '4173' } }), 'port');
   const text = fromFlag ?? env.PORT;
   if (text === undefined || text === '') return { help: false, port: DEFAULT_SERVE_PORT };
   const source = fromFlag !== undefined ? '--port' : 'PORT';
@@ -306,26 +267,3 @@ export const SERVE_USAGE = [
   'Builds the page and serves dist/ cross-origin isolated on 127.0.0.1 until Ctrl-C.',
   `  --port N   port (default: $PORT, else ${DEFAULT_SERVE_PORT}); 0 picks a free one`,
 ].join('\n');
-
-/** The known name closest to a mistyped one, if it is close enough to be a likely typo. */
-function nearest(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const k of known) {
-    const d = editDistance(name, k);
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row.push(Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    }
-    prev = row;
-  }
-  return prev[b.length] as number;
-}

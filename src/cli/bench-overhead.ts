@@ -35,6 +35,7 @@ import { findChromium } from './browsers.ts';
 import { buildPage, DIST_DIR, distExists, REPO_ROOT } from './build.ts';
 import { startServer } from './server.ts';
 import { isEntry, runEntry } from './entry.ts';
+import { flagInteger, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { writeAtomically } from './output.ts';
 
 export const TARGET = 0.02;
@@ -76,30 +77,31 @@ export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
   // (about 15 minutes here) because samples of this put spread by about ±8% (quartiles) on a
   // shared 2-core machine: with 200 a median moves by about 1% from run to run, so the ratio of
   // two of them landed anywhere from 0.990 to 1.036 for the same code, too loose for a 2% target.
-  const args: OverheadArgs = { help: false, rounds: 100, samples: 4, warmup: 1, size: 10_000, build: true, split: false };
-  const limits = { rounds: [1, 1000], samples: [1, 1000], warmup: [0, 100], size: [1, 1_000_000] } as const;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--help' || arg === '-h') args.help = true;
-    else if (arg === '--no-build') args.build = false;
-    else if (arg === '--split') args.split = true;
-    else if (arg === '--out') {
-      const file = argv[++i];
-      if (file === undefined || file === '' || file.startsWith('--')) throw new RangeError('--out: give the file to write, e.g. --out overhead.json');
-      args.out = file;
-    }
-    else if (arg.startsWith('--') && arg.slice(2) in limits) {
-      const name = arg.slice(2) as keyof typeof limits;
-      const text = argv[++i];
-      const [min, max] = limits[name];
-      if (text === undefined || !/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-        throw new RangeError(`--${name}: "${text ?? ''}" is not a whole number from ${min} to ${max}`);
-      }
-      args[name] = Number(text);
-    } else throw new RangeError(`unknown argument "${arg}"; allowed: --rounds, --samples, --warmup, --size, --split, --out, --no-build, --help`);
-  }
-  return args;
+  const flags = scanFlags(argv, OVERHEAD_FLAGS);
+  const limits = { rounds: [1, 1000, 100], samples: [1, 1000, 4], warmup: [0, 100, 1], size: [1, 1_000_000, 10_000] } as const;
+  const out = flagText(flags, 'out');
+  const count = (name: keyof typeof limits) => flagInteger(flags, name, limits[name][0], limits[name][1], limits[name][2]);
+  return {
+    help: flags.help,
+    rounds: count('rounds'),
+    samples: count('samples'),
+    warmup: count('warmup'),
+    size: count('size'),
+    build: !flags.values.has('no-build'),
+    split: flags.values.has('split'),
+    ...(out !== undefined && { out }),
+  };
 }
+
+const OVERHEAD_FLAGS: Record<string, FlagSpec> = {
+  rounds: { kind: 'value', example: '100' },
+  samples: { kind: 'value', example: '4' },
+  warmup: { kind: 'value', example: '1' },
+  size: { kind: 'value', example: '10000' },
+  out: { kind: 'value', example: 'overhead.json' },
+  split: { kind: 'switch' },
+  'no-build': { kind: 'switch' },
+};
 
 type PageState = { status: string; results?: ResultsFile; error?: string };
 

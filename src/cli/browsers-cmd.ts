@@ -4,6 +4,8 @@
  * sweep uses, so this is exactly what `npm run sweep` will run.
  */
 import { findBrowsers, type BrowserCandidate } from './browsers.ts';
+import { PROCESS_IO } from './entry.ts';
+import { ArgsError, scanFlags } from './flags.ts';
 
 export function browserLines(candidates: readonly BrowserCandidate[]): string[] {
   const width = Math.max(...candidates.map((b) => b.id.length));
@@ -19,13 +21,14 @@ drives it, or not found, with how to get it. No flags.
 
 Exit codes: 0 some browser found; 1 none found; 2 bad arguments.`;
 
-const argv = process.argv.slice(2);
-if (argv.includes('--help') || argv.includes('-h')) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
-if (argv.length > 0) {
-  process.stderr.write(`browsers: unexpected argument ${JSON.stringify(argv[0])}; it takes none (see --help)\n`);
+try {
+  if (scanFlags(process.argv.slice(2), {}).help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+} catch (e) {
+  if (!(e instanceof ArgsError)) throw e;
+  PROCESS_IO.stderr(`browsers: ${e.message}\n`);
   process.exit(2);
 }
 

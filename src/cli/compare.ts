@@ -7,6 +7,7 @@ import { compareResults, DEFAULT_THRESHOLD_PCT, listedByUrgency, parseThreshold,
 import { DEFAULT_GATE, gate, parseMinCompared, signedPct, type GatePolicy } from '../core/gate.ts';
 import { ResultsError } from '../core/results.ts';
 import { isEntry, runEntry, PROCESS_IO, type CommandIo } from './entry.ts';
+import { ArgsError, asFlagError, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { readResultsFiles, readResultsText } from './results-files.ts';
 import { formatMs, renderTable, type Align } from './terminal-table.ts';
 import { printableField } from './terminal-text.ts';
@@ -34,37 +35,24 @@ export interface CompareArgs {
   policy: GatePolicy;
 }
 
-class CompareArgsError extends Error {}
+const COMPARE_FLAGS: Record<string, FlagSpec> = {
+  threshold: { kind: 'value', example: '5%' },
+  'min-compared': { kind: 'value', example: '90%' },
+  'fail-on-inconclusive': { kind: 'switch' },
+};
 
 function parseCompareArgs(argv: readonly string[]): CompareArgs | 'help' {
-  if (argv.includes('--help') || argv.includes('-h')) return 'help';
-  const files: string[] = [];
-  const values = new Map<string, string>();
-  let failOnInconclusive = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const name = /^--(threshold|min-compared)(=|$)/.exec(arg)?.[1];
-    if (name) {
-      if (values.has(name)) throw new CompareArgsError(`--${name} is given more than once`);
-      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
-      if (value === undefined || value === '') throw new CompareArgsError(`--${name} needs a value, e.g. --${name} ${name === 'threshold' ? '5%' : '90%'}`);
-      values.set(name, value);
-    } else if (arg === '--fail-on-inconclusive') failOnInconclusive = true;
-    else if (arg.startsWith('-')) throw new CompareArgsError(`unknown flag ${arg}; allowed: --threshold, --min-compared, --fail-on-inconclusive, --help`);
-    else files.push(arg);
-  }
-  if (files.length !== 2) throw new CompareArgsError(`give exactly two results files, BASE and NEW; got ${files.length}\n\n${COMPARE_USAGE}`);
-  try {
-    const threshold = values.get('threshold');
-    const min = values.get('min-compared');
-    return {
-      files,
-      thresholdPct: threshold === undefined ? DEFAULT_THRESHOLD_PCT : parseThreshold(threshold),
-      policy: { minCompared: min === undefined ? DEFAULT_GATE.minCompared : parseMinCompared(min), failOnInconclusive },
-    };
-  } catch (e) {
-    throw new CompareArgsError(`--${(e as Error).message}`);
-  }
+  const flags = scanFlags(argv, COMPARE_FLAGS, { positionals: 'results files' });
+  if (flags.help) return 'help';
+  const files = flags.positionals;
+  if (files.length !== 2) throw new ArgsError(`give exactly two results files, BASE and NEW; got ${files.length}\n\n${COMPARE_USAGE}`);
+  const threshold = flagText(flags, 'threshold');
+  const min = flagText(flags, 'min-compared');
+  return {
+    files,
+    thresholdPct: threshold === undefined ? DEFAULT_THRESHOLD_PCT : asFlagError(() => parseThreshold(threshold)),
+    policy: { minCompared: min === undefined ? DEFAULT_GATE.minCompared : asFlagError(() => parseMinCompared(min)), failOnInconclusive: flags.values.has('fail-on-inconclusive') },
+  };
 }
 
 export async function compareCommand(argv: readonly string[], io: CommandIo, read: (path: string) => string = readResultsText): Promise<number> {
@@ -72,7 +60,7 @@ export async function compareCommand(argv: readonly string[], io: CommandIo, rea
   try {
     args = parseCompareArgs(argv);
   } catch (e) {
-    if (!(e instanceof CompareArgsError)) throw e;
+    if (!(e instanceof ArgsError)) throw e;
     io.stderr(`compare: ${e.message}\n`);
     return 2;
   }

@@ -11,6 +11,7 @@ import { toJson } from '../export/json.ts';
 import { toSamplesTsv, toTsv } from '../export/tsv.ts';
 import { toXlsx } from '../export/xlsx.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
+import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { outputFailure, writeAtomically } from './output.ts';
 import { readResultsFiles } from './results-files.ts';
 
@@ -34,10 +35,6 @@ them (what npm run merge writes); several FILEs are exported together.
 
 Text that a spreadsheet would run as a formula (=, +, -, @ first) is written with a leading '.`;
 
-export class ExportArgsError extends Error {
-  override readonly name = 'ExportArgsError';
-}
-
 export interface ExportArgs {
   help: boolean;
   files: string[];
@@ -48,48 +45,33 @@ export interface ExportArgs {
   out: string | null;
 }
 
-/** Parse the flags. Throws ExportArgsError with a one-line message. */
+const EXPORT_FLAGS: Record<string, FlagSpec> = {
+  format: { kind: 'value', example: 'csv' },
+  out: { kind: 'value', example: 'book.xlsx' },
+  samples: { kind: 'switch' },
+  bom: { kind: 'switch' },
+};
+
+/** Parse the flags. Throws ArgsError with a one-line message. */
 export function parseExportArgs(argv: readonly string[]): ExportArgs {
-  if (argv.includes('--help') || argv.includes('-h')) return { help: true, files: [], format: 'csv', samples: false, bom: false, out: null };
-  const files: string[] = [];
-  let format: string | undefined;
-  let out: string | undefined;
-  let samples = false;
-  let bom = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (!arg.startsWith('--')) {
-      files.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    if (name === 'samples' || name === 'bom') {
-      if (eq !== -1) throw new ExportArgsError(`--${name} takes no value, got "${arg.slice(eq + 1)}"`);
-      if (name === 'samples') samples = true;
-      else bom = true;
-      continue;
-    }
-    if (name !== 'format' && name !== 'out') throw new ExportArgsError(`unknown flag --${name}; allowed: --format, --samples, --bom, --out, --help`);
-    const value = eq !== -1 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined || value === '' || (eq === -1 && value.startsWith('--'))) {
-      throw new ExportArgsError(`--${name} needs a value, e.g. --${name} ${name === 'format' ? 'csv' : 'book.xlsx'}`);
-    }
-    if ((name === 'format' ? format : out) !== undefined) throw new ExportArgsError(`--${name} is given more than once`);
-    if (name === 'format') format = value;
-    else out = value;
-  }
-  if (files.length === 0) throw new ExportArgsError('no results file given; e.g. npm run export -- results/run-chromium.json --format csv');
+  const flags = scanFlags(argv, EXPORT_FLAGS, { positionals: 'results files' });
+  if (flags.help) return { help: true, files: [], format: 'csv', samples: false, bom: false, out: null };
+  const files = flags.positionals;
+  let format = flagText(flags, 'format');
+  const out = flagText(flags, 'out');
+  const samples = flags.values.has('samples');
+  const bom = flags.values.has('bom');
+  if (files.length === 0) throw new ArgsError('no results file given; e.g. npm run export -- results/run-chromium.json --format csv');
   if (format === undefined && out !== undefined) {
     const ext = extname(out).slice(1).toLowerCase();
     if ((EXPORT_FORMATS as readonly string[]).includes(ext)) format = ext;
   }
-  if (format === undefined) throw new ExportArgsError(`--format is needed (${EXPORT_FORMATS.join(', ')}), or an --out path ending in one of them`);
-  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new ExportArgsError(`--format: unknown "${format}"; allowed: ${EXPORT_FORMATS.join(', ')}`);
+  if (format === undefined) throw new ArgsError(`--format is needed (${EXPORT_FORMATS.join(', ')}), or an --out path ending in one of them`);
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new ArgsError(`--format: unknown "${format}"; allowed: ${EXPORT_FORMATS.join(', ')}`);
   const checked = format as ExportFormat;
-  if (samples && checked !== 'csv' && checked !== 'tsv') throw new ExportArgsError(`--samples works with csv and tsv, not ${checked}`);
-  if (bom && checked !== 'csv') throw new ExportArgsError(`--bom works with csv, not ${checked}`);
-  if (checked === 'xlsx' && out === undefined) throw new ExportArgsError('xlsx is binary: give --out PATH, e.g. --out book.xlsx');
+  if (samples && checked !== 'csv' && checked !== 'tsv') throw new ArgsError(`--samples works with csv and tsv, not ${checked}`);
+  if (bom && checked !== 'csv') throw new ArgsError(`--bom works with csv, not ${checked}`);
+  if (checked === 'xlsx' && out === undefined) throw new ArgsError('xlsx is binary: give --out PATH, e.g. --out book.xlsx');
   return { help: false, files, format: checked, samples, bom, out: out ?? null };
 }
 
@@ -115,7 +97,7 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
   try {
     args = parseExportArgs(argv);
   } catch (e) {
-    if (!(e instanceof ExportArgsError)) throw e;
+    if (!(e instanceof ArgsError)) throw e;
     io.stderr(`export: ${e.message}\n`);
     return 2;
   }

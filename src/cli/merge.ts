@@ -9,6 +9,7 @@
 import { MergeError, mergeResults, type MergeInput } from '../core/merge.ts';
 import { parseResultsJson, ResultsError } from '../core/results.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
+import { ArgsError, flagText, scanFlags } from './flags.ts';
 import { outputFailure, writeAtomically } from './output.ts';
 import { readResultsText } from './results-files.ts';
 
@@ -26,10 +27,6 @@ of the same browser from the same machine. The same document given twice is kept
   --out FILE   where to write the set (required)
   --help       this text`;
 
-export class MergeArgsError extends Error {
-  override readonly name = 'MergeArgsError';
-}
-
 export interface MergeArgs {
   help: boolean;
   files: string[];
@@ -37,23 +34,12 @@ export interface MergeArgs {
 }
 
 export function parseMergeArgs(argv: readonly string[]): MergeArgs {
-  if (argv.includes('--help') || argv.includes('-h')) return { help: true, files: [], out: '' };
-  const files: string[] = [];
-  let out: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--out' || arg.startsWith('--out=')) {
-      if (out !== undefined) throw new MergeArgsError('--out is given more than once; give it once');
-      const value = arg === '--out' ? argv[++i] : arg.slice('--out='.length);
-      if (value === undefined || value === '' || value.startsWith('--')) throw new MergeArgsError('--out needs a file name, e.g. --out merged.json');
-      out = value;
-    } else if (arg.startsWith('-')) {
-      throw new MergeArgsError(`unknown flag ${arg}; allowed: --out FILE, --help`);
-    } else files.push(arg);
-  }
-  if (files.length === 0) throw new MergeArgsError('no files given; e.g. npm run merge -- out/*-chromium.json out/*-firefox.json --out merged.json');
-  if (out === undefined) throw new MergeArgsError('--out FILE is required: where to write the merged set');
-  return { help: false, files, out };
+  const flags = scanFlags(argv, { out: { kind: 'value', example: 'merged.json' } }, { positionals: 'results files' });
+  if (flags.help) return { help: true, files: [], out: '' };
+  const out = flagText(flags, 'out');
+  if (flags.positionals.length === 0) throw new ArgsError('no files given; e.g. npm run merge -- out/*-chromium.json out/*-firefox.json --out merged.json');
+  if (out === undefined) throw new ArgsError('--out FILE is required: where to write the merged set');
+  return { help: false, files: flags.positionals, out };
 }
 
 export async function mergeCommand(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -61,7 +47,7 @@ export async function mergeCommand(argv: readonly string[], io: CommandIo): Prom
   try {
     args = parseMergeArgs(argv);
   } catch (e) {
-    if (!(e instanceof MergeArgsError)) throw e;
+    if (!(e instanceof ArgsError)) throw e;
     io.stderr(`merge: ${e.message} (see --help)\n`);
     return 2;
   }

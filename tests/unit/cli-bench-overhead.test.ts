@@ -15,9 +15,9 @@ describe('bench:overhead flags', () => {
   it('refuses a bad number with its allowed range, and an unknown flag with the allowed ones', () => {
     expect(() => parseOverheadArgs(['--rounds', '0'])).toThrow('--rounds: "0" is not a whole number from 1 to 1000');
     expect(() => parseOverheadArgs(['--size', '1e4'])).toThrow('--size: "1e4" is not a whole number from 1 to 1000000');
-    expect(() => parseOverheadArgs(['--samples'])).toThrow('--samples: "" is not a whole number');
-    expect(() => parseOverheadArgs(['--out'])).toThrow('--out: give the file to write');
-    expect(() => parseOverheadArgs(['--out', '--split'])).toThrow('--out: give the file to write');
-    expect(() => parseOverheadArgs(['--fast'])).toThrow('unknown argument "--fast"; allowed: --rounds, --samples, --warmup, --size, --split, --out, --no-build, --help');
+    expect(() => parseOverheadArgs(['--samples'])).toThrow('--samples needs a value, e.g. --samples 4');
+    expect(() => parseOverheadArgs(['--out'])).toThrow('--out needs a value, e.g. --out overhead.json');
+    expect(() => parseOverheadArgs(['--out', '--split'])).toThrow('--out needs a value, e.g. --out overhead.json');
+    expect(() => parseOverheadArgs(['--fast'])).toThrow('unknown flag --fast; allowed: --rounds, --samples, --warmup, --size, --out, --split, --no-build, --help');
   });
 });

@@ -200,7 +200,7 @@ describe('compare - command line', () => {
   const usage: [string, Record<string, unknown>, string[], RegExp][] = [
     ['one file', {}, ['base.json'], /give exactly two results files, BASE and NEW; got 1/],
     ['a missing file', {}, ['a.json', 'b.json'], /^compare: a\.json: no such file/],
-    ['an unknown flag', {}, ['a.json', 'b.json', '--treshold', '5'], /unknown flag --treshold; allowed: --threshold, --min-compared, --fail-on-inconclusive, --help/],
+    ['an unknown flag', {}, ['a.json', 'b.json', '--treshold', '5'], /unknown flag --treshold \(did you mean --threshold\?\); allowed: --threshold, --min-compared, --fail-on-inconclusive, --help/],
     ['a bad threshold', {}, ['a.json', 'b.json', '--threshold', 'lots'], /--threshold: "lots" is not a percentage/],
     ['a bad --min-compared', {}, ['a.json', 'b.json', '--min-compared', 'most'], /--min-compared: "most" is neither/],
     ['hostile text instead of results', { 'a.json': '<script>alert(1)</script>', 'b.json': sampleResults() }, ['a.json', 'b.json'], /^compare: a\.json: not JSON/],

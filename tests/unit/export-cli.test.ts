@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import readXlsxFile from 'read-excel-file/node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportCommand, ExportArgsError, parseExportArgs } from '../../src/cli/export.ts';
+import { exportCommand, parseExportArgs } from '../../src/cli/export.ts';
+import { ArgsError } from '../../src/cli/flags.ts';
 import { parseResultsInput } from '../../src/core/results-input.ts';
 import { validateResults } from '../../src/core/results.ts';
 import { toCsv } from '../../src/export/csv.ts';
@@ -38,7 +39,7 @@ describe('export cli - flags', () => {
       [['a.json', '--format', 'csv', '--format', 'tsv'], /--format is given more than once/],
       [['a.json', '--sheet', 'x'], /unknown flag --sheet/],
     ];
-    for (const [argv] of bad) expect(() => parseExportArgs(argv), argv.join(' ')).toThrow(ExportArgsError);
+    for (const [argv] of bad) expect(() => parseExportArgs(argv), argv.join(' ')).toThrow(ArgsError);
     for (const [argv, message] of bad) expect(() => parseExportArgs(argv)).toThrow(message);
   });
 });
