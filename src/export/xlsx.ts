@@ -6,6 +6,7 @@
  * `xlsxSheets` is the pure part, a description of every cell, and is what the tests compare
  * exactly; `toXlsx` only zips it.
  */
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import writeXlsxFile, { type Cell as XlsxCell, type Sheet } from 'write-excel-file/universal';
 import type { ResultsFile } from '../core/results.ts';
 import { safeText, type Cell } from './cells.ts';
@@ -21,8 +22,45 @@ const SHEET_NAME_BAD = /[[\]/\\:*?\u0000-\u001f\u007f]/g;
 const SHEET_NAME_MAX = 31;
 const WIDEST_COLUMN = 60;
 
-export function toXlsx(results: ResultsFile | readonly ResultsFile[]): Promise<Blob> {
-  return writeXlsxFile(xlsxSheets(results)).toBlob();
+export async function toXlsx(results: ResultsFile | readonly ResultsFile[]): Promise<Blob> {
+  const sheets = xlsxSheets(results);
+  const written = new Uint8Array(await (await writeXlsxFile(sheets).toBlob()).arrayBuffer());
+  return new Blob([withAutoFilters(written, sheets) as Uint8Array<ArrayBuffer>], { type: XLSX_TYPE });
+}
+
+/**
+ * Put a filter button on each column header, as Excel's Data > Filter does: an <autoFilter> over
+ * the sheet's table and the hidden name `_xlnm._FilterDatabase` Excel keeps with it.
+ * write-excel-file has no option for it, so this edits the package it wrote; it throws if that
+ * package's layout (sheetN.xml in sheet order, an empty <definedNames/>) ever changes.
+ */
+export function withAutoFilters(xlsx: Uint8Array, sheets: readonly Sheet<Blob>[]): Uint8Array {
+  const files = unzipSync(xlsx);
+  const edit = (path: string, marker: string, replacement: string) => {
+    const text = files[path] ? strFromU8(files[path]) : '';
+    if (!text.includes(marker)) throw new Error(`xlsx: ${path} has no ${marker}; write-excel-file's layout changed`);
+    files[path] = strToU8(text.replace(marker, replacement));
+  };
+  const names = sheets.map((sheet, i) => {
+    const columns = sheet.data[0]?.length ?? 1;
+    const range = `$A$1:$${columnLetters(columns)}$${Math.max(1, sheet.data.length)}`;
+    edit(`xl/worksheets/sheet${i + 1}.xml`, '</sheetData>', `</sheetData><autoFilter ref="${range.replace(/\$/g, '')}"/>`);
+    const quoted = `'${(sheet.sheet ?? '').replace(/'/g, "''")}'`;
+    return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">${xmlText(quoted)}!${range}</definedName>`;
+  });
+  edit('xl/workbook.xml', '<definedNames/>', `<definedNames>${names.join('')}</definedNames>`);
+  return zipSync(files);
+}
+
+/** 1 -> A, 26 -> Z, 27 -> AA. */
+export function columnLetters(n: number): string {
+  let letters = '';
+  for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) letters = String.fromCharCode(65 + ((k - 1) % 26)) + letters;
+  return letters;
+}
+
+function xmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 export function xlsxSheets(results: ResultsFile | readonly ResultsFile[]): Sheet<Blob>[] {

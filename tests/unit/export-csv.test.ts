@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, plainNumber, toCsv, toSamplesCsv } from '../../src/export/csv.ts';
 import { validateResults, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
+import { parseCsv } from './csv-reader.ts';
 import { handBuilt } from './export-fixture.ts';
 
 const HEADER =
@@ -9,52 +10,6 @@ const HEADER =
   'blocking,footprint,params,harness_version,harness_commit';
 const RUN = '2026-11-20T10-00-00Z-ab12,chromium,Chromium,156.0.1,Blink,Linux,4,main,true,0.005';
 
-/** A small RFC 4180 reader, written independently of the exporter, for the round trip. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i] as string;
-    if (ch === '"' && field === '') {
-      // A quoted field runs to the next quote that is not doubled.
-      i++;
-      for (;;) {
-        const q = text.indexOf('"', i);
-        if (q < 0) throw new Error(`unterminated quote at ${i}`);
-        field += text.slice(i, q);
-        if (text[q + 1] === '"') {
-          field += '"';
-          i = q + 2;
-        } else {
-          i = q + 1;
-          break;
-        }
-      }
-      const next = text[i];
-      if (next !== ',' && next !== '\r' && next !== undefined) throw new Error(`text after a closing quote at ${i}`);
-    } else if (ch === ',') {
-      row.push(field);
-      field = '';
-      i++;
-    } else if (ch === '\r') {
-      if (text[i + 1] !== '\n') throw new Error(`bare CR at ${i}`);
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i += 2;
-    } else if (ch === '\n') {
-      throw new Error(`bare LF outside quotes at ${i}`);
-    } else {
-      field += ch;
-      i++;
-    }
-  }
-  if (field !== '' || row.length > 0) throw new Error('last record has no CRLF');
-  return rows;
-}
 
 describe('export csv - exact output', () => {
   it('writes the header and one row per case, of every status', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
 import { ENVIRONMENT_COLUMNS, SUITE_SHEET_COLUMNS } from '../../src/export/table.ts';
 import { unzipSync, strFromU8 } from 'fflate';
-import { columnFormat, toXlsx, uniqueSheetName, xlsxSheets, XLSX_TYPE } from '../../src/export/xlsx.ts';
+import { columnFormat, columnLetters, toXlsx, uniqueSheetName, xlsxSheets, XLSX_TYPE } from '../../src/export/xlsx.ts';
 import { handBuilt } from './export-fixture.ts';
 
 /** The hand-built run plus a second suite, so the workbook has two suite sheets. */
@@ -68,6 +68,10 @@ describe('export xlsx - sheets', () => {
     expect(columnFormat('ops_per_sec')).toBe('#,##0');
     expect(columnFormat('n')).toBe('0');
     expect(columnFormat('title')).toBeUndefined();
+  });
+
+  it('names columns as a spreadsheet does, for the filter range', () => {
+    expect([1, 26, 27, 29, 52, 53, 702, 703].map(columnLetters)).toEqual(['A', 'Z', 'AA', 'AC', 'AZ', 'BA', 'ZZ', 'AAA']);
   });
 });
 
