@@ -3,11 +3,14 @@ import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
 import { medianInterval } from '../../src/core/stats.ts';
 import {
   buildComparison,
+  axisLines,
   columnsOf,
+  effectiveChoice,
   facetsOf,
   filteredDocs,
   growthCurve,
   histogramBins,
+  missingBars,
   NO_FILTERS,
   niceStep,
   ratioCell,
@@ -78,6 +81,25 @@ describe('explorer model - comparison', () => {
     expect(c.rows.map((r) => r.key)).toEqual(['insert/serial/idb/100', 'insert/serial/memory/100', 'insert/serial/idb/1000', 'insert/bulk/idb/100', 'insert/bulk/memory/100']);
     expect(c.rows[0]?.cells.get('firefox')?.samples).toEqual([20]);
     expect(c.rows[1]?.cells.has('firefox')).toBe(false);
+  });
+
+  it('charts by default the first browser with a result for the chosen case, and keeps a reader\'s pick', () => {
+    const onlyFirefox = doc('firefox', [ok('insert', 'chunked', 'dexie', 100, [3])], 'run-late');
+    const c = buildComparison(loaded(chromium, onlyFirefox), NO_FILTERS);
+    const none = { case: null, size: null, browser: null, adapter: null, log: null };
+    expect(effectiveChoice(c, { ...none, case: 'insert/serial' })).toMatchObject({ caseId: 'insert/serial', size: 1000, browser: 'chromium', adapter: 'idb' });
+    expect(effectiveChoice(c, { ...none, case: 'insert/chunked' })).toMatchObject({ browser: 'firefox', adapter: 'dexie' });
+    expect(effectiveChoice(c, { ...none, case: 'insert/chunked', browser: 'chromium' }).browser).toBe('chromium');
+  });
+
+  it('names chart columns in lines, and says which bars are missing once per reason and browser', () => {
+    const again = doc('chromium', [ok('insert', 'serial', 'idb', 100, [11])], '2026-11-24T00-17-57Z-541e');
+    const c = buildComparison(loaded(chromium, firefox, again), NO_FILTERS);
+    expect(c.columns.map(axisLines)).toEqual([['chromium', 'run-chromium'], ['chromium', 'run 11-24', '00:17'], ['firefox']]);
+    const rows = c.rows.filter((r) => r.suite === 'insert' && r.case === 'serial' && r.size === 100);
+    expect(missingBars(rows, c.columns)).toBe('not run in chromium (2026-11-24T00-17-57Z-541e), firefox: memory');
+    const bulk = c.rows.filter((r) => r.case === 'bulk');
+    expect(missingBars(bulk, c.columns)).toBe('not run in chromium (2026-11-24T00-17-57Z-541e): idb; timeout/not run everywhere: memory');
   });
 
   it('lists the facets and filters by each', () => {

@@ -4,9 +4,9 @@
  * whisker belongs to the bar; rows without one (n < 6, or an older file) have no whisker.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import { axis, browserAxis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { caseKey, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
+import { axisLines, caseKey, missingBars, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
 import { describeMean, describeMedian } from '../row-text.ts';
 
 /**
@@ -45,20 +45,14 @@ export class BarsChart {
     const t = theme();
     const intervals: (Interval | null)[][] = grid.map((list) => list.map((r) => (r ? (r.stats.medianCi ?? null) : null)));
     const top = Math.max(...grid.flat().map((r) => (r ? Math.max(r.stats.median, r.stats.medianCi?.hi ?? 0) : 0)));
-    const allRows = comparison.rows.filter((r) => caseKey(r) === caseId && r.size === size);
-    const missing = allRows.flatMap((r) => {
-      const bad = columns.filter((c) => r.cells.get(c.key)?.status !== 'ok');
-      if (bad.length === 0) return [];
-      const statuses = [...new Set(bad.map((c) => r.cells.get(c.key)?.status ?? 'not run'))].join('/');
-      return [bad.length === columns.length ? `${r.adapter} (${statuses} everywhere)` : `${r.adapter} in ${bad.map((c) => c.label).join(', ')} (${statuses})`];
-    });
+    const missing = missingBars(comparison.rows.filter((r) => caseKey(r) === caseId && r.size === size), columns);
     this.figure.setCaption(
-      `${caseId} at ${size.toLocaleString()} documents. Bars: median per sample; whiskers: 95% CI of the median (none below 6 samples, nor in files from before it was recorded).` + (missing.length ? ` No bar: ${missing.join('; ')}.` : ''),
+      `${caseId} at ${size.toLocaleString()} documents. Bars: median per sample; whiskers: 95% CI of the median (none below 6 samples, nor in files from before it was recorded).` + (missing ? ` No bar: ${missing}.` : ''),
     );
-    const config: ChartConfiguration<'bar', (number | null)[], string> = {
+    const config: ChartConfiguration<'bar', (number | null)[], string[]> = {
       type: 'bar',
       data: {
-        labels: columns.map((c) => c.label),
+        labels: columns.map(axisLines),
         datasets: adapters.map((a, i) => ({
           label: a,
           // A log axis cannot show a 0 ms median (a coarse timer): that bar is left out there.
@@ -71,8 +65,8 @@ export class BarsChart {
       options: {
         ...figureOptions(t),
         scales: {
-          x: axis(t, 'browser', 'category', { grid: { display: false } }),
-          y: axis(t, log ? 'median time per sample (ms, log scale)' : 'median time per sample (ms)', log ? 'logarithmic' : 'linear', {
+          x: browserAxis(t),
+          y: axis(t, log ? 'median ms per sample (log)' : 'median ms per sample', log ? 'logarithmic' : 'linear', {
             ...(log ? { ticks: logTicks(t) } : { beginAtZero: true }),
             // Whiskers can reach past the tallest bar; leave room so they are not clipped.
             suggestedMax: top * (log ? 1.5 : 1.05),

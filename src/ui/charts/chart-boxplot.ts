@@ -6,9 +6,9 @@
  */
 import { BoxAndWiskers, BoxPlotController } from '@sgratzl/chartjs-chart-boxplot';
 import { Chart, type ChartConfiguration } from 'chart.js';
-import { axis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import { axis, browserAxis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { caseKey, type Comparison } from '../explorer/explorer-model.ts';
+import { axisLines, caseKey, type Comparison } from '../explorer/explorer-model.ts';
 
 let registered = false;
 
@@ -37,10 +37,10 @@ export class BoxPlotChart {
       `${caseId} at ${size.toLocaleString()} documents: every timed sample. Box: the middle half (quartiles); line: the median; whiskers: the furthest sample within 1.5 × the box's height; dots: samples beyond (kept in every statistic). ` +
         `${Math.min(...counts)} to ${Math.max(...counts)} samples a box.`,
     );
-    const config: ChartConfiguration<'boxplot', number[][], string> = {
+    const config: ChartConfiguration<'boxplot', number[][], string[]> = {
       type: 'boxplot',
       data: {
-        labels: columns.map((c) => c.label),
+        labels: columns.map(axisLines),
         datasets: rows.map((r) => ({
           label: r.adapter,
           data: columns.map((c) => samples(r.cells.get(c.key))),
@@ -54,8 +54,8 @@ export class BoxPlotChart {
       options: {
         ...figureOptions(t),
         scales: {
-          x: axis(t, 'browser', 'category', { grid: { display: false } }),
-          y: axis(t, log ? 'time per sample (ms, log scale)' : 'time per sample (ms)', log ? 'logarithmic' : 'linear', log ? { ticks: logTicks(t) } : { beginAtZero: true }),
+          x: browserAxis(t),
+          y: axis(t, log ? 'ms per sample (log)' : 'ms per sample', log ? 'logarithmic' : 'linear', log ? { ticks: logTicks(t) } : { beginAtZero: true }),
         },
         plugins: titleAndLegend(t, `${caseId} · ${size.toLocaleString()} docs · samples (ms)`),
       },

@@ -212,6 +212,13 @@ export function axis(t: Theme, title: string, type: 'linear' | 'logarithmic' | '
   };
 }
 
+/** The category axis of browsers: labels in lines (axisLines), never rotated into the y-axis title, none skipped. */
+export function browserAxis(t: Theme) {
+  // Smaller on a phone-width chart, where four columns leave about 55 px a label.
+  const font = (ctx: { chart: { width: number } }) => ({ size: ctx.chart.width < 420 ? 10 : 12 });
+  return axis(t, 'browser', 'category', { grid: { display: false }, ticks: { color: t.muted, maxRotation: 0, autoSkip: false, font } });
+}
+
 /** The chart's own title and legend, drawn in the canvas so a downloaded PNG says what it shows. */
 export function titleAndLegend(t: Theme, title: string, legend = true) {
   return {

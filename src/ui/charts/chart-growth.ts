@@ -8,7 +8,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { caseKey, growthCurve, type Comparison, type XY } from '../explorer/explorer-model.ts';
+import { axisLines, caseKey, growthCurve, type Comparison, type XY } from '../explorer/explorer-model.ts';
 import { formatMs } from '../format.ts';
 
 export class GrowthChart {
@@ -64,7 +64,7 @@ export class GrowthChart {
           y: axis(t, `${yTitle}, log scale`, 'logarithmic', { ticks: logTicks(t) }),
         },
         plugins: {
-          ...titleAndLegend(t, `${caseId} · ${col.label} · ${yTitle} against ${xTitle}`),
+          ...titleAndLegend(t, `${caseId} · ${axisLines(col).join(' ')} · ${yTitle} against ${xTitle}`),
           legend: { display: true, labels: { color: t.fg, boxWidth: 12, boxHeight: 12, filter: (item) => !item.text.endsWith(' (samples)') } },
           tooltip: {
             callbacks: {

@@ -6,7 +6,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, figureOptions, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { caseKey, histogramBins, type Comparison } from '../explorer/explorer-model.ts';
+import { axisLines, caseKey, histogramBins, type Comparison } from '../explorer/explorer-model.ts';
 import { formatMs } from '../format.ts';
 
 export class HistogramChart {
@@ -50,7 +50,7 @@ export class HistogramChart {
           y: axis(t, 'samples (count)', 'linear', { beginAtZero: true, ticks: { color: t.muted, precision: 0 } }),
         },
         plugins: {
-          ...titleAndLegend(t, `${caseId} · ${row.adapter} · ${row.size.toLocaleString()} docs · ${col.label}: ${cell.samples.length} samples`, false),
+          ...titleAndLegend(t, `${caseId} · ${row.adapter} · ${row.size.toLocaleString()} docs · ${axisLines(col).join(' ')}: ${cell.samples.length} samples`, false),
           tooltip: {
             callbacks: {
               label: (item: TooltipItem<'bar'>) => {

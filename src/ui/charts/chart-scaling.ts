@@ -6,7 +6,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { caseKey, scalingPoints, type Comparison, type XY } from '../explorer/explorer-model.ts';
+import { axisLines, caseKey, scalingPoints, type Comparison, type XY } from '../explorer/explorer-model.ts';
 import { formatMs } from '../format.ts';
 
 export class ScalingChart {
@@ -63,10 +63,10 @@ export class ScalingChart {
             ticks: { color: t.muted, callback: (value: number | string) => Number(value).toLocaleString() },
           }),
           // Half a decade of room above and below, so no line runs along the frame.
-          y: axis(t, 'median time per sample (ms, log scale)', 'logarithmic', { ticks: logTicks(t), suggestedMin: Math.min(...ys) / 2, suggestedMax: Math.max(...ys) * 2 }),
+          y: axis(t, 'median ms per sample (log)', 'logarithmic', { ticks: logTicks(t), suggestedMin: Math.min(...ys) / 2, suggestedMax: Math.max(...ys) * 2 }),
         },
         plugins: {
-          ...titleAndLegend(t, `${caseId} · ${col.label} · median per sample (ms) against documents`),
+          ...titleAndLegend(t, `${caseId} · ${axisLines(col).join(' ')} · median ms against documents`),
           tooltip: {
             callbacks: {
               label: (item: TooltipItem<'scatter'>) => {

@@ -4,6 +4,7 @@
  * the tests check it with exact values.
  */
 import type { CaseResult, Environment, ResultsFile } from '../../core/results.ts';
+import type { ChartChoice } from './explorer-url.ts';
 
 export type OkCase = Extract<CaseResult, { status: 'ok' }>;
 
@@ -42,6 +43,18 @@ export interface Column {
   label: string;
   environment: Environment;
   docs: ResultsFile[];
+}
+
+/**
+ * A column's name on a chart axis, in lines short enough for a phone and no rotation: the
+ * browser, then for a column of one run among several the run's start ("run 11-24", "00:17");
+ * the full id is in the caption. Joined with spaces, the short name in a chart's title.
+ */
+export function axisLines(column: Column): string[] {
+  if (column.key === column.browser) return [column.browser];
+  const id = column.docs[0]?.run.id ?? '';
+  const start = /^\d{4}-(\d\d-\d\d)T(\d\d)-(\d\d)/.exec(id);
+  return start ? [column.browser, `run ${start[1]}`, `${start[2]}:${start[3]}`] : [column.browser, id.slice(0, 16)];
 }
 
 export interface ComparisonRow {
@@ -372,4 +385,48 @@ function medianOf(values: readonly number[]): number {
   const xs = [...values].sort((a, b) => a - b);
   const mid = xs.length >> 1;
   return xs.length % 2 ? (xs[mid] as number) : ((xs[mid - 1] as number) + (xs[mid] as number)) / 2;
+}
+
+/** The chart choice with every gap filled from what is loaded; the URL keeps only the reader's own picks. */
+export interface EffectiveChoice {
+  caseId: string | null;
+  size: number | null;
+  browser: string | null;
+  adapter: string | null;
+  cases: string[];
+  sizes: number[];
+  adapters: string[];
+}
+
+export function effectiveChoice(comparison: Comparison, c: ChartChoice): EffectiveChoice {
+  const okRows = comparison.rows.filter((r) => [...r.cells.values()].some((x) => x.status === 'ok'));
+  const cases = [...new Set(okRows.map((r) => caseKey(r)))];
+  const caseId = c.case !== null && cases.includes(c.case) ? c.case : (cases[0] ?? null);
+  const sizes = [...new Set(okRows.filter((r) => caseKey(r) === caseId).map((r) => r.size))].sort((a, b) => a - b);
+  const size = c.size !== null && sizes.includes(c.size) ? c.size : (sizes.at(-1) ?? null);
+  const atSize = okRows.filter((r) => caseKey(r) === caseId && r.size === size);
+  const browsers = comparison.columns.map((col) => col.key);
+  // By default the first browser with a result for the case, not one that would chart nothing.
+  const withCase = browsers.filter((b) => atSize.some((r) => r.cells.get(b)?.status === 'ok'));
+  const browser = c.browser !== null && browsers.includes(c.browser) ? c.browser : (withCase[0] ?? browsers[0] ?? null);
+  const adapters = [...new Set(atSize.map((r) => r.adapter))];
+  const withSamples = atSize.filter((r) => browser !== null && (r.cells.get(browser)?.samples.length ?? 0) > 0).map((r) => r.adapter);
+  const adapter = c.adapter !== null && adapters.includes(c.adapter) ? c.adapter : (withSamples[0] ?? adapters[0] ?? null);
+  return { caseId, size, browser, adapter, cases, sizes, adapters };
+}
+
+/**
+ * Which bars are missing and why, one clause per reason and browser rather than one per store:
+ * "unsupported everywhere: websql, localstorage; not run in firefox: dexie, idb".
+ */
+export function missingBars(rows: readonly ComparisonRow[], columns: readonly Column[]): string {
+  const groups = new Map<string, string[]>();
+  for (const r of rows) {
+    const bad = columns.filter((c) => r.cells.get(c.key)?.status !== 'ok');
+    if (bad.length === 0) continue;
+    const statuses = [...new Set(bad.map((c) => r.cells.get(c.key)?.status ?? 'not run'))].join('/');
+    const where = bad.length === columns.length ? `${statuses} everywhere` : `${statuses} in ${bad.map((c) => c.label).join(', ')}`;
+    groups.set(where, [...(groups.get(where) ?? []), r.adapter]);
+  }
+  return [...groups].map(([where, adapters]) => `${where}: ${adapters.join(', ')}`).join('; ');
 }

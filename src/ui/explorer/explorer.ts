@@ -17,36 +17,11 @@ import { ComparisonTable, type Pick } from './comparison-table.ts';
 import { h } from '../dom.ts';
 import { ExportsView } from './explorer-exports.ts';
 import { FiltersView } from './explorer-filters.ts';
-import { buildComparison, caseKey, facetsOf, filteredDocs, type Comparison, type LoadedFile } from './explorer-model.ts';
+import { buildComparison, caseKey, effectiveChoice, facetsOf, filteredDocs, type Comparison, type EffectiveChoice, type LoadedFile } from './explorer-model.ts';
 import { fetchServed, SourcesView } from './explorer-sources.ts';
 import { readExplorerState, writeExplorerState, type ChartChoice, type ExplorerState } from './explorer-url.ts';
 import { RatioTable } from './ratio-table.ts';
 
-/** The chart choice with every gap filled from what is loaded; the URL keeps only the reader's own picks. */
-export interface EffectiveChoice {
-  caseId: string | null;
-  size: number | null;
-  browser: string | null;
-  adapter: string | null;
-  cases: string[];
-  sizes: number[];
-  adapters: string[];
-}
-
-export function effectiveChoice(comparison: Comparison, c: ChartChoice): EffectiveChoice {
-  const okRows = comparison.rows.filter((r) => [...r.cells.values()].some((x) => x.status === 'ok'));
-  const cases = [...new Set(okRows.map((r) => caseKey(r)))];
-  const caseId = c.case !== null && cases.includes(c.case) ? c.case : (cases[0] ?? null);
-  const sizes = [...new Set(okRows.filter((r) => caseKey(r) === caseId).map((r) => r.size))].sort((a, b) => a - b);
-  const size = c.size !== null && sizes.includes(c.size) ? c.size : (sizes.at(-1) ?? null);
-  const browsers = comparison.columns.map((col) => col.key);
-  const browser = c.browser !== null && browsers.includes(c.browser) ? c.browser : (browsers[0] ?? null);
-  const atSize = okRows.filter((r) => caseKey(r) === caseId && r.size === size);
-  const adapters = [...new Set(atSize.map((r) => r.adapter))];
-  const withSamples = atSize.filter((r) => browser !== null && (r.cells.get(browser)?.samples.length ?? 0) > 0).map((r) => r.adapter);
-  const adapter = c.adapter !== null && adapters.includes(c.adapter) ? c.adapter : (withSamples[0] ?? adapters[0] ?? null);
-  return { caseId, size, browser, adapter, cases, sizes, adapters };
-}
 
 export class Explorer {
   readonly element: HTMLElement;
