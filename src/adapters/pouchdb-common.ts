@@ -483,6 +483,10 @@ export function pouchAdapter({ id, label, adapter, compoundIndexNeedsEveryField,
     backend: 'indexeddb',
     capabilities: lacks ? CAPABILITIES.filter((c) => !(c in lacks)) : CAPABILITIES,
     ...(lacks && { lacks }),
+    // The exact version that ran, from the package itself (PouchDB.version).
+    async describe() {
+      return { version: String((await pouch() as unknown as { version?: unknown }).version ?? 'unknown') };
+    },
     // The runner asks before any case, so loading here keeps the import out of timed samples.
     async supported() {
       if (typeof indexedDB === 'undefined') return 'IndexedDB is not available here';

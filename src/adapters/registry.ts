@@ -6,7 +6,7 @@ import { localforageLocalstorageAdapter } from './localforage-localstorage.ts';
 import { localforageWebsqlAdapter } from './localforage-websql.ts';
 import { localstorageAdapter } from './localstorage.ts';
 import { memoryAdapter } from './memory.ts';
-import { pouchdbIdbAdapter } from './pouchdb-idb.ts';
+import { pouchdbIdb7Adapter, pouchdbIdbAdapter } from './pouchdb-idb.ts';
 import { pouchdbIndexeddbAdapter } from './pouchdb-indexeddb.ts';
 import { sqliteOpfsAdapter } from './sqlite-opfs.ts';
 import { websqlAdapter } from './websql.ts';
@@ -27,6 +27,7 @@ export const ADAPTERS: readonly StoreAdapter[] = [
   sqliteOpfsAdapter,
   localstorageAdapter,
   memoryAdapter,
+  pouchdbIdb7Adapter,
 ];
 
 export const ADAPTER_IDS: readonly string[] = ADAPTERS.map((a) => a.id);

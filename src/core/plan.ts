@@ -44,7 +44,15 @@ export interface Plan {
    * several jobs. Absent means the whole plan. Shards of one plan differ only here.
    */
   shard?: Shard;
+  /**
+   * The study and part this plan runs for `npm run study` (src/studies/), as `study/part`, so a
+   * report can find its rows in any set of files. Absent for every other plan.
+   */
+  study?: string;
 }
+
+/** A study part's tag: lower-case words joined by '-' or '.', a slash, then the part's. */
+export const STUDY_TAG = /^[a-z0-9][a-z0-9.-]{0,39}\/[a-z0-9][a-z0-9-]{0,39}$/;
 
 export interface AutoSampling {
   /**
@@ -125,7 +133,7 @@ export class PlanError extends Error {
 /** The fields every plan has, as text. */
 type CoreField = 'suites' | 'adapters' | 'sizes' | 'iterations' | 'warmup' | 'seed' | 'timeoutMs' | 'fixture' | 'params';
 /** Fields added later; absent in a plan (and its text) means off or all. */
-type OptionalField = 'auto' | 'budget' | 'worker' | 'cases' | 'shard';
+type OptionalField = 'auto' | 'budget' | 'worker' | 'cases' | 'shard' | 'study';
 
 /** The fields of a plan as text, as they come from a URL query or command-line flags. */
 export type PlanFields = Partial<Record<CoreField | OptionalField, string>>;
@@ -142,7 +150,8 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
   const defaults = !named && DEFAULT_SUITES.every((s) => vocab.suites.includes(s)) ? [...DEFAULT_SUITES] : [];
   return {
     suites: fields.suites !== undefined ? parseNames('suites', fields.suites, vocab.suites) : defaults.length > 0 ? defaults : [...vocab.suites],
-    adapters: fields.adapters === undefined ? [...vocab.adapters] : parseNames('adapters', fields.adapters, vocab.adapters),
+    // Older versions of a store (ids with an @) run only when named.
+    adapters: fields.adapters === undefined ? vocab.adapters.filter((a) => !a.includes('@')) : parseNames('adapters', fields.adapters, vocab.adapters),
     sizes: fields.sizes === undefined ? [...DEFAULT_PLAN.sizes] : parseIntList('sizes', fields.sizes, 1, PLAN_LIMITS.maxSize),
     iterations: fields.iterations === undefined ? DEFAULT_PLAN.iterations : parseInteger('iterations', fields.iterations, 1, PLAN_LIMITS.maxIterations),
     warmup: fields.warmup === undefined ? DEFAULT_PLAN.warmup : parseInteger('warmup', fields.warmup, 0, PLAN_LIMITS.maxWarmup),
@@ -156,7 +165,14 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
     ...optional('worker', fields.worker === undefined ? undefined : parseSwitch('worker', fields.worker) || undefined),
     ...optional('cases', fields.cases !== undefined ? parseCaseIds(fields.cases) : defaults.length > 0 ? [...DEFAULT_CASES] : undefined),
     ...optional('shard', fields.shard === undefined ? undefined : parseShardField(fields.shard)),
+    ...optional('study', fields.study === undefined ? undefined : parseStudyTag(fields.study)),
   };
+}
+
+function parseStudyTag(text: string): string {
+  const tag = text.trim();
+  if (!STUDY_TAG.test(tag)) throw new PlanError(`study: "${text}" is not a study part such as pouchdb-2.2/paging (set by npm run study)`);
+  return tag;
 }
 
 /** 1/1 is the whole plan, so it reads as no shard: the plan and its file stay as without one. */
@@ -234,6 +250,7 @@ export function planToFields(plan: Plan): Required<Pick<PlanFields, CoreField>> 
     ...(plan.worker ? { worker: '1' } : {}),
     ...(plan.cases ? { cases: plan.cases.join(',') } : {}),
     ...(plan.shard ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}),
+    ...(plan.study ? { study: plan.study } : {}),
   };
 }
 
@@ -252,6 +269,7 @@ const QUERY_KEYS: Record<keyof PlanFields, string> = {
   budget: 'budget',
   worker: 'worker',
   shard: 'shard',
+  study: 'study',
 };
 
 /** The plan fields found in a URL query (`?suites=insert&sizes=100,1000&...`). */

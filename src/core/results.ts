@@ -3,7 +3,7 @@
  * page, the CLI and the tests. Every reader calls `validateResults`, which rejects bad input
  * with a message that says what is wrong and where (a JSON path).
  */
-import type { Plan } from './plan.ts';
+import { STUDY_TAG, type Plan } from './plan.ts';
 import { derivedFromSamples, type Stats } from './stats.ts';
 import type { ParamValue } from './suite.ts';
 
@@ -250,6 +250,7 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
     const count = int(shard.count, '$.run.plan.shard.count', 1);
     if (int(shard.index, '$.run.plan.shard.index', 1) > count) fail('$.run.plan.shard.index', `is ${String(shard.index)}, beyond the shard count ${count}`);
   }
+  if (plan.study !== undefined && !STUDY_TAG.test(str(plan.study, '$.run.plan.study'))) fail('$.run.plan.study', 'expected a study part such as pouchdb-2.2/paging');
   arr(run.order, '$.run.order').forEach((o, i) => {
     const p = `$.run.order[${i}]`;
     const entry = obj(o, p);
