@@ -23,6 +23,8 @@ export interface SweepArgs {
   out: string;
   /** False with --no-build: reuse dist/ when it exists. */
   build: boolean;
+  /** --page DIR: serve this built page instead of building one (npm run study builds once for all its parts). */
+  page: string | null;
   /** --manual: print the page URL and collect whichever browser opens it, instead of driving one. */
   manual: boolean;
   /** How long --manual waits for a browser to open the URL, in ms. */
@@ -60,6 +62,7 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   'wait-ms': null,
   baseline: null,
   threshold: null,
+  page: null,
 };
 const EXAMPLES: Record<string, string> = {
   browsers: 'chromium,firefox',
@@ -82,6 +85,7 @@ const EXAMPLES: Record<string, string> = {
   'wait-ms': '600000',
   baseline: 'results/base-chromium.json',
   threshold: '5%',
+  page: 'dist',
 };
 /** The sweep's flags: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
 const SWEEP_FLAGS: Record<string, FlagSpec> = {
@@ -97,7 +101,7 @@ export const DEFAULT_OUT = 'out';
 /** Parse the sweep's flags. Throws ArgsError; `help` set means print usage and ignore the rest. */
 export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, browserIds: readonly string[]): SweepArgs {
   if (argv.includes('--help') || argv.includes('-h')) {
-    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null, baseline: null };
+    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, page: null, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null, baseline: null };
   }
   const flags = scanFlags(argv, SWEEP_FLAGS);
   const get = (name: string) => flagText(flags, name);
@@ -148,7 +152,7 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
     waitMs = Number(text);
   }
 
-  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.values.has('no-build'), manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), get('threshold'), plan) };
+  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.values.has('no-build'), page: get('page') ?? null, manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), get('threshold'), plan) };
 }
 
 /** --baseline FILE and its --threshold; the file itself is read by the sweep, before any browser starts. */
@@ -237,6 +241,8 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '                     to the precision target; the summary compares the two, as npm run compare does',
     `  --threshold P      with --baseline: the slowdown that counts as a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
     '  --no-build         reuse dist/ if it exists instead of building the page',
+    '  --page DIR         serve the page already built in DIR (npm run study builds once for all its parts)',
+    '  --study ID/PART    tag the results as a part of a study (set by npm run study, which reads them back)',
     '  --help             this text',
     '',
     'Exit codes: 0 every browser completed and no row is error or timeout (rows stopped by the budget or',

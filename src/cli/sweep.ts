@@ -317,7 +317,15 @@ export async function sweep(argv: readonly string[]): Promise<number> {
 
   let root = DIST_DIR;
   let privateBuild: string | undefined;
-  if (args.build || !distExists()) {
+  if (args.page !== null) {
+    root = resolve(args.page);
+    if (!distExists(root)) {
+      fail(`--page: ${root} has no built page (index.html)`);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      return 2;
+    }
+  } else if (args.build || !distExists()) {
     if (!args.build) out('  dist/ has no built page; building it despite --no-build');
     const t0 = Date.now();
     process.stdout.write('  building the page… ');

@@ -45,8 +45,11 @@ export interface PublishedFigure {
 export interface RowRef {
   suite: string;
   case: string;
-  /** The size in the part's plan to use; null: the largest size the file has for the case. */
-  size: number | null;
+  /**
+   * Which size of the part's rows: an exact one, the largest the results have for the case, or
+   * the one just below it (the quick plans run smaller sizes than the full ones).
+   */
+  size: number | 'largest' | 'next-largest';
   /** Only this store; absent: every store that ran the case. */
   adapter?: string;
 }

@@ -1,0 +1,208 @@
+/**
+ * `npm run study -- NAME [--quick]`: rerun a published study (src/studies/) in every browser
+ * found. Each part of the study is one `npm run sweep` of its own plan, tagged `--study
+ * NAME/PART`, into `<out>/<NAME>/<PART>/`; the page is built once for all of them. Then the
+ * report: `<out>/<NAME>/report.html` (self-contained, opens from disk) and `report.md`, with
+ * the published figures, today's and a verdict per finding. `--report-only` rebuilds the
+ * report from the files already there.
+ *
+ * Exit codes: 0 every part's sweep exited 0; 1 a sweep failed or was stopped (the report is
+ * still written from the rows that exist); 2 bad flags or an unknown study.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { ResultsError, type ResultsFile } from '../core/results.ts';
+import { STUDIES, STUDY_IDS, studyById } from '../studies/index.ts';
+import { studyReport } from '../studies/report.ts';
+import { reportHtml } from '../studies/report-html.ts';
+import { reportMarkdown } from '../studies/report-markdown.ts';
+import type { Study } from '../studies/study.ts';
+import { buildPage, REPO_ROOT } from './build.ts';
+import { isEntry, PROCESS_IO, runEntry, type CommandIo } from './entry.ts';
+import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
+import { OutputDir, OutputError, outputFailure, writeAtomically } from './output.ts';
+import { readResultsFiles } from './results-files.ts';
+
+export const DEFAULT_STUDY_OUT = join('out', 'studies');
+
+const STUDY_FLAGS: Record<string, FlagSpec> = {
+  list: { kind: 'switch' },
+  quick: { kind: 'switch' },
+  browsers: { kind: 'value', example: 'chromium,firefox' },
+  out: { kind: 'value', example: 'out/studies' },
+  'report-only': { kind: 'switch' },
+};
+
+export const STUDY_USAGE = `Usage: npm run study -- NAME [--quick] [--browsers a,b] [--out DIR] [--report-only]
+       npm run study -- --list
+
+Reruns a published study in every browser found: each part is a sweep of the study's own plan
+into DIR/NAME/PART/, then DIR/NAME/report.html (self-contained) and report.md put the published
+figures beside today's, with a verdict per finding from the 95% intervals.
+
+  --list         the studies, with their parts and findings
+  --quick        a reduced plan of the same cases (smaller sizes, fewer samples), for CI
+  --browsers a,b only these browsers (as npm run sweep --browsers)
+  --out DIR      where the study's folder goes (default: ${DEFAULT_STUDY_OUT})
+  --report-only  write the report from the results already in DIR/NAME, running nothing
+
+Studies: ${STUDY_IDS.join(', ')}.
+Exit codes: 0 every part ran; 1 a part's sweep failed or was stopped (the report is still
+written); 2 bad flags or an unknown study.`;
+
+/** A path as the user can use it: relative to here when below it, else absolute. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
+}
+
+export interface StudyArgs {
+  help: boolean;
+  list: boolean;
+  study: Study | null;
+  quick: boolean;
+  browsers: string | null;
+  out: string;
+  reportOnly: boolean;
+}
+
+export function parseStudyArgs(argv: readonly string[]): StudyArgs {
+  const flags = scanFlags(argv, STUDY_FLAGS, { positionals: 'a study name' });
+  const base = { quick: flags.values.has('quick'), browsers: flagText(flags, 'browsers') ?? null, out: flagText(flags, 'out') ?? DEFAULT_STUDY_OUT, reportOnly: flags.values.has('report-only') };
+  if (flags.help) return { help: true, list: false, study: null, ...base };
+  if (flags.values.has('list')) {
+    if (flags.positionals.length > 0) throw new ArgsError('--list takes no study name');
+    return { help: false, list: true, study: null, ...base };
+  }
+  if (flags.positionals.length !== 1) throw new ArgsError(`give one study name; allowed: ${STUDY_IDS.join(', ')} (or --list)`);
+  const name = flags.positionals[0] as string;
+  const study = studyById(name);
+  if (!study) throw new ArgsError(`unknown study "${name}"; allowed: ${STUDY_IDS.join(', ')}`);
+  if (base.reportOnly && (base.quick || base.browsers !== null)) throw new ArgsError('--report-only runs nothing, so --quick and --browsers do not apply');
+  return { help: false, list: false, study, ...base };
+}
+
+export function studyList(): string {
+  return STUDIES.map((s) => [`${s.id}: ${s.title} (${s.source.author}, ${s.source.date})`, ...s.parts.map((p) => `    part ${p.id}: ${p.title}`), `    ${s.findings.length} findings, ${s.findings.filter((f) => f.notMeasurable).length} not measurable here`].join('\n')).join('\n');
+}
+
+/** The sweep's arguments for one part. */
+export function partArgv(study: Study, partId: string, args: StudyArgs, outDir: string, page: string): string[] {
+  const part = study.parts.find((p) => p.id === partId);
+  if (!part) throw new RangeError(`study ${study.id} has no part ${partId}`);
+  return [...(args.quick ? part.quick : part.full), '--study', `${study.id}/${part.id}`, '--out', join(outDir, part.id), '--page', page, ...(args.browsers ? ['--browsers', args.browsers] : [])];
+}
+
+/** Every complete results file below `dir` (partial files and the CSVs are not results). */
+function resultsFilesBelow(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...resultsFilesBelow(path));
+    else if (name.endsWith('.json') && !name.endsWith('.partial.json')) out.push(path);
+  }
+  return out.sort();
+}
+
+/** One part's sweep as a child process; SIGINT and SIGTERM to this process reach it. */
+function runSweep(argv: string[]): Promise<number> {
+  return new Promise((resolveCode) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/sweep.ts'), ...argv], { cwd: REPO_ROOT, stdio: 'inherit' });
+    const relay = (sig: NodeJS.Signals) => child.kill(sig);
+    process.on('SIGINT', relay);
+    process.on('SIGTERM', relay);
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', relay);
+      process.off('SIGTERM', relay);
+      resolveCode(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+export async function studyCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+  let args: StudyArgs;
+  try {
+    args = parseStudyArgs(argv);
+  } catch (e) {
+    if (!(e instanceof ArgsError)) throw e;
+    io.stderr(`study: ${e.message} (see --help)\n`);
+    return 2;
+  }
+  if (args.help) return io.stdout(`${STUDY_USAGE}\n`), 0;
+  if (args.list) return io.stdout(`${studyList()}\n`), 0;
+  const study = args.study as Study;
+  const dir = resolve(args.out, study.id);
+  try {
+    OutputDir.prepare(dir);
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    io.stderr(`study: ${e.message}\n`);
+    return 2;
+  }
+  let failed = 0;
+  if (!args.reportOnly) failed = await runParts(study, args, dir, io);
+  return (await writeReport(study, dir, io)) ?? (failed > 0 ? 1 : 0);
+}
+
+async function runParts(study: Study, args: StudyArgs, dir: string, io: CommandIo): Promise<number> {
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  const page = mkdtempSync(join(tmpdir(), 'storebench-study-page-'));
+  let failed = 0;
+  try {
+    io.stdout(`storebench study ${study.id}${args.quick ? ' (quick)' : ''}: ${study.parts.length} parts into ${shown(dir)}\n  building the page… `);
+    await buildPage(REPO_ROOT, page);
+    io.stdout('done\n');
+    for (const [i, part] of study.parts.entries()) {
+      if (stopped) break;
+      io.stdout(`\n== part ${i + 1} of ${study.parts.length}: ${part.id}: ${part.title}\n`);
+      const code = await runSweep(partArgv(study, part.id, args, dir, page));
+      if (code !== 0) {
+        failed++;
+        io.stderr(`study: part ${part.id}: the sweep exited ${code}\n`);
+        if (code === 2) break;
+      }
+    }
+  } finally {
+    rmSync(page, { recursive: true, force: true });
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  if (stopped) io.stderr('study: stopped; the report covers the parts that ran\n');
+  return failed + (stopped ? 1 : 0);
+}
+
+/** Write report.html and report.md from the results below `dir`; a code to exit with on failure. */
+async function writeReport(study: Study, dir: string, io: CommandIo): Promise<number | null> {
+  let docs: ResultsFile[];
+  try {
+    docs = readResultsFiles(resultsFilesBelow(dir)).flat();
+  } catch (e) {
+    if (!(e instanceof ResultsError)) throw e;
+    io.stderr(`study: ${e.message}\n`);
+    return 2;
+  }
+  const report = studyReport(study, docs);
+  const written: string[] = [];
+  for (const [name, text] of [['report.html', reportHtml(report)], ['report.md', reportMarkdown(report)]] as const) {
+    const path = join(dir, name);
+    try {
+      writeAtomically(path, text);
+      written.push(path);
+    } catch (e) {
+      io.stderr(`study: ${outputFailure(path, e)}\n`);
+      return 2;
+    }
+  }
+  io.stdout(`\n${study.title}: ${Object.entries(report.tally).map(([v, n]) => `${n} ${v}`).join(', ')} (${report.documents} results files, ${report.browsers.join(', ') || 'no browser'})\n`);
+  for (const path of written) io.stdout(`  ${shown(path)}\n`);
+  return null;
+}
+
+if (isEntry(import.meta.url)) runEntry('study', (argv) => studyCommand(argv, PROCESS_IO));

@@ -1,0 +1,198 @@
+/**
+ * A study's report as data: every finding checked in every browser and store that ran it, the
+ * published figures beside today's, and the change in speed between versions of a store. Pure:
+ * results documents in, a model out; report-html.ts and report-markdown.ts only render it.
+ *
+ * Ratios are of medians per operation, with the 95% interval of the ratio from the two medians'
+ * own intervals (stats.ratioOfMedians), so a verdict comes from the same intervals as every
+ * other number storebench shows.
+ */
+import type { CaseResult, ResultsFile } from '../core/results.ts';
+import { ratioOfMedians, type MedianRatio, type MedianWithCi } from '../core/stats.ts';
+import { verdictOf, VERDICTS, type Finding, type PublishedFigure, type Reference, type RowRef, type Study, type Verdict } from './study.ts';
+
+export interface FindingCell {
+  browser: string;
+  adapter: string;
+  verdict: Verdict;
+  /** median(slower) / median(faster), per operation, with its 95% interval; null without one. */
+  ratio: MedianRatio | null;
+  /** Why there is no ratio, or why the interval is missing. */
+  why?: string;
+}
+
+export interface FindingReport {
+  finding: Finding;
+  cells: FindingCell[];
+}
+
+export interface ReferenceCell {
+  browser: string;
+  adapter: string;
+  /** Median time of one sample (the whole operation), with its 95% interval. */
+  medianMs: number;
+  ci: { lo: number; hi: number } | null;
+  n: number;
+}
+
+export interface ReferenceReport {
+  reference: Reference;
+  cells: ReferenceCell[];
+}
+
+/** Change in speed from an older version of a store to the current one, as the 2.2.0 report gave it. */
+export interface VersionCell {
+  part: string;
+  suite: string;
+  case: string;
+  size: number;
+  browser: string;
+  store: string;
+  older: string;
+  newer: string;
+  /** median(older) / median(newer): above 1 when the newer version is faster. */
+  ratio: MedianRatio | null;
+}
+
+export interface StudyReport {
+  study: Study;
+  browsers: string[];
+  /** Per browser: what ran it, as the results file says. */
+  environments: { browser: string; name: string; version: string; os: string; runIds: string[] }[];
+  findings: FindingReport[];
+  references: ReferenceReport[];
+  versions: VersionCell[];
+  tally: Record<Verdict, number>;
+  /** Results documents of this study that the report read. */
+  documents: number;
+}
+
+/** The part's documents per browser, the latest of each browser's if there are several. */
+function partDocs(study: Study, part: string, docs: readonly ResultsFile[]): Map<string, ResultsFile> {
+  const out = new Map<string, ResultsFile>();
+  for (const d of docs) {
+    if (d.run.plan.study !== `${study.id}/${part}`) continue;
+    const seen = out.get(d.run.browser);
+    if (!seen || seen.run.finishedAt < d.run.finishedAt) out.set(d.run.browser, d);
+  }
+  return out;
+}
+
+/** The row a reference names, for one store, in one document. */
+export function findRow(doc: ResultsFile, ref: RowRef, adapter: string): CaseResult | undefined {
+  const rows = doc.cases.filter((c) => c.suite === ref.suite && c.case === ref.case && c.adapter === adapter);
+  const sizes = [...new Set(rows.map((c) => c.size))].sort((a, b) => a - b);
+  const size = ref.size === 'largest' ? sizes.at(-1) : ref.size === 'next-largest' ? sizes.at(-2) : ref.size;
+  return rows.find((c) => c.size === size);
+}
+
+function perOperation(row: CaseResult & { status: 'ok' }): MedianWithCi {
+  const ops = Math.max(1, row.operations);
+  const ci = row.stats.medianCi;
+  return { median: row.stats.median / ops, ci: ci ? { lo: ci.lo / ops, hi: ci.hi / ops } : null };
+}
+
+function isOk(row: CaseResult | undefined): row is CaseResult & { status: 'ok' } {
+  return row?.status === 'ok';
+}
+
+function notOk(label: string, row: CaseResult | undefined): string {
+  if (!row) return `${label} did not run`;
+  return `${label} is ${row.status}${row.reason ? `: ${row.reason}` : ''}`;
+}
+
+function findingCells(study: Study, finding: Finding, docs: readonly ResultsFile[]): FindingCell[] {
+  const cells: FindingCell[] = [];
+  for (const [browser, doc] of partDocs(study, finding.part, docs)) {
+    const adapters = [...new Set(doc.cases.filter((c) => c.suite === finding.slower.suite && (c.case === finding.slower.case || c.case === finding.faster.case)).map((c) => c.adapter))];
+    for (const adapter of adapters) {
+      if (finding.notMeasurable) continue;
+      const slower = findRow(doc, finding.slower, adapter);
+      const faster = findRow(doc, finding.faster, adapter);
+      if (!isOk(slower) || !isOk(faster)) {
+        cells.push({ browser, adapter, verdict: 'not measurable', ratio: null, why: !isOk(slower) ? notOk(finding.slower.case, slower) : notOk(finding.faster.case, faster) });
+        continue;
+      }
+      const ratio = ratioOfMedians(perOperation(faster), perOperation(slower));
+      cells.push({ browser, adapter, verdict: verdictOf(finding.claim, ratio), ratio, ...(ratio ? {} : { why: 'a row has fewer than 6 samples, too few for an interval of its median' }) });
+    }
+  }
+  return cells;
+}
+
+function referenceCells(study: Study, reference: Reference, docs: readonly ResultsFile[]): ReferenceCell[] {
+  const cells: ReferenceCell[] = [];
+  for (const [browser, doc] of partDocs(study, reference.part, docs)) {
+    for (const adapter of new Set(doc.cases.map((c) => c.adapter))) {
+      const row = findRow(doc, reference.row, adapter);
+      if (isOk(row)) cells.push({ browser, adapter, medianMs: row.stats.median, ci: row.stats.medianCi ?? null, n: row.stats.n });
+    }
+  }
+  return cells;
+}
+
+function versionCells(study: Study, docs: readonly ResultsFile[]): VersionCell[] {
+  const cells: VersionCell[] = [];
+  for (const part of study.parts) {
+    for (const [browser, doc] of partDocs(study, part.id, docs)) {
+      for (const older of doc.cases.filter((c) => c.adapter.includes('@'))) {
+        const store = older.adapter.slice(0, older.adapter.indexOf('@'));
+        const newer = doc.cases.find((c) => c.adapter === store && c.suite === older.suite && c.case === older.case && c.size === older.size);
+        if (!newer) continue;
+        const ratio = isOk(older) && isOk(newer) ? ratioOfMedians(perOperation(newer), perOperation(older)) : null;
+        const newerVersion = doc.environment.adapters?.[store]?.version ?? 'current';
+        const olderVersion = doc.environment.adapters?.[older.adapter]?.version ?? older.adapter.slice(store.length + 1);
+        cells.push({ part: part.id, suite: older.suite, case: older.case, size: older.size, browser, store, older: olderVersion, newer: newerVersion, ratio });
+      }
+    }
+  }
+  return cells;
+}
+
+export function studyReport(study: Study, docs: readonly ResultsFile[]): StudyReport {
+  const mine = docs.filter((d) => d.run.plan.study?.startsWith(`${study.id}/`));
+  const findings = study.findings.map((finding) => ({ finding, cells: findingCells(study, finding, mine) }));
+  const tally = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+  for (const f of findings) {
+    if (f.finding.notMeasurable) tally['not measurable']++;
+    for (const c of f.cells) tally[c.verdict]++;
+  }
+  const browsers = [...new Set(mine.map((d) => d.run.browser))];
+  return {
+    study,
+    browsers,
+    environments: browsers.map((browser) => {
+      const list = mine.filter((d) => d.run.browser === browser);
+      const b = list[0]!.environment.browser;
+      return { browser, name: b.name, version: b.version, os: list[0]!.environment.os, runIds: list.map((d) => d.run.id) };
+    }),
+    findings,
+    references: study.references.map((reference) => ({ reference, cells: referenceCells(study, reference, mine) })),
+    versions: versionCells(study, mine),
+    tally,
+    documents: mine.length,
+  };
+}
+
+/** "2.31× [2.10, 2.55]": a ratio with its 95% interval. */
+export function formatRatio(r: MedianRatio | null): string {
+  if (!r) return 'no interval';
+  return `${fmt(r.ratio)}× [${fmt(r.lo)}, ${fmt(r.hi)}]`;
+}
+
+/** Three significant figures, as a factor reads. */
+export function fmt(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  return x >= 100 ? Math.round(x).toLocaleString('en-US') : Number(x.toPrecision(3)).toString();
+}
+
+/** A published figure in words: "8.04× (change in speed, ..., Chrome 34, IndexedDB)". */
+export function formatPublished(p: PublishedFigure): string {
+  return `${p.unit === 'ms' ? `${p.value.toLocaleString('en-US')} ms` : `${p.value}×`} (${p.where}; ${p.measuredIn})`;
+}
+
+/** What the claim asks of the ratio, in words. */
+export function claimText(f: Finding): string {
+  const ratio = `${f.slower.case} ÷ ${f.faster.case}, per operation`;
+  return f.claim.kind === 'faster' ? `${ratio} > 1` : `${ratio} within ${fmt(f.claim.value / f.claim.tolerance)} to ${fmt(f.claim.value * f.claim.tolerance)} (published ${fmt(f.claim.value)})`;
+}
