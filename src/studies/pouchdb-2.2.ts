@@ -29,19 +29,19 @@ export const pouchdb22: Study = {
     {
       id: 'paging',
       title: 'allDocs paging through every document, pages of 100: skip/limit against startkey',
-      full: ['--suites', 'paginate', '--cases', 'walk-skip,walk-startkey', '--sizes', '1000', '--params', 'pageSize=100', '--adapters', ADAPTERS, '--auto=min-n:50', '--budget', '2m'],
+      full: ['--suites', 'paginate', '--cases', 'walk-skip,walk-startkey', '--sizes', '1000', '--params', 'pageSize=100', '--adapters', ADAPTERS, '--auto=min-n:50', '--budget', '1m'],
       quick: ['--suites', 'paginate', '--cases', 'walk-skip,walk-startkey', '--sizes', '200', '--params', 'pageSize=20', '--adapters', ADAPTERS, '--iterations', '8', '--warmup', '1'],
     },
     {
       id: 'inserts',
       title: 'basic inserts, one at a time',
-      full: ['--suites', 'insert', '--cases', 'serial', '--sizes', '1000', '--adapters', ADAPTERS, '--budget', '2m'],
+      full: ['--suites', 'insert', '--cases', 'serial', '--sizes', '1000', '--adapters', ADAPTERS, '--budget', '1m'],
       quick: ['--suites', 'insert', '--cases', 'serial', '--sizes', '200', '--adapters', ADAPTERS, '--iterations', '8', '--warmup', '1'],
     },
     {
       id: 'views',
       title: "persisted views (with and without stale: 'ok') against temporary views",
-      full: ['--suites', 'views', '--cases', 'persisted,persisted-stale,temp', '--sizes', '1000', '--adapters', ADAPTERS, '--budget', '3m'],
+      full: ['--suites', 'views', '--cases', 'persisted,persisted-stale,temp', '--sizes', '1000', '--adapters', ADAPTERS, '--budget', '2m'],
       quick: ['--suites', 'views', '--cases', 'persisted,persisted-stale,temp', '--sizes', '200', '--params', 'queries=3', '--adapters', ADAPTERS, '--iterations', '8', '--warmup', '1'],
     },
   ],

@@ -68,7 +68,7 @@ export function ratioChart(f: FindingReport): string {
   const values = cells.flatMap((c) => [c.ratio.lo, c.ratio.hi]).concat(band ?? [], [1]);
   const lo = Math.log10(Math.min(...values) / 1.3);
   const hi = Math.log10(Math.max(...values) * 1.3);
-  const [left, width, row] = [190, 420, 20];
+  const [left, width, row] = [250, 420, 20];
   const x = (v: number) => left + ((Math.log10(v) - lo) / (hi - lo)) * width;
   const height = cells.length * row + 34;
   const ticks = [0.01, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 1000].filter((t) => Math.log10(t) >= lo && Math.log10(t) <= hi);
@@ -99,10 +99,22 @@ function referencesSection(report: StudyReport): string {
 }
 
 function versionsSection(report: StudyReport): string {
-  if (report.versions.length === 0) return '';
-  const rows = report.versions
-    .map((v) => `<tr><td>${esc(`${v.suite}/${v.case}`)}</td><td class="num">${v.size.toLocaleString('en-US')}</td><td>${esc(v.browser)}</td><td>${esc(`${v.store} ${v.older} → ${v.newer}`)}</td><td class="num">${esc(formatRatio(v.ratio))}</td></tr>`)
+  const published = report.findings.filter((f) => f.finding.notMeasurable && f.finding.published.length > 0 && f.finding.published.every((p) => p.unit === '×'));
+  const columns = [...new Set(published.flatMap((f) => f.finding.published.map((p) => p.measuredIn)))];
+  const publishedTable =
+    published.length === 0
+      ? ''
+      : `<h2>Published change in speed</h2><p class="muted">As the source tabled it, one column per browser it measured.</p>
+<table><thead><tr><th>test</th>${columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${published
+          .map((f) => `<tr><td>${esc(f.finding.says)}</td>${columns.map((c) => `<td class="num">${esc(f.finding.published.find((p) => p.measuredIn === c)?.value.toString().concat('×') ?? 'N/A')}</td>`).join('')}</tr>`)
+          .join('')}</tbody></table>`;
+  if (report.versions.length === 0) return publishedTable;
+  const browsers = [...new Set(report.versions.map((v) => v.browser))];
+  const rowKeys = [...new Set(report.versions.map((v) => `${v.suite}/${v.case} · ${v.size.toLocaleString('en-US')} docs · ${v.store} ${v.older} → ${v.newer}`))];
+  const keyOf = (v: (typeof report.versions)[number]) => `${v.suite}/${v.case} · ${v.size.toLocaleString('en-US')} docs · ${v.store} ${v.older} → ${v.newer}`;
+  const rows = rowKeys
+    .map((k) => `<tr><td>${esc(k)}</td>${browsers.map((b) => `<td class="num">${esc(formatRatio(report.versions.find((v) => keyOf(v) === k && v.browser === b)?.ratio ?? null))}</td>`).join('')}</tr>`)
     .join('');
-  return `<h2>Versions: change in speed</h2><p class="muted">As the PouchDB 2.2.0 report gave it: median(older) ÷ median(newer) per operation, above 1 when the newer version is faster, with its 95% interval.</p>
-<table><thead><tr><th>case</th><th>size</th><th>browser</th><th>store</th><th>change in speed</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `${publishedTable}<h2>Versions today: change in speed</h2><p class="muted">In the source's layout: median(older) ÷ median(newer) per operation, above 1 when the newer version is faster, with its 95% interval; one column per browser.</p>
+<table><thead><tr><th>test</th>${browsers.map((b) => `<th>${esc(b)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`;
 }
