@@ -12,12 +12,12 @@ import { findChromium, findFirefox, findWebKit, type BrowserCandidate } from './
  * WebKitGTK still runs in CI, through the sweep's WebDriver driver (tests/e2e/sweep.spec.ts).
  *
  * Some tests run once, in the first project, rather than once per engine: the sweep tests
- * (sweep*.spec.ts) start browsers of their own, all three engines among them, in a child
+ * (sweep*.spec.ts, study.spec.ts) start browsers of their own, all three engines among them, in a child
  * process; the explorer test reads results files and draws them, which exercises no storage
  * engine and would only repeat itself.
  */
 const PORT = 5179;
-const ONCE = [/sweep[^/]*\.spec\.ts$/, /explorer\.spec\.ts$/];
+const ONCE = [/sweep[^/]*\.spec\.ts$/, /study\.spec\.ts$/, /explorer\.spec\.ts$/];
 
 function project(name: 'chromium' | 'firefox' | 'webkit', b: BrowserCandidate): PlaywrightTestProject | null {
   if (!b.found || !b.playwright) return null;

@@ -8,7 +8,7 @@ function changeInSpeed(table: string, values: (number | null)[]): PublishedFigur
 }
 
 const NO_OLD_VERSIONS =
-  'the factors are PouchDB 2.2.0-alpha against 2.1.2; 2.1.2 was never published to npm, and 2.x ships only CommonJS for browserify with Node-era dependencies (no browser build in its package), so neither runs here; the report shows 7.3.1 against 9.0.0 under "Versions" instead';
+  'the factors are PouchDB 2.2.0-alpha against 2.1.2: 2.1.2 was never published to npm, and the 2.x packages that were (2.0.2, 2.2.0, 2.2.3) hold no browser build, only CommonJS in lib/ for browserify with dependencies of 2014 (bluebird ~1.0, level-js ~2.0, leveldown ~0.10, request ~2.28), which storebench does not bundle; the report shows 7.3.1 against 9.0.0 under "Versions today" instead';
 
 const ADAPTERS = 'pouchdb-idb,pouchdb-indexeddb,pouchdb-idb@7.3.1';
 

@@ -169,6 +169,32 @@ test.describe('explorer - sources', () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
+  test('shows the study report for study results it opens, framed so that it runs nothing', async ({ page }) => {
+    await page.goto('/');
+    // The fixture's paginate rows, tagged as npm run study tags a part, with a hostile browser name.
+    const tagged = structuredClone(docs[0]!);
+    tagged.run.plan = { ...tagged.run.plan, study: 'pouchdb-2.2/paging' };
+    tagged.run.browser = 'chromium<script>window.__pwned=1</script>';
+    await page.locator('#explorer-file').setInputFiles([
+      { name: 'study-paging.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(tagged)) },
+      { name: 'plain.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(docs[1])) },
+    ]);
+    const report = page.locator('details.study-report[data-study="pouchdb-2.2"]');
+    await expect(report.locator('summary')).toContainText('Study report: PouchDB 2.2.0 performance report (');
+    await report.locator('summary').click();
+    await expect(report.locator('iframe')).toHaveAttribute('sandbox', '');
+    const frame = page.frameLocator('.study-report-frame');
+    await expect(frame.locator('h1')).toHaveText('PouchDB 2.2.0 performance report: storebench report');
+    await expect(frame.locator('body')).toContainText('61.32');
+    await expect(frame.locator('body')).toContainText('chromium<script>window.__pwned=1</script>');
+    await expect(frame.locator('script')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    // Files of no study show no report.
+    await page.locator('[data-testid=loaded-list] li', { hasText: 'study-paging.json' }).getByRole('button').click();
+    await expect(page.locator('#comparison-table')).toBeVisible();
+    await expect(page.getByTestId('study-reports')).toBeHidden();
+  });
+
   test('the run just finished joins the explorer', async ({ page }) => {
     await page.goto('/?suites=insert&adapters=memory&sizes=100&iterations=2&warmup=0');
     await page.locator('#run').click();

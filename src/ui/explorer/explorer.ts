@@ -21,6 +21,7 @@ import { buildComparison, caseKey, effectiveChoice, facetsOf, filteredDocs, type
 import { fetchServed, SourcesView } from './explorer-sources.ts';
 import { readExplorerState, writeExplorerState, type ChartChoice, type ExplorerState } from './explorer-url.ts';
 import { RatioTable } from './ratio-table.ts';
+import { StudyReportsView } from './study-reports.ts';
 
 
 export class Explorer {
@@ -37,6 +38,7 @@ export class Explorer {
   private readonly histogram = new HistogramChart();
   private readonly growth = new GrowthChart();
   private readonly ratio = new RatioTable();
+  private readonly studies = new StudyReportsView();
   private readonly choices: HTMLElement;
   private readonly body: HTMLElement;
   private readonly linkNote: HTMLElement;
@@ -88,6 +90,7 @@ export class Explorer {
       { className: 'explorer-body' },
       this.filters.element,
       h('div', { className: 'explorer-toolbar' }, this.exports.element, h('div', { className: 'explorer-link' }, copyLink, this.linkNote)),
+      this.studies.element,
       h('h3', { className: 'explorer-heading' }, 'Browser comparison'),
       this.table.element,
       h('h3', { className: 'explorer-heading', attrs: { id: 'explorer-charts' } }, 'Charts'),
@@ -174,6 +177,7 @@ export class Explorer {
     this.renderChoices(choice);
     this.renderCharts(choice);
     this.ratio.render(this.comparison);
+    this.studies.render(filteredDocs(this.files, this.state.filters));
     this.onUrlChange(writeExplorerState(location.search, this.state));
   }
 

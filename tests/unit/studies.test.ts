@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { parseSweepArgs } from '../../src/cli/args.ts';
+import { parseStudyArgs, partArgv, studyList } from '../../src/cli/study.ts';
+import { ADAPTER_IDS } from '../../src/adapters/registry.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+import { planGroups } from '../../src/core/runner.ts';
+import { summarize } from '../../src/core/stats.ts';
+import { FIXTURE_IDS } from '../../fixtures/index.ts';
+import { SUITE_IDS, SUITES } from '../../suites/index.ts';
+import { STUDIES, studyById } from '../../src/studies/index.ts';
+import { studyReport } from '../../src/studies/report.ts';
+import { reportHtml } from '../../src/studies/report-html.ts';
+import { reportMarkdown } from '../../src/studies/report-markdown.ts';
+import { verdictOf, type Study } from '../../src/studies/study.ts';
+import { sampleResults } from '../sample-results.ts';
+
+const vocab = { suites: SUITE_IDS, adapters: ADAPTER_IDS, fixtures: FIXTURE_IDS };
+
+describe('studies - definitions', () => {
+  it('names the five studies, each with a source to cite', () => {
+    expect(STUDIES.map((s) => s.id)).toEqual(['pouchdb-2.2', 'jsonstore', 'insertion-profile', 'jofti', 'persevere']);
+    for (const s of STUDIES) {
+      for (const field of ['title', 'author', 'date', 'setup'] as const) expect(s.source[field].length, `${s.id} source.${field}`).toBeGreaterThan(3);
+      // A source whose page is gone says so.
+      if (s.source.url === null) expect(s.source.note, s.id).toMatch(/could not/);
+      else expect(s.source.url).toMatch(/^https:\/\//);
+    }
+    for (const line of STUDIES.map((s) => s.id)) expect(studyList()).toContain(`${line}: `);
+  });
+
+  it('gives every published figure a value, a unit, where it stands and what it was measured in', () => {
+    const figures = STUDIES.flatMap((s) => [...s.findings.flatMap((f) => f.published), ...s.references.flatMap((r) => r.published)]);
+    expect(figures.length).toBeGreaterThanOrEqual(30);
+    for (const p of figures) {
+      expect(p.value).toBeGreaterThan(0);
+      expect(['ms', '×']).toContain(p.unit);
+      expect(p.where.length).toBeGreaterThan(5);
+      expect(p.measuredIn.length).toBeGreaterThan(5);
+    }
+    const pouch = studyById('pouchdb-2.2')!;
+    const persisted = pouch.findings.find((f) => f.id === 'version-persisted')!.published;
+    expect(persisted.map((p) => [p.measuredIn, p.value])).toEqual([
+      ['Chrome 34, IndexedDB', 61.32], ['Firefox 28, IndexedDB', 72.8], ['IE 11, IndexedDB', 58.79], ['Chrome 34, WebSQL', 10.67], ['Safari 6.1, WebSQL', 11.84],
+    ]);
+    const profile = studyById('insertion-profile')!.references.map((r) => r.published[0]!.value);
+    expect(profile).toEqual([2.18, 268.5, 2132.47, 8361.61]);
+  });
+
+  it('runs each part, full and quick, as a plan the sweep accepts, with the cases its findings read', () => {
+    for (const study of STUDIES) {
+      for (const part of study.parts) {
+        for (const quick of [false, true]) {
+          const argv = partArgv(study, part.id, { help: false, list: false, study, quick, browsers: null, out: 'x', reportOnly: false }, 'out', 'page');
+          const args = parseSweepArgs(argv, vocab, ['chromium']);
+          expect(args.plan.study).toBe(`${study.id}/${part.id}`);
+          const groups = planGroups(args.plan, SUITES.filter((s) => args.plan.suites.includes(s.id)));
+          const cases = new Set(groups.map((g) => `${g.suite.id}/${g.c.id}`));
+          for (const f of study.findings.filter((x) => x.part === part.id && !x.notMeasurable)) {
+            for (const ref of [f.slower, f.faster]) expect([...cases], `${study.id}/${part.id} ${quick ? 'quick' : 'full'}: ${ref.suite}/${ref.case}`).toContain(`${ref.suite}/${ref.case}`);
+          }
+        }
+      }
+      for (const f of study.findings) expect(study.parts.map((p) => p.id), `${study.id} ${f.id}`).toContain(f.part);
+    }
+  });
+});
+
+describe('studies - verdicts come from the interval', () => {
+  it('a "faster" claim: reproduced above 1, reversed below, inconclusive across or without one', () => {
+    const faster = { kind: 'faster' } as const;
+    expect(verdictOf(faster, { lo: 1.02, hi: 1.4 })).toBe('reproduced');
+    expect(verdictOf(faster, { lo: 0.5, hi: 0.98 })).toBe('reversed');
+    expect(verdictOf(faster, { lo: 0.9, hi: 1.1 })).toBe('inconclusive');
+    expect(verdictOf(faster, null)).toBe('inconclusive');
+  });
+
+  it('an "about" claim: reproduced inside its band, differs wholly outside, inconclusive astride an edge', () => {
+    const about = { kind: 'about', value: 2, tolerance: 1.5 } as const; // band 1.33 to 3
+    expect(verdictOf(about, { lo: 1.5, hi: 2.9 })).toBe('reproduced');
+    expect(verdictOf(about, { lo: 3.2, hi: 4 })).toBe('differs');
+    expect(verdictOf(about, { lo: 1, hi: 1.2 })).toBe('differs');
+    expect(verdictOf(about, { lo: 1.2, hi: 1.6 })).toBe('inconclusive');
+  });
+});
+
+/** A row of `n` samples around `ms`, as a results file holds it. */
+function row(kase: string, adapter: string, ms: number, extra: Partial<CaseResult> = {}): CaseResult {
+  const samples = Array.from({ length: 12 }, (_, i) => ms * (1 + ((i % 5) - 2) * 0.01));
+  return { suite: 'paginate', case: kase, title: kase, adapter, size: 200, params: {}, operations: 10, status: 'ok', reason: null, samples, warmup: [], stats: summarize(samples), ...extra } as CaseResult;
+}
+
+function doc(browser: string, part: string, cases: CaseResult[], study = 'pouchdb-2.2'): ResultsFile {
+  const d = sampleResults();
+  d.run = { ...d.run, id: `run-${browser}-${part}`, browser, plan: { ...d.run.plan, study: `${study}/${part}` } };
+  d.cases = cases;
+  return d;
+}
+
+describe('studies - the report', () => {
+  const pouch = studyById('pouchdb-2.2') as Study;
+  const docs = [
+    doc('chromium', 'paging', [row('walk-skip', 'pouchdb-idb', 30), row('walk-startkey', 'pouchdb-idb', 10), row('walk-skip', 'pouchdb-idb@7.3.1', 60), row('walk-startkey', 'pouchdb-idb@7.3.1', 12)]),
+    doc('firefox', 'paging', [row('walk-skip', 'pouchdb-idb', 10), row('walk-startkey', 'pouchdb-idb', 20), row('walk-skip', 'pouchdb-idb@7.3.1', 5, { status: 'unsupported', reason: 'no <IndexedDB>', samples: [] } as Partial<CaseResult>)]),
+    doc('chromium', 'paging', [row('walk-skip', 'idb', 1), row('walk-startkey', 'idb', 2)], 'jofti'),
+  ];
+  const report = studyReport(pouch, docs);
+
+  it('checks each finding per browser and store, from that study\'s files only', () => {
+    expect(report.documents).toBe(2);
+    const cells = report.findings.find((f) => f.finding.id === 'startkey-beats-skip')!.cells;
+    expect(cells.map((c) => [c.browser, c.adapter, c.verdict])).toEqual([
+      ['chromium', 'pouchdb-idb', 'reproduced'],
+      ['chromium', 'pouchdb-idb@7.3.1', 'reproduced'],
+      ['firefox', 'pouchdb-idb', 'reversed'],
+      ['firefox', 'pouchdb-idb@7.3.1', 'not measurable'],
+    ]);
+    expect(cells[0]!.ratio!.ratio).toBeCloseTo(3, 6);
+    expect(cells[3]!.why).toBe('walk-skip is unsupported: no <IndexedDB>');
+    expect(report.tally.reproduced).toBe(2);
+    expect(report.tally['not measurable']).toBe(1 + 5);
+  });
+
+  it('gives the change in speed between versions, above 1 when the newer one is faster', () => {
+    const skip = report.versions.find((v) => v.case === 'walk-skip' && v.browser === 'chromium')!;
+    expect([skip.store, skip.older]).toEqual(['pouchdb-idb', '7.3.1']);
+    expect(skip.ratio!.ratio).toBeCloseTo(2, 6);
+    expect(skip.ratio!.lo).toBeGreaterThan(1);
+  });
+
+  it('writes HTML that shows a file\'s text and never runs it, and Markdown whose cells stay cells', () => {
+    const hostile = doc('chromium<script>alert(1)</script>', 'paging', [row('walk-skip', 'a|b\nc', 30), row('walk-startkey', 'a|b\nc', 10)]);
+    const html = reportHtml(studyReport(pouch, [hostile]));
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('chromium&#60;script&#62;');
+    expect(html).toContain('61.32×');
+    const md = reportMarkdown(studyReport(pouch, [hostile]));
+    expect(md).toContain('| a\\|b c |');
+  });
+});
+
+describe('studies - the command line', () => {
+  it('takes one known study, or --list', () => {
+    expect(parseStudyArgs(['pouchdb-2.2', '--quick']).study?.id).toBe('pouchdb-2.2');
+    expect(parseStudyArgs(['--list']).list).toBe(true);
+    expect(() => parseStudyArgs(['nope'])).toThrow('unknown study "nope"; allowed: pouchdb-2.2, jsonstore, insertion-profile, jofti, persevere');
+    expect(() => parseStudyArgs([])).toThrow('give one study name');
+    expect(() => parseStudyArgs(['jofti', '--report-only', '--quick'])).toThrow('--report-only runs nothing');
+  });
+});
