@@ -1,7 +1,7 @@
 import Dexie, { type Collection, type DexieOptions, type Table } from 'dexie';
 import type { Doc, FindQuery, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { HAS_DURABILITY, INDEXEDDB_CAPABILITIES, IndexUpgrades } from './indexeddb-features.ts';
+import { durabilityHint, indexedDbSupported, INDEXEDDB_CAPABILITIES, IndexUpgrades } from './indexeddb-features.ts';
 import { planIndex, type IndexInfo, type IndexPlan } from './index-plan.ts';
 import { isEmptyRange } from './range.ts';
 
@@ -181,10 +181,10 @@ export const dexieAdapter: StoreAdapter = {
   label: `Dexie ${Dexie.semVer}`,
   backend: 'indexeddb',
   capabilities: INDEXEDDB_CAPABILITIES,
-  supported: () => (typeof indexedDB === 'undefined' ? 'IndexedDB is not available here' : true),
+  supported: indexedDbSupported,
   async open(name, options) {
-    const durability = options?.durability;
-    const dexieOptions: DexieOptions = HAS_DURABILITY && durability && durability !== 'default' ? { chromeTransactionDurability: durability } : {};
+    const durability = durabilityHint(options?.durability);
+    const dexieOptions: DexieOptions = durability ? { chromeTransactionDurability: durability } : {};
     return handleFor(await connect(name, dexieOptions), name, dexieOptions);
   },
   async destroy(name) {

@@ -1,8 +1,8 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction } from 'idb';
 import type { Doc, FieldCondition, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { HAS_DURABILITY, INDEXEDDB_CAPABILITIES, IndexUpgrades } from './indexeddb-features.ts';
-import { planIndex, type IndexPlan, type KeyBounds } from './index-plan.ts';
+import { boundsRange, durabilityHint, idbKeyRange, indexedDbSupported, indexesOf, INDEXEDDB_CAPABILITIES, IndexUpgrades } from './indexeddb-features.ts';
+import { planIndex, type IndexPlan } from './index-plan.ts';
 import { isEmptyRange } from './range.ts';
 
 const STORE = 'docs';
@@ -41,15 +41,8 @@ async function inTransaction<Mode extends IDBTransactionMode, T>(
   }
 }
 
-function idbRange({ gte, lte }: KeyRange): IDBKeyRange | undefined {
-  if (gte !== undefined && lte !== undefined) return IDBKeyRange.bound(gte, lte);
-  if (gte !== undefined) return IDBKeyRange.lowerBound(gte);
-  if (lte !== undefined) return IDBKeyRange.upperBound(lte);
-  return undefined;
-}
-
 async function readRange(store: Store<'readonly'>, range: KeyRange): Promise<Doc[]> {
-  const keys = idbRange(range);
+  const keys = idbKeyRange(range);
   // getAll is one request for the whole answer, but it only walks forward and cannot skip.
   if (!range.descending && !range.skip) return store.getAll(keys, range.limit);
   const out: Doc[] = [];
@@ -67,19 +60,13 @@ const indexName = (fields: readonly string[]) => fields.join(',');
 
 /** The plan (see index-plan.ts) over the store's indexes. */
 function plan(store: Store<'readonly'>, where: readonly FieldCondition[]): IndexPlan | undefined {
-  const indexes = Array.from(store.indexNames, (name) => {
-    const keyPath = store.index(name).keyPath;
-    return { name, fields: Array.isArray(keyPath) ? keyPath : [keyPath] };
-  });
-  return planIndex(indexes, where, (a, b) => indexedDB.cmp(a, b));
+  return planIndex(indexesOf(store), where, (a, b) => indexedDB.cmp(a, b));
 }
-
-const toRange = (b: KeyBounds) => IDBKeyRange.bound(b.lower, b.upper, b.lowerOpen, b.upperOpen);
 
 /** The documents that may match: those in the plan's range, or all of them. */
 async function candidates(store: Store<'readonly'>, p: IndexPlan | undefined): Promise<Doc[]> {
   if (!p) return store.getAll();
-  return p.bounds ? store.index(p.index).getAll(toRange(p.bounds)) : [];
+  return p.bounds ? store.index(p.index).getAll(boundsRange(p.bounds)) : [];
 }
 
 /**
@@ -170,7 +157,7 @@ function handleFor(first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions
     countWhere: (query) =>
       read(async (store) => {
         const p = plan(store, query.where);
-        if (p?.exact) return p.bounds ? store.index(p.index).count(toRange(p.bounds)) : 0;
+        if (p?.exact) return p.bounds ? store.index(p.index).count(boundsRange(p.bounds)) : 0;
         return countMatches(await candidates(store, p), query);
       }),
     async close() {
@@ -192,12 +179,12 @@ export const idbAdapter: StoreAdapter = {
   label: 'IndexedDB (idb)',
   backend: 'indexeddb',
   capabilities: INDEXEDDB_CAPABILITIES,
-  supported: () => (typeof indexedDB === 'undefined' ? 'IndexedDB is not available here' : true),
+  supported: indexedDbSupported,
   async open(name, options) {
     // No fixed version: each index createIndex adds raises it.
     const db = await connect(name);
-    const durability = options?.durability;
-    return handleFor(db, HAS_DURABILITY && durability && durability !== 'default' ? { durability } : undefined);
+    const durability = durabilityHint(options?.durability);
+    return handleFor(db, durability ? { durability } : undefined);
   },
   async destroy(name) {
     await deleteDB(name);

@@ -1,4 +1,6 @@
+import type { Durability, KeyRange } from '../core/adapter.ts';
 import type { Capability } from '../core/capabilities.ts';
+import type { KeyBounds } from './index-plan.ts';
 
 /**
  * What an IndexedDB store offers in this engine, shared by the adapters that drive IndexedDB
@@ -9,6 +11,33 @@ import type { Capability } from '../core/capabilities.ts';
  * ignore the option silently, so the capability is declared only where the engine has it.
  */
 export const HAS_DURABILITY = typeof IDBTransaction !== 'undefined' && 'durability' in IDBTransaction.prototype;
+
+/** The durability hint to give a write transaction, where the engine takes one and the case asks for one. */
+export function durabilityHint(durability: Durability | undefined): 'relaxed' | 'strict' | undefined {
+  return HAS_DURABILITY && durability && durability !== 'default' ? durability : undefined;
+}
+
+/** `supported()` of a store on IndexedDB. */
+export const indexedDbSupported = (): true | string => (typeof indexedDB === 'undefined' ? 'IndexedDB is not available here' : true);
+
+/** A KeyRange of the adapter contract as an IDBKeyRange (undefined: every key). */
+export function idbKeyRange({ gte, lte }: KeyRange): IDBKeyRange | undefined {
+  if (gte !== undefined && lte !== undefined) return IDBKeyRange.bound(gte, lte);
+  if (gte !== undefined) return IDBKeyRange.lowerBound(gte);
+  if (lte !== undefined) return IDBKeyRange.upperBound(lte);
+  return undefined;
+}
+
+/** An index plan's bounds as an IDBKeyRange. */
+export const boundsRange = (b: KeyBounds): IDBKeyRange => IDBKeyRange.bound(b.lower, b.upper, b.lowerOpen, b.upperOpen);
+
+/** An object store's indexes as index-plan.ts reads them: the name and the fields in order. */
+export function indexesOf(store: { indexNames: DOMStringList; index(name: string): { keyPath: string | string[] } }): { name: string; fields: string[] }[] {
+  return Array.from(store.indexNames, (name) => {
+    const keyPath = store.index(name).keyPath;
+    return { name, fields: Array.isArray(keyPath) ? keyPath : [keyPath] };
+  });
+}
 
 /** Capabilities of a store that uses IndexedDB's own batch calls, key ranges, cursors and indexes. */
 export const INDEXEDDB_CAPABILITIES: readonly Capability[] = [

@@ -1,6 +1,7 @@
 import type { StoreAdapter } from '../core/adapter.ts';
 import { dexieAdapter } from './dexie.ts';
 import { idbAdapter } from './idb.ts';
+import { indexeddbRawAdapter } from './indexeddb-raw.ts';
 import { localforageIndexeddbAdapter } from './localforage-indexeddb.ts';
 import { localforageLocalstorageAdapter } from './localforage-localstorage.ts';
 import { localforageWebsqlAdapter } from './localforage-websql.ts';
@@ -19,6 +20,7 @@ export const ADAPTERS: readonly StoreAdapter[] = [
   pouchdbIdbAdapter,
   pouchdbIndexeddbAdapter,
   idbAdapter,
+  indexeddbRawAdapter,
   dexieAdapter,
   localforageIndexeddbAdapter,
   localforageLocalstorageAdapter,

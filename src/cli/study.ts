@@ -32,6 +32,7 @@ const STUDY_FLAGS: Record<string, FlagSpec> = {
   quick: { kind: 'switch' },
   browsers: { kind: 'value', example: 'chromium,firefox' },
   out: { kind: 'value', example: 'out/studies' },
+  parts: { kind: 'value', example: 'views' },
   'report-only': { kind: 'switch' },
 };
 
@@ -46,6 +47,7 @@ figures beside today's, with a verdict per finding from the 95% intervals.
   --quick        a reduced plan of the same cases (smaller sizes, fewer samples), for CI
   --browsers a,b only these browsers (as npm run sweep --browsers)
   --out DIR      where the study's folder goes (default: ${DEFAULT_STUDY_OUT})
+  --parts a,b    run only these parts (the report still reads every part's files in DIR/NAME)
   --report-only  write the report from the results already in DIR/NAME, running nothing
 
 Studies: ${STUDY_IDS.join(', ')}.
@@ -66,11 +68,14 @@ export interface StudyArgs {
   browsers: string | null;
   out: string;
   reportOnly: boolean;
+  /** Part ids to run; null: every part. */
+  parts: string[] | null;
 }
 
 export function parseStudyArgs(argv: readonly string[]): StudyArgs {
   const flags = scanFlags(argv, STUDY_FLAGS, { positionals: 'a study name' });
-  const base = { quick: flags.values.has('quick'), browsers: flagText(flags, 'browsers') ?? null, out: flagText(flags, 'out') ?? DEFAULT_STUDY_OUT, reportOnly: flags.values.has('report-only') };
+  const partsText = flagText(flags, 'parts');
+  const base = { quick: flags.values.has('quick'), browsers: flagText(flags, 'browsers') ?? null, out: flagText(flags, 'out') ?? DEFAULT_STUDY_OUT, reportOnly: flags.values.has('report-only'), parts: partsText === undefined ? null : [...new Set(partsText.split(',').map((p) => p.trim()).filter(Boolean))] };
   if (flags.help) return { help: true, list: false, study: null, ...base };
   if (flags.values.has('list')) {
     if (flags.positionals.length > 0) throw new ArgsError('--list takes no study name');
@@ -80,7 +85,11 @@ export function parseStudyArgs(argv: readonly string[]): StudyArgs {
   const name = flags.positionals[0] as string;
   const study = studyById(name);
   if (!study) throw new ArgsError(`unknown study "${name}"; allowed: ${STUDY_IDS.join(', ')}`);
-  if (base.reportOnly && (base.quick || base.browsers !== null)) throw new ArgsError('--report-only runs nothing, so --quick and --browsers do not apply');
+  if (base.reportOnly && (base.quick || base.browsers !== null || base.parts !== null)) throw new ArgsError('--report-only runs nothing, so --quick, --browsers and --parts do not apply');
+  const unknown = (base.parts ?? []).filter((p) => !study.parts.some((x) => x.id === p));
+  if (base.parts !== null && (base.parts.length === 0 || unknown.length > 0)) {
+    throw new ArgsError(`--parts: ${unknown.length > 0 ? `unknown ${unknown.map((p) => `"${p}"`).join(', ')}` : 'none given'}; ${study.id} has ${study.parts.map((p) => p.id).join(', ')}`);
+  }
   return { help: false, list: false, study, ...base };
 }
 
@@ -154,14 +163,15 @@ async function runParts(study: Study, args: StudyArgs, dir: string, io: CommandI
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   const page = mkdtempSync(join(tmpdir(), 'storebench-study-page-'));
+  const parts = study.parts.filter((p) => args.parts === null || args.parts.includes(p.id));
   let failed = 0;
   try {
-    io.stdout(`storebench study ${study.id}${args.quick ? ' (quick)' : ''}: ${study.parts.length} parts into ${shown(dir)}\n  building the page… `);
+    io.stdout(`storebench study ${study.id}${args.quick ? ' (quick)' : ''}: ${parts.length} part${parts.length === 1 ? '' : 's'} into ${shown(dir)}\n  building the page… `);
     await buildPage(REPO_ROOT, page);
     io.stdout('done\n');
-    for (const [i, part] of study.parts.entries()) {
+    for (const [i, part] of parts.entries()) {
       if (stopped) break;
-      io.stdout(`\n== part ${i + 1} of ${study.parts.length}: ${part.id}: ${part.title}\n`);
+      io.stdout(`\n== part ${i + 1} of ${parts.length}: ${part.id}: ${part.title}\n`);
       const code = await runSweep(partArgv(study, part.id, args, dir, page));
       if (code !== 0) {
         failed++;

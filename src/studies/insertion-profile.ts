@@ -2,7 +2,7 @@ import type { Study } from './study.ts';
 
 const ADAPTERS = 'pouchdb-idb,pouchdb-indexeddb,idb';
 const SOURCE_SETUP = 'PouchDB 8.0.1 on LevelDB in Node.js 16.17.0, 2021 MacBook Pro M1 Pro 16 GB, macOS 13.5.1; every insert issued at once (Promise.allSettled) into an empty database';
-const insertMs = (value: number, docs: string) => [{ value, unit: 'ms' as const, where: `"Inserting ${docs}"`, measuredIn: SOURCE_SETUP }];
+const insertMs = (value: number, docs: string) => [{ value, unit: 'ms' as const, where: `"Inserting ${docs}"`, measuredIn: 'PouchDB 8.0.1 on LevelDB, Node.js 16, M1 Pro' }];
 
 export const insertionProfile: Study = {
   id: 'insertion-profile',
@@ -22,13 +22,13 @@ export const insertionProfile: Study = {
       id: 'inserts',
       title: 'inserts of 1, 3,333, 33,333 and 100,000 documents, all issued at once',
       full: ['--suites', 'insert', '--cases', 'parallel', '--sizes', '1,3333,33333,100000', '--fixture', 'nested', '--adapters', ADAPTERS, '--budget', '10m', '--timeout-ms', '600000'],
-      quick: ['--suites', 'insert', '--cases', 'parallel', '--sizes', '1,333,3333', '--fixture', 'nested', '--adapters', ADAPTERS, '--iterations', '6', '--warmup', '1'],
+      quick: ['--suites', 'insert', '--cases', 'parallel', '--sizes', '1,100,1000', '--fixture', 'nested', '--adapters', ADAPTERS, '--iterations', '6', '--warmup', '1'],
     },
     {
       id: 'histogram',
       title: '100 runs of 10,000 inserts',
       full: ['--suites', 'insert', '--cases', 'parallel', '--sizes', '10000', '--fixture', 'nested', '--adapters', ADAPTERS, '--iterations', '100', '--warmup', '1'],
-      quick: ['--suites', 'insert', '--cases', 'parallel', '--sizes', '1000', '--fixture', 'nested', '--adapters', ADAPTERS, '--iterations', '10', '--warmup', '1'],
+      quick: ['--suites', 'insert', '--cases', 'parallel', '--sizes', '500', '--fixture', 'nested', '--adapters', ADAPTERS, '--iterations', '8', '--warmup', '1'],
     },
     {
       id: 'growth',

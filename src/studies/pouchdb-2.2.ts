@@ -41,7 +41,7 @@ export const pouchdb22: Study = {
     {
       id: 'views',
       title: "persisted views (with and without stale: 'ok') against temporary views",
-      full: ['--suites', 'views', '--cases', 'persisted,persisted-stale,temp', '--sizes', '1000', '--adapters', ADAPTERS, '--budget', '2m'],
+      full: ['--suites', 'views', '--cases', 'persisted,persisted-stale,temp', '--sizes', '1000', '--params', 'queries=3', '--adapters', ADAPTERS, '--budget', '3m'],
       quick: ['--suites', 'views', '--cases', 'persisted,persisted-stale,temp', '--sizes', '200', '--params', 'queries=3', '--adapters', ADAPTERS, '--iterations', '8', '--warmup', '1'],
     },
   ],

@@ -24,7 +24,7 @@ h1{font-size:1.6rem}h2{font-size:1.25rem;margin-top:2rem;border-bottom:1px solid
 table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}th,td{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}
 td.num{text-align:right;font-variant-numeric:tabular-nums}.verdict{font-weight:600}.muted{color:#59636e}
 .tally span{display:inline-block;margin-right:1rem}svg{max-width:100%;height:auto}
-@media (max-width:600px){body{font-size:14px}table{display:block;overflow-x:auto}}`;
+@media (max-width:600px){body{font-size:14px}h1{font-size:1.3rem}table{display:block;overflow-x:auto}}`;
 
 export function reportHtml(report: StudyReport, title = `${report.study.title}: storebench report`): string {
   const { study } = report;

@@ -193,6 +193,8 @@ export function formatPublished(p: PublishedFigure): string {
 
 /** What the claim asks of the ratio, in words. */
 export function claimText(f: Finding): string {
-  const ratio = `${f.slower.case} ÷ ${f.faster.case}, per operation`;
+  // The same case twice compares two sizes: say which.
+  const name = (ref: RowRef) => (f.slower.case !== f.faster.case ? ref.case : `${ref.case} at ${ref.size === 'largest' ? 'the largest size' : ref.size === 'next-largest' ? 'the next size down' : ref.size.toLocaleString('en-US')}`);
+  const ratio = `${name(f.slower)} ÷ ${name(f.faster)}, per operation`;
   return f.claim.kind === 'faster' ? `${ratio} > 1` : `${ratio} within ${fmt(f.claim.value / f.claim.tolerance)} to ${fmt(f.claim.value * f.claim.tolerance)} (published ${fmt(f.claim.value)})`;
 }

@@ -174,8 +174,11 @@ export class ResultsTable {
       cell.dataset.band = !Number.isFinite(f) ? '' : f <= 1.1 ? 'best' : f <= 2 ? 'near' : f <= 10 ? 'far' : 'farthest';
     }
     const means = geometricMeans(this.medians);
+    const overFloor = geometricMeans(this.medians, INDEXEDDB_FLOOR);
+    const list = (ms: typeof means) => ms.map((m) => `${m.adapter} ×${m.factor.toFixed(2)} (${m.cases})`).join(', ');
     this.factors.textContent =
-      means.length > 1 ? `Geometric mean of each store’s factor to the fastest, over the cases it ran: ${means.map((m) => `${m.adapter} ×${m.factor.toFixed(2)} (${m.cases})`).join(', ')}.` : '';
+      (means.length > 1 ? `Geometric mean of each store’s factor to the fastest, over the cases it ran: ${list(means)}.` : '') +
+      (overFloor.length > 0 ? ` Over the IndexedDB floor (${INDEXEDDB_FLOOR}, plain requests), in the cases both ran: ${list(overFloor)}.` : '');
   }
 
   private renderFolded(): void {
@@ -295,19 +298,25 @@ function formatBytes(bytes: number): string {
 /**
  * Each store's geometric mean of its factor to the fastest store, over the groups it has an ok
  * median in (js-framework-benchmark's summary): a ratio averages as a product, and one slow case
- * does not swamp the rest. Fastest store first.
+ * does not swamp the rest. Fastest store first. With `reference`, the factor is to that store
+ * instead, over the groups it ran (the IndexedDB floor, `indexeddb-raw`), and it is left out.
  */
-export function geometricMeans(medians: ReadonlyMap<string, ReadonlyMap<string, number>>): { adapter: string; factor: number; cases: number }[] {
+export function geometricMeans(medians: ReadonlyMap<string, ReadonlyMap<string, number>>, reference?: string): { adapter: string; factor: number; cases: number }[] {
   const logs = new Map<string, number[]>();
   for (const group of medians.values()) {
-    const fastest = Math.min(...group.values());
-    if (!(fastest > 0)) continue;
-    for (const [adapter, median] of group) (logs.get(adapter) ?? logs.set(adapter, []).get(adapter)!).push(Math.log(median / fastest));
+    const base = reference === undefined ? Math.min(...group.values()) : group.get(reference);
+    if (base === undefined || !(base > 0)) continue;
+    for (const [adapter, median] of group) {
+      if (adapter !== reference) (logs.get(adapter) ?? logs.set(adapter, []).get(adapter)!).push(Math.log(median / base));
+    }
   }
   return [...logs]
     .map(([adapter, l]) => ({ adapter, factor: Math.exp(l.reduce((a, b) => a + b, 0) / l.length), cases: l.length }))
     .sort((a, b) => a.factor - b.factor);
 }
+
+/** The store every IndexedDB store's factor is also given against. */
+export const INDEXEDDB_FLOOR = 'indexeddb-raw';
 
 function groupKey(r: CaseResult): string {
   return `${r.suite}/${r.case}/${r.size}`;

@@ -24,6 +24,7 @@ const EXPECTED_IDS = [
   'pouchdb-idb',
   'pouchdb-indexeddb',
   'idb',
+  'indexeddb-raw',
   'dexie',
   'localforage-indexeddb',
   'localforage-localstorage',
@@ -32,6 +33,7 @@ const EXPECTED_IDS = [
   'sqlite-opfs',
   'localstorage',
   'memory',
+  'pouchdb-idb@7.3.1',
 ];
 
 /**
@@ -619,7 +621,7 @@ for (const { id, emulated } of RUNS) {
     }
     if (facts && !emulated) expect(facts.unsupported).not.toContain(id);
     // Where the engine has the durability hint (Chrome 83+, Firefox), the check below must run.
-    if (facts?.idbDurability && (id === 'idb' || id === 'dexie')) expect(report.capabilities).toContain('durability');
+    if (facts?.idbDurability && ['idb', 'indexeddb-raw', 'dexie'].includes(id)) expect(report.capabilities).toContain('durability');
 
     // Each declared capability has its methods, and no gated method exists undeclared.
     for (const c of report.capabilities) for (const m of METHODS[c] ?? []) expect(report.methods, `${id} declares ${c}`).toContain(m);

@@ -19,6 +19,7 @@ import {
   sortRows,
   type LoadedFile,
 } from '../../src/ui/explorer/explorer-model.ts';
+import { floorSummary } from '../../src/ui/explorer/comparison-table.ts';
 import { EXPLORER_KEYS, readExplorerState, withPlanQuery, writeExplorerState } from '../../src/ui/explorer/explorer-url.ts';
 import { handBuilt } from './export-fixture.ts';
 
@@ -100,6 +101,14 @@ describe('explorer model - comparison', () => {
     expect(missingBars(rows, c.columns)).toBe('not run in chromium (2026-11-24T00-17-57Z-541e), firefox: memory');
     const bulk = c.rows.filter((r) => r.case === 'bulk');
     expect(missingBars(bulk, c.columns)).toBe('not run in chromium (2026-11-24T00-17-57Z-541e): idb; timeout/not run everywhere: memory');
+  });
+
+  it('gives each store\'s factor over the IndexedDB floor per browser, only where the floor ran', () => {
+    const withFloor = doc('webkit', [ok('insert', 'bulk', 'indexeddb-raw', 100, [2]), ok('insert', 'bulk', 'idb', 100, [3]), ok('insert', 'bulk', 'dexie', 100, [8])], 'run-floor');
+    expect(floorSummary(buildComparison(loaded(chromium, firefox), NO_FILTERS))).toBe('');
+    expect(floorSummary(buildComparison(loaded(chromium, withFloor), NO_FILTERS))).toBe(
+      '. Geometric mean of each store’s factor over the IndexedDB floor (indexeddb-raw, plain requests), in the cases both ran: webkit: idb ×1.50 (1), dexie ×4.00 (1).',
+    );
   });
 
   it('lists the facets and filters by each', () => {

@@ -16,6 +16,17 @@ describe('plan - parsing', () => {
     expect(parsePlan({ cases: 'bulk' }, full)).toMatchObject({ suites: full.suites, cases: ['bulk'] });
   });
 
+  it('leaves older versions of a store (ids with an @) out unless named, and carries a study tag through the URL', () => {
+    const withOld = { ...vocab, adapters: [...vocab.adapters, 'pouchdb-idb@7.3.1'] };
+    expect(parsePlan({}, withOld).adapters).toEqual(['idb', 'memory', 'pouchdb-idb']);
+    expect(parsePlan({ adapters: 'pouchdb-idb,pouchdb-idb@7.3.1' }, withOld).adapters).toEqual(['pouchdb-idb', 'pouchdb-idb@7.3.1']);
+    const tagged = parsePlan({ study: 'pouchdb-2.2/paging', iterations: '3' }, vocab);
+    expect(tagged.study).toBe('pouchdb-2.2/paging');
+    expect(parsePlan(planFieldsFromQuery(planToQuery(tagged)), vocab)).toEqual(tagged);
+    expect(() => parsePlan({ study: 'pouchdb-2.2' }, vocab)).toThrow('study: "pouchdb-2.2" is not a study part such as pouchdb-2.2/paging');
+    expect(() => parsePlan({ study: '../x/y' }, vocab)).toThrow(PlanError);
+  });
+
   it('budget: durations in h, m, s and ms, written back in their shortest form', () => {
     expect(parseDuration('budget', '10m', 1000, 3_600_000)).toBe(600_000);
     expect(parseDuration('budget', '1m30s', 1000, 3_600_000)).toBe(90_000);

@@ -14,4 +14,17 @@ describe('results table - factor summary', () => {
     expect(means[1]!.factor).toBeCloseTo(2, 12);
     expect(means[2]).toEqual({ adapter: 'dexie', factor: 2, cases: 1 });
   });
+
+  it('against a reference store instead, over the cases it ran, leaving it out (the IndexedDB floor)', () => {
+    const medians = new Map([
+      ['insert/bulk/100', new Map([['indexeddb-raw', 2], ['idb', 2.2], ['pouchdb-idb', 8]])],
+      ['read/all/100', new Map([['indexeddb-raw', 1], ['idb', 1.1], ['pouchdb-idb', 2]])],
+      ['views/temp/100', new Map([['pouchdb-idb', 50]])],
+    ]);
+    const means = geometricMeans(medians, 'indexeddb-raw');
+    expect(means.map((m) => [m.adapter, m.cases])).toEqual([['idb', 2], ['pouchdb-idb', 2]]);
+    expect(means[0]!.factor).toBeCloseTo(1.1, 12);
+    expect(means[1]!.factor).toBeCloseTo(Math.sqrt(8), 12);
+    expect(geometricMeans(new Map([['a/b/1', new Map([['idb', 1]])]]), 'indexeddb-raw')).toEqual([]);
+  });
 });

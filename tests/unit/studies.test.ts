@@ -50,9 +50,10 @@ describe('studies - definitions', () => {
     for (const study of STUDIES) {
       for (const part of study.parts) {
         for (const quick of [false, true]) {
-          const argv = partArgv(study, part.id, { help: false, list: false, study, quick, browsers: null, out: 'x', reportOnly: false }, 'out', 'page');
+          const argv = partArgv(study, part.id, { help: false, list: false, study, quick, browsers: null, out: 'x', reportOnly: false, parts: null }, 'out', 'page');
           const args = parseSweepArgs(argv, vocab, ['chromium']);
           expect(args.plan.study).toBe(`${study.id}/${part.id}`);
+          expect(args.page).toBe('page');
           const groups = planGroups(args.plan, SUITES.filter((s) => args.plan.suites.includes(s.id)));
           const cases = new Set(groups.map((g) => `${g.suite.id}/${g.c.id}`));
           for (const f of study.findings.filter((x) => x.part === part.id && !x.notMeasurable)) {
@@ -145,5 +146,7 @@ describe('studies - the command line', () => {
     expect(() => parseStudyArgs(['nope'])).toThrow('unknown study "nope"; allowed: pouchdb-2.2, jsonstore, insertion-profile, jofti, persevere');
     expect(() => parseStudyArgs([])).toThrow('give one study name');
     expect(() => parseStudyArgs(['jofti', '--report-only', '--quick'])).toThrow('--report-only runs nothing');
+    expect(parseStudyArgs(['pouchdb-2.2', '--parts', 'views,paging']).parts).toEqual(['views', 'paging']);
+    expect(() => parseStudyArgs(['pouchdb-2.2', '--parts', 'views,nope'])).toThrow('--parts: unknown "nope"; pouchdb-2.2 has paging, inserts, views');
   });
 });

@@ -6,6 +6,7 @@
 import type { CaseResult } from '../../core/results.ts';
 import { adapterColour } from '../charts/colours.ts';
 import { h } from '../dom.ts';
+import { geometricMeans, INDEXEDDB_FLOOR } from '../results-table.ts';
 import { caseKey, sortRows, type Column, type Comparison, type ComparisonRow, type Sort } from './explorer-model.ts';
 import { formatDuration, formatMs, formatStep } from '../format.ts';
 import { describeMean, describeMedian, samplingNotes, shortMedianInterval, stopNote } from '../row-text.ts';
@@ -39,7 +40,7 @@ export class ComparisonTable {
     const rows = sortRows(comparison.rows, sort);
     const counts = columns.map((c) => rows.filter((r) => r.cells.get(c.key)?.status === 'ok').length);
     this.summary.textContent =
-      rows.length === 0 ? '' : `${rows.length} rows × ${columns.length} browser${columns.length === 1 ? '' : 's'}; ok: ${columns.map((c, i) => `${c.label} ${counts[i]}`).join(', ')}`;
+      (rows.length === 0 ? '' : `${rows.length} rows × ${columns.length} browser${columns.length === 1 ? '' : 's'}; ok: ${columns.map((c, i) => `${c.label} ${counts[i]}`).join(', ')}`) + floorSummary(comparison);
 
     const header = (key: string, label: string, numeric: boolean, title: string) => {
       const active = sort?.key === key;
@@ -130,4 +131,23 @@ function describeEnvironment(c: Column): string {
   ]
     .filter((x): x is string => x !== null)
     .join(' · ');
+}
+
+/**
+ * Each store's geometric-mean factor over the IndexedDB floor (indexeddb-raw), per browser, in
+ * the cases both ran; empty when the floor did not run.
+ */
+export function floorSummary(comparison: Comparison): string {
+  const parts = comparison.columns.flatMap((column) => {
+    const medians = new Map<string, Map<string, number>>();
+    for (const r of comparison.rows) {
+      const cell = r.cells.get(column.key);
+      if (cell?.status !== 'ok') continue;
+      const group = `${r.suite}/${r.case}/${r.size}`;
+      (medians.get(group) ?? medians.set(group, new Map()).get(group)!).set(r.adapter, cell.stats.median);
+    }
+    const means = geometricMeans(medians, INDEXEDDB_FLOOR);
+    return means.length > 0 ? [`${column.label}: ${means.map((m) => `${m.adapter} ×${m.factor.toFixed(2)} (${m.cases})`).join(', ')}`] : [];
+  });
+  return parts.length > 0 ? `. Geometric mean of each store’s factor over the IndexedDB floor (${INDEXEDDB_FLOOR}, plain requests), in the cases both ran: ${parts.join('; ')}.` : '';
 }
