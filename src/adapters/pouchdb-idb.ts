@@ -40,6 +40,9 @@ export const pouchdbIdbAdapter = pouchIdb('pouchdb-idb', 'PouchDB (idb adapter)'
  * pouchdb-find-7), for "change in speed" between versions as the PouchDB 2.2.0 report gave it.
  * Named explicitly only: the default plan leaves out every adapter id with an `@`.
  */
-export const pouchdbIdb7Adapter = pouchIdb('pouchdb-idb@7.3.1', 'PouchDB 7.3.1 (idb adapter)', () =>
-  Promise.all([import('pouchdb-browser-7'), import('pouchdb-find-7')]) as unknown as Promise<[PouchModule, { default: unknown }]>,
-);
+export const pouchdbIdb7Adapter = pouchIdb('pouchdb-idb@7.3.1', 'PouchDB 7.3.1 (idb adapter)', () => {
+  // 7.3.1's CommonJS build reads Node's `global` as it loads. vite.config.ts defines it for the
+  // build, but Vite's dev server pre-bundles dependencies without that define.
+  (globalThis as { global?: unknown }).global ??= globalThis;
+  return Promise.all([import('pouchdb-browser-7'), import('pouchdb-find-7')]) as unknown as Promise<[PouchModule, { default: unknown }]>;
+});

@@ -178,7 +178,7 @@ test.describe('faults - bad input', () => {
     await page.goto('/?suites=insert&cases=bulk,nope&adapters=memory&sizes=10&autorun=1');
     const s = await settled(page);
     expect(s.status).toBe('error');
-    expect(s.error).toMatch(/^cases: unknown "nope" in suites insert; allowed: serial, bulk, /);
+    expect(s.error).toMatch(/^cases: unknown "nope" in suites insert; allowed: serial, parallel, bulk, /);
     await expect(page.getByTestId('progress-label')).toContainText('cases: unknown "nope"');
   });
 
