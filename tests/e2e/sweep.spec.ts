@@ -109,7 +109,7 @@ test('sweep - an unknown case or suite parameter exits 2 before any browser star
   expect(bad.stderr).toContain('params: suite insert: parameter chunkSizes: expected whole numbers >= 1');
   const unknownCase = await sweep(['--browsers', 'chromium,firefox,webkit', '--cases', 'nosuch'], 60_000);
   expect(unknownCase.code, unknownCase.stdout + unknownCase.stderr).toBe(2);
-  expect(unknownCase.stderr).toMatch(/cases: unknown "nosuch" in suites .*; allowed: serial, bulk, /);
+  expect(unknownCase.stderr).toMatch(/cases: unknown "nosuch" in suites .*; allowed: serial, parallel, bulk, /);
   // Refused before the plan is printed, so before a page is built or a browser started.
   for (const run of [typo, bad, unknownCase]) expect(run.stdout).not.toContain('starting the browser');
   for (const run of [typo, bad, unknownCase]) expect(run.stdout).not.toContain('storebench sweep');
