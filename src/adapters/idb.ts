@@ -1,7 +1,7 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction } from 'idb';
 import type { Doc, FieldCondition, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { boundsRange, durabilityHint, idbKeyRange, indexedDbSupported, indexesOf, INDEXEDDB_CAPABILITIES, IndexUpgrades } from './indexeddb-features.ts';
+import { boundsRange, durabilityHint, idbKeyRange, indexedDbSupported, indexesOf, INDEXEDDB_CAPABILITIES, IndexUpgrades, closeAndDestroy } from './indexeddb-features.ts';
 import { planIndex, type IndexPlan } from './index-plan.ts';
 import { isEmptyRange } from './range.ts';
 
@@ -160,15 +160,7 @@ function handleFor(first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions
         if (p?.exact) return p.bounds ? store.index(p.index).count(boundsRange(p.bounds)) : 0;
         return countMatches(await candidates(store, p), query);
       }),
-    async close() {
-      if (upgrades.current) await upgrades.current;
-      db.close();
-    },
-    async destroy() {
-      if (upgrades.current) await upgrades.current;
-      db.close();
-      await deleteDB(db.name);
-    },
+    ...closeAndDestroy(upgrades, () => db, (name) => deleteDB(name)),
   };
 }
 

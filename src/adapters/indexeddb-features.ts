@@ -93,3 +93,22 @@ export class IndexUpgrades {
     }
   }
 }
+
+/**
+ * close() and destroy() of a handle whose connection an index creation may be replacing: both
+ * wait for it, then close the connection there is then (`db()`); destroy also deletes the database.
+ */
+export function closeAndDestroy(upgrades: IndexUpgrades, db: () => { name: string; close(): void }, remove: (name: string) => Promise<void>) {
+  return {
+    async close(): Promise<void> {
+      if (upgrades.current) await upgrades.current;
+      db().close();
+    },
+    async destroy(): Promise<void> {
+      if (upgrades.current) await upgrades.current;
+      const connection = db();
+      connection.close();
+      await remove(connection.name);
+    },
+  };
+}

@@ -9,7 +9,7 @@
  */
 import type { Doc, FieldCondition, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { boundsRange, durabilityHint, idbKeyRange, indexedDbSupported, indexesOf, INDEXEDDB_CAPABILITIES, IndexUpgrades } from './indexeddb-features.ts';
+import { boundsRange, durabilityHint, idbKeyRange, indexedDbSupported, indexesOf, INDEXEDDB_CAPABILITIES, IndexUpgrades, closeAndDestroy } from './indexeddb-features.ts';
 import { planIndex, type IndexPlan } from './index-plan.ts';
 import { isEmptyRange } from './range.ts';
 
@@ -152,15 +152,7 @@ function handleFor(first: IDBDatabase, txOptions: IDBTransactionOptions | undefi
         if (p?.exact) return p.bounds ? request(store.index(p.index).count(boundsRange(p.bounds))) : 0;
         return countMatches(await candidates(store, p), query);
       }),
-    async close() {
-      if (upgrades.current) await upgrades.current;
-      db.close();
-    },
-    async destroy() {
-      if (upgrades.current) await upgrades.current;
-      db.close();
-      await deleteDatabase(db.name);
-    },
+    ...closeAndDestroy(upgrades, () => db, (name) => deleteDatabase(name)),
   };
 }
 
