@@ -40,6 +40,8 @@ export function reportHtml(report: StudyReport, title = `${report.study.title}: 
 Each verdict comes from the 95% interval of a ratio of two medians per operation (median(slower) ÷ median(faster)): reproduced when the whole interval is on the study's side, reversed when it is wholly on the other, inconclusive when it reaches both.</p>
 ${report.findings.map(findingSection).join('\n')}
 ${referencesSection(report)}
+${distributionSection(report)}
+${growthSection(report)}
 ${versionsSection(report)}
 </body></html>
 `;
@@ -96,6 +98,24 @@ function referencesSection(report: StudyReport): string {
     .join('');
   return `<h2>Published times beside today's</h2><p class="muted">Absolute times on other hardware and software: shown, not judged. Today: median of one sample with its 95% interval.</p>
 <table><thead><tr><th>what</th><th>published</th><th>today</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function distributionSection(report: StudyReport): string {
+  if (!report.study.distribution || report.distribution.length === 0) return '';
+  const rows = report.distribution
+    .map((d) => `<tr><td>${esc(d.browser)}</td><td>${esc(d.adapter)}</td><td class="num">${d.size.toLocaleString('en-US')}</td><td class="num">${d.n}</td>${[d.min, d.p25, d.median, d.p75, d.p95, d.max].map((v) => `<td class="num">${fmt(v)}</td>`).join('')}</tr>`)
+    .join('');
+  return `<h2>${esc(report.study.distribution.says)}</h2><p class="muted">ms per run (one sample), every timed sample of each row.</p>
+<table><thead><tr><th>browser</th><th>store</th><th>docs</th><th>runs</th><th>min</th><th>25%</th><th>median</th><th>75%</th><th>95%</th><th>max</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function growthSection(report: StudyReport): string {
+  if (!report.study.growth || report.growth.length === 0) return '';
+  const rows = report.growth
+    .map((g) => `<tr><td>${esc(g.browser)}</td><td>${esc(g.adapter)}</td><td class="num">${g.batches}</td><td class="num">${g.reached.toLocaleString('en-US')}</td><td class="num">${fmt(g.first.median)}</td><td class="num">${fmt(g.last.median)}</td><td class="num">${esc(formatRatio(g.ratio))}</td></tr>`)
+    .join('');
+  return `<h2>${esc(report.study.growth.says)}</h2><p class="muted">Median ms per batch of the first and of the last batches (up to ${report.study.growth.batches} each), and last ÷ first with its 95% interval: above 1 when batches got slower as the store grew.</p>
+<table><thead><tr><th>browser</th><th>store</th><th>batches</th><th>documents reached</th><th>first, median ms</th><th>last, median ms</th><th>last ÷ first</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function versionsSection(report: StudyReport): string {

@@ -39,6 +39,14 @@ export function reportMarkdown(report: StudyReport): string {
       lines.push(`| ${r.reference.says} | ${r.reference.published.map(formatPublished).join('; ')} | ${today} |`);
     }
   }
+  if (report.study.distribution && report.distribution.length > 0) {
+    lines.push('', `## ${report.study.distribution.says}`, '', '| browser | store | docs | runs | min | 25% | median | 75% | 95% | max (ms) |', '|---|---|---|---|---|---|---|---|---|---|');
+    for (const d of report.distribution) lines.push(`| ${cell(d.browser)} | ${cell(d.adapter)} | ${d.size} | ${d.n} | ${[d.min, d.p25, d.median, d.p75, d.p95, d.max].map(fmt).join(' | ')} |`);
+  }
+  if (report.study.growth && report.growth.length > 0) {
+    lines.push('', `## ${report.study.growth.says}`, '', '| browser | store | batches | documents reached | first, median ms | last, median ms | last ÷ first |', '|---|---|---|---|---|---|---|');
+    for (const g of report.growth) lines.push(`| ${cell(g.browser)} | ${cell(g.adapter)} | ${g.batches} | ${g.reached} | ${fmt(g.first.median)} | ${fmt(g.last.median)} | ${formatRatio(g.ratio)} |`);
+  }
   if (report.versions.length > 0) {
     lines.push('', '## Versions: change in speed (median(older) ÷ median(newer), above 1: the newer is faster)', '', '| case | size | browser | store | change in speed |', '|---|---|---|---|---|');
     for (const v of report.versions) lines.push(`| ${v.suite}/${v.case} | ${v.size} | ${cell(v.browser)} | ${cell(`${v.store} ${v.older} → ${v.newer}`)} | ${formatRatio(v.ratio)} |`);

@@ -8,7 +8,7 @@
  * other number storebench shows.
  */
 import type { CaseResult, ResultsFile } from '../core/results.ts';
-import { ratioOfMedians, type MedianRatio, type MedianWithCi } from '../core/stats.ts';
+import { median, medianCi, quantile, ratioOfMedians, type MedianRatio, type MedianWithCi } from '../core/stats.ts';
 import { verdictOf, VERDICTS, type Finding, type PublishedFigure, type Reference, type RowRef, type Study, type Verdict } from './study.ts';
 
 export interface FindingCell {
@@ -54,6 +54,34 @@ export interface VersionCell {
   ratio: MedianRatio | null;
 }
 
+/** Every timed sample of one row, summarised as its histogram would read. */
+export interface DistributionCell {
+  browser: string;
+  adapter: string;
+  size: number;
+  n: number;
+  /** Minimum, quartiles, median, 95th percentile and maximum, ms per sample. */
+  min: number;
+  p25: number;
+  median: number;
+  p75: number;
+  p95: number;
+  max: number;
+}
+
+/** The first batches of a growth row against its last ones: median ms per batch of each, and their ratio. */
+export interface GrowthCell {
+  browser: string;
+  adapter: string;
+  batches: number;
+  /** The size the store reached. */
+  reached: number;
+  first: MedianWithCi;
+  last: MedianWithCi;
+  /** median(last) / median(first): above 1 when batches got slower as the store grew. */
+  ratio: MedianRatio | null;
+}
+
 export interface StudyReport {
   study: Study;
   browsers: string[];
@@ -62,6 +90,8 @@ export interface StudyReport {
   findings: FindingReport[];
   references: ReferenceReport[];
   versions: VersionCell[];
+  distribution: DistributionCell[];
+  growth: GrowthCell[];
   tally: Record<Verdict, number>;
   /** Results documents of this study that the report read. */
   documents: number;
@@ -149,6 +179,37 @@ function versionCells(study: Study, docs: readonly ResultsFile[]): VersionCell[]
   return cells;
 }
 
+function distributionCells(study: Study, docs: readonly ResultsFile[]): DistributionCell[] {
+  if (!study.distribution) return [];
+  const cells: DistributionCell[] = [];
+  for (const [browser, doc] of partDocs(study, study.distribution.part, docs)) {
+    for (const row of doc.cases.filter(isOk)) {
+      const xs = row.samples;
+      cells.push({ browser, adapter: row.adapter, size: row.size, n: xs.length, min: Math.min(...xs), p25: quantile(xs, 0.25), median: median(xs), p75: quantile(xs, 0.75), p95: quantile(xs, 0.95), max: Math.max(...xs) });
+    }
+  }
+  return cells;
+}
+
+function growthCells(study: Study, docs: readonly ResultsFile[]): GrowthCell[] {
+  if (!study.growth) return [];
+  const k = study.growth.batches;
+  const cells: GrowthCell[] = [];
+  for (const [browser, doc] of partDocs(study, study.growth.part, docs)) {
+    for (const row of doc.cases.filter(isOk)) {
+      // Batches of every sample, in store-size order; each side takes up to k, never the same batch twice.
+      const points = (row.series?.samples ?? []).flat().sort((a, b) => a[0] - b[0]);
+      if (points.length < 2) continue;
+      const take = Math.min(k, Math.floor(points.length / 2));
+      const side = (ys: number[]): MedianWithCi => ({ median: median(ys), ci: medianCi(ys) });
+      const first = side(points.slice(0, take).map((p) => p[1]));
+      const last = side(points.slice(-take).map((p) => p[1]));
+      cells.push({ browser, adapter: row.adapter, batches: points.length, reached: points.at(-1)![0], first, last, ratio: ratioOfMedians(first, last) });
+    }
+  }
+  return cells;
+}
+
 export function studyReport(study: Study, docs: readonly ResultsFile[]): StudyReport {
   const mine = docs.filter((d) => d.run.plan.study?.startsWith(`${study.id}/`));
   const findings = study.findings.map((finding) => ({ finding, cells: findingCells(study, finding, mine) }));
@@ -169,6 +230,8 @@ export function studyReport(study: Study, docs: readonly ResultsFile[]): StudyRe
     findings,
     references: study.references.map((reference) => ({ reference, cells: referenceCells(study, reference, mine) })),
     versions: versionCells(study, mine),
+    distribution: distributionCells(study, mine),
+    growth: growthCells(study, mine),
     tally,
     documents: mine.length,
   };

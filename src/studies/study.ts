@@ -98,6 +98,10 @@ export interface Study {
   parts: StudyPart[];
   findings: Finding[];
   references: Reference[];
+  /** A part whose rows' every sample the report describes as a distribution (the insertion profile's histogram). */
+  distribution?: { part: string; says: string };
+  /** A part of growth rows whose batches the report compares, the first ones against the last ones. */
+  growth?: { part: string; says: string; batches: number };
 }
 
 /**

@@ -139,6 +139,24 @@ describe('studies - the report', () => {
   });
 });
 
+describe('studies - distribution and growth', () => {
+  it('summarises every sample of the histogram part, and compares the last batches of a growth row with the first', () => {
+    const profile = studyById('insertion-profile') as Study;
+    const hist = { ...row('parallel', 'idb', 100), suite: 'insert', samples: Array.from({ length: 100 }, (_, i) => 100 + i) } as CaseResult;
+    // 20 batches: the first 10 take 10 ms, the last 10 take 20 ms.
+    const batches: [number, number][] = Array.from({ length: 20 }, (_, i) => [(i + 1) * 1000, i < 10 ? 10 + (i % 3) * 0.1 : 20 + (i % 3) * 0.1]);
+    const growth = { ...row('batches', 'idb', 1), suite: 'growth', samples: [300], stats: summarize([300]), series: { x: 'documents', y: 'ms', samples: [batches] } } as CaseResult;
+    const report = studyReport(profile, [doc('chromium', 'histogram', [hist], 'insertion-profile'), doc('chromium', 'growth', [growth], 'insertion-profile')]);
+    expect(report.distribution).toEqual([{ browser: 'chromium', adapter: 'idb', size: 200, n: 100, min: 100, p25: 124.75, median: 149.5, p75: 174.25, p95: 194.05, max: 199 }]);
+    expect(report.growth).toHaveLength(1);
+    const g = report.growth[0]!;
+    expect([g.batches, g.reached]).toEqual([20, 20000]);
+    expect(g.ratio!.ratio).toBeCloseTo(2, 1);
+    expect(g.ratio!.lo).toBeGreaterThan(1.8);
+    expect(reportMarkdown(report)).toContain('| chromium | idb | 20 | 20000 |');
+  });
+});
+
 describe('studies - the command line', () => {
   it('takes one known study, or --list', () => {
     expect(parseStudyArgs(['pouchdb-2.2', '--quick']).study?.id).toBe('pouchdb-2.2');
