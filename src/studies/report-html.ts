@@ -36,7 +36,7 @@ export function reportHtml(report: StudyReport, title = `${report.study.title}: 
 <p>${esc(study.summary)}</p>
 <p class="muted">Source: ${esc(s.author)}, “${s.url ? `<a href="${esc(s.url)}">${esc(s.title)}</a>` : esc(s.title)}”, ${esc(s.date)}. Measured on: ${esc(s.setup)}.${s.note ? ` ${esc(s.note)}.` : ''}</p>
 <p class="tally">${Object.entries(report.tally).map(([v, n]) => `<span style="color:${VERDICT_COLOUR[v as Verdict]}"><b>${n}</b> ${esc(v)}</span>`).join('')}</p>
-<p class="muted">Today: ${report.environments.map((e) => `${esc(e.browser)} (${esc(e.name)} ${esc(e.version)}, ${esc(e.os)})`).join('; ') || 'no results of this study'}. ${report.documents} results files.
+<p class="muted">Today: ${report.environments.map((e) => `${esc(e.browser)} (${esc(e.name)} ${esc(e.version)}, ${esc(e.os)})`).join('; ') || 'no results of this study'}. ${report.documents} results files read (the latest of each part and browser counts).
 Each verdict comes from the 95% interval of a ratio of two medians per operation (median(slower) ÷ median(faster)): reproduced when the whole interval is on the study's side, reversed when it is wholly on the other, inconclusive when it reaches both.</p>
 ${report.findings.map(findingSection).join('\n')}
 ${referencesSection(report)}

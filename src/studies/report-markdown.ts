@@ -18,7 +18,7 @@ export function reportMarkdown(report: StudyReport): string {
     `Source: ${s.author}, "${s.title}", ${s.date}${s.url ? `, <${s.url}>` : ''}. Measured on: ${s.setup}.${s.note ? ` ${s.note}.` : ''}`,
     '',
     `Verdicts: ${Object.entries(report.tally).map(([v, n]) => `${n} ${v}`).join(', ')}.`,
-    `Today: ${report.environments.map((e) => cell(`${e.browser} (${e.name} ${e.version}, ${e.os})`)).join('; ') || 'no results of this study'}; ${report.documents} results files.`,
+    `Today: ${report.environments.map((e) => cell(`${e.browser} (${e.name} ${e.version}, ${e.os})`)).join('; ') || 'no results of this study'}; ${report.documents} results files read (the latest of each part and browser counts).`,
     'Each verdict comes from the 95% interval of median(slower) ÷ median(faster), per operation.',
   ];
   for (const { finding, cells } of report.findings) {
