@@ -19,6 +19,7 @@ import { studyReport } from '../studies/report.ts';
 import { reportHtml } from '../studies/report-html.ts';
 import { reportMarkdown } from '../studies/report-markdown.ts';
 import type { Study } from '../studies/study.ts';
+import { KNOWN_BROWSER_IDS } from './browsers.ts';
 import { buildPage, REPO_ROOT } from './build.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from './entry.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
@@ -36,7 +37,7 @@ const STUDY_FLAGS: Record<string, FlagSpec> = {
   'report-only': { kind: 'switch' },
 };
 
-export const STUDY_USAGE = `Usage: npm run study -- NAME [--quick] [--browsers a,b] [--out DIR] [--report-only]
+export const STUDY_USAGE = `Usage: npm run study -- NAME [--quick] [--browsers a,b] [--out DIR] [--parts a,b] [--report-only]
        npm run study -- --list
 
 Reruns a published study in every browser found: each part is a sweep of the study's own plan
@@ -85,6 +86,8 @@ export function parseStudyArgs(argv: readonly string[]): StudyArgs {
   const name = flags.positionals[0] as string;
   const study = studyById(name);
   if (!study) throw new ArgsError(`unknown study "${name}"; allowed: ${STUDY_IDS.join(', ')}`);
+  const unknownBrowsers = (base.browsers ?? '').split(',').map((b) => b.trim()).filter((b) => b && !KNOWN_BROWSER_IDS.includes(b));
+  if (unknownBrowsers.length > 0) throw new ArgsError(`--browsers: unknown ${unknownBrowsers.map((b) => `"${b}"`).join(', ')}; allowed: ${KNOWN_BROWSER_IDS.join(', ')}`);
   if (base.reportOnly && (base.quick || base.browsers !== null || base.parts !== null)) throw new ArgsError('--report-only runs nothing, so --quick, --browsers and --parts do not apply');
   const unknown = (base.parts ?? []).filter((p) => !study.parts.some((x) => x.id === p));
   if (base.parts !== null && (base.parts.length === 0 || unknown.length > 0)) {
@@ -152,9 +155,15 @@ export async function studyCommand(argv: readonly string[], io: CommandIo): Prom
   }
   let failed = 0;
   if (!args.reportOnly) failed = await runParts(study, args, dir, io);
+  // A sweep that refused its flags ran nothing: there is no report to write.
+  if (failed === BAD_INPUT) return 2;
   return (await writeReport(study, dir, io)) ?? (failed > 0 ? 1 : 0);
 }
 
+/** runParts' answer when a sweep refused its input (exit 2). */
+const BAD_INPUT = -1;
+
+/** Run the parts; the count of parts that failed, or BAD_INPUT. */
 async function runParts(study: Study, args: StudyArgs, dir: string, io: CommandIo): Promise<number> {
   let stopped = false;
   const stop = () => {
@@ -176,7 +185,7 @@ async function runParts(study: Study, args: StudyArgs, dir: string, io: CommandI
       if (code !== 0) {
         failed++;
         io.stderr(`study: part ${part.id}: the sweep exited ${code}\n`);
-        if (code === 2) break;
+        if (code === 2) return BAD_INPUT;
       }
     }
   } finally {

@@ -165,6 +165,7 @@ describe('studies - the command line', () => {
     expect(() => parseStudyArgs([])).toThrow('give one study name');
     expect(() => parseStudyArgs(['jofti', '--report-only', '--quick'])).toThrow('--report-only runs nothing');
     expect(parseStudyArgs(['pouchdb-2.2', '--parts', 'views,paging']).parts).toEqual(['views', 'paging']);
+    expect(() => parseStudyArgs(['jofti', '--browsers', 'chromium,nosuch'])).toThrow('--browsers: unknown "nosuch"; allowed: chromium, firefox');
     expect(() => parseStudyArgs(['pouchdb-2.2', '--parts', 'views,nope'])).toThrow('--parts: unknown "nope"; pouchdb-2.2 has paging, inserts, views');
   });
 });
