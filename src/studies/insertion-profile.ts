@@ -13,7 +13,7 @@ export const insertionProfile: Study = {
     date: '2023',
     url: 'https://www.linkedin.com/pulse/pouchdb-mini-dive-performance-profiling-part-1-dillon-notz',
     setup: SOURCE_SETUP,
-    note: "documents repeat name and link and nest them in sub-objects (storebench's nested fixture imitates the shape)",
+    note: "Documents repeat name and link and nest them in sub-objects (storebench's nested fixture imitates the shape)",
   },
   summary:
     'Inserts of 1, 3,333, 33,333 and 100,000 documents into an empty database; a histogram of 100 runs of 10,000 inserts; and a database of 100,000 documents grown in batches of 10,000 past 1,000,000.',

@@ -11,7 +11,7 @@ export const jofti: Study = {
     date: 'about 2006',
     url: null,
     setup: 'inserts in ascending, descending and random key order, timed per batch of 10,000, to 200,000 and 1,000,000 entries, then reads in the same orders',
-    note: 'we could not find the published page again, so no figure of it is stored here, only its finding that random order is the worst case',
+    note: 'We could not find the published page again, so no figure of it is stored here, only its finding that random order is the worst case',
   },
   summary: 'Inserts in ascending, descending and random key order, in batches of 10,000, to 200,000 and to 1,000,000 entries; then reads in the same three orders. Random order is the worst case.',
   parts: [

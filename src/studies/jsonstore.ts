@@ -14,7 +14,7 @@ export const jsonstore: Study = {
     date: '2014 (Worklight Foundation 6.2)',
     url: 'https://www.ibm.com/developerworks/community/blogs/worklight/entry/jsonstore_performance_breakdown',
     setup: 'a hybrid Worklight 6.2 app timing each JSONStore call; the discussion uses a Nexus 5; collections of 1,000 to 100,000 documents, with and without encryption',
-    note: 'its figures are charts of time against collection size; the findings below are the trends its text states, not numbers read off the charts',
+    note: 'Its figures are charts of time against collection size; the findings below are the trends its text states, not numbers read off the charts',
   },
   summary:
     'One method at a time over collection sizes from 1,000 to 100,000: init, add (and how the chunk size of an add changes its speed), find with a query, limit, offset and a field filter, find by id, count, remove, replace, close and destroy; each with and without encryption.',
