@@ -7,7 +7,7 @@
 import { isIP } from 'node:net';
 import { MIN_SAMPLES_ON_TIME_CAP } from '../core/allocator.ts';
 import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../core/compare.ts';
-import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, formatDuration, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
+import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, formatDuration, MAX_CPU_THROTTLE, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
 import { MAX_SHARDS } from '../core/shard.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { DEFAULT_HOST } from './server.ts';
@@ -56,6 +56,7 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   cases: 'cases',
   shard: 'shard',
   study: 'study',
+  'cpu-throttle': 'cpuThrottle',
   out: null,
   host: null,
   remote: null,
@@ -78,6 +79,7 @@ const EXAMPLES: Record<string, string> = {
   params: "'chunkSizes=1,10,100;pageSize=10'",
   shard: '2/4',
   study: 'pouchdb-2.2/paging',
+  'cpu-throttle': '4',
   cases: 'bulk,serial',
   out: 'out',
   host: '192.168.1.20',
@@ -227,6 +229,8 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     "  --params 'k=v;k=1,2'  suite parameters, e.g. 'chunkSizes=1,10,100;pageSize=10'",
     '  --cases a,b        only these cases of the chosen suites, e.g. bulk (default: every case)',
     '  --worker           run the plan in a dedicated Worker in each browser instead of the main thread',
+    `  --cpu-throttle N   Chromium's DevTools CPU throttling at rate N (1 to ${MAX_CPU_THROTTLE}): emulates a slower CPU, not a`,
+    '                     device; where a driver cannot apply it (Firefox, WebKit), every row is unsupported',
     `  --shard i/n        run only shard i of n of the plan's case groups (1 to ${MAX_SHARDS} shards); npm run merge joins them`,
     `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
     '  --manual           print the page URL and record whichever browser opens it (a phone, Safari on a Mac)',

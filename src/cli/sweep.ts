@@ -107,6 +107,7 @@ function describePlan(plan: Plan): string {
       ? `budget ${plan.budgetMs === undefined ? 'none' : formatPlanDuration(plan.budgetMs)} per browser, each row to ±${Number((plan.auto.targetRelCi * 100).toPrecision(6))}% of its median (${formatAuto(plan.auto)}) + ${plan.warmup} warm-up`
       : `${plan.iterations} samples + ${plan.warmup} warm-up`,
     ...(plan.worker ? ['in a Worker'] : []),
+    ...(plan.cpuThrottle ? [`CPU throttled ×${plan.cpuThrottle} where the driver can (Chromium's DevTools emulation, not a device)`] : []),
     `seed ${plan.seed}`,
     `fixture ${plan.fixture}`,
     `step time limit ${plan.timeoutMs} ms`,

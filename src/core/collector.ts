@@ -32,4 +32,6 @@ export const PAGE_QUERY = {
   browser: 'browser',
   autorun: 'autorun',
   runId: 'run',
+  /** Set by a driver that applied the plan's CPU throttling to the page, to its rate. */
+  throttled: 'throttled',
 } as const;

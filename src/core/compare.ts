@@ -106,6 +106,8 @@ interface Pooled {
   row: CaseResult;
   samples: number[];
   files: number;
+  /** The CPU throttling rate the rows ran under (1: none); different rates are not compared. */
+  throttle: number;
 }
 
 const keyOf = (browser: string, r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) => JSON.stringify([browser, r.suite, r.case, r.adapter, r.size]);
@@ -127,7 +129,7 @@ function pool(side: readonly ResultsFile[]): Map<string, Pooled> {
       const key = keyOf(file.run.browser, row);
       const seen = out.get(key);
       if (!seen) {
-        out.set(key, { row, samples: [...row.samples], files: 1 });
+        out.set(key, { row, samples: [...row.samples], files: 1, throttle: file.run.plan.cpuThrottle ?? 1 });
         continue;
       }
       seen.files++;
@@ -168,6 +170,10 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled, thresholdPct: n
   if (differ.length > 0) {
     row.note = `parameters differ: ${differ.map((k) => `${k} ${JSON.stringify(pa.row.params[k])} → ${JSON.stringify(pb.row.params[k])}`).join(', ')}`;
     return 'parameters differ';
+  }
+  if (pa.throttle !== pb.throttle) {
+    row.note = `CPU throttling differs: ×${pa.throttle} → ×${pb.throttle}`;
+    return 'CPU throttling differs';
   }
   const r = medianRatio(pa.samples, pb.samples);
   if (!r) {

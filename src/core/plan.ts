@@ -49,7 +49,17 @@ export interface Plan {
    * report can find its rows in any set of files. Absent for every other plan.
    */
   study?: string;
+  /**
+   * Chromium's DevTools CPU throttling (Emulation.setCPUThrottlingRate) at this rate, for every
+   * case: 4 runs the page's thread about 4 times slower. It emulates a slow CPU; it is not a
+   * device. Only a driver with the DevTools protocol can apply it; elsewhere every row is
+   * unsupported, with the reason. Absent means no throttling.
+   */
+  cpuThrottle?: number;
 }
+
+/** The slowest CPU throttling rate a plan may ask for. */
+export const MAX_CPU_THROTTLE = 20;
 
 /** A study part's tag: lower-case words joined by '-' or '.', a slash, then the part's. */
 export const STUDY_TAG = /^[a-z0-9][a-z0-9.-]{0,39}\/[a-z0-9][a-z0-9-]{0,39}$/;
@@ -133,7 +143,7 @@ export class PlanError extends Error {
 /** The fields every plan has, as text. */
 type CoreField = 'suites' | 'adapters' | 'sizes' | 'iterations' | 'warmup' | 'seed' | 'timeoutMs' | 'fixture' | 'params';
 /** Fields added later; absent in a plan (and its text) means off or all. */
-type OptionalField = 'auto' | 'budget' | 'worker' | 'cases' | 'shard' | 'study';
+type OptionalField = 'auto' | 'budget' | 'worker' | 'cases' | 'shard' | 'study' | 'cpuThrottle';
 
 /** The fields of a plan as text, as they come from a URL query or command-line flags. */
 export type PlanFields = Partial<Record<CoreField | OptionalField, string>>;
@@ -166,7 +176,16 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
     ...optional('cases', fields.cases !== undefined ? parseCaseIds(fields.cases) : defaults.length > 0 ? [...DEFAULT_CASES] : undefined),
     ...optional('shard', fields.shard === undefined ? undefined : parseShardField(fields.shard)),
     ...optional('study', fields.study === undefined ? undefined : parseStudyTag(fields.study)),
+    ...optional('cpuThrottle', fields.cpuThrottle === undefined ? undefined : parseThrottle(fields.cpuThrottle)),
   };
+}
+
+/** A rate from 1 to MAX_CPU_THROTTLE, in tenths; 1 is no throttling, so it reads as absent. */
+function parseThrottle(text: string): number | undefined {
+  const t = text.trim();
+  const rate = Number(t);
+  if (!/^\d+(\.\d)?$/.test(t) || rate < 1 || rate > MAX_CPU_THROTTLE) throw new PlanError(`cpu-throttle: "${text}" is not a rate; allowed: 1 to ${MAX_CPU_THROTTLE}, e.g. 4 (about 4 times slower)`);
+  return rate === 1 ? undefined : rate;
 }
 
 function parseStudyTag(text: string): string {
@@ -251,6 +270,7 @@ export function planToFields(plan: Plan): Required<Pick<PlanFields, CoreField>> 
     ...(plan.cases ? { cases: plan.cases.join(',') } : {}),
     ...(plan.shard ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}),
     ...(plan.study ? { study: plan.study } : {}),
+    ...(plan.cpuThrottle ? { cpuThrottle: String(plan.cpuThrottle) } : {}),
   };
 }
 
@@ -270,6 +290,7 @@ const QUERY_KEYS: Record<keyof PlanFields, string> = {
   worker: 'worker',
   shard: 'shard',
   study: 'study',
+  cpuThrottle: 'cpu-throttle',
 };
 
 /** The plan fields found in a URL query (`?suites=insert&sizes=100,1000&...`). */

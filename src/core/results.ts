@@ -250,6 +250,7 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
     const count = int(shard.count, '$.run.plan.shard.count', 1);
     if (int(shard.index, '$.run.plan.shard.index', 1) > count) fail('$.run.plan.shard.index', `is ${String(shard.index)}, beyond the shard count ${count}`);
   }
+  if (plan.cpuThrottle !== undefined && !(num(plan.cpuThrottle, '$.run.plan.cpuThrottle') >= 1)) fail('$.run.plan.cpuThrottle', 'expected a rate of at least 1');
   if (plan.study !== undefined && !STUDY_TAG.test(str(plan.study, '$.run.plan.study'))) fail('$.run.plan.study', 'expected a study part such as pouchdb-2.2/paging');
   arr(run.order, '$.run.order').forEach((o, i) => {
     const p = `$.run.order[${i}]`;

@@ -219,7 +219,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
       }
       await yieldToEventLoop();
     };
-    const { results, leftover } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent, probe, footprint, metricNotes, betweenSamples, baseline });
+    const { results, leftover } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent, probe, footprint, metricNotes, betweenSamples, baseline, throttledAt: query.throttled });
     const elapsedMs = performance.now() - startedAt;
     const took = formatElapsed(elapsedMs);
 

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseResults } from '../../src/core/results.ts';
+import { parseResults, type CaseResult } from '../../src/core/results.ts';
 import { filesIn, REPO_ROOT, sweep } from './sweep-process.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -148,6 +148,37 @@ test('sweep - against the committed results every row both ran is compared; --ba
     expect(second.stdout).toMatch(/^FAILED: \d rows? slower beyond 5% or broken \(.*chromium insert\/bulk idb 100 \+\d+\.\d%/m);
     const results = parseResults(readFileSync(join(out, 'second', filesIn(join(out, 'second')).find((f) => f.endsWith('-chromium.json'))!), 'utf8'), 'second');
     expect(results.cases.find((c) => c.adapter === 'idb')).toMatchObject({ status: 'ok', stopped: 'decided' });
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('sweep - --cpu-throttle slows Chromium through DevTools, and every Firefox row is unsupported with the reason', async () => {
+  test.setTimeout(240_000);
+  const out = mkdtempSync(join(tmpdir(), 'storebench-throttle-'));
+  const plan = ['--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory,sqlite-opfs', '--sizes', '2000', '--iterations', '6', '--warmup', '1'];
+  const median = (dir: string, browser: string) => {
+    const name = filesIn(dir).find((f) => f.endsWith(`-${browser}.json`))!;
+    const results = parseResults(readFileSync(join(dir, name), 'utf8'), name);
+    return { results, memory: results.cases.find((c) => c.adapter === 'memory')! as CaseResult & { status: 'ok' } };
+  };
+  try {
+    const throttled = await sweep(['--browsers', 'chromium,firefox', ...plan, '--cpu-throttle', '4', '--out', join(out, 'slow')], 200_000);
+    expect(throttled.code, `${throttled.stdout}\n${throttled.stderr}`).toBe(0);
+    const chromium = median(join(out, 'slow'), 'chromium');
+    expect(chromium.results.run.plan.cpuThrottle).toBe(4);
+    expect(chromium.memory.status).toBe('ok');
+    // sqlite-opfs runs its engine in a Worker, which the page's throttling does not reach.
+    expect(chromium.results.cases.find((c) => c.adapter === 'sqlite-opfs')).toMatchObject({ status: 'unsupported', reason: expect.stringMatching(/Worker of its own/) });
+    const firefox = median(join(out, 'slow'), 'firefox');
+    expect(firefox.results.cases.map((c) => c.status)).toEqual(['unsupported', 'unsupported']);
+    expect((firefox.memory as CaseResult).reason).toMatch(/^CPU throttling \(cpu-throttle 4\) needs Chromium's DevTools protocol/);
+
+    const plain = await sweep(['--browsers', 'chromium', ...plan, '--out', join(out, 'plain')], 200_000);
+    expect(plain.code, `${plain.stdout}\n${plain.stderr}`).toBe(0);
+    const unthrottled = median(join(out, 'plain'), 'chromium').memory;
+    // A rate of 4 on work that is all CPU: well over 1.5 times slower, even on a busy machine.
+    expect(chromium.memory.stats.median).toBeGreaterThan(1.5 * unthrottled.stats.median);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

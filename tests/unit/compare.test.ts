@@ -100,6 +100,14 @@ describe('compare - per case', () => {
     ]);
   });
 
+  it('does not compare a throttled run with an unthrottled one: a ×4 CPU is not a regression', () => {
+    const throttled = withSamples(BASE, (r) => (r.run.plan = { ...r.run.plan, cpuThrottle: 4 }));
+    const c = compareResults([withSamples(BASE)], [throttled]);
+    expect(c.rows[0]).toMatchObject({ verdict: 'not comparable', note: 'CPU throttling differs: ×1 → ×4' });
+    expect(c.coverage.why).toEqual({ 'CPU throttling differs': 1 });
+    expect(compareResults([throttled], [throttled]).rows[0]!.verdict).toBe('same');
+  });
+
   it('matches on the parameters both rows record: a differing one keeps rows apart, one only a side has does not', () => {
     const p = compareResults([withSamples(BASE, (r) => (r.cases[0]!.params = { chunkSize: 100 }))], [withSamples(BASE, (r) => (r.cases[0]!.params = { chunkSize: 10 }))]);
     expect(p.rows[0]).toMatchObject({ verdict: 'not comparable', note: 'parameters differ: chunkSize 100 → 10' });

@@ -27,6 +27,15 @@ describe('plan - parsing', () => {
     expect(() => parsePlan({ study: '../x/y' }, vocab)).toThrow(PlanError);
   });
 
+  it('cpu-throttle: a rate from 1 to 20 in tenths, 1 reading as none, through the URL and back', () => {
+    const plan = parsePlan({ cpuThrottle: '4', iterations: '2' }, vocab);
+    expect(plan.cpuThrottle).toBe(4);
+    expect(parsePlan(planFieldsFromQuery(planToQuery(plan)), vocab)).toEqual(plan);
+    expect(parsePlan({ cpuThrottle: '2.5' }, vocab).cpuThrottle).toBe(2.5);
+    expect(parsePlan({ cpuThrottle: '1' }, vocab).cpuThrottle).toBeUndefined();
+    for (const bad of ['0', '21', 'fast', '2.25']) expect(() => parsePlan({ cpuThrottle: bad }, vocab), bad).toThrow(`cpu-throttle: "${bad}" is not a rate; allowed: 1 to 20`);
+  });
+
   it('budget: durations in h, m, s and ms, written back in their shortest form', () => {
     expect(parseDuration('budget', '10m', 1000, 3_600_000)).toBe(600_000);
     expect(parseDuration('budget', '1m30s', 1000, 3_600_000)).toBe(90_000);

@@ -7,8 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, firefox, webkit, type Browser, type Page } from 'playwright-core';
+import { chromium, firefox, webkit, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { errorMessage, withTimeout } from '../../core/errors.ts';
+import { PAGE_QUERY } from '../../core/collector.ts';
+import { planFieldsFromQuery } from '../../core/plan.ts';
 import { redactUrl } from '../browsers.ts';
 import type { RunEnd } from '../session.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
@@ -70,8 +72,9 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
       // A missing favicon is the browser's own request, not the page's problem.
       if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) consoleErrors.push(`console error: ${m.text()}`);
     });
+    const target = await throttle(context, page, url);
     if (!session.isOver) {
-      await page.goto(url, { waitUntil: 'load', timeout: GOTO_TIMEOUT_MS }).catch((e: unknown) => {
+      await page.goto(target, { waitUntil: 'load', timeout: GOTO_TIMEOUT_MS }).catch((e: unknown) => {
         session.end({ kind: 'crashed', message: `could not open the page: ${errorMessage(e)}` });
       });
     }
@@ -91,6 +94,26 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
     removeTmp();
     process.off('exit', removeTmp);
   }
+}
+
+/**
+ * The plan's CPU throttling (the URL's `cpu-throttle`), applied to the page through Chromium's
+ * DevTools protocol before it loads; the URL then says so (`throttled`), and the page runs its
+ * rows. Without the protocol (Firefox over BiDi) the URL is left as it is, and the page reports
+ * every row unsupported with the reason.
+ */
+async function throttle(context: BrowserContext, page: Page, url: string): Promise<string> {
+  const rate = Number(planFieldsFromQuery(new URL(url).searchParams).cpuThrottle ?? NaN);
+  if (!(rate > 1)) return url;
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  } catch {
+    return url;
+  }
+  const throttled = new URL(url);
+  throttled.searchParams.set(PAGE_QUERY.throttled, String(rate));
+  return throttled.href;
 }
 
 /** What the page says about itself, bounded: a page stuck in a loop never answers. */

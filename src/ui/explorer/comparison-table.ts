@@ -127,6 +127,7 @@ function describeEnvironment(c: Column): string {
     e.cores !== null ? `${e.cores} cores` : null,
     e.crossOriginIsolated ? 'cross-origin isolated' : 'not isolated',
     `timer step ${formatStep(e.timerStepMs)}`,
+    ...[...new Set(c.docs.flatMap((d) => (d.run.plan.cpuThrottle ? [d.run.plan.cpuThrottle] : [])))].map((rate) => `CPU throttled ×${rate} (DevTools emulation)`),
     c.docs.map((d) => `run ${d.run.id}`).join(', '),
   ]
     .filter((x): x is string => x !== null)

@@ -10,6 +10,7 @@ import { validateResults, type ResultsFile } from '../../core/results.ts';
 import { resultsDocument } from '../../core/results-document.ts';
 import { runPlan, type FootprintProbe, type RunEvent, type RunOutput, type PassProbe } from '../../core/runner.ts';
 import { adapterById } from '../../adapters/registry.ts';
+import { throttledAdapters } from '../../core/throttle.ts';
 import { suiteById } from '../../../suites/index.ts';
 import { yieldToEventLoop } from './yield.ts';
 
@@ -31,6 +32,8 @@ export interface AppRunInput {
   betweenSamples?: () => Promise<void>;
   /** Sample each row until its change from this baseline is decided (the sweep's --baseline). */
   baseline?: Baseline;
+  /** The CPU throttling rate the driver applied to the page (the URL's `throttled`), if any. */
+  throttledAt?: number | null;
 }
 
 export interface AppRunOutput {
@@ -43,7 +46,7 @@ export interface AppRunOutput {
 export async function runHere(input: AppRunInput, context: 'main' | 'worker'): Promise<AppRunOutput> {
   const { plan } = input;
   const suites = plan.suites.map(suiteById);
-  const adapters = plan.adapters.map(adapterById);
+  const adapters = throttledAdapters(plan, input.throttledAt ?? null, context, plan.adapters.map(adapterById));
   // Before the clock of the run starts: the timer probe spins for a few ms.
   const environment = await collectEnvironment(context);
   if (input.metricNotes && Object.keys(input.metricNotes).length > 0) environment.metricNotes = input.metricNotes;
@@ -62,7 +65,7 @@ export async function runHere(input: AppRunInput, context: 'main' | 'worker'): P
     baseline: input.baseline,
   });
   // After the run, when the stores know what actually ran (e.g. which SQLite VFS).
-  const described = await describeAdapters(adapters);
+  const described = await describeAdapters(plan.adapters.map(adapterById));
   if (Object.keys(described).length > 0) environment.adapters = described;
   const results = resultsDocument({ runId: input.runId, browser: input.browser, plan, startedAt, finishedAt: new Date().toISOString(), environment, output });
   // The page holds itself to the schema every reader enforces: a bad file fails here, loudly.

@@ -27,6 +27,8 @@ export interface PageQuery {
   browser: string;
   runId: string | null;
   autorun: boolean;
+  /** The CPU throttling rate the driver applied to this page, or null (none, or no driver). */
+  throttled: number | null;
 }
 
 export function readPageQuery(search: string, baseUrl: string, userAgent: string): PageQuery {
@@ -65,7 +67,8 @@ export function readPageQuery(search: string, baseUrl: string, userAgent: string
     }
   }
 
-  return { plan, planErrors, queryErrors, collector, browser, runId, autorun: query.get(PAGE_QUERY.autorun) === '1' };
+  const throttled = Number(query.get(PAGE_QUERY.throttled) ?? NaN);
+  return { plan, planErrors, queryErrors, collector, browser, runId, autorun: query.get(PAGE_QUERY.autorun) === '1', throttled: throttled >= 1 ? throttled : null };
 }
 
 /** Check each field alone first, so every bad one is reported, then parse the good ones together. */

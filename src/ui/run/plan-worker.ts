@@ -21,7 +21,7 @@ import { footprintAppliesTo } from './footprint.ts';
 export type HookName = 'probe-start' | 'probe-stop' | 'footprint-before' | 'footprint-after';
 
 export type ToWorker =
-  | { type: 'run'; plan: Plan; runId: string; browser: string; metricNotes: Record<string, string>; probe: boolean; footprint: boolean; baseline?: Baseline }
+  | { type: 'run'; plan: Plan; runId: string; browser: string; metricNotes: Record<string, string>; probe: boolean; footprint: boolean; baseline?: Baseline; throttledAt: number | null }
   | { type: 'cancel' }
   | { type: 'hook-reply'; id: number; value?: Record<string, number>; error?: string };
 
@@ -89,6 +89,7 @@ scope.addEventListener('message', (event) => {
           onEvent: (e) => post({ type: 'event', event: e }),
           metricNotes: msg.metricNotes,
           baseline: msg.baseline,
+          throttledAt: msg.throttledAt,
           ...(msg.probe ? { probe: remoteProbe } : {}),
           ...(msg.footprint ? { footprint: remoteFootprint } : {}),
         },

@@ -109,6 +109,7 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
       probe: input.probe !== undefined,
       footprint: input.footprint !== undefined,
       ...(input.baseline ? { baseline: input.baseline } : {}),
+      throttledAt: input.throttledAt ?? null,
     });
   });
 }
