@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Plan } from '../core/plan.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
 
@@ -162,4 +162,10 @@ export function writeAtomically(path: string, data: string | Uint8Array): void {
     rmSync(tmp, { force: true });
     throw e;
   }
+}
+
+/** A path as a user can type it: relative to the working directory when inside it, else absolute. */
+export function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }

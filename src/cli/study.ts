@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ResultsError, type ResultsFile } from '../core/results.ts';
 import { STUDIES, STUDY_IDS, studyById } from '../studies/index.ts';
 import { studyReport } from '../studies/report.ts';
@@ -23,7 +23,7 @@ import { KNOWN_BROWSER_IDS } from './browsers.ts';
 import { buildPage, REPO_ROOT } from './build.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from './entry.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
-import { OutputDir, OutputError, outputFailure, writeAtomically } from './output.ts';
+import { displayPath, OutputDir, OutputError, outputFailure, writeAtomically } from './output.ts';
 import { readResultsFiles } from './results-files.ts';
 
 export const DEFAULT_STUDY_OUT = join('out', 'studies');
@@ -54,12 +54,6 @@ figures beside today's, with a verdict per finding from the 95% intervals.
 Studies: ${STUDY_IDS.join(', ')}.
 Exit codes: 0 every part ran; 1 a part's sweep failed or was stopped (the report is still
 written); 2 bad flags or an unknown study.`;
-
-/** A path as the user can use it: relative to here when below it, else absolute. */
-function shown(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
-}
 
 export interface StudyArgs {
   help: boolean;
@@ -175,7 +169,7 @@ async function runParts(study: Study, args: StudyArgs, dir: string, io: CommandI
   const parts = study.parts.filter((p) => args.parts === null || args.parts.includes(p.id));
   let failed = 0;
   try {
-    io.stdout(`storebench study ${study.id}${args.quick ? ' (quick)' : ''}: ${parts.length} part${parts.length === 1 ? '' : 's'} into ${shown(dir)}\n  building the page… `);
+    io.stdout(`storebench study ${study.id}${args.quick ? ' (quick)' : ''}: ${parts.length} part${parts.length === 1 ? '' : 's'} into ${displayPath(dir)}\n  building the page… `);
     await buildPage(REPO_ROOT, page);
     io.stdout('done\n');
     for (const [i, part] of parts.entries()) {
@@ -220,7 +214,7 @@ async function writeReport(study: Study, dir: string, io: CommandIo): Promise<nu
     }
   }
   io.stdout(`\n${study.title}: ${Object.entries(report.tally).map(([v, n]) => `${n} ${v}`).join(', ')} (${report.documents} results files, ${report.browsers.join(', ') || 'no browser'})\n`);
-  for (const path of written) io.stdout(`  ${shown(path)}\n`);
+  for (const path of written) io.stdout(`  ${displayPath(path)}\n`);
   return null;
 }
 

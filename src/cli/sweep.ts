@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PAGE_QUERY } from '../core/collector.ts';
 import { formatAuto, formatDuration as formatPlanDuration, planToQuery, type Plan } from '../core/plan.ts';
 import { formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
@@ -29,7 +29,7 @@ import type { Driver } from './drivers/driver.ts';
 import { driveManual } from './drivers/manual.ts';
 import { drivePlaywright } from './drivers/playwright.ts';
 import { driveWebDriver } from './drivers/webdriver.ts';
-import { makeRunId, OutputDir, OutputError, PARTIAL_SCHEMA } from './output.ts';
+import { displayPath, makeRunId, OutputDir, OutputError, PARTIAL_SCHEMA } from './output.ts';
 import { formatDuration, progressLine, ProgressView } from './progress.ts';
 import { COLLECT_PATH, isLoopbackHost, isWildcardHost, startServer, type StorebenchServer } from './server.ts';
 import { BrowserSession, defaultLimits, otherRunReason, type RunEnd } from './session.ts';
@@ -87,12 +87,6 @@ interface Target {
 function manualLabel(pageLabel: string | null): string {
   const word = (pageLabel ?? '').replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40);
   return `manual-${word || 'browser'}`;
-}
-
-/** Relative to the working directory when inside it, else absolute. */
-function displayPath(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
 function describePlan(plan: Plan): string {
@@ -265,6 +259,11 @@ export async function sweep(argv: readonly string[]): Promise<number> {
     fail(e.message);
     return 2;
   }
+  // Checked with the other input, before any browser or signal handler: nothing to undo.
+  if (args.page !== null && !distExists(resolve(args.page))) {
+    fail(`--page: ${resolve(args.page)} has no built page (index.html)`);
+    return 2;
+  }
   let baselineDocs: ResultsFile[] = [];
   if (args.baseline) {
     try {
@@ -320,12 +319,6 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   let privateBuild: string | undefined;
   if (args.page !== null) {
     root = resolve(args.page);
-    if (!distExists(root)) {
-      fail(`--page: ${root} has no built page (index.html)`);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      return 2;
-    }
   } else if (args.build || !distExists()) {
     if (!args.build) out('  dist/ has no built page; building it despite --no-build');
     const t0 = Date.now();

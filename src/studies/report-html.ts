@@ -130,8 +130,8 @@ function versionsSection(report: StudyReport): string {
           .join('')}</tbody></table>`;
   if (report.versions.length === 0) return publishedTable;
   const browsers = [...new Set(report.versions.map((v) => v.browser))];
-  const rowKeys = [...new Set(report.versions.map((v) => `${v.suite}/${v.case} · ${v.size.toLocaleString('en-US')} docs · ${v.store} ${v.older} → ${v.newer}`))];
   const keyOf = (v: (typeof report.versions)[number]) => `${v.suite}/${v.case} · ${v.size.toLocaleString('en-US')} docs · ${v.store} ${v.older} → ${v.newer}`;
+  const rowKeys = [...new Set(report.versions.map(keyOf))];
   const rows = rowKeys
     .map((k) => `<tr><td>${esc(k)}</td>${browsers.map((b) => `<td class="num">${esc(formatRatio(report.versions.find((v) => keyOf(v) === k && v.browser === b)?.ratio ?? null))}</td>`).join('')}</tr>`)
     .join('');

@@ -109,7 +109,7 @@ function partDocs(study: Study, part: string, docs: readonly ResultsFile[]): Map
 }
 
 /** The row a reference names, for one store, in one document. */
-export function findRow(doc: ResultsFile, ref: RowRef, adapter: string): CaseResult | undefined {
+function findRow(doc: ResultsFile, ref: RowRef, adapter: string): CaseResult | undefined {
   const rows = doc.cases.filter((c) => c.suite === ref.suite && c.case === ref.case && c.adapter === adapter);
   const sizes = [...new Set(rows.map((c) => c.size))].sort((a, b) => a - b);
   const size = ref.size === 'largest' ? sizes.at(-1) : ref.size === 'next-largest' ? sizes.at(-2) : ref.size;
@@ -132,11 +132,11 @@ function notOk(label: string, row: CaseResult | undefined): string {
 }
 
 function findingCells(study: Study, finding: Finding, docs: readonly ResultsFile[]): FindingCell[] {
+  if (finding.notMeasurable) return [];
   const cells: FindingCell[] = [];
   for (const [browser, doc] of partDocs(study, finding.part, docs)) {
     const adapters = [...new Set(doc.cases.filter((c) => c.suite === finding.slower.suite && (c.case === finding.slower.case || c.case === finding.faster.case)).map((c) => c.adapter))];
     for (const adapter of adapters) {
-      if (finding.notMeasurable) continue;
       const slower = findRow(doc, finding.slower, adapter);
       const faster = findRow(doc, finding.faster, adapter);
       if (!isOk(slower) || !isOk(faster)) {

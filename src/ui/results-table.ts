@@ -318,7 +318,8 @@ export function geometricMeans(medians: ReadonlyMap<string, ReadonlyMap<string, 
 /** The store every IndexedDB store's factor is also given against. */
 export const INDEXEDDB_FLOOR = 'indexeddb-raw';
 
-function groupKey(r: CaseResult): string {
+/** Rows of one case at one size, whose medians the factors compare. */
+export function groupKey(r: Pick<CaseResult, 'suite' | 'case' | 'size'>): string {
   return `${r.suite}/${r.case}/${r.size}`;
 }
 

@@ -6,7 +6,7 @@
 import type { CaseResult } from '../../core/results.ts';
 import { adapterColour } from '../charts/colours.ts';
 import { h } from '../dom.ts';
-import { geometricMeans, INDEXEDDB_FLOOR } from '../results-table.ts';
+import { geometricMeans, groupKey, INDEXEDDB_FLOOR } from '../results-table.ts';
 import { caseKey, sortRows, type Column, type Comparison, type ComparisonRow, type Sort } from './explorer-model.ts';
 import { formatDuration, formatMs, formatStep } from '../format.ts';
 import { describeMean, describeMedian, samplingNotes, shortMedianInterval, stopNote } from '../row-text.ts';
@@ -144,7 +144,7 @@ export function floorSummary(comparison: Comparison): string {
     for (const r of comparison.rows) {
       const cell = r.cells.get(column.key);
       if (cell?.status !== 'ok') continue;
-      const group = `${r.suite}/${r.case}/${r.size}`;
+      const group = groupKey(r);
       (medians.get(group) ?? medians.set(group, new Map()).get(group)!).set(r.adapter, cell.stats.median);
     }
     const means = geometricMeans(medians, INDEXEDDB_FLOOR);

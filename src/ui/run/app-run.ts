@@ -65,7 +65,7 @@ export async function runHere(input: AppRunInput, context: 'main' | 'worker'): P
     baseline: input.baseline,
   });
   // After the run, when the stores know what actually ran (e.g. which SQLite VFS).
-  const described = await describeAdapters(plan.adapters.map(adapterById));
+  const described = await describeAdapters(adapters);
   if (Object.keys(described).length > 0) environment.adapters = described;
   const results = resultsDocument({ runId: input.runId, browser: input.browser, plan, startedAt, finishedAt: new Date().toISOString(), environment, output });
   // The page holds itself to the schema every reader enforces: a bad file fails here, loudly.
