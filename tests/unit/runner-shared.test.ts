@@ -50,4 +50,38 @@ describe('runner - calibration', () => {
     // "About 1,000 steps": calibration aims 25% past the target, and later runs may be a little faster.
     expect(row.stats.median * (row.repeats ?? 1)).toBeGreaterThanOrEqual(sampleTargetMs(timerStepMs) * 0.8);
   });
+
+  it('takes more repeats as soon as runs get quicker than calibration saw, so samples stay at the target', async () => {
+    // Each get spins for a fixed time: twice as long during warm-up (a busy machine, a cold JIT)
+    // as after the first timed sample. Calibration sizes the repeats at the slow pace, so the
+    // quick samples span about 0.6 of the target unless the runner raises the count again.
+    let spinMs = 0.04;
+    const spin = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    const adapter: StoreAdapter = {
+      ...memoryAdapter,
+      async open(name, options) {
+        const handle = await memoryAdapter.open(name, options);
+        return { ...handle, get: async (id) => (spin(spinMs), handle.get(id)) };
+      },
+    };
+    const timerStepMs = 0.005;
+    const out = await runPlan({
+      plan: plan({ suites: ['read'], cases: ['get-first'], iterations: 7 }),
+      suites: [readSuite],
+      adapters: [adapter],
+      runId: 'quicker',
+      timerStepMs,
+      onEvent: (e) => {
+        if (e.type === 'sample' && !e.warmup) spinMs = 0.02;
+      },
+    });
+    const row = out.cases[0];
+    if (row?.status !== 'ok') throw new Error(`expected an ok row, got ${row?.status}: ${row?.reason}`);
+    // Every sample after the first two (the slow one, and the first quick one that raised the count) spans the target.
+    const later = row.samples.slice(2).map((ms) => ms * (row.repeats ?? 1));
+    expect(Math.min(...later)).toBeGreaterThanOrEqual(sampleTargetMs(timerStepMs));
+  });
 });
