@@ -1,5 +1,6 @@
 import type { Suite } from '../src/core/suite.ts';
 import { concurrencySuite } from './concurrency.ts';
+import { crashSuite } from './crash.ts';
 import { durabilitySuite } from './durability.ts';
 import { encryptionSuite } from './encryption.ts';
 import { findSuite } from './find.ts';
@@ -24,6 +25,7 @@ export const SUITES: readonly Suite[] = [
   durabilitySuite,
   concurrencySuite,
   encryptionSuite,
+  crashSuite,
 ];
 
 export const SUITE_IDS: readonly string[] = SUITES.map((s) => s.id);

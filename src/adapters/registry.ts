@@ -11,6 +11,7 @@ import { pouchdbIdb7Adapter, pouchdbIdbAdapter } from './pouchdb-idb.ts';
 import { pouchdbIndexeddbAdapter } from './pouchdb-indexeddb.ts';
 import { sqliteOpfsAdapter } from './sqlite-opfs.ts';
 import { websqlAdapter } from './websql.ts';
+import { writeBehindAdapter } from './write-behind.ts';
 
 /**
  * Every adapter, in display order. Adding a store is one file in src/adapters/ and one line
@@ -30,6 +31,7 @@ export const ADAPTERS: readonly StoreAdapter[] = [
   localstorageAdapter,
   memoryAdapter,
   pouchdbIdb7Adapter,
+  writeBehindAdapter,
 ];
 
 export const ADAPTER_IDS: readonly string[] = ADAPTERS.map((a) => a.id);

@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PAGE_QUERY } from '../core/collector.ts';
+import { awaitsDriver } from '../core/driven.ts';
 import { formatAuto, formatDuration as formatPlanDuration, planToQuery, type Plan } from '../core/plan.ts';
 import { formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
 import { ResultsError, type CaseResult, type ResultsFile } from '../core/results.ts';
@@ -25,6 +26,7 @@ import { toCsv } from '../export/csv.ts';
 import { ArgsError, parseSweepArgs, sweepUsage, type SweepArgs } from './args.ts';
 import { DEBIAN_INSTALL, findBrowsers, KNOWN_BROWSER_IDS, redactUrl, remoteBrowser, type FoundBrowser } from './browsers.ts';
 import { buildPage, DIST_DIR, distExists } from './build.ts';
+import { runCrashRows } from './crash-trials.ts';
 import type { Driver } from './drivers/driver.ts';
 import { driveManual } from './drivers/manual.ts';
 import { drivePlaywright } from './drivers/playwright.ts';
@@ -417,7 +419,11 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       const name = label();
       let cases: readonly CaseResult[] = current.cases;
       if (end.kind === 'done') {
-        const results: ResultsFile = t.browser ? end.results : { ...end.results, run: { ...end.results.run, browser: name } };
+        let results: ResultsFile = t.browser ? end.results : { ...end.results, run: { ...end.results.run, browser: name } };
+        if (results.cases.some(awaitsDriver)) {
+          const crash = { how: t.browser?.playwright, pageUrl: `${origin}/`, plan, signal: controller.signal, onProgress: (line: string) => view.update(`${name.padEnd(9)} ${line}`) };
+          results = { ...results, cases: await runCrashRows(results.cases, crash) };
+        }
         cases = results.cases;
         if (end.results.run.browser !== (t.browser ? t.id : current.browser) || end.results.run.id !== runId) {
           view.note(`${name}: warning: the results say run ${end.results.run.id} in ${end.results.run.browser}, expected run ${runId} in ${name}`);
@@ -429,7 +435,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
         outcomes.push({ browser: name, end, cases });
       }
       const hidden = warnings - MAX_WARNINGS_SHOWN;
-      view.finish(`${name.padEnd(9)} ${summarizeEnd(end, current.cases.length, Date.now() - t0)}${hidden > 0 ? ` (${hidden} more warning${hidden === 1 ? '' : 's'} not shown)` : ''}`);
+      view.finish(`${name.padEnd(9)} ${summarizeEnd(outcomes[outcomes.length - 1]!.end, current.cases.length, Date.now() - t0)}${hidden > 0 ? ` (${hidden} more warning${hidden === 1 ? '' : 's'} not shown)` : ''}`);
       if (end.kind !== 'done') for (const d of end.details ?? []) out(`          ${d}`);
       else out(`${''.padEnd(9)} precision: ${formatPrecisionSummary(precisionSummary(cases, plan.auto?.targetRelCi))}`);
     }

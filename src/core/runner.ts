@@ -20,6 +20,7 @@ import { Budget, MIN_SAMPLES_ON_TIME_CAP, pickNext, stopReason, type RowGauge } 
 import { matchBaseline, type Baseline } from './baseline.ts';
 import { nextRepeats, sampleTargetMs } from './calibrate.ts';
 import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
+import { drivenReason } from './driven.ts';
 import { CancelledError, errorMessage, TimeoutError } from './errors.ts';
 import { PlanError, type Plan } from './plan.ts';
 import { createRng, deriveSeed, shuffled, type Rng } from './random.ts';
@@ -206,7 +207,7 @@ async function askSupport(adapters: readonly StoreAdapter[]): Promise<Map<string
 function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map<string, true | string>): Run {
   const { plan } = input;
   const emit = (event: RunEvent) => input.onEvent?.(event);
-  const runnable = (a: StoreAdapter, c: BenchCase) => support.get(a.id) === true && missingCapabilities(c.needs, a.capabilities).length === 0;
+  const runnable = (a: StoreAdapter, c: BenchCase) => c.driven === undefined && support.get(a.id) === true && missingCapabilities(c.needs, a.capabilities).length === 0;
   const samplesTotal = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length * minimumSamples(plan), 0);
   const rowsTotal = groups.length * input.adapters.length;
   emit({ type: 'run-start', rows: rowsTotal, samples: samplesTotal });
@@ -321,7 +322,11 @@ function minimumSamples(plan: Plan): number {
 function unsupportedReason(support: true | string, c: BenchCase, adapter: StoreAdapter): string | null {
   if (support !== true) return support;
   const missing = missingCapabilities(c.needs, adapter.capabilities);
-  if (missing.length === 0) return null;
+  if (missing.length === 0) {
+    const own = c.supports?.(adapter) ?? true;
+    if (own !== true) return own;
+    return c.driven === undefined ? null : drivenReason(c.driven);
+  }
   const why = missing.map((m) => adapter.lacks?.[m]).filter(Boolean);
   return `needs ${missing.map((m) => `${m} (${CAPABILITIES[m]})`).join(', ')}, which ${adapter.id} does not declare${why.length > 0 ? `: ${why.join('; ')}` : ''}`;
 }

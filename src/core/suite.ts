@@ -80,6 +80,13 @@ export interface BenchCase<State = unknown> {
    * stays `fresh` and says so in its id (`…-cold`).
    */
   readonly db?: DbMode;
+  /**
+   * Set when the page cannot run the case alone, to what a driver outside it must do (src/core/
+   * driven.ts): the runner never calls `run`, and records the row `unsupported` for the driver.
+   */
+  readonly driven?: string;
+  /** `true` when this store can run the case, else why not: for what capabilities cannot say (e.g. it keeps nothing across a restart). */
+  supports?(adapter: StoreAdapter): true | string;
   readonly openOptions?: OpenOptions;
   /** Axis names of the points the case records with ctx.point, e.g. `{ x: 'docs in store', y: 'batch ms' }`. */
   readonly series?: { readonly x: string; readonly y: string };

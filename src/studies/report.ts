@@ -165,7 +165,8 @@ function versionCells(study: Study, docs: readonly ResultsFile[]): VersionCell[]
   const cells: VersionCell[] = [];
   for (const part of study.parts) {
     for (const [browser, doc] of partDocs(study, part.id, docs)) {
-      for (const older of doc.cases.filter((c) => c.adapter.includes('@'))) {
+      // An older version is `store@1.2.3`; other variants (`idb@write-behind`) are not versions.
+      for (const older of doc.cases.filter((c) => /@\d/.test(c.adapter))) {
         const store = older.adapter.slice(0, older.adapter.indexOf('@'));
         const newer = doc.cases.find((c) => c.adapter === store && c.suite === older.suite && c.case === older.case && c.size === older.size);
         if (!newer) continue;

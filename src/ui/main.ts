@@ -31,6 +31,7 @@ import { Downloads } from './downloads.ts';
 import { renderEnvironment } from './env-panel.ts';
 import { newRunId, readPageQuery } from './run/page-query.ts';
 import { setPageState } from './run/page-state.ts';
+import { installTrials } from './run/trials.ts';
 import { ProgressView } from './progress.ts';
 import { ResultsTable } from './results-table.ts';
 import { formatElapsed, runSummaryText } from './run-summary.ts';
@@ -39,6 +40,7 @@ import { Explorer } from './explorer/explorer.ts';
 import { withPlanQuery } from './explorer/explorer-url.ts';
 
 setPageState({ status: 'idle' });
+installTrials();
 
 const banners = new Banners(byId('banners'));
 const query = readPageQuery(location.search, location.href, navigator.userAgent);

@@ -1,0 +1,110 @@
+/**
+ * The sweep's half of the crash suite (suites/crash.ts). For each crash row the page left for
+ * the driver: start the browser on a profile of its own, let the page write and acknowledge,
+ * SIGKILL the browser at a seeded acknowledgement, start it again on the same profile, and ask the
+ * page which acknowledged documents survived. One kill is one sample; the profile is removed
+ * after the row, whatever happened.
+ */
+import type { Page } from 'playwright-core';
+import { awaitsDriver } from '../core/driven.ts';
+import { errorMessage, withTimeout } from '../core/errors.ts';
+import type { Plan } from '../core/plan.ts';
+import { createRng, deriveSeed } from '../core/random.ts';
+import type { CaseIdentity, CaseResult } from '../core/results.ts';
+import { resolveSuiteParams } from '../core/suite.ts';
+import { crashRow, crashSuite, type CrashTrial } from '../../suites/crash.ts';
+import type { PlaywrightLaunch } from './browsers.ts';
+import { killProblem, RestartableBrowser } from './drivers/restartable.ts';
+
+export interface CrashRun {
+  how: PlaywrightLaunch | undefined;
+  /** The page's address (the sweep's server): the same origin in every start, so the same storage. */
+  pageUrl: string;
+  plan: Plan;
+  signal: AbortSignal;
+  /** A line of progress: the row and the kill under way. */
+  onProgress(line: string): void;
+}
+
+/** The rows of `cases`, with every crash row the page left for the driver measured, or given why it cannot be. */
+export async function runCrashRows(cases: readonly CaseResult[], run: CrashRun): Promise<CaseResult[]> {
+  const problem = killProblem(run.how);
+  const out: CaseResult[] = [];
+  for (const row of cases) {
+    if (row.suite !== crashSuite.id || !awaitsDriver(row)) {
+      out.push(row);
+      continue;
+    }
+    if (problem !== null) out.push({ ...row, reason: `${row.reason} (this browser cannot be: ${problem})` });
+    else if (run.signal.aborted) out.push({ ...row, reason: `${row.reason} (the sweep was stopped before this row)` });
+    else out.push(await crashRowOf(row, run.how!, run));
+  }
+  return out;
+}
+
+/** Acknowledgements of the kill under way, as the page reports them; `reached` fires at the kill point. */
+interface Acks {
+  ids: string[];
+  ms: number;
+  killAt: number;
+  reached: () => void;
+}
+
+async function crashRowOf(row: CaseIdentity, how: PlaywrightLaunch, run: CrashRun): Promise<CaseResult> {
+  const kills = Number(resolveSuiteParams(crashSuite, run.plan.params).kills);
+  const acks: Acks = { ids: [], ms: 0, killAt: Infinity, reached: () => {} };
+  const browser = new RestartableBrowser(how, {
+    __storebenchAck: (...args: unknown[]) => {
+      const [ids, ms] = args as [string[], number];
+      acks.ids.push(...ids);
+      acks.ms = ms;
+      if (acks.ids.length >= acks.killAt) acks.reached();
+    },
+  });
+  const trials: CrashTrial[] = [];
+  try {
+    let page = await browser.start(run.pageUrl);
+    for (let k = 0; k < kills && !run.signal.aborted; k++) {
+      run.onProgress(`crash ${row.case} ${row.adapter} ${row.size}: kill ${k + 1} of ${kills}`);
+      const db = `storebench-crash-${k}`;
+      acks.ids = [];
+      acks.ms = 0;
+      acks.killAt = 1 + createRng(deriveSeed(run.plan.seed, `crash/${row.adapter}/${row.case}/${row.size}/${k}`)).int(row.size);
+      await writeUntilKillPoint(page, row, db, run.plan, acks);
+      const acknowledged = [...acks.ids];
+      const elapsedMs = acks.ms;
+      await browser.kill();
+      page = await browser.start(run.pageUrl);
+      const seen = await withTimeout(
+        page.evaluate((r) => window.__storebenchTrials.crashSurvivors(r), { adapter: row.adapter, db, params: row.params as Record<string, unknown>, ids: acknowledged }),
+        run.plan.timeoutMs,
+        'counting the documents after the restart',
+      );
+      trials.push({ acknowledged, elapsedMs, ...seen });
+    }
+  } catch (e) {
+    return { ...row, samples: [], warmup: [], status: 'error', reason: `crash trial ${trials.length + 1}: ${errorMessage(e)}` };
+  } finally {
+    await browser.dispose();
+  }
+  return crashRow(row, trials);
+}
+
+/**
+ * Start the page writing and return at the kill point: the seeded acknowledgement, or the page's
+ * last write (its last acknowledgement may still be on its way: 50 ms for it). The write is left
+ * running for the kill to end. Throws when the page fails or passes the plan's time limit first.
+ */
+async function writeUntilKillPoint(page: Page, row: CaseIdentity, db: string, plan: Plan, acks: Acks): Promise<void> {
+  const reached = new Promise<void>((resolve) => (acks.reached = resolve));
+  const writing = page
+    .evaluate((r) => window.__storebenchTrials.crashWrite(r), { adapter: row.adapter, db, params: row.params as Record<string, unknown>, fixture: plan.fixture, seed: plan.seed, size: row.size })
+    .then(
+      () => new Promise<void>((r) => setTimeout(r, 50)),
+      (e: unknown) => {
+        if (acks.ids.length < acks.killAt) throw new Error(`the page's writes failed: ${errorMessage(e)}`);
+      },
+    );
+  await withTimeout(Promise.race([reached, writing]), plan.timeoutMs, `reaching the kill point (${acks.killAt} acknowledged writes)`);
+  writing.catch(() => {});
+}

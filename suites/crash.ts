@@ -1,0 +1,136 @@
+import type { Doc, Durability, StoreAdapter, StoreHandle } from '../src/core/adapter.ts';
+import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
+import { derivedFromSamples } from '../src/core/stats.ts';
+import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
+
+/**
+ * crash: does a write the store acknowledged survive the browser being killed?
+ *
+ * The page cannot kill its own browser, so these cases are driven (src/core/driven.ts). The
+ * sweep's Playwright driver starts the browser on a profile it keeps on disk, and the page writes
+ * documents, reporting each acknowledged write to the driver as it goes (`writeAcknowledged`). At
+ * a seeded number of acknowledgements the driver kills every process of the browser with SIGKILL,
+ * starts it again on the same profile, and the page reports which acknowledged documents are
+ * there (`survivors`). A lost write is one the store acknowledged and no longer has.
+ *
+ * What a process kill cannot show: a power cut or an OS crash. The operating system still writes
+ * out what the browser handed it, so data a store wrote but never flushed survives here. The
+ * durability modes differ in exactly that flush, so equal losses across them are expected.
+ */
+const LEVELS: readonly Durability[] = ['default', 'relaxed', 'strict'];
+
+/** Documents one bulk write acknowledges at once. */
+const BULK_CHUNK = 10;
+
+/** What the page does in one trial: one write call per chunk of `chunkSize` documents. */
+export interface CrashWrite {
+  durability: Durability;
+  /** 1: one `put` awaited per document; more: one `bulkPut` per chunk. */
+  chunkSize: number;
+}
+
+const KILL = 'kill the browser with SIGKILL and start it again on the same profile';
+
+function crashCase(write: 'serial' | 'bulk', durability: Durability): BenchCase {
+  const chunkSize = write === 'serial' ? 1 : BULK_CHUNK;
+  return defineCase<void>({
+    id: `${write}-${durability}`,
+    title: write === 'serial' ? `one write at a time, durability ${durability}, killed` : `bulk writes of ${chunkSize}, durability ${durability}, killed`,
+    needs: [...(write === 'bulk' ? (['bulkWrite'] as const) : []), ...(durability === 'default' ? [] : (['durability'] as const))],
+    params: { durability, chunkSize },
+    openOptions: { durability },
+    driven: KILL,
+    supports: (adapter) => (persistsAcrossRestart(adapter) ? true : `${adapter.id} keeps nothing across a browser restart, so there is nothing a crash could lose`),
+    // One sample is one kill; its time is the mean ms per acknowledged write before the kill.
+    operations: () => 1,
+    run: () => Promise.reject(new Error('the crash suite is run by the sweep driver, not in the page')),
+  });
+}
+
+export function persistsAcrossRestart(adapter: StoreAdapter): boolean {
+  return adapter.backend !== 'memory';
+}
+
+/** The write a crash case does, from its params. */
+export function crashWriteOf(params: Readonly<Record<string, unknown>>): CrashWrite {
+  const durability = params.durability;
+  const chunkSize = params.chunkSize;
+  if (!LEVELS.includes(durability as Durability) || typeof chunkSize !== 'number' || !(chunkSize >= 1)) {
+    throw new RangeError(`not the params of a crash case: ${JSON.stringify(params)}`);
+  }
+  return { durability: durability as Durability, chunkSize };
+}
+
+/**
+ * Write `docs` in order, one call per chunk, and report each chunk once the store acknowledged it,
+ * with the ms since the first write began. Runs until every document is written or the browser
+ * is killed.
+ */
+export async function writeAcknowledged(handle: StoreHandle, docs: readonly Doc[], write: CrashWrite, ack: (ids: string[], ms: number) => void, now: () => number): Promise<void> {
+  const t0 = now();
+  for (let i = 0; i < docs.length; i += write.chunkSize) {
+    const chunk = docs.slice(i, i + write.chunkSize);
+    if (write.chunkSize === 1) await handle.put(chunk[0]!);
+    else await handle.bulkPut!(chunk);
+    ack(
+      chunk.map((d) => d._id),
+      now() - t0,
+    );
+  }
+}
+
+/** Which of `ids` the store holds after the restart, and how many documents it holds in all. */
+export async function survivors(handle: StoreHandle, ids: readonly string[]): Promise<{ present: string[]; count: number }> {
+  const present: string[] = [];
+  for (const id of ids) if ((await handle.get(id)) !== undefined) present.push(id);
+  return { present, count: await handle.count() };
+}
+
+/** One kill, as the driver saw it. */
+export interface CrashTrial {
+  /** Ids the page reported acknowledged before the kill, in order. */
+  acknowledged: string[];
+  /** ms from the first write to the last acknowledgement the driver received. */
+  elapsedMs: number;
+  /** Of `acknowledged`, those the store held after the restart. */
+  present: string[];
+  /** Documents the store held after the restart. */
+  count: number;
+}
+
+/**
+ * The row of a crash case: one sample per kill, its time the mean ms per acknowledged write
+ * before it, and per kill the metrics `acknowledged`, `lost` (acknowledged, then gone) and
+ * `unacknowledged` (held after the restart but never acknowledged: writes in flight that landed).
+ */
+export function crashRow(identity: CaseIdentity, trials: readonly CrashTrial[]): CaseResult {
+  const counted = trials.filter((t) => t.acknowledged.length > 0);
+  const samples = counted.map((t) => t.elapsedMs / t.acknowledged.length);
+  const metrics = {
+    acknowledged: counted.map((t) => t.acknowledged.length),
+    lost: counted.map((t) => t.acknowledged.length - t.present.length),
+    unacknowledged: counted.map((t) => t.count - t.present.length),
+  };
+  const common = { ...identity, samples, warmup: [], db: 'fresh' as const, repeats: 1, metrics };
+  if (counted.length === 0) return { ...common, status: 'error', reason: 'no write was acknowledged before any kill' };
+  const { stats, precision, outliers } = derivedFromSamples(samples);
+  return { ...common, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
+}
+
+/** Lost acknowledged writes of a crash row over all its kills, and the writes acknowledged. */
+export function lostWrites(row: CaseResult): { lost: number; acknowledged: number; kills: number } | null {
+  const lost = row.metrics?.lost;
+  const acknowledged = row.metrics?.acknowledged;
+  if (row.suite !== 'crash' || !lost || !acknowledged) return null;
+  const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+  return { lost: sum(lost), acknowledged: sum(acknowledged), kills: lost.length };
+}
+
+export const crashSuite: Suite = {
+  id: 'crash',
+  title: 'Crash durability',
+  description:
+    "Writes acknowledged by the store, then the browser killed with SIGKILL at a seeded point and started again on the same profile: how many acknowledged writes are gone. One sample per kill; durability 'default', 'relaxed' and 'strict' where the store can set it. Driven by the sweep (Chromium, Firefox).",
+  params: { kills: { kind: 'int', default: 5, min: 1, help: 'kills per row (one sample each)' } },
+  cases: () => LEVELS.flatMap((d) => [crashCase('serial', d), crashCase('bulk', d)]),
+};
