@@ -1,6 +1,6 @@
 import type { Doc, Durability, StoreAdapter, StoreHandle } from '../src/core/adapter.ts';
 import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
-import { derivedFromSamples } from '../src/core/stats.ts';
+import { derivedFromSamples, wilsonInterval, type Interval } from '../src/core/stats.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
 
 /**
@@ -117,13 +117,35 @@ export function crashRow(identity: CaseIdentity, trials: readonly CrashTrial[]):
   return { ...common, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
 }
 
-/** Lost acknowledged writes of a crash row over all its kills, and the writes acknowledged. */
-export function lostWrites(row: CaseResult): { lost: number; acknowledged: number; kills: number } | null {
+/** A crash row's finding: acknowledged writes lost over all its kills, and the kills that lost any. */
+export interface LostWrites {
+  lost: number;
+  acknowledged: number;
+  kills: number;
+  killsWithLoss: number;
+  /** 95% Wilson interval of the share of kills that lose an acknowledged write (stats.ts). */
+  lossRate: Interval | null;
+}
+
+export function lostWrites(row: CaseResult): LostWrites | null {
   const lost = row.metrics?.lost;
   const acknowledged = row.metrics?.acknowledged;
   if (row.suite !== 'crash' || !lost || !acknowledged) return null;
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
-  return { lost: sum(lost), acknowledged: sum(acknowledged), kills: lost.length };
+  const killsWithLoss = lost.filter((n) => n > 0).length;
+  return { lost: sum(lost), acknowledged: sum(acknowledged), kills: lost.length, killsWithLoss, lossRate: wilsonInterval(killsWithLoss, lost.length) };
+}
+
+
+/**
+ * `lost 12 of 291 acknowledged writes; 3 of 5 kills lost some (95% CI 23–88% of kills)`: a crash
+ * row's finding in words, or null for other rows.
+ */
+export function describeLost(row: CaseResult): string | null {
+  const l = lostWrites(row);
+  if (!l) return null;
+  const rate = l.lossRate ? ` (95% CI ${Math.round(l.lossRate.lo * 100)}–${Math.round(l.lossRate.hi * 100)}% of kills)` : '';
+  return `lost ${l.lost} of ${l.acknowledged} acknowledged write${l.acknowledged === 1 ? '' : 's'}; ${l.killsWithLoss} of ${l.kills} kill${l.kills === 1 ? '' : 's'} lost some${rate}`;
 }
 
 export const crashSuite: Suite = {
@@ -131,6 +153,6 @@ export const crashSuite: Suite = {
   title: 'Crash durability',
   description:
     "Writes acknowledged by the store, then the browser killed with SIGKILL at a seeded point and started again on the same profile: how many acknowledged writes are gone. One sample per kill; durability 'default', 'relaxed' and 'strict' where the store can set it. Driven by the sweep (Chromium, Firefox).",
-  params: { kills: { kind: 'int', default: 5, min: 1, help: 'kills per row (one sample each)' } },
+  params: { kills: { kind: 'int', default: 5, min: 1, sampling: true, help: 'kills per row (one sample each)' } },
   cases: () => LEVELS.flatMap((d) => [crashCase('serial', d), crashCase('bulk', d)]),
 };

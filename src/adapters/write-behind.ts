@@ -2,12 +2,12 @@ import type { Doc, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import { idbAdapter } from './idb.ts';
 
 /** How long an acknowledged write may wait in memory before it is written. */
-const FLUSH_MS = 250;
+const FLUSH_MS = 1_000;
 
 /**
  * `idb@write-behind`: a control for the crash suite, not a store to use. It acknowledges every
- * write at once and writes them to `idb` in one transaction every 250 ms, the way a write-behind
- * cache does. A crash inside those 250 ms loses writes it acknowledged, so the crash suite must
+ * write at once and writes them to `idb` in one transaction a second later, the way a write-behind
+ * cache does. A crash within that second loses writes it acknowledged, so the crash suite must
  * report losses for it; a suite that reported none would be measuring nothing. Reads, counts and
  * close write out what waits first, so it answers every other case like `idb`. Opt-in, like every
  * id with an `@`: the default plan leaves it out.

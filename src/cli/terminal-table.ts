@@ -2,6 +2,7 @@
  * The sweep's closing table: one row per suite/case/adapter/size, one column per browser.
  * Pure: results in, text out.
  */
+import { describeLost } from '../../suites/crash.ts';
 import { formatPrecision, rowPrecision } from '../core/precision.ts';
 import type { CaseResult } from '../core/results.ts';
 import { MEDIAN_CI_MIN_N } from '../core/stats.ts';
@@ -166,7 +167,8 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
   }
   const coarse = columns.flatMap((col) =>
     col.cases.flatMap((r) =>
-      r.status === 'ok' && col.timerStepMs !== undefined && underTimerResolution(timedSectionMs(r), col.timerStepMs)
+      // A crash row's sample is a whole trial's time over its writes, never a short timed section.
+      r.status === 'ok' && describeLost(r) === null && col.timerStepMs !== undefined && underTimerResolution(timedSectionMs(r), col.timerStepMs)
         ? [`${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median timed section ${formatMs(timedSectionMs(r))} ms = ${Math.round(timedSectionMs(r) / col.timerStepMs)} steps of ${col.timerStepMs} ms`]
         : [],
     ),
@@ -175,6 +177,14 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
     out.push('', `Under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes):`);
     for (const line of coarse.slice(0, 10)) out.push(`  ${line}`);
     if (coarse.length > 10) out.push(`  … and ${coarse.length - 10} more`);
+  }
+  const crashes = columns.flatMap((col) => col.cases.flatMap((r) => {
+    const lost = describeLost(r);
+    return lost === null ? [] : [`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${lost}`];
+  }));
+  if (crashes.length > 0) {
+    out.push('', 'Crash durability (acknowledged writes gone after SIGKILL and restart; the ms above are per acknowledged write):');
+    for (const line of crashes) out.push(`  ${line}`);
   }
   if (problems.size > 0) {
     out.push('', 'Errors and timeouts:');

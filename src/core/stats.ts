@@ -318,3 +318,18 @@ export function derivedFromSamples(samples: readonly number[]): { stats: Stats; 
 export function opsPerSecond(ms: number, operations: number): number {
   return ms > 0 ? (operations * 1000) / ms : Infinity;
 }
+
+/**
+ * The 95% Wilson score interval of a proportion, k successes in n independent trials (the crash
+ * suite: kills that lost an acknowledged write). Chosen over the normal approximation because it
+ * stays honest at 0 of n and n of n, where that one collapses to a zero-width interval: 0 losses
+ * in 20 kills still allows a loss rate up to 16%. `null` for n = 0.
+ */
+export function wilsonInterval(k: number, n: number): Interval | null {
+  if (n === 0) return null;
+  const z = 1.959963984540054;
+  const p = k / n;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = ((z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n)));
+  return { lo: Math.max(0, centre - half), hi: Math.min(1, centre + half) };
+}

@@ -14,6 +14,8 @@ export interface ParamSpec {
   readonly choices?: readonly string[];
   /** For `int` and `ints`: the smallest allowed value. */
   readonly min?: number;
+  /** Set when the parameter is how many samples a driven row takes, not what one measures: rows do not record it. */
+  readonly sampling?: true;
 }
 
 /** Where a case gets its documents: the plan's fixture shape and seed. */

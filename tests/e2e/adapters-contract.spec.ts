@@ -34,6 +34,7 @@ const EXPECTED_IDS = [
   'localstorage',
   'memory',
   'pouchdb-idb@7.3.1',
+  'idb@write-behind',
 ];
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../src/core/random.ts';
-import { batchMedianInterval, mad, median, medianCi, medianInterval, medianPrecision, outlierIndexes, quantile, summarize, tQuantile95, variance, welch } from '../../src/core/stats.ts';
+import { batchMedianInterval, mad, median, medianCi, medianInterval, medianPrecision, outlierIndexes, quantile, summarize, tQuantile95, variance, welch, wilsonInterval } from '../../src/core/stats.ts';
 
 /** Standard normal draws from a seeded generator (Box-Muller), so stochastic tests are reproducible. */
 const normalOf = (rng: Rng) => () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
@@ -201,5 +201,33 @@ describe('stats - stochastic coverage', () => {
     expect(reported.hi).toBeGreaterThanOrEqual(os.hi);
     expect(batchMedianInterval(xs.slice(0, 29))).toBeNull();
     expect(medianCi(xs.slice(0, 29))).toEqual(medianInterval(xs.slice(0, 29)));
+  });
+});
+
+describe('stats - Wilson interval of a proportion', () => {
+  it('matches published values, and stays wide at 0 of n and n of n', () => {
+    // 0 of 20: 0 to 16.1%; 5 of 10: 23.7% to 76.3% (Wilson 1927; Newcombe 1998, Statistics in Medicine 17:857).
+    const zero = wilsonInterval(0, 20)!;
+    expect(zero.lo).toBe(0);
+    expect(zero.hi).toBeCloseTo(0.1611, 4);
+    const half = wilsonInterval(5, 10)!;
+    expect(half.lo).toBeCloseTo(0.2366, 4);
+    expect(half.hi).toBeCloseTo(0.7634, 4);
+    expect(wilsonInterval(20, 20)!.lo).toBeCloseTo(1 - 0.1611, 4);
+    expect(wilsonInterval(0, 0)).toBeNull();
+  });
+
+  it('covers the true proportion about 95% of the time', () => {
+    const rng = createRng(7);
+    let covered = 0;
+    const reps = 4000;
+    for (let i = 0; i < reps; i++) {
+      let k = 0;
+      for (let t = 0; t < 30; t++) if (rng.next() < 0.2) k++;
+      const ci = wilsonInterval(k, 30)!;
+      if (ci.lo <= 0.2 && 0.2 <= ci.hi) covered++;
+    }
+    expect(covered / reps).toBeGreaterThan(0.93);
+    expect(covered / reps).toBeLessThan(0.98);
   });
 });

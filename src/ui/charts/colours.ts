@@ -26,6 +26,8 @@ const KNOWN: ReadonlyMap<string, string> = new Map(Object.entries({
   memory: '#8c8c8c',
   // An older PouchDB: a lighter shade of the current one's blue.
   'pouchdb-idb@7.3.1': '#a0cbe8',
+  // The crash suite's control: a lighter shade of idb's green, since it is idb underneath.
+  'idb@write-behind': '#8cd17d',
 }));
 
 const FALLBACK = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#d37295', '#499894', '#86bcb6'] as const;

@@ -1,0 +1,77 @@
+/**
+ * Crash durability in one browser: a group per crash case (write pattern and durability mode), a
+ * bar per store. The bar is the share of kills after which an acknowledged write was gone, and
+ * the whisker its 95% Wilson interval (src/core/stats.ts), so 0 of 20 kills still shows how high
+ * the rate could be. The tooltip gives the writes lost of those acknowledged.
+ */
+import type { ChartConfiguration, TooltipItem } from 'chart.js';
+import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import { adapterColour } from './colours.ts';
+import { axisLines, type Comparison } from '../explorer/explorer-model.ts';
+import { describeLost, lostWrites, type LostWrites } from '../../../suites/crash.ts';
+import type { CaseResult } from '../../core/results.ts';
+
+export class CrashChart {
+  readonly figure = new ChartFigure<'bar'>('crash', 'Lost writes per durability mode', 'Share of kills that lost an acknowledged write, per crash case and store, with its 95% interval');
+
+  constructor() {
+    registerCharts();
+  }
+
+  render(comparison: Comparison, column: string | null): void {
+    const col = comparison.columns.find((c) => c.key === column);
+    const rows = comparison.rows.filter((r) => r.suite === 'crash' && col && lostWrites(r.cells.get(col.key) as CaseResult) !== null);
+    if (!col || rows.length === 0) {
+      this.figure.showEmpty(col ? `No crash rows in ${col.label} (npm run sweep -- --suites crash).` : 'No browser chosen.');
+      return;
+    }
+    const cases = [...new Set(rows.map((r) => r.case))];
+    const adapters = [...new Set(rows.map((r) => r.adapter))];
+    const cell = (a: string, c: string): { row: CaseResult; lost: LostWrites } | null => {
+      const r = rows.find((x) => x.adapter === a && x.case === c)?.cells.get(col.key);
+      const lost = r ? lostWrites(r) : null;
+      return r && lost ? { row: r, lost } : null;
+    };
+    const grid = adapters.map((a) => cases.map((c) => cell(a, c)));
+    const intervals: (Interval | null)[][] = grid.map((list) => list.map((x) => (x?.lost.lossRate ? { lo: 100 * x.lost.lossRate.lo, hi: 100 * x.lost.lossRate.hi } : null)));
+    const sizes = [...new Set(rows.map((r) => r.size))];
+    this.figure.setCaption(
+      `${axisLines(col).join(' ')}, ${sizes.map((s) => s.toLocaleString()).join(', ')} documents per kill. Bars: kills after which an acknowledged write was gone; whiskers: 95% Wilson interval. ` +
+        'A SIGKILL of the browser is not a power cut: the operating system still writes what the browser gave it, so this shows what the browser and the store keep in their own memory.',
+    );
+    const t = theme();
+    const config: ChartConfiguration<'bar', (number | null)[], string> = {
+      type: 'bar',
+      data: {
+        labels: cases,
+        datasets: adapters.map((a, i) => ({
+          label: a,
+          data: (grid[i] ?? []).map((x) => (x ? (100 * x.lost.killsWithLoss) / x.lost.kills : null)),
+          backgroundColor: `${adapterColour(a)}cc`,
+          borderColor: adapterColour(a),
+          borderWidth: 1,
+        })),
+      },
+      options: {
+        ...figureOptions(t),
+        scales: {
+          x: axis(t, 'crash case', 'category'),
+          y: axis(t, '% of kills that lost a write', 'linear', { beginAtZero: true, max: 100 }),
+        },
+        plugins: {
+          ...titleAndLegend(t, `crash · ${axisLines(col).join(' ')} · kills that lost an acknowledged write`),
+          tooltip: {
+            callbacks: {
+              label: (item: TooltipItem<'bar'>) => {
+                const x = grid[item.datasetIndex]?.[item.dataIndex];
+                return x ? `${x.row.adapter}: ${describeLost(x.row) ?? ''}` : '';
+              },
+            },
+          },
+        },
+      },
+      plugins: [errorBarsPlugin(() => intervals, () => theme().fg)],
+    };
+    this.figure.draw(config as unknown as ChartConfiguration<'bar'>, `storebench-crash-${col.label}`);
+  }
+}
