@@ -1,4 +1,5 @@
 import type { Suite } from '../src/core/suite.ts';
+import { coldSuite } from './cold.ts';
 import { concurrencySuite } from './concurrency.ts';
 import { crashSuite } from './crash.ts';
 import { durabilitySuite } from './durability.ts';
@@ -26,6 +27,7 @@ export const SUITES: readonly Suite[] = [
   concurrencySuite,
   encryptionSuite,
   crashSuite,
+  coldSuite,
 ];
 
 export const SUITE_IDS: readonly string[] = SUITES.map((s) => s.id);

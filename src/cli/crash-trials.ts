@@ -1,46 +1,18 @@
 /**
- * The sweep's half of the crash suite (suites/crash.ts). For each crash row the page left for
- * the driver: start the browser on a profile of its own, let the page write and acknowledge,
- * SIGKILL the browser at a seeded acknowledgement, start it again on the same profile, and ask the
- * page which acknowledged documents survived. One kill is one sample; the profile is removed
- * after the row, whatever happened.
+ * The crash suite's trials (suites/crash.ts): start the browser on a profile of its own, let the
+ * page write and acknowledge, SIGKILL the browser at a seeded acknowledgement, start it again on
+ * the same profile, and ask the page which acknowledged documents survived. One kill is one
+ * sample; the profile is removed after the row, whatever happened.
  */
 import type { Page } from 'playwright-core';
-import { awaitsDriver } from '../core/driven.ts';
 import { errorMessage, withTimeout } from '../core/errors.ts';
 import type { Plan } from '../core/plan.ts';
 import { createRng, deriveSeed } from '../core/random.ts';
 import type { CaseIdentity, CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
 import { crashRow, crashSuite, type CrashTrial } from '../../suites/crash.ts';
-import type { PlaywrightLaunch } from './browsers.ts';
-import { killProblem, RestartableBrowser } from './drivers/restartable.ts';
-
-export interface CrashRun {
-  how: PlaywrightLaunch | undefined;
-  /** The page's address (the sweep's server): the same origin in every start, so the same storage. */
-  pageUrl: string;
-  plan: Plan;
-  signal: AbortSignal;
-  /** A line of progress: the row and the kill under way. */
-  onProgress(line: string): void;
-}
-
-/** The rows of `cases`, with every crash row the page left for the driver measured, or given why it cannot be. */
-export async function runCrashRows(cases: readonly CaseResult[], run: CrashRun): Promise<CaseResult[]> {
-  const problem = killProblem(run.how);
-  const out: CaseResult[] = [];
-  for (const row of cases) {
-    if (row.suite !== crashSuite.id || !awaitsDriver(row)) {
-      out.push(row);
-      continue;
-    }
-    if (problem !== null) out.push({ ...row, reason: `${row.reason} (this browser cannot be: ${problem})` });
-    else if (run.signal.aborted) out.push({ ...row, reason: `${row.reason} (the sweep was stopped before this row)` });
-    else out.push(await crashRowOf(row, run.how!, run));
-  }
-  return out;
-}
+import type { DrivenRun } from './driven-rows.ts';
+import { RestartableBrowser } from './drivers/restartable.ts';
 
 /** Acknowledgements of the kill under way, as the page reports them; `reached` fires at the kill point. */
 interface Acks {
@@ -50,10 +22,10 @@ interface Acks {
   reached: () => void;
 }
 
-async function crashRowOf(row: CaseIdentity, how: PlaywrightLaunch, run: CrashRun): Promise<CaseResult> {
+export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<CaseResult> {
   const kills = Number(resolveSuiteParams(crashSuite, run.plan.params).kills);
   const acks: Acks = { ids: [], ms: 0, killAt: Infinity, reached: () => {} };
-  const browser = new RestartableBrowser(how, {
+  const browser = new RestartableBrowser(run.how, {
     __storebenchAck: (...args: unknown[]) => {
       const [ids, ms] = args as [string[], number];
       acks.ids.push(...ids);

@@ -26,7 +26,7 @@ import { toCsv } from '../export/csv.ts';
 import { ArgsError, parseSweepArgs, sweepUsage, type SweepArgs } from './args.ts';
 import { DEBIAN_INSTALL, findBrowsers, KNOWN_BROWSER_IDS, redactUrl, remoteBrowser, type FoundBrowser } from './browsers.ts';
 import { buildPage, DIST_DIR, distExists } from './build.ts';
-import { runCrashRows } from './crash-trials.ts';
+import { runDrivenRows } from './driven-rows.ts';
 import type { Driver } from './drivers/driver.ts';
 import { driveManual } from './drivers/manual.ts';
 import { drivePlaywright } from './drivers/playwright.ts';
@@ -421,8 +421,8 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       if (end.kind === 'done') {
         let results: ResultsFile = t.browser ? end.results : { ...end.results, run: { ...end.results.run, browser: name } };
         if (results.cases.some(awaitsDriver)) {
-          const crash = { how: t.browser?.playwright, pageUrl: `${origin}/`, plan, signal: controller.signal, onProgress: (line: string) => view.update(`${name.padEnd(9)} ${line}`) };
-          results = { ...results, cases: await runCrashRows(results.cases, crash) };
+          const driven = { how: t.browser?.playwright, pageUrl: `${origin}/`, plan, signal: controller.signal, onProgress: (line: string) => view.update(`${name.padEnd(9)} ${line}`) };
+          results = { ...results, cases: await runDrivenRows(results.cases, driven) };
         }
         cases = results.cases;
         if (end.results.run.browser !== (t.browser ? t.id : current.browser) || end.results.run.id !== runId) {

@@ -5,7 +5,7 @@ import { awaitsDriver, DRIVER_NEEDED } from '../../src/core/driven.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import { validateResults, type CaseIdentity } from '../../src/core/results.ts';
 import { runPlan } from '../../src/core/runner.ts';
-import { runCrashRows } from '../../src/cli/crash-trials.ts';
+import { runDrivenRows } from '../../src/cli/driven-rows.ts';
 import { crashRow, crashSuite, describeLost, survivors, writeAcknowledged } from '../../suites/crash.ts';
 import { makeDocs, fixtureShape } from '../../fixtures/index.ts';
 import { runnerResultsDoc } from './runner-doc.ts';
@@ -32,7 +32,7 @@ describe('crash suite - in the page', () => {
 
   it('without a Playwright browser the sweep keeps the rows and adds why', async () => {
     const out = await runPlan({ plan: plan({ adapters: ['disk'] }), suites: [crashSuite], adapters: [disk], runId: 'crash', timerStepMs: 0.005 });
-    const rows = await runCrashRows(out.cases, { how: undefined, pageUrl: 'http://127.0.0.1:1/', plan: plan(), signal: new AbortController().signal, onProgress: () => {} });
+    const rows = await runDrivenRows(out.cases, { how: undefined, pageUrl: 'http://127.0.0.1:1/', plan: plan(), signal: new AbortController().signal, onProgress: () => {} });
     const left = rows.filter(awaitsDriver);
     expect(left).toHaveLength(2);
     for (const row of left) expect(row.reason).toMatch(/\(this browser cannot be: it is not driven with Playwright\)$/);

@@ -70,6 +70,13 @@ export class RestartableBrowser {
     this.context = undefined;
   }
 
+  /** Close the browser the way a user quits it, keeping the profile for the next start. */
+  async close(): Promise<void> {
+    const context = this.context;
+    this.context = undefined;
+    if (context) await withTimeout(context.close(), 20_000, 'closing the browser');
+  }
+
   /** Close the browser if it runs (killing it if it will not close), and remove the profile. */
   async dispose(): Promise<void> {
     if (this.context) await withTimeout(this.context.close(), 20_000, 'closing the browser').catch(() => {});

@@ -6,6 +6,7 @@
 import type { StoreHandle } from '../../core/adapter.ts';
 import { adapterById } from '../../adapters/registry.ts';
 import { fixtureShape, makeDocs } from '../../../fixtures/index.ts';
+import { coldOpOf, fillForCold, readOnce, type ColdSample } from '../../../suites/cold.ts';
 import { crashWriteOf, survivors, writeAcknowledged } from '../../../suites/crash.ts';
 
 export interface CrashWriteRequest {
@@ -28,6 +29,22 @@ export interface StorebenchTrials {
   crashWrite(request: CrashWriteRequest): Promise<'written'>;
   /** After the restart: which of `ids` the store holds, its document count; then it is destroyed. */
   crashSurvivors(request: { adapter: string; db: string; params: Record<string, unknown>; ids: string[] }): Promise<{ present: string[]; count: number }>;
+  /** Fill a fresh database for a cold read and build what the read uses; then close it. */
+  coldFill(request: ColdRequest): Promise<'filled'>;
+  /** Open the database, do the read once, close it: the two times in ms. */
+  coldRead(request: ColdRequest): Promise<ColdSample>;
+  /** Delete a database by name. */
+  destroy(request: { adapter: string; db: string }): Promise<'destroyed'>;
+}
+
+export interface ColdRequest {
+  adapter: string;
+  db: string;
+  /** The cold case's params (op, state). */
+  params: Record<string, unknown>;
+  fixture: string;
+  seed: number;
+  size: number;
 }
 
 declare global {
@@ -57,5 +74,39 @@ export function installTrials(): void {
         await handle.destroy();
       }
     },
+    async coldFill(r) {
+      const { docs, op, field } = coldInputs(r);
+      const handle = await adapterById(r.adapter).open(r.db);
+      try {
+        await fillForCold(handle, docs, op, field);
+      } finally {
+        await handle.close();
+      }
+      return 'filled';
+    },
+    async coldRead(r) {
+      // The documents are built before the clock starts: only the open and the read are timed.
+      const { docs, op, field } = coldInputs(r);
+      const adapter = adapterById(r.adapter);
+      const t0 = performance.now();
+      const handle = await adapter.open(r.db);
+      const t1 = performance.now();
+      try {
+        await readOnce(handle, docs, op, field);
+        return { openMs: t1 - t0, readMs: performance.now() - t1 };
+      } finally {
+        await handle.close();
+      }
+    },
+    async destroy(r) {
+      await adapterById(r.adapter).destroy(r.db);
+      return 'destroyed';
+    },
   };
+}
+
+/** What a cold read needs besides the store: the fixture's documents, the op, the field it queries. */
+function coldInputs(r: ColdRequest) {
+  const shape = fixtureShape(r.fixture);
+  return { docs: makeDocs(shape, r.seed, r.size), op: coldOpOf(r.params).op, field: shape.indexedFields[0]! };
 }

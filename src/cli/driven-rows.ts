@@ -1,0 +1,47 @@
+/**
+ * The sweep's half of driven cases (src/core/driven.ts): the rows the page left for a driver that
+ * can act outside it. Each driven suite has its trials here: crash (crash-trials.ts) kills the
+ * browser mid-write; cold (cold-trials.ts) reloads the page and restarts the browser between
+ * writing and reading. Every trial runs on a profile of its own, removed after its row.
+ */
+import { awaitsDriver } from '../core/driven.ts';
+import type { Plan } from '../core/plan.ts';
+import type { CaseResult } from '../core/results.ts';
+import type { PlaywrightLaunch } from './browsers.ts';
+import { coldRows } from './cold-trials.ts';
+import { crashRowOf } from './crash-trials.ts';
+import { killProblem } from './drivers/restartable.ts';
+
+export interface DrivenRun {
+  how: PlaywrightLaunch;
+  /** The page's address (the sweep's server): the same origin in every start, so the same storage. */
+  pageUrl: string;
+  plan: Plan;
+  signal: AbortSignal;
+  /** A line of progress: the row and the step under way. */
+  onProgress(line: string): void;
+}
+
+type Awaiting = CaseResult & { status: 'unsupported'; reason: string };
+
+/** The rows of `cases`, with every row the page left for the driver measured, or given why it cannot be. */
+export async function runDrivenRows(cases: readonly CaseResult[], run: Omit<DrivenRun, 'how'> & { how: PlaywrightLaunch | undefined }): Promise<CaseResult[]> {
+  const problem = killProblem(run.how);
+  const out = [...cases];
+  const awaiting = cases.flatMap((row, i) => (awaitsDriver(row) ? [{ row, i }] : []));
+  const put = (row: CaseResult, measured: CaseResult) => (out[cases.indexOf(row)] = measured);
+  const left = (row: Awaiting, why: string) => put(row, { ...row, reason: `${row.reason} (${why})` });
+  if (problem !== null || !run.how) {
+    for (const { row } of awaiting) left(row, `this browser cannot be: ${problem}`);
+    return out;
+  }
+  const driven: DrivenRun = { ...run, how: run.how };
+  for (const { row } of awaiting.filter(({ row }) => row.suite === 'crash')) {
+    if (run.signal.aborted) left(row, 'the sweep was stopped before this row');
+    else put(row, await crashRowOf(row, driven));
+  }
+  const cold = awaiting.filter(({ row }) => row.suite === 'cold').map(({ row }) => row);
+  for (const [row, measured] of await coldRows(cold, driven)) put(row, measured);
+  for (const { row } of awaiting) if (out[cases.indexOf(row)] === row) left(row, 'the sweep was stopped before this row');
+  return out;
+}

@@ -1,0 +1,117 @@
+import type { Doc, Scalar, StoreHandle } from '../src/core/adapter.ts';
+import type { Capability } from '../src/core/capabilities.ts';
+import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
+import { derivedFromSamples } from '../src/core/stats.ts';
+import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
+import { writeAll } from './prefill.ts';
+
+/**
+ * cold: the same read in three states of the browser. `warm`: in the tab that just wrote the
+ * data. `reload`: after the page is reloaded. `restart`: after the browser is closed and started
+ * again on the same profile. Each sample opens the store and does the read once; its time is
+ * both together (the first answer a user waits for), with the open and the read recorded apart.
+ *
+ * Driven (src/core/driven.ts): the sweep's Playwright driver fills a fresh database in the page,
+ * then reads it warm, reloads and reads, restarts and reads, so one sample of each state comes
+ * from the same database. The page does the work (`fillForCold`, `readCold`).
+ */
+export const COLD_OPS = ['get', 'page', 'view', 'find'] as const;
+export type ColdOp = (typeof COLD_OPS)[number];
+export const COLD_STATES = ['warm', 'reload', 'restart'] as const;
+export type ColdState = (typeof COLD_STATES)[number];
+
+const NEEDS: Record<ColdOp, readonly Capability[]> = {
+  get: [],
+  page: ['keyRange'],
+  view: ['mapReduce'],
+  find: ['query', 'secondaryIndex'],
+};
+
+const WHAT: Record<ColdOp, string> = {
+  get: 'get one document by id',
+  page: 'read a page of 10 in _id order',
+  view: 'query a persisted view by key',
+  find: 'an indexed equality query',
+};
+
+const STATE_TEXT: Record<ColdState, string> = {
+  warm: 'in the tab that wrote the data',
+  reload: 'after a page reload',
+  restart: 'after a browser restart',
+};
+
+const VIEW = 'cold_by_field';
+
+function coldCase(op: ColdOp, state: ColdState): BenchCase {
+  return defineCase<void>({
+    id: `${op}-${state}`,
+    title: `open, then ${WHAT[op]}, ${STATE_TEXT[state]}`,
+    needs: NEEDS[op],
+    params: { op, state },
+    driven: 'reload the page and restart the browser on the same profile between writing the data and reading it',
+    supports: (adapter) => (adapter.backend === 'memory' ? `${adapter.id} keeps nothing across a reload or a restart` : true),
+    operations: () => 1,
+    run: () => Promise.reject(new Error('the cold suite is run by the sweep driver, not in the page')),
+  });
+}
+
+/** The op a cold row measures, from its params. */
+export function coldOpOf(params: Readonly<Record<string, unknown>>): { op: ColdOp; state: ColdState } {
+  const { op, state } = params;
+  if (!COLD_OPS.includes(op as ColdOp) || !COLD_STATES.includes(state as ColdState)) throw new RangeError(`not the params of a cold case: ${JSON.stringify(params)}`);
+  return { op: op as ColdOp, state: state as ColdState };
+}
+
+/** What the read looks for: the middle document, and its value of the first indexed field. */
+function target(docs: readonly Doc[], field: string): { id: string; value: Scalar } {
+  const doc = docs[Math.floor(docs.length / 2)]!;
+  return { id: doc._id, value: doc[field] as Scalar };
+}
+
+/** Fill the store and build what the read uses (the view's index, the secondary index), untimed. */
+export async function fillForCold(handle: StoreHandle, docs: readonly Doc[], op: ColdOp, field: string): Promise<void> {
+  await writeAll(handle, docs);
+  const { value } = target(docs, field);
+  if (op === 'view') {
+    await handle.createView!(VIEW, field);
+    await handle.queryView!(VIEW, { key: value, limit: 1 });
+  }
+  if (op === 'find') {
+    await handle.createIndex!([field]);
+    await handle.find!({ where: [{ field, eq: value }], limit: 1 });
+  }
+}
+
+/** The read itself; throws when it finds nothing, so a store that lost its data cannot look fast. */
+export async function readOnce(handle: StoreHandle, docs: readonly Doc[], op: ColdOp, field: string): Promise<void> {
+  const { id, value } = target(docs, field);
+  const found =
+    op === 'get' ? [await handle.get(id)].filter(Boolean)
+    : op === 'page' ? await handle.range!({ gte: id, limit: 10 })
+    : op === 'view' ? await handle.queryView!(VIEW, { key: value })
+    : await handle.find!({ where: [{ field, eq: value }] });
+  if (found.length === 0) throw new Error(`${WHAT[op]} found nothing after ${op === 'get' ? id : `${field} = ${JSON.stringify(value)}`}`);
+}
+
+/** One cold read as the page measured it. */
+export interface ColdSample {
+  openMs: number;
+  readMs: number;
+}
+
+/** The row of a cold case: a sample per read, open plus read, with each recorded apart. */
+export function coldRow(identity: CaseIdentity, samples: readonly ColdSample[]): CaseResult {
+  const times = samples.map((s) => s.openMs + s.readMs);
+  const common = { ...identity, samples: times, warmup: [], db: 'fresh' as const, repeats: 1, metrics: { openMs: samples.map((s) => s.openMs), readMs: samples.map((s) => s.readMs) } };
+  const { stats, precision, outliers } = derivedFromSamples(times);
+  return { ...common, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
+}
+
+export const coldSuite: Suite = {
+  id: 'cold',
+  title: 'Cold start',
+  description:
+    'Open the store and do one read (get by id, a page of allDocs, a persisted-view query, an indexed find) in the tab that wrote the data, after a page reload, and after a browser restart on the same profile. Driven by the sweep (Chromium, Firefox).',
+  params: { restarts: { kind: 'int', default: 6, min: 1, sampling: true, help: 'samples per row: each fills a fresh store, then reads it warm, after a reload and after a restart' } },
+  cases: () => COLD_OPS.flatMap((op) => COLD_STATES.map((state) => coldCase(op, state))),
+};
