@@ -1,9 +1,11 @@
 /**
- * The crash suite end to end, as a user runs it: `npm run sweep -- --suites crash` kills Chromium
+ * The driven suites end to end, as a user runs them. Crash: `npm run sweep -- --suites crash` kills Chromium
  * and Firefox with SIGKILL at seeded points, restarts them on the same profile, and counts what
  * survived. idb acknowledges a write only after its transaction committed, so it must lose
  * nothing under 'strict'; idb@write-behind acknowledges before it writes, so it must lose writes,
- * and the sweep must say so. Nothing may be left behind: no browser process, no profile folder.
+ * and the sweep must say so. Cold: a read after a browser restart on the same profile finds the
+ * data and is slower than in the tab that wrote it. Nothing may be left behind: no browser
+ * process, no profile folder.
  */
 import { expect, test } from '@playwright/test';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseResults, type CaseResult } from '../../src/core/results.ts';
 import { lostWrites } from '../../suites/crash.ts';
+import { median } from '../../src/core/stats.ts';
 import { filesIn, sweep } from './sweep-process.ts';
 
 const PROFILE_PREFIX = 'storebench-profile-';
@@ -52,6 +55,33 @@ test('sweep - crash: idb loses no acknowledged write under strict, the write-beh
       expect(run.stdout).toMatch(new RegExp(`${browser} idb@write-behind serial-default size 40: lost [1-9]\\d* of \\d+ acknowledged writes; [1-3] of 3 kills lost some`));
       // The control has no durability option: that row says so instead of measuring.
       expect(row('idb@write-behind', 'serial-strict')).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('needs durability') });
+    }
+    expect(profileProcesses()).toEqual([]);
+    expect(profileFolders()).toEqual(foldersBefore);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('sweep - cold: get by id warm, after a reload and after a restart, each opened and read; nothing is left behind', async () => {
+  test.setTimeout(300_000);
+  const foldersBefore = profileFolders();
+  const out = mkdtempSync(join(tmpdir(), 'storebench-cold-'));
+  try {
+    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'cold', '--cases', 'get-warm,get-reload,get-restart', '--adapters', 'idb', '--sizes', '200', '--params', 'restarts=3', '--out', out], 280_000);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    for (const browser of ['chromium', 'firefox']) {
+      const name = filesIn(out).find((f) => f.endsWith(`-${browser}.json`))!;
+      const cases = parseResults(readFileSync(join(out, name), 'utf8'), name).cases;
+      const row = (c: string) => cases.find((r) => r.case === c) as CaseResult & { status: 'ok' };
+      for (const c of ['get-warm', 'get-reload', 'get-restart']) {
+        expect(row(c), `${browser} ${c}`).toMatchObject({ status: 'ok', samples: expect.any(Array) });
+        expect(row(c).samples, `${browser} ${c}`).toHaveLength(3);
+        // Each sample is the open plus the read, recorded apart.
+        row(c).samples.forEach((ms, i) => expect(ms).toBeCloseTo(row(c).metrics!.openMs![i]! + row(c).metrics!.readMs![i]!, 6));
+      }
+      // A browser that starts again opens its IndexedDB from disk: slower than the tab that wrote it.
+      expect(median(row('get-restart').samples), browser).toBeGreaterThan(median(row('get-warm').samples));
     }
     expect(profileProcesses()).toEqual([]);
     expect(profileFolders()).toEqual(foldersBefore);

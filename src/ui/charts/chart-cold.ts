@@ -1,0 +1,86 @@
+/**
+ * Cold against warm in one browser: a group per store, a bar per state (in the tab that wrote the
+ * data, after a reload, after a browser restart) for one read of the cold suite. The bar is the
+ * median of open plus read, and the whisker the 95% interval of that median, as in every other
+ * bar chart here; the tooltip splits the median open and read times.
+ */
+import type { ChartConfiguration, TooltipItem } from 'chart.js';
+import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import { axisLines, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
+import { COLD_OPS, COLD_STATES, type ColdOp } from '../../../suites/cold.ts';
+import { median } from '../../core/stats.ts';
+import { describeMedian } from '../row-text.ts';
+import { formatMs } from '../format.ts';
+
+const STATE_COLOURS = { warm: '#f28e2b', reload: '#4e79a7', restart: '#59a14f' } as const;
+
+export class ColdChart {
+  readonly figure = new ChartFigure<'bar'>('cold', 'Cold against warm', 'Median time to open the store and do one read, in the tab that wrote the data, after a reload and after a browser restart, with the 95% interval of each median');
+
+  constructor() {
+    registerCharts();
+  }
+
+  /** The read to draw: the chosen case's, when it is a cold case, else the first loaded. */
+  static pickOp(comparison: Comparison, wantedCase: string | null): ColdOp | null {
+    const loaded = COLD_OPS.filter((op) => comparison.rows.some((r) => r.suite === 'cold' && r.case.startsWith(`${op}-`)));
+    const wanted = wantedCase?.startsWith('cold/') ? (wantedCase.slice(5).split('-')[0] as ColdOp) : null;
+    return wanted !== null && loaded.includes(wanted) ? wanted : (loaded[0] ?? null);
+  }
+
+  render(comparison: Comparison, wantedCase: string | null, column: string | null, log: boolean): void {
+    const op = ColdChart.pickOp(comparison, wantedCase);
+    const col = comparison.columns.find((c) => c.key === column);
+    const cell = (adapter: string, state: string): OkCase | null => {
+      const r = comparison.rows.find((x) => x.suite === 'cold' && x.case === `${op}-${state}` && x.adapter === adapter)?.cells.get(col?.key ?? '');
+      return r?.status === 'ok' ? r : null;
+    };
+    const adapters = [...new Set(comparison.rows.filter((r) => r.suite === 'cold' && r.case.startsWith(`${op}-`)).map((r) => r.adapter))].filter((a) => COLD_STATES.some((s) => cell(a, s)));
+    if (!col || op === null || adapters.length === 0) {
+      this.figure.showEmpty(op === null ? 'No cold rows loaded (npm run sweep -- --suites cold).' : `No ok cold ${op} rows in ${col?.label ?? 'this browser'}.`);
+      return;
+    }
+    const grid = COLD_STATES.map((s) => adapters.map((a) => cell(a, s)));
+    const intervals: (Interval | null)[][] = grid.map((list) => list.map((r) => r?.stats.medianCi ?? null));
+    this.figure.setCaption(
+      `cold ${op} in ${axisLines(col).join(' ')}: bars = median of opening the store plus one read; whiskers = 95% CI of that median (none below 6 samples). ` +
+        'Warm: in the tab that wrote the data. Reload: after page.reload(). Restart: after the browser was closed and started again on the same profile.',
+    );
+    const t = theme();
+    const config: ChartConfiguration<'bar', (number | null)[], string> = {
+      type: 'bar',
+      data: {
+        labels: adapters,
+        datasets: COLD_STATES.map((s, i) => ({
+          label: s,
+          data: (grid[i] ?? []).map((r) => (r && (!log || r.stats.median > 0) ? r.stats.median : null)),
+          backgroundColor: `${STATE_COLOURS[s]}cc`,
+          borderColor: STATE_COLOURS[s],
+          borderWidth: 1,
+        })),
+      },
+      options: {
+        ...figureOptions(t),
+        scales: {
+          x: axis(t, 'store', 'category'),
+          y: axis(t, log ? 'median ms, open + read (log)' : 'median ms, open + read', log ? 'logarithmic' : 'linear', log ? { ticks: logTicks(t) } : { beginAtZero: true }),
+        },
+        plugins: {
+          ...titleAndLegend(t, `cold ${op} · ${axisLines(col).join(' ')} · median open + read (ms)`),
+          tooltip: {
+            callbacks: {
+              label: (item: TooltipItem<'bar'>) => {
+                const r = grid[item.datasetIndex]?.[item.dataIndex];
+                if (!r) return '';
+                const part = (name: string) => (r.metrics?.[name] ? `median ${name} ${formatMs(median(r.metrics[name]))} ms` : null);
+                return [`${r.adapter}, ${COLD_STATES[item.datasetIndex]}: ${describeMedian(r)}`, [part('openMs'), part('readMs')].filter(Boolean).join(', ')];
+              },
+            },
+          },
+        },
+      },
+      plugins: [errorBarsPlugin(() => intervals, () => theme().fg)],
+    };
+    this.figure.draw(config as unknown as ChartConfiguration<'bar'>, `storebench-cold-${op}-${col.label}`);
+  }
+}
