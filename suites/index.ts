@@ -10,6 +10,7 @@ import { insertSuite } from './insert.ts';
 import { lifecycleSuite } from './lifecycle.ts';
 import { paginateSuite } from './paginate.ts';
 import { readSuite } from './read.ts';
+import { tabsSuite } from './tabs.ts';
 import { updateSuite } from './update.ts';
 import { viewsSuite } from './views.ts';
 
@@ -28,6 +29,7 @@ export const SUITES: readonly Suite[] = [
   encryptionSuite,
   crashSuite,
   coldSuite,
+  tabsSuite,
 ];
 
 export const SUITE_IDS: readonly string[] = SUITES.map((s) => s.id);

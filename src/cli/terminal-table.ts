@@ -3,6 +3,7 @@
  * Pure: results in, text out.
  */
 import { describeLost } from '../../suites/crash.ts';
+import { drivenFinding } from '../../suites/findings.ts';
 import { formatPrecision, rowPrecision } from '../core/precision.ts';
 import type { CaseResult } from '../core/results.ts';
 import { MEDIAN_CI_MIN_N } from '../core/stats.ts';
@@ -96,6 +97,12 @@ export const LEGEND =
  * follow `adapterOrder` (the plan's), not the order rows finished in: the runner finishes
  * unsupported rows first.
  */
+/** The driven suites whose findings follow the table, with what their numbers are. */
+const DRIVEN_HEADINGS: readonly [string, string][] = [
+  ['crash', 'Crash durability (acknowledged writes gone after SIGKILL and restart; the ms above are per acknowledged write):'],
+  ['tabs', 'Several tabs (the ms above are the wall time of all tabs together):'],
+];
+
 export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: readonly string[] = []): string {
   const order: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] = [];
   const seen = new Set<string>();
@@ -178,13 +185,14 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
     for (const line of coarse.slice(0, 10)) out.push(`  ${line}`);
     if (coarse.length > 10) out.push(`  … and ${coarse.length - 10} more`);
   }
-  const crashes = columns.flatMap((col) => col.cases.flatMap((r) => {
-    const lost = describeLost(r);
-    return lost === null ? [] : [`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${lost}`];
-  }));
-  if (crashes.length > 0) {
-    out.push('', 'Crash durability (acknowledged writes gone after SIGKILL and restart; the ms above are per acknowledged write):');
-    for (const line of crashes) out.push(`  ${line}`);
+  for (const [suite, heading] of DRIVEN_HEADINGS) {
+    const lines = columns.flatMap((col) =>
+      col.cases.flatMap((r) => {
+        const found = r.suite === suite ? drivenFinding(r) : null;
+        return found === null ? [] : [`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${found}`];
+      }),
+    );
+    if (lines.length > 0) out.push('', heading, ...lines.map((line) => `  ${line}`));
   }
   if (problems.size > 0) {
     out.push('', 'Errors and timeouts:');

@@ -6,6 +6,7 @@
  * table gives each store's geometric mean of those factors. All text goes in through textContent.
  */
 import { describeLost } from '../../suites/crash.ts';
+import { drivenFinding } from '../../suites/findings.ts';
 import type { CaseResult, CaseStatus } from '../core/results.ts';
 import { opsPerSecond } from '../core/stats.ts';
 import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../core/timer.ts';
@@ -241,8 +242,8 @@ export class ResultsTable {
     const coarse = describeLost(r) === null && underTimerResolution(timedSectionMs(r), this.timerStepMs);
     const median = num(formatMs(s.median), `${describeMedian(r)}\n${describeMean(s)}\n${samplesTitle}`, s.median);
     const notes: string[] = [];
-    const lost = describeLost(r);
-    if (lost !== null) notes.push(lost);
+    const found = drivenFinding(r);
+    if (found !== null) notes.push(found);
     if (coarse) {
       this.coarseRows++;
       const steps = Math.round(timedSectionMs(r) / this.timerStepMs);

@@ -57,6 +57,14 @@ export class RestartableBrowser {
     return page;
   }
 
+  /** Open `url` in one more page (tab) of the running browser. */
+  async newPage(url: string): Promise<Page> {
+    if (!this.context) throw new Error('the browser is not running');
+    const page = await this.context.newPage();
+    await page.goto(url, { waitUntil: 'load', timeout: LAUNCH_TIMEOUT_MS });
+    return page;
+  }
+
   /** SIGKILL every process of the browser at once, and wait until none is left. */
   async kill(): Promise<void> {
     const pids = processesOf(this.profile);

@@ -8,6 +8,8 @@ import { adapterById } from '../../adapters/registry.ts';
 import { fixtureShape, makeDocs } from '../../../fixtures/index.ts';
 import { coldOpOf, fillForCold, readOnce, type ColdSample } from '../../../suites/cold.ts';
 import { crashWriteOf, survivors, writeAcknowledged } from '../../../suites/crash.ts';
+import { checkTabs, tabWork, writesOf, type TabReport, type TabsCheck } from '../../../suites/tabs.ts';
+import { idbEvents, type IdbEvents } from './idb-events.ts';
 
 export interface CrashWriteRequest {
   adapter: string;
@@ -33,8 +35,26 @@ export interface StorebenchTrials {
   coldFill(request: ColdRequest): Promise<'filled'>;
   /** Open the database, do the read once, close it: the two times in ms. */
   coldRead(request: ColdRequest): Promise<ColdSample>;
+  /**
+   * One tab of the tabs suite: wait until `startAt` (epoch ms), open the store, do its work,
+   * close it; with the IndexedDB events this page saw meanwhile.
+   */
+  tabWork(request: TabRequest): Promise<TabReport & IdbEvents>;
+  /** After every tab ended: lost and extra writes; then the database is deleted. */
+  checkTabs(request: { adapter: string; db: string; k: number; ops: number }): Promise<TabsCheck>;
   /** Delete a database by name. */
   destroy(request: { adapter: string; db: string }): Promise<'destroyed'>;
+}
+
+export interface TabRequest {
+  adapter: string;
+  db: string;
+  tab: number;
+  ops: number;
+  fixture: string;
+  seed: number;
+  /** Epoch ms at which every tab starts. */
+  startAt: number;
 }
 
 export interface ColdRequest {
@@ -98,12 +118,36 @@ export function installTrials(): void {
         await handle.close();
       }
     },
+    async tabWork(r) {
+      const docs = makeDocs(fixtureShape(r.fixture), r.seed, Math.min(writesOf(r.ops), 100));
+      const before = idbEvents();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, r.startAt - epochNow())));
+      const handle = await adapterById(r.adapter).open(r.db);
+      try {
+        const report = await tabWork(handle, { tab: r.tab, ops: r.ops }, docs, epochNow);
+        const after = idbEvents();
+        return { ...report, blocked: after.blocked - before.blocked, versionchange: after.versionchange - before.versionchange };
+      } finally {
+        await handle.close();
+      }
+    },
+    async checkTabs(r) {
+      const handle = await adapterById(r.adapter).open(r.db);
+      try {
+        return await checkTabs(handle, r.k, r.ops, epochNow, (ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+      } finally {
+        await handle.destroy();
+      }
+    },
     async destroy(r) {
       await adapterById(r.adapter).destroy(r.db);
       return 'destroyed';
     },
   };
 }
+
+/** Epoch ms at sub-millisecond resolution, comparable between the tabs of one browser. */
+const epochNow = () => performance.timeOrigin + performance.now();
 
 /** What a cold read needs besides the store: the fixture's documents, the op, the field it queries. */
 function coldInputs(r: ColdRequest) {

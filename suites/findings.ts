@@ -1,0 +1,12 @@
+import type { CaseResult } from '../src/core/results.ts';
+import { describeLost } from './crash.ts';
+import { describeTabs } from './tabs.ts';
+
+/**
+ * What a driven row found besides its time, in words: lost writes for crash, latencies, events
+ * and visibility for tabs. Null for every other row. The sweep prints it under its table; the
+ * page's results table puts it in the row's notes.
+ */
+export function drivenFinding(row: CaseResult): string | null {
+  return describeLost(row) ?? describeTabs(row);
+}
