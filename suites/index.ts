@@ -9,6 +9,7 @@ import { growthSuite } from './growth.ts';
 import { insertSuite } from './insert.ts';
 import { lifecycleSuite } from './lifecycle.ts';
 import { paginateSuite } from './paginate.ts';
+import { quotaSuite } from './quota.ts';
 import { readSuite } from './read.ts';
 import { tabsSuite } from './tabs.ts';
 import { updateSuite } from './update.ts';
@@ -30,6 +31,7 @@ export const SUITES: readonly Suite[] = [
   crashSuite,
   coldSuite,
   tabsSuite,
+  quotaSuite,
 ];
 
 export const SUITE_IDS: readonly string[] = SUITES.map((s) => s.id);

@@ -2,7 +2,8 @@
  * The sweep's half of driven cases (src/core/driven.ts): the rows the page left for a driver that
  * can act outside it. Each driven suite has its trials here: crash (crash-trials.ts) kills the
  * browser mid-write; cold (cold-trials.ts) reloads the page and restarts the browser between
- * writing and reading; tabs (tabs-trials.ts) opens several tabs on one store. Every trial runs on a profile of its own, removed after its row.
+ * writing and reading; tabs (tabs-trials.ts) opens several tabs on one store; quota
+ * (quota-trials.ts) sets a small storage quota and fills the store until it fails. Every trial runs on a profile of its own, removed after its row.
  */
 import { awaitsDriver } from '../core/driven.ts';
 import type { Plan } from '../core/plan.ts';
@@ -11,6 +12,7 @@ import type { PlaywrightLaunch } from './browsers.ts';
 import { coldRows } from './cold-trials.ts';
 import { crashRowOf } from './crash-trials.ts';
 import { killProblem } from './drivers/restartable.ts';
+import { quotaRowOf } from './quota-trials.ts';
 import { tabsRowOf } from './tabs-trials.ts';
 
 export interface DrivenRun {
@@ -37,13 +39,12 @@ export async function runDrivenRows(cases: readonly CaseResult[], run: Omit<Driv
     return out;
   }
   const driven: DrivenRun = { ...run, how: run.how };
-  for (const { row } of awaiting.filter(({ row }) => row.suite === 'crash')) {
+  const oneByOne: Record<string, (row: CaseResult, run: DrivenRun) => Promise<CaseResult>> = { crash: crashRowOf, tabs: tabsRowOf, quota: quotaRowOf };
+  for (const { row } of awaiting) {
+    const trial = oneByOne[row.suite];
+    if (!trial) continue;
     if (run.signal.aborted) left(row, 'the sweep was stopped before this row');
-    else put(row, await crashRowOf(row, driven));
-  }
-  for (const { row } of awaiting.filter(({ row }) => row.suite === 'tabs')) {
-    if (run.signal.aborted) left(row, 'the sweep was stopped before this row');
-    else put(row, await tabsRowOf(row, driven));
+    else put(row, await trial(row, driven));
   }
   const cold = awaiting.filter(({ row }) => row.suite === 'cold').map(({ row }) => row);
   for (const [row, measured] of await coldRows(cold, driven)) put(row, measured);

@@ -101,6 +101,7 @@ export const LEGEND =
 const DRIVEN_HEADINGS: readonly [string, string][] = [
   ['crash', 'Crash durability (acknowledged writes gone after SIGKILL and restart; the ms above are per acknowledged write):'],
   ['tabs', 'Several tabs (the ms above are the wall time of all tabs together):'],
+  ['quota', 'Storage limits (the ms above are the time to fill the store until it failed):'],
 ];
 
 export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: readonly string[] = []): string {
@@ -189,7 +190,7 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
     const lines = columns.flatMap((col) =>
       col.cases.flatMap((r) => {
         const found = r.suite === suite ? drivenFinding(r) : null;
-        return found === null ? [] : [`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${found}`];
+        return found === null ? [] : [printableField(`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${found}`)];
       }),
     );
     if (lines.length > 0) out.push('', heading, ...lines.map((line) => `  ${line}`));

@@ -30,6 +30,11 @@ interface CaseBase {
   warmup: number[];
   /** Named per-sample measurements besides the time, one value per timed sample. */
   metrics?: Record<string, number[]>;
+  /**
+   * What each timed sample found that is not a number, in words, one per sample: e.g. the error a
+   * store gave when it was full (the quota suite). Absent where a case finds nothing of the kind.
+   */
+  notes?: string[];
   /** Points the case recorded in each timed sample, e.g. batch time against store size. */
   series?: { x: string; y: string; samples: [number, number][][] };
   /**
@@ -305,6 +310,11 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
         // One value per timed sample, so a metric lines up with the sample it was taken in.
         if (list.length !== (row.samples as unknown[]).length) fail(`${p}.metrics.${name}`, `has ${list.length} values but there are ${(row.samples as unknown[]).length} samples`);
       }
+    }
+    if (row.notes !== undefined) {
+      const notes = arr(row.notes, `${p}.notes`);
+      notes.forEach((v, j) => str(v, `${p}.notes[${j}]`));
+      if (notes.length !== (row.samples as unknown[]).length) fail(`${p}.notes`, `has ${notes.length} notes but there are ${(row.samples as unknown[]).length} samples`);
     }
     if (row.series !== undefined) {
       const series = obj(row.series, `${p}.series`);

@@ -89,3 +89,28 @@ test('sweep - cold: get by id warm, after a reload and after a restart, each ope
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('sweep - tabs: 1 and 2 tabs on idb write and read without losing a write; background tabs are unsupported where headless shows them all', async () => {
+  test.setTimeout(300_000);
+  const foldersBefore = profileFolders();
+  const out = mkdtempSync(join(tmpdir(), 'storebench-tabs-'));
+  try {
+    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'tabs', '--adapters', 'idb', '--sizes', '100', '--params', 'tabs=1,2;ops=40;rounds=2', '--out', out], 280_000);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    for (const browser of ['chromium', 'firefox']) {
+      const name = filesIn(out).find((f) => f.endsWith(`-${browser}.json`))!;
+      const cases = parseResults(readFileSync(join(out, name), 'utf8'), name).cases;
+      const row = (c: string) => cases.find((r) => r.case === c) as CaseResult;
+      for (const [c, k] of [['visible-1', 1], ['visible-2', 2]] as const) {
+        expect(row(c), `${browser} ${c}`).toMatchObject({ status: 'ok', operations: 40 * k, metrics: { lost: [0, 0], extra: [0, 0], blocked: expect.any(Array), versionchange: expect.any(Array) } });
+        expect(row(c).metrics!.maxMs!.every((m) => m > 0), `${browser} ${c}`).toBe(true);
+      }
+      expect(row('hidden-2')).toMatchObject({ status: 'unsupported', reason: expect.stringMatching(/^the other tabs stay visible here/) });
+    }
+    expect(run.stdout).toMatch(/chromium idb visible-2 size 100: median p50 [\d.]+ ms, p95 [\d.]+ ms, max [\d.]+ ms per operation; \d+ blocked, \d+ versionchange events/);
+    expect(profileProcesses()).toEqual([]);
+    expect(profileFolders()).toEqual(foldersBefore);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});

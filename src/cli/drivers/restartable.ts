@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, firefox, webkit, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, firefox, webkit, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { withTimeout } from '../../core/errors.ts';
 import type { PlaywrightLaunch } from '../browsers.ts';
 
@@ -32,6 +32,8 @@ export class RestartableBrowser {
     private readonly how: PlaywrightLaunch,
     /** Called from the page through `window.<name>(...args)`, in every start. */
     private readonly bindings: Readonly<Record<string, (...args: unknown[]) => void>> = {},
+    /** Firefox preferences for the profile (ignored by the other engines). */
+    private readonly firefoxPrefs: Readonly<Record<string, string | number | boolean>> = {},
   ) {
     mkdirSync(this.profile);
     mkdirSync(this.tmp);
@@ -45,6 +47,7 @@ export class RestartableBrowser {
       args: this.how.args,
       env: { ...process.env, TMPDIR: this.tmp },
       ...(this.how.channel ? { channel: this.how.channel } : {}),
+      ...(this.how.engine === 'firefox' ? { firefoxUserPrefs: { ...this.firefoxPrefs } } : {}),
       headless: true,
       timeout: LAUNCH_TIMEOUT_MS,
       handleSIGINT: false,
@@ -55,6 +58,12 @@ export class RestartableBrowser {
     for (const [name, fn] of Object.entries(this.bindings)) await page.exposeBinding(name, (_source, ...args: unknown[]) => fn(...args));
     await page.goto(url, { waitUntil: 'load', timeout: LAUNCH_TIMEOUT_MS });
     return page;
+  }
+
+  /** A DevTools protocol session on `page` (Chromium only: throws elsewhere). */
+  async devtools(page: Page): Promise<CDPSession> {
+    if (!this.context) throw new Error('the browser is not running');
+    return this.context.newCDPSession(page);
   }
 
   /** Open `url` in one more page (tab) of the running browser. */

@@ -3,11 +3,13 @@
  * outside the page calls these with page.evaluate between the steps only it can take, such as
  * killing the browser. Each call opens the store it names, does one step and answers in JSON.
  */
-import type { StoreHandle } from '../../core/adapter.ts';
+import type { StoreAdapter, StoreHandle } from '../../core/adapter.ts';
+import { errorMessage } from '../../core/errors.ts';
 import { adapterById } from '../../adapters/registry.ts';
 import { fixtureShape, makeDocs } from '../../../fixtures/index.ts';
 import { coldOpOf, fillForCold, readOnce, type ColdSample } from '../../../suites/cold.ts';
 import { crashWriteOf, survivors, writeAcknowledged } from '../../../suites/crash.ts';
+import { fillUntilFull, type QuotaSample } from '../../../suites/quota.ts';
 import { checkTabs, tabWork, writesOf, type TabReport, type TabsCheck } from '../../../suites/tabs.ts';
 import { idbEvents, type IdbEvents } from './idb-events.ts';
 
@@ -42,6 +44,8 @@ export interface StorebenchTrials {
   tabWork(request: TabRequest): Promise<TabReport & IdbEvents>;
   /** After every tab ended: lost and extra writes; then the database is deleted. */
   checkTabs(request: { adapter: string; db: string; k: number; ops: number }): Promise<TabsCheck>;
+  /** Fill a fresh database until a write fails (the quota suite); then delete it. */
+  quotaFill(request: QuotaRequest): Promise<QuotaSample>;
   /** Delete a database by name. */
   destroy(request: { adapter: string; db: string }): Promise<'destroyed'>;
 }
@@ -55,6 +59,18 @@ export interface TabRequest {
   seed: number;
   /** Epoch ms at which every tab starts. */
   startAt: number;
+}
+
+export interface QuotaRequest {
+  adapter: string;
+  db: string;
+  fixture: string;
+  seed: number;
+  maxDocs: number;
+  /** ms the fill may take before it stops without a failure. */
+  timeoutMs: number;
+  /** Call navigator.storage.persist(): only where it cannot raise a prompt no one answers. */
+  askPersist: boolean;
 }
 
 export interface ColdRequest {
@@ -139,11 +155,53 @@ export function installTrials(): void {
         await handle.destroy();
       }
     },
+    async quotaFill(r) {
+      const shape = fixtureShape(r.fixture);
+      const adapter = adapterById(r.adapter);
+      const usage = async () => (navigator.storage?.estimate ? await navigator.storage.estimate() : null);
+      const before = await usage();
+      const t0 = performance.now();
+      // A store that is full may fail to open, or close itself when a write fails: what it does
+      // then is part of the finding, so every step after the fill is tried and told, not thrown.
+      let filled: { docs: number; jsonBytes: number; error: string };
+      let handle: StoreHandle | null = null;
+      try {
+        handle = await adapter.open(r.db);
+        filled = await fillUntilFull(handle, (start, count) => makeDocs(shape, r.seed, count, start), r.maxDocs, () => performance.now(), t0 + r.timeoutMs);
+      } catch (e) {
+        filled = { docs: 0, jsonBytes: 0, error: `opening the store failed: ${errorMessage(e)}` };
+      }
+      const ms = performance.now() - t0;
+      const notes = [filled.error];
+      const stored = await storedAfter(adapter, handle, r.db).catch((e: unknown) => (notes.push(`counting afterwards failed: ${errorMessage(e)}`), null));
+      const after = await usage();
+      const used = before?.usage != null && after?.usage != null ? after.usage - before.usage : null;
+      const persisted = r.askPersist && navigator.storage?.persist ? Number(await navigator.storage.persist()) : null;
+      await (handle ? handle.destroy() : Promise.reject(new Error('not open'))).catch(() => adapter.destroy(r.db)).catch((e: unknown) => notes.push(`deleting it failed: ${errorMessage(e)}`));
+      return { ms, docs: filled.docs, stored, jsonBytes: filled.jsonBytes, usageBytes: used, quotaBytes: after?.quota ?? null, persisted, error: notes.join('; ') };
+    },
     async destroy(r) {
       await adapterById(r.adapter).destroy(r.db);
       return 'destroyed';
     },
   };
+}
+
+/** The documents a store holds after a fill: on its handle, or on a new one if the store closed it. */
+async function storedAfter(adapter: StoreAdapter, handle: StoreHandle | null, db: string): Promise<number> {
+  if (handle) {
+    try {
+      return await handle.count();
+    } catch {
+      await handle.close().catch(() => {});
+    }
+  }
+  const again = await adapter.open(db);
+  try {
+    return await again.count();
+  } finally {
+    await again.close();
+  }
 }
 
 /** Epoch ms at sub-millisecond resolution, comparable between the tabs of one browser. */

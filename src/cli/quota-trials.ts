@@ -1,0 +1,47 @@
+/**
+ * The quota suite's trials (suites/quota.ts). For each store: start the browser on a profile of
+ * its own with a small storage quota (Firefox: the preference
+ * dom.quotaManager.temporaryStorage.fixedLimit, set before the start; Chromium: DevTools'
+ * Storage.overrideQuotaForOrigin on the page's origin), then per sample let the page fill a fresh
+ * database until a write fails. The profile is removed after the row, whatever happened.
+ */
+import { errorMessage, withTimeout } from '../core/errors.ts';
+import type { CaseResult } from '../core/results.ts';
+import { resolveSuiteParams } from '../core/suite.ts';
+import { quotaRow, quotaSuite, type QuotaSample } from '../../suites/quota.ts';
+import type { DrivenRun } from './driven-rows.ts';
+import { RestartableBrowser } from './drivers/restartable.ts';
+
+export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseResult> {
+  const quotaBytes = Number(row.params.quotaMb) * 1024 * 1024;
+  const fills = Number(resolveSuiteParams(quotaSuite, run.plan.params).fills);
+  if (run.how.engine === 'webkit') return { ...row, samples: [], warmup: [], status: 'unsupported', reason: "Playwright's WebKit has no way to set a storage quota" };
+  const browser = new RestartableBrowser(run.how, {}, { 'dom.quotaManager.temporaryStorage.fixedLimit': Math.round(quotaBytes / 1024) });
+  const samples: QuotaSample[] = [];
+  try {
+    const page = await browser.start(run.pageUrl);
+    if (run.how.engine === 'chromium') {
+      const cdp = await browser.devtools(page);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(run.pageUrl).origin, quotaSize: quotaBytes });
+    }
+    for (let s = 0; s < fills && !run.signal.aborted; s++) {
+      run.onProgress(`quota ${row.adapter}: fill ${s + 1} of ${fills}`);
+      const request = {
+        adapter: row.adapter,
+        db: `storebench-quota-${s}`,
+        fixture: run.plan.fixture,
+        seed: run.plan.seed,
+        maxDocs: Number(row.params.maxDocs),
+        timeoutMs: run.plan.timeoutMs,
+        // Firefox asks the user whether to persist; a headless browser shows no one the prompt.
+        askPersist: run.how.engine === 'chromium',
+      };
+      samples.push(await withTimeout(page.evaluate((q) => window.__storebenchTrials.quotaFill(q), request), run.plan.timeoutMs + 30_000, 'filling the store'));
+    }
+  } catch (e) {
+    return { ...row, samples: [], warmup: [], status: 'error', reason: `quota fill ${samples.length + 1}: ${errorMessage(e)}` };
+  } finally {
+    await browser.dispose();
+  }
+  return samples.length > 0 ? quotaRow(row, samples) : { ...row, samples: [], warmup: [], status: 'unsupported', reason: 'the sweep was stopped before this row' };
+}

@@ -1,0 +1,120 @@
+import type { Doc, StoreHandle } from '../src/core/adapter.ts';
+import { errorMessage } from '../src/core/errors.ts';
+import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
+import { derivedFromSamples } from '../src/core/stats.ts';
+import { defineCase, type Suite } from '../src/core/suite.ts';
+import { writeAll } from './prefill.ts';
+
+/**
+ * quota: how much of the fixture a store takes before it fails, under a small storage quota the
+ * driver sets (Chromium: DevTools' Storage.overrideQuotaForOrigin; Firefox: the preference
+ * dom.quotaManager.temporaryStorage.fixedLimit), so a run ends in seconds. Driven
+ * (src/core/driven.ts). The page writes chunks until a write fails (`fillUntilFull`), then
+ * records the error the store gave, how many documents it holds, what
+ * navigator.storage.estimate() says it used against the JSON bytes written, and whether
+ * navigator.storage.persist() is granted where asking cannot raise a prompt.
+ *
+ * localStorage has its own limit (about 5 MB per origin), which no quota setting moves.
+ */
+const CHUNK = 100;
+
+function fill(quotaMb: number, maxDocs: number) {
+  return defineCase<void>({
+    id: 'fill',
+    title: `write until the store fails, under a quota of ${quotaMb} MB`,
+    needs: [],
+    params: { quotaMb, maxDocs },
+    driven: 'set a small storage quota on a browser profile of its own',
+    supports: (adapter) => (adapter.backend === 'memory' ? `${adapter.id} keeps its data in the page's memory, which no storage quota limits` : true),
+    operations: () => 1,
+    run: () => Promise.reject(new Error('the quota suite is run by the sweep driver, not in the page')),
+  });
+}
+
+/** What one fill found. */
+export interface QuotaSample {
+  /** ms from the first write to the failure (or the cap). */
+  ms: number;
+  /** Documents acknowledged before the first write that failed. */
+  docs: number;
+  /** Documents the store holds afterwards (a bulk write that failed may have kept part); null when it could not say. */
+  stored: number | null;
+  /** UTF-16 code units of the acknowledged documents' JSON: what the store was given. */
+  jsonBytes: number;
+  /** navigator.storage.estimate() usage after the fill minus before it; null where there is none. */
+  usageBytes: number | null;
+  quotaBytes: number | null;
+  /** navigator.storage.persist(): 1 granted, 0 refused; null where it was not asked. */
+  persisted: number | null;
+  /** The error of the write that failed, or why the fill stopped without one; then what failed after it. */
+  error: string;
+}
+
+/**
+ * Write `chunkOf(i)` chunks of CHUNK documents until a write fails or `maxDocs` are written;
+ * `now` is the clock. Returns the documents acknowledged and the error.
+ */
+export async function fillUntilFull(handle: StoreHandle, chunkOf: (start: number, count: number) => Doc[], maxDocs: number, now: () => number, deadline: number): Promise<{ docs: number; jsonBytes: number; error: string }> {
+  let docs = 0;
+  let jsonBytes = 0;
+  while (docs < maxDocs) {
+    if (now() > deadline) return { docs, jsonBytes, error: `no failure before the time limit, at ${docs} documents` };
+    const chunk = chunkOf(docs, Math.min(CHUNK, maxDocs - docs));
+    try {
+      await writeAll(handle, chunk);
+    } catch (e) {
+      const name = e instanceof Error || e instanceof DOMException ? e.name : '';
+      return { docs, jsonBytes, error: `${name && !errorMessage(e).startsWith(name) ? `${name}: ` : ''}${errorMessage(e)}` };
+    }
+    docs += chunk.length;
+    for (const d of chunk) jsonBytes += JSON.stringify(d).length;
+  }
+  return { docs, jsonBytes, error: `no failure within ${maxDocs} documents` };
+}
+
+/**
+ * The row of the quota case: per fill, its time, and the metrics `docs`, `stored`, `jsonBytes`,
+ * and where known `usageBytes`, `quotaBytes`, `persisted`; the error of each fill in `notes`.
+ */
+export function quotaRow(identity: CaseIdentity, samples: readonly QuotaSample[]): CaseResult {
+  const known = (k: 'stored' | 'usageBytes' | 'quotaBytes' | 'persisted') => (samples.every((s) => s[k] !== null) ? { [k]: samples.map((s) => s[k] as number) } : {});
+  const metrics = { docs: samples.map((s) => s.docs), ...known('stored'), jsonBytes: samples.map((s) => s.jsonBytes), ...known('usageBytes'), ...known('quotaBytes'), ...known('persisted') };
+  const times = samples.map((s) => s.ms);
+  const common = { ...identity, samples: times, warmup: [], db: 'fresh' as const, repeats: 1, metrics, notes: samples.map((s) => s.error) };
+  const { stats, precision, outliers } = derivedFromSamples(times);
+  return { ...common, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
+}
+
+/**
+ * `documents that fit per fill: 14,400 / 0 / 0 (3.6 MB of JSON in the first); storage estimate
+ * 5.3 MB used after the first (×1.5 its JSON); …`: a quota row's findings, or null for other rows.
+ * Every fill is listed: the first says how much fits; the later ones whether the store recovered
+ * (deleted its full database and took writes again).
+ */
+export function describeQuota(row: CaseResult): string | null {
+  const m = row.metrics;
+  if (row.suite !== 'quota' || !m?.docs || !m.jsonBytes) return null;
+  const mb = (b: number) => `${(b / 1e6).toLocaleString('en-US', { maximumSignificantDigits: 2 })} MB`;
+  const json = m.jsonBytes[0] ?? 0;
+  const parts = [`documents that fit per fill: ${m.docs.map((d) => d.toLocaleString('en-US')).join(' / ')} (${mb(json)} of JSON in the first)`];
+  const used = m.usageBytes?.[0];
+  if (used !== undefined) parts.push(`storage estimate ${mb(used)} used after the first${json > 0 ? ` (×${(used / json).toFixed(2)} its JSON)` : ''}`);
+  if (m.quotaBytes) parts.push(`estimate's quota ${mb(m.quotaBytes[0] ?? 0)}`);
+  parts.push(m.persisted ? `persist() ${m.persisted.every((p) => p === 1) ? 'granted' : m.persisted.every((p) => p === 0) ? 'refused' : 'granted sometimes'}` : 'persist() not asked');
+  const first = row.notes?.[0];
+  if (first !== undefined) parts.push(`the first fill stopped by: ${first}`);
+  return parts.join('; ');
+}
+
+export const quotaSuite: Suite = {
+  id: 'quota',
+  title: 'Storage limits',
+  description:
+    'Write until the store fails, under a small quota the driver sets: how many documents fit, the error the store gives, how far navigator.storage.estimate() is from the bytes written, and whether navigator.storage.persist() is granted. Driven by the sweep (Chromium, Firefox).',
+  params: {
+    quotaMb: { kind: 'int', default: 5, min: 1, help: 'the storage quota the driver sets, in MB' },
+    maxDocs: { kind: 'int', default: 200_000, min: 1, help: 'documents after which a fill stops without a failure' },
+    fills: { kind: 'int', default: 3, min: 1, sampling: true, help: 'fills per row (one sample each)' },
+  },
+  cases: (params) => [fill(params.quotaMb as number, params.maxDocs as number)],
+};
