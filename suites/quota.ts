@@ -1,5 +1,5 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
-import { errorMessage } from '../src/core/errors.ts';
+import { toError } from '../src/core/errors.ts';
 import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
 import { derivedFromSamples } from '../src/core/stats.ts';
 import { defineCase, type Suite } from '../src/core/suite.ts';
@@ -63,13 +63,19 @@ export async function fillUntilFull(handle: StoreHandle, chunkOf: (start: number
     try {
       await writeAll(handle, chunk);
     } catch (e) {
-      const name = e instanceof Error || e instanceof DOMException ? e.name : '';
-      return { docs, jsonBytes, error: `${name && !errorMessage(e).startsWith(name) ? `${name}: ` : ''}${errorMessage(e)}` };
+      return { docs, jsonBytes, error: storeError(e) };
     }
     docs += chunk.length;
     for (const d of chunk) jsonBytes += JSON.stringify(d).length;
   }
   return { docs, jsonBytes, error: `no failure within ${maxDocs} documents` };
+}
+
+/** The error as the store gave it: its name and first line (PouchDB's plain objects included). */
+function storeError(thrown: unknown): string {
+  const err = toError(thrown);
+  const text = (err.message || err.name || 'unknown error').split('\n')[0] ?? '';
+  return err.name && err.name !== 'Error' && !text.startsWith(err.name) ? `${err.name}: ${text}` : text;
 }
 
 /**

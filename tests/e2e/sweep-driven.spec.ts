@@ -114,3 +114,29 @@ test('sweep - tabs: 1 and 2 tabs on idb write and read without losing a write; b
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('sweep - quota: under a 2 MB quota idb fails with a quota error after some documents; memory is unsupported', async () => {
+  test.setTimeout(240_000);
+  const foldersBefore = profileFolders();
+  const out = mkdtempSync(join(tmpdir(), 'storebench-quota-'));
+  try {
+    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'quota', '--adapters', 'idb,memory', '--sizes', '100', '--params', 'quotaMb=2;fills=1', '--out', out], 220_000);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    for (const browser of ['chromium', 'firefox']) {
+      const name = filesIn(out).find((f) => f.endsWith(`-${browser}.json`))!;
+      const cases = parseResults(readFileSync(join(out, name), 'utf8'), name).cases;
+      const idb = cases.find((r) => r.adapter === 'idb') as CaseResult;
+      expect(idb, browser).toMatchObject({ status: 'ok', params: { quotaMb: 2 }, notes: [expect.stringMatching(/^QuotaExceededError/)] });
+      // Some documents fit, and fewer than 2 MB of JSON: the quota, not the cap, stopped it.
+      expect(idb.metrics!.docs![0], browser).toBeGreaterThan(0);
+      expect(idb.metrics!.jsonBytes![0], browser).toBeLessThan(2 * 1024 * 1024);
+      expect(idb.metrics!.stored![0], browser).toBe(idb.metrics!.docs![0]);
+      expect(cases.find((r) => r.adapter === 'memory')).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('no storage quota limits') });
+    }
+    expect(run.stdout).toMatch(/chromium idb fill size 100: documents that fit per fill: [\d,]+ \(/);
+    expect(profileProcesses()).toEqual([]);
+    expect(profileFolders()).toEqual(foldersBefore);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});

@@ -21,7 +21,7 @@ describe('suites - every suite on the memory store', () => {
         if (row.status === 'ok') {
           expect(row.samples, label).toHaveLength(2);
           expect(row.operations, label).toBeGreaterThan(0);
-        } else expect(row.reason, label).toMatch(/needs \w+|^memory (keeps nothing|is private to each tab)/);
+        } else expect(row.reason, label).toMatch(/needs \w+|^memory (keeps (nothing|its data)|is private to each tab)/);
       }
       expect(out.leftover).toEqual([]);
     });
