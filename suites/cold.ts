@@ -1,7 +1,7 @@
 import type { Doc, Scalar, StoreHandle } from '../src/core/adapter.ts';
 import type { Capability } from '../src/core/capabilities.ts';
 import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
-import { derivedFromSamples } from '../src/core/stats.ts';
+import { measuredRow } from '../src/core/driven.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
 import { writeAll } from './prefill.ts';
 
@@ -102,9 +102,7 @@ export interface ColdSample {
 /** The row of a cold case: a sample per read, open plus read, with each recorded apart. */
 export function coldRow(identity: CaseIdentity, samples: readonly ColdSample[]): CaseResult {
   const times = samples.map((s) => s.openMs + s.readMs);
-  const common = { ...identity, samples: times, warmup: [], db: 'fresh' as const, repeats: 1, metrics: { openMs: samples.map((s) => s.openMs), readMs: samples.map((s) => s.readMs) } };
-  const { stats, precision, outliers } = derivedFromSamples(times);
-  return { ...common, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
+  return measuredRow(identity, times, { metrics: { openMs: samples.map((s) => s.openMs), readMs: samples.map((s) => s.readMs) } });
 }
 
 export const coldSuite: Suite = {

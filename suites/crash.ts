@@ -1,6 +1,7 @@
 import type { Doc, Durability, StoreAdapter, StoreHandle } from '../src/core/adapter.ts';
 import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
-import { derivedFromSamples, wilsonInterval, type Interval } from '../src/core/stats.ts';
+import { measuredRow } from '../src/core/driven.ts';
+import { wilsonInterval, type Interval } from '../src/core/stats.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
 
 /**
@@ -111,10 +112,8 @@ export function crashRow(identity: CaseIdentity, trials: readonly CrashTrial[]):
     lost: counted.map((t) => t.acknowledged.length - t.present.length),
     unacknowledged: counted.map((t) => t.count - t.present.length),
   };
-  const common = { ...identity, samples, warmup: [], db: 'fresh' as const, repeats: 1, metrics };
-  if (counted.length === 0) return { ...common, status: 'error', reason: 'no write was acknowledged before any kill' };
-  const { stats, precision, outliers } = derivedFromSamples(samples);
-  return { ...common, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
+  if (counted.length === 0) return { ...identity, samples, warmup: [], metrics, status: 'error', reason: 'no write was acknowledged before any kill' };
+  return measuredRow(identity, samples, { metrics });
 }
 
 /** A crash row's finding: acknowledged writes lost over all its kills, and the kills that lost any. */

@@ -1,7 +1,7 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
 import { toError } from '../src/core/errors.ts';
 import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
-import { derivedFromSamples } from '../src/core/stats.ts';
+import { measuredRow } from '../src/core/driven.ts';
 import { defineCase, type Suite } from '../src/core/suite.ts';
 import { writeAll } from './prefill.ts';
 
@@ -85,10 +85,11 @@ function storeError(thrown: unknown): string {
 export function quotaRow(identity: CaseIdentity, samples: readonly QuotaSample[]): CaseResult {
   const known = (k: 'stored' | 'usageBytes' | 'quotaBytes' | 'persisted') => (samples.every((s) => s[k] !== null) ? { [k]: samples.map((s) => s[k] as number) } : {});
   const metrics = { docs: samples.map((s) => s.docs), ...known('stored'), jsonBytes: samples.map((s) => s.jsonBytes), ...known('usageBytes'), ...known('quotaBytes'), ...known('persisted') };
-  const times = samples.map((s) => s.ms);
-  const common = { ...identity, samples: times, warmup: [], db: 'fresh' as const, repeats: 1, metrics, notes: samples.map((s) => s.error) };
-  const { stats, precision, outliers } = derivedFromSamples(times);
-  return { ...common, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
+  return measuredRow(
+    identity,
+    samples.map((s) => s.ms),
+    { metrics, notes: samples.map((s) => s.error) },
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
 import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
-import { derivedFromSamples, quantile } from '../src/core/stats.ts';
+import { measuredRow } from '../src/core/driven.ts';
+import { quantile } from '../src/core/stats.ts';
 import { defineCase, type BenchCase, type ParamValue, type Suite } from '../src/core/suite.ts';
 
 /**
@@ -134,14 +135,12 @@ export function tabsRow(identity: CaseIdentity, samples: readonly TabsSample[]):
     lost: samples.map((s) => s.lost),
     extra: samples.map((s) => s.extra),
   };
-  const common = { ...identity, samples: wall, warmup: [], db: 'fresh' as const, repeats: 1, metrics };
   const broken = samples.findIndex((s) => s.lost > 0 || s.extra !== 0);
   if (broken !== -1) {
     const s = samples[broken]!;
-    return { ...common, status: 'error', reason: `sample ${broken + 1}: ${s.lost} write${s.lost === 1 ? '' : 's'} lost (still unseen ${SETTLE_MS / 1000} s after the tabs ended) and ${s.extra} document${s.extra === 1 ? '' : 's'} beyond those written, with ${identity.params.k} tabs` };
+    return { ...identity, samples: wall, warmup: [], metrics, status: 'error', reason: `sample ${broken + 1}: ${s.lost} write${s.lost === 1 ? '' : 's'} lost (still unseen ${SETTLE_MS / 1000} s after the tabs ended) and ${s.extra} document${s.extra === 1 ? '' : 's'} beyond those written, with ${identity.params.k} tabs` };
   }
-  const { stats, precision, outliers } = derivedFromSamples(wall);
-  return { ...common, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
+  return measuredRow(identity, wall, { metrics });
 }
 
 export const tabsSuite: Suite = {

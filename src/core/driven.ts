@@ -5,7 +5,8 @@
  * driver runs them and puts its rows in their place. Every other way of running (the page alone,
  * WebDriver, --manual) keeps the reason, which says how to get the row.
  */
-import type { CaseResult } from './results.ts';
+import type { CaseIdentity, CaseResult } from './results.ts';
+import { derivedFromSamples } from './stats.ts';
 
 export const DRIVER_NEEDED = 'needs the sweep to drive the browser';
 
@@ -17,4 +18,14 @@ export function drivenReason(what: string): string {
 /** A row the page left for the driver. */
 export function awaitsDriver(row: CaseResult): row is CaseResult & { status: 'unsupported'; reason: string } {
   return row.status === 'unsupported' && row.reason.startsWith(DRIVER_NEEDED);
+}
+
+/**
+ * A driven row that measured: one sample per trial, what each trial recorded besides its time
+ * (`metrics`, and `notes` for what is not a number), and the statistics of the samples. A driver
+ * runs a fixed number of trials, so the row stopped at its count.
+ */
+export function measuredRow(identity: CaseIdentity, samples: number[], recorded: { metrics: Record<string, number[]>; notes?: string[] }): CaseResult {
+  const { stats, precision, outliers } = derivedFromSamples(samples);
+  return { ...identity, samples, warmup: [], db: 'fresh', repeats: 1, ...recorded, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
 }

@@ -77,7 +77,7 @@ export interface Interval {
  * Whiskers for bar charts: Chart.js has no error bars. `intervals()[dataset][index]` is the
  * interval of the value each bar shows, or null for none (too few samples, or no bar).
  */
-export function errorBarsPlugin(intervals: () => (Interval | null)[][], colour: () => string): Plugin<'bar'> {
+export function errorBarsPlugin<T extends 'bar' | 'scatter' = 'bar'>(intervals: () => (Interval | null)[][], colour: () => string): Plugin<T> {
   return {
     id: 'storebenchErrorBars',
     afterDatasetsDraw(chart) {
@@ -94,12 +94,13 @@ export function errorBarsPlugin(intervals: () => (Interval | null)[][], colour: 
         if (!chart.isDatasetVisible(di)) return;
         const bars = chart.getDatasetMeta(di).data;
         list.forEach((iv, i) => {
-          const bar = bars[i] as unknown as { x: number; width: number } | undefined;
+          // A bar's whisker is capped at a third of its width; a point's (a line chart) at 8 px.
+          const bar = bars[i] as unknown as { x: number; width?: number } | undefined;
           if (!iv || !bar) return;
           // On a log axis the low end may be at or below 0: stop the whisker at the axis instead.
           const top = y.getPixelForValue(iv.hi);
           const bottom = y.getPixelForValue(Math.max(iv.lo, y.min));
-          const cap = Math.min(bar.width * 0.35, 8);
+          const cap = Math.min((bar.width ?? 24) * 0.35, 8);
           ctx.beginPath();
           ctx.moveTo(bar.x, top);
           ctx.lineTo(bar.x, bottom);

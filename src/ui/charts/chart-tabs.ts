@@ -4,8 +4,8 @@
  * the whisker the same over the ends of that median's 95% interval. A store that shares its work
  * well between tabs climbs; one that serialises them stays flat.
  */
-import type { ChartConfiguration, Plugin, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import type { ChartConfiguration, TooltipItem } from 'chart.js';
+import { axis, ChartFigure, errorBarsPlugin, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { axisLines, type Comparison } from '../explorer/explorer-model.ts';
 import { formatRate } from '../format.ts';
@@ -70,7 +70,7 @@ export class TabsChart {
           },
         },
       },
-      plugins: [whiskers(() => theme().fg)],
+      plugins: [errorBarsPlugin<'scatter'>(() => lines.map((l) => l.points.map((p) => (p.lo !== null && p.hi !== null ? { lo: p.lo, hi: p.hi } : null))), () => theme().fg)],
     };
     this.figure.draw(config as unknown as ChartConfiguration<'scatter'>, `storebench-tabs-${col.label}`);
   }
@@ -88,38 +88,4 @@ function pointsOf(comparison: Comparison, adapter: string, column: string): Poin
       return [{ x: Number(c.params.k), y: rate(c.stats.median), lo: ci && ci.hi > 0 ? rate(ci.hi) : null, hi: ci && ci.lo > 0 ? rate(ci.lo) : null }];
     })
     .sort((a, b) => a.x - b.x);
-}
-
-function whiskers(colour: () => string): Plugin<'scatter'> {
-  return {
-    id: 'storebenchTabsWhiskers',
-    afterDatasetsDraw(chart) {
-      const y = chart.scales.y;
-      if (!y) return;
-      const { ctx, chartArea } = chart;
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(chartArea.left, chartArea.top, chartArea.right - chartArea.left, chartArea.bottom - chartArea.top);
-      ctx.clip();
-      ctx.strokeStyle = colour();
-      ctx.lineWidth = 1.5;
-      chart.data.datasets.forEach((ds, di) => {
-        if (!chart.isDatasetVisible(di)) return;
-        const points = chart.getDatasetMeta(di).data;
-        (ds.data as unknown as Point[]).forEach((p, i) => {
-          const at = points[i] as unknown as { x: number } | undefined;
-          if (!at || p.lo === null || p.hi === null) return;
-          ctx.beginPath();
-          ctx.moveTo(at.x, y.getPixelForValue(p.hi));
-          ctx.lineTo(at.x, y.getPixelForValue(p.lo));
-          ctx.moveTo(at.x - 4, y.getPixelForValue(p.hi));
-          ctx.lineTo(at.x + 4, y.getPixelForValue(p.hi));
-          ctx.moveTo(at.x - 4, y.getPixelForValue(p.lo));
-          ctx.lineTo(at.x + 4, y.getPixelForValue(p.lo));
-          ctx.stroke();
-        });
-      });
-      ctx.restore();
-    },
-  };
 }

@@ -13,14 +13,21 @@ import { fillUntilFull, type QuotaSample } from '../../../suites/quota.ts';
 import { checkTabs, tabWork, writesOf, type TabReport, type TabsCheck } from '../../../suites/tabs.ts';
 import { idbEvents, type IdbEvents } from './idb-events.ts';
 
-export interface CrashWriteRequest {
+/** Which database of which store a trial step works on. The driver names one database per trial. */
+export interface StoreRequest {
   adapter: string;
-  /** The database of this kill: the driver names one per kill and destroys it after counting. */
   db: string;
-  /** The crash case's params (durability, chunkSize). */
-  params: Record<string, unknown>;
+}
+
+/** A step that writes the plan's documents: their shape and seed. */
+export interface FixtureRequest extends StoreRequest {
   fixture: string;
   seed: number;
+}
+
+/** A step of a case: its params (crash: durability and chunkSize; cold: op and state) and size. */
+export interface CaseRequest extends FixtureRequest {
+  params: Record<string, unknown>;
   size: number;
 }
 
@@ -30,57 +37,39 @@ export interface StorebenchTrials {
    * binding the driver exposes) after each acknowledged write. Resolves when all are written;
    * the driver usually kills the browser before that.
    */
-  crashWrite(request: CrashWriteRequest): Promise<'written'>;
+  crashWrite(request: CaseRequest): Promise<'written'>;
   /** After the restart: which of `ids` the store holds, its document count; then it is destroyed. */
-  crashSurvivors(request: { adapter: string; db: string; params: Record<string, unknown>; ids: string[] }): Promise<{ present: string[]; count: number }>;
+  crashSurvivors(request: StoreRequest & { params: Record<string, unknown>; ids: string[] }): Promise<{ present: string[]; count: number }>;
   /** Fill a fresh database for a cold read and build what the read uses; then close it. */
-  coldFill(request: ColdRequest): Promise<'filled'>;
+  coldFill(request: CaseRequest): Promise<'filled'>;
   /** Open the database, do the read once, close it: the two times in ms. */
-  coldRead(request: ColdRequest): Promise<ColdSample>;
+  coldRead(request: CaseRequest): Promise<ColdSample>;
   /**
    * One tab of the tabs suite: wait until `startAt` (epoch ms), open the store, do its work,
    * close it; with the IndexedDB events this page saw meanwhile.
    */
   tabWork(request: TabRequest): Promise<TabReport & IdbEvents>;
   /** After every tab ended: lost and extra writes; then the database is deleted. */
-  checkTabs(request: { adapter: string; db: string; k: number; ops: number }): Promise<TabsCheck>;
+  checkTabs(request: StoreRequest & { k: number; ops: number }): Promise<TabsCheck>;
   /** Fill a fresh database until a write fails (the quota suite); then delete it. */
   quotaFill(request: QuotaRequest): Promise<QuotaSample>;
   /** Delete a database by name. */
-  destroy(request: { adapter: string; db: string }): Promise<'destroyed'>;
+  destroy(request: StoreRequest): Promise<'destroyed'>;
 }
 
-export interface TabRequest {
-  adapter: string;
-  db: string;
+export interface TabRequest extends FixtureRequest {
   tab: number;
   ops: number;
-  fixture: string;
-  seed: number;
   /** Epoch ms at which every tab starts. */
   startAt: number;
 }
 
-export interface QuotaRequest {
-  adapter: string;
-  db: string;
-  fixture: string;
-  seed: number;
+export interface QuotaRequest extends FixtureRequest {
   maxDocs: number;
   /** ms the fill may take before it stops without a failure. */
   timeoutMs: number;
   /** Call navigator.storage.persist(): only where it cannot raise a prompt no one answers. */
   askPersist: boolean;
-}
-
-export interface ColdRequest {
-  adapter: string;
-  db: string;
-  /** The cold case's params (op, state). */
-  params: Record<string, unknown>;
-  fixture: string;
-  seed: number;
-  size: number;
 }
 
 declare global {
@@ -208,7 +197,7 @@ async function storedAfter(adapter: StoreAdapter, handle: StoreHandle | null, db
 const epochNow = () => performance.timeOrigin + performance.now();
 
 /** What a cold read needs besides the store: the fixture's documents, the op, the field it queries. */
-function coldInputs(r: ColdRequest) {
+function coldInputs(r: CaseRequest) {
   const shape = fixtureShape(r.fixture);
   return { docs: makeDocs(shape, r.seed, r.size), op: coldOpOf(r.params).op, field: shape.indexedFields[0]! };
 }
