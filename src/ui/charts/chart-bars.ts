@@ -5,7 +5,7 @@
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, browserAxis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
-import { adapterColour } from './colours.ts';
+import { adapterColour, barDataset } from './colours.ts';
 import { axisLines, caseKey, missingBars, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
 import { describeMean, describeMedian } from '../row-text.ts';
 
@@ -53,14 +53,8 @@ export class BarsChart {
       type: 'bar',
       data: {
         labels: columns.map(axisLines),
-        datasets: adapters.map((a, i) => ({
-          label: a,
-          // A log axis cannot show a 0 ms median (a coarse timer): that bar is left out there.
-          data: (grid[i] ?? []).map((r) => (r && (!log || r.stats.median > 0) ? r.stats.median : null)),
-          backgroundColor: `${adapterColour(a)}cc`,
-          borderColor: adapterColour(a),
-          borderWidth: 1,
-        })),
+        // A log axis cannot show a 0 ms median (a coarse timer): that bar is left out there.
+        datasets: adapters.map((a, i) => barDataset(a, adapterColour(a), (grid[i] ?? []).map((r) => (r && (!log || r.stats.median > 0) ? r.stats.median : null)))),
       },
       options: {
         ...figureOptions(t),

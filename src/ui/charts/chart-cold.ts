@@ -6,6 +6,7 @@
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import { barDataset } from './colours.ts';
 import { axisLines, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
 import { COLD_OPS, COLD_STATES, type ColdOp } from '../../../suites/cold.ts';
 import { median } from '../../core/stats.ts';
@@ -51,13 +52,7 @@ export class ColdChart {
       type: 'bar',
       data: {
         labels: adapters,
-        datasets: COLD_STATES.map((s, i) => ({
-          label: s,
-          data: (grid[i] ?? []).map((r) => (r && (!log || r.stats.median > 0) ? r.stats.median : null)),
-          backgroundColor: `${STATE_COLOURS[s]}cc`,
-          borderColor: STATE_COLOURS[s],
-          borderWidth: 1,
-        })),
+        datasets: COLD_STATES.map((s, i) => barDataset(s, STATE_COLOURS[s], (grid[i] ?? []).map((r) => (r && (!log || r.stats.median > 0) ? r.stats.median : null)))),
       },
       options: {
         ...figureOptions(t),

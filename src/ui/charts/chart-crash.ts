@@ -6,7 +6,7 @@
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, registerCharts, theme, titleAndLegend } from './chart-common.ts';
-import { adapterColour } from './colours.ts';
+import { adapterColour, barDataset } from './colours.ts';
 import { axisLines, type Comparison } from '../explorer/explorer-model.ts';
 import { describeLost, lostWrites, type LostWrites } from '../../../suites/crash.ts';
 import type { CaseResult } from '../../core/results.ts';
@@ -44,13 +44,7 @@ export class CrashChart {
       type: 'bar',
       data: {
         labels: cases,
-        datasets: adapters.map((a, i) => ({
-          label: a,
-          data: (grid[i] ?? []).map((x) => (x ? (100 * x.lost.killsWithLoss) / x.lost.kills : null)),
-          backgroundColor: `${adapterColour(a)}cc`,
-          borderColor: adapterColour(a),
-          borderWidth: 1,
-        })),
+        datasets: adapters.map((a, i) => barDataset(a, adapterColour(a), (grid[i] ?? []).map((x) => (x ? (100 * x.lost.killsWithLoss) / x.lost.kills : null)))),
       },
       options: {
         ...figureOptions(t),

@@ -41,3 +41,8 @@ function hash(text: string): number {
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return h;
 }
+
+/** One bar dataset in a colour: the fill a little transparent, so whiskers and grid show through. */
+export function barDataset(label: string, colour: string, data: (number | null)[]) {
+  return { label, data, backgroundColor: `${colour}cc`, borderColor: colour, borderWidth: 1 };
+}
