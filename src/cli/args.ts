@@ -7,7 +7,7 @@
 import { isIP } from 'node:net';
 import { MIN_SAMPLES_ON_TIME_CAP } from '../core/allocator.ts';
 import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../core/compare.ts';
-import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, formatDuration, MAX_CPU_THROTTLE, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
+import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, DEFAULT_SUITES, formatDuration, MAX_CPU_THROTTLE, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
 import { MAX_SHARDS } from '../core/shard.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { DEFAULT_HOST } from './server.ts';
@@ -212,7 +212,8 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '<out>/<run-id>.csv, and prints a table. Flags take `--flag value` or `--flag=value`.',
     '',
     `  --browsers a,b     browsers to run (default: every one found); allowed: ${browserIds.join(', ')}`,
-    `  --suites a,b       suites (default: all); allowed: ${vocab.suites.join(', ')}`,
+    `  --suites a,b       suites (default: ${DEFAULT_SUITES.join(', ')}, with their main cases); allowed: ${vocab.suites.join(', ')}`,
+    `                     crash, cold, tabs and quota are driven: the sweep runs them with Playwright (Chromium, Firefox)`,
     `  --adapters a,b     stores (default: all); allowed: ${vocab.adapters.join(', ')}`,
     `  --sizes n,m        documents per case (default: ${d.sizes.join(',')}); 1 to ${PLAN_LIMITS.maxSize}`,
     `  --budget TIME      sampling time per browser (default: ${formatDuration(DEFAULT_BUDGET_MS)}), e.g. 90s, 10m, 1h: each row samples until`,
