@@ -195,6 +195,18 @@ describe('export csv - raw samples', () => {
     expect(lines[5]).toBe(`${S},bulk,memory,10000,10000,ok,timed,1,0.001,0.0000001,,,`);
   });
 
+  it("adds a note column where a row has per-sample notes, quoted as CSV, a formula's lead defused", () => {
+    const r = handBuilt();
+    const ok = r.cases[0] as Extract<CaseResult, { status: 'ok' }>;
+    ok.notes = ['QuotaExceededError: full, "really"', '=HYPERLINK("x")', 'ok'];
+    const rows = parseCsv(toSamplesCsv(r));
+    expect(rows[0]?.at(-1)).toBe('note');
+    expect(rows[1]?.at(-1)).toBe(''); // warm-up samples have no note
+    expect(rows[2]?.at(-1)).toBe('QuotaExceededError: full, "really"');
+    expect(rows[3]?.at(-1)).not.toMatch(/^=/);
+    expect(rows[5]?.at(-1)).toBe(''); // a row without notes
+  });
+
   it('round-trips every sample exactly', () => {
     const r = handBuilt();
     (r.cases[0] as CaseResult).samples = [0.1 + 0.2, 1 / 3, 123456.789, 5e-7];
