@@ -27,15 +27,22 @@ export interface DrivenRun {
 
 type Awaiting = CaseResult & { status: 'unsupported'; reason: string };
 
+/** What in the plan the driven trials cannot honour: they run in the page's main thread, unthrottled. */
+function planProblem(plan: Plan): string | null {
+  if (plan.worker) return 'the driven suites run in the page, and this plan runs in a Worker (--worker)';
+  if (plan.cpuThrottle) return 'the driven suites start browsers of their own, which the CPU throttling does not reach';
+  return null;
+}
+
 /** The rows of `cases`, with every row the page left for the driver measured, or given why it cannot be. */
 export async function runDrivenRows(cases: readonly CaseResult[], run: Omit<DrivenRun, 'how'> & { how: PlaywrightLaunch | undefined }): Promise<CaseResult[]> {
-  const problem = killProblem(run.how);
+  const problem = killProblem(run.how) ?? planProblem(run.plan);
   const out = [...cases];
   const awaiting = cases.flatMap((row, i) => (awaitsDriver(row) ? [{ row, i }] : []));
   const put = (row: CaseResult, measured: CaseResult) => (out[cases.indexOf(row)] = measured);
   const left = (row: Awaiting, why: string) => put(row, { ...row, reason: `${row.reason} (${why})` });
   if (problem !== null || !run.how) {
-    for (const { row } of awaiting) left(row, `this browser cannot be: ${problem}`);
+    for (const { row } of awaiting) left(row, `not run: ${problem}`);
     return out;
   }
   const driven: DrivenRun = { ...run, how: run.how };

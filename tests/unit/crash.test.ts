@@ -30,12 +30,21 @@ describe('crash suite - in the page', () => {
     expect(out.leftover).toEqual([]);
   });
 
+  it('a --worker or throttled plan keeps the rows and says why: the trials run in the main thread, unthrottled', async () => {
+    const out = await runPlan({ plan: plan({ adapters: ['disk'] }), suites: [crashSuite], adapters: [disk], runId: 'crash', timerStepMs: 0.005 });
+    const how = { engine: 'chromium' as const, args: [] };
+    for (const [over, why] of [[{ worker: true }, /\(not run: the driven suites run in the page, and this plan runs in a Worker \(--worker\)\)$/], [{ cpuThrottle: 4 }, /which the CPU throttling does not reach\)$/]] as const) {
+      const rows = await runDrivenRows(out.cases, { how, pageUrl: 'http://127.0.0.1:1/', plan: plan(over), signal: new AbortController().signal, onProgress: () => {} });
+      for (const row of rows.filter(awaitsDriver)) expect(row.reason).toMatch(why);
+    }
+  });
+
   it('without a Playwright browser the sweep keeps the rows and adds why', async () => {
     const out = await runPlan({ plan: plan({ adapters: ['disk'] }), suites: [crashSuite], adapters: [disk], runId: 'crash', timerStepMs: 0.005 });
     const rows = await runDrivenRows(out.cases, { how: undefined, pageUrl: 'http://127.0.0.1:1/', plan: plan(), signal: new AbortController().signal, onProgress: () => {} });
     const left = rows.filter(awaitsDriver);
     expect(left).toHaveLength(2);
-    for (const row of left) expect(row.reason).toMatch(/\(this browser cannot be: it is not driven with Playwright\)$/);
+    for (const row of left) expect(row.reason).toMatch(/\(not run: this browser is not driven with Playwright\)$/);
   });
 });
 

@@ -16,8 +16,8 @@ const GONE_TIMEOUT_MS = 10_000;
 
 /** Why this machine cannot kill a browser's processes by profile, or null when it can. */
 export function killProblem(how: PlaywrightLaunch | undefined): string | null {
-  if (!how) return 'it is not driven with Playwright';
-  if (how.connect) return 'it runs on a browser server (--remote), whose processes the sweep cannot kill';
+  if (!how) return 'this browser is not driven with Playwright';
+  if (how.connect) return 'this browser runs on a browser server (--remote), whose processes the sweep cannot reach';
   if (process.platform !== 'linux') return `finding a browser's processes by its profile needs Linux's /proc, and this is ${process.platform}`;
   return null;
 }
