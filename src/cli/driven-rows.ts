@@ -38,23 +38,23 @@ function planProblem(plan: Plan): string | null {
 export async function runDrivenRows(cases: readonly CaseResult[], run: Omit<DrivenRun, 'how'> & { how: PlaywrightLaunch | undefined }): Promise<CaseResult[]> {
   const problem = killProblem(run.how) ?? planProblem(run.plan);
   const out = [...cases];
-  const awaiting = cases.flatMap((row, i) => (awaitsDriver(row) ? [{ row, i }] : []));
-  const put = (row: CaseResult, measured: CaseResult) => (out[cases.indexOf(row)] = measured);
+  const awaiting = cases.filter(awaitsDriver);
+  const at = new Map(cases.map((row, i) => [row, i]));
+  const put = (row: CaseResult, measured: CaseResult) => (out[at.get(row)!] = measured);
   const left = (row: Awaiting, why: string) => put(row, { ...row, reason: `${row.reason} (${why})` });
   if (problem !== null || !run.how) {
-    for (const { row } of awaiting) left(row, `not run: ${problem}`);
+    for (const row of awaiting) left(row, `not run: ${problem}`);
     return out;
   }
   const driven: DrivenRun = { ...run, how: run.how };
   const oneByOne: Record<string, (row: CaseResult, run: DrivenRun) => Promise<CaseResult>> = { crash: crashRowOf, tabs: tabsRowOf, quota: quotaRowOf };
-  for (const { row } of awaiting) {
+  for (const row of awaiting) {
     const trial = oneByOne[row.suite];
     if (!trial) continue;
     if (run.signal.aborted) left(row, 'the sweep was stopped before this row');
     else put(row, await trial(row, driven));
   }
-  const cold = awaiting.filter(({ row }) => row.suite === 'cold').map(({ row }) => row);
-  for (const [row, measured] of await coldRows(cold, driven)) put(row, measured);
-  for (const { row } of awaiting) if (out[cases.indexOf(row)] === row) left(row, 'the sweep was stopped before this row');
+  for (const [row, measured] of await coldRows(awaiting.filter((row) => row.suite === 'cold'), driven)) put(row, measured);
+  for (const row of awaiting) if (out[at.get(row)!] === row) left(row, 'the sweep was stopped before this row');
   return out;
 }
