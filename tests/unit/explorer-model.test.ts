@@ -17,6 +17,7 @@ import {
   ratioRows,
   scalingPoints,
   sortRows,
+  throttlePair,
   type LoadedFile,
 } from '../../src/ui/explorer/explorer-model.ts';
 import { floorSummary } from '../../src/ui/explorer/comparison-table.ts';
@@ -62,6 +63,26 @@ describe('explorer model - columns', () => {
     expect(columnsOf([a, b]).map((col) => col.label)).toEqual(['chromium (r1)', 'chromium (r2)']);
     const c = doc('chromium', [ok('read', 'all', 'idb', 100, [2])], 'r3', '2');
     expect(columnsOf([a, c]).map((col) => col.key)).toEqual(['chromium@r1', 'chromium@r3']);
+  });
+});
+
+describe('explorer model - CPU throttling', () => {
+  const throttled = (d: ResultsFile, rate: number) => ((d.run.plan = { ...d.run.plan, cpuThrottle: rate }), d);
+
+  it('never shares a column between a throttled run and an unthrottled one, even when their rows differ', () => {
+    const a = doc('chromium', [ok('insert', 'bulk', 'idb', 100, [1])], 'r1');
+    const b = throttled(doc('chromium', [ok('read', 'all', 'idb', 100, [2])], 'r2'), 4);
+    expect(columnsOf([a, b]).map((col) => col.key)).toEqual(['chromium@r1', 'chromium@r2']);
+  });
+
+  it('pairs a throttled column with an unthrottled one of the same browser, the chosen browser first', () => {
+    const plain = doc('chromium', [ok('insert', 'bulk', 'idb', 100, [1])], 'r1');
+    const slow = throttled(doc('chromium', [ok('insert', 'bulk', 'idb', 100, [4])], 'r2'), 4);
+    const firefox = doc('firefox', [ok('insert', 'bulk', 'idb', 100, [2])], 'r3');
+    const c = buildComparison(loaded(firefox, plain, slow), NO_FILTERS);
+    const pair = throttlePair(c, 'firefox');
+    expect([pair?.slow.key, pair?.plain.key]).toEqual(['chromium@r2', 'chromium@r1']);
+    expect(throttlePair(buildComparison(loaded(firefox, plain), NO_FILTERS), null)).toBeNull();
   });
 });
 

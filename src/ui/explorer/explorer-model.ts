@@ -110,8 +110,9 @@ export function filteredDocs(files: readonly LoadedFile[], f: Filters): ResultsF
 
 /**
  * Columns: one per browser. Documents of the same browser share a column when they measured
- * different rows with the same browser version (a sweep split in shards, say); otherwise each
- * gets its own, labelled with its run id, so no number silently replaces another.
+ * different rows with the same browser version and CPU throttling (a sweep split in shards, say);
+ * otherwise each gets its own, labelled with its run id, so no number silently replaces another
+ * and no throttled number stands beside an unthrottled one as if they were alike.
  */
 export function columnsOf(docs: readonly ResultsFile[]): Column[] {
   const byBrowser = new Map<string, ResultsFile[]>();
@@ -128,8 +129,8 @@ export function columnsOf(docs: readonly ResultsFile[]): Column[] {
       }
     }
     const first = list[0] as ResultsFile;
-    const sameVersion = list.every((d) => d.environment.browser.version === first.environment.browser.version);
-    if (list.length === 1 || (disjoint && sameVersion)) {
+    const alike = list.every((d) => d.environment.browser.version === first.environment.browser.version && d.run.plan.cpuThrottle === first.run.plan.cpuThrottle);
+    if (list.length === 1 || (disjoint && alike)) {
       columns.push({ key: browser, browser, label: browser, environment: first.environment, docs: list });
     } else {
       for (const d of list) columns.push({ key: `${browser}@${d.run.id}`, browser, label: `${browser} (${d.run.id})`, environment: d.environment, docs: [d] });
@@ -429,4 +430,24 @@ export function missingBars(rows: readonly ComparisonRow[], columns: readonly Co
     groups.set(where, [...(groups.get(where) ?? []), r.adapter]);
   }
   return [...groups].map(([where, adapters]) => `${where}: ${adapters.join(', ')}`).join('; ');
+}
+
+/** The CPU throttling rate a column ran at (1: none). */
+export const cpuRate = (c: Column): number => c.docs[0]?.run.plan.cpuThrottle ?? 1;
+
+/**
+ * A throttled column and an unthrottled one of the same browser, for the throttled-against-not
+ * chart: of the chosen column's browser when it has both, else of any browser that does; null
+ * when no loaded browser has both.
+ */
+export function throttlePair(comparison: Comparison, column: string | null): { slow: Column; plain: Column } | null {
+  const chosen = comparison.columns.find((c) => c.key === column)?.browser;
+  const browsers = [...new Set([...(chosen ? [chosen] : []), ...comparison.columns.map((c) => c.browser)])];
+  for (const browser of browsers) {
+    const same = comparison.columns.filter((c) => c.browser === browser);
+    const slow = same.find((c) => cpuRate(c) > 1);
+    const plain = same.find((c) => cpuRate(c) === 1);
+    if (slow && plain) return { slow, plain };
+  }
+  return null;
 }

@@ -16,6 +16,7 @@ import { GrowthChart } from '../charts/chart-growth.ts';
 import { HistogramChart } from '../charts/chart-histogram.ts';
 import { ScalingChart } from '../charts/chart-scaling.ts';
 import { TabsChart } from '../charts/chart-tabs.ts';
+import { ThrottleChart } from '../charts/chart-throttle.ts';
 import { ComparisonTable, type Pick } from './comparison-table.ts';
 import { h } from '../dom.ts';
 import { ExportsView } from './explorer-exports.ts';
@@ -43,6 +44,7 @@ export class Explorer {
   private readonly crash = new CrashChart();
   private readonly cold = new ColdChart();
   private readonly tabs = new TabsChart();
+  private readonly throttle = new ThrottleChart();
   private readonly ratio = new RatioTable();
   private readonly studies = new StudyReportsView();
   private readonly choices: HTMLElement;
@@ -90,7 +92,7 @@ export class Explorer {
       );
     });
     this.choices = h('div', { className: 'chart-choices', attrs: { 'data-testid': 'chart-choices' } });
-    const figures = h('div', { className: 'explorer-figures' }, this.bars.figure.element, this.boxplot.figure.element, this.scaling.figure.element, this.histogram.figure.element, this.growth.figure.element, this.crash.figure.element, this.cold.figure.element, this.tabs.figure.element);
+    const figures = h('div', { className: 'explorer-figures' }, this.bars.figure.element, this.boxplot.figure.element, this.scaling.figure.element, this.histogram.figure.element, this.growth.figure.element, this.crash.figure.element, this.cold.figure.element, this.tabs.figure.element, this.throttle.figure.element);
     this.body = h(
       'div',
       { className: 'explorer-body' },
@@ -198,6 +200,7 @@ export class Explorer {
     this.crash.render(this.comparison, choice.browser);
     this.cold.render(this.comparison, this.state.chart.case, choice.browser, log);
     this.tabs.render(this.comparison, choice.browser);
+    this.throttle.render(this.comparison, choice.caseId, choice.size, choice.browser);
   }
 
   private renderChoices(choice: EffectiveChoice): void {
@@ -232,7 +235,7 @@ export class Explorer {
     this.choices.replaceChildren(
       select('chart-choice-case', 'Case', choice.cases.map((c) => ({ value: c, text: c.slice(c.indexOf('/') + 1), group: c.slice(0, c.indexOf('/')) })), choice.caseId, (v) => setChart({ case: v })),
       select('chart-choice-size', 'Size (documents)', choice.sizes.map((s) => ({ value: String(s), text: s.toLocaleString() })), choice.size === null ? null : String(choice.size), (v) => setChart({ size: Number(v) })),
-      select('chart-choice-browser', 'Browser (scaling, histogram, growth, crash, cold, tabs)', this.comparison.columns.map((c) => ({ value: c.key, text: c.label })), choice.browser, (v) => setChart({ browser: v })),
+      select('chart-choice-browser', 'Browser (scaling, histogram, growth, crash, cold, tabs, throttle)', this.comparison.columns.map((c) => ({ value: c.key, text: c.label })), choice.browser, (v) => setChart({ browser: v })),
       select('chart-choice-adapter', 'Adapter (histogram)', choice.adapters.map((a) => ({ value: a, text: a })), choice.adapter, (v) => setChart({ adapter: v })),
       h('label', { className: 'chart-option' }, log, ' bars and boxes on a log scale'),
     );
