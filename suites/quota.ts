@@ -83,13 +83,14 @@ function storeError(thrown: unknown): string {
  * and where known `usageBytes`, `quotaBytes`, `persisted`; the error of each fill in `notes`.
  */
 export function quotaRow(identity: CaseIdentity, samples: readonly QuotaSample[]): CaseResult {
+  return measuredRow(identity, samples.map((s) => s.ms), quotaRecord(samples));
+}
+
+/** What quota fills recorded besides their time: kept by a row that ended in an error too. */
+export function quotaRecord(samples: readonly QuotaSample[]): { metrics: Record<string, number[]>; notes: string[] } {
   const known = (k: 'stored' | 'usageBytes' | 'quotaBytes' | 'persisted') => (samples.every((s) => s[k] !== null) ? { [k]: samples.map((s) => s[k] as number) } : {});
   const metrics = { docs: samples.map((s) => s.docs), ...known('stored'), jsonBytes: samples.map((s) => s.jsonBytes), ...known('usageBytes'), ...known('quotaBytes'), ...known('persisted') };
-  return measuredRow(
-    identity,
-    samples.map((s) => s.ms),
-    { metrics, notes: samples.map((s) => s.error) },
-  );
+  return { metrics, notes: samples.map((s) => s.error) };
 }
 
 /**

@@ -5,10 +5,10 @@
  * Storage.overrideQuotaForOrigin on the page's origin), then per sample let the page fill a fresh
  * database until a write fails. The profile is removed after the row, whatever happened.
  */
-import { errorMessage, withTimeout } from '../core/errors.ts';
+import { errorMessage, TimeoutError, withTimeout } from '../core/errors.ts';
 import type { CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
-import { quotaRow, quotaSuite, type QuotaSample } from '../../suites/quota.ts';
+import { quotaRecord, quotaRow, quotaSuite, type QuotaSample } from '../../suites/quota.ts';
 import type { DrivenRun } from './driven-rows.ts';
 import { RestartableBrowser } from './drivers/restartable.ts';
 
@@ -39,7 +39,9 @@ export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseR
       samples.push(await withTimeout(page.evaluate((q) => window.__storebenchTrials.quotaFill(q), request), run.plan.timeoutMs + 30_000, 'filling the store'));
     }
   } catch (e) {
-    return { ...row, samples: [], warmup: [], status: 'error', reason: `quota fill ${samples.length + 1}: ${errorMessage(e)}` };
+    // The fills before keep their findings: a store that hangs once it was full is a finding too.
+    const status = e instanceof TimeoutError ? 'timeout' : 'error';
+    return { ...row, samples: samples.map((s) => s.ms), warmup: [], ...quotaRecord(samples), status, reason: `quota fill ${samples.length + 1}: ${errorMessage(e)}` };
   } finally {
     await browser.dispose();
   }
