@@ -123,6 +123,39 @@ test.describe('explorer - two files', () => {
   });
 });
 
+/** Real runs of the driven suites in Chromium (crash, cold, tabs), trimmed to a few stores, and a throttled run with its unthrottled pair. */
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}.json`, import.meta.url));
+const DRIVEN = ['crash-chromium', 'cold-chromium', 'tabs-chromium'].map(fixture);
+const THROTTLED = ['insert-chromium-x1', 'insert-chromium-x4'].map(fixture);
+
+test.describe('explorer - driven suites and throttling', () => {
+  test('draws lost writes per mode, cold against warm and throughput against tabs from real runs', async ({ page }) => {
+    await page.goto('/');
+    await page.locator('#explorer-file').setInputFiles(DRIVEN);
+    await expect(page.locator('[data-testid=loaded-list] li')).toHaveCount(3);
+    for (const kind of ['crash', 'cold', 'tabs']) {
+      await expect(page.locator(`[data-chart=${kind}]`), kind).toHaveAttribute('data-state', 'drawn');
+      expect(await colouredPixels(page, `[data-chart=${kind}] canvas`), kind).toBeGreaterThan(300);
+    }
+    // Nothing throttled is loaded: that chart says what it needs.
+    await expect(page.locator('[data-chart=throttle]')).toHaveAttribute('data-state', 'empty');
+    await expect(page.locator('[data-chart=throttle]')).toContainText('Load a run with --cpu-throttle N and an unthrottled run of the same browser');
+    await expect(page.locator('[data-chart=crash]')).toContainText('chromium, 100 documents per kill');
+    await expect(page.locator('[data-chart=crash]')).toContainText('95% Wilson interval');
+    await expect(page.locator('[data-chart=cold]')).toContainText('Restart: after the browser was closed and started again on the same profile');
+  });
+
+  test('draws throttled against not from a --cpu-throttle run and an unthrottled one, in columns of their own', async ({ page }) => {
+    await page.goto('/');
+    await page.locator('#explorer-file').setInputFiles(THROTTLED);
+    await expect(page.locator('[data-testid=loaded-list] li')).toHaveCount(2);
+    await expect(page.locator('#comparison-table thead th')).toHaveText(['Suite', 'Case', 'Adapter', 'Size', /^chromium/, /^chromium/]);
+    await expect(page.locator('[data-chart=throttle]')).toHaveAttribute('data-state', 'drawn');
+    expect(await colouredPixels(page, '[data-chart=throttle] canvas')).toBeGreaterThan(300);
+    await expect(page.locator('[data-chart=throttle]')).toContainText('with CPU throttling ×4 over the median without');
+  });
+});
+
 test.describe('explorer - sources', () => {
   test('lists results/ at start and opens files named in ?results=', async ({ page, request }) => {
     const index = validateResultsIndex(await (await request.get('/results/index.json')).json(), 'results/index.json');
