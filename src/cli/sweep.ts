@@ -423,8 +423,8 @@ export async function sweep(argv: readonly string[]): Promise<number> {
         if (results.cases.some(awaitsDriver)) {
           const driven = { how: t.browser?.playwright, pageUrl: `${origin}/`, plan, signal: controller.signal, onProgress: (line: string) => view.update(`${name.padEnd(9)} ${line}`) };
           // The driven rows run after the page's own, so the run finishes when they do.
-          const cases = await runDrivenRows(results.cases, driven);
-          results = { ...results, run: { ...results.run, finishedAt: new Date().toISOString() }, cases };
+          const measured = await runDrivenRows(results.cases, driven);
+          results = { ...results, run: { ...results.run, finishedAt: new Date().toISOString() }, cases: measured };
         }
         cases = results.cases;
         if (end.results.run.browser !== (t.browser ? t.id : current.browser) || end.results.run.id !== runId) {
