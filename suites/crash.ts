@@ -105,15 +105,22 @@ export interface CrashTrial {
  * `unacknowledged` (held after the restart but never acknowledged: writes in flight that landed).
  */
 export function crashRow(identity: CaseIdentity, trials: readonly CrashTrial[]): CaseResult {
-  const counted = trials.filter((t) => t.acknowledged.length > 0);
-  const samples = counted.map((t) => t.elapsedMs / t.acknowledged.length);
-  const metrics = {
-    acknowledged: counted.map((t) => t.acknowledged.length),
-    lost: counted.map((t) => t.acknowledged.length - t.present.length),
-    unacknowledged: counted.map((t) => t.count - t.present.length),
-  };
-  if (counted.length === 0) return { ...identity, samples, warmup: [], metrics, status: 'error', reason: 'no write was acknowledged before any kill' };
+  const { samples, metrics } = crashRecord(trials);
+  if (samples.length === 0) return { ...identity, samples, warmup: [], metrics, status: 'error', reason: 'no write was acknowledged before any kill' };
   return measuredRow(identity, samples, { metrics });
+}
+
+/** The samples and metrics of the kills that came after an acknowledged write. */
+export function crashRecord(trials: readonly CrashTrial[]): { samples: number[]; metrics: Record<string, number[]> } {
+  const counted = trials.filter((t) => t.acknowledged.length > 0);
+  return {
+    samples: counted.map((t) => t.elapsedMs / t.acknowledged.length),
+    metrics: {
+      acknowledged: counted.map((t) => t.acknowledged.length),
+      lost: counted.map((t) => t.acknowledged.length - t.present.length),
+      unacknowledged: counted.map((t) => t.count - t.present.length),
+    },
+  };
 }
 
 /** A crash row's finding: acknowledged writes lost over all its kills, and the kills that lost any. */

@@ -10,7 +10,7 @@ import type { Plan } from '../core/plan.ts';
 import { createRng, deriveSeed } from '../core/random.ts';
 import type { CaseIdentity, CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
-import { crashRow, crashSuite, type CrashTrial } from '../../suites/crash.ts';
+import { crashRecord, crashRow, crashSuite, type CrashTrial } from '../../suites/crash.ts';
 import type { DrivenRun } from './driven-rows.ts';
 import { RestartableBrowser } from './drivers/restartable.ts';
 
@@ -43,9 +43,10 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
       acks.ms = 0;
       acks.killAt = 1 + createRng(deriveSeed(run.plan.seed, `crash/${row.adapter}/${row.case}/${row.size}/${k}`)).int(row.size);
       await writeUntilKillPoint(page, row, db, run.plan, acks);
+      await browser.kill();
+      // Every acknowledgement that arrived before the browser died counts: the store gave it.
       const acknowledged = [...acks.ids];
       const elapsedMs = acks.ms;
-      await browser.kill();
       page = await browser.start(run.pageUrl);
       const seen = await withTimeout(
         page.evaluate((r) => window.__storebenchTrials.crashSurvivors(r), { adapter: row.adapter, db, params: row.params as Record<string, unknown>, ids: acknowledged }),
@@ -55,7 +56,8 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
       trials.push({ acknowledged, elapsedMs, ...seen });
     }
   } catch (e) {
-    return { ...row, samples: [], warmup: [], status: 'error', reason: `crash trial ${trials.length + 1}: ${errorMessage(e)}` };
+    // The kills before keep their counts.
+    return { ...row, ...crashRecord(trials), warmup: [], status: 'error', reason: `crash trial ${trials.length + 1}: ${errorMessage(e)}` };
   } finally {
     await browser.dispose();
   }
