@@ -82,6 +82,9 @@ describe('explorer model - CPU throttling', () => {
     const c = buildComparison(loaded(firefox, plain, slow), NO_FILTERS);
     const pair = throttlePair(c, 'firefox');
     expect([pair?.slow.key, pair?.plain.key]).toEqual(['chromium@r2', 'chromium@r1']);
+    // The throttled column says so on a chart axis; the other does not.
+    expect(axisLines(pair!.slow).at(-1)).toBe('CPU ×4');
+    expect(axisLines(pair!.plain).join(' ')).not.toContain('CPU');
     expect(throttlePair(buildComparison(loaded(firefox, plain), NO_FILTERS), null)).toBeNull();
   });
 });

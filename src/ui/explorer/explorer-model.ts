@@ -45,16 +45,23 @@ export interface Column {
   docs: ResultsFile[];
 }
 
+/** The CPU throttling rate a column ran at (1: none). */
+export function cpuRate(c: Column): number {
+  return c.docs[0]?.run.plan.cpuThrottle ?? 1;
+}
+
 /**
  * A column's name on a chart axis, in lines short enough for a phone and no rotation: the
  * browser, then for a column of one run among several the run's start ("run 11-24", "00:17");
  * the full id is in the caption. Joined with spaces, the short name in a chart's title.
  */
 export function axisLines(column: Column): string[] {
-  if (column.key === column.browser) return [column.browser];
+  // A throttled run says so on its axis: its column stands beside the unthrottled one of the same browser.
+  const rate = cpuRate(column) > 1 ? [`CPU ×${cpuRate(column)}`] : [];
+  if (column.key === column.browser) return [column.browser, ...rate];
   const id = column.docs[0]?.run.id ?? '';
   const start = /^\d{4}-(\d\d-\d\d)T(\d\d)-(\d\d)/.exec(id);
-  return start ? [column.browser, `run ${start[1]}`, `${start[2]}:${start[3]}`] : [column.browser, id.slice(0, 16)];
+  return [...(start ? [column.browser, `run ${start[1]}`, `${start[2]}:${start[3]}`] : [column.browser, id.slice(0, 16)]), ...rate];
 }
 
 export interface ComparisonRow {
@@ -431,9 +438,6 @@ export function missingBars(rows: readonly ComparisonRow[], columns: readonly Co
   }
   return [...groups].map(([where, adapters]) => `${where}: ${adapters.join(', ')}`).join('; ');
 }
-
-/** The CPU throttling rate a column ran at (1: none). */
-export const cpuRate = (c: Column): number => c.docs[0]?.run.plan.cpuThrottle ?? 1;
 
 /**
  * A throttled column and an unthrottled one of the same browser, for the throttled-against-not
