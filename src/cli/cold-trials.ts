@@ -5,6 +5,7 @@
  * read it (restart), and delete the database. So the three states of one sample read the same
  * data. The profile is removed after the group, whatever happened.
  */
+import { stoppedRow } from '../core/driven.ts';
 import { errorMessage, withTimeout } from '../core/errors.ts';
 import type { CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
@@ -33,6 +34,7 @@ async function coldGroup(rows: readonly CaseResult[], run: DrivenRun): Promise<M
   const n = Number(resolveSuiteParams(coldSuite, run.plan.params).restarts);
   const samples: Record<ColdState, ColdSample[]> = { warm: [], reload: [], restart: [] };
   const browser = new RestartableBrowser(run.how);
+  browser.stopOn(run.signal);
   const request = (db: string) => ({ adapter: first.adapter, db, params: first.params as Record<string, unknown>, fixture: run.plan.fixture, seed: run.plan.seed, size: first.size });
   const step = <T>(p: Promise<T>, what: string) => withTimeout(p, run.plan.timeoutMs, what);
   let failure: string | null = null;
@@ -63,6 +65,10 @@ async function coldGroup(rows: readonly CaseResult[], run: DrivenRun): Promise<M
   }
   const out = new Map<CaseResult, CaseResult>();
   for (const row of rows) {
+    if (run.signal.aborted) {
+      out.set(row, stoppedRow(row));
+      continue;
+    }
     const taken = samples[coldOpOf(row.params).state];
     if (failure !== null) out.set(row, { ...row, samples: taken.map((t) => t.openMs + t.readMs), warmup: [], status: 'error', reason: `cold sample ${taken.length + 1}: ${failure}` });
     else if (taken.length > 0) out.set(row, coldRow(row, taken));

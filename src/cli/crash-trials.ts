@@ -5,6 +5,7 @@
  * sample; the profile is removed after the row, whatever happened.
  */
 import type { Page } from 'playwright-core';
+import { stoppedRow } from '../core/driven.ts';
 import { errorMessage, withTimeout } from '../core/errors.ts';
 import type { Plan } from '../core/plan.ts';
 import { createRng, deriveSeed } from '../core/random.ts';
@@ -33,6 +34,7 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
       if (acks.ids.length >= acks.killAt) acks.reached();
     },
   });
+  browser.stopOn(run.signal);
   const trials: CrashTrial[] = [];
   try {
     let page = await browser.start(run.pageUrl);
@@ -56,12 +58,13 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
       trials.push({ acknowledged, elapsedMs, ...seen });
     }
   } catch (e) {
+    if (run.signal.aborted) return stoppedRow(row);
     // The kills before keep their counts.
     return { ...row, ...crashRecord(trials), warmup: [], status: 'error', reason: `crash trial ${trials.length + 1}: ${errorMessage(e)}` };
   } finally {
     await browser.dispose();
   }
-  return crashRow(row, trials);
+  return run.signal.aborted ? stoppedRow(row) : crashRow(row, trials);
 }
 
 /**

@@ -5,7 +5,7 @@
  * writing and reading; tabs (tabs-trials.ts) opens several tabs on one store; quota
  * (quota-trials.ts) sets a small storage quota and fills the store until it fails. Every trial runs on a profile of its own, removed after its row.
  */
-import { awaitsDriver } from '../core/driven.ts';
+import { awaitsDriver, stoppedRow } from '../core/driven.ts';
 import type { Plan } from '../core/plan.ts';
 import type { CaseResult } from '../core/results.ts';
 import type { PlaywrightLaunch } from './browsers.ts';
@@ -51,10 +51,9 @@ export async function runDrivenRows(cases: readonly CaseResult[], run: Omit<Driv
   for (const row of awaiting) {
     const trial = oneByOne[row.suite];
     if (!trial) continue;
-    if (run.signal.aborted) left(row, 'the sweep was stopped before this row');
-    else put(row, await trial(row, driven));
+    put(row, run.signal.aborted ? stoppedRow(row) : await trial(row, driven));
   }
   for (const [row, measured] of await coldRows(awaiting.filter((row) => row.suite === 'cold'), driven)) put(row, measured);
-  for (const row of awaiting) if (out[at.get(row)!] === row) left(row, 'the sweep was stopped before this row');
+  for (const row of awaiting) if (out[at.get(row)!] === row) put(row, stoppedRow(row));
   return out;
 }

@@ -5,6 +5,7 @@
  * Storage.overrideQuotaForOrigin on the page's origin), then per sample let the page fill a fresh
  * database until a write fails. The profile is removed after the row, whatever happened.
  */
+import { stoppedRow } from '../core/driven.ts';
 import { errorMessage, TimeoutError, withTimeout } from '../core/errors.ts';
 import type { CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
@@ -17,6 +18,7 @@ export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseR
   const fills = Number(resolveSuiteParams(quotaSuite, run.plan.params).fills);
   if (run.how.engine === 'webkit') return { ...row, samples: [], warmup: [], status: 'unsupported', reason: "Playwright's WebKit has no way to set a storage quota" };
   const browser = new RestartableBrowser(run.how, {}, { 'dom.quotaManager.temporaryStorage.fixedLimit': Math.round(quotaBytes / 1024) });
+  browser.stopOn(run.signal);
   const samples: QuotaSample[] = [];
   try {
     const page = await browser.start(run.pageUrl);
@@ -39,11 +41,12 @@ export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseR
       samples.push(await withTimeout(page.evaluate((q) => window.__storebenchTrials.quotaFill(q), request), run.plan.timeoutMs + 30_000, 'filling the store'));
     }
   } catch (e) {
+    if (run.signal.aborted) return stoppedRow(row);
     // The fills before keep their findings: a store that hangs once it was full is a finding too.
     const status = e instanceof TimeoutError ? 'timeout' : 'error';
     return { ...row, samples: samples.map((s) => s.ms), warmup: [], ...quotaRecord(samples), status, reason: `quota fill ${samples.length + 1}: ${errorMessage(e)}` };
   } finally {
     await browser.dispose();
   }
-  return samples.length > 0 ? quotaRow(row, samples) : { ...row, samples: [], warmup: [], status: 'unsupported', reason: 'the sweep was stopped before this row' };
+  return run.signal.aborted ? stoppedRow(row) : quotaRow(row, samples);
 }

@@ -5,6 +5,7 @@
  * `hidden` cases the first tab is brought to the front; where the others stay visible (headless
  * browsers show every tab) the row is unsupported with what the tabs reported.
  */
+import { stoppedRow } from '../core/driven.ts';
 import { errorMessage, withTimeout } from '../core/errors.ts';
 import type { CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
@@ -20,6 +21,7 @@ export async function tabsRowOf(row: CaseResult, run: DrivenRun): Promise<CaseRe
   const ops = Number(row.params.ops);
   const rounds = Number(resolveSuiteParams(tabsSuite, run.plan.params).rounds);
   const browser = new RestartableBrowser(run.how);
+  browser.stopOn(run.signal);
   const samples: TabsSample[] = [];
   const step = <T>(p: Promise<T>, what: string) => withTimeout(p, run.plan.timeoutMs, what);
   try {
@@ -45,9 +47,10 @@ export async function tabsRowOf(row: CaseResult, run: DrivenRun): Promise<CaseRe
       samples.push({ tabs: reports, blocked: sum((r) => r.blocked), versionchange: sum((r) => r.versionchange), ...check });
     }
   } catch (e) {
+    if (run.signal.aborted) return stoppedRow(row);
     return { ...row, samples: [], warmup: [], status: 'error', reason: `tabs sample ${samples.length + 1}: ${errorMessage(e)}` };
   } finally {
     await browser.dispose();
   }
-  return samples.length > 0 ? tabsRow(row, samples) : { ...row, samples: [], warmup: [], status: 'unsupported', reason: 'the sweep was stopped before this row' };
+  return run.signal.aborted ? stoppedRow(row) : tabsRow(row, samples);
 }

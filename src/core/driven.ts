@@ -29,3 +29,8 @@ export function measuredRow(identity: CaseIdentity, samples: number[], recorded:
   const { stats, precision, outliers } = derivedFromSamples(samples);
   return { ...identity, samples, warmup: [], db: 'fresh', repeats: 1, ...recorded, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
 }
+
+/** A driven row the sweep was stopped before or during (Ctrl-C, SIGTERM): not measured, and why. */
+export function stoppedRow(row: CaseIdentity): CaseResult {
+  return { ...row, samples: [], warmup: [], status: 'unsupported', reason: 'not measured: the sweep was stopped before this row finished' };
+}

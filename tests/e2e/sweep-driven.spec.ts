@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseResults, type CaseResult } from '../../src/core/results.ts';
 import { lostWrites } from '../../suites/crash.ts';
 import { median } from '../../src/core/stats.ts';
-import { filesIn, sweep } from './sweep-process.ts';
+import { filesIn, signalGroup, startSweep, sweep } from './sweep-process.ts';
 
 const PROFILE_PREFIX = 'storebench-profile-';
 
@@ -127,13 +127,40 @@ test('sweep - quota: under a 2 MB quota idb fails with a quota error after some 
       const cases = parseResults(readFileSync(join(out, name), 'utf8'), name).cases;
       const idb = cases.find((r) => r.adapter === 'idb') as CaseResult;
       expect(idb, browser).toMatchObject({ status: 'ok', params: { quotaMb: 2 }, notes: [expect.stringMatching(/^QuotaExceededError/)] });
-      // Some documents fit, and fewer than 2 MB of JSON: the quota, not the cap, stopped it.
+      // Some documents fit, and the quota stopped the fill, not the cap of maxDocs.
       expect(idb.metrics!.docs![0], browser).toBeGreaterThan(0);
-      expect(idb.metrics!.jsonBytes![0], browser).toBeLessThan(2 * 1024 * 1024);
+      expect(idb.metrics!.docs![0], browser).toBeLessThan(200_000);
       expect(idb.metrics!.stored![0], browser).toBe(idb.metrics!.docs![0]);
       expect(cases.find((r) => r.adapter === 'memory')).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('no storage quota limits') });
     }
     expect(run.stdout).toMatch(/chromium idb fill size 100: documents that fit per fill: [\d,]+ \(/);
+    expect(profileProcesses()).toEqual([]);
+    expect(profileFolders()).toEqual(foldersBefore);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('sweep - Ctrl-C during the crash trials stops at once, keeps the rows as not measured, and leaves no browser or profile', async () => {
+  test.setTimeout(180_000);
+  const foldersBefore = profileFolders();
+  const out = mkdtempSync(join(tmpdir(), 'storebench-crash-stop-'));
+  try {
+    const running = startSweep(['--browsers', 'chromium', '--suites', 'crash', '--cases', 'serial-default,serial-strict', '--adapters', 'idb', '--sizes', '100', '--params', 'kills=50', '--out', out], 170_000);
+    // Progress lines come every few seconds when the output is not a terminal: any kill of the first row.
+    await running.waitForStdout(/crash serial-default idb 100: kill \d+ of 50/, 150_000);
+    const signalledAt = Date.now();
+    signalGroup(running.child, 'SIGINT');
+    const run = await running.done;
+    // The kill under way is abandoned, not waited for: no row runs on to its 50 kills.
+    expect(Date.now() - signalledAt).toBeLessThan(30_000);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+    const name = filesIn(out).find((f) => f.endsWith('-chromium.json'))!;
+    const cases = parseResults(readFileSync(join(out, name), 'utf8'), name).cases;
+    expect(cases.map((c) => [c.case, c.status, c.reason])).toEqual([
+      ['serial-default', 'unsupported', 'not measured: the sweep was stopped before this row finished'],
+      ['serial-strict', 'unsupported', 'not measured: the sweep was stopped before this row finished'],
+    ]);
     expect(profileProcesses()).toEqual([]);
     expect(profileFolders()).toEqual(foldersBefore);
   } finally {

@@ -27,6 +27,12 @@ export class RestartableBrowser {
   private readonly profile = join(this.root, 'profile');
   private readonly tmp = join(this.root, 'tmp');
   private context: BrowserContext | undefined;
+  /** A start in flight: dispose() waits for it, so it never removes a profile a browser is starting on. */
+  private starting: Promise<unknown> | null = null;
+  private disposed = false;
+
+  /** Also on an abrupt exit (a second Ctrl-C): a browser killed from outside cannot remove its profile. */
+  private readonly removeOnExit = () => rmSync(this.root, { recursive: true, force: true });
 
   constructor(
     private readonly how: PlaywrightLaunch,
@@ -37,12 +43,20 @@ export class RestartableBrowser {
   ) {
     mkdirSync(this.profile);
     mkdirSync(this.tmp);
+    process.once('exit', this.removeOnExit);
+  }
+
+  /** Dispose of the browser as soon as `signal` aborts (Ctrl-C), so a step in flight ends at once. */
+  stopOn(signal: AbortSignal): void {
+    if (signal.aborted) void this.dispose();
+    else signal.addEventListener('abort', () => void this.dispose(), { once: true });
   }
 
   /** Start the browser on the profile (again) and open `url` in its page. */
   async start(url: string): Promise<Page> {
+    if (this.disposed) throw new Error('the browser was closed before it could start');
     const type = { chromium, firefox, webkit }[this.how.engine];
-    this.context = await type.launchPersistentContext(this.profile, {
+    const launch = type.launchPersistentContext(this.profile, {
       executablePath: this.how.executablePath,
       args: this.how.args,
       env: { ...process.env, TMPDIR: this.tmp },
@@ -54,6 +68,16 @@ export class RestartableBrowser {
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
+    this.starting = launch;
+    try {
+      this.context = await launch;
+    } finally {
+      this.starting = null;
+    }
+    if (this.disposed) {
+      await withTimeout(this.context.close(), 20_000, 'closing the browser').catch(() => {});
+      throw new Error('the browser was closed while it started');
+    }
     const page = this.context.pages()[0] ?? (await this.context.newPage());
     for (const [name, fn] of Object.entries(this.bindings)) await page.exposeBinding(name, (_source, ...args: unknown[]) => fn(...args));
     await page.goto(url, { waitUntil: 'load', timeout: LAUNCH_TIMEOUT_MS });
@@ -96,10 +120,13 @@ export class RestartableBrowser {
 
   /** Close the browser if it runs (killing it if it will not close), and remove the profile. */
   async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.starting?.catch(() => {});
     if (this.context) await withTimeout(this.context.close(), 20_000, 'closing the browser').catch(() => {});
     if (processesOf(this.profile).length > 0) await this.kill().catch(() => {});
     this.context = undefined;
-    rmSync(this.root, { recursive: true, force: true });
+    this.removeOnExit();
+    process.off('exit', this.removeOnExit);
   }
 }
 
