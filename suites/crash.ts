@@ -30,7 +30,7 @@ export interface CrashWrite {
   chunkSize: number;
 }
 
-const KILL = 'kill the browser with SIGKILL and start it again on the same profile';
+const KILL = 'kill the browser and restart it on the same profile';
 
 function crashCase(write: 'serial' | 'bulk', durability: Durability): BenchCase {
   const chunkSize = write === 'serial' ? 1 : BULK_CHUNK;

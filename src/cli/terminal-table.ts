@@ -67,9 +67,14 @@ export function formatMedian(row: OkRow): string {
   return `${median} ${formatPrecision(p)}`;
 }
 
+/** Whether a row's timed section is under the timer-resolution floor. A crash row's sample is a whole trial's time over its writes, never a short timed section. */
+function underTimerFloor(row: OkRow, timerStepMs: number): boolean {
+  return describeLost(row) === null && underTimerResolution(timedSectionMs(row), timerStepMs);
+}
+
 export function formatCell(row: CaseResult | undefined, timerStepMs = 0, fastestMs?: number): string {
   if (!row) return '-';
-  if (row.status === 'ok') return `${formatMedian(row)}${fastestMs !== undefined ? ` ${formatFactor(row.stats.median / fastestMs)}` : ''}${underTimerResolution(timedSectionMs(row), timerStepMs) ? ' ~' : ''}`;
+  if (row.status === 'ok') return `${formatMedian(row)}${fastestMs !== undefined ? ` ${formatFactor(row.stats.median / fastestMs)}` : ''}${underTimerFloor(row, timerStepMs) ? ' ~' : ''}`;
   return row.status;
 }
 
@@ -175,8 +180,7 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
   }
   const coarse = columns.flatMap((col) =>
     col.cases.flatMap((r) =>
-      // A crash row's sample is a whole trial's time over its writes, never a short timed section.
-      r.status === 'ok' && describeLost(r) === null && col.timerStepMs !== undefined && underTimerResolution(timedSectionMs(r), col.timerStepMs)
+      r.status === 'ok' && col.timerStepMs !== undefined && underTimerFloor(r, col.timerStepMs)
         ? [`${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median timed section ${formatMs(timedSectionMs(r))} ms = ${Math.round(timedSectionMs(r) / col.timerStepMs)} steps of ${col.timerStepMs} ms`]
         : [],
     ),

@@ -12,7 +12,7 @@ export const DRIVER_NEEDED = 'needs the sweep to drive the browser';
 
 /** The reason the page gives a driven row: what the driver must do, and how to run it. */
 export function drivenReason(what: string): string {
-  return `${DRIVER_NEEDED}: ${what}; run it with npm run sweep in a browser it drives with Playwright (Chromium, Firefox)`;
+  return `${DRIVER_NEEDED}: ${what}; run it with npm run sweep in Chromium or Firefox`;
 }
 
 /** A row the page left for the driver. */

@@ -23,7 +23,7 @@ describe('crash suite - in the page', () => {
     const byAdapter = (id: string) => out.cases.filter((c) => c.adapter === id);
     // Serial and bulk at 'default' need nothing the memory store lacks; relaxed and strict need durability.
     expect(byAdapter('disk').filter(awaitsDriver).map((c) => c.case)).toEqual(['serial-default', 'bulk-default']);
-    for (const row of byAdapter('disk').filter(awaitsDriver)) expect(row.reason).toMatch(new RegExp(`^${DRIVER_NEEDED}: kill the browser with SIGKILL`));
+    for (const row of byAdapter('disk').filter(awaitsDriver)) expect(row.reason).toMatch(new RegExp(`^${DRIVER_NEEDED}: kill the browser and restart it on the same profile; run it with npm run sweep in Chromium or Firefox$`));
     expect(byAdapter('memory').filter(awaitsDriver)).toEqual([]);
     expect(byAdapter('memory').find((c) => c.case === 'serial-default')).toMatchObject({ status: 'unsupported', reason: expect.stringContaining('keeps nothing across a browser restart') });
     expect(out.cases.every((c) => c.status === 'unsupported' && c.samples.length === 0)).toBe(true);
