@@ -30,6 +30,7 @@ export class RestartableBrowser {
   /** A start in flight: dispose() waits for it, so it never removes a profile a browser is starting on. */
   private starting: Promise<unknown> | null = null;
   private disposed = false;
+  private unlisten: () => void = () => {};
 
   /** Also on an abrupt exit (a second Ctrl-C): a browser killed from outside cannot remove its profile. */
   private readonly removeOnExit = () => rmSync(this.root, { recursive: true, force: true });
@@ -48,8 +49,11 @@ export class RestartableBrowser {
 
   /** Dispose of the browser as soon as `signal` aborts (Ctrl-C), so a step in flight ends at once. */
   stopOn(signal: AbortSignal): void {
-    if (signal.aborted) void this.dispose();
-    else signal.addEventListener('abort', () => void this.dispose(), { once: true });
+    if (signal.aborted) return void this.dispose();
+    const stop = () => void this.dispose();
+    signal.addEventListener('abort', stop, { once: true });
+    // One listener per row on the sweep's one signal: each goes with its browser.
+    this.unlisten = () => signal.removeEventListener('abort', stop);
   }
 
   /** Start the browser on the profile (again) and open `url` in its page. */
@@ -121,6 +125,7 @@ export class RestartableBrowser {
   /** Close the browser if it runs (killing it if it will not close), and remove the profile. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.unlisten();
     await this.starting?.catch(() => {});
     if (this.context) await withTimeout(this.context.close(), 20_000, 'closing the browser').catch(() => {});
     if (processesOf(this.profile).length > 0) await this.kill().catch(() => {});
