@@ -33,7 +33,7 @@ function fill(quotaMb: number, maxDocs: number) {
 
 /** What one fill found. */
 export interface QuotaSample {
-  /** ms from the first write to the failure (or the cap). */
+  /** ms of the write calls, from the first to the one that failed (or the cap). */
   ms: number;
   /** Documents acknowledged before the first write that failed. */
   docs: number;
@@ -52,23 +52,28 @@ export interface QuotaSample {
 
 /**
  * Write `chunkOf(i)` chunks of CHUNK documents until a write fails or `maxDocs` are written;
- * `now` is the clock. Returns the documents acknowledged and the error.
+ * `now` is the clock. Returns the documents acknowledged, the error, and `writeMs`: the time of
+ * the write calls alone, the failing one included. Building the chunks and measuring their JSON
+ * happen outside it.
  */
-export async function fillUntilFull(handle: StoreHandle, chunkOf: (start: number, count: number) => Doc[], maxDocs: number, now: () => number, deadline: number): Promise<{ docs: number; jsonBytes: number; error: string }> {
+export async function fillUntilFull(handle: StoreHandle, chunkOf: (start: number, count: number) => Doc[], maxDocs: number, now: () => number, deadline: number): Promise<{ docs: number; jsonBytes: number; writeMs: number; error: string }> {
   let docs = 0;
   let jsonBytes = 0;
+  let writeMs = 0;
   while (docs < maxDocs) {
-    if (now() > deadline) return { docs, jsonBytes, error: `no failure before the time limit, at ${docs} documents` };
+    if (now() > deadline) return { docs, jsonBytes, writeMs, error: `no failure before the time limit, at ${docs} documents` };
     const chunk = chunkOf(docs, Math.min(CHUNK, maxDocs - docs));
+    const t0 = now();
     try {
       await writeAll(handle, chunk);
     } catch (e) {
-      return { docs, jsonBytes, error: storeError(e) };
+      return { docs, jsonBytes, writeMs: writeMs + (now() - t0), error: storeError(e) };
     }
+    writeMs += now() - t0;
     docs += chunk.length;
     for (const d of chunk) jsonBytes += JSON.stringify(d).length;
   }
-  return { docs, jsonBytes, error: `no failure within ${maxDocs} documents` };
+  return { docs, jsonBytes, writeMs, error: `no failure within ${maxDocs} documents` };
 }
 
 /** The error as the store gave it: its name and first line (PouchDB's plain objects included). */

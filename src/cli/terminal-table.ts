@@ -106,7 +106,7 @@ export const LEGEND =
 const DRIVEN_HEADINGS: readonly [string, string][] = [
   ['crash', 'Crash durability (acknowledged writes gone after SIGKILL and restart; the ms above are per acknowledged write):'],
   ['tabs', 'Several tabs (the ms above are the wall time of all tabs together):'],
-  ['quota', 'Storage limits (the ms above are the time to fill the store until it failed):'],
+  ['quota', 'Storage limits (the ms above are the time of the write calls, until one failed):'],
 ];
 
 export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: readonly string[] = []): string {

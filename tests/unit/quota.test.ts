@@ -26,14 +26,18 @@ describe('quota suite', () => {
   it('counts the documents acknowledged before the first failing write, and keeps its error', async () => {
     const filled = await fillUntilFull(await fullAt(250), chunkOf, 10_000, () => 0, Infinity);
     expect(filled.docs).toBe(200);
+    expect(filled.writeMs).toBe(0); // the fake clock stands still: only the writes are timed
     expect(filled.jsonBytes).toBe(chunkOf(0, 200).reduce((n, d) => n + JSON.stringify(d).length, 0));
     expect(filled.error).toBe('QuotaExceededError: The current transaction exceeded its quota limitations.');
   });
 
   it('stops without a failure at maxDocs, or at the deadline, and says which', async () => {
     expect(await fillUntilFull(await fullAt(1e9), chunkOf, 150, () => 0, Infinity)).toMatchObject({ docs: 150, error: 'no failure within 150 documents' });
+    // Each write takes 10 ms of a fake clock: three writes pass the 25 ms deadline.
     let t = 0;
-    expect(await fillUntilFull(await fullAt(1e9), chunkOf, 10_000, () => (t += 10), 25)).toMatchObject({ docs: 200, error: 'no failure before the time limit, at 200 documents' });
+    const slow = await fullAt(1e9);
+    const timed: StoreHandle = { ...slow, bulkPut: async (docs) => ((t += 10), slow.bulkPut!(docs)) };
+    expect(await fillUntilFull(timed, chunkOf, 10_000, () => t, 25)).toEqual({ docs: 300, jsonBytes: expect.any(Number), writeMs: 30, error: 'no failure before the time limit, at 300 documents' });
   });
 
   it('a row keeps every fill, its error in the notes, and says what the first fill found', () => {
