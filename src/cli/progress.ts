@@ -26,7 +26,8 @@ export function progressLine(browser: string, p: SessionProgress, nowMs: number,
     ? ` | ${c.suite}/${c.case} size ${c.size}${c.adapter ? ` ${c.adapter} ${c.warmup ? 'warm-up' : 'sample'} ${c.index}${p.fraction === undefined || c.warmup ? `/${c.of}` : ''}` : ''}`
     : '';
   const samples = p.fraction === undefined ? `samples ${p.samplesDone}/${p.samples}` : `${Math.floor(p.fraction * 100)}% | samples ${p.samplesDone}`;
-  return `${name} ${samples} | rows ${p.rowsDone}/${p.rows} | ${formatDuration(elapsed)} elapsed | ${left}${now}`;
+  const pass = p.pass ? ` | pass ${p.pass.pass}/${p.pass.of}` : '';
+  return `${name} ${samples} | rows ${p.rowsDone}/${p.rows}${pass} | ${formatDuration(elapsed)} elapsed | ${left}${now}`;
 }
 
 /**

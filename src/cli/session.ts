@@ -31,6 +31,8 @@ export interface SessionProgress {
   fraction?: number;
   /** The group in flight and the last sample taken in it. */
   current: { suite: string; case: string; size: number; adapter: string | null; warmup: boolean; index: number; of: number } | null;
+  /** The pass over the plan in flight, when the run takes more than one. */
+  pass?: { pass: number; of: number } | null;
 }
 
 export interface SessionLimits {
@@ -148,6 +150,7 @@ export class BrowserSession {
           this.arm('deadline', worst, () => `the run went past its overall deadline of ${seconds(worst)}${this.inFlight()}`);
         } else if (e.type === 'group-start') {
           p.current = { suite: e.suite, case: e.case, size: e.size, adapter: null, warmup: false, index: 0, of: 0 };
+          p.pass = e.passes > 1 ? { pass: e.pass, of: e.passes } : null;
         } else if (e.type === 'sample') {
           // Messages may overtake each other on the wire; progress only moves forward.
           p.samplesDone = Math.max(p.samplesDone, e.samplesDone);

@@ -2,12 +2,14 @@
  * Where the next sample goes, and when a row has enough. Pure: the runner passes in each row's
  * precision, cost and time spent, and the clock readings; nothing here runs a sample.
  *
- * A run's budget is split over its case groups as it goes: each group gets a share of what is
- * left in proportion to its rows, so time a quick group does not need flows on to the groups
- * after it. The minimum samples of a row are bounded only by the whole budget, so every row gets
- * an interval when the budget allows any. After them, each next sample goes to the row whose
- * relative interval is widest for the milliseconds one of its samples costs: that row gains the
- * most precision per unit of budget.
+ * A run's budget is spent in passes over its case groups (plan.auto.passes): each group gets, in
+ * each pass, a share of what is left in proportion to its rows, so time a quick group does not
+ * need flows on to the groups after it. The minimum samples of a row are bounded only by the
+ * whole budget, so every row gets an interval when the budget allows any. After them, each next
+ * sample goes to the row whose relative interval is widest for the milliseconds one of its
+ * samples costs: that row gains the most precision per unit of budget. They are given out in
+ * rounds over the neediest rows, so a row's samples interleave with its neighbours' instead of
+ * running back to back.
  */
 import type { AutoSampling } from './plan.ts';
 import type { StopReason } from './results.ts';
@@ -29,37 +31,54 @@ export interface RowGauge {
   decided?: boolean;
 }
 
+/** How much one more sample of the row is worth: its relative interval per ms a sample costs. */
+function need(row: RowGauge): number {
+  return (row.precision ?? Infinity) / Math.max(row.costMs, 1e-6);
+}
+
 /**
  * The row that should take the next sample: the widest relative interval per ms of a sample,
  * ties to the row with fewer samples. Rows without an interval yet come first.
  */
 export function pickNext<T extends RowGauge>(rows: readonly T[]): T | undefined {
-  let best: T | undefined;
-  let bestScore = -Infinity;
-  for (const row of rows) {
-    const width = row.precision ?? Infinity;
-    const score = width / Math.max(row.costMs, 1e-6);
-    if (score > bestScore || (score === bestScore && best !== undefined && row.n < best.n)) {
-      best = row;
-      bestScore = score;
-    }
-  }
-  return best;
+  return pickRound(rows)[0];
+}
+
+/**
+ * The rows that take the next round of samples, one each, neediest first (as pickNext ranks
+ * them): every row at least half as needy as the neediest. Rounds rather than one row at a time
+ * keep a row's samples from bunching into a few seconds, where one burst of the machine's noise
+ * would land on all of them and its interval would not show it.
+ */
+export function pickRound<T extends RowGauge>(rows: readonly T[]): T[] {
+  const ranked = rows.map((row) => ({ row, need: need(row) })).sort((a, b) => b.need - a.need || a.row.n - b.row.n);
+  const top = ranked[0]?.need ?? 0;
+  return ranked.filter((r) => r.need >= top / 2).map((r) => r.row);
 }
 
 /**
  * Whether an adaptive row has enough, and why: its interval reached the target (after minN), or,
- * sampling against a baseline, its change from the baseline is decided instead; it reached maxN;
- * or one more sample would take it past its own time cap (`maxMs`). A row below 2 samples never
- * stops for time.
+ * sampling against a baseline, its change from the baseline is decided instead; or it must stop
+ * whatever its precision (capReason).
  */
 export function stopReason(row: RowGauge, auto: AutoSampling): StopReason | undefined {
   if (row.n >= auto.minN && row.decided === true) return 'decided';
   if (row.n >= auto.minN && row.decided === undefined && row.precision !== null && row.precision <= auto.targetRelCi) return 'ci-target';
+  return capReason(row, auto);
+}
+
+/**
+ * Why a row must stop however wide its interval: it reached maxN, or one more sample would take
+ * it past its own time cap (`maxMs`). A row below 2 samples never stops for time.
+ */
+export function capReason(row: RowGauge, auto: AutoSampling): StopReason | undefined {
   if (row.n >= auto.maxN) return 'iterations';
   if (row.n >= MIN_SAMPLES_ON_TIME_CAP && row.spentMs + row.costMs > auto.maxMs) return 'time-cap';
   return undefined;
 }
+
+/** Stop reasons a later pass takes back: the row samples again and is judged on all its samples. */
+export const RESUMED_IN_LATER_PASSES: ReadonlySet<StopReason> = new Set(['ci-target', 'decided', 'budget']);
 
 /**
  * The run's sampling budget, handed out group by group in proportion to each group's rows (a

@@ -79,14 +79,26 @@ export interface AutoSampling {
    * in ms. The cap wins over minN: a case whose samples are slow stops with fewer and says so.
    */
   maxMs: number;
+  /**
+   * Passes over the plan: the budget is spent in this many rounds over every case, each row
+   * taking samples in each, so its samples come from minutes apart. Absent in files written
+   * before passes, which ran one (read it with passesOf).
+   */
+  passes?: number;
+}
+
+/** Passes over the plan: adaptive sampling's, or one (fixed sampling, and files without the field). */
+export function passesOf(auto: AutoSampling | undefined): number {
+  return auto?.passes ?? 1;
 }
 
 /**
  * ±2% of the median: a 5% regression then stands clear of run-to-run noise. minN 6: the fewest
  * samples with a distribution-free 95% interval of the median. maxN and maxMs keep one noisy row
- * from taking the whole budget.
+ * from taking the whole budget. passes 3: a machine that is slow for a minute then slows a third
+ * of every row's samples instead of all of a few rows', and each row's interval sees the drift.
  */
-export const DEFAULT_AUTO: Readonly<AutoSampling> = { targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60_000 };
+export const DEFAULT_AUTO: Readonly<AutoSampling> = { targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60_000, passes: 3 };
 
 /** Sampling time per browser by default: the default plan in three engines takes about 17 minutes. */
 export const DEFAULT_BUDGET_MS = 5 * 60_000;
@@ -101,6 +113,8 @@ export const PLAN_LIMITS = {
   /** Adaptive sampling targets, as a fraction of the median. */
   minTargetRelCi: 0.001,
   maxTargetRelCi: 0.5,
+  /** Passes over the plan with adaptive sampling: each one refills every shared database. */
+  maxPasses: 10,
 } as const;
 
 /**
@@ -374,11 +388,11 @@ function parseSwitch(field: string, text: string): boolean {
   throw new PlanError(`${field}: "${text}" is not on or off; allowed: ${[...ON, ...OFF].join(', ')}`);
 }
 
-const AUTO_KEYS = { ci: 'targetRelCi', 'min-n': 'minN', 'max-n': 'maxN', 'max-ms': 'maxMs' } as const;
-const AUTO_EXAMPLE = 'ci:2%,min-n:6,max-n:1000,max-ms:60000';
+const AUTO_KEYS = { ci: 'targetRelCi', 'min-n': 'minN', 'max-n': 'maxN', 'max-ms': 'maxMs', passes: 'passes' } as const;
+const AUTO_EXAMPLE = 'ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:3';
 
 /**
- * Adaptive sampling as text: `on` for the defaults, `off`, or any of `ci:2%,min-n:6,max-n:1000,max-ms:60000`
+ * Adaptive sampling as text: `on` for the defaults, `off`, or any of `ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:3`
  * (keys left out take their defaults). `ci` is a percentage of the median; the % sign is optional.
  */
 export function parseAuto(text: string): AutoSampling | undefined {
@@ -402,6 +416,7 @@ export function parseAuto(text: string): AutoSampling | undefined {
       auto.targetRelCi = fraction;
     } else if (key === 'min-n') auto.minN = parseInteger('auto: min-n', value, 2, PLAN_LIMITS.maxIterations);
     else if (key === 'max-n') auto.maxN = parseInteger('auto: max-n', value, 2, PLAN_LIMITS.maxIterations);
+    else if (key === 'passes') auto.passes = parseInteger('auto: passes', value, 1, PLAN_LIMITS.maxPasses);
     else auto.maxMs = parseInteger('auto: max-ms', value, 1, PLAN_LIMITS.maxTimeoutMs);
   }
   if (auto.maxN < auto.minN) throw new PlanError(`auto: max-n ${auto.maxN} is below min-n ${auto.minN}; allowed: max-n >= min-n`);
@@ -410,7 +425,7 @@ export function parseAuto(text: string): AutoSampling | undefined {
 
 export function formatAuto(auto: AutoSampling): string {
   // toPrecision drops the binary noise of 0.02 * 100 (2.0000000000000004) before printing.
-  return `ci:${Number((auto.targetRelCi * 100).toPrecision(12))}%,min-n:${auto.minN},max-n:${auto.maxN},max-ms:${auto.maxMs}`;
+  return `ci:${Number((auto.targetRelCi * 100).toPrecision(12))}%,min-n:${auto.minN},max-n:${auto.maxN},max-ms:${auto.maxMs},passes:${passesOf(auto)}`;
 }
 
 /** Case ids as a list; whether each exists depends on the suites and their parameters (see the runner). */

@@ -58,10 +58,11 @@ export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
 /**
  * Why a row stopped taking samples: it reached its count (the plan's `iterations`, or auto's
  * `maxN`), its median's interval reached the target, one more sample would have passed its
- * own time cap (`auto.maxMs`), or its group's share of the run's budget was spent.
+ * own time cap (`auto.maxMs`), its group's share of the run's budget was spent, or the run was
+ * cancelled in a later pass, after the row had its samples from the earlier ones.
  */
-export type StopReason = 'iterations' | 'ci-target' | 'decided' | 'time-cap' | 'budget';
-export const STOP_REASONS: readonly StopReason[] = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget'];
+export type StopReason = 'iterations' | 'ci-target' | 'decided' | 'time-cap' | 'budget' | 'cancelled';
+export const STOP_REASONS: readonly StopReason[] = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget', 'cancelled'];
 
 /** Samples flagged as outliers: beyond median ± k·MAD (scaled). Flagged only; they stay in `samples` and in the stats. */
 export interface Outliers {
@@ -246,6 +247,7 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
     const minN = int(auto.minN, '$.run.plan.auto.minN', 2);
     if (int(auto.maxN, '$.run.plan.auto.maxN', 2) < minN) fail('$.run.plan.auto.maxN', `is below minN ${minN}`);
     int(auto.maxMs, '$.run.plan.auto.maxMs', 1);
+    if (auto.passes !== undefined) int(auto.passes, '$.run.plan.auto.passes', 1);
   }
   if (plan.budgetMs !== undefined) int(plan.budgetMs, '$.run.plan.budgetMs', 1);
   if (plan.worker !== undefined) bool(plan.worker, '$.run.plan.worker');

@@ -2,27 +2,31 @@
  * The runner: executes a plan and emits events. It prints nothing, writes no files and touches
  * no DOM; the page, the sweep and the tests subscribe to its events and render in their own way.
  *
- * A run goes group by group (a case at one size, on every store that can run it), and each group
- * reads as its phases:
- *   1. fill the shared databases of read-only cases, once per row;
- *   2. warm up, and calibrate how many runs of a fast case body one sample takes;
- *   3. take the minimum samples, in rounds, each round's stores in a seeded random order, so slow
- *      drift of the machine spreads over all stores instead of landing on whichever ran last;
+ * A run goes group by group (a case at one size, on every store that can run it). With adaptive
+ * sampling it goes over the groups in several passes (plan.auto.passes), each with its part of
+ * the budget, so each row's samples come from minutes apart: a machine that is slow for a minute
+ * slows a share of every row's samples, not all of a few rows', and the row's interval sees it.
+ * In each pass a group reads as its phases:
+ *   1. fill the shared databases of read-only cases, once per row (a fresh one each pass);
+ *   2. warm up; in the first pass, also calibrate how many runs of a fast case body one sample takes;
+ *   3. take the pass's minimum samples, in rounds, each round's stores in a seeded random order,
+ *      so slow drift of the machine spreads over all stores instead of landing on whichever ran last;
  *   4. with adaptive sampling, give the group's share of the budget to the rows whose median
  *      interval is widest for what a sample costs, until each reaches its target (allocator.ts);
- *   5. the measurement pass: probes that would disturb timed samples run once more, untimed;
- *   6. close the shared databases, and emit the rows.
+ *   5. in the last pass, the measurement pass: probes that would disturb timed samples run once
+ *      more, untimed;
+ *   6. close the shared databases; after the last pass, emit the rows.
  * Only the case body is timed (sample.ts). A step that makes no progress within the time limit is
  * a `timeout`; running out of budget or of a row's time cap only stops its sampling.
  */
 import type { Doc, StoreAdapter } from './adapter.ts';
-import { Budget, MIN_SAMPLES_ON_TIME_CAP, pickNext, stopReason, type RowGauge } from './allocator.ts';
+import { Budget, capReason, MIN_SAMPLES_ON_TIME_CAP, pickRound, RESUMED_IN_LATER_PASSES, stopReason, type RowGauge } from './allocator.ts';
 import { matchBaseline, type Baseline } from './baseline.ts';
 import { nextRepeats, sampleTargetMs } from './calibrate.ts';
 import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
 import { drivenReason } from './driven.ts';
 import { CancelledError, errorMessage, TimeoutError } from './errors.ts';
-import { PlanError, type Plan } from './plan.ts';
+import { passesOf, PlanError, type Plan } from './plan.ts';
 import { createRng, deriveSeed, shuffled, type Rng } from './random.ts';
 import type { CaseIdentity, CaseResult, RunInfo, StopReason } from './results.ts';
 import { addSample, costPerSample, isSampling, newRow, rowResult, type Row } from './row.ts';
@@ -37,7 +41,7 @@ export { OUTLIER_K } from './stats.ts';
 
 export type RunEvent =
   | { type: 'run-start'; rows: number; samples: number }
-  | { type: 'group-start'; suite: string; case: string; title: string; size: number; adapters: string[] }
+  | { type: 'group-start'; suite: string; case: string; title: string; size: number; adapters: string[]; pass: number; passes: number }
   | {
       type: 'sample';
       suite: string;
@@ -147,7 +151,11 @@ interface Run {
   readonly sampleTargetMs: number;
   readonly cases: CaseResult[];
   readonly order: RunInfo['order'];
-  /** Budget weight of every group (its runnable rows' minimum samples), and of the groups done. */
+  /** Passes over the groups: adaptive sampling's, or one. */
+  readonly passes: number;
+  /** The groups opened in the first pass that have rows, by their plan entry. */
+  readonly open: Map<PlannedGroup, Group>;
+  /** Budget weight of every group in every pass (its runnable rows' minimum samples), and of those done. */
   readonly weightTotal: number;
   weightDone: number;
   rowsTotal: number;
@@ -165,11 +173,14 @@ interface Group {
   readonly rounds: string[][];
   readonly rng: Rng;
   readonly identity: (adapter: StoreAdapter) => CaseIdentity;
-  readonly startedAt: number;
-  /** The clock reading its share of the budget ends at (Infinity with fixed sampling). */
+  /** When its current pass started. */
+  startedAt: number;
+  /** The clock reading its share of the budget in this pass ends at (Infinity with fixed sampling). */
   endsAt: number;
-  /** Its weight in the budget: its rows' minimum samples. */
+  /** Its weight in the budget in each pass: its rows' minimum samples. */
   readonly weight: number;
+  /** Whether its rows were emitted. */
+  finished: boolean;
 }
 
 export async function runPlan(input: RunInput): Promise<RunOutput> {
@@ -179,10 +190,14 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
   const run = startRun(input, groups, support);
   let cancelled = false;
   try {
-    for (const planned of groups) await runGroup(run, planned);
+    for (let pass = 1; pass <= run.passes; pass++) {
+      for (const planned of groups) await runGroupPass(run, planned, pass);
+    }
   } catch (e) {
     if (!(e instanceof CancelledError)) throw e;
     cancelled = true;
+    // Rows of earlier passes keep what they have: a cancelled run loses only the sample in flight.
+    for (const group of run.open.values()) if (!group.finished) finishGroup(run, group, 'cancelled');
   }
   // Delete anything a cancelled or wedged sample left behind, and report what could not be.
   await run.sampler.disposeAll();
@@ -208,7 +223,10 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
   const { plan } = input;
   const emit = (event: RunEvent) => input.onEvent?.(event);
   const runnable = (a: StoreAdapter, c: BenchCase) => c.driven === undefined && support.get(a.id) === true && missingCapabilities(c.needs, a.capabilities).length === 0;
-  const samplesTotal = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length * minimumSamples(plan), 0);
+  const runnableRows = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length, 0);
+  const passes = passesOf(plan.auto);
+  const samplesTotal = runnableRows * Array.from({ length: passes }, (_, i) => passSamples(plan, i + 1)).reduce((a, b) => a + b, 0);
+  const weightTotal = runnableRows * minimumSamples(plan) * passes;
   const rowsTotal = groups.length * input.adapters.length;
   emit({ type: 'run-start', rows: rowsTotal, samples: samplesTotal });
   return {
@@ -216,12 +234,14 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     plan,
     emit,
     sampler: makeSampler(input, emit),
-    budget: new Budget(plan.auto ? plan.budgetMs : undefined, samplesTotal, now),
+    budget: new Budget(plan.auto ? plan.budgetMs : undefined, weightTotal, now),
     support,
     sampleTargetMs: sampleTargetMs(input.timerStepMs ?? measureTimerStep()),
     cases: [],
     order: [],
-    weightTotal: samplesTotal,
+    passes,
+    open: new Map(),
+    weightTotal,
     weightDone: 0,
     rowsTotal,
     rowsDone: 0,
@@ -269,27 +289,55 @@ function fixtureSource(plan: Plan): FixtureSource {
   };
 }
 
-async function runGroup(run: Run, planned: PlannedGroup): Promise<void> {
-  const group = openGroup(run, planned);
-  if (group.rows.length > 0) {
-    run.emit({ type: 'group-start', suite: group.suiteId, case: planned.c.id, title: planned.c.title, size: planned.size, adapters: group.rows.map((r) => r.adapter.id) });
-    group.endsAt = run.budget.nextGroupEnd(group.weight);
-    try {
-      await fillSharedDatabases(run, group);
-      await warmUpAndCalibrate(run, group);
-      await takeMinimumSamples(run, group);
-      if (run.plan.auto) await takeAdditionalSamples(run, group);
-      await measurementPass(run, group);
-    } finally {
-      await closeSharedDatabases(run, group);
-    }
-    for (const row of group.rows) finishRow(run, rowResult(group.identity(row.adapter), row, planned.c.series));
+/** One pass of one group: its phases, and after the last pass its rows. */
+async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Promise<void> {
+  const group = pass === 1 ? openGroup(run, planned) : run.open.get(planned);
+  if (!group) return;
+  if (pass > 1) resumeRows(group);
+  const last = pass === run.passes;
+  run.emit({ type: 'group-start', suite: group.suiteId, case: planned.c.id, title: planned.c.title, size: planned.size, adapters: group.rows.map((r) => r.adapter.id), pass, passes: run.passes });
+  group.startedAt = now();
+  group.endsAt = run.budget.nextGroupEnd(group.weight);
+  try {
+    await fillSharedDatabases(run, group);
+    await warmUp(run, group, pass);
+    await takeMinimumSamples(run, group, minimumTimed(run.plan, pass));
+    if (run.plan.auto) await takeAdditionalSamples(run, group);
+    if (last) await measurementPass(run, group);
+  } finally {
+    await closeSharedDatabases(run, group);
   }
+  if (last) finishGroup(run, group);
   run.weightDone += group.weight;
 }
 
+/** Emit the group's rows; rows still sampling (the run was cancelled) stop for that reason. */
+function finishGroup(run: Run, group: Group, why: StopReason = 'iterations'): void {
+  group.finished = true;
+  for (const row of group.rows) {
+    if (isSampling(row) || (why === 'cancelled' && row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why))) {
+      // A row cut off before it had 2 samples has no number to keep.
+      if (why === 'cancelled' && row.samples.length < MIN_SAMPLES_ON_TIME_CAP) continue;
+      stopRow(row, why);
+    }
+    finishRow(run, rowResult(group.identity(row.adapter), row, group.target.c.series));
+  }
+}
+
+/**
+ * At the start of a later pass, rows that stopped for their precision or the budget sample
+ * again: they take this pass's minimum and are judged on all their samples. Rows at their own
+ * caps (max-n, max-ms) and failed rows stay as they are.
+ */
+function resumeRows(group: Group): void {
+  for (const row of group.rows) {
+    if (row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why)) row.state = { kind: 'sampling' };
+  }
+}
+
 /** The group's rows: stores that cannot run the case are finished at once as `unsupported`. */
-function openGroup(run: Run, { suite, c, size }: PlannedGroup): Group {
+function openGroup(run: Run, planned: PlannedGroup): Group | undefined {
+  const { suite, c, size } = planned;
   const params = resolveSuiteParams(suite, run.plan.params);
   const identity = (adapter: StoreAdapter): CaseIdentity => ({
     suite: suite.id,
@@ -308,15 +356,36 @@ function openGroup(run: Run, { suite, c, size }: PlannedGroup): Group {
     else finishRow(run, { ...identity(adapter), status: 'unsupported', reason, samples: [], warmup: [] });
   }
   const rounds: string[][] = [];
-  if (rows.length > 0) run.order.push({ suite: suite.id, case: c.id, size, rounds });
   const rng = createRng(deriveSeed(run.plan.seed, `order/${suite.id}/${c.id}/${size}`));
   const weight = rows.length * minimumSamples(run.plan);
-  return { target: { c, size, params }, suiteId: suite.id, rows, rounds, rng, identity, startedAt: now(), endsAt: Infinity, weight };
+  const group: Group = { target: { c, size, params }, suiteId: suite.id, rows, rounds, rng, identity, startedAt: now(), endsAt: Infinity, weight, finished: false };
+  if (rows.length === 0) return undefined;
+  run.order.push({ suite: suite.id, case: c.id, size, rounds });
+  run.open.set(planned, group);
+  return group;
 }
 
-/** Samples a row takes at the least, warm-up included: a run's progress total and a group's budget weight. */
+/** A group's budget weight in each pass: its rows' first-pass minimum samples, warm-up included. */
 function minimumSamples(plan: Plan): number {
-  return plan.warmup + (plan.auto ? plan.auto.minN : plan.iterations);
+  return passSamples(plan, 1);
+}
+
+/** Timed samples a row takes in a later pass at the least: enough to check it against the earlier ones. */
+const LATER_PASS_SAMPLES = 2;
+
+/** Timed samples a row has at the least by the end of this pass. */
+function minimumTimed(plan: Plan, pass: number): number {
+  return plan.auto ? plan.auto.minN + (pass - 1) * LATER_PASS_SAMPLES : plan.iterations;
+}
+
+/** Samples a row takes at the least in this pass, warm-up included: the run's progress total. */
+function passSamples(plan: Plan, pass: number): number {
+  return pass === 1 ? plan.warmup + minimumTimed(plan, 1) : warmupsIn(plan, pass) + LATER_PASS_SAMPLES;
+}
+
+/** Warm-up samples per row in this pass: the plan's in the first; one in a later pass, for its fresh database and cold caches. */
+function warmupsIn(plan: Plan, pass: number): number {
+  return pass === 1 ? plan.warmup : Math.min(1, plan.warmup);
 }
 
 function unsupportedReason(support: true | string, c: BenchCase, adapter: StoreAdapter): string | null {
@@ -351,12 +420,12 @@ async function fillSharedDatabases(run: Run, group: Group): Promise<void> {
 }
 
 /**
- * Phase 2: the warm-up rounds, then calibration. A shared row whose fastest warm-up run, times its
- * count, spans fewer timer steps than a sample should repeats its body, and takes warm-up samples
- * at the new count until it reaches the target and its runs stop getting faster (up to 8 tries:
- * a body's first runs are slower while the engine compiles it).
+ * Phase 2: the warm-up rounds, then, in the first pass, calibration. A shared row whose fastest
+ * warm-up run, times its count, spans fewer timer steps than a sample should repeats its body, and
+ * takes warm-up samples at the new count until it reaches the target and its runs stop getting
+ * faster (up to 8 tries: a body's first runs are slower while the engine compiles it).
  */
-async function warmUpAndCalibrate(run: Run, group: Group): Promise<void> {
+async function warmUp(run: Run, group: Group, pass: number): Promise<void> {
   const fastest = new Map<Row, number>(); // ms per run
   const settled = new Set<Row>();
   const note = (row: Row, ms: number) => {
@@ -366,8 +435,8 @@ async function warmUpAndCalibrate(run: Run, group: Group): Promise<void> {
     else settled.delete(row);
     fastest.set(row, Math.min(before, ms));
   };
-  for (let r = 0; r < run.plan.warmup; r++) await round(run, group, group.rows.filter(isSampling), true, note);
-  if (run.plan.warmup === 0) return;
+  for (let r = 0; r < warmupsIn(run.plan, pass); r++) await round(run, group, group.rows.filter(isSampling), true, note);
+  if (run.plan.warmup === 0 || pass > 1) return;
   for (let tries = 0; tries < 8; tries++) {
     const pending = group.rows.filter((row) => isSampling(row) && row.db === 'shared' && ((fastest.get(row) ?? Infinity) * row.repeats < run.sampleTargetMs || (row.repeats > 1 && !settled.has(row))));
     if (pending.length === 0) return;
@@ -378,12 +447,12 @@ async function warmUpAndCalibrate(run: Run, group: Group): Promise<void> {
 }
 
 /**
- * Phase 3: rounds until every row has its minimum (adaptive) or its count (fixed). An adaptive row
- * with 2 samples stops early when one more would pass its time cap or the end of the budget.
+ * Phase 3: rounds until every row has `want` samples: the pass's minimum (adaptive) or its count
+ * (fixed). An adaptive row with 2 samples stops early when it reaches a cap of its own, or one more
+ * sample would pass the end of the budget; its precision does not stop it here.
  */
-async function takeMinimumSamples(run: Run, group: Group): Promise<void> {
+async function takeMinimumSamples(run: Run, group: Group, want: number): Promise<void> {
   const auto = run.plan.auto;
-  const want = auto ? auto.minN : run.plan.iterations;
   for (;;) {
     for (const row of group.rows.filter(isSampling)) {
       if (!auto) {
@@ -392,7 +461,7 @@ async function takeMinimumSamples(run: Run, group: Group): Promise<void> {
       }
       const gauge = gaugeOf(row);
       // Bounded by the whole budget, not the group's share: a row without its minimum has no interval.
-      const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (stopReason(gauge, auto) ?? outOfTime(run.budget.endsAt(), gauge)) : undefined;
+      const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? outOfTime(run.budget.endsAt(), gauge)) : undefined;
       if (why) stopRow(row, why);
     }
     const short = group.rows.filter((row) => isSampling(row) && row.samples.length < want);
@@ -402,25 +471,32 @@ async function takeMinimumSamples(run: Run, group: Group): Promise<void> {
 }
 
 /**
- * Phase 4 (adaptive): one sample at a time to the row the allocator picks, until every row has
- * stopped: at its target, its maximum, its time cap, or the end of the group's share of the budget.
+ * Phase 4 (adaptive): rounds of one sample each to the rows the allocator picks, until every row
+ * has stopped: at its target, its maximum, its time cap, or the end of the group's share of the
+ * budget in this pass.
  */
 async function takeAdditionalSamples(run: Run, group: Group): Promise<void> {
   const auto = run.plan.auto;
   if (!auto) return;
+  const judge = (row: Row): RowGauge | undefined => {
+    const gauge = gaugeOf(row);
+    const why = stopReason(gauge, auto) ?? outOfTime(group.endsAt, gauge);
+    if (why) stopRow(row, why);
+    return why ? undefined : gauge;
+  };
   for (;;) {
     const gauges = new Map<RowGauge, Row>();
     for (const row of group.rows.filter(isSampling)) {
-      const gauge = gaugeOf(row);
-      const why = stopReason(gauge, auto) ?? outOfTime(group.endsAt, gauge);
-      if (why) stopRow(row, why);
-      else gauges.set(gauge, row);
+      const gauge = judge(row);
+      if (gauge) gauges.set(gauge, row);
     }
-    const next = pickNext([...gauges.keys()]);
-    if (!next) return;
-    const row = gauges.get(next) as Row;
-    group.rounds.push([row.adapter.id]);
-    await sampleOnce(run, group, row, false);
+    const picked = pickRound([...gauges.keys()]).map((g) => gauges.get(g) as Row);
+    if (picked.length === 0) return;
+    group.rounds.push(picked.map((row) => row.adapter.id));
+    for (const row of picked) {
+      // The round's earlier samples may have used up the group's share.
+      if (isSampling(row) && judge(row)) await sampleOnce(run, group, row, false);
+    }
   }
 }
 

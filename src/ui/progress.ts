@@ -41,6 +41,8 @@ export class ProgressView {
   /** When the runner started timing (run-start), for the time left. */
   private startedAt: number | null = null;
   private lastDrawAt = -Infinity;
+  /** "pass 2 of 3 · " while a run of several passes is in its second, or nothing. */
+  private pass = '';
 
   constructor() {
     this.label = h('span', { className: 'progress-label', attrs: { 'data-testid': 'progress-label' } }, 'Ready.');
@@ -63,7 +65,8 @@ export class ProgressView {
         this.draw(event.samples === 0 ? 'Nothing to time: every row is unsupported.' : 'Starting…');
         return true;
       case 'group-start':
-        this.draw(`${event.suite}/${event.case} · ${event.size} docs · starting (${event.adapters.join(', ')})`);
+        this.pass = event.passes > 1 ? `pass ${event.pass} of ${event.passes} · ` : '';
+        this.draw(`${this.pass}${event.suite}/${event.case} · ${event.size} docs · starting (${event.adapters.join(', ')})`);
         return true;
       case 'sample': {
         this.done = event.samplesDone;
@@ -73,7 +76,7 @@ export class ProgressView {
         if (t - this.lastDrawAt < SAMPLE_REDRAW_MS) return false;
         this.lastDrawAt = t;
         const kind = event.warmup ? 'warm-up' : 'sample';
-        this.draw(`${event.suite}/${event.case} · ${event.adapter} · ${event.size} docs · ${kind} ${event.index}/${event.of}`);
+        this.draw(`${this.pass}${event.suite}/${event.case} · ${event.adapter} · ${event.size} docs · ${kind} ${event.index}/${event.of}`);
         return true;
       }
       case 'case-end':

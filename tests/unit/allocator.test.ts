@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Budget, pickNext, stopReason, type RowGauge } from '../../src/core/allocator.ts';
+import { Budget, pickNext, pickRound, stopReason, type RowGauge } from '../../src/core/allocator.ts';
 import { MAX_SAMPLE_TARGET_MS, nextRepeats, sampleTargetMs } from '../../src/core/calibrate.ts';
 
 const gauge = (over: Partial<RowGauge>): RowGauge => ({ n: 10, precision: 0.05, costMs: 10, spentMs: 100, ...over });
@@ -22,6 +22,15 @@ describe('allocator - which row samples next', () => {
     const b = gauge({ n: 12 });
     expect(pickNext([a, b])).toBe(b);
     expect(pickNext([])).toBeUndefined();
+  });
+
+  it('gives a round to every row at least half as needy as the neediest, the neediest first', () => {
+    const rows = [gauge({ precision: 0.04 }), gauge({ precision: 0.1 }), gauge({ precision: 0.06 }), gauge({ precision: 0.05 })];
+    expect(pickRound(rows).map((r) => r.precision)).toEqual([0.1, 0.06, 0.05]);
+    // Rows without an interval yet go before, and without, any row that has one.
+    const fresh = [gauge({ n: 4, precision: null }), gauge({ n: 3, precision: null })];
+    expect(pickRound([...rows, ...fresh])).toEqual([fresh[1], fresh[0]]);
+    expect(pickRound([])).toEqual([]);
   });
 });
 

@@ -358,3 +358,65 @@ describe('runner - case filter', () => {
     expect(events).toEqual([]);
   });
 });
+
+describe('runner - passes over the plan', () => {
+  /** A case that logs each run's case id, with samples of 100 ± 0.5. */
+  const logged = (id: string, log: string[]) =>
+    defineCase<void>({ id, title: id, needs: [], operations: () => 1, run: async () => (log.push(id), 100 + (log.length % 2) - 0.5) });
+  /** ['a', 'a', 'b'] as ['a×2', 'b×1']: who ran, in stretches. */
+  const stretches = (log: readonly string[]) =>
+    log.reduce<[string, number][]>((acc, id) => (acc.at(-1)?.[0] === id ? (acc[acc.length - 1] = [id, (acc.at(-1)?.[1] ?? 0) + 1]) : acc.push([id, 1]), acc), []).map(([id, n]) => `${id}×${n}`);
+
+  it('goes over every group in each pass, and every row samples in each (a warm-up first)', async () => {
+    const log: string[] = [];
+    const auto = { targetRelCi: 0.02, minN: 6, maxN: 50, maxMs: 60_000, passes: 3 };
+    const { cases, events } = await run([suiteOf(logged('a', log), logged('b', log))], [memoryAdapter], plan({ auto, warmup: 1, budgetMs: 60_000 }));
+    // Pass 1: a warm-up and the 6 of the minimum; later passes: a warm-up and 2 more each.
+    expect(stretches(log)).toEqual(['a×7', 'b×7', 'a×3', 'b×3', 'a×3', 'b×3']);
+    expect(cases.map((c) => [c.case, c.samples.length, c.warmup.length, c.status === 'ok' && c.stopped])).toEqual([
+      ['a', 10, 3, 'ci-target'],
+      ['b', 10, 3, 'ci-target'],
+    ]);
+    const starts = events.flatMap((e) => (e.type === 'group-start' ? [`${e.case}${e.pass}/${e.passes}`] : []));
+    expect(starts).toEqual(['a1/3', 'b1/3', 'a2/3', 'b2/3', 'a3/3', 'b3/3']);
+    // Rows are emitted once, after their last pass.
+    expect(events.filter((e) => e.type === 'case-end')).toHaveLength(2);
+  });
+
+  it('a row at its target in one pass samples again in the next, judged on all its samples', async () => {
+    // Quiet at 100 in pass 1, then the machine is 30% slower: the row must see that, not keep ±1%.
+    const values = [...around(0.5, 6), ...around(1, 400).map((v) => v * 1.3)];
+    const auto = { targetRelCi: 0.02, minN: 6, maxN: 30, maxMs: 60_000, passes: 3 };
+    const { cases } = await run([suiteOf(scripted('c', { memory: values }))], [memoryAdapter], plan({ auto, budgetMs: 60_000 }));
+    const r = row(cases, 'memory');
+    if (r.status !== 'ok') throw new Error(`expected an ok row, got ${r.status}`);
+    expect(r.samples.slice(0, 6).every((v) => v < 101)).toBe(true);
+    expect(r.samples).toHaveLength(30);
+    expect(r.stopped).toBe('iterations');
+    expect(r.precision).toBeGreaterThan(0.02);
+  });
+
+  it('cancelled in a later pass, every row keeps the samples of the passes before', async () => {
+    const controller = new AbortController();
+    const log: string[] = [];
+    const stopping = defineCase<void>({
+      id: 'b',
+      title: 'b',
+      needs: [],
+      operations: () => 1,
+      run: async () => {
+        log.push('b');
+        if (log.filter((id) => id === 'b').length === 7) controller.abort();
+        return 100;
+      },
+    });
+    const auto = { targetRelCi: 0.02, minN: 6, maxN: 50, maxMs: 60_000, passes: 3 };
+    const { cases, cancelled } = await run([suiteOf(logged('a', log), stopping)], [memoryAdapter], plan({ auto, budgetMs: 60_000 }), { signal: controller.signal });
+    expect(cancelled).toBe(true);
+    // a finished pass 1 (6) and took pass 2's 2; b finished pass 1 and was cut off in pass 2.
+    expect(cases.map((c) => [c.case, c.status, c.samples.length, c.status === 'ok' && c.stopped])).toEqual([
+      ['a', 'ok', 8, 'cancelled'],
+      ['b', 'ok', 6, 'cancelled'],
+    ]);
+  });
+});

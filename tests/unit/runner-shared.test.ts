@@ -27,6 +27,16 @@ describe('runner - shared databases', () => {
     expect(out.leftover).toEqual([]);
   });
 
+  it('with passes, a read-only row fills a fresh database in each pass', async () => {
+    const { adapter, opens } = counting();
+    const auto = { targetRelCi: 0.5, minN: 6, maxN: 100, maxMs: 60_000, passes: 3 };
+    const out = await runPlan({ plan: plan({ suites: ['read'], cases: ['get-serial'], auto, budgetMs: 60_000 }), suites: [readSuite], adapters: [adapter], runId: 'passes', timerStepMs: 0.005 });
+    expect(out.cases[0]).toMatchObject({ status: 'ok', db: 'shared', stopped: 'ci-target' });
+    expect(out.cases[0]?.samples).toHaveLength(6 + 2 + 2);
+    expect(opens()).toBe(3);
+    expect(out.leftover).toEqual([]);
+  });
+
   it('a case that writes gets a fresh database per sample, warm-up included', async () => {
     const { adapter, opens } = counting();
     const out = await runPlan({ plan: plan({ suites: ['insert'], cases: ['bulk'] }), suites: [insertSuite], adapters: [adapter], runId: 'fresh', timerStepMs: 0.005 });

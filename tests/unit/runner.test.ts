@@ -137,7 +137,7 @@ describe('runner - faults', () => {
 });
 
 describe('runner - cancel and cleanup', () => {
-  it('honours Cancel: stops, keeps finished rows, deletes its databases', async () => {
+  it('honours Cancel: stops, keeps finished rows and the samples of the row in flight, deletes its databases', async () => {
     const controller = new AbortController();
     let runs = 0;
     const slow = defineCase<void>({
@@ -155,7 +155,11 @@ describe('runner - cancel and cleanup', () => {
     const { cancelled, cases, events, leftover } = await run([suiteOf(quick, slow)], [memoryAdapter], plan({ iterations: 50, warmup: 0 }), controller.signal);
     expect(cancelled).toBe(true);
     expect(runs).toBe(3);
-    expect(cases.map((c) => c.case)).toEqual(['quick']);
+    expect(cases.map((c) => [c.case, c.status, c.status === 'ok' && c.stopped])).toEqual([
+      ['quick', 'ok', 'iterations'],
+      ['slow', 'ok', 'cancelled'],
+    ]);
+    expect(cases[1]?.samples).toHaveLength(2); // the third was in flight
     expect(events.at(-1)).toEqual({ type: 'run-end', cancelled: true });
     expect(leftover).toEqual([]);
     expect(memoryDatabaseNames().filter((n) => n.startsWith('storebench-test-'))).toEqual([]);
