@@ -35,6 +35,11 @@ interface CaseBase {
    * store gave when it was full (the quota suite). Absent where a case finds nothing of the kind.
    */
   notes?: string[];
+  /**
+   * Timed samples taken in each pass over the plan, in order (`samples` is their concatenation):
+   * a reader can compare a row's passes. Absent with one pass, and in older files.
+   */
+  samplesPerPass?: number[];
   /** Points the case recorded in each timed sample, e.g. batch time against store size. */
   series?: { x: string; y: string; samples: [number, number][][] };
   /**
@@ -317,6 +322,11 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
       const notes = arr(row.notes, `${p}.notes`);
       notes.forEach((v, j) => str(v, `${p}.notes[${j}]`));
       if (notes.length !== (row.samples as unknown[]).length) fail(`${p}.notes`, `has ${notes.length} notes but there are ${(row.samples as unknown[]).length} samples`);
+    }
+    if (row.samplesPerPass !== undefined) {
+      const counts = arr(row.samplesPerPass, `${p}.samplesPerPass`).map((v, j) => int(v, `${p}.samplesPerPass[${j}]`));
+      const sum = counts.reduce((a, b) => a + b, 0);
+      if (sum !== (row.samples as unknown[]).length) fail(`${p}.samplesPerPass`, `adds up to ${sum} but there are ${(row.samples as unknown[]).length} samples`);
     }
     if (row.series !== undefined) {
       const series = obj(row.series, `${p}.series`);

@@ -24,6 +24,8 @@ export interface Row {
   points: [number, number][][];
   /** Runs of the case body per timed sample, set by calibration. */
   repeats: number;
+  /** Timed samples taken in each pass so far: one entry per pass the run has started. */
+  samplesPerPass: number[];
   readonly db: DbMode;
   /** The row's database while it is open, for `shared` rows. */
   shared?: SharedDb;
@@ -44,7 +46,7 @@ export interface Row {
 }
 
 export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
-  return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, db: c.db ?? 'fresh', precision: null, spentMs: 0, sampleWallMs: 0 };
+  return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, samplesPerPass: [0], db: c.db ?? 'fresh', precision: null, spentMs: 0, sampleWallMs: 0 };
 }
 
 export const isSampling = (row: Row): boolean => row.state.kind === 'sampling';
@@ -57,6 +59,7 @@ export function costPerSample(row: Row): number {
 /** Add one timed sample and the metrics and points the case recorded in it. */
 export function addSample(row: Row, ms: number, metrics: Record<string, number>, points: [number, number][]): void {
   row.samples.push(ms);
+  row.samplesPerPass[row.samplesPerPass.length - 1] = (row.samplesPerPass.at(-1) ?? 0) + 1;
   for (const [name, value] of Object.entries(metrics)) {
     // A metric missing from an earlier sample would no longer line up with its sample.
     const list = (row.metrics[name] ??= new Array<number>(row.samples.length - 1).fill(NaN));
@@ -82,6 +85,7 @@ export function rowResult(identity: CaseIdentity, row: Row, series: BenchCase['s
     warmup: row.warmup,
     db: row.db,
     repeats: row.repeats,
+    ...(row.samplesPerPass.length > 1 ? { samplesPerPass: row.samplesPerPass } : {}),
     ...(Object.keys(metrics).length > 0 ? { metrics } : {}),
     ...(series ? { series: { ...series, samples: row.points } } : {}),
   };

@@ -299,9 +299,9 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
   group.startedAt = now();
   group.endsAt = run.budget.nextGroupEnd(group.weight);
   try {
-    await fillSharedDatabases(run, group);
+    await fillSharedDatabases(run, group, last);
     await warmUp(run, group, pass);
-    await takeMinimumSamples(run, group, minimumTimed(run.plan, pass));
+    await takeMinimumSamples(run, group, minimumInPass(run.plan, pass));
     if (run.plan.auto) await takeAdditionalSamples(run, group);
     if (last) await measurementPass(run, group);
   } finally {
@@ -327,11 +327,12 @@ function finishGroup(run: Run, group: Group, why: StopReason = 'iterations'): vo
 /**
  * At the start of a later pass, rows that stopped for their precision or the budget sample
  * again: they take this pass's minimum and are judged on all their samples. Rows at their own
- * caps (max-n, max-ms) and failed rows stay as they are.
+ * caps (max-n, max-ms) and failed rows stay as they are. Every row counts its samples per pass.
  */
 function resumeRows(group: Group): void {
   for (const row of group.rows) {
     if (row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why)) row.state = { kind: 'sampling' };
+    row.samplesPerPass.push(0);
   }
 }
 
@@ -373,14 +374,18 @@ function minimumSamples(plan: Plan): number {
 /** Timed samples a row takes in a later pass at the least: enough to check it against the earlier ones. */
 const LATER_PASS_SAMPLES = 2;
 
-/** Timed samples a row has at the least by the end of this pass. */
-function minimumTimed(plan: Plan, pass: number): number {
-  return plan.auto ? plan.auto.minN + (pass - 1) * LATER_PASS_SAMPLES : plan.iterations;
+/**
+ * Timed samples a row takes in this pass at the least: in the first, the minimum (adaptive) or the
+ * count (fixed); in a later one, 2 more, however many the row took in the passes before.
+ */
+function minimumInPass(plan: Plan, pass: number): number {
+  if (pass > 1) return LATER_PASS_SAMPLES;
+  return plan.auto ? plan.auto.minN : plan.iterations;
 }
 
 /** Samples a row takes at the least in this pass, warm-up included: the run's progress total. */
 function passSamples(plan: Plan, pass: number): number {
-  return pass === 1 ? plan.warmup + minimumTimed(plan, 1) : warmupsIn(plan, pass) + LATER_PASS_SAMPLES;
+  return warmupsIn(plan, pass) + minimumInPass(plan, pass);
 }
 
 /** Warm-up samples per row in this pass: the plan's in the first; one in a later pass, for its fresh database and cold caches. */
@@ -406,10 +411,16 @@ function finishRow(run: Run, result: CaseResult): void {
   run.emit({ type: 'case-end', result, rowsDone: run.rowsDone, rows: run.rowsTotal });
 }
 
-/** Phase 1: each read-only row fills one database, which all its samples then read. */
-async function fillSharedDatabases(run: Run, group: Group): Promise<void> {
+/**
+ * Phase 1: each read-only row fills one database, which all its samples in the pass then read. In
+ * the last pass, a row that stopped sampling earlier gets one too when the measurement pass will
+ * run on it.
+ */
+async function fillSharedDatabases(run: Run, group: Group, last: boolean): Promise<void> {
+  const measured = last && measuresGroup(run, group);
   for (const row of shuffled(group.rows, group.rng)) {
-    if (row.db !== 'shared' || !isSampling(row)) continue;
+    const wanted = isSampling(row) || (measured && row.state.kind === 'stopped' && row.samples.length > 0);
+    if (row.db !== 'shared' || !wanted) continue;
     await beforeSample(run);
     try {
       row.shared = await run.sampler.openShared(row, group.target);
@@ -447,16 +458,18 @@ async function warmUp(run: Run, group: Group, pass: number): Promise<void> {
 }
 
 /**
- * Phase 3: rounds until every row has `want` samples: the pass's minimum (adaptive) or its count
- * (fixed). An adaptive row with 2 samples stops early when it reaches a cap of its own, or one more
- * sample would pass the end of the budget; its precision does not stop it here.
+ * Phase 3: rounds until every row has taken `want` samples in this pass: the pass's minimum
+ * (adaptive) or its count (fixed). An adaptive row with 2 samples stops early when it reaches a
+ * cap of its own, or one more sample would pass the end of the budget; its precision does not
+ * stop it here.
  */
 async function takeMinimumSamples(run: Run, group: Group, want: number): Promise<void> {
   const auto = run.plan.auto;
+  const inPass = (row: Row) => row.samplesPerPass.at(-1) ?? 0;
   for (;;) {
     for (const row of group.rows.filter(isSampling)) {
       if (!auto) {
-        if (row.samples.length >= want) stopRow(row, 'iterations');
+        if (inPass(row) >= want) stopRow(row, 'iterations');
         continue;
       }
       const gauge = gaugeOf(row);
@@ -464,7 +477,7 @@ async function takeMinimumSamples(run: Run, group: Group, want: number): Promise
       const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? outOfTime(run.budget.endsAt(), gauge)) : undefined;
       if (why) stopRow(row, why);
     }
-    const short = group.rows.filter((row) => isSampling(row) && row.samples.length < want);
+    const short = group.rows.filter((row) => isSampling(row) && inPass(row) < want);
     if (short.length === 0) return;
     await round(run, group, short, false);
   }
@@ -505,9 +518,9 @@ async function takeAdditionalSamples(run: Run, group: Group): Promise<void> {
  * every frame, a heap measurement that forces a garbage collection) run once per ok row, untimed.
  */
 async function measurementPass(run: Run, group: Group): Promise<void> {
+  if (!measuresGroup(run, group)) return;
   const { probe, footprint } = run.input;
   const pass = { probe, footprint: footprint?.appliesTo(group.suiteId, group.target.c.id) ? footprint : undefined };
-  if (!pass.probe && !pass.footprint) return;
   for (const row of group.rows) {
     if (row.state.kind === 'failed' || row.samples.length === 0) continue;
     await beforeSample(run);
@@ -521,6 +534,11 @@ async function measurementPass(run: Run, group: Group): Promise<void> {
       run.emit({ type: 'warning', message: `the measurement pass (${row.adapter.id}, ${group.target.c.id}) failed; its metrics are left out: ${errorMessage(e)}` });
     }
   }
+}
+
+/** Whether the measurement pass has anything to measure in the group. */
+function measuresGroup(run: Run, group: Group): boolean {
+  return run.input.probe !== undefined || run.input.footprint?.appliesTo(group.suiteId, group.target.c.id) === true;
 }
 
 /** Phase 6: tear down and delete the shared databases, also after a failure or Cancel. */

@@ -135,24 +135,28 @@ export const SAMPLE_COLUMNS = ['run_id', 'browser', 'suite', 'case', 'adapter', 
  * One row per sample: warm-up samples first (phase `warmup`), then the timed ones (`timed`),
  * each numbered from 1 in the order taken. Per-sample metrics (e.g. the concurrency suite's
  * latencies) follow as `metric_<name>` columns, empty where a row has no such metric; then a
- * `note` column where some row has per-sample notes (the quota suite's errors).
+ * `note` column where some row has per-sample notes (the quota suite's errors), and a `pass`
+ * column where some row was sampled in several passes over the plan (the pass of each timed
+ * sample, from 1).
  */
 export function samplesTable(files: readonly ResultsFile[]): Table {
   const metricNames = [...new Set(files.flatMap((f) => f.cases.flatMap((c) => Object.keys(c.metrics ?? {}))))].sort();
   const noted = files.some((f) => f.cases.some((c) => c.notes !== undefined));
-  const columns = [...SAMPLE_COLUMNS, ...metricNames.map((m) => `metric_${m}`), ...(noted ? ['note'] : [])];
+  const passed = files.some((f) => f.cases.some((c) => c.samplesPerPass !== undefined));
+  const columns = [...SAMPLE_COLUMNS, ...metricNames.map((m) => `metric_${m}`), ...(noted ? ['note'] : []), ...(passed ? ['pass'] : [])];
   const rows: Cell[][] = [];
   for (const file of files) {
     for (const row of file.cases) {
       const flagged = row.status === 'ok' && row.outliers ? new Set(row.outliers.indexes) : null;
       const perOp = (ms: number) => (row.operations > 0 ? ms / row.operations : null);
       const head = (): Cell[] => [file.run.id, file.run.browser, row.suite, row.case, row.adapter, row.size, row.operations, row.status];
+      const passOf = row.samplesPerPass ? row.samplesPerPass.flatMap((count, p) => new Array<number>(count).fill(p + 1)) : [];
       row.warmup.forEach((ms, i) => {
-        rows.push([...head(), 'warmup', i + 1, ms, perOp(ms), null, ...metricNames.map(() => null), ...(noted ? [null] : [])]);
+        rows.push([...head(), 'warmup', i + 1, ms, perOp(ms), null, ...metricNames.map(() => null), ...(noted ? [null] : []), ...(passed ? [null] : [])]);
       });
       row.samples.forEach((ms, i) => {
         const metrics = metricNames.map((m) => (row.metrics && Object.hasOwn(row.metrics, m) ? (row.metrics[m]?.[i] ?? null) : null));
-        rows.push([...head(), 'timed', i + 1, ms, perOp(ms), flagged ? flagged.has(i) : null, ...metrics, ...(noted ? [row.notes?.[i] ?? null] : [])]);
+        rows.push([...head(), 'timed', i + 1, ms, perOp(ms), flagged ? flagged.has(i) : null, ...metrics, ...(noted ? [row.notes?.[i] ?? null] : []), ...(passed ? [passOf[i] ?? null] : [])]);
       });
     }
   }

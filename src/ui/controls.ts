@@ -100,7 +100,7 @@ export class Controls {
         field('Sizes (documents)', this.inputs.sizes, 'comma-separated'),
         h(
           'label',
-          { className: 'field field-wide', title: 'Sample each row until the 95% interval of its median is within ci of the median, after min-n samples, up to max-n or max-ms per row, within the time budget' },
+          { className: 'field field-wide', title: 'Sample each row until the 95% interval of its median is within ci of the median, after min-n samples, up to max-n or max-ms per row, within the time budget, spent in passes over every case' },
           h('span', { className: 'field-label' }, this.auto, ' Adaptive sampling (the default)'),
           this.autoSpec,
           h('span', { className: 'field-hint' }, 'ci = target ± % of the median; min-n, max-n samples; max-ms per case, store and size'),

@@ -207,6 +207,20 @@ describe('export csv - raw samples', () => {
     expect(rows[5]?.at(-1)).toBe(''); // a row without notes
   });
 
+  it('adds a pass column where a row was sampled in passes: the pass of each timed sample', () => {
+    const r = handBuilt();
+    (r.cases[0] as Extract<CaseResult, { status: 'ok' }>).samplesPerPass = [2, 0, 1];
+    const rows = parseCsv(toSamplesCsv(r));
+    expect(rows[0]?.at(-1)).toBe('pass');
+    expect(rows.slice(1, 5).map((row) => [row[rows[0]!.indexOf('phase')], row.at(-1)])).toEqual([
+      ['warmup', ''],
+      ['timed', '1'],
+      ['timed', '1'],
+      ['timed', '3'],
+    ]);
+    expect(rows[5]?.at(-1)).toBe(''); // a row of one pass
+  });
+
   it('round-trips every sample exactly', () => {
     const r = handBuilt();
     (r.cases[0] as CaseResult).samples = [0.1 + 0.2, 1 / 3, 123456.789, 5e-7];

@@ -75,6 +75,8 @@ describe('hostile results files', () => {
     const lying = real();
     const row = lying.cases.find((c) => c.status === 'ok')!;
     row.samples = [517.9, 96.5, 300, 310, 305, 298];
+    // What lines up with the samples goes with them (a driven row's metrics and notes).
+    for (const perSample of ['metrics', 'notes', 'series', 'samplesPerPass']) delete (row as Record<string, unknown>)[perSample];
     row.stats = { ...row.stats!, median: 0.001 };
     const r = command('export', file('lying.json', lying), '--format', 'tsv');
     expect(r.code).toBe(0);

@@ -32,6 +32,8 @@ describe('results - validation', () => {
     ['a precision on an unsupported row', (r) => (r.cases[1].precision = 0.01), /\$\.cases\[1\]\.precision: only an ok row has precision/],
     ['outliers on an unsupported row', (r) => (r.cases[1].outliers = { k: 3, indexes: [] }), /\$\.cases\[1\]\.outliers: only an ok row has outliers/],
     ['a metric that does not line up with the samples', (r) => (r.cases[0].metrics = { longTasks: [0, 1] }), /\$\.cases\[0\]\.metrics\.longTasks: has 2 values but there are 3 samples/],
+    ['passes whose samples do not add up', (r) => (r.cases[0].samplesPerPass = [2, 2]), /\$\.cases\[0\]\.samplesPerPass: adds up to 4 but there are 3 samples/],
+    ['a pass count of 0', (r) => (r.run.plan.auto = { targetRelCi: 0.02, minN: 5, maxN: 10, maxMs: 1000, passes: 0 }), /\$\.run\.plan\.auto\.passes: expected a whole number >= 1, got number 0/],
     ['an auto target of 2 (200%)', (r) => (r.run.plan.auto = { targetRelCi: 2, minN: 5, maxN: 10, maxMs: 1000 }), /\$\.run\.plan\.auto\.targetRelCi: expected a fraction of the mean between 0 and 1/],
     ['a worker flag that is text', (r) => (r.run.plan.worker = 'yes'), /\$\.run\.plan\.worker: expected true or false/],
     ['a blocking value that is text', (r) => (r.cases[0].blocking = { maxFrameGapMs: '16.7' }), /\$\.cases\[0\]\.blocking\.maxFrameGapMs: expected a finite number, got "16\.7"/],

@@ -370,13 +370,15 @@ describe('runner - passes over the plan', () => {
   it('goes over every group in each pass, and every row samples in each (a warm-up first)', async () => {
     const log: string[] = [];
     const auto = { targetRelCi: 0.02, minN: 6, maxN: 50, maxMs: 60_000, passes: 3 };
-    const { cases, events } = await run([suiteOf(logged('a', log), logged('b', log))], [memoryAdapter], plan({ auto, warmup: 1, budgetMs: 60_000 }));
+    const p = plan({ auto, warmup: 1, budgetMs: 60_000 });
+    const { cases, events, order } = await run([suiteOf(logged('a', log), logged('b', log))], [memoryAdapter], p);
     // Pass 1: a warm-up and the 6 of the minimum; later passes: a warm-up and 2 more each.
     expect(stretches(log)).toEqual(['a×7', 'b×7', 'a×3', 'b×3', 'a×3', 'b×3']);
-    expect(cases.map((c) => [c.case, c.samples.length, c.warmup.length, c.status === 'ok' && c.stopped])).toEqual([
-      ['a', 10, 3, 'ci-target'],
-      ['b', 10, 3, 'ci-target'],
+    expect(cases.map((c) => [c.case, c.samples.length, c.warmup.length, c.status === 'ok' && c.stopped, c.samplesPerPass])).toEqual([
+      ['a', 10, 3, 'ci-target', [6, 2, 2]],
+      ['b', 10, 3, 'ci-target', [6, 2, 2]],
     ]);
+    expect(validateResults(runnerResultsDoc('passes', p, cases, order), 'passes.json').cases[0]?.samplesPerPass).toEqual([6, 2, 2]);
     const starts = events.flatMap((e) => (e.type === 'group-start' ? [`${e.case}${e.pass}/${e.passes}`] : []));
     expect(starts).toEqual(['a1/3', 'b1/3', 'a2/3', 'b2/3', 'a3/3', 'b3/3']);
     // Rows are emitted once, after their last pass.
@@ -394,6 +396,18 @@ describe('runner - passes over the plan', () => {
     expect(r.samples).toHaveLength(30);
     expect(r.stopped).toBe('iterations');
     expect(r.precision).toBeGreaterThan(0.02);
+  });
+
+  it('a row that took more than its minimum in the first pass still takes 2 in each later one', async () => {
+    // Wide at first, so the first pass samples on until the median's interval narrows.
+    const values = [100, 150, 100, 150, 100, 150, ...new Array<number>(400).fill(100)];
+    const auto = { targetRelCi: 0.02, minN: 6, maxN: 100, maxMs: 60_000, passes: 3 };
+    const { cases } = await run([suiteOf(scripted('c', { memory: values }))], [memoryAdapter], plan({ auto, budgetMs: 60_000 }));
+    const r = row(cases, 'memory');
+    const [first, ...later] = r.samplesPerPass ?? [];
+    expect(first).toBeGreaterThan(6);
+    expect(later).toEqual([2, 2]);
+    expect(r.status === 'ok' && r.stopped).toBe('ci-target');
   });
 
   it('cancelled in a later pass, every row keeps the samples of the passes before', async () => {

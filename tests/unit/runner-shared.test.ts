@@ -37,6 +37,19 @@ describe('runner - shared databases', () => {
     expect(out.leftover).toEqual([]);
   });
 
+  it('a row that stopped in an early pass still gets its measurement pass, on a shared database filled for it', async () => {
+    const { adapter, opens } = counting();
+    // max-n 6: the row stops for good in the first pass, so passes 2 and 3 fill nothing for it.
+    const auto = { targetRelCi: 0.001, minN: 6, maxN: 6, maxMs: 60_000, passes: 3 };
+    let measured = 0;
+    const probe = { start() {}, stop: () => (measured++, { longTasks: 0 }) };
+    const out = await runPlan({ plan: plan({ suites: ['read'], cases: ['get-serial'], auto, budgetMs: 60_000 }), suites: [readSuite], adapters: [adapter], runId: 'stopped', timerStepMs: 0.005, probe });
+    expect(out.cases[0]).toMatchObject({ status: 'ok', db: 'shared', stopped: 'iterations', samplesPerPass: [6, 0, 0], blocking: { longTasks: 0 } });
+    expect(measured).toBe(1);
+    expect(opens()).toBe(2); // the first pass's, and the last pass's for the measurement
+    expect(out.leftover).toEqual([]);
+  });
+
   it('a case that writes gets a fresh database per sample, warm-up included', async () => {
     const { adapter, opens } = counting();
     const out = await runPlan({ plan: plan({ suites: ['insert'], cases: ['bulk'] }), suites: [insertSuite], adapters: [adapter], runId: 'fresh', timerStepMs: 0.005 });
