@@ -132,7 +132,9 @@ test('sweep - against the committed results every row both ran is compared; --ba
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const fresh = join(out, filesIn(out).find((f) => f.endsWith('-chromium.json'))!);
     // The committed sweep ran the default plan, with other suite-wide parameters in force: still every row matches.
-    const committed = join(REPO_ROOT, 'results', readdirSync(join(REPO_ROOT, 'results')).find((f) => f.endsWith('-chromium.json'))!);
+    // (results/ also holds the driven suites' runs; the default sweep is the one with insert.)
+    const sweeps = readdirSync(join(REPO_ROOT, 'results')).filter((f) => f.endsWith('-chromium.json'));
+    const committed = join(REPO_ROOT, 'results', sweeps.find((f) => parseResults(readFileSync(join(REPO_ROOT, 'results', f), 'utf8'), f).cases.some((c) => c.suite === 'insert'))!);
     const cmp = spawnSync('npm', ['run', '--silent', 'compare', '--', committed, fresh], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
     expect(cmp.stdout.trimEnd().split('\n').at(-1)).toMatch(/; compared 2 of 2 rows ok in both[:(]/);
 
