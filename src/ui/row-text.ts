@@ -65,7 +65,7 @@ const STOPPED: Record<StopReason, string | null> = {
   decided: 'stopped once its change from the baseline was decided against the threshold',
   'time-cap': 'stopped at its time cap (max-ms) before its precision target',
   budget: 'stopped when its share of the time budget was spent',
-  cancelled: 'the run was cancelled; the row keeps the samples of the passes before',
+  cancelled: 'the run was cancelled; the row keeps the samples it had taken',
 };
 
 /** Why sampling stopped, when it says something: `adaptive` tells a sample cap from a fixed count. */
