@@ -37,18 +37,11 @@ function need(row: RowGauge): number {
 }
 
 /**
- * The row that should take the next sample: the widest relative interval per ms of a sample,
- * ties to the row with fewer samples. Rows without an interval yet come first.
- */
-export function pickNext<T extends RowGauge>(rows: readonly T[]): T | undefined {
-  return pickRound(rows)[0];
-}
-
-/**
- * The rows that take the next round of samples, one each, neediest first (as pickNext ranks
- * them): every row at least half as needy as the neediest. Rounds rather than one row at a time
- * keep a row's samples from bunching into a few seconds, where one burst of the machine's noise
- * would land on all of them and its interval would not show it.
+ * The rows that take the next round of samples, one each, neediest first: the widest relative
+ * interval per ms of a sample, ties to the row with fewer samples, rows without an interval yet
+ * before all others. A round holds every row at least half as needy as the neediest. Rounds
+ * rather than one row at a time keep a row's samples from bunching into a few seconds, where one
+ * burst of the machine's noise would land on all of them and its interval would not show it.
  */
 export function pickRound<T extends RowGauge>(rows: readonly T[]): T[] {
   const ranked = rows.map((row) => ({ row, need: need(row) })).sort((a, b) => b.need - a.need || a.row.n - b.row.n);

@@ -197,7 +197,7 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     if (!(e instanceof CancelledError)) throw e;
     cancelled = true;
     // Rows of earlier passes keep what they have: a cancelled run loses only the sample in flight.
-    for (const group of run.open.values()) if (!group.finished) finishGroup(run, group, 'cancelled');
+    for (const group of run.open.values()) if (!group.finished) cancelGroup(run, group);
   }
   // Delete anything a cancelled or wedged sample left behind, and report what could not be.
   await run.sampler.disposeAll();
@@ -311,17 +311,26 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
   run.weightDone += group.weight;
 }
 
-/** Emit the group's rows; rows still sampling (the run was cancelled) stop for that reason. */
-function finishGroup(run: Run, group: Group, why: StopReason = 'iterations'): void {
+/** Emit the group's rows (all of them, or those given). */
+function finishGroup(run: Run, group: Group, rows: readonly Row[] = group.rows): void {
   group.finished = true;
-  for (const row of group.rows) {
-    if (isSampling(row) || (why === 'cancelled' && row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why))) {
-      // A row cut off before it had 2 samples has no number to keep.
-      if (why === 'cancelled' && row.samples.length < MIN_SAMPLES_ON_TIME_CAP) continue;
-      stopRow(row, why);
-    }
-    finishRow(run, rowResult(group.identity(row.adapter), row, group.target.c.series));
-  }
+  for (const row of rows) finishRow(run, rowResult(group.identity(row.adapter), row, group.target.c.series));
+}
+
+/**
+ * After Cancel: a row whose passes were cut short (still sampling, or stopped for a reason a later
+ * pass would have taken back) stops as `cancelled` and keeps its samples; one with fewer than 2
+ * has no number to keep and is left out. Failed rows and rows at their own caps stay as they are.
+ */
+function cancelGroup(run: Run, group: Group): void {
+  const cutShort = (row: Row) => isSampling(row) || (row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why));
+  const kept = group.rows.filter((row) => {
+    if (!cutShort(row)) return true;
+    if (row.samples.length < MIN_SAMPLES_ON_TIME_CAP) return false;
+    stopRow(row, 'cancelled');
+    return true;
+  });
+  finishGroup(run, group, kept);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Budget, pickNext, pickRound, stopReason, type RowGauge } from '../../src/core/allocator.ts';
+import { Budget, pickRound, stopReason, type RowGauge } from '../../src/core/allocator.ts';
 import { MAX_SAMPLE_TARGET_MS, nextRepeats, sampleTargetMs } from '../../src/core/calibrate.ts';
 
 const gauge = (over: Partial<RowGauge>): RowGauge => ({ n: 10, precision: 0.05, costMs: 10, spentMs: 100, ...over });
@@ -8,20 +8,20 @@ const auto = { targetRelCi: 0.02, minN: 6, maxN: 100, maxMs: 1000 };
 describe('allocator - which row samples next', () => {
   it('samples the widest row first when samples cost the same', () => {
     const rows = [gauge({ precision: 0.03 }), gauge({ precision: 0.09 }), gauge({ precision: 0.05 })];
-    expect(pickNext(rows)).toBe(rows[1]);
+    expect(pickRound(rows)[0]).toBe(rows[1]);
   });
 
   it('weighs width by what a sample costs: a cheap row a little narrower goes first', () => {
     const wideButDear = gauge({ precision: 0.1, costMs: 1000 });
     const cheap = gauge({ precision: 0.04, costMs: 10 });
-    expect(pickNext([wideButDear, cheap])).toBe(cheap);
+    expect(pickRound([wideButDear, cheap])[0]).toBe(cheap);
   });
 
   it('ties go to the row with fewer samples, and no rows means none', () => {
     const a = gauge({ n: 20 });
     const b = gauge({ n: 12 });
-    expect(pickNext([a, b])).toBe(b);
-    expect(pickNext([])).toBeUndefined();
+    expect(pickRound([a, b])[0]).toBe(b);
+    expect(pickRound([])[0]).toBeUndefined();
   });
 
   it('gives a round to every row at least half as needy as the neediest, the neediest first', () => {
