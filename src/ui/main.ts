@@ -9,7 +9,7 @@
 import './style.css';
 import { errorMessage } from '../core/errors.ts';
 import { collectEnvironment } from '../core/environment.ts';
-import { formatDuration, planToQuery, type Plan } from '../core/plan.ts';
+import { formatDuration, passesOf, planToQuery, type Plan } from '../core/plan.ts';
 import { planGroups } from '../core/runner.ts';
 import type { CaseResult } from '../core/results.ts';
 import type { RunEvent } from '../core/runner.ts';
@@ -287,7 +287,8 @@ function describePlan(plan: Plan): { ok: boolean; text: string } {
   try {
     const rows = planGroups(plan, SUITES.filter((s) => plan.suites.includes(s.id))).length * plan.adapters.length;
     const a = plan.auto;
-    const budget = plan.budgetMs !== undefined ? `, within a ${formatDuration(plan.budgetMs)} budget` : '';
+    const passes = passesOf(a) > 1 ? ` spent in ${passesOf(a)} passes` : '';
+    const budget = plan.budgetMs !== undefined ? `, within a ${formatDuration(plan.budgetMs)} budget${passes}` : '';
     const samples = a
       ? `adaptive: until the median's 95% interval is within ±${Number((a.targetRelCi * 100).toPrecision(6))}% of it, ${a.minN} to ${a.maxN} samples or ${a.maxMs} ms a row${budget}`
       : `${plan.iterations} timed`;
