@@ -3,7 +3,7 @@
  * per case, the change of the median from BASE to NEW with its 95% interval, a table, and an
  * exit code CI can gate on (gate.ts).
  */
-import { compareResults, DEFAULT_THRESHOLD_PCT, listedByUrgency, parseThreshold, type CaseComparison, type Comparison } from '../core/compare.ts';
+import { compareResults, DEFAULT_THRESHOLD_PCT, formatRunToRun, listedByUrgency, parseThreshold, type CaseComparison, type Comparison } from '../core/compare.ts';
 import { DEFAULT_GATE, gate, parseMinCompared, signedPct, type GatePolicy } from '../core/gate.ts';
 import { ResultsError } from '../core/results.ts';
 import { isEntry, runEntry, PROCESS_IO, type CommandIo } from './entry.ts';
@@ -18,6 +18,8 @@ export const COMPARE_USAGE = [
   'Compares two results files case by case: matched on browser, suite, case, adapter and size, and',
   'on the parameters both rows record. Each file is one results document or a JSON array of them.',
   'The statistics in the files are not trusted: they are recomputed from the raw samples.',
+  "Each row's interval includes the run-to-run spread that the browser's rows show between the",
+  'two files beyond their own intervals (printed under the table; needs 10 compared rows).',
   '',
   `  --threshold P          a row whose whole interval is slower than +P% is a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
   '  --min-compared N|P%    the fewest rows, of those ok in both files, that must be compared (default: 90%)',
@@ -122,10 +124,12 @@ export function formatComparison(c: Comparison): string {
   ]);
   const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no row is ok in both files)'];
   out.push(
-    `Change: the median time per sample, new against base, in % of the base median, with the 95% interval of that ratio (from each median's own interval, after Price and Bonett). ` +
+    `Change: the median time per sample, new against base, in % of the base median, with the 95% interval of that ratio (from each median's own interval, after Price and Bonett, widened by the run-to-run spread below). ` +
       `!! the whole interval is slower than +${c.thresholdPct}%, or ok before and error or timeout now. ? the interval reaches past +${c.thresholdPct}% without lying wholly beyond it: ` +
       `take more samples (a longer --budget, or a sweep with --baseline). * significant: the interval excludes 0.`,
   );
+  const spread = formatRunToRun(c.runToRun);
+  if (spread) out.push('', spread);
   const noted = listed.filter((r) => r.note);
   if (noted.length > 0) {
     out.push('', 'Notes:');

@@ -5,12 +5,14 @@
  *
  * Cases match on browser (run.browser), suite, case, adapter and size, and on the parameters
  * both rows record (a row records only those its case uses). The change is in the median time
- * per sample, new over base, with the 95% interval of that ratio (stats.medianRatio). A row is
- * decided against the threshold T like tachometer's horizons: a regression only when the whole
- * interval is beyond +T, inconclusive while the interval still reaches past +T.
+ * per sample, new over base, with the 95% interval of that ratio (stats.medianRatio), widened by
+ * the run-to-run spread the browser's rows show (stats.runToRunSpread): each run's intervals see
+ * only the noise within that run, and two runs of the same code differ by more. A row is decided
+ * against the threshold T like tachometer's horizons: a regression only when the whole interval
+ * is beyond +T, inconclusive while the interval still reaches past +T.
  */
 import type { CaseResult, ResultsFile } from './results.ts';
-import { median, medianCi, medianRatio, type Interval } from './stats.ts';
+import { logRatio, median, medianCi, medianRatio, RUN_TO_RUN_MIN_ROWS, runToRunSpread, widenRatio, type Interval, type LogRatio } from './stats.ts';
 
 export const DEFAULT_THRESHOLD_PCT = 5;
 
@@ -82,11 +84,26 @@ export interface CaseComparison {
   note: string | null;
 }
 
+/**
+ * How far a browser's rows moved between the two sides beyond their own intervals (a standard
+ * deviation, in % on the log scale), and how many compared rows it was estimated from. `pct` is
+ * 0 when the intervals already explain the scatter, or with fewer than RUN_TO_RUN_MIN_ROWS rows
+ * (then `estimated` is false: too few rows to tell).
+ */
+export interface RunToRun {
+  browser: string;
+  rows: number;
+  pct: number;
+  estimated: boolean;
+}
+
 export interface Comparison {
   thresholdPct: number;
   rows: CaseComparison[];
   /** Differences between the sides worth knowing before trusting a row (browser version, timer step). */
   notes: string[];
+  /** Per browser with compared rows: the run-to-run spread added to every row's interval. */
+  runToRun: RunToRun[];
   /** True when some row is a regression or broke. */
   failed: boolean;
   counts: Record<Verdict, number>;
@@ -155,8 +172,11 @@ export function verdictOf(change: { low: number; high: number }, thresholdPct: n
   return 'same';
 }
 
-/** Compare one matched pair; `why` is the reason a pair ok on both sides was not compared. */
-function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled, thresholdPct: number): string | null {
+/** A pair ok on both sides: the ratio of its medians, or why it could not be compared. */
+type PairOutcome = { ratio: LogRatio } | { why: string } | null;
+
+/** Check one matched pair: a status verdict, the reason it cannot be compared, or its ratio to decide (decide). */
+function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
   const sa = pa.row.status;
   const sb = pb.row.status;
   if (sa !== 'ok' || sb !== 'ok') {
@@ -169,26 +189,44 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled, thresholdPct: n
   const differ = paramsDiffer(pa.row.params, pb.row.params);
   if (differ.length > 0) {
     row.note = `parameters differ: ${differ.map((k) => `${k} ${JSON.stringify(pa.row.params[k])} → ${JSON.stringify(pb.row.params[k])}`).join(', ')}`;
-    return 'parameters differ';
+    return { why: 'parameters differ' };
   }
   if (pa.throttle !== pb.throttle) {
     row.note = `CPU throttling differs: ×${pa.throttle} → ×${pb.throttle}`;
-    return 'CPU throttling differs';
+    return { why: 'CPU throttling differs' };
   }
   const r = medianRatio(pa.samples, pb.samples);
   if (!r) {
     const few = Math.min(pa.samples.length, pb.samples.length) < 6;
     row.note = few ? `needs 6 or more samples on each side for an interval of the median (n = ${pa.samples.length} and ${pb.samples.length})` : 'a median or its interval is 0 ms (under the timer step): no ratio; use bigger sizes';
-    return few ? 'fewer than 6 samples' : 'a median of 0 ms';
+    return { why: few ? 'fewer than 6 samples' : 'a median of 0 ms' };
   }
+  return { ratio: logRatio(r) };
+}
+
+/** A compared row's change and verdict: its ratio's interval widened by the browser's run-to-run spread. */
+function decide(row: CaseComparison, ratio: LogRatio, tau: number, thresholdPct: number): void {
+  const r = widenRatio(ratio, tau);
   const pct = (x: number) => 100 * (x - 1);
   row.change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi) };
   row.verdict = verdictOf(row.change, thresholdPct);
+  const n = `n = ${row.base?.n ?? 0} and ${row.next?.n ?? 0}`;
   if (row.verdict === 'inconclusive') {
-    row.note = `the interval reaches past +${thresholdPct}%: it cannot tell a slowdown beyond the threshold from noise (n = ${pa.samples.length} and ${pb.samples.length}); take more samples, or sweep with --baseline`;
+    row.note = `the interval reaches past +${thresholdPct}%: it cannot tell a slowdown beyond the threshold from noise (${n}); take more samples, or sweep with --baseline`;
   }
-  if (pa.files > 1 || pb.files > 1) row.note = `${row.note ? `${row.note}; ` : ''}samples pooled from ${pa.files} base and ${pb.files} new results`;
-  return null;
+  const [baseFiles, newFiles] = [row.base?.files ?? 1, row.next?.files ?? 1];
+  if (baseFiles > 1 || newFiles > 1) row.note = `${row.note ? `${row.note}; ` : ''}samples pooled from ${baseFiles} base and ${newFiles} new results`;
+}
+
+/** Each browser's run-to-run spread (stats.runToRunSpread), from its rows that have a ratio, and those rows decided with it. */
+function decideAll(pending: ReadonlyMap<CaseComparison, LogRatio>, thresholdPct: number): RunToRun[] {
+  const browsers = [...new Set([...pending.keys()].map((row) => row.browser))];
+  return browsers.map((browser) => {
+    const rows = [...pending].filter(([row]) => row.browser === browser);
+    const tau = runToRunSpread(rows.map(([, ratio]) => ratio));
+    for (const [row, ratio] of rows) decide(row, ratio, tau, thresholdPct);
+    return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS };
+  });
 }
 
 export function compareResults(base: readonly ResultsFile[], next: readonly ResultsFile[], thresholdPct = DEFAULT_THRESHOLD_PCT): Comparison {
@@ -196,6 +234,7 @@ export function compareResults(base: readonly ResultsFile[], next: readonly Resu
   const b = pool(next);
   const rows: CaseComparison[] = [];
   const why: Record<string, number> = {};
+  const pending = new Map<CaseComparison, LogRatio>();
   let okInBoth = 0;
   const keys = [...a.keys(), ...[...b.keys()].filter((k) => !a.has(k))];
   for (const key of keys) {
@@ -209,19 +248,37 @@ export function compareResults(base: readonly ResultsFile[], next: readonly Resu
       continue;
     }
     if (pa.row.status === 'ok' && pb.row.status === 'ok') okInBoth++;
-    const reason = compareRow(row, pa, pb, thresholdPct);
-    if (reason) why[reason] = (why[reason] ?? 0) + 1;
+    const outcome = compareRow(row, pa, pb);
+    if (outcome && 'why' in outcome) why[outcome.why] = (why[outcome.why] ?? 0) + 1;
+    if (outcome && 'ratio' in outcome) pending.set(row, outcome.ratio);
   }
+  const runToRun = decideAll(pending, thresholdPct);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, rows.filter((r) => r.verdict === v).length])) as Record<Verdict, number>;
   const compared = COMPARED_VERDICTS.reduce((sum, v) => sum + counts[v], 0);
   return {
     thresholdPct,
     rows,
     notes: environmentNotes(base, next),
+    runToRun,
     failed: rows.some((r) => FAILING_VERDICTS.includes(r.verdict)),
     counts,
     coverage: { okInBoth, compared, why },
   };
+}
+
+/**
+ * The run-to-run spread as one line, for the CLI and the page: what was added to the intervals,
+ * per browser, and why. Null when no row was compared.
+ */
+export function formatRunToRun(runToRun: readonly RunToRun[]): string | null {
+  if (runToRun.length === 0) return null;
+  const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+  const parts = runToRun.map((r) => (r.estimated ? `${r.browser} ${r.pct.toFixed(1)}% (from ${rows(r.rows)})` : `${r.browser} none (${rows(r.rows)}: too few to estimate it from, ${RUN_TO_RUN_MIN_ROWS} needed)`));
+  return (
+    `Run-to-run spread added to every row's interval: ${parts.join(', ')}. ` +
+    "It is how far the browser's rows moved between the two sides beyond their own intervals (a standard deviation; the rows' median, so a few rows that really changed do not count), " +
+    "which a run's intervals cannot see: a browser launch and the machine's state minutes apart move each row a little, its own way."
+  );
 }
 
 /** Per browser: what differs between the sides' environments and could explain a change. */

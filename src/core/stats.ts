@@ -283,6 +283,56 @@ export function ratioOfMedians(a: MedianWithCi, b: MedianWithCi): MedianRatio | 
   return { ratio: b.median / a.median, lo: Math.exp(log - Z975 * se), hi: Math.exp(log + Z975 * se) };
 }
 
+/** A ratio on the log scale: its log, and that log's standard error. */
+export interface LogRatio {
+  y: number;
+  se: number;
+}
+
+/** The log and standard error of a ratio with a 95% interval (as medianRatio gives it). */
+export function logRatio(r: MedianRatio): LogRatio {
+  return { y: Math.log(r.ratio), se: Math.log(r.hi / r.lo) / (2 * Z975) };
+}
+
+/** The ratio with its interval widened by an extra spread `tau` on the log scale, added in quadrature. */
+export function widenRatio(r: LogRatio, tau: number): MedianRatio {
+  const half = Z975 * Math.hypot(r.se, tau);
+  return { ratio: Math.exp(r.y), lo: Math.exp(r.y - half), hi: Math.exp(r.y + half) };
+}
+
+/** Fewest rows that the run-to-run spread is estimated from: with fewer, a median of them says little. */
+export const RUN_TO_RUN_MIN_ROWS = 10;
+
+/** Median of the chi-square distribution with 1 degree of freedom. */
+const CHI2_1_MEDIAN = 0.454936423119572;
+
+/**
+ * How far rows moved between two runs beyond what their own intervals allow: the standard
+ * deviation tau, on the log scale, of a run-to-run effect each row gets anew (the between-run
+ * variance component of a random-effects model). A run's intervals cannot see it: a browser
+ * launch and the machine's state over minutes move every row of a run a little, each its own way.
+ * Estimated like Paule and Mandel's (1982, J. Res. NBS 87:377-385), which solves
+ * sum (y - centre)^2 / (se^2 + tau^2) = k - 1, but with medians: the median of those terms is set to
+ * the median of chi-square(1), around the median log ratio, so rows that really changed (a
+ * minority) do not count as spread, and a change of every row shows as a shift, not as spread.
+ * 0 when the rows' own intervals already explain how they scatter, or below RUN_TO_RUN_MIN_ROWS.
+ */
+export function runToRunSpread(rows: readonly LogRatio[]): number {
+  if (rows.length < RUN_TO_RUN_MIN_ROWS) return 0;
+  const centre = median(rows.map((r) => r.y));
+  const excess = (tau: number) => median(rows.map((r) => (r.y - centre) ** 2 / (r.se ** 2 + tau ** 2))) - CHI2_1_MEDIAN;
+  if (excess(0) <= 0) return 0;
+  // excess falls as tau grows; the rows' own spread around the centre bounds the root.
+  let lo = 0;
+  let hi = Math.max(...rows.map((r) => Math.abs(r.y - centre))) * 2 + 1e-9;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (excess(mid) > 0) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
 export function summarize(samples: readonly number[]): Stats {
   const n = samples.length;
   if (n === 0) return { n: 0, min: NaN, max: NaN, mean: NaN, median: NaN, stddev: 0, ci95: null, medianCi: null };

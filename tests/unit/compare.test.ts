@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compareResults, parseThreshold } from '../../src/core/compare.ts';
 import { parseResultsInput } from '../../src/core/results-input.ts';
 import type { ResultsFile } from '../../src/core/results.ts';
-import { medianCi, summarize } from '../../src/core/stats.ts';
+import { medianCi, medianRatio, summarize } from '../../src/core/stats.ts';
 import { DEFAULT_GATE, gate, parseMinCompared } from '../../src/core/gate.ts';
 import { ResultsError } from '../../src/core/results.ts';
 import { compareCommand, formatComparison } from '../../src/cli/compare.ts';
@@ -130,6 +130,60 @@ describe('compare - per case', () => {
     expect(c.rows[0]!.base).toMatchObject({ n: 10, files: 2 });
     expect(c.rows[0]!.note).toMatch(/samples pooled from 2 base and 1 new results$/);
     expect(c.notes).toEqual(['chromium: version 156.0 → 157.0']);
+  });
+});
+
+describe('compare - run-to-run spread', () => {
+  /** One file with `rows` ok rows (adapters a0, a1, …), row i's samples BASE scaled by factor(i). */
+  function manyRows(rows: number, factor: (i: number) => number): ResultsFile {
+    const r = sampleResults();
+    const template = r.cases[0]!;
+    r.cases = Array.from({ length: rows }, (_, i) => {
+      const samples = BASE.map((x) => x * factor(i));
+      return { ...template, adapter: `a${i}`, samples, stats: summarize(samples) };
+    });
+    return r;
+  }
+  /** Shifts of ±6% between the runs, alternating: beyond what each row's own interval (about ±3%) allows. */
+  const scatter = (i: number) => Math.exp((i % 2 === 0 ? 1 : -1) * 0.06 * ((i % 5) + 1) / 3);
+  const own = (i: number) => {
+    const r = medianRatio(BASE, BASE.map((x) => x * scatter(i)))!;
+    return r.lo > 1 || r.hi < 1;
+  };
+
+  it('rows that scatter beyond their own intervals widen every interval by the spread they show', () => {
+    const c = compareResults([manyRows(30, () => 1)], [manyRows(30, scatter)]);
+    expect(c.runToRun).toHaveLength(1);
+    const [spread] = c.runToRun;
+    expect(spread).toMatchObject({ browser: 'chromium', rows: 30, estimated: true });
+    expect(spread!.pct).toBeGreaterThan(2);
+    expect(spread!.pct).toBeLessThan(10);
+    // Without the spread most of these rows would read as significant changes; with it, few do.
+    const significantAlone = c.rows.filter((_, i) => own(i)).length;
+    const significant = c.rows.filter((r) => r.verdict === 'faster' || r.verdict === 'slower' || r.verdict === 'regression').length;
+    expect(significantAlone).toBeGreaterThan(15);
+    expect(significant).toBeLessThan(significantAlone / 2);
+    expect(formatComparison(c)).toMatch(/Run-to-run spread added to every row's interval: chromium \d+\.\d% \(from 30 rows\)/);
+  });
+
+  it('a row 25% slower among rows that only scatter is still a regression', () => {
+    const c = compareResults([manyRows(30, () => 1)], [manyRows(30, (i) => (i === 7 ? 1.25 : scatter(i)))]);
+    expect(c.rows.find((r) => r.adapter === 'a7')!.verdict).toBe('regression');
+    expect(c.failed).toBe(true);
+  });
+
+  it('every row 10% slower is a shift, not spread: each row is a regression', () => {
+    const c = compareResults([manyRows(30, () => 1)], [manyRows(30, () => 1.1)]);
+    expect(c.runToRun[0]!.pct).toBe(0);
+    expect(c.rows.every((r) => r.verdict === 'regression')).toBe(true);
+  });
+
+  it('adds nothing when the rows scatter within their own intervals, or when there are too few rows to tell', () => {
+    const calm = compareResults([manyRows(30, () => 1)], [manyRows(30, (i) => 1 + (i % 3 - 1) * 0.002)]);
+    expect(calm.runToRun[0]).toMatchObject({ pct: 0, estimated: true });
+    const few = compareResults([manyRows(9, () => 1)], [manyRows(9, scatter)]);
+    expect(few.runToRun[0]).toEqual({ browser: 'chromium', rows: 9, pct: 0, estimated: false });
+    expect(formatComparison(few)).toMatch(/chromium none \(9 rows: too few to estimate it from, 10 needed\)/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../src/core/random.ts';
-import { batchMedianInterval, mad, median, medianCi, medianInterval, medianPrecision, outlierIndexes, quantile, summarize, tQuantile95, variance, welch, wilsonInterval } from '../../src/core/stats.ts';
+import { batchMedianInterval, mad, median, medianCi, medianInterval, medianPrecision, outlierIndexes, quantile, runToRunSpread, summarize, tQuantile95, variance, welch, widenRatio, wilsonInterval } from '../../src/core/stats.ts';
 
 /** Standard normal draws from a seeded generator (Box-Muller), so stochastic tests are reproducible. */
 const normalOf = (rng: Rng) => () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
@@ -201,6 +201,51 @@ describe('stats - stochastic coverage', () => {
     expect(reported.hi).toBeGreaterThanOrEqual(os.hi);
     expect(batchMedianInterval(xs.slice(0, 29))).toBeNull();
     expect(medianCi(xs.slice(0, 29))).toEqual(medianInterval(xs.slice(0, 29)));
+  });
+});
+
+describe('stats - run-to-run spread', () => {
+  /** k rows: own standard errors from 0.5% to 3%, and a run-to-run effect of sd tau on top; 10% of them really changed by +30%. */
+  function rows(rng: Rng, k: number, tau: number, changed = 0) {
+    const normal = normalOf(rng);
+    return Array.from({ length: k }, (_, i) => {
+      const se = 0.005 + (0.025 * i) / k;
+      return { y: (i < changed * k ? Math.log(1.3) : 0) + Math.hypot(se, tau) * normal(), se };
+    });
+  }
+
+  it('recovers the spread the rows were given; a tenth of them 30% slower raises it by less than a point', () => {
+    const rng = createRng(2026);
+    for (const tau of [0.01, 0.02, 0.04]) {
+      const m = median(Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, tau))));
+      expect(m).toBeGreaterThan(tau * 0.75);
+      expect(m).toBeLessThan(tau * 1.25);
+    }
+    const contaminated = median(Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, 0.02, 0.1))));
+    expect(contaminated).toBeGreaterThan(0.02);
+    expect(contaminated).toBeLessThan(0.03);
+  });
+
+  it('stays near 0 without a spread, and widened intervals cover a row that did not change about 95% of the time', () => {
+    const rng = createRng(99);
+    const none = Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, 0)));
+    // Median-unbiased: 0 in about half the runs, and small in the others.
+    expect(none.filter((t) => t === 0).length).toBeGreaterThanOrEqual(14);
+    expect(none.filter((t) => t < 0.01).length).toBeGreaterThanOrEqual(36);
+    // Coverage of the true ratio 1 by the widened interval, over rows with tau = 2%.
+    let covered = 0;
+    let total = 0;
+    for (let trial = 0; trial < 40; trial++) {
+      const rs = rows(rng, 100, 0.02);
+      const tau = runToRunSpread(rs);
+      for (const r of rs) {
+        const w = widenRatio(r, tau);
+        total++;
+        if (w.lo <= 1 && w.hi >= 1) covered++;
+      }
+    }
+    expect(covered / total).toBeGreaterThan(0.93);
+    expect(covered / total).toBeLessThan(0.97);
   });
 });
 

@@ -4,7 +4,7 @@
  * (src/core/compare.ts, src/core/gate.ts). The base is validated before anything of it is shown,
  * and all of its text goes in through text nodes: a hostile file can show its labels, never run them.
  */
-import { COMPARED_VERDICTS, compareResults, listedByUrgency, UNLISTED_VERDICTS, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison, type Verdict } from '../../core/compare.ts';
+import { COMPARED_VERDICTS, compareResults, formatRunToRun, listedByUrgency, UNLISTED_VERDICTS, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison, type Verdict } from '../../core/compare.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { gate, signedPct } from '../../core/gate.ts';
 import type { ResultsIndexEntry } from '../../core/results-input.ts';
@@ -222,8 +222,10 @@ function notes(c: Comparison, shown: readonly CaseComparison[]): HTMLElement[] {
   const legend = h(
     'p',
     { className: 'compare-legend' },
-    `Change: the median time per sample, this page against the base, in % of the base’s median, with the 95% interval of that ratio (from each median’s own interval). ` +
+    `Change: the median time per sample, this page against the base, in % of the base’s median, with the 95% interval of that ratio (from each median’s own interval, widened by the run-to-run spread). ` +
       `A regression when the whole interval is slower than +${c.thresholdPct}%; inconclusive while it reaches past +${c.thresholdPct}%. ${compared} compared row${compared === 1 ? '' : 's'} shown.`,
   );
-  return lines.length === 0 ? [legend] : [legend, h('ul', { className: 'compare-notes' }, ...lines.map((l) => h('li', {}, l)))];
+  const spread = formatRunToRun(c.runToRun);
+  const parts = [legend, ...(spread ? [h('p', { className: 'compare-legend', attrs: { 'data-testid': 'run-to-run' } }, spread)] : [])];
+  return lines.length === 0 ? parts : [...parts, h('ul', { className: 'compare-notes' }, ...lines.map((l) => h('li', {}, l)))];
 }
