@@ -74,7 +74,7 @@ export const OVERHEAD_USAGE = [
 export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
   // Many short runs rather than a few long ones: on a busy machine the load changes within
   // seconds, and only a fine alternation spreads it evenly over both ways. 400 samples each way
-  // (about 15 minutes here) because samples of this put spread by about ±8% (quartiles) on a
+  // (about 9 minutes here) because samples of this put spread by about ±8% (quartiles) on a
   // shared 2-core machine: with 200 a median moves by about 1% from run to run, so the ratio of
   // two of them landed anywhere from 0.990 to 1.036 for the same code, too loose for a 2% target.
   const flags = scanFlags(argv, OVERHEAD_FLAGS);
