@@ -212,7 +212,9 @@ function decide(row: CaseComparison, ratio: LogRatio, tau: number, thresholdPct:
   row.verdict = verdictOf(row.change, thresholdPct);
   const n = `n = ${row.base?.n ?? 0} and ${row.next?.n ?? 0}`;
   if (row.verdict === 'inconclusive') {
-    row.note = `the interval reaches past +${thresholdPct}%: it cannot tell a slowdown beyond the threshold from noise (${n}); take more samples, or sweep with --baseline`;
+    // More samples narrow the row's own part of the interval, not the run-to-run spread.
+    const remedy = tau > ratio.se ? 'most of its width is the run-to-run spread, which more samples in one run do not narrow: pool several runs per side, or measure both in one run' : 'take more samples, or sweep with --baseline';
+    row.note = `the interval reaches past +${thresholdPct}%: it cannot tell a slowdown beyond the threshold from noise (${n}); ${remedy}`;
   }
   const [baseFiles, newFiles] = [row.base?.files ?? 1, row.next?.files ?? 1];
   if (baseFiles > 1 || newFiles > 1) row.note = `${row.note ? `${row.note}; ` : ''}samples pooled from ${baseFiles} base and ${newFiles} new results`;

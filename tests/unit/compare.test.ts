@@ -164,6 +164,10 @@ describe('compare - run-to-run spread', () => {
     expect(significantAlone).toBeGreaterThan(15);
     expect(significant).toBeLessThan(significantAlone / 2);
     expect(formatComparison(c)).toMatch(/Run-to-run spread added to every row's interval: chromium \d+\.\d% \(from 30 rows\)/);
+    // A row left inconclusive by the spread is told that more samples of one run will not help.
+    const inconclusive = c.rows.filter((r) => r.verdict === 'inconclusive');
+    expect(inconclusive.length).toBeGreaterThan(0);
+    for (const r of inconclusive) expect(r.note).toMatch(/most of its width is the run-to-run spread, which more samples in one run do not narrow: pool several runs per side/);
   });
 
   it('a row 25% slower among rows that only scatter is still a regression', () => {
