@@ -320,7 +320,9 @@ const CHI2_1_MEDIAN = 0.454936423119572;
 export function runToRunSpread(rows: readonly LogRatio[]): number {
   if (rows.length < RUN_TO_RUN_MIN_ROWS) return 0;
   const centre = median(rows.map((r) => r.y));
-  const excess = (tau: number) => median(rows.map((r) => (r.y - centre) ** 2 / (r.se ** 2 + tau ** 2))) - CHI2_1_MEDIAN;
+  // A row on the centre adds 0, also with a zero-width interval (constant samples), not 0/0.
+  const term = (r: LogRatio, tau: number) => (r.y === centre ? 0 : (r.y - centre) ** 2 / (r.se ** 2 + tau ** 2));
+  const excess = (tau: number) => median(rows.map((r) => term(r, tau))) - CHI2_1_MEDIAN;
   if (excess(0) <= 0) return 0;
   // excess falls as tau grows; the rows' own spread around the centre bounds the root.
   let lo = 0;

@@ -185,6 +185,12 @@ describe('compare - run-to-run spread', () => {
   it('adds nothing when the rows scatter within their own intervals, or when there are too few rows to tell', () => {
     const calm = compareResults([manyRows(30, () => 1)], [manyRows(30, (i) => 1 + (i % 3 - 1) * 0.002)]);
     expect(calm.runToRun[0]).toMatchObject({ pct: 0, estimated: true });
+    // A file against itself, with rows of constant samples (zero-width intervals) among them.
+    const constant = manyRows(12, () => 1);
+    for (const row of constant.cases.slice(0, 6)) row.samples = row.samples.map(() => 10);
+    const itself = compareResults([constant], [structuredClone(constant)]);
+    expect(itself.runToRun[0]).toMatchObject({ pct: 0, estimated: true });
+    expect(itself.rows.every((r) => r.verdict === 'same')).toBe(true);
     const few = compareResults([manyRows(9, () => 1)], [manyRows(9, scatter)]);
     expect(few.runToRun[0]).toEqual({ browser: 'chromium', rows: 9, pct: 0, estimated: false });
     expect(formatComparison(few)).toMatch(/chromium none \(9 rows: too few to estimate it from, 10 needed\)/);
