@@ -26,7 +26,15 @@ export interface PlaywrightLaunch {
 
 export type WebDriverTarget =
   /** A driver binary the sweep starts on a free loopback port, and stops at the end. */
-  | { kind: 'local'; driverBinary: string; portArgs: (port: number) => string[]; needsXvfb: boolean; capabilities: Record<string, unknown> }
+  | {
+      kind: 'local';
+      driverBinary: string;
+      portArgs: (port: number) => string[];
+      needsXvfb: boolean;
+      capabilities: Record<string, unknown>;
+      /** Environment the driver, and the browser it starts, get on top of the sweep's own. */
+      env?: Record<string, string>;
+    }
   /** A WebDriver endpoint someone else runs (`--remote http://...`: Selenium Grid, a cloud grid). */
   | { kind: 'remote'; url: string; capabilities: Record<string, unknown> };
 
@@ -199,6 +207,14 @@ export function findFirefox(m: Machine = THIS_MACHINE): BrowserCandidate {
   return { id: 'firefox', found: false, label: 'Firefox', why: `no Playwright Firefox build and no firefox or firefox-esr on PATH; get it with: npx playwright install firefox; on Debian (root): ${DEBIAN_INSTALL}` };
 }
 
+/**
+ * Turns off WebKitGTK's accelerated compositing. Under Xvfb there is no GPU, and its compositor
+ * thread draws through Mesa's software GL: there it crashed the web process (a segfault in
+ * swrast_dri.so) partway through a default sweep. Set only when the sweep starts Xvfb itself,
+ * and never over a value the user set.
+ */
+export const NO_COMPOSITING = 'WEBKIT_DISABLE_COMPOSITING_MODE';
+
 /** Debian's WebKitGTK MiniBrowser, whose directory is named for the architecture (x86_64-linux-gnu, ...). */
 function miniBrowser(m: Machine): string | undefined {
   for (const lib of ['/usr/lib', '/usr/libexec']) {
@@ -239,19 +255,21 @@ export function findWebKit(m: Machine = THIS_MACHINE): BrowserCandidate {
     ].filter(Boolean);
     return { id: 'webkit', found: false, label: 'WebKit', why: `no Playwright WebKit build, and for WebKitGTK: ${missing.join(', ')}; get it with: npx playwright install webkit; on Debian (root): ${DEBIAN_INSTALL}; on macOS use safari` };
   }
+  const env = needsXvfb && m.env[NO_COMPOSITING] === undefined ? { [NO_COMPOSITING]: '1' } : undefined;
   return {
     id: 'webkit',
     found: true,
     label: 'WebKitGTK MiniBrowser',
     version: debianPackageVersion(m, 'webkit2gtk-driver'),
     driver: 'webdriver',
-    how: `WebDriver, ${driverBinary}${needsXvfb ? ' under xvfb-run' : ''}, MiniBrowser at ${binary}`,
+    how: `WebDriver, ${driverBinary}${needsXvfb ? ' under xvfb-run' : ''}${env ? `, accelerated compositing off (${NO_COMPOSITING}=1)` : ''}, MiniBrowser at ${binary}`,
     webdriver: {
       kind: 'local',
       driverBinary,
       portArgs: (port) => [`--port=${port}`],
       needsXvfb,
       capabilities: { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary, args: ['--automation'] } },
+      ...(env ? { env } : {}),
     },
   };
 }

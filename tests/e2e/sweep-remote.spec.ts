@@ -95,7 +95,7 @@ test('sweep remote - http:// drives a WebDriver endpoint (WebKitWebDriver standi
   const xauth = mkdtempSync(join(tmpdir(), 'storebench-xvfb-'));
   const [cmd, args] = local.needsXvfb ? ['xvfb-run', ['-a', '-f', join(xauth, 'Xauthority'), local.driverBinary, `--port=${port}`]] : [local.driverBinary, [`--port=${port}`]];
   // Its own process group, so the test stops all of it (Xvfb, the driver, the browser) at the end.
-  const driver = spawn(cmd, args, { detached: true, stdio: 'ignore' });
+  const driver = spawn(cmd, args, { detached: true, stdio: 'ignore', env: { ...process.env, ...local.env } });
   try {
     const endpoint = `http://127.0.0.1:${port}`;
     await answers(`${endpoint}/status`, 30_000);

@@ -33,6 +33,16 @@ describe('cli browsers - Debian packages', () => {
   it('needs no Xvfb where there is a display', () => {
     const webkit = findWebKit(machine(DEBIAN.filter((f) => !f.includes('xvfb')), { env: { PATH: '/usr/bin', DISPLAY: ':0' } }));
     expect(webkit).toMatchObject({ found: true, how: expect.not.stringContaining('xvfb') });
+    // A real display keeps the browser's own compositing.
+    expect(webkit.found && webkit.webdriver?.kind === 'local' && webkit.webdriver.env).toBeUndefined();
+  });
+
+  it('under Xvfb, turns off accelerated compositing, unless the user set it', () => {
+    const webkit = findWebKit(machine(DEBIAN, {}, VERSIONS));
+    expect(webkit.found && webkit.webdriver?.kind === 'local' && webkit.webdriver.env).toEqual({ WEBKIT_DISABLE_COMPOSITING_MODE: '1' });
+    expect(webkit).toMatchObject({ how: expect.stringContaining('under xvfb-run, accelerated compositing off (WEBKIT_DISABLE_COMPOSITING_MODE=1)') });
+    const own = findWebKit(machine(DEBIAN, { env: { PATH: '/usr/bin', WEBKIT_DISABLE_COMPOSITING_MODE: '0' } }, VERSIONS));
+    expect(own.found && own.webdriver?.kind === 'local' && own.webdriver.env).toBeUndefined();
   });
 
   it('says what is missing and how to get it', () => {

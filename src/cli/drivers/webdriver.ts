@@ -118,7 +118,7 @@ export async function driveWebDriver({ browser: found, url, session, signal }: D
       if (how.needsXvfb) authFolders.add((authFolder = mkdtempSync(join(tmpdir(), 'storebench-xvfb-'))));
       const [cmd, args] = authFolder ? ['xvfb-run', ['-a', '-f', join(authFolder, 'Xauthority'), how.driverBinary, ...how.portArgs(port)]] : [how.driverBinary, how.portArgs(port)];
       // Its own process group, so stopping it also stops Xvfb and the browser it started.
-      const started = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const started = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...how.env } });
       child = started;
       const pid = started.pid;
       if (pid !== undefined) {
