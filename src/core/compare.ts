@@ -95,6 +95,11 @@ export interface RunToRun {
   rows: number;
   pct: number;
   estimated: boolean;
+  /**
+   * The median of the rows' changes, in %: a shift of every row (the machine's state, or a change
+   * every row shares), which one run per side cannot tell apart, and which the rows keep.
+   */
+  shiftPct: number;
 }
 
 export interface Comparison {
@@ -227,7 +232,8 @@ function decideAll(pending: ReadonlyMap<CaseComparison, LogRatio>, thresholdPct:
     const rows = [...pending].filter(([row]) => row.browser === browser);
     const tau = runToRunSpread(rows.map(([, ratio]) => ratio));
     for (const [row, ratio] of rows) decide(row, ratio, tau, thresholdPct);
-    return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS };
+    const shift = 100 * (Math.exp(median(rows.map(([, ratio]) => ratio.y))) - 1);
+    return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS, shiftPct: shift };
   });
 }
 
@@ -276,10 +282,12 @@ export function formatRunToRun(runToRun: readonly RunToRun[]): string | null {
   if (runToRun.length === 0) return null;
   const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
   const parts = runToRun.map((r) => (r.estimated ? `${r.browser} ${r.pct.toFixed(1)}% (from ${rows(r.rows)})` : `${r.browser} none (${rows(r.rows)}: too few to estimate it from, ${RUN_TO_RUN_MIN_ROWS} needed)`));
+  const shifts = runToRun.filter((r) => r.estimated).map((r) => `${r.browser} ${r.shiftPct >= 0 ? '+' : '−'}${Math.abs(r.shiftPct).toFixed(1)}%`);
   return (
     `Run-to-run spread added to every row's interval: ${parts.join(', ')}. ` +
     "It is how far the browser's rows moved between the two sides beyond their own intervals (a standard deviation; the rows' median, so a few rows that really changed do not count), " +
-    "which a run's intervals cannot see: a browser launch and the machine's state minutes apart move each row a little, its own way."
+    "which a run's intervals cannot see: a browser launch and the machine's state minutes apart move each row a little, its own way." +
+    (shifts.length > 0 ? ` The median row changed by ${shifts.join(', ')}: a shift of every row, which one run per side cannot tell from a change of every row, so the rows keep it.` : '')
   );
 }
 

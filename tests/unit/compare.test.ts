@@ -179,6 +179,8 @@ describe('compare - run-to-run spread', () => {
   it('every row 10% slower is a shift, not spread: each row is a regression', () => {
     const c = compareResults([manyRows(30, () => 1)], [manyRows(30, () => 1.1)]);
     expect(c.runToRun[0]!.pct).toBe(0);
+    expect(c.runToRun[0]!.shiftPct).toBeCloseTo(10, 8);
+    expect(formatComparison(c)).toContain('The median row changed by chromium +10.0%: a shift of every row');
     expect(c.rows.every((r) => r.verdict === 'regression')).toBe(true);
   });
 
@@ -192,7 +194,7 @@ describe('compare - run-to-run spread', () => {
     expect(itself.runToRun[0]).toMatchObject({ pct: 0, estimated: true });
     expect(itself.rows.every((r) => r.verdict === 'same')).toBe(true);
     const few = compareResults([manyRows(9, () => 1)], [manyRows(9, scatter)]);
-    expect(few.runToRun[0]).toEqual({ browser: 'chromium', rows: 9, pct: 0, estimated: false });
+    expect(few.runToRun[0]).toMatchObject({ browser: 'chromium', rows: 9, pct: 0, estimated: false });
     expect(formatComparison(few)).toMatch(/chromium none \(9 rows: too few to estimate it from, 10 needed\)/);
   });
 });
