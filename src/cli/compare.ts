@@ -105,6 +105,11 @@ const MARKS: Record<CaseComparison['verdict'], string> = {
 };
 
 
+/** A row's verdict mark; an inconclusive row whose interval lies wholly above 0 is significant too (`*`). */
+function mark(r: CaseComparison): string {
+  return r.verdict === 'inconclusive' && r.change && r.change.low > 0 ? `${MARKS.inconclusive} *` : MARKS[r.verdict];
+}
+
 /** The table (regressions first), its legend and notes. Pure, so tests compare the text. */
 export function formatComparison(c: Comparison): string {
   const header = ['browser', 'suite/case', 'adapter', 'size', 'base median ms', 'new median ms', 'change', '95% CI', 'verdict'];
@@ -120,7 +125,7 @@ export function formatComparison(c: Comparison): string {
     side(r.next),
     r.change ? signedPct(r.change.pct) : '-',
     r.change ? `[${signedPct(r.change.low)}, ${signedPct(r.change.high)}]` : '',
-    MARKS[r.verdict],
+    mark(r),
   ]);
   const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no row is ok in both files)'];
   out.push(

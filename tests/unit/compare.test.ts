@@ -168,12 +168,23 @@ describe('compare - run-to-run spread', () => {
     const inconclusive = c.rows.filter((r) => r.verdict === 'inconclusive');
     expect(inconclusive.length).toBeGreaterThan(0);
     for (const r of inconclusive) expect(r.note).toMatch(/most of its width is the run-to-run spread, which more samples in one run do not narrow: pool several runs per side/);
+    // The table marks a row `*` whenever its interval excludes 0, inconclusive or not.
+    const lines = formatComparison(c).split('\n');
+    for (const r of inconclusive) {
+      const line = lines.find((l) => new RegExp(`\\b${r.adapter}\\b`).test(l))!;
+      expect(line.trimEnd().endsWith('inconclusive ? *')).toBe(r.change!.low > 0);
+    }
   });
 
-  it('a row 25% slower among rows that only scatter is still a regression', () => {
-    const c = compareResults([manyRows(30, () => 1)], [manyRows(30, (i) => (i === 7 ? 1.25 : scatter(i)))]);
+  it('a row 25% slower among rows that only scatter is still a regression; one 22% slower is significant, and marked so', () => {
+    const c = compareResults([manyRows(30, () => 1)], [manyRows(30, (i) => (i === 7 ? 1.25 : i === 8 ? 1.22 : scatter(i)))]);
     expect(c.rows.find((r) => r.adapter === 'a7')!.verdict).toBe('regression');
     expect(c.failed).toBe(true);
+    // Its interval lies above 0 but reaches below +5%: inconclusive, and significant all the same.
+    const twelve = c.rows.find((r) => r.adapter === 'a8')!;
+    expect(twelve.verdict).toBe('inconclusive');
+    expect(twelve.change!.low).toBeGreaterThan(0);
+    expect(formatComparison(c).split('\n').find((l) => /\ba8\b/.test(l))!.trimEnd()).toMatch(/inconclusive \? \*$/);
   });
 
   it('every row 10% slower is a shift, not spread: each row is a regression', () => {
