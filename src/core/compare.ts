@@ -230,10 +230,9 @@ function decideAll(pending: ReadonlyMap<CaseComparison, LogRatio>, thresholdPct:
   const browsers = [...new Set([...pending.keys()].map((row) => row.browser))];
   return browsers.map((browser) => {
     const rows = [...pending].filter(([row]) => row.browser === browser);
-    const tau = runToRunSpread(rows.map(([, ratio]) => ratio));
+    const { tau, centre } = runToRunSpread(rows.map(([, ratio]) => ratio));
     for (const [row, ratio] of rows) decide(row, ratio, tau, thresholdPct);
-    const shift = 100 * (Math.exp(median(rows.map(([, ratio]) => ratio.y))) - 1);
-    return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS, shiftPct: shift };
+    return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS, shiftPct: 100 * (Math.exp(centre) - 1) };
   });
 }
 

@@ -279,8 +279,7 @@ export function ratioOfMedians(a: MedianWithCi, b: MedianWithCi): MedianRatio | 
   const ib = b.ci;
   if (!ia || !ib || !(ia.lo > 0 && ib.lo > 0 && a.median > 0 && b.median > 0)) return null;
   const se = Math.hypot(Math.log(ia.hi / ia.lo), Math.log(ib.hi / ib.lo)) / (2 * Z975);
-  const log = Math.log(b.median / a.median);
-  return { ratio: b.median / a.median, lo: Math.exp(log - Z975 * se), hi: Math.exp(log + Z975 * se) };
+  return widenRatio({ y: Math.log(b.median / a.median), se }, 0);
 }
 
 /** A ratio on the log scale: its log, and that log's standard error. */
@@ -315,11 +314,16 @@ const CHI2_1_MEDIAN = 0.454936423119572;
  * sum (y - centre)^2 / (se^2 + tau^2) = k - 1, but with medians: the median of those terms is set to
  * the median of chi-square(1), around the median log ratio, so rows that really changed (a
  * minority) do not count as spread, and a change of every row shows as a shift, not as spread.
- * 0 when the rows' own intervals already explain how they scatter, or below RUN_TO_RUN_MIN_ROWS.
+ * tau is 0 when the rows' own intervals already explain how they scatter, or below
+ * RUN_TO_RUN_MIN_ROWS; `centre` is the median log ratio it is measured around (NaN without rows).
  */
-export function runToRunSpread(rows: readonly LogRatio[]): number {
-  if (rows.length < RUN_TO_RUN_MIN_ROWS) return 0;
-  const centre = median(rows.map((r) => r.y));
+export function runToRunSpread(rows: readonly LogRatio[]): { tau: number; centre: number } {
+  const centre = rows.length > 0 ? median(rows.map((r) => r.y)) : NaN;
+  return { tau: rows.length < RUN_TO_RUN_MIN_ROWS ? 0 : spreadAround(rows, centre), centre };
+}
+
+/** runToRunSpread's tau: the root of its median equation, by bisection. */
+function spreadAround(rows: readonly LogRatio[], centre: number): number {
   // A row on the centre adds 0, also with a zero-width interval (constant samples), not 0/0.
   const term = (r: LogRatio, tau: number) => (r.y === centre ? 0 : (r.y - centre) ** 2 / (r.se ** 2 + tau ** 2));
   const excess = (tau: number) => median(rows.map((r) => term(r, tau))) - CHI2_1_MEDIAN;

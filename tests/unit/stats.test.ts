@@ -217,18 +217,18 @@ describe('stats - run-to-run spread', () => {
   it('recovers the spread the rows were given; a tenth of them 30% slower raises it by less than a point', () => {
     const rng = createRng(2026);
     for (const tau of [0.01, 0.02, 0.04]) {
-      const m = median(Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, tau))));
+      const m = median(Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, tau)).tau));
       expect(m).toBeGreaterThan(tau * 0.75);
       expect(m).toBeLessThan(tau * 1.25);
     }
-    const contaminated = median(Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, 0.02, 0.1))));
+    const contaminated = median(Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, 0.02, 0.1)).tau));
     expect(contaminated).toBeGreaterThan(0.02);
     expect(contaminated).toBeLessThan(0.03);
   });
 
   it('stays near 0 without a spread, and widened intervals cover a row that did not change about 95% of the time', () => {
     const rng = createRng(99);
-    const none = Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, 0)));
+    const none = Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, 0)).tau);
     // Median-unbiased: 0 in about half the runs, and small in the others.
     expect(none.filter((t) => t === 0).length).toBeGreaterThanOrEqual(14);
     expect(none.filter((t) => t < 0.01).length).toBeGreaterThanOrEqual(36);
@@ -237,7 +237,7 @@ describe('stats - run-to-run spread', () => {
     let total = 0;
     for (let trial = 0; trial < 40; trial++) {
       const rs = rows(rng, 100, 0.02);
-      const tau = runToRunSpread(rs);
+      const tau = runToRunSpread(rs).tau;
       for (const r of rs) {
         const w = widenRatio(r, tau);
         total++;
