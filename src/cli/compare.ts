@@ -131,7 +131,7 @@ export function formatComparison(c: Comparison): string {
   out.push(
     `Change: the median time per sample, new against base, in % of the base median, with the 95% interval of that ratio (from each median's own interval, after Price and Bonett, widened by the run-to-run spread below). ` +
       `!! the whole interval is slower than +${c.thresholdPct}%, or ok before and error or timeout now. ? the interval reaches past +${c.thresholdPct}% without lying wholly beyond it: ` +
-      `take more samples (a longer --budget, or a sweep with --baseline). * significant: the interval excludes 0.`,
+      `take more samples (a longer --budget, or a sweep with --baseline), or, where its note says the run-to-run spread is most of the width, more runs per side. * significant: the interval excludes 0.`,
   );
   const spread = formatRunToRun(c.runToRun);
   if (spread) out.push('', spread);

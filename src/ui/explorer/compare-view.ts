@@ -20,7 +20,8 @@ const VERDICT_TEXT: Record<Verdict, string> = {
   slower: 'slower, within threshold',
   faster: 'faster',
   same: 'same',
-  inconclusive: 'inconclusive: take more samples',
+  // The remedy depends on the row (more samples, or more runs when the run-to-run spread is most of the width): its note says which.
+  inconclusive: 'inconclusive: see its note',
   broke: 'broke',
   'status changed': 'status changed',
   'not comparable': 'not comparable',
