@@ -29,6 +29,8 @@ export interface RowGauge {
   spentMs: number;
   /** With a baseline: whether the change from it is decided. Absent: the row samples to the precision target. */
   decided?: boolean;
+  /** Whether the row has had its share of this pass (passShareUsed). */
+  passShareUsed?: boolean;
 }
 
 /** How much one more sample of the row is worth: its relative interval per ms a sample costs. */
@@ -57,7 +59,19 @@ export function pickRound<T extends RowGauge>(rows: readonly T[]): T[] {
 export function stopReason(row: RowGauge, auto: AutoSampling): StopReason | undefined {
   if (row.n >= auto.minN && row.decided === true) return 'decided';
   if (row.n >= auto.minN && row.decided === undefined && row.precision !== null && row.precision <= auto.targetRelCi) return 'ci-target';
-  return capReason(row, auto);
+  return capReason(row, auto) ?? (row.passShareUsed === true ? 'budget' : undefined);
+}
+
+/**
+ * Whether a row has had its share of the pass it is in: its passes disagree by more than its
+ * samples' noise (`passBound`, see stats.passesDominate) and it has as many samples in this pass
+ * as in its largest earlier one. More would weigh its median toward this pass's state and widen
+ * its interval instead of narrowing it, so the time goes to the other rows. Rows whose passes
+ * agree have no such share.
+ */
+export function passShareUsed(samplesPerPass: readonly number[], passBound: boolean): boolean {
+  if (!passBound || samplesPerPass.length < 2) return false;
+  return (samplesPerPass.at(-1) ?? 0) >= Math.max(...samplesPerPass.slice(0, -1));
 }
 
 /**

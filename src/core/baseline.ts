@@ -33,7 +33,7 @@ export function baselineRows(docs: readonly ResultsFile[], browser: string): Bas
     if (doc.run.browser !== browser) continue;
     for (const row of doc.cases) {
       if (row.status !== 'ok') continue;
-      const ci = medianCi(row.samples);
+      const ci = medianCi(row.samples, row.samplesPerPass);
       if (!ci) continue;
       out.push({ suite: row.suite, case: row.case, adapter: row.adapter, size: row.size, params: row.params, median: median(row.samples), ci });
     }

@@ -127,6 +127,8 @@ export function parseThreshold(text: string): number {
 interface Pooled {
   row: CaseResult;
   samples: number[];
+  /** Samples per pass, file after file: each file's passes (one, without a record) count as passes of the pooled row. */
+  perPass: number[];
   files: number;
   /** The CPU throttling rate the rows ran under (1: none); different rates are not compared. */
   throttle: number;
@@ -151,21 +153,27 @@ function pool(side: readonly ResultsFile[]): Map<string, Pooled> {
       const key = keyOf(file.run.browser, row);
       const seen = out.get(key);
       if (!seen) {
-        out.set(key, { row, samples: [...row.samples], files: 1, throttle: file.run.plan.cpuThrottle ?? 1 });
+        out.set(key, { row, samples: [...row.samples], perPass: passesOf(row), files: 1, throttle: file.run.plan.cpuThrottle ?? 1 });
         continue;
       }
       seen.files++;
       // Pooling repeated runs counts their spread between runs as noise too: the honest choice.
-      if (row.status === 'ok' && seen.row.status === 'ok') seen.samples.push(...row.samples);
+      if (row.status === 'ok' && seen.row.status === 'ok') {
+        seen.samples.push(...row.samples);
+        seen.perPass.push(...passesOf(row));
+      }
       else if (row.status !== 'ok') seen.row = row; // a failure anywhere is the row's status
     }
   }
   return out;
 }
 
+/** A row's samples per pass: its record, or one pass of all of them. */
+const passesOf = (row: CaseResult): number[] => row.samplesPerPass ?? [row.samples.length];
+
 function sideOf(p: Pooled): Side {
   const ok = p.row.status === 'ok';
-  return { status: p.row.status, n: ok ? p.samples.length : 0, median: ok ? median(p.samples) : NaN, medianCi: ok ? medianCi(p.samples) : null, files: p.files };
+  return { status: p.row.status, n: ok ? p.samples.length : 0, median: ok ? median(p.samples) : NaN, medianCi: ok ? medianCi(p.samples, p.perPass) : null, files: p.files };
 }
 
 /** The verdict of a change interval (in %) against the threshold. */

@@ -361,7 +361,7 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
     }
   });
   const doc = data as ResultsFile;
-  return { ...doc, cases: doc.cases.map((row) => (row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples) } : row)) };
+  return { ...doc, cases: doc.cases.map((row) => (row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples, row.samplesPerPass) } : row)) };
 }
 
 function describe(v: unknown): string {

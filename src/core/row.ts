@@ -6,7 +6,7 @@ import type { StoreAdapter } from './adapter.ts';
 import { decided, type BaselineRow } from './baseline.ts';
 import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
 import type { SharedDb } from './sample.ts';
-import { derivedFromSamples, median, medianCi, medianPrecision } from './stats.ts';
+import { derivedFromSamples, median, medianCi, medianPrecision, passesDominate, passSpread } from './stats.ts';
 import type { BenchCase } from './suite.ts';
 
 export type RowState =
@@ -35,6 +35,8 @@ export interface Row {
    * sample it gives out.
    */
   precision: number | null;
+  /** Whether its passes disagree by more than its samples' noise, as of the last timed sample (stats.passesDominate). */
+  passBound: boolean;
   /** Wall time of this row's steps so far: fills, samples, cleanup. */
   spentMs: number;
   /** Wall time of its timed samples alone (with their setup and cleanup), for the cost per sample. */
@@ -46,7 +48,7 @@ export interface Row {
 }
 
 export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
-  return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, samplesPerPass: [0], db: c.db ?? 'fresh', precision: null, spentMs: 0, sampleWallMs: 0 };
+  return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, samplesPerPass: [0], db: c.db ?? 'fresh', precision: null, passBound: false, spentMs: 0, sampleWallMs: 0 };
 }
 
 export const isSampling = (row: Row): boolean => row.state.kind === 'sampling';
@@ -69,8 +71,9 @@ export function addSample(row: Row, ms: number, metrics: Record<string, number>,
   row.points.push(points);
   // One sort of the samples per sample taken: the precision and the baseline decision share it.
   const m = median(row.samples);
-  const ci = medianCi(row.samples);
+  const ci = medianCi(row.samples, row.samplesPerPass);
   row.precision = medianPrecision({ median: m, medianCi: ci });
+  row.passBound = passesDominate(passSpread(row.samples, row.samplesPerPass));
   if (row.baseline) row.baseline.decided = decided({ median: m, ci }, row.baseline.row, row.baseline.thresholdPct);
 }
 
@@ -90,7 +93,7 @@ export function rowResult(identity: CaseIdentity, row: Row, series: BenchCase['s
     ...(series ? { series: { ...series, samples: row.points } } : {}),
   };
   if (row.state.kind === 'failed') return { ...common, status: row.state.status, reason: row.state.reason };
-  const { stats, precision, outliers } = derivedFromSamples(row.samples);
+  const { stats, precision, outliers } = derivedFromSamples(row.samples, row.samplesPerPass);
   return {
     ...common,
     status: 'ok',

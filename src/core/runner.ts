@@ -20,7 +20,7 @@
  * a `timeout`; running out of budget or of a row's time cap only stops its sampling.
  */
 import type { Doc, StoreAdapter } from './adapter.ts';
-import { Budget, capReason, MIN_SAMPLES_ON_TIME_CAP, pickRound, RESUMED_IN_LATER_PASSES, stopReason, type RowGauge } from './allocator.ts';
+import { Budget, capReason, MIN_SAMPLES_ON_TIME_CAP, passShareUsed, pickRound, RESUMED_IN_LATER_PASSES, stopReason, type RowGauge } from './allocator.ts';
 import { matchBaseline, type Baseline } from './baseline.ts';
 import { nextRepeats, sampleTargetMs } from './calibrate.ts';
 import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
@@ -657,7 +657,14 @@ function failRow(run: Run, row: Row, e: unknown, during: string, inSample: boole
 }
 
 function gaugeOf(row: Row): RowGauge {
-  return { n: row.samples.length, precision: row.precision, costMs: costPerSample(row), spentMs: row.spentMs, ...(row.baseline ? { decided: row.baseline.decided } : {}) };
+  return {
+    n: row.samples.length,
+    precision: row.precision,
+    costMs: costPerSample(row),
+    spentMs: row.spentMs,
+    passShareUsed: passShareUsed(row.samplesPerPass, row.passBound),
+    ...(row.baseline ? { decided: row.baseline.decided } : {}),
+  };
 }
 
 /** The row, set to sample against its baseline counterpart when the run has a baseline and the case is in it. */

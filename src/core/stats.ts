@@ -18,7 +18,7 @@ export interface Stats {
   ci95: number | null;
   /**
    * 95% interval of the median (see medianCi): distribution-free from order statistics, widened
-   * where the samples drift over the run. `null` when n < 6, where no two order statistics cover
+   * where the samples drift over the run or its passes disagree. `null` when n < 6, where no two order statistics cover
    * the median 95% of the time. Absent in files written before it was recorded.
    */
   medianCi?: Interval | null;
@@ -223,16 +223,93 @@ export function batchMedianInterval(xs: readonly number[]): Interval | null {
   return { lo: m - half, hi: m + half };
 }
 
+/** Fewest samples of a pass whose median the pass check counts: two, so a median is an average of two. */
+export const PASS_CHECK_MIN_N = 2;
+
+/** How far a row's passes disagree, from passSpread. */
+export interface PassSpread {
+  /** Standard deviation of a pass's own effect on the median, on the log scale (0: the passes agree within their noise). */
+  tau: number;
+  /** Sum of the squared shares of the samples in each pass: 1/passes when balanced, 1 when one pass holds them all. */
+  weight: number;
+  /** Robust standard deviation of a sample around its pass's median, on the log scale. */
+  within: number;
+  /** Samples in the passes counted. */
+  n: number;
+}
+
+/**
+ * The between-pass component of a row's samples, with `perPass` the samples taken in each pass, in
+ * order: a one-way random-effects estimate on the log scale. The passes' medians scatter by what
+ * each median's sampling noise allows ((π/2)·σ²/n_i for a median, σ from the median absolute
+ * deviation within passes) plus tau²; tau² is their variance less that noise, or 0. `null` with
+ * fewer than 2 passes of PASS_CHECK_MIN_N samples, counts that do not add up, or a median of 0.
+ */
+export function passSpread(xs: readonly number[], perPass: readonly number[]): PassSpread | null {
+  if (perPass.reduce((a, k) => a + k, 0) !== xs.length) return null;
+  const passes: number[][] = [];
+  let at = 0;
+  for (const k of perPass) {
+    if (k >= PASS_CHECK_MIN_N) passes.push(xs.slice(at, at + k));
+    at += k;
+  }
+  if (passes.length < 2) return null;
+  const medians = passes.map((p) => median(p));
+  if (medians.some((m) => !(m > 0))) return null;
+  const deviations = passes.flatMap((p, i) => p.filter((x) => x > 0).map((x) => Math.abs(Math.log(x / (medians[i] as number)))));
+  const within = 1.4826 * median(deviations);
+  const n = passes.reduce((a, p) => a + p.length, 0);
+  const logs = medians.map((m) => Math.log(m));
+  const noise = mean(passes.map((p) => (Math.PI / 2) * (within ** 2 / p.length)));
+  const tau = Math.sqrt(Math.max(0, variance(logs) - noise));
+  return { tau, weight: passes.reduce((a, p) => a + (p.length / n) ** 2, 0), within, n };
+}
+
+/** Variance of the median's log from the passes' own effects, and from the samples' noise (see passInterval). */
+function passVariances(s: PassSpread): { between: number; within: number } {
+  return { between: s.tau ** 2 * s.weight, within: ((Math.PI / 2) * s.within ** 2) / s.n };
+}
+
+/**
+ * Whether the passes' own effects, more than the samples' noise, set the width of the pass
+ * interval: then more samples in one pass no longer narrow it.
+ */
+export function passesDominate(s: PassSpread | null): boolean {
+  if (!s) return false;
+  const v = passVariances(s);
+  return v.between > v.within;
+}
+
+/**
+ * The 95% interval of the median when each pass moves it by its own effect (passSpread): on the
+ * log scale, ±z·sqrt(tau²·weight + (π/2)·within²/n) around the median. Its between-pass part
+ * shrinks only as the samples spread evenly over more passes, not with more samples of one pass.
+ * z rather than Student's t: with three passes a t quantile of 2 degrees of freedom (4.30) would
+ * let a guess from three numbers decide every row; what the passes still miss, compare measures
+ * between runs. `null` where passSpread is.
+ */
+export function passInterval(xs: readonly number[], perPass: readonly number[]): Interval | null {
+  const spread = passSpread(xs, perPass);
+  if (!spread) return null;
+  const m = median(xs);
+  const v = passVariances(spread);
+  const half = Z975 * Math.sqrt(v.between + v.within);
+  return { lo: m * Math.exp(-half), hi: m * Math.exp(half) };
+}
+
 /**
  * The 95% interval of the median that the tool reports: the order-statistic interval
- * (medianInterval), widened to the batch-median interval where that is wider, so drift within
- * the run counts as uncertainty. Samples in the order taken.
+ * (medianInterval), widened to the batch-median interval (drift within the run) and, given the
+ * samples taken in each pass, to the pass interval (passInterval), where those are wider. A
+ * machine's state differs between passes minutes apart by a few percent here, and a row whose
+ * samples sit mostly in one pass carries that pass's state whole; the batches, cut by count, miss
+ * it when one pass holds most of them. Samples in the order taken.
  */
-export function medianCi(xs: readonly number[]): Interval | null {
+export function medianCi(xs: readonly number[], perPass?: readonly number[]): Interval | null {
   const os = medianInterval(xs);
-  const batch = batchMedianInterval(xs);
-  if (!os || !batch) return os;
-  return { lo: Math.max(0, Math.min(os.lo, batch.lo)), hi: Math.max(os.hi, batch.hi) };
+  if (!os) return null;
+  const wider = [batchMedianInterval(xs), perPass ? passInterval(xs, perPass) : null].filter((i): i is Interval => i !== null);
+  return wider.reduce((a, b) => ({ lo: Math.max(0, Math.min(a.lo, b.lo)), hi: Math.max(a.hi, b.hi) }), os);
 }
 
 /**
@@ -339,7 +416,7 @@ function spreadAround(rows: readonly LogRatio[], centre: number): number {
   return hi;
 }
 
-export function summarize(samples: readonly number[]): Stats {
+export function summarize(samples: readonly number[], perPass?: readonly number[]): Stats {
   const n = samples.length;
   if (n === 0) return { n: 0, min: NaN, max: NaN, mean: NaN, median: NaN, stddev: 0, ci95: null, medianCi: null };
   let min = Infinity;
@@ -357,7 +434,7 @@ export function summarize(samples: readonly number[]): Stats {
     median: median(samples),
     stddev: sd,
     ci95: n < 2 ? null : (tQuantile95(n - 1) * sd) / Math.sqrt(n),
-    medianCi: medianCi(samples),
+    medianCi: medianCi(samples, perPass),
   };
 }
 
@@ -365,8 +442,8 @@ export function summarize(samples: readonly number[]): Stats {
 export const OUTLIER_K = 3;
 
 /** What a results row derives from its samples: never trusted from a file, always recomputed. */
-export function derivedFromSamples(samples: readonly number[]): { stats: Stats; precision: number | null; outliers: { k: number; indexes: number[] } } {
-  const stats = summarize(samples);
+export function derivedFromSamples(samples: readonly number[], perPass?: readonly number[]): { stats: Stats; precision: number | null; outliers: { k: number; indexes: number[] } } {
+  const stats = summarize(samples, perPass);
   return { stats, precision: medianPrecision(stats), outliers: { k: OUTLIER_K, indexes: outlierIndexes(samples, OUTLIER_K) } };
 }
 

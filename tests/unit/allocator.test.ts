@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Budget, pickRound, stopReason, type RowGauge } from '../../src/core/allocator.ts';
+import { Budget, passShareUsed, pickRound, stopReason, type RowGauge } from '../../src/core/allocator.ts';
 import { MAX_SAMPLE_TARGET_MS, nextRepeats, sampleTargetMs } from '../../src/core/calibrate.ts';
 
 const gauge = (over: Partial<RowGauge>): RowGauge => ({ n: 10, precision: 0.05, costMs: 10, spentMs: 100, ...over });
@@ -51,6 +51,18 @@ describe('allocator - when a row has enough', () => {
     expect(stopReason(gauge({ n: 100 }), auto)).toBe('iterations');
     expect(stopReason(gauge({ spentMs: 995, costMs: 10 }), auto)).toBe('time-cap');
     expect(stopReason(gauge({ n: 1, precision: null, spentMs: 5000 }), auto)).toBeUndefined();
+  });
+
+  it('a row whose passes disagree stops its pass at its largest earlier pass; one whose passes agree does not', () => {
+    expect(passShareUsed([40, 12, 40], true)).toBe(true);
+    expect(passShareUsed([40, 12, 39], true)).toBe(false);
+    expect(passShareUsed([40, 12, 400], false)).toBe(false);
+    // In the first pass there is nothing to disagree with.
+    expect(passShareUsed([40], true)).toBe(false);
+    expect(stopReason(gauge({ n: 92, precision: 0.2, passShareUsed: true }), auto)).toBe('budget');
+    // Its own caps and its target still come first.
+    expect(stopReason(gauge({ n: 100, precision: 0.2, passShareUsed: true }), auto)).toBe('iterations');
+    expect(stopReason(gauge({ n: 92, precision: 0.01, passShareUsed: true }), auto)).toBe('ci-target');
   });
 });
 

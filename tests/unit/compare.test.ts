@@ -131,6 +131,15 @@ describe('compare - per case', () => {
     expect(c.rows[0]!.note).toMatch(/samples pooled from 2 base and 1 new results$/);
     expect(c.notes).toEqual(['chromium: version 156.0 → 157.0']);
   });
+
+  it('counts the files of a pooled side as passes: two runs that disagree widen its interval to cover both', () => {
+    const runs = [withSamples(BASE), withSamples(slower(1.12))];
+    const pooled = compareResults(runs, [withSamples(BASE)]).rows[0]!.base;
+    const asOne = medianCi([...BASE, ...slower(1.12)])!;
+    expect(pooled.medianCi!.hi - pooled.medianCi!.lo).toBeGreaterThan(asOne.hi - asOne.lo);
+    expect(pooled.medianCi!.lo).toBeLessThan(10);
+    expect(pooled.medianCi!.hi).toBeGreaterThan(11.2);
+  });
 });
 
 describe('compare - run-to-run spread', () => {
