@@ -198,7 +198,7 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
   try {
     args = parseOverheadArgs(argv);
   } catch (e) {
-    fail(errorMessage(e));
+    fail(`${errorMessage(e)} (see --help)`);
     return 2;
   }
   if (args.help) {

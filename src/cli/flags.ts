@@ -48,7 +48,7 @@ export function scanFlags(argv: readonly string[], specs: Readonly<Record<string
     if (token.kind === 'option-terminator') terminated = true;
     else if (token.kind === 'positional') {
       if (options.positionals === undefined) {
-        throw new ArgsError(`unexpected argument "${token.value}"; flags start with --${terminated ? '' : ', e.g. --' + exampleOf(specs)} (see --help)`);
+        throw new ArgsError(`unexpected argument "${token.value}"; flags start with --${terminated ? '' : ', e.g. --' + exampleOf(specs)}`);
       }
       positionals.push(token.value);
     } else {

@@ -12,7 +12,7 @@ async function serve(argv: readonly string[]): Promise<number> {
     args = parseServeArgs(argv, process.env);
   } catch (e) {
     if (!(e instanceof ArgsError)) throw e;
-    process.stderr.write(`serve: ${e.message}\n`);
+    process.stderr.write(`serve: ${e.message} (see --help)\n`);
     return 2;
   }
   if (args.help) {

@@ -41,12 +41,15 @@ function need(row: RowGauge): number {
 /**
  * The rows that take the next round of samples, one each, neediest first: the widest relative
  * interval per ms of a sample, ties to the row with fewer samples, rows without an interval yet
- * before all others. A round holds every row at least half as needy as the neediest. Rounds
+ * before all others; rows that had their share of the pass (passShareUsed) only when no other row
+ * is left. A round holds every row at least half as needy as the neediest. Rounds
  * rather than one row at a time keep a row's samples from bunching into a few seconds, where one
  * burst of the machine's noise would land on all of them and its interval would not show it.
  */
 export function pickRound<T extends RowGauge>(rows: readonly T[]): T[] {
-  const ranked = rows.map((row) => ({ row, need: need(row) })).sort((a, b) => b.need - a.need || a.row.n - b.row.n);
+  // Rows that had their share of the pass go only when no other row can use the time.
+  const open = rows.filter((row) => row.passShareUsed !== true);
+  const ranked = (open.length > 0 ? open : rows).map((row) => ({ row, need: need(row) })).sort((a, b) => b.need - a.need || a.row.n - b.row.n);
   const top = ranked[0]?.need ?? 0;
   return ranked.filter((r) => r.need >= top / 2).map((r) => r.row);
 }
@@ -59,14 +62,14 @@ export function pickRound<T extends RowGauge>(rows: readonly T[]): T[] {
 export function stopReason(row: RowGauge, auto: AutoSampling): StopReason | undefined {
   if (row.n >= auto.minN && row.decided === true) return 'decided';
   if (row.n >= auto.minN && row.decided === undefined && row.precision !== null && row.precision <= auto.targetRelCi) return 'ci-target';
-  return capReason(row, auto) ?? (row.passShareUsed === true ? 'budget' : undefined);
+  return capReason(row, auto);
 }
 
 /**
  * Whether a row has had its share of the pass it is in: its passes disagree by more than its
  * samples' noise (`passBound`, see stats.passesDominate) and it has as many samples in this pass
- * as in its largest earlier one. More would weigh its median toward this pass's state and widen
- * its interval instead of narrowing it, so the time goes to the other rows. Rows whose passes
+ * as in its largest earlier one. More would weigh its median toward this pass's state rather than
+ * narrow its interval, so pickRound gives the time to the other rows first. Rows whose passes
  * agree have no such share.
  */
 export function passShareUsed(samplesPerPass: readonly number[], passBound: boolean): boolean {
@@ -109,6 +112,11 @@ export class Budget {
   /** ms of the budget used so far. */
   spentMs(): number {
     return this.clock() - this.start;
+  }
+
+  /** Whether groups after those started so far take a share: time one leaves over flows on to them. */
+  hasLaterShares(): boolean {
+    return this.weightLeft > 0;
   }
 
   /** The clock reading the whole budget ends at (Infinity without one). */

@@ -302,7 +302,7 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
     await fillSharedDatabases(run, group, last);
     await warmUp(run, group, pass);
     await takeMinimumSamples(run, group, minimumInPass(run.plan, pass));
-    if (run.plan.auto) await takeAdditionalSamples(run, group);
+    if (run.plan.auto) await takeAdditionalSamples(run, group, run.budget.hasLaterShares());
     if (last) await measurementPass(run, group);
   } finally {
     await closeSharedDatabases(run, group);
@@ -495,9 +495,11 @@ async function takeMinimumSamples(run: Run, group: Group, want: number): Promise
 /**
  * Phase 4 (adaptive): rounds of one sample each to the rows the allocator picks, until every row
  * has stopped: at its target, its maximum, its time cap, or the end of the group's share of the
- * budget in this pass.
+ * budget in this pass. Rows that had their share of the pass (allocator.passShareUsed) sample
+ * only while no other row does; once they are all that is left they stop as `budget`, and the
+ * time flows on to the later groups, unless none is left to use it (`timeFlowsOn` false).
  */
-async function takeAdditionalSamples(run: Run, group: Group): Promise<void> {
+async function takeAdditionalSamples(run: Run, group: Group, timeFlowsOn: boolean): Promise<void> {
   const auto = run.plan.auto;
   if (!auto) return;
   const judge = (row: Row): RowGauge | undefined => {
@@ -511,6 +513,10 @@ async function takeAdditionalSamples(run: Run, group: Group): Promise<void> {
     for (const row of group.rows.filter(isSampling)) {
       const gauge = judge(row);
       if (gauge) gauges.set(gauge, row);
+    }
+    if (timeFlowsOn && gauges.size > 0 && [...gauges.keys()].every((g) => g.passShareUsed === true)) {
+      for (const row of gauges.values()) stopRow(row, 'budget');
+      return;
     }
     const picked = pickRound([...gauges.keys()]).map((g) => gauges.get(g) as Row);
     if (picked.length === 0) return;

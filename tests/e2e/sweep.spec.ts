@@ -98,6 +98,10 @@ test('sweep - an unknown browser exits 2 and names the allowed ones', async () =
   const run = await sweep(['--browsers', 'nope'], 60_000);
   expect(run.code, run.stdout + run.stderr).toBe(2);
   expect(run.stderr).toContain('--browsers: unknown "nope"; allowed: chromium, firefox, webkit, chrome, msedge, safari');
+  const stray = await sweep(['chromium'], 60_000);
+  expect(stray.code, stray.stdout + stray.stderr).toBe(2);
+  expect(stray.stderr).toContain('unexpected argument "chromium"; flags start with --, e.g. --browsers chromium,firefox (see --help)');
+  expect(stray.stderr.match(/see --help/g)).toHaveLength(1);
 });
 
 test('sweep - an unknown case or suite parameter exits 2 before any browser starts, naming what is allowed', async () => {

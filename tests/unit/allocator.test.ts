@@ -32,6 +32,13 @@ describe('allocator - which row samples next', () => {
     expect(pickRound([...rows, ...fresh])).toEqual([fresh[1], fresh[0]]);
     expect(pickRound([])).toEqual([]);
   });
+
+  it('a row that had its share of the pass goes only when no other row is left', () => {
+    const hadShare = gauge({ precision: 0.3, passShareUsed: true });
+    const other = gauge({ precision: 0.03 });
+    expect(pickRound([hadShare, other])).toEqual([other]);
+    expect(pickRound([hadShare])).toEqual([hadShare]);
+  });
 });
 
 describe('allocator - when a row has enough', () => {
@@ -53,15 +60,14 @@ describe('allocator - when a row has enough', () => {
     expect(stopReason(gauge({ n: 1, precision: null, spentMs: 5000 }), auto)).toBeUndefined();
   });
 
-  it('a row whose passes disagree stops its pass at its largest earlier pass; one whose passes agree does not', () => {
+  it('a row whose passes disagree has its share of a pass at its largest earlier pass; one whose passes agree has none', () => {
     expect(passShareUsed([40, 12, 40], true)).toBe(true);
     expect(passShareUsed([40, 12, 39], true)).toBe(false);
     expect(passShareUsed([40, 12, 400], false)).toBe(false);
     // In the first pass there is nothing to disagree with.
     expect(passShareUsed([40], true)).toBe(false);
-    expect(stopReason(gauge({ n: 92, precision: 0.2, passShareUsed: true }), auto)).toBe('budget');
-    // Its own caps and its target still come first.
-    expect(stopReason(gauge({ n: 100, precision: 0.2, passShareUsed: true }), auto)).toBe('iterations');
+    // Having its share does not stop it: its target and its own caps do.
+    expect(stopReason(gauge({ n: 92, precision: 0.2, passShareUsed: true }), auto)).toBeUndefined();
     expect(stopReason(gauge({ n: 92, precision: 0.01, passShareUsed: true }), auto)).toBe('ci-target');
   });
 });

@@ -134,7 +134,7 @@ describe('compare - per case', () => {
 
   it('counts the files of a pooled side as passes: two runs that disagree widen its interval to cover both', () => {
     const runs = [withSamples(BASE), withSamples(slower(1.12))];
-    const pooled = compareResults(runs, [withSamples(BASE)]).rows[0]!.base;
+    const pooled = compareResults(runs, [withSamples(BASE)]).rows[0]!.base!;
     const asOne = medianCi([...BASE, ...slower(1.12)])!;
     expect(pooled.medianCi!.hi - pooled.medianCi!.lo).toBeGreaterThan(asOne.hi - asOne.lo);
     expect(pooled.medianCi!.lo).toBeLessThan(10);
