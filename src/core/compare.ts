@@ -208,7 +208,7 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
     row.note = `CPU throttling differs: ×${pa.throttle} → ×${pb.throttle}`;
     return { why: 'CPU throttling differs' };
   }
-  const r = medianRatio(pa.samples, pb.samples);
+  const r = medianRatio(pa.samples, pb.samples, pa.perPass, pb.perPass);
   if (!r) {
     const few = Math.min(pa.samples.length, pb.samples.length) < 6;
     row.note = few ? `needs 6 or more samples on each side for an interval of the median (n = ${pa.samples.length} and ${pb.samples.length})` : 'a median or its interval is 0 ms (under the timer step): no ratio; use bigger sizes';

@@ -337,11 +337,12 @@ export interface MedianRatio {
  * Price and Bonett (2002, J. Statist. Comput. Simul. 72:119-124): on the log scale each median's
  * standard error is its interval's width over 2 × 1.96, the two add in quadrature, and the
  * interval maps back to a ratio. On the log scale because times are skewed and a slowdown is a
- * factor; from the medians' intervals so that the comparison inherits their drift allowance.
+ * factor; from the medians' intervals so that the comparison inherits their allowance for drift
+ * and, given each side's samples per pass, for passes that disagree.
  * `null` when a side has no interval (n < 6) or a median or bound of 0 (no log).
  */
-export function medianRatio(a: readonly number[], b: readonly number[]): MedianRatio | null {
-  return ratioOfMedians({ median: median(a), ci: medianCi(a) }, { median: median(b), ci: medianCi(b) });
+export function medianRatio(a: readonly number[], b: readonly number[], perPassA?: readonly number[], perPassB?: readonly number[]): MedianRatio | null {
+  return ratioOfMedians({ median: median(a), ci: medianCi(a, perPassA) }, { median: median(b), ci: medianCi(b, perPassB) });
 }
 
 /** A median with its 95% interval, as kept for a side that is not all at hand (a baseline row). */

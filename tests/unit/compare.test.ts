@@ -140,6 +140,22 @@ describe('compare - per case', () => {
     expect(pooled.medianCi!.lo).toBeLessThan(10);
     expect(pooled.medianCi!.hi).toBeGreaterThan(11.2);
   });
+
+  it('a row whose passes disagree compares with its passes\' interval, not its samples\' alone', () => {
+    // Base: most samples in its third pass at 10 ms, its first two passes at 15. New: steady at 15.
+    const base = [15, 15.1, 14.9, 15.2, 15, 14.9, ...BASE, ...BASE, ...BASE, ...BASE];
+    const a = withSamples(base, (r) => ((r.cases[0] as { samplesPerPass?: number[] }).samplesPerPass = [3, 3, 40]));
+    const b = withSamples([...slower(1.5), ...slower(1.5)]);
+    const row = compareResults([a], [b]).rows[0]!;
+    const lo = row.base!.medianCi!.lo;
+    const hi = row.base!.medianCi!.hi;
+    // The change's interval is the ratio of those two medians' intervals, after Price and Bonett.
+    expect(row.change!.low).toBeLessThan(100 * (1.5 * 10 / hi - 1) + 1e-9);
+    expect(hi / lo).toBeGreaterThan(1.3);
+    expect(row.verdict).toBe('inconclusive');
+    // Without its passes the same samples read a clear regression.
+    expect(compareResults([withSamples(base)], [b]).rows[0]!.verdict).toBe('regression');
+  });
 });
 
 describe('compare - run-to-run spread', () => {

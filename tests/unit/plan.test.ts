@@ -63,11 +63,11 @@ describe('plan - parsing', () => {
     expect(parsePlan({ auto: 'off' }, vocab)).not.toHaveProperty('budgetMs');
     expect(parsePlan({ iterations: '5' }, vocab)).not.toHaveProperty('auto');
     const plan = parsePlan({ auto: 'ci:1.5%, max-ms:60000', budget: '2m', worker: '1', cases: 'bulk,serial' }, vocab);
-    expect(plan.auto).toEqual({ targetRelCi: 0.015, minN: 6, maxN: 1000, maxMs: 60000, passes: 3 });
+    expect(plan.auto).toEqual({ targetRelCi: 0.015, minN: 6, maxN: 1000, maxMs: 60000, passes: 6 });
     expect(plan.budgetMs).toBe(120_000);
     expect(plan.worker).toBe(true);
     expect(plan.cases).toEqual(['bulk', 'serial']);
-    expect(planToFields(plan)).toMatchObject({ auto: 'ci:1.5%,min-n:6,max-n:1000,max-ms:60000,passes:3', budget: '2m', worker: '1', cases: 'bulk,serial' });
+    expect(planToFields(plan)).toMatchObject({ auto: 'ci:1.5%,min-n:6,max-n:1000,max-ms:60000,passes:6', budget: '2m', worker: '1', cases: 'bulk,serial' });
     const query = planToQuery(plan);
     expect(parsePlan(planFieldsFromQuery(new URLSearchParams(query.toString())), vocab)).toEqual(plan);
   });
