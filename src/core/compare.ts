@@ -211,8 +211,11 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
   const r = medianRatio(pa.samples, pb.samples, pa.perPass, pb.perPass);
   if (!r) {
     const few = Math.min(pa.samples.length, pb.samples.length) < 6;
-    row.note = few ? `needs 6 or more samples on each side for an interval of the median (n = ${pa.samples.length} and ${pb.samples.length})` : 'a median or its interval is 0 ms (under the timer step): no ratio; use bigger sizes';
-    return { why: few ? 'fewer than 6 samples' : 'a median of 0 ms' };
+    const zero = !(median(pa.samples) > 0 && median(pb.samples) > 0);
+    if (few) row.note = `needs 6 or more samples on each side for an interval of the median (n = ${pa.samples.length} and ${pb.samples.length})`;
+    else if (zero) row.note = 'a median is 0 ms (under the timer step): no ratio; use bigger sizes';
+    else row.note = 'an interval of a median reaches 0 ms: a stretch of its samples ran many times slower than the rest, so no ratio; take more samples';
+    return { why: few ? 'fewer than 6 samples' : zero ? 'a median of 0 ms' : 'an interval reaching 0 ms' };
   }
   return { ratio: logRatio(r) };
 }

@@ -117,6 +117,17 @@ describe('compare - per case', () => {
     expect(old.rows[0]!.verdict).toBe('same');
   });
 
+  it('says which is 0 ms when no ratio can be had: a median, or an interval a wild stretch of samples widened to 0', () => {
+    const zero = compareResults([withSamples(new Array<number>(10).fill(0))], [withSamples(BASE)]);
+    expect(zero.rows[0]).toMatchObject({ verdict: 'not comparable', note: 'a median is 0 ms (under the timer step): no ratio; use bigger sizes' });
+    // 40 samples whose last tenth ran 30 times slower: the batch medians' interval reaches below 0.
+    const wild = [...BASE, ...BASE, ...BASE, ...BASE.slice(0, 6), ...BASE.slice(0, 4).map((x) => x * 30)];
+    const c = compareResults([withSamples(wild)], [withSamples(BASE)]);
+    expect(c.rows[0]).toMatchObject({ verdict: 'not comparable' });
+    expect(c.rows[0]!.note).toMatch(/^an interval of a median reaches 0 ms: a stretch of its samples ran many times slower than the rest/);
+    expect(c.coverage.why).toEqual({ 'an interval reaching 0 ms': 1 });
+  });
+
   it('needs 6 samples a side for the median\'s interval', () => {
     const few = compareResults([withSamples([10, 11, 9, 10, 10])], [withSamples([12, 12, 12, 12, 12, 12])]);
     expect(few.rows[0]).toMatchObject({ verdict: 'not comparable', note: 'needs 6 or more samples on each side for an interval of the median (n = 5 and 6)' });
