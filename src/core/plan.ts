@@ -97,10 +97,10 @@ export function passesOf(auto: AutoSampling | undefined): number {
  * samples with a distribution-free 95% interval of the median. maxN and maxMs keep one noisy row
  * from taking the whole budget. passes 6: a machine that is slow for a minute then slows a sixth
  * of every row's samples instead of all of a few rows'; each pass fills its own databases, and a
- * store's speed differs between passes (by about 4% here for IndexedDB stores), which only more
+ * store's speed differs between passes (by about 5% here for IndexedDB stores), which only more
  * passes average out: that part of a row's interval shrinks as 1/√passes (stats.passInterval).
- * Six rather than three: two back-to-back default sweeps then differed beyond their intervals on
- * 8% of rows instead of 13%, at the same budget.
+ * Six rather than three: two back-to-back default sweeps then differed beyond their own intervals
+ * on 8% of rows instead of 13%, at the same budget.
  */
 export const DEFAULT_AUTO: Readonly<AutoSampling> = { targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60_000, passes: 6 };
 
