@@ -400,34 +400,22 @@ describe('runner - passes over the plan', () => {
   });
 
   it('a row whose passes disagree takes as many samples in a later pass as in its largest earlier one, and the rest of the pass goes to its neighbour', async () => {
-    // 'shifted' is quiet at 100 in pass 1 and at 130 after; 'noisy' never reaches its target and
-    // its samples cost 5 ms, so the group's share of each pass ends the pass.
-    const values: Record<string, number[]> = { shifted: [...around(0.5, 7), ...around(0.5, 400).map((v) => v * 1.3)], noisy: around(30) };
-    const taken = new Map<string, number>();
-    const c = defineCase<void>({
-      id: 'c',
-      title: 'c',
-      needs: [],
-      operations: () => 1,
-      async run(ctx) {
-        const i = taken.get(ctx.adapter.id) ?? 0;
-        taken.set(ctx.adapter.id, i + 1);
-        if (ctx.adapter.id === 'noisy') await sleep(5);
-        return values[ctx.adapter.id]![i] as number;
-      },
-    });
+    // 'shifted' is quiet at 100 in pass 1 and twice as slow after; 'noisy' (±10%) never reaches
+    // its target. A sample costs 5 ms or more, so the group's share of each pass (about a second)
+    // ends the pass. Its shift keeps 'shifted' far the neediest however the two costs come out.
+    const values = { shifted: [...around(0.5, 7), ...around(0.5, 400).map((v) => v * 2)], noisy: around(10) };
+    const c = scripted('c', values, { setup: () => sleep(5) } as Partial<BenchCase>);
     const auto = { targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60_000, passes: 3 };
-    const { cases } = await run([suiteOf(c)], [memoryAs('shifted'), memoryAs('noisy')], plan({ auto, warmup: 1, budgetMs: 900 }));
+    const { cases } = await run([suiteOf(c)], [memoryAs('shifted'), memoryAs('noisy')], plan({ auto, warmup: 1, budgetMs: 3000 }));
     const shifted = row(cases, 'shifted');
     const noisy = row(cases, 'noisy');
     if (shifted.status !== 'ok' || noisy.status !== 'ok') throw new Error('expected ok rows');
-    // Its 6 in pass 1 reached the target; in pass 2 the shift makes it the neediest row (its
-    // samples cost next to nothing), yet it takes 6 while its neighbour takes the pass's time.
+    // Its 6 in pass 1 reached the target; in pass 2 the shift makes it the neediest row, yet it
+    // takes 6 while its neighbour takes the pass's time.
+    // (In the run's last pass no later group could use what is left, so there it may take more:
+    // how much depends on the clock.)
     expect(shifted.samplesPerPass!.slice(0, 2)).toEqual([6, 6]);
     expect(noisy.samplesPerPass![1]).toBeGreaterThan(6);
-    // The last pass of the run's last group: no later group can use what is left, so once its
-    // neighbour stopped it took the rest.
-    expect(shifted.samplesPerPass![2]).toBeGreaterThanOrEqual(6);
     expect(shifted.stopped).toBe('budget');
   });
 
