@@ -153,14 +153,14 @@ function pool(side: readonly ResultsFile[]): Map<string, Pooled> {
       const key = keyOf(file.run.browser, row);
       const seen = out.get(key);
       if (!seen) {
-        out.set(key, { row, samples: [...row.samples], perPass: passesOf(row), files: 1, throttle: file.run.plan.cpuThrottle ?? 1 });
+        out.set(key, { row, samples: [...row.samples], perPass: samplesPerPassOf(row), files: 1, throttle: file.run.plan.cpuThrottle ?? 1 });
         continue;
       }
       seen.files++;
       // Pooling repeated runs counts their spread between runs as noise too: the honest choice.
       if (row.status === 'ok' && seen.row.status === 'ok') {
         seen.samples.push(...row.samples);
-        seen.perPass.push(...passesOf(row));
+        seen.perPass.push(...samplesPerPassOf(row));
       }
       else if (row.status !== 'ok') seen.row = row; // a failure anywhere is the row's status
     }
@@ -169,7 +169,7 @@ function pool(side: readonly ResultsFile[]): Map<string, Pooled> {
 }
 
 /** A row's samples per pass: its record, or one pass of all of them. */
-const passesOf = (row: CaseResult): number[] => row.samplesPerPass ?? [row.samples.length];
+const samplesPerPassOf = (row: CaseResult): number[] => row.samplesPerPass ?? [row.samples.length];
 
 function sideOf(p: Pooled): Side {
   const ok = p.row.status === 'ok';

@@ -6,7 +6,7 @@ import type { StoreAdapter } from './adapter.ts';
 import { decided, type BaselineRow } from './baseline.ts';
 import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
 import type { SharedDb } from './sample.ts';
-import { derivedFromSamples, median, medianCi, medianPrecision, passesDominate, passSpread } from './stats.ts';
+import { derivedFromSamples, median, medianCiWith, medianPrecision, passesDominate, passSpread } from './stats.ts';
 import type { BenchCase } from './suite.ts';
 
 export type RowState =
@@ -69,11 +69,12 @@ export function addSample(row: Row, ms: number, metrics: Record<string, number>,
   }
   for (const list of Object.values(row.metrics)) if (list.length < row.samples.length) list.push(NaN);
   row.points.push(points);
-  // One sort of the samples per sample taken: the precision and the baseline decision share it.
+  // One interval per sample taken: the precision, the baseline decision and the allocator's pass share use it.
   const m = median(row.samples);
-  const ci = medianCi(row.samples, row.samplesPerPass);
+  const spread = passSpread(row.samples, row.samplesPerPass);
+  const ci = medianCiWith(row.samples, spread);
   row.precision = medianPrecision({ median: m, medianCi: ci });
-  row.passBound = passesDominate(passSpread(row.samples, row.samplesPerPass));
+  row.passBound = passesDominate(spread);
   if (row.baseline) row.baseline.decided = decided({ median: m, ci }, row.baseline.row, row.baseline.thresholdPct);
 }
 

@@ -290,8 +290,10 @@ export function passesDominate(s: PassSpread | null): boolean {
  */
 export function passInterval(xs: readonly number[], perPass: readonly number[]): Interval | null {
   const spread = passSpread(xs, perPass);
-  if (!spread) return null;
-  const m = median(xs);
+  return spread ? intervalOverPasses(median(xs), spread) : null;
+}
+
+function intervalOverPasses(m: number, spread: PassSpread): Interval {
   const v = passVariances(spread);
   const half = Z975 * Math.sqrt(v.between + v.within);
   return { lo: m * Math.exp(-half), hi: m * Math.exp(half) };
@@ -306,9 +308,14 @@ export function passInterval(xs: readonly number[], perPass: readonly number[]):
  * it when one pass holds most of them. Samples in the order taken.
  */
 export function medianCi(xs: readonly number[], perPass?: readonly number[]): Interval | null {
+  return medianCiWith(xs, perPass ? passSpread(xs, perPass) : null);
+}
+
+/** medianCi from the passes' spread already taken (passSpread), for a caller that needs the spread too. */
+export function medianCiWith(xs: readonly number[], spread: PassSpread | null): Interval | null {
   const os = medianInterval(xs);
   if (!os) return null;
-  const wider = [batchMedianInterval(xs), perPass ? passInterval(xs, perPass) : null].filter((i): i is Interval => i !== null);
+  const wider = [batchMedianInterval(xs), spread ? intervalOverPasses(median(xs), spread) : null].filter((i): i is Interval => i !== null);
   return wider.reduce((a, b) => ({ lo: Math.max(0, Math.min(a.lo, b.lo)), hi: Math.max(a.hi, b.hi) }), os);
 }
 
