@@ -6,7 +6,7 @@ import type { StoreAdapter } from './adapter.ts';
 import { decided, type BaselineRow } from './baseline.ts';
 import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
 import type { SharedDb } from './sample.ts';
-import { derivedFromSamples, median, medianCiWith, medianPrecision, passesDominate, passSpread } from './stats.ts';
+import { derivedFromSamples, median, medianCiWith, medianPrecision, passesDominate, passNoise, passSpread } from './stats.ts';
 import type { BenchCase } from './suite.ts';
 
 export type RowState =
@@ -37,6 +37,8 @@ export interface Row {
   precision: number | null;
   /** Whether its passes disagree by more than its samples' noise, as of the last timed sample (stats.passesDominate). */
   passBound: boolean;
+  /** stats.passNoise as last drawn, and the samples per pass it was drawn for (see noiseOf). */
+  passNoise?: { perPass: number[]; value: number };
   /** Wall time of this row's steps so far: fills, samples, cleanup. */
   spentMs: number;
   /** Wall time of its timed samples alone (with their setup and cleanup), for the cost per sample. */
@@ -71,11 +73,23 @@ export function addSample(row: Row, ms: number, metrics: Record<string, number>,
   row.points.push(points);
   // One interval per sample taken: the precision, the baseline decision and the allocator's pass share use it.
   const m = median(row.samples);
-  const spread = passSpread(row.samples, row.samplesPerPass);
+  const spread = passSpread(row.samples, row.samplesPerPass, noiseOf(row));
   const ci = medianCiWith(row.samples, spread);
   row.precision = medianPrecision({ median: m, medianCi: ci });
   row.passBound = passesDominate(spread);
   if (row.baseline) row.baseline.decided = decided({ median: m, ci }, row.baseline.row, row.baseline.thresholdPct);
+}
+
+/**
+ * The row's pass noise (stats.passNoise), drawn again only once some pass has 10% more samples than
+ * when it was last drawn: it changes slowly with the samples, and costs 1 to 2 ms at 1,000.
+ */
+function noiseOf(row: Row): number {
+  const kept = row.passNoise;
+  if (kept && row.samplesPerPass.every((k, i) => k <= (kept.perPass[i] ?? 0) * 1.1)) return kept.value;
+  const value = passNoise(row.samples, row.samplesPerPass);
+  row.passNoise = { perPass: row.samplesPerPass.slice(), value };
+  return value;
 }
 
 /** The row as a results row. A row still `sampling` (the run ended it) counts as stopped by its count. */

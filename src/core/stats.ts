@@ -2,6 +2,7 @@
  * Summary statistics of raw samples. Pure: no DOM, IndexedDB, Node or timer imports.
  * The raw samples are always kept next to these; summaries never replace them.
  */
+import { createRng, type Rng } from './random.ts';
 
 export interface Stats {
   n: number;
@@ -250,12 +251,26 @@ export interface PassSpread {
 
 /**
  * The between-pass component of a row's samples, with `perPass` the samples taken in each pass, in
- * order: a one-way random-effects estimate on the log scale. The passes' medians scatter by what
- * each median's sampling noise allows ((π/2)·σ²/n_i for a median, σ from the median absolute
- * deviation within passes) plus tau²; tau² is their variance less that noise, or 0. `null` with
- * fewer than 2 passes of PASS_CHECK_MIN_N samples, counts that do not add up, or a median of 0.
+ * order: a one-way random-effects estimate on the log scale. The passes' medians scatter by their
+ * sampling noise (passNoise) plus tau²; tau² is their variance less that noise, or 0. `noise` is
+ * passNoise's value, for a caller that keeps it between samples (it changes slowly and costs a
+ * millisecond or two at 1,000 samples). `null` with fewer than 2 passes of PASS_CHECK_MIN_N
+ * samples, counts that do not add up, or a median of 0.
  */
-export function passSpread(xs: readonly number[], perPass: readonly number[]): PassSpread | null {
+export function passSpread(xs: readonly number[], perPass: readonly number[], noise?: number): PassSpread | null {
+  const passes = countedPasses(xs, perPass);
+  if (!passes) return null;
+  const medians = passes.map((p) => median(p));
+  const deviations = passes.flatMap((p, i) => p.filter((x) => x > 0).map((x) => Math.abs(Math.log(x / (medians[i] as number)))));
+  const within = 1.4826 * median(deviations);
+  const n = passes.reduce((a, p) => a + p.length, 0);
+  const between = variance(medians.map((m) => Math.log(m)));
+  const tau = Math.sqrt(Math.max(0, between - (noise !== undefined && Number.isFinite(noise) ? noise : noiseOfPasses(passes))));
+  return { tau, weight: passes.reduce((a, p) => a + (p.length / n) ** 2, 0), within, n };
+}
+
+/** The passes passSpread counts (those of PASS_CHECK_MIN_N samples or more), or null where it has none. */
+function countedPasses(xs: readonly number[], perPass: readonly number[]): number[][] | null {
   if (perPass.reduce((a, k) => a + k, 0) !== xs.length) return null;
   const passes: number[][] = [];
   let at = 0;
@@ -263,16 +278,58 @@ export function passSpread(xs: readonly number[], perPass: readonly number[]): P
     if (k >= PASS_CHECK_MIN_N) passes.push(xs.slice(at, at + k));
     at += k;
   }
-  if (passes.length < 2) return null;
-  const medians = passes.map((p) => median(p));
-  if (medians.some((m) => !(m > 0))) return null;
-  const deviations = passes.flatMap((p, i) => p.filter((x) => x > 0).map((x) => Math.abs(Math.log(x / (medians[i] as number)))));
-  const within = 1.4826 * median(deviations);
-  const n = passes.reduce((a, p) => a + p.length, 0);
-  const logs = medians.map((m) => Math.log(m));
-  const noise = mean(passes.map((p) => (Math.PI / 2) * (within ** 2 / p.length)));
-  const tau = Math.sqrt(Math.max(0, variance(logs) - noise));
-  return { tau, weight: passes.reduce((a, p) => a + (p.length / n) ** 2, 0), within, n };
+  if (passes.length < 2 || passes.some((p) => !(median(p) > 0))) return null;
+  return passes;
+}
+
+/** Random regroupings passNoise averages over: its estimate then varies by about a tenth. */
+export const PASS_NOISE_DRAWS = 32;
+
+/**
+ * How far the passes' log medians would scatter if the passes did not differ: their variance,
+ * averaged over PASS_NOISE_DRAWS seeded random regroupings of the row's samples into passes of the
+ * same sizes. Not the normal-theory (π/2)·σ²/k of a median: times are skewed, with a long right
+ * tail, and the median of a pass of 2 to 4 samples scatters far more than that says, so with it
+ * identical passes read as differing by 3 to 6% (the samples of real rows, shuffled over their
+ * passes). NaN where passSpread is null.
+ */
+export function passNoise(xs: readonly number[], perPass: readonly number[]): number {
+  const passes = countedPasses(xs, perPass);
+  return passes ? noiseOfPasses(passes) : NaN;
+}
+
+function noiseOfPasses(passes: readonly number[][]): number {
+  const pool = Float64Array.from(passes.flat());
+  // A regrouped pass of samples under the timer step can have a median of 0, which has no log.
+  const floor = Math.min(...pool.filter((x) => x > 0));
+  const rng = createRng(pool.length); // seeded by the count: the same samples always give the same value
+  const logMedians: number[] = [];
+  let sum = 0;
+  for (let d = 0; d < PASS_NOISE_DRAWS; d++) {
+    shuffleInPlace(pool, rng);
+    let at = 0;
+    logMedians.length = 0;
+    for (const p of passes) {
+      logMedians.push(Math.log(Math.max(floor, sortedMedian(pool.slice(at, at + p.length).sort()))));
+      at += p.length;
+    }
+    sum += variance(logMedians);
+  }
+  return sum / PASS_NOISE_DRAWS;
+}
+
+function shuffleInPlace(xs: Float64Array, rng: Rng): void {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    const t = xs[i] as number;
+    xs[i] = xs[j] as number;
+    xs[j] = t;
+  }
+}
+
+function sortedMedian(sorted: Float64Array): number {
+  const k = sorted.length;
+  return k % 2 === 1 ? (sorted[(k - 1) / 2] as number) : ((sorted[k / 2 - 1] as number) + (sorted[k / 2] as number)) / 2;
 }
 
 /** Variance of the median's log from the passes' own effects, and from the samples' noise (see passInterval). */

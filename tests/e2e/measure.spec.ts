@@ -81,7 +81,7 @@ test.describe('measure - footprint, outliers, stop reasons', () => {
 
   test('adaptive sampling goes over the plan in passes and stops each row for a recorded reason', async ({ page }) => {
     const r = await run(page, 'suites=insert&cases=bulk&adapters=idb,memory&sizes=200&warmup=1&auto=ci:50%25,min-n:6,max-n:1000,max-ms:20000');
-    expect(r.run.plan.auto).toEqual({ targetRelCi: 0.5, minN: 6, maxN: 1000, maxMs: 20000, passes: 6 });
+    expect(r.run.plan.auto).toEqual({ targetRelCi: 0.5, minN: 6, maxN: 1000, maxMs: 20000, passes: 12 });
     const rounds = r.run.order[0]?.rounds ?? [];
     for (const adapter of ['idb', 'memory']) {
       const c = row(r, adapter);
@@ -90,10 +90,10 @@ test.describe('measure - footprint, outliers, stop reasons', () => {
       // Each pass took samples, and a warm-up: the first at least its minimum of 6, each later
       // one at least 2 more (a row at its target samples again, judged on all its samples).
       const [first, ...later] = c.samplesPerPass ?? [];
-      expect(c.samplesPerPass).toHaveLength(6);
+      expect(c.samplesPerPass).toHaveLength(12);
       expect(first).toBeGreaterThanOrEqual(6);
       for (const n of later) expect(n).toBeGreaterThanOrEqual(2);
-      expect(c.warmup).toHaveLength(6);
+      expect(c.warmup).toHaveLength(12);
       // Recorded as run: every warm-up and timed sample of the row, in rounds of one or both rows.
       expect(rounds.flat().filter((id) => id === adapter)).toHaveLength(c.warmup.length + c.samples.length);
     }

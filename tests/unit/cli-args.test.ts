@@ -36,7 +36,7 @@ describe('cli args - sweep defaults', () => {
 
 describe('cli args - measurement flags', () => {
   it('--auto takes the defaults, --auto=SPEC tunes them, --budget sets the time, --worker and --cases go into the plan', () => {
-    expect(parse('--auto').plan.auto).toEqual({ targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60000, passes: 6 });
+    expect(parse('--auto').plan.auto).toEqual({ targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60000, passes: 12 });
     expect(parse('--auto=ci:1%,max-n:50,passes:1').plan.auto).toEqual({ targetRelCi: 0.01, minN: 6, maxN: 50, maxMs: 60000, passes: 1 });
     expect(parse('--budget', '10m').plan).toMatchObject({ auto: DEFAULT_AUTO, budgetMs: 600_000 });
     expect(parse('--worker', '--cases', 'bulk').plan).toMatchObject({ worker: true, cases: ['bulk'] });
