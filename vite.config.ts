@@ -7,9 +7,12 @@ import { resultsFolder } from './src/cli/results-index.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
+/** The commit the page is built from, `-dirty` when tracked files differ from it (as `git describe --dirty` marks it). */
 function gitCommit(): string {
+  const git = (args: string) => execSync(`git ${args}`, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
   try {
-    return execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const commit = git('rev-parse --short HEAD');
+    return git('status --porcelain --untracked-files=no') === '' ? commit : `${commit}-dirty`;
   } catch {
     return 'unknown';
   }
