@@ -7,12 +7,15 @@ import { resultsFolder } from './src/cli/results-index.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
-/** The commit the page is built from, `-dirty` when tracked files differ from it (as `git describe --dirty` marks it). */
+/** What the page is built from: a change to anything else (docs, tests, results) does not make a build dirty. */
+const BUILT_FROM = 'src suites fixtures public index.html vite.config.ts package.json package-lock.json';
+
+/** The commit the page is built from, `-dirty` when what it is built from differs from it (as `git describe --dirty` marks it). */
 function gitCommit(): string {
   const git = (args: string) => execSync(`git ${args}`, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
   try {
     const commit = git('rev-parse --short HEAD');
-    return git('status --porcelain --untracked-files=no') === '' ? commit : `${commit}-dirty`;
+    return git(`status --porcelain --untracked-files=no -- ${BUILT_FROM}`) === '' ? commit : `${commit}-dirty`;
   } catch {
     return 'unknown';
   }
