@@ -66,13 +66,17 @@ export function stopReason(row: RowGauge, auto: AutoSampling): StopReason | unde
 }
 
 /**
- * Whether a row has had its share of the pass it is in: its passes disagree by more than its
- * samples' noise (`passBound`, see stats.passesDominate) and it has as many samples in this pass
- * as in its largest earlier one. More would weigh its median toward this pass's state rather than
- * narrow its interval, so pickRound gives the time to the other rows first. Rows whose passes
- * agree have no such share.
+ * Whether a row has had its share of the pass it is in, so pickRound gives the time to the other
+ * rows first. Either its passes disagree by more than its samples' noise (`passBound`, see
+ * stats.passesDominate) and it has as many samples in this pass as in its largest earlier one:
+ * more would weigh its median toward this pass's state rather than narrow its interval. Or it
+ * has its share of `maxN` so far, maxN·pass/passes: a cheap row that cannot reach its target
+ * (a fresh database per sample, below the timer's step) would otherwise take all maxN samples in
+ * the first passes and none in the rest.
  */
-export function passShareUsed(samplesPerPass: readonly number[], passBound: boolean): boolean {
+export function passShareUsed(samplesPerPass: readonly number[], passBound: boolean, maxN = Infinity, passes = 1): boolean {
+  const n = samplesPerPass.reduce((a, k) => a + k, 0);
+  if (n >= (maxN * samplesPerPass.length) / passes) return true;
   if (!passBound || samplesPerPass.length < 2) return false;
   return (samplesPerPass.at(-1) ?? 0) >= Math.max(...samplesPerPass.slice(0, -1));
 }

@@ -481,7 +481,7 @@ async function takeMinimumSamples(run: Run, group: Group, want: number): Promise
         if (inPass(row) >= want) stopRow(row, 'iterations');
         continue;
       }
-      const gauge = gaugeOf(row);
+      const gauge = gaugeOf(run, row);
       // Bounded by the whole budget, not the group's share: a row without its minimum has no interval.
       const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? outOfTime(run.budget.endsAt(), gauge)) : undefined;
       if (why) stopRow(row, why);
@@ -503,7 +503,7 @@ async function takeAdditionalSamples(run: Run, group: Group, timeFlowsOn: boolea
   const auto = run.plan.auto;
   if (!auto) return;
   const judge = (row: Row): RowGauge | undefined => {
-    const gauge = gaugeOf(row);
+    const gauge = gaugeOf(run, row);
     const why = stopReason(gauge, auto) ?? outOfTime(group.endsAt, gauge);
     if (why) stopRow(row, why);
     return why ? undefined : gauge;
@@ -662,13 +662,13 @@ function failRow(run: Run, row: Row, e: unknown, during: string, inSample: boole
   if (!run.plan.auto) run.samplesTotal -= Math.max(0, run.plan.warmup + run.plan.iterations - row.warmup.length - row.samples.length - (inSample ? 1 : 0));
 }
 
-function gaugeOf(row: Row): RowGauge {
+function gaugeOf(run: Run, row: Row): RowGauge {
   return {
     n: row.samples.length,
     precision: row.precision,
     costMs: costPerSample(row),
     spentMs: row.spentMs,
-    passShareUsed: passShareUsed(row.samplesPerPass, row.passBound),
+    passShareUsed: passShareUsed(row.samplesPerPass, row.passBound, run.plan.auto?.maxN, run.passes),
     ...(row.baseline ? { decided: row.baseline.decided } : {}),
   };
 }

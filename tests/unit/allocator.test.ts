@@ -60,12 +60,17 @@ describe('allocator - when a row has enough', () => {
     expect(stopReason(gauge({ n: 1, precision: null, spentMs: 5000 }), auto)).toBeUndefined();
   });
 
-  it('a row whose passes disagree has its share of a pass at its largest earlier pass; one whose passes agree has none', () => {
+  it('a row whose passes disagree has its share of a pass at its largest earlier pass, and any row at its share of maxN', () => {
     expect(passShareUsed([40, 12, 40], true)).toBe(true);
     expect(passShareUsed([40, 12, 39], true)).toBe(false);
     expect(passShareUsed([40, 12, 400], false)).toBe(false);
     // In the first pass there is nothing to disagree with.
     expect(passShareUsed([40], true)).toBe(false);
+    // Whatever its passes do, a row has its share once it has maxN·pass/passes samples (1000 over 12 passes: 83 a pass).
+    expect(passShareUsed([84], false, 1000, 12)).toBe(true);
+    expect(passShareUsed([82], false, 1000, 12)).toBe(false);
+    expect(passShareUsed([900, 70], false, 1000, 12)).toBe(true);
+    expect(passShareUsed([90, 70], false, 1000, 12)).toBe(false);
     // Having its share does not stop it: its target and its own caps do.
     expect(stopReason(gauge({ n: 92, precision: 0.2, passShareUsed: true }), auto)).toBeUndefined();
     expect(stopReason(gauge({ n: 92, precision: 0.01, passShareUsed: true }), auto)).toBe('ci-target');

@@ -419,6 +419,15 @@ describe('runner - passes over the plan', () => {
     expect(shifted.stopped).toBe('budget');
   });
 
+  it('a row that cannot reach its target spreads its max N over the passes instead of spending it in the first', async () => {
+    // ±40% never narrows to ±2%; a sample costs next to nothing, so only max N (60) stops it.
+    const auto = { targetRelCi: 0.02, minN: 6, maxN: 60, maxMs: 60_000, passes: 3 };
+    const { cases } = await run([suiteOf(scripted('c', { memory: around(40) }))], [memoryAdapter], plan({ auto, warmup: 1, budgetMs: 60_000 }));
+    const r = row(cases, 'memory');
+    expect(r.samplesPerPass).toEqual([20, 20, 20]);
+    expect(r.status === 'ok' && r.stopped).toBe('iterations');
+  });
+
   it('a row that took more than its minimum in the first pass still takes 2 in each later one', async () => {
     // Wide at first, so the first pass samples on until the median's interval narrows.
     const values = [100, 150, 100, 150, 100, 150, ...new Array<number>(400).fill(100)];
