@@ -97,7 +97,7 @@ export function passesOf(auto: AutoSampling | undefined): number {
  * samples with a distribution-free 95% interval of the median. maxN and maxMs keep one noisy row
  * from taking the whole budget. passes 12: a machine that is slow for half a minute then slows a
  * twelfth of every row's samples instead of all of a few rows'; each pass fills its own databases,
- * and a store's speed differs between passes (by 3 to 4% here for IndexedDB stores), which only
+ * and a store's speed differs between passes (by up to 6% here for IndexedDB stores), which only
  * more passes average out: that part of a row's interval shrinks as 1/√passes
  * (stats.passInterval). Twelve rather than six: default Chromium runs, taken in turn, read the
  * median row at ±4.1% against ±5.0% and ±4.5%; 24 passes spend too much of the budget on each
