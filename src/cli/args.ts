@@ -7,7 +7,7 @@
 import { isIP } from 'node:net';
 import { MIN_SAMPLES_ON_TIME_CAP } from '../core/allocator.ts';
 import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../core/compare.ts';
-import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, DEFAULT_SUITES, formatDuration, MAX_CPU_THROTTLE, parsePlan, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
+import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, DEFAULT_SUITES, formatDuration, MAX_CPU_THROTTLE, parsePlan, passesOf, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
 import { MAX_SHARDS } from '../core/shard.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { DEFAULT_HOST } from './server.ts';
@@ -35,6 +35,8 @@ export interface SweepArgs {
   remote: string | null;
   /** --baseline: a results file each row samples against until its change is decided, with --threshold. */
   baseline: { path: string; thresholdPct: number } | null;
+  /** --launches: browser launches the plan's passes are spread over; null for the default, one per pass (launch.ts). */
+  launches: number | null;
 }
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
@@ -61,6 +63,7 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   host: null,
   remote: null,
   'wait-ms': null,
+  launches: null,
   baseline: null,
   threshold: null,
   page: null,
@@ -78,6 +81,7 @@ const EXAMPLES: Record<string, string> = {
   fixture: 'person',
   params: "'chunkSizes=1,10,100;pageSize=10'",
   shard: '2/4',
+  launches: '4',
   study: 'pouchdb-2.2/paging',
   'cpu-throttle': '4',
   cases: 'bulk,serial',
@@ -103,7 +107,7 @@ export const DEFAULT_OUT = 'out';
 /** Parse the sweep's flags. Throws ArgsError; `help` set means print usage and ignore the rest. */
 export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, browserIds: readonly string[]): SweepArgs {
   if (argv.includes('--help') || argv.includes('-h')) {
-    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, page: null, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null, baseline: null };
+    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, page: null, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null, baseline: null, launches: null };
   }
   const flags = scanFlags(argv, SWEEP_FLAGS);
   const get = (name: string) => flagText(flags, name);
@@ -154,7 +158,19 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
     waitMs = Number(text);
   }
 
-  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.values.has('no-build'), page: get('page') ?? null, manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), get('threshold'), plan) };
+  const launches = parseLaunches(get('launches'), plan, manual);
+  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.values.has('no-build'), page: get('page') ?? null, manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), get('threshold'), plan), launches };
+}
+
+/** --launches N: 1 to the plan's passes; it needs passes (adaptive sampling) and a browser the sweep starts. */
+function parseLaunches(text: string | undefined, plan: Plan, manual: boolean): number | null {
+  if (text === undefined) return null;
+  const passes = passesOf(plan.auto);
+  if (!plan.auto) throw new ArgsError('--launches spreads the passes of adaptive sampling over browser launches; with --iterations there is one pass. Leave out one of them');
+  if (manual) throw new ArgsError('--launches needs a browser the sweep starts; with --manual one page runs every pass');
+  const n = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || n < 1 || n > passes) throw new ArgsError(`--launches: "${text}" is out of range; allowed: 1 to ${passes} (the plan's passes; --auto passes:N sets them)`);
+  return n;
 }
 
 /** --baseline FILE and its --threshold; the file itself is read by the sweep, before any browser starts. */
@@ -233,6 +249,8 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --worker           run the plan in a dedicated Worker in each browser instead of the main thread',
     `  --cpu-throttle N   Chromium's DevTools CPU throttling at rate N (1 to ${MAX_CPU_THROTTLE}): emulates a slower CPU, not a`,
     '                     device; where a driver cannot apply it (Firefox, WebKit), every row is unsupported',
+    '  --launches N       browser launches the passes are spread over (default: one per pass, so a row\'s',
+    '                     interval counts how launches differ); 1 runs them all in one launch, as the page does',
     `  --shard i/n        run only shard i of n of the plan's case groups (1 to ${MAX_SHARDS} shards); npm run merge joins them`,
     `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
     '  --manual           print the page URL and record whichever browser opens it (a phone, Safari on a Mac)',

@@ -6,6 +6,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { CollectorMessage } from '../core/collector.ts';
+import { checkCarry, LaunchError } from '../core/launch.ts';
 import { CASE_STATUSES, ResultsError, validateResults } from '../core/results.ts';
 
 export type CheckOutcome =
@@ -45,9 +46,10 @@ export function checkCollectorMessage(data: unknown, token: string): CheckOutcom
     }
     case 'done':
       try {
-        validateResults(m.results, 'results');
+        const results = validateResults(m.results, 'results');
+        if (m.carry !== undefined) checkCarry(m.carry, results.run.id);
       } catch (e) {
-        if (e instanceof ResultsError) return bad(e.message, 422);
+        if (e instanceof ResultsError || e instanceof LaunchError) return bad(e.message, 422);
         throw e;
       }
       break;

@@ -26,8 +26,36 @@ export function progressLine(browser: string, p: SessionProgress, nowMs: number,
     ? ` | ${c.suite}/${c.case} size ${c.size}${c.adapter ? ` ${c.adapter} ${c.warmup ? 'warm-up' : 'sample'} ${c.index}${p.fraction === undefined || c.warmup ? `/${c.of}` : ''}` : ''}`
     : '';
   const samples = p.fraction === undefined ? `samples ${p.samplesDone}/${p.samples}` : `${Math.floor(p.fraction * 100)}% | samples ${p.samplesDone}`;
-  const pass = p.pass ? ` | pass ${p.pass.pass}/${p.pass.of}` : '';
+  const pass = `${p.pass ? ` | pass ${p.pass.pass}/${p.pass.of}` : ''}${p.launch ? ` | launch ${p.launch.launch}/${p.launch.of}` : ''}`;
   return `${name} ${samples} | rows ${p.rowsDone}/${p.rows}${pass} | ${formatDuration(elapsed)} elapsed | ${left}${now}`;
+}
+
+/** Where a browser's launches stand, for acrossLaunches. */
+export interface LaunchProgress {
+  launch: number;
+  of: number;
+  /** Date.now() when the browser's first launch started. */
+  startedAt: number;
+  /** Samples the earlier launches took. */
+  samplesBefore: number;
+  /** Time the earlier launches ran in their pages, and the share of the budget this one was given. */
+  budgetUsedMs: number;
+  launchBudgetMs: number;
+  /** The whole budget of the browser's run. */
+  budgetMs: number;
+}
+
+/**
+ * A launch's progress as part of the browser's whole run: its clock from the first launch, the
+ * samples of every launch, and the share of the whole budget done (the earlier launches' time in
+ * their pages, then this launch's own fraction of its share).
+ */
+export function acrossLaunches(p: SessionProgress, a: LaunchProgress, nowMs: number): SessionProgress {
+  const launch = { launch: a.launch, of: a.of };
+  if (p.startedAt === null) return { ...p, launch };
+  const fraction = p.fraction === undefined || a.budgetMs <= 0 ? undefined : Math.min(1, (a.budgetUsedMs + p.fraction * a.launchBudgetMs) / a.budgetMs);
+  const samplesDone = a.samplesBefore + p.samplesDone;
+  return { ...p, launch, startedAt: Math.min(a.startedAt, nowMs), samplesDone, samples: Math.max(samplesDone, a.samplesBefore + (p.samples ?? 0)), ...(fraction === undefined ? {} : { fraction }) };
 }
 
 /**

@@ -11,6 +11,7 @@ import { isIP, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { extname, resolve, sep } from 'node:path';
 import type { Baseline } from '../core/baseline.ts';
+import type { LaunchOrder } from '../core/launch.ts';
 import { MAX_COLLECTOR_MESSAGE_BYTES, type CollectorMessage } from '../core/collector.ts';
 import { checkCollectorMessage } from './collector-check.ts';
 import { ISOLATION_HEADERS } from './isolation.ts';
@@ -35,6 +36,8 @@ export interface CollectorOptions {
   maxBytes?: number;
   /** The baseline rows a browser's page samples against (--baseline), answered at GET ?baseline=BROWSER. */
   baseline?: (browser: string) => Baseline | undefined;
+  /** The passes a browser's launch takes and the rows it carries (launch.ts), answered at GET ?launch=BROWSER. */
+  launch?: (browser: string) => LaunchOrder | undefined;
 }
 
 export interface ServerOptions {
@@ -130,7 +133,8 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
       const denied = deniedReason(req, url, collector, allowedOrigins());
       if (denied) return refuseAndDrop(req, res, () => reply(res, 403, denied));
       if (req.method === 'GET' && url.searchParams.has('baseline')) return replyJson(res, collector.baseline?.(url.searchParams.get('baseline') ?? ''));
-      if (req.method !== 'POST') return reply(res, 405, `${COLLECT_PATH} takes POST (and GET ?baseline=BROWSER)`, { Allow: 'GET, POST' });
+      if (req.method === 'GET' && url.searchParams.has('launch')) return replyJson(res, collector.launch?.(url.searchParams.get('launch') ?? ''));
+      if (req.method !== 'POST') return reply(res, 405, `${COLLECT_PATH} takes POST (and GET ?baseline=BROWSER or ?launch=BROWSER)`, { Allow: 'GET, POST' });
       return collect(req, res, collector);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'only GET and HEAD are served here', { Allow: 'GET, HEAD' });

@@ -4,11 +4,13 @@
  * hangs in a case the runner cannot cut off, or dies quietly still ends the run with a reason.
  */
 import type { CollectorMessage } from '../core/collector.ts';
+import type { Carry } from '../core/launch.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
 import type { Rejection } from './server.ts';
 
 export type RunEnd =
-  | { kind: 'done'; results: ResultsFile }
+  /** With `carry` when the page ran only some of the passes (launch.ts). */
+  | { kind: 'done'; results: ResultsFile; carry?: Carry }
   /** The page said it could not run the plan. */
   | { kind: 'fatal'; message: string; details?: string[] }
   /** The page sent results the collector refused. */
@@ -33,6 +35,8 @@ export interface SessionProgress {
   current: { suite: string; case: string; size: number; adapter: string | null; warmup: boolean; index: number; of: number } | null;
   /** The pass over the plan in flight, when the run takes more than one. */
   pass?: { pass: number; of: number } | null;
+  /** The browser launch in flight, when the sweep spreads the passes over several (launch.ts). */
+  launch?: { launch: number; of: number };
 }
 
 export interface SessionLimits {
@@ -180,7 +184,7 @@ export class BrowserSession {
         p.rowsDone = message.results.cases.length;
         if (p.samples !== null) p.samplesDone = p.samples;
         this.hooks.onProgress?.();
-        this.end({ kind: 'done', results: message.results });
+        this.end({ kind: 'done', results: message.results, ...(message.carry ? { carry: message.carry } : {}) });
         return;
       case 'fatal':
         this.hooks.onProgress?.();

@@ -18,7 +18,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PAGE_QUERY } from '../core/collector.ts';
 import { awaitsDriver } from '../core/driven.ts';
-import { formatAuto, formatDuration as formatPlanDuration, planToQuery, type Plan } from '../core/plan.ts';
+import { errorMessage } from '../core/errors.ts';
+import { checkCarry, launchPasses, type Carry, type LaunchOrder } from '../core/launch.ts';
+import { formatAuto, formatDuration as formatPlanDuration, passesOf, planToQuery, type Plan } from '../core/plan.ts';
 import { formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
 import { ResultsError, type CaseResult, type ResultsFile } from '../core/results.ts';
 import { formatShard } from '../core/shard.ts';
@@ -32,7 +34,7 @@ import { driveManual } from './drivers/manual.ts';
 import { drivePlaywright } from './drivers/playwright.ts';
 import { driveWebDriver } from './drivers/webdriver.ts';
 import { displayPath, makeRunId, OutputDir, OutputError, PARTIAL_SCHEMA } from './output.ts';
-import { formatDuration, progressLine, ProgressView } from './progress.ts';
+import { acrossLaunches, formatDuration, progressLine, ProgressView, type LaunchProgress } from './progress.ts';
 import { COLLECT_PATH, isLoopbackHost, isWildcardHost, startServer, type StorebenchServer } from './server.ts';
 import { BrowserSession, defaultLimits, otherRunReason, type RunEnd } from './session.ts';
 import { resultsTable, type BrowserColumn } from './terminal-table.ts';
@@ -296,6 +298,9 @@ export async function sweep(argv: readonly string[]): Promise<number> {
     out(`  baseline: ${args.baseline.path} (${browsers.join(', ')}): each row it has samples until its change is decided against +${args.baseline.thresholdPct}%`);
   }
   for (const t of targets) if (t.browser) out(`  ${t.id}: ${t.browser.label} ${t.browser.version}, driven by ${t.browser.how}`);
+  const passes = passesOf(plan.auto);
+  const launchCount = launchPasses(passes, args.launches ?? passes).length;
+  if (!args.manual && launchCount > 1) out(`  launches: each browser's ${passes} passes run in ${launchCount} launches of it, so each row's interval counts how launches differ (--launches)`);
 
   // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
   const controller = new AbortController();
@@ -345,6 +350,8 @@ export async function sweep(argv: readonly string[]): Promise<number> {
 
   const view = new ProgressView(process.stdout);
   let session: BrowserSession | undefined;
+  /** What the page of the browser in flight asks for at GET ?launch= (launch.ts). */
+  let launchOrder: (browser: string) => LaunchOrder | undefined = () => undefined;
   let server: StorebenchServer | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
   const refusedLabels = new Set<string>();
@@ -364,6 +371,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
             session?.accept(m);
           },
           baseline: baselineFor,
+          launch: (browser) => launchOrder(browser),
           onRejected: (r) => {
             if (args.manual && r.browser !== undefined && session?.browser !== null && r.browser !== session?.browser && !refusedLabels.has(r.browser)) {
               refusedLabels.add(r.browser);
@@ -389,30 +397,63 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       const waiting = t.browser ? undefined : 'waiting for a browser to open the URL…';
       const limits = defaultLimits(plan.timeoutMs, plan.budgetMs);
       if (!t.browser) limits.startupMs = args.waitMs;
-      const current: BrowserSession = new BrowserSession(t.browser ? t.id : null, limits, {
-        onProgress: () => view.update(progressLine(label(), current.progress, Date.now(), waiting)),
-        onWarning: (text) => {
-          // A store that cannot delete its databases warns once per sample; the first few say enough.
-          if (++warnings <= MAX_WARNINGS_SHOWN) view.note(`${label()}: warning: ${text}`);
-        },
-        onCase: () => {
-          // Every finished row goes to disk at once, so a crash later keeps it.
-          output.writePartial(label(), {
-            schema: PARTIAL_SCHEMA,
-            note: 'rows of a browser run that did not finish; the complete results file replaces this one when it does',
-            run: { id: runId, browser: label(), startedAt, plan },
-            userAgent: current.progress.userAgent,
-            cases: current.cases,
-          });
-        },
-      });
-      session = current;
+      const newSession = (): BrowserSession => {
+        const s: BrowserSession = new BrowserSession(t.browser ? t.id : null, limits, {
+          onProgress: () => view.update(shown()),
+          onWarning: (text) => {
+            // A store that cannot delete its databases warns once per sample; the first few say enough.
+            if (++warnings <= MAX_WARNINGS_SHOWN) view.note(`${label()}: warning: ${text}`);
+          },
+          onCase: () => {
+            // Every finished row goes to disk at once, so a crash later keeps it.
+            output.writePartial(label(), {
+              schema: PARTIAL_SCHEMA,
+              note: 'rows of a browser run that did not finish; the complete results file replaces this one when it does',
+              run: { id: runId, browser: label(), startedAt, plan },
+              userAgent: s.progress.userAgent,
+              cases: s.cases,
+            });
+          },
+        });
+        return s;
+      };
+      // Each launch takes its passes with an even share of the budget that is left (launch.ts). The
+      // budget is time in the page, as in one launch: starting each browser comes on top of it.
+      const launches = t.browser ? launchPasses(passesOf(plan.auto), args.launches ?? passesOf(plan.auto)) : [{ first: 1, last: passesOf(plan.auto) }];
+      const across: LaunchProgress = { launch: 1, of: launches.length, startedAt: Date.now(), samplesBefore: 0, budgetUsedMs: 0, launchBudgetMs: plan.budgetMs ?? 0, budgetMs: plan.budgetMs ?? 0 };
+      let order: LaunchOrder | undefined;
+      launchOrder = (browser) => (browser === t.id ? order : undefined);
       const url = pageUrl(origin, token, t.browser ? t.id : null, runId, plan);
       if (!t.browser) printManualInstructions(url, server, args, out);
-      view.update(progressLine(label(), current.progress, Date.now(), waiting));
-      ticker = setInterval(() => view.update(progressLine(label(), current.progress, Date.now(), waiting)), 1000);
-      const t0 = Date.now();
-      const end = await t.drive(url, current, controller.signal);
+      let current = newSession();
+      const shown = () => (launches.length > 1 ? progressLine(label(), acrossLaunches(current.progress, across, Date.now()), Date.now(), `launch ${across.launch}/${across.of}: starting the browser and loading the page…`) : progressLine(label(), current.progress, Date.now(), waiting));
+      view.update(shown());
+      ticker = setInterval(() => view.update(shown()), 1000);
+      const t0 = across.startedAt;
+      let carry: Carry | null = null;
+      let end: RunEnd = { kind: 'cancelled', message: 'the sweep stopped before this browser started' };
+      let launched = 0;
+      for (const [k, passes] of launches.entries()) {
+        if (k > 0) {
+          across.samplesBefore += current.progress.samplesDone;
+          across.budgetUsedMs += Date.now() - (current.progress.startedAt ?? Date.now());
+          current = newSession();
+        }
+        session = current;
+        const budgetLeft = Math.max(0, (plan.budgetMs ?? 0) - across.budgetUsedMs);
+        Object.assign(across, { launch: k + 1, launchBudgetMs: budgetLeft / (launches.length - k) });
+        order = launches.length > 1 ? { ...passes, budgetMs: across.launchBudgetMs, carry } : undefined;
+        launched++;
+        end = await t.drive(url, current, controller.signal);
+        if (end.kind !== 'done' || end.carry === undefined || controller.signal.aborted) break;
+        try {
+          carry = checkCarry(end.carry, runId, passes.last);
+        } catch (e) {
+          end = { kind: 'rejected', message: `the rows launch ${k + 1} carried were refused: ${errorMessage(e)}` };
+          break;
+        }
+      }
+      launchOrder = () => undefined;
       clearInterval(ticker);
       ticker = undefined;
 
@@ -420,6 +461,8 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       let cases: readonly CaseResult[] = current.cases;
       if (end.kind === 'done') {
         let results: ResultsFile = t.browser ? end.results : { ...end.results, run: { ...end.results.run, browser: name } };
+        // A run over several launches started with the first; its rows carry the samples of all.
+        if (launched > 1) results = { ...results, run: { ...results.run, startedAt, launches: launched } };
         if (results.cases.some(awaitsDriver)) {
           const driven = { how: t.browser?.playwright, pageUrl: `${origin}/`, plan, signal: controller.signal, onProgress: (line: string) => view.update(`${name.padEnd(9)} ${line}`) };
           // The driven rows run after the page's own, so the run finishes when they do.

@@ -7,6 +7,7 @@
  * Every message is POSTed as JSON to `<collector>` and carries the token; the collector refuses
  * messages without the token of the run it started.
  */
+import type { Carry } from './launch.ts';
 import type { CaseResult, ResultsFile } from './results.ts';
 import type { RunEvent } from './runner.ts';
 
@@ -17,8 +18,11 @@ export type CollectorMessage =
   | { type: 'progress'; token: string; browser: string; event: Exclude<RunEvent, { type: 'case-end' }> }
   /** One finished case row, sent as soon as it finishes so a crash later loses nothing. */
   | { type: 'case'; token: string; browser: string; result: CaseResult; rowsDone: number; rows: number }
-  /** The complete results document at the end of the run. */
-  | { type: 'done'; token: string; browser: string; results: ResultsFile }
+  /**
+   * The complete results document at the end of the run; with `carry` when the sweep's later
+   * launches take the passes left (launch.ts), and then `results` holds only the rows that never ran.
+   */
+  | { type: 'done'; token: string; browser: string; results: ResultsFile; carry?: Carry }
   /** The page could not run the plan at all (bad plan, crash in the harness). */
   | { type: 'fatal'; token: string; browser: string; message: string };
 

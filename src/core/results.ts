@@ -152,6 +152,11 @@ export interface RunInfo {
   cancelled: boolean;
   /** Adapter order of each round of each case group, as run (seeded, interleaved). */
   order: { suite: string; case: string; size: number; rounds: string[][] }[];
+  /**
+   * Browser launches the passes ran in (the sweep's --launches, src/core/launch.ts); each row's
+   * samplesPerPass then spans them all. Absent: one launch, as in the page and in older files.
+   */
+  launches?: number;
 }
 
 export interface ResultsFile {
@@ -236,6 +241,7 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
   str(run.finishedAt, '$.run.finishedAt');
   str(run.browser, '$.run.browser');
   bool(run.cancelled, '$.run.cancelled');
+  if (run.launches !== undefined) int(run.launches, '$.run.launches', 1);
   const plan = obj(run.plan, '$.run.plan');
   for (const k of ['suites', 'adapters'] as const) arr(plan[k], `$.run.plan.${k}`).forEach((x, i) => str(x, `$.run.plan.${k}[${i}]`));
   arr(plan.sizes, '$.run.plan.sizes').forEach((x, i) => int(x, `$.run.plan.sizes[${i}]`, 1));

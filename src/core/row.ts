@@ -4,6 +4,7 @@
  */
 import type { StoreAdapter } from './adapter.ts';
 import { decided, type BaselineRow } from './baseline.ts';
+import type { CarriedRow } from './launch.ts';
 import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
 import type { SharedDb } from './sample.ts';
 import { derivedFromSamples, median, medianCiWith, medianPrecision, passesDominate, passNoise, passSpread } from './stats.ts';
@@ -53,6 +54,18 @@ export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
   return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, samplesPerPass: [0], db: c.db ?? 'fresh', precision: null, passBound: false, spentMs: 0, sampleWallMs: 0 };
 }
 
+/** A row as an earlier launch left it (launch.ts); call refreshInterval once its baseline is set. */
+export function restoreRow(adapter: StoreAdapter, c: BenchCase, carried: CarriedRow): Row {
+  const { state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs } = carried;
+  return { ...newRow(adapter, c), state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs };
+}
+
+/** The row for the next launch. */
+export function carriedRow(id: Pick<CaseIdentity, 'suite' | 'case' | 'size' | 'adapter'>, row: Row): CarriedRow {
+  const { state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs } = row;
+  return { suite: id.suite, case: id.case, size: id.size, adapter: id.adapter, state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs };
+}
+
 export const isSampling = (row: Row): boolean => row.state.kind === 'sampling';
 
 /** What one more sample of the row costs, in ms of wall time: its mean so far. */
@@ -71,7 +84,12 @@ export function addSample(row: Row, ms: number, metrics: Record<string, number>,
   }
   for (const list of Object.values(row.metrics)) if (list.length < row.samples.length) list.push(NaN);
   row.points.push(points);
-  // One interval per sample taken: the precision, the baseline decision and the allocator's pass share use it.
+  refreshInterval(row);
+}
+
+/** One interval per sample taken: the precision, the baseline decision and the allocator's pass share use it. */
+export function refreshInterval(row: Row): void {
+  if (row.samples.length === 0) return;
   const m = median(row.samples);
   const spread = passSpread(row.samples, row.samplesPerPass, noiseOf(row));
   const ci = medianCiWith(row.samples, spread);

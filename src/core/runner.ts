@@ -29,7 +29,8 @@ import { CancelledError, errorMessage, TimeoutError } from './errors.ts';
 import { passesOf, PlanError, type Plan } from './plan.ts';
 import { createRng, deriveSeed, shuffled, type Rng } from './random.ts';
 import type { CaseIdentity, CaseResult, RunInfo, StopReason } from './results.ts';
-import { addSample, costPerSample, isSampling, newRow, rowResult, type Row } from './row.ts';
+import { CARRY_SCHEMA, carryKey, type Carry, type CarriedRow, type LaunchOrder } from './launch.ts';
+import { addSample, carriedRow, costPerSample, isSampling, newRow, refreshInterval, restoreRow, rowResult, type Row } from './row.ts';
 import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
 import { selectShard } from './shard.ts';
 import { resolveSuiteParams, type BenchCase, type FixtureSource, type Suite } from './suite.ts';
@@ -90,6 +91,11 @@ export interface RunInput {
   timerStepMs?: number;
   /** Sample each row until its change from this baseline is decided (baseline.ts), instead of to the precision target. */
   baseline?: Baseline;
+  /**
+   * Run only passes `first` to `last` of the plan, within `budgetMs`, going on from the rows an
+   * earlier launch carried (launch.ts). Without it, the run takes every pass in this one launch.
+   */
+  launch?: LaunchOrder;
 }
 
 export interface RunOutput {
@@ -98,6 +104,8 @@ export interface RunOutput {
   cancelled: boolean;
   /** Databases created and not deleted (cleanup failed or hung). Ideally empty. */
   leftover: { adapter: string; name: string }[];
+  /** When passes are left after this launch's: its rows, for the launch that takes them. */
+  carry?: Carry;
 }
 
 interface PlannedGroup {
@@ -153,7 +161,12 @@ interface Run {
   readonly order: RunInfo['order'];
   /** Passes over the groups: adaptive sampling's, or one. */
   readonly passes: number;
-  /** The groups opened in the first pass that have rows, by their plan entry. */
+  /** The passes this launch takes (all of them without input.launch). */
+  readonly first: number;
+  readonly last: number;
+  /** Rows an earlier launch carried, by carryKey. */
+  readonly carried: Map<string, CarriedRow>;
+  /** The groups opened in this launch's first pass that have rows, by their plan entry. */
   readonly open: Map<PlannedGroup, Group>;
   /** Budget weight of every group in every pass (its runnable rows' minimum samples), and of those done. */
   readonly weightTotal: number;
@@ -190,7 +203,7 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
   const run = startRun(input, groups, support);
   let cancelled = false;
   try {
-    for (let pass = 1; pass <= run.passes; pass++) {
+    for (let pass = run.first; pass <= run.last; pass++) {
       for (const planned of groups) await runGroupPass(run, planned, pass);
     }
   } catch (e) {
@@ -203,7 +216,14 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
   await run.sampler.disposeAll();
   run.emit({ type: 'run-end', cancelled });
   const leftover = [...run.sampler.created].map(([name, adapter]) => ({ adapter: adapter.id, name }));
-  return { cases: run.cases, order: run.order, cancelled, leftover };
+  const carry = !cancelled && run.last < run.passes ? carryOf(run) : undefined;
+  return { cases: run.cases, order: run.order, cancelled, leftover, ...(carry ? { carry } : {}) };
+}
+
+/** The open groups' rows and order after this launch's last pass, for the next launch. */
+function carryOf(run: Run): Carry {
+  const rows = [...run.open.values()].flatMap((group) => group.rows.map((row) => carriedRow(group.identity(row.adapter), row)));
+  return { schema: CARRY_SCHEMA, runId: run.input.runId, passesDone: run.last, rows, order: run.order };
 }
 
 /** Whether each adapter can run here at all, asked once. */
@@ -225,8 +245,10 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
   const runnable = (a: StoreAdapter, c: BenchCase) => c.driven === undefined && support.get(a.id) === true && missingCapabilities(c.needs, a.capabilities).length === 0;
   const runnableRows = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length, 0);
   const passes = passesOf(plan.auto);
-  const samplesTotal = runnableRows * Array.from({ length: passes }, (_, i) => passSamples(plan, i + 1)).reduce((a, b) => a + b, 0);
-  const weightTotal = runnableRows * minimumSamples(plan) * passes;
+  const { first, last, carried } = launchOf(input, passes);
+  const here = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const samplesTotal = runnableRows * here.map((pass) => passSamples(plan, pass)).reduce((a, b) => a + b, 0);
+  const weightTotal = runnableRows * minimumSamples(plan) * here.length;
   const rowsTotal = groups.length * input.adapters.length;
   emit({ type: 'run-start', rows: rowsTotal, samples: samplesTotal });
   return {
@@ -234,12 +256,15 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     plan,
     emit,
     sampler: makeSampler(input, emit),
-    budget: new Budget(plan.auto ? plan.budgetMs : undefined, weightTotal, now),
+    budget: new Budget(plan.auto ? (input.launch?.budgetMs ?? plan.budgetMs) : undefined, weightTotal, now),
     support,
     sampleTargetMs: sampleTargetMs(input.timerStepMs ?? measureTimerStep()),
     cases: [],
-    order: [],
+    order: structuredClone(input.launch?.carry?.order ?? []),
     passes,
+    first,
+    last,
+    carried,
     open: new Map(),
     weightTotal,
     weightDone: 0,
@@ -248,6 +273,16 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     samplesDone: 0,
     samplesTotal,
   };
+}
+
+/** The passes this launch takes and the rows it goes on from; PlanError when they do not fit the plan. */
+function launchOf(input: RunInput, passes: number): { first: number; last: number; carried: Map<string, CarriedRow> } {
+  const { launch } = input;
+  if (!launch) return { first: 1, last: passes, carried: new Map() };
+  if (!input.plan.auto && launch.last > 1) throw new PlanError('only adaptive sampling runs in several launches');
+  if (launch.first < 1 || launch.last < launch.first || launch.last > passes) throw new PlanError(`passes ${launch.first} to ${launch.last} are not within the plan's 1 to ${passes}`);
+  if ((launch.carry?.passesDone ?? 0) !== launch.first - 1) throw new PlanError(`pass ${launch.first} needs the rows of the ${launch.first - 1} passes before it`);
+  return { first: launch.first, last: launch.last, carried: new Map((launch.carry?.rows ?? []).map((row) => [carryKey(row), row])) };
 }
 
 /** The sampler of a run: its databases, its clock, Cancel, and where its warnings go. */
@@ -291,7 +326,7 @@ function fixtureSource(plan: Plan): FixtureSource {
 
 /** One pass of one group: its phases, and after the last pass its rows. */
 async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Promise<void> {
-  const group = pass === 1 ? openGroup(run, planned) : run.open.get(planned);
+  const group = pass === run.first ? openGroup(run, planned) : run.open.get(planned);
   if (!group) return;
   if (pass > 1) resumeRows(group);
   const last = pass === run.passes;
@@ -362,17 +397,27 @@ function openGroup(run: Run, planned: PlannedGroup): Group | undefined {
   const rows: Row[] = [];
   for (const adapter of run.input.adapters) {
     const reason = unsupportedReason(run.support.get(adapter.id) ?? 'not checked', c, adapter);
-    if (reason === null) rows.push(withBaseline(newRow(adapter, c), run.input.baseline, identity(adapter)));
+    if (reason === null) rows.push(rowFor(run, adapter, c, identity(adapter)));
     else finishRow(run, { ...identity(adapter), status: 'unsupported', reason, samples: [], warmup: [] });
   }
-  const rounds: string[][] = [];
-  const rng = createRng(deriveSeed(run.plan.seed, `order/${suite.id}/${c.id}/${size}`));
+  const earlier = run.order.find((o) => o.suite === suite.id && o.case === c.id && o.size === size);
+  const rounds: string[][] = earlier?.rounds ?? [];
+  // A later launch deals its own orders: the same seed would repeat the first launch's.
+  const rng = createRng(deriveSeed(run.plan.seed, `order/${suite.id}/${c.id}/${size}${run.first > 1 ? `/from-pass-${run.first}` : ''}`));
   const weight = rows.length * minimumSamples(run.plan);
   const group: Group = { target: { c, size, params }, suiteId: suite.id, rows, rounds, rng, identity, startedAt: now(), endsAt: Infinity, weight, finished: false };
   if (rows.length === 0) return undefined;
-  run.order.push({ suite: suite.id, case: c.id, size, rounds });
+  if (!earlier) run.order.push({ suite: suite.id, case: c.id, size, rounds });
   run.open.set(planned, group);
   return group;
+}
+
+/** A new row, or the one an earlier launch carried; set to sample against its baseline counterpart where there is one. */
+function rowFor(run: Run, adapter: StoreAdapter, c: BenchCase, id: CaseIdentity): Row {
+  const carried = run.carried.get(carryKey(id));
+  const row = withBaseline(carried ? restoreRow(adapter, c, carried) : newRow(adapter, c), run.input.baseline, id);
+  if (carried) refreshInterval(row);
+  return row;
 }
 
 /** A group's budget weight in each pass: its rows' first-pass minimum samples, warm-up included. */

@@ -200,6 +200,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   try {
     if (collector) await collector.hello(navigator.userAgent);
     const baseline = collector ? await collector.baseline() : undefined;
+    const launch = collector ? await collector.launch(runId, passesOf(plan.auto)) : undefined;
     // The trial heap measurement may still be pending (Chromium answers it at its next garbage
     // collection): say so rather than sit on "Collecting the environment…".
     const slow = setTimeout(() => progress.waiting(HEAP_WAIT), 300);
@@ -221,7 +222,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
       }
       await yieldToEventLoop();
     };
-    const { results, leftover } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent, probe, footprint, metricNotes, betweenSamples, baseline, throttledAt: query.throttled });
+    const { results, leftover, carry } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent, probe, footprint, metricNotes, betweenSamples, baseline, throttledAt: query.throttled, launch });
     const elapsedMs = performance.now() - startedAt;
     const took = formatElapsed(elapsedMs);
 
@@ -233,12 +234,13 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     compareView.setCurrent(results);
     runSummary.textContent = runSummaryText(results, elapsedMs);
     if (results.run.cancelled) progress.finish('cancelled', `Cancelled after ${took}; the ${results.cases.length} rows that finished are kept.`);
+    else if (carry && launch) progress.finish('done', `Passes ${launch.first} to ${launch.last} done in ${took}; the sweep takes the next ones in a new browser launch.`);
     else progress.finish('done', `Done: ${results.cases.length} rows in ${took}.`);
     if (leftover.length > 0) {
       banners.show('warning', 'Some databases could not be deleted; clear site data to remove them.', leftover.map((l) => `${l.adapter}: ${l.name}`), 'run');
     }
     if (collector) {
-      await collector.done(results);
+      await collector.done(results, carry);
       if (collector.stats.failed > 0) {
         banners.show('warning', 'Some messages to the collector failed.', [`${collector.stats.failed} failed, ${collector.stats.sent} sent; last error: ${collector.stats.lastError ?? 'unknown'}`], 'collector-failed');
       }

@@ -5,6 +5,7 @@
  */
 import { collectEnvironment, describeAdapters } from '../../core/environment.ts';
 import type { Baseline } from '../../core/baseline.ts';
+import type { Carry, LaunchOrder } from '../../core/launch.ts';
 import type { Plan } from '../../core/plan.ts';
 import { validateResults, type ResultsFile } from '../../core/results.ts';
 import { resultsDocument } from '../../core/results-document.ts';
@@ -34,12 +35,16 @@ export interface AppRunInput {
   baseline?: Baseline;
   /** The CPU throttling rate the driver applied to the page (the URL's `throttled`), if any. */
   throttledAt?: number | null;
+  /** The passes the sweep gave this browser launch, and the rows it carries from the ones before (launch.ts). */
+  launch?: LaunchOrder;
 }
 
 export interface AppRunOutput {
   results: ResultsFile;
   /** Databases the runner could not delete; the page lists them so the reader can clear them. */
   leftover: RunOutput['leftover'];
+  /** The rows for the next launch, when passes are left (launch.ts). */
+  carry?: Carry;
 }
 
 /** Run the plan here, in the main thread or a Worker as `context` says. */
@@ -63,13 +68,14 @@ export async function runHere(input: AppRunInput, context: 'main' | 'worker'): P
     footprint: input.footprint,
     timerStepMs: environment.timerStepMs,
     baseline: input.baseline,
+    launch: input.launch,
   });
   // After the run, when the stores know what actually ran (e.g. which SQLite VFS).
   const described = await describeAdapters(adapters);
   if (Object.keys(described).length > 0) environment.adapters = described;
   const results = resultsDocument({ runId: input.runId, browser: input.browser, plan, startedAt, finishedAt: new Date().toISOString(), environment, output });
   // The page holds itself to the schema every reader enforces: a bad file fails here, loudly.
-  return { results: validateResults(results, 'this run'), leftover: output.leftover };
+  return { results: validateResults(results, 'this run'), leftover: output.leftover, ...(output.carry ? { carry: output.carry } : {}) };
 }
 
 /** The plan in the page's main thread. */

@@ -8,6 +8,7 @@
  */
 import type { CollectorMessage } from '../../core/collector.ts';
 import { checkBaseline, type Baseline } from '../../core/baseline.ts';
+import { checkLaunchOrder, type Carry, type LaunchOrder } from '../../core/launch.ts';
 import type { ResultsFile } from '../../core/results.ts';
 import type { RunEvent } from '../../core/runner.ts';
 
@@ -58,6 +59,19 @@ export class CollectorClient {
     return checkBaseline(await response.json());
   }
 
+  /**
+   * The passes the sweep gives this browser launch and the rows it carries (launch.ts); undefined
+   * when the sweep runs every pass in this one. Awaited before the run, like hello.
+   */
+  async launch(runId: string, passes: number): Promise<LaunchOrder | undefined> {
+    const u = new URL(this.endpoint);
+    u.searchParams.set('launch', this.browser);
+    const response = await fetch(u, { signal: AbortSignal.timeout(HELLO_TIMEOUT_MS) });
+    if (response.status === 204) return undefined;
+    if (!response.ok) throw new Error(`launch: collector answered ${response.status} ${response.statusText}`.trim());
+    return checkLaunchOrder(await response.json(), runId, passes);
+  }
+
   /** Before the run: awaited, so the collector hears of the page before any progress. */
   hello(userAgent: string): Promise<void> {
     return this.post({ type: 'hello', token: this.token, browser: this.browser, userAgent }, HELLO_TIMEOUT_MS);
@@ -90,9 +104,9 @@ export class CollectorClient {
   }
 
   /** After the run: the full document, sent once every earlier message has settled. */
-  async done(results: ResultsFile): Promise<void> {
+  async done(results: ResultsFile, carry?: Carry): Promise<void> {
     await this.settled();
-    await this.post({ type: 'done', token: this.token, browser: this.browser, results }, FINAL_TIMEOUT_MS);
+    await this.post({ type: 'done', token: this.token, browser: this.browser, results, ...(carry ? { carry } : {}) }, FINAL_TIMEOUT_MS);
   }
 
   async fatal(message: string): Promise<void> {

@@ -12,6 +12,7 @@
  */
 import { errorMessage } from '../../core/errors.ts';
 import type { Baseline } from '../../core/baseline.ts';
+import type { Carry, LaunchOrder } from '../../core/launch.ts';
 import type { Plan } from '../../core/plan.ts';
 import type { ResultsFile } from '../../core/results.ts';
 import type { FootprintProbe, RunEvent, RunOutput, PassProbe } from '../../core/runner.ts';
@@ -21,14 +22,14 @@ import { footprintAppliesTo } from './footprint.ts';
 export type HookName = 'probe-start' | 'probe-stop' | 'footprint-before' | 'footprint-after';
 
 export type ToWorker =
-  | { type: 'run'; plan: Plan; runId: string; browser: string; metricNotes: Record<string, string>; probe: boolean; footprint: boolean; baseline?: Baseline; throttledAt: number | null }
+  | { type: 'run'; plan: Plan; runId: string; browser: string; metricNotes: Record<string, string>; probe: boolean; footprint: boolean; baseline?: Baseline; throttledAt: number | null; launch?: LaunchOrder }
   | { type: 'cancel' }
   | { type: 'hook-reply'; id: number; value?: Record<string, number>; error?: string };
 
 export type FromWorker =
   | { type: 'event'; event: RunEvent }
   | { type: 'hook'; id: number; hook: HookName }
-  | { type: 'done'; results: ResultsFile; leftover: RunOutput['leftover'] }
+  | { type: 'done'; results: ResultsFile; leftover: RunOutput['leftover']; carry?: Carry }
   | { type: 'failed'; message: string };
 
 interface WorkerScope {
@@ -90,12 +91,13 @@ scope.addEventListener('message', (event) => {
           metricNotes: msg.metricNotes,
           baseline: msg.baseline,
           throttledAt: msg.throttledAt,
+          launch: msg.launch,
           ...(msg.probe ? { probe: remoteProbe } : {}),
           ...(msg.footprint ? { footprint: remoteFootprint } : {}),
         },
         'worker',
       ).then(
-        (out) => post({ type: 'done', results: out.results, leftover: out.leftover }),
+        (out) => post({ type: 'done', results: out.results, leftover: out.leftover, ...(out.carry ? { carry: out.carry } : {}) }),
         (e: unknown) => post({ type: 'failed', message: errorMessage(e) }),
       );
   }

@@ -87,7 +87,7 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
         case 'done':
           finish(() => {
             try {
-              resolve({ results: validateResults(msg.results, "the plan Worker's results"), leftover: msg.leftover });
+              resolve({ results: validateResults(msg.results, "the plan Worker's results"), leftover: msg.leftover, ...(msg.carry ? { carry: msg.carry } : {}) });
             } catch (e) {
               reject(e);
             }
@@ -110,6 +110,7 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
       footprint: input.footprint !== undefined,
       ...(input.baseline ? { baseline: input.baseline } : {}),
       throttledAt: input.throttledAt ?? null,
+      ...(input.launch ? { launch: input.launch } : {}),
     });
   });
 }
