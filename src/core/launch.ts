@@ -1,14 +1,17 @@
 /**
- * Passes in browser launches of their own. A launch has effects that last as long as it does
- * (which code the JIT settled on, where the heap and the store's files landed): in one pair of
- * default sweeps here, Chromium's `paginate/ref-skip localstorage` took 0.56 to 0.64 ms in all
- * 12 passes of one launch and 0.72 to 0.81 ms in all 11 of the next. Passes inside one launch
- * cannot see such an effect, so a row's interval did not count it. The sweep therefore runs the
- * passes over several launches (`--launches`, each pass its own by default) and carries the rows
- * from one to the next: a row's passes then differ as much as its launches do, and its interval
- * (stats.passSpread) counts that. This is the level of repetition Kalibera and Jones ask for in
- * "Rigorous Benchmarking in Reasonable Time" (ISMM 2013): repeat at each level whose variation
- * the result depends on.
+ * Passes in browser launches of their own (the sweep's `--launches`). A launch has effects that
+ * last as long as it does (which code the JIT settled on, where the heap and the store's files
+ * landed): in one pair of default sweeps here, Chromium's `paginate/ref-skip localstorage` took
+ * 0.56 to 0.64 ms in all 12 passes of one launch and 0.72 to 0.81 ms in all 11 of the next.
+ * Passes inside one launch cannot see that. Spread over launches, a row carries its samples from
+ * one launch to the next, its passes differ as much as its launches do, and its interval
+ * (stats.passSpread) counts that: the level of repetition Kalibera and Jones ask for in
+ * "Rigorous Benchmarking in Reasonable Time" (ISMM 2013).
+ *
+ * It is not the default: a launch starts cold. Default Chromium sweeps here with one launch per
+ * pass read the median row 6 to 7% slower than sweeps in one launch, with 10 and 18 of 94 rows
+ * slower beyond 5% and none faster, and their passes spread twice as wide (README, "Passes in
+ * launches of their own").
  *
  * Pure data and its checks: the runner takes a launch's passes and rows (runner.ts), the page
  * fetches them from the sweep, and the sweep hands on what each launch returns (sweep.ts).

@@ -132,9 +132,20 @@ test('sweep - against the committed results every row both ran is compared; --ba
   const out = mkdtempSync(join(tmpdir(), 'storebench-baseline-'));
   try {
     const plan = ['--browsers', 'chromium', '--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory,idb', '--sizes', '100'];
-    const first = await sweep([...plan, '--budget', '8s', '--out', out], 180_000);
+    const first = await sweep([...plan, '--budget', '8s', '--launches', '3', '--out', out], 180_000);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const fresh = join(out, filesIn(out).find((f) => f.endsWith('-chromium.json'))!);
+    // --launches 3: the 12 passes ran in three browsers started one after the other, four passes
+    // each, and every row carried its samples of all twelve through them.
+    expect(first.stdout).toContain("launches: each browser's 12 passes run in 3 launches of it");
+    const freshDoc = parseResults(readFileSync(fresh, 'utf8'), 'first');
+    expect(freshDoc.run.launches).toBe(3);
+    for (const c of freshDoc.cases) {
+      expect(c.samplesPerPass, c.adapter).toHaveLength(12);
+      expect(c.samplesPerPass?.reduce((a, k) => a + k, 0), c.adapter).toBe(c.samples.length);
+      // The first launch took the minimum of 6; each later one resumed the row.
+      expect(c.samplesPerPass?.[4], `${c.adapter}: ${JSON.stringify(c.samplesPerPass)}`).toBeGreaterThan(0);
+    }
     // The committed sweep ran the default plan, with other suite-wide parameters in force: still every row matches.
     // (results/ also holds the driven suites' runs; the default sweep is the one with insert.)
     const sweeps = readdirSync(join(REPO_ROOT, 'results')).filter((f) => f.endsWith('-chromium.json'));

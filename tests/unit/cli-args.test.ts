@@ -29,6 +29,7 @@ describe('cli args - sweep defaults', () => {
       host: '127.0.0.1',
       remote: null,
       baseline: null,
+      launches: 1,
       plan: { ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['memory', 'idb', 'pouchdb'], sizes: [...DEFAULT_PLAN.sizes], params: {}, auto: DEFAULT_AUTO, budgetMs: DEFAULT_BUDGET_MS },
     });
   });
@@ -87,6 +88,7 @@ describe('cli args - sweep flags', () => {
       host: '192.168.1.20',
       remote: null,
       baseline: null,
+      launches: 1,
       plan: {
         suites: ['read'],
         adapters: ['idb', 'memory'],
@@ -184,6 +186,18 @@ describe('cli args - manual, host, remote', () => {
     expect(parse('--manual', '--wait-ms', '5000').waitMs).toBe(5000);
     expect(error('--wait-ms', '5000')).toBe('--wait-ms applies only to --manual (how long to wait for a browser to open the URL)');
     expect(error('--manual', '--wait-ms', '10')).toMatch(/^--wait-ms: "10" is out of range; allowed: 1000 to \d+ \(ms\)$/);
+  });
+
+  it('--launches spreads the passes over 1 to passes launches; it needs passes and a browser the sweep starts', () => {
+    expect(parse().launches).toBe(1);
+    expect(parse('--launches', '4').launches).toBe(4);
+    expect(parse('--launches', '1').launches).toBe(1);
+    expect(error('--launches', '13')).toBe(`--launches: "13" is out of range; allowed: 1 to 12 (the plan's passes; --auto passes:N sets them)`);
+    expect(error('--auto=passes:3', '--launches', '4')).toMatch(/allowed: 1 to 3 /);
+    expect(error('--launches', 'x')).toMatch(/^--launches: "x" is out of range/);
+    expect(error('--launches', '0')).toMatch(/^--launches: "0" is out of range/);
+    expect(error('--iterations', '5', '--launches', '2')).toMatch(/^--launches spreads the passes of adaptive sampling over browser launches; with --iterations there is one pass/);
+    expect(error('--manual', '--launches', '2')).toMatch(/^--launches needs a browser the sweep starts; with --manual one page runs every pass/);
   });
 
   it('--manual goes alone: no --browsers, no --remote', () => {

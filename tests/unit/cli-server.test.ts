@@ -282,6 +282,17 @@ describe('cli server - collector', () => {
     expect(messages.map((m) => m.type)).toEqual(['done']);
   });
 
+  it("checks the rows a 'done' carries to the next launch, and that they are of the same run", async () => {
+    const carry = { schema: 'storebench/carry@1', runId: results.run.id, passesDone: 1, rows: [], order: [] };
+    expect((await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results, carry })).status).toBe(204);
+    const other = await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results, carry: { ...carry, runId: 'elsewhere' } });
+    expect(other.status).toBe(422);
+    expect(other.body).toBe(`done: the carried rows are of run elsewhere, not of this run (${results.run.id})\n`);
+    const noRows = await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results, carry: { ...carry, rows: 'all of them' } });
+    expect(noRows.status).toBe(422);
+    expect(messages.map((m) => m.type)).toEqual(['done']);
+  });
+
   it("checks 'case' rows for the fields the sweep reads", async () => {
     const good = { type: 'case', token: TOKEN, browser: 'chromium', result: row, rowsDone: 1, rows: 2 };
     expect((await post(server, good)).status).toBe(204);

@@ -1,0 +1,169 @@
+// The runner's passes spread over browser launches (src/core/launch.ts): each launch here is a
+// runPlan call of its own on the real memory store, and what it carries goes through JSON, as it
+// does between the page and the sweep.
+import { describe, expect, it } from 'vitest';
+import { memoryAdapter } from '../../src/adapters/memory.ts';
+import type { StoreAdapter } from '../../src/core/adapter.ts';
+import { checkCarry, checkLaunchOrder, launchPasses, LaunchError, type Carry, type LaunchOrder } from '../../src/core/launch.ts';
+import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan.ts';
+import { validateResults, type CaseResult } from '../../src/core/results.ts';
+import { runPlan, type RunEvent } from '../../src/core/runner.ts';
+import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
+import { runnerResultsDoc } from './runner-doc.ts';
+
+const auto = { targetRelCi: 0.02, minN: 6, maxN: 50, maxMs: 60_000, passes: 3 };
+const plan = (over: Partial<Plan> = {}): Plan => ({ ...DEFAULT_PLAN, suites: ['t'], adapters: ['memory'], sizes: [10], warmup: 1, auto, budgetMs: 60_000, ...over });
+const suiteOf = (...cases: BenchCase[]): Suite => ({ id: 't', title: 'test', description: 'test suite', cases: () => cases });
+const memoryAs = (id: string, over: Partial<StoreAdapter> = {}): StoreAdapter => ({ ...memoryAdapter, id, label: id, ...over });
+/** As the sweep hands it on: through JSON. */
+const overTheWire = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** Samples of 100 ± 0.5 from a case that counts its runs: a quiet row that reaches its target at the minimum. */
+const quiet = (id: string, runs: { n: number }, extra: Partial<BenchCase> = {}) =>
+  defineCase<void>({ id, title: id, needs: [], operations: () => 1, run: async () => (runs.n++, 100 + (runs.n % 2) - 0.5), ...(extra as object) });
+
+async function launch(suites: Suite[], adapters: StoreAdapter[], p: Plan, order?: LaunchOrder) {
+  const events: RunEvent[] = [];
+  const out = await runPlan({ plan: p, suites, adapters, runId: 'launches', onEvent: (e) => events.push(e), cleanupTimeoutMs: 500, ...(order ? { launch: order } : {}) });
+  return { ...out, events };
+}
+
+const okRow = (cases: CaseResult[], adapter: string) => {
+  const r = cases.find((c) => c.adapter === adapter);
+  if (r?.status !== 'ok') throw new Error(`expected an ok row for ${adapter}, got ${r?.status ?? 'none'}`);
+  return r;
+};
+
+describe('launchPasses', () => {
+  it('splits the passes as evenly as it goes, earlier launches taking the extra ones, never more launches than passes', () => {
+    expect(launchPasses(12, 12).map((l) => l.last - l.first + 1)).toEqual(Array(12).fill(1));
+    expect(launchPasses(12, 5)).toEqual([
+      { first: 1, last: 3 },
+      { first: 4, last: 6 },
+      { first: 7, last: 8 },
+      { first: 9, last: 10 },
+      { first: 11, last: 12 },
+    ]);
+    expect(launchPasses(3, 8)).toHaveLength(3);
+    expect(launchPasses(1, 1)).toEqual([{ first: 1, last: 1 }]);
+  });
+});
+
+describe('runner - passes in launches of their own', () => {
+  it('the rows carried through three launches end as one run over three passes would', async () => {
+    const runs = { n: 0 };
+    const suites = [suiteOf(quiet('a', runs), quiet('b', runs))];
+    const adapters = [memoryAdapter, memoryAs('other')];
+    const first = await launch(suites, adapters, plan(), { first: 1, last: 1, budgetMs: 20_000, carry: null });
+    // Rows finish only after the last pass: the first launch emits none, and carries all four.
+    expect(first.cases).toEqual([]);
+    expect(first.events.filter((e) => e.type === 'case-end')).toHaveLength(0);
+    const carry1 = overTheWire(first.carry as Carry);
+    expect(checkCarry(carry1, 'launches', 1).rows.map((r) => [r.case, r.adapter, r.samplesPerPass])).toEqual([
+      ['a', 'memory', [6]],
+      ['a', 'other', [6]],
+      ['b', 'memory', [6]],
+      ['b', 'other', [6]],
+    ]);
+
+    const second = await launch(suites, adapters, plan(), { first: 2, last: 2, budgetMs: 20_000, carry: carry1 });
+    const carry2 = overTheWire(second.carry as Carry);
+    expect(carry2.passesDone).toBe(2);
+    const third = await launch(suites, adapters, plan(), { first: 3, last: 3, budgetMs: 20_000, carry: carry2 });
+    expect(third.carry).toBeUndefined();
+    expect(third.cases.map((c) => [c.case, c.adapter, c.status, c.samplesPerPass, c.warmup.length])).toEqual([
+      ['a', 'memory', 'ok', [6, 2, 2], 3],
+      ['a', 'other', 'ok', [6, 2, 2], 3],
+      ['b', 'memory', 'ok', [6, 2, 2], 3],
+      ['b', 'other', 'ok', [6, 2, 2], 3],
+    ]);
+    // Every run of the case body is in some row: nothing was lost or counted twice between launches.
+    expect(third.cases.reduce((sum, c) => sum + c.samples.length + c.warmup.length, 0)).toBe(runs.n);
+    // The order of every round of all three launches, in one list per group.
+    const rounds = third.order.find((o) => o.case === 'a')?.rounds ?? [];
+    // Pass 1: a warm-up round and 6 of the minimum; passes 2 and 3: a warm-up round and 2 more; 2 stores each.
+    expect(rounds.flat()).toHaveLength(2 * (1 + 6) + 2 * 2 * (1 + 2));
+    const doc = validateResults(runnerResultsDoc('launches', plan(), third.cases, third.order), 'launches.json');
+    expect(doc.cases[0]?.samplesPerPass).toEqual([6, 2, 2]);
+  });
+
+  it('keeps the calibrated repeats: a later launch does not calibrate again', async () => {
+    const runs = { n: 0 };
+    // A shared row far under the timer's step: calibration repeats its body in the first launch.
+    const suites = [suiteOf(quiet('fast', runs, { db: 'shared', run: async () => void runs.n++ }))];
+    // max-n out of reach, so the row stops on its target or its share of a short budget, and resumes in the next launch.
+    const p = plan({ auto: { ...auto, maxN: 100_000, passes: 2 } });
+    const first = await launch(suites, [memoryAdapter], p, { first: 1, last: 1, budgetMs: 300, carry: null });
+    const carry = overTheWire(first.carry as Carry);
+    const repeats = carry.rows[0]?.repeats ?? 0;
+    expect(repeats).toBeGreaterThan(1);
+    const warmupsBefore = carry.rows[0]?.warmup.length ?? 0;
+    expect(['ci-target', 'budget']).toContain(carry.rows[0]?.state.kind === 'stopped' ? carry.rows[0].state.why : carry.rows[0]?.state.kind);
+    const second = await launch(suites, [memoryAdapter], p, { first: 2, last: 2, budgetMs: 300, carry });
+    const r = okRow(second.cases, 'memory');
+    // One warm-up in the later pass, none for calibration; the repeats grow only if runs got quicker.
+    expect(r.warmup).toHaveLength(warmupsBefore + 1);
+    expect(r.repeats).toBeGreaterThanOrEqual(repeats);
+  });
+
+  it('a row that failed in an earlier launch stays failed with its reason and samples, and takes no more', async () => {
+    const runs = { n: 0 };
+    let failing = true;
+    const flaky = quiet('c', runs, {
+      run: async (ctx: { adapter: StoreAdapter }) => {
+        runs.n++;
+        if (ctx.adapter.id === 'broken' && failing && runs.n > 4) throw new Error('disk on fire');
+        return 100;
+      },
+    });
+    const adapters = [memoryAdapter, memoryAs('broken')];
+    const first = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { first: 1, last: 1, budgetMs: 5_000, carry: null });
+    const carry = overTheWire(first.carry as Carry);
+    failing = false; // a later launch could sample it: it must not
+    const second = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { first: 2, last: 2, budgetMs: 5_000, carry });
+    const broken = second.cases.find((c) => c.adapter === 'broken');
+    expect(broken?.status).toBe('error');
+    expect(broken?.reason).toContain('disk on fire');
+    expect(broken?.samples.length).toBe(carry.rows.find((r) => r.adapter === 'broken')?.samples.length);
+    expect(okRow(second.cases, 'memory').samplesPerPass).toEqual([6, 2]);
+  });
+
+  it('refuses a launch that does not fit the plan or the rows it carries', async () => {
+    const suites = [suiteOf(quiet('a', { n: 0 }))];
+    await expect(launch(suites, [memoryAdapter], plan(), { first: 2, last: 3, budgetMs: 1_000, carry: null })).rejects.toThrow(PlanError);
+    await expect(launch(suites, [memoryAdapter], plan(), { first: 3, last: 4, budgetMs: 1_000, carry: null })).rejects.toThrow(/not within the plan's 1 to 3/);
+    await expect(launch(suites, [memoryAdapter], plan({ auto: undefined, budgetMs: undefined, iterations: 3 }), { first: 1, last: 2, budgetMs: 1_000, carry: null })).rejects.toThrow(/adaptive/);
+  });
+});
+
+describe('checkLaunchOrder and checkCarry', () => {
+  const carry = (over: Record<string, unknown> = {}, row: Record<string, unknown> = {}) => ({
+    schema: 'storebench/carry@1',
+    runId: 'r1',
+    passesDone: 1,
+    order: [],
+    rows: [{ suite: 's', case: 'c', size: 10, adapter: 'memory', state: { kind: 'stopped', why: 'budget' }, samples: [1, 2], warmup: [3], metrics: {}, points: [[], []], repeats: 1, samplesPerPass: [2], spentMs: 5, sampleWallMs: 4, ...row }],
+    ...over,
+  });
+
+  it('takes a well-formed order and carry', () => {
+    expect(checkLaunchOrder({ first: 1, last: 2, budgetMs: 1000, carry: null }, 'r1', 3)).toEqual({ first: 1, last: 2, budgetMs: 1000, carry: null });
+    expect(checkLaunchOrder({ first: 2, last: 3, budgetMs: 1000, carry: carry() }, 'r1', 3).carry?.rows).toHaveLength(1);
+  });
+
+  it.each([
+    ['another run', { first: 2, last: 2, budgetMs: 1, carry: carry({ runId: 'r2' }) }, /of run r2, not of this run \(r1\)/],
+    ['passes beyond the plan', { first: 2, last: 4, budgetMs: 1, carry: carry() }, /not within the plan's 1 to 3/],
+    ['a gap before it', { first: 3, last: 3, budgetMs: 1, carry: carry() }, /been through 1 passes; this launch continues after 2/],
+    ['no budget', { first: 1, last: 1, carry: null }, /no budget/],
+    ['a first launch with rows', { first: 1, last: 1, budgetMs: 1, carry: carry() }, /first launch carries no rows/],
+    ['another schema', { first: 2, last: 2, budgetMs: 1, carry: carry({ schema: 'x' }) }, /not storebench\/carry@1/],
+    ['samples that do not add up', { first: 2, last: 2, budgetMs: 1, carry: carry({}, { samplesPerPass: [3] }) }, /rows\[0\]\.samplesPerPass: does not add up to the 2 samples/],
+    ['a metric short of a sample', { first: 2, last: 2, budgetMs: 1, carry: carry({}, { metrics: { x: [1] } }) }, /rows\[0\]\.metrics/],
+    ['an unknown state', { first: 2, last: 2, budgetMs: 1, carry: carry({}, { state: { kind: 'asleep' } }) }, /rows\[0\]\.state/],
+    ['a size that is text', { first: 2, last: 2, budgetMs: 1, carry: carry({}, { size: '10' }) }, /rows\[0\]\.size/],
+  ])('refuses %s, saying what is wrong', (_what, data, message) => {
+    expect(() => checkLaunchOrder(data, 'r1', 3)).toThrow(LaunchError);
+    expect(() => checkLaunchOrder(data, 'r1', 3)).toThrow(message);
+  });
+});
