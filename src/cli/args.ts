@@ -35,8 +35,8 @@ export interface SweepArgs {
   remote: string | null;
   /** --baseline: a results file each row samples against until its change is decided, with --threshold. */
   baseline: { path: string; thresholdPct: number } | null;
-  /** --launches: browser launches the plan's passes are spread over (launch.ts); 1, all in one, by default. */
-  launches: number;
+  /** --launches: browser launches the plan's passes are spread over (launch.ts); null: one per pass, the default. */
+  launches: number | null;
 }
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
@@ -107,7 +107,7 @@ export const DEFAULT_OUT = 'out';
 /** Parse the sweep's flags. Throws ArgsError; `help` set means print usage and ignore the rest. */
 export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, browserIds: readonly string[]): SweepArgs {
   if (argv.includes('--help') || argv.includes('-h')) {
-    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, page: null, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null, baseline: null, launches: 1 };
+    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, page: null, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null, baseline: null, launches: null };
   }
   const flags = scanFlags(argv, SWEEP_FLAGS);
   const get = (name: string) => flagText(flags, name);
@@ -163,8 +163,8 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
 }
 
 /** --launches N: 1 to the plan's passes; it needs passes (adaptive sampling) and a browser the sweep starts. */
-function parseLaunches(text: string | undefined, plan: Plan, manual: boolean): number {
-  if (text === undefined) return 1;
+function parseLaunches(text: string | undefined, plan: Plan, manual: boolean): number | null {
+  if (text === undefined) return null;
   const passes = passesOf(plan.auto);
   if (!plan.auto) throw new ArgsError('--launches spreads the passes of adaptive sampling over browser launches; with --iterations there is one pass. Leave out one of them');
   if (manual) throw new ArgsError('--launches needs a browser the sweep starts; with --manual one page runs every pass');
@@ -249,8 +249,8 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --worker           run the plan in a dedicated Worker in each browser instead of the main thread',
     `  --cpu-throttle N   Chromium's DevTools CPU throttling at rate N (1 to ${MAX_CPU_THROTTLE}): emulates a slower CPU, not a`,
     '                     device; where a driver cannot apply it (Firefox, WebKit), every row is unsupported',
-    '  --launches N       spread the passes over N launches of each browser (default 1, as the page does), so',
-    '                     a row\'s interval counts how launches differ; each launch starts cold (README)',
+    '  --launches N       launches of each browser the passes are spread over (default: one per pass), so a',
+    '                     row\'s interval counts how launches differ; 1 runs every pass in one, as the page does',
     `  --shard i/n        run only shard i of n of the plan's case groups (1 to ${MAX_SHARDS} shards); npm run merge joins them`,
     `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
     '  --manual           print the page URL and record whichever browser opens it (a phone, Safari on a Mac)',

@@ -23,7 +23,7 @@ export function progressLine(browser: string, p: SessionProgress, nowMs: number,
   const left = timeLeft(p, elapsed);
   const c = p.current;
   const now = c
-    ? ` | ${c.suite}/${c.case} size ${c.size}${c.adapter ? ` ${c.adapter} ${c.warmup ? 'warm-up' : 'sample'} ${c.index}${p.fraction === undefined || c.warmup ? `/${c.of}` : ''}` : ''}`
+    ? ` | ${c.suite}/${c.case} size ${c.size}${c.adapter ? ` ${c.adapter} ${inFlight(c, p.fraction !== undefined)}` : ''}`
     : '';
   const samples = p.fraction === undefined ? `samples ${p.samplesDone}/${p.samples}` : `${Math.floor(p.fraction * 100)}% | samples ${p.samplesDone}`;
   const pass = `${p.pass ? ` | pass ${p.pass.pass}/${p.pass.of}` : ''}${p.launch ? ` | launch ${p.launch.launch}/${p.launch.of}` : ''}`;
@@ -56,6 +56,16 @@ export function acrossLaunches(p: SessionProgress, a: LaunchProgress, nowMs: num
   const fraction = p.fraction === undefined || a.budgetMs <= 0 ? undefined : Math.min(1, (a.budgetUsedMs + p.fraction * a.launchBudgetMs) / a.budgetMs);
   const samplesDone = a.samplesBefore + p.samplesDone;
   return { ...p, launch, startedAt: Math.min(a.startedAt, nowMs), samplesDone, samples: Math.max(samplesDone, a.samplesBefore + (p.samples ?? 0)), ...(fraction === undefined ? {} : { fraction }) };
+}
+
+/**
+ * The sample in flight: `sample 3/5` with a fixed count, `sample 40` under a budget (the count is
+ * not known), `warm-up 1/2` in the first pass, and `warm-up` alone in a later one, whose warm-up
+ * comes on top of the plan's count.
+ */
+function inFlight(c: NonNullable<SessionProgress['current']>, budgeted: boolean): string {
+  if (c.warmup) return c.index <= c.of ? `warm-up ${c.index}/${c.of}` : 'warm-up';
+  return `sample ${c.index}${budgeted ? '' : `/${c.of}`}`;
 }
 
 /**

@@ -299,8 +299,8 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   }
   for (const t of targets) if (t.browser) out(`  ${t.id}: ${t.browser.label} ${t.browser.version}, driven by ${t.browser.how}`);
   const passes = passesOf(plan.auto);
-  const launchCount = launchPasses(passes, args.launches).length;
-  if (launchCount > 1) out(`  launches: each browser's ${passes} passes run in ${launchCount} launches of it, so each row's interval counts how launches differ (--launches)`);
+  const launchCount = launchPasses(passes, args.launches ?? passes).length;
+  if (!args.manual && launchCount > 1) out(`  launches: each browser's ${passes} passes run in ${launchCount} launches of it, so each row's interval counts how launches differ (--launches)`);
 
   // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
   const controller = new AbortController();
@@ -419,7 +419,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       };
       // Each launch takes its passes with an even share of the budget that is left (launch.ts). The
       // budget is time in the page, as in one launch: starting each browser comes on top of it.
-      const launches = t.browser ? launchPasses(passesOf(plan.auto), args.launches) : [{ first: 1, last: passesOf(plan.auto) }];
+      const launches = t.browser ? launchPasses(passesOf(plan.auto), args.launches ?? passesOf(plan.auto)) : [{ first: 1, last: passesOf(plan.auto) }];
       const across: LaunchProgress = { launch: 1, of: launches.length, startedAt: Date.now(), samplesBefore: 0, budgetUsedMs: 0, launchBudgetMs: plan.budgetMs ?? 0, budgetMs: plan.budgetMs ?? 0 };
       let order: LaunchOrder | undefined;
       launchOrder = (browser) => (browser === t.id ? order : undefined);
@@ -442,7 +442,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
         session = current;
         const budgetLeft = Math.max(0, (plan.budgetMs ?? 0) - across.budgetUsedMs);
         Object.assign(across, { launch: k + 1, launchBudgetMs: budgetLeft / (launches.length - k) });
-        order = launches.length > 1 ? { ...passes, budgetMs: across.launchBudgetMs, carry } : undefined;
+        order = launches.length > 1 ? { ...passes, budgetMs: across.launchBudgetMs, budgetLeftMs: budgetLeft, carry } : undefined;
         launched++;
         end = await t.drive(url, current, controller.signal);
         if (end.kind !== 'done' || end.carry === undefined || controller.signal.aborted) break;

@@ -48,11 +48,17 @@ export interface Carry {
   order: RunInfo['order'];
 }
 
-/** What one launch runs: passes `first` to `last` of the plan, within `budgetMs`, from the carried rows. */
+/**
+ * What one launch runs: passes `first` to `last` of the plan, within `budgetMs`, from the carried
+ * rows. `budgetLeftMs` is what is left of the whole run's budget (`budgetMs` in the last launch):
+ * a row's minimum samples are bounded by it, as they are by the whole budget in one launch, so
+ * the last case of a launch is not left without samples when the cases before it ran over.
+ */
 export interface LaunchOrder {
   first: number;
   last: number;
   budgetMs: number;
+  budgetLeftMs: number;
   carry: Carry | null;
 }
 
@@ -114,10 +120,11 @@ export function checkCarry(data: unknown, runId: string, passesDone?: number): C
 
 export function checkLaunchOrder(data: unknown, runId: string, passes: number): LaunchOrder {
   if (!isObject(data)) throw new LaunchError('the launch order is not an object');
-  const { first, last, budgetMs } = data;
+  const { first, last, budgetMs, budgetLeftMs } = data;
   if (!isCount(first) || !isCount(last) || first < 1 || last < first || last > passes) throw new LaunchError(`the launch order's passes ${String(first)} to ${String(last)} are not within the plan's 1 to ${passes}`);
   if (typeof budgetMs !== 'number' || !(budgetMs >= 0)) throw new LaunchError('the launch order has no budget');
+  if (typeof budgetLeftMs !== 'number' || !(budgetLeftMs >= budgetMs)) throw new LaunchError("the launch order's budget left of the run is missing or below its own");
   if (first === 1 && data.carry !== null) throw new LaunchError('the first launch carries no rows');
   const carry = first === 1 ? null : checkCarry(data.carry, runId, first - 1);
-  return { first, last, budgetMs, carry };
+  return { first, last, budgetMs, budgetLeftMs, carry };
 }

@@ -56,7 +56,8 @@ export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
 
 /** A row as an earlier launch left it (launch.ts); call refreshInterval once its baseline is set. */
 export function restoreRow(adapter: StoreAdapter, c: BenchCase, carried: CarriedRow): Row {
-  const { state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs } = carried;
+  // A copy: the row grows its lists, and the carry stays as it came.
+  const { state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs } = structuredClone(carried);
   return { ...newRow(adapter, c), state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs };
 }
 

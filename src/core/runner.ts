@@ -166,6 +166,8 @@ interface Run {
   readonly last: number;
   /** Rows an earlier launch carried, by carryKey. */
   readonly carried: Map<string, CarriedRow>;
+  /** The clock reading the whole run's budget ends at: it bounds the rows' minimum samples (Infinity without one). */
+  readonly runEndsAt: number;
   /** The groups opened in this launch's first pass that have rows, by their plan entry. */
   readonly open: Map<PlannedGroup, Group>;
   /** Budget weight of every group in every pass (its runnable rows' minimum samples), and of those done. */
@@ -265,6 +267,7 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     first,
     last,
     carried,
+    runEndsAt: plan.auto && plan.budgetMs !== undefined ? now() + (input.launch?.budgetLeftMs ?? plan.budgetMs) : Infinity,
     open: new Map(),
     weightTotal,
     weightDone: 0,
@@ -528,7 +531,7 @@ async function takeMinimumSamples(run: Run, group: Group, want: number): Promise
       }
       const gauge = gaugeOf(run, row);
       // Bounded by the whole budget, not the group's share: a row without its minimum has no interval.
-      const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? outOfTime(run.budget.endsAt(), gauge)) : undefined;
+      const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? outOfTime(run.runEndsAt, gauge)) : undefined;
       if (why) stopRow(row, why);
     }
     const short = group.rows.filter((row) => isSampling(row) && inPass(row) < want);

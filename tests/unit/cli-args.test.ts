@@ -29,7 +29,7 @@ describe('cli args - sweep defaults', () => {
       host: '127.0.0.1',
       remote: null,
       baseline: null,
-      launches: 1,
+      launches: null,
       plan: { ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['memory', 'idb', 'pouchdb'], sizes: [...DEFAULT_PLAN.sizes], params: {}, auto: DEFAULT_AUTO, budgetMs: DEFAULT_BUDGET_MS },
     });
   });
@@ -88,7 +88,7 @@ describe('cli args - sweep flags', () => {
       host: '192.168.1.20',
       remote: null,
       baseline: null,
-      launches: 1,
+      launches: null,
       plan: {
         suites: ['read'],
         adapters: ['idb', 'memory'],
@@ -189,7 +189,7 @@ describe('cli args - manual, host, remote', () => {
   });
 
   it('--launches spreads the passes over 1 to passes launches; it needs passes and a browser the sweep starts', () => {
-    expect(parse().launches).toBe(1);
+    expect(parse().launches).toBeNull(); // one per pass
     expect(parse('--launches', '4').launches).toBe(4);
     expect(parse('--launches', '1').launches).toBe(1);
     expect(error('--launches', '13')).toBe(`--launches: "13" is out of range; allowed: 1 to 12 (the plan's passes; --auto passes:N sets them)`);

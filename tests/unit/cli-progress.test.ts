@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeRunId } from '../../src/cli/output.ts';
-import { formatDuration, progressLine, ProgressView } from '../../src/cli/progress.ts';
+import { acrossLaunches, formatDuration, progressLine, ProgressView } from '../../src/cli/progress.ts';
 import type { SessionProgress } from '../../src/cli/session.ts';
 
 const fresh: SessionProgress = { userAgent: null, startedAt: null, rows: null, rowsDone: 0, samples: null, samplesDone: 0, current: null };
@@ -32,6 +32,24 @@ describe('cli progress - line', () => {
     expect(progressLine('webkit', p, 13_000)).toBe('webkit    samples 10/40 | rows 3/10 | 0:12 elapsed | ~0:36 left | insert/bulk size 100 idb sample 2/3');
     expect(progressLine('webkit', { ...p, samplesDone: 0 }, 13_000)).toContain('| ? left |');
     expect(progressLine('webkit', { ...p, samplesDone: 40 }, 13_000)).toContain('| finishing |');
+    const warm = (index: number, of: number) => progressLine('webkit', { ...p, current: { ...p.current!, warmup: true, index, of } }, 13_000);
+    expect(warm(1, 2)).toMatch(/ idb warm-up 1\/2$/);
+    // A later pass's warm-up comes on top of the plan's count: no "6/1".
+    expect(warm(6, 1)).toMatch(/ idb warm-up$/);
+    expect(progressLine('webkit', { ...p, fraction: 0.5 }, 13_000)).toMatch(/ idb sample 2$/);
+  });
+});
+
+describe('cli progress - across launches', () => {
+  it('counts the clock from the first launch, the samples of all, and the share of the whole budget', () => {
+    const p: SessionProgress = { userAgent: 'UA', startedAt: 70_000, rows: 10, rowsDone: 0, samples: 50, samplesDone: 20, fraction: 0.5, current: null, pass: { pass: 3, of: 4 } };
+    // Launch 2 of 2: the first ran 40 s of a 100 s budget; this one has 60 s and is half done.
+    const a = { launch: 2, of: 2, startedAt: 10_000, samplesBefore: 300, budgetUsedMs: 40_000, launchBudgetMs: 60_000, budgetMs: 100_000 };
+    const shown = acrossLaunches(p, a, 80_000);
+    expect(shown).toMatchObject({ startedAt: 10_000, samplesDone: 320, samples: 350, fraction: 0.7, launch: { launch: 2, of: 2 } });
+    expect(progressLine('firefox', shown, 80_000)).toBe('firefox   70% | samples 320 | rows 0/10 | pass 3/4 | launch 2/2 | 1:10 elapsed | ~0:30 left');
+    // Before its page says hello, a launch shows only which one it is.
+    expect(acrossLaunches({ ...p, userAgent: null, startedAt: null }, a, 80_000).launch).toEqual({ launch: 2, of: 2 });
   });
 });
 

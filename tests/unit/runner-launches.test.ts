@@ -54,7 +54,7 @@ describe('runner - passes in launches of their own', () => {
     const runs = { n: 0 };
     const suites = [suiteOf(quiet('a', runs), quiet('b', runs))];
     const adapters = [memoryAdapter, memoryAs('other')];
-    const first = await launch(suites, adapters, plan(), { first: 1, last: 1, budgetMs: 20_000, carry: null });
+    const first = await launch(suites, adapters, plan(), { first: 1, last: 1, budgetMs: 20_000, budgetLeftMs: 20_000, carry: null });
     // Rows finish only after the last pass: the first launch emits none, and carries all four.
     expect(first.cases).toEqual([]);
     expect(first.events.filter((e) => e.type === 'case-end')).toHaveLength(0);
@@ -66,10 +66,10 @@ describe('runner - passes in launches of their own', () => {
       ['b', 'other', [6]],
     ]);
 
-    const second = await launch(suites, adapters, plan(), { first: 2, last: 2, budgetMs: 20_000, carry: carry1 });
+    const second = await launch(suites, adapters, plan(), { first: 2, last: 2, budgetMs: 20_000, budgetLeftMs: 20_000, carry: carry1 });
     const carry2 = overTheWire(second.carry as Carry);
     expect(carry2.passesDone).toBe(2);
-    const third = await launch(suites, adapters, plan(), { first: 3, last: 3, budgetMs: 20_000, carry: carry2 });
+    const third = await launch(suites, adapters, plan(), { first: 3, last: 3, budgetMs: 20_000, budgetLeftMs: 20_000, carry: carry2 });
     expect(third.carry).toBeUndefined();
     expect(third.cases.map((c) => [c.case, c.adapter, c.status, c.samplesPerPass, c.warmup.length])).toEqual([
       ['a', 'memory', 'ok', [6, 2, 2], 3],
@@ -93,13 +93,13 @@ describe('runner - passes in launches of their own', () => {
     const suites = [suiteOf(quiet('fast', runs, { db: 'shared', run: async () => void runs.n++ }))];
     // max-n out of reach, so the row stops on its target or its share of a short budget, and resumes in the next launch.
     const p = plan({ auto: { ...auto, maxN: 100_000, passes: 2 } });
-    const first = await launch(suites, [memoryAdapter], p, { first: 1, last: 1, budgetMs: 300, carry: null });
+    const first = await launch(suites, [memoryAdapter], p, { first: 1, last: 1, budgetMs: 300, budgetLeftMs: 300, carry: null });
     const carry = overTheWire(first.carry as Carry);
     const repeats = carry.rows[0]?.repeats ?? 0;
     expect(repeats).toBeGreaterThan(1);
     const warmupsBefore = carry.rows[0]?.warmup.length ?? 0;
     expect(['ci-target', 'budget']).toContain(carry.rows[0]?.state.kind === 'stopped' ? carry.rows[0].state.why : carry.rows[0]?.state.kind);
-    const second = await launch(suites, [memoryAdapter], p, { first: 2, last: 2, budgetMs: 300, carry });
+    const second = await launch(suites, [memoryAdapter], p, { first: 2, last: 2, budgetMs: 300, budgetLeftMs: 300, carry });
     const r = okRow(second.cases, 'memory');
     // One warm-up in the later pass, none for calibration; the repeats grow only if runs got quicker.
     expect(r.warmup).toHaveLength(warmupsBefore + 1);
@@ -117,10 +117,10 @@ describe('runner - passes in launches of their own', () => {
       },
     });
     const adapters = [memoryAdapter, memoryAs('broken')];
-    const first = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { first: 1, last: 1, budgetMs: 5_000, carry: null });
+    const first = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
     const carry = overTheWire(first.carry as Carry);
     failing = false; // a later launch could sample it: it must not
-    const second = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { first: 2, last: 2, budgetMs: 5_000, carry });
+    const second = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { first: 2, last: 2, budgetMs: 5_000, budgetLeftMs: 5_000, carry });
     const broken = second.cases.find((c) => c.adapter === 'broken');
     expect(broken?.status).toBe('error');
     expect(broken?.reason).toContain('disk on fire');
@@ -128,11 +128,25 @@ describe('runner - passes in launches of their own', () => {
     expect(okRow(second.cases, 'memory').samplesPerPass).toEqual([6, 2]);
   });
 
+  it("a later launch takes each row's minimum while the run's budget lasts, even when its own share is spent", async () => {
+    const runs = { n: 0 };
+    const suites = [suiteOf(quiet('a', runs))];
+    const p = plan({ auto: { ...auto, passes: 3 } });
+    const first = await launch(suites, [memoryAdapter], p, { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
+    const carry = overTheWire(first.carry as Carry);
+    // The launches before ran over: this one's share is 0, but the run has time left for the minimum.
+    const second = await launch(suites, [memoryAdapter], p, { first: 2, last: 2, budgetMs: 0, budgetLeftMs: 5_000, carry });
+    expect(overTheWire(second.carry as Carry).rows[0]?.samplesPerPass).toEqual([6, 2]);
+    // With the run's budget spent too, the row takes nothing more.
+    const spent = await launch(suites, [memoryAdapter], p, { first: 2, last: 3, budgetMs: 0, budgetLeftMs: 0, carry });
+    expect(okRow(spent.cases, 'memory').samplesPerPass).toEqual([6, 0, 0]);
+  });
+
   it('refuses a launch that does not fit the plan or the rows it carries', async () => {
     const suites = [suiteOf(quiet('a', { n: 0 }))];
-    await expect(launch(suites, [memoryAdapter], plan(), { first: 2, last: 3, budgetMs: 1_000, carry: null })).rejects.toThrow(PlanError);
-    await expect(launch(suites, [memoryAdapter], plan(), { first: 3, last: 4, budgetMs: 1_000, carry: null })).rejects.toThrow(/not within the plan's 1 to 3/);
-    await expect(launch(suites, [memoryAdapter], plan({ auto: undefined, budgetMs: undefined, iterations: 3 }), { first: 1, last: 2, budgetMs: 1_000, carry: null })).rejects.toThrow(/adaptive/);
+    await expect(launch(suites, [memoryAdapter], plan(), { first: 2, last: 3, budgetMs: 1_000, budgetLeftMs: 1_000, carry: null })).rejects.toThrow(PlanError);
+    await expect(launch(suites, [memoryAdapter], plan(), { first: 3, last: 4, budgetMs: 1_000, budgetLeftMs: 1_000, carry: null })).rejects.toThrow(/not within the plan's 1 to 3/);
+    await expect(launch(suites, [memoryAdapter], plan({ auto: undefined, budgetMs: undefined, iterations: 3 }), { first: 1, last: 2, budgetMs: 1_000, budgetLeftMs: 1_000, carry: null })).rejects.toThrow(/adaptive/);
   });
 });
 
@@ -147,21 +161,22 @@ describe('checkLaunchOrder and checkCarry', () => {
   });
 
   it('takes a well-formed order and carry', () => {
-    expect(checkLaunchOrder({ first: 1, last: 2, budgetMs: 1000, carry: null }, 'r1', 3)).toEqual({ first: 1, last: 2, budgetMs: 1000, carry: null });
-    expect(checkLaunchOrder({ first: 2, last: 3, budgetMs: 1000, carry: carry() }, 'r1', 3).carry?.rows).toHaveLength(1);
+    expect(checkLaunchOrder({ first: 1, last: 2, budgetMs: 1000, budgetLeftMs: 1000, carry: null }, 'r1', 3)).toEqual({ first: 1, last: 2, budgetMs: 1000, budgetLeftMs: 1000, carry: null });
+    expect(checkLaunchOrder({ first: 2, last: 3, budgetMs: 1000, budgetLeftMs: 1000, carry: carry() }, 'r1', 3).carry?.rows).toHaveLength(1);
   });
 
   it.each([
-    ['another run', { first: 2, last: 2, budgetMs: 1, carry: carry({ runId: 'r2' }) }, /of run r2, not of this run \(r1\)/],
-    ['passes beyond the plan', { first: 2, last: 4, budgetMs: 1, carry: carry() }, /not within the plan's 1 to 3/],
-    ['a gap before it', { first: 3, last: 3, budgetMs: 1, carry: carry() }, /been through 1 passes; this launch continues after 2/],
+    ['another run', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({ runId: 'r2' }) }, /of run r2, not of this run \(r1\)/],
+    ['passes beyond the plan', { first: 2, last: 4, budgetMs: 1, budgetLeftMs: 1, carry: carry() }, /not within the plan's 1 to 3/],
+    ['a gap before it', { first: 3, last: 3, budgetMs: 1, budgetLeftMs: 1, carry: carry() }, /been through 1 passes; this launch continues after 2/],
     ['no budget', { first: 1, last: 1, carry: null }, /no budget/],
-    ['a first launch with rows', { first: 1, last: 1, budgetMs: 1, carry: carry() }, /first launch carries no rows/],
-    ['another schema', { first: 2, last: 2, budgetMs: 1, carry: carry({ schema: 'x' }) }, /not storebench\/carry@1/],
-    ['samples that do not add up', { first: 2, last: 2, budgetMs: 1, carry: carry({}, { samplesPerPass: [3] }) }, /rows\[0\]\.samplesPerPass: does not add up to the 2 samples/],
-    ['a metric short of a sample', { first: 2, last: 2, budgetMs: 1, carry: carry({}, { metrics: { x: [1] } }) }, /rows\[0\]\.metrics/],
-    ['an unknown state', { first: 2, last: 2, budgetMs: 1, carry: carry({}, { state: { kind: 'asleep' } }) }, /rows\[0\]\.state/],
-    ['a size that is text', { first: 2, last: 2, budgetMs: 1, carry: carry({}, { size: '10' }) }, /rows\[0\]\.size/],
+    ["less left of the run's budget than its own", { first: 1, last: 1, budgetMs: 5, budgetLeftMs: 4, carry: null }, /budget left of the run is missing or below its own/],
+    ['a first launch with rows', { first: 1, last: 1, budgetMs: 1, budgetLeftMs: 1, carry: carry() }, /first launch carries no rows/],
+    ['another schema', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({ schema: 'x' }) }, /not storebench\/carry@1/],
+    ['samples that do not add up', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { samplesPerPass: [3] }) }, /rows\[0\]\.samplesPerPass: does not add up to the 2 samples/],
+    ['a metric short of a sample', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { metrics: { x: [1] } }) }, /rows\[0\]\.metrics/],
+    ['an unknown state', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { state: { kind: 'asleep' } }) }, /rows\[0\]\.state/],
+    ['a size that is text', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { size: '10' }) }, /rows\[0\]\.size/],
   ])('refuses %s, saying what is wrong', (_what, data, message) => {
     expect(() => checkLaunchOrder(data, 'r1', 3)).toThrow(LaunchError);
     expect(() => checkLaunchOrder(data, 'r1', 3)).toThrow(message);
