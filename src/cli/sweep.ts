@@ -452,6 +452,11 @@ export async function sweep(argv: readonly string[]): Promise<number> {
           end = { kind: 'rejected', message: `the rows launch ${k + 1} carried were refused: ${errorMessage(e)}` };
           break;
         }
+        // Nothing to sample in the page (every row unsupported, or driven by the sweep): its rows are all in this document.
+        if (carry.rows.length === 0) {
+          end = { kind: 'done', results: end.results };
+          break;
+        }
       }
       launchOrder = () => undefined;
       clearInterval(ticker);
