@@ -35,7 +35,7 @@ export interface SweepArgs {
   remote: string | null;
   /** --baseline: a results file each row samples against until its change is decided, with --threshold. */
   baseline: { path: string; thresholdPct: number } | null;
-  /** --launches: browser launches the plan's passes are spread over (launch.ts); null: one per pass, the default. */
+  /** --launches: browser launches the plan's passes are spread over (launch.ts); null: launch.defaultLaunches. */
   launches: number | null;
 }
 
@@ -249,8 +249,9 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --worker           run the plan in a dedicated Worker in each browser instead of the main thread',
     `  --cpu-throttle N   Chromium's DevTools CPU throttling at rate N (1 to ${MAX_CPU_THROTTLE}): emulates a slower CPU, not a`,
     '                     device; where a driver cannot apply it (Firefox, WebKit), every row is unsupported',
-    '  --launches N       launches of each browser the passes are spread over (default: one per pass), so a',
-    '                     row\'s interval counts how launches differ; 1 runs every pass in one, as the page does',
+    '  --launches N       launches of each browser the passes are spread over (default: one per pass, at',
+    '                     most one per 25 s of budget), so a row\'s interval counts how launches differ; 1 runs',
+    '                     every pass in one browser, as the page does',
     `  --shard i/n        run only shard i of n of the plan's case groups (1 to ${MAX_SHARDS} shards); npm run merge joins them`,
     `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
     '  --manual           print the page URL and record whichever browser opens it (a phone, Safari on a Mac)',

@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { PAGE_QUERY } from '../core/collector.ts';
 import { awaitsDriver } from '../core/driven.ts';
 import { errorMessage } from '../core/errors.ts';
-import { checkCarry, launchPasses, type Carry, type LaunchOrder } from '../core/launch.ts';
+import { checkCarry, defaultLaunches, launchPasses, type Carry, type LaunchOrder } from '../core/launch.ts';
 import { formatAuto, formatDuration as formatPlanDuration, passesOf, planToQuery, type Plan } from '../core/plan.ts';
 import { formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
 import { ResultsError, type CaseResult, type ResultsFile } from '../core/results.ts';
@@ -299,7 +299,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   }
   for (const t of targets) if (t.browser) out(`  ${t.id}: ${t.browser.label} ${t.browser.version}, driven by ${t.browser.how}`);
   const passes = passesOf(plan.auto);
-  const launchCount = launchPasses(passes, args.launches ?? passes).length;
+  const launchCount = launchPasses(passes, args.launches ?? defaultLaunches(passes, plan.budgetMs)).length;
   if (!args.manual && launchCount > 1) out(`  launches: each browser's ${passes} passes run in ${launchCount} launches of it, so each row's interval counts how launches differ (--launches)`);
 
   // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
@@ -419,7 +419,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       };
       // Each launch takes its passes with an even share of the budget that is left (launch.ts). The
       // budget is time in the page, as in one launch: starting each browser comes on top of it.
-      const launches = t.browser ? launchPasses(passesOf(plan.auto), args.launches ?? passesOf(plan.auto)) : [{ first: 1, last: passesOf(plan.auto) }];
+      const launches = t.browser ? launchPasses(passes, args.launches ?? defaultLaunches(passes, plan.budgetMs)) : [{ first: 1, last: passesOf(plan.auto) }];
       const across: LaunchProgress = { launch: 1, of: launches.length, startedAt: Date.now(), samplesBefore: 0, budgetUsedMs: 0, launchBudgetMs: plan.budgetMs ?? 0, budgetMs: plan.budgetMs ?? 0 };
       let order: LaunchOrder | undefined;
       launchOrder = (browser) => (browser === t.id ? order : undefined);

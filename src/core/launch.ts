@@ -66,6 +66,18 @@ export class LaunchError extends Error {
   override readonly name = 'LaunchError';
 }
 
+/**
+ * Sampling time a launch gets at the least by default. Starting a browser costs 1 to 5 s here, on
+ * top of the budget: launches of 25 s keep that under a sixth of the wall time.
+ */
+export const MIN_LAUNCH_MS = 25_000;
+
+/** Launches by default: one per pass, as long as each gets MIN_LAUNCH_MS of the budget (one without a budget). */
+export function defaultLaunches(passes: number, budgetMs: number | undefined): number {
+  if (budgetMs === undefined) return 1;
+  return Math.max(1, Math.min(passes, Math.floor(budgetMs / MIN_LAUNCH_MS)));
+}
+
 /** The key of a row across launches. */
 export function carryKey(row: { suite: string; case: string; size: number; adapter: string }): string {
   return JSON.stringify([row.suite, row.case, row.size, row.adapter]);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../src/core/adapter.ts';
-import { checkCarry, checkLaunchOrder, launchPasses, LaunchError, type Carry, type LaunchOrder } from '../../src/core/launch.ts';
+import { checkCarry, checkLaunchOrder, defaultLaunches, launchPasses, LaunchError, type Carry, type LaunchOrder } from '../../src/core/launch.ts';
 import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan.ts';
 import { validateResults, type CaseResult } from '../../src/core/results.ts';
 import { runPlan, type RunEvent } from '../../src/core/runner.ts';
@@ -33,6 +33,17 @@ const okRow = (cases: CaseResult[], adapter: string) => {
   if (r?.status !== 'ok') throw new Error(`expected an ok row for ${adapter}, got ${r?.status ?? 'none'}`);
   return r;
 };
+
+describe('defaultLaunches', () => {
+  it('gives each pass a launch while each gets 25 s of the budget, and one launch without a budget', () => {
+    expect(defaultLaunches(12, 5 * 60_000)).toBe(12);
+    expect(defaultLaunches(12, 75_000)).toBe(3);
+    expect(defaultLaunches(12, 20_000)).toBe(1);
+    expect(defaultLaunches(3, 60 * 60_000)).toBe(3);
+    expect(defaultLaunches(1, 60 * 60_000)).toBe(1);
+    expect(defaultLaunches(12, undefined)).toBe(1);
+  });
+});
 
 describe('launchPasses', () => {
   it('splits the passes as evenly as it goes, earlier launches taking the extra ones, never more launches than passes', () => {
