@@ -17,25 +17,16 @@
  * fetches them from the sweep, and the sweep hands on what each launch returns (sweep.ts).
  */
 import type { RunInfo } from './results.ts';
-import type { RowState } from './row.ts';
+import type { CarriedState } from './row.ts';
 
 export const CARRY_SCHEMA = 'storebench/carry@1';
 
-/** A row between two launches: what it sampled so far and how it stands. */
-export interface CarriedRow {
+/** A row between two launches: which row, what it sampled so far and how it stands (row.CARRIED). */
+export interface CarriedRow extends CarriedState {
   suite: string;
   case: string;
   size: number;
   adapter: string;
-  state: RowState;
-  samples: number[];
-  warmup: number[];
-  metrics: Record<string, number[]>;
-  points: [number, number][][];
-  repeats: number;
-  samplesPerPass: number[];
-  spentMs: number;
-  sampleWallMs: number;
 }
 
 /** The rows of a run after some of its passes, for the launch that takes the next ones. */

@@ -54,17 +54,21 @@ export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
   return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, samplesPerPass: [0], db: c.db ?? 'fresh', precision: null, passBound: false, spentMs: 0, sampleWallMs: 0 };
 }
 
+/** What a row carries from one browser launch to the next (launch.ts): the rest is rebuilt from it. */
+const CARRIED = ['state', 'samples', 'warmup', 'metrics', 'points', 'repeats', 'samplesPerPass', 'spentMs', 'sampleWallMs'] as const;
+export type CarriedState = Pick<Row, (typeof CARRIED)[number]>;
+
+const carriedState = (from: CarriedState): CarriedState => Object.fromEntries(CARRIED.map((key) => [key, from[key]])) as unknown as CarriedState;
+
 /** A row as an earlier launch left it (launch.ts); call refreshInterval once its baseline is set. */
 export function restoreRow(adapter: StoreAdapter, c: BenchCase, carried: CarriedRow): Row {
   // A copy: the row grows its lists, and the carry stays as it came.
-  const { state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs } = structuredClone(carried);
-  return { ...newRow(adapter, c), state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs };
+  return { ...newRow(adapter, c), ...carriedState(structuredClone(carried)) };
 }
 
 /** The row for the next launch. */
 export function carriedRow(id: Pick<CaseIdentity, 'suite' | 'case' | 'size' | 'adapter'>, row: Row): CarriedRow {
-  const { state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs } = row;
-  return { suite: id.suite, case: id.case, size: id.size, adapter: id.adapter, state, samples, warmup, metrics, points, repeats, samplesPerPass, spentMs, sampleWallMs };
+  return { suite: id.suite, case: id.case, size: id.size, adapter: id.adapter, ...carriedState(row) };
 }
 
 export const isSampling = (row: Row): boolean => row.state.kind === 'sampling';
