@@ -16,6 +16,8 @@
  *   5. in the last pass, the measurement pass: probes that would disturb timed samples run once
  *      more, untimed;
  *   6. close the shared databases; after the last pass, emit the rows.
+ * The sweep may spread the passes over browser launches (input.launch, launch.ts): a launch then
+ * runs only its passes, going on from the rows the launch before it carried, and hands its rows on.
  * Only the case body is timed (sample.ts). A step that makes no progress within the time limit is
  * a `timeout`; running out of budget or of a row's time cap only stops its sampling.
  */
