@@ -299,8 +299,9 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   }
   for (const t of targets) if (t.browser) out(`  ${t.id}: ${t.browser.label} ${t.browser.version}, driven by ${t.browser.how}`);
   const passes = passesOf(plan.auto);
-  const launchCount = launchPasses(passes, args.launches ?? defaultLaunches(passes, plan.budgetMs)).length;
-  if (!args.manual && launchCount > 1) out(`  launches: each browser's ${passes} passes run in ${launchCount} launches of it, so each row's interval counts how launches differ (--launches)`);
+  // The passes of each launch of a browser the sweep starts; a --manual browser takes them all in one.
+  const launchPlan = args.manual ? [{ first: 1, last: passes }] : launchPasses(passes, args.launches ?? defaultLaunches(passes, plan.budgetMs));
+  if (launchPlan.length > 1) out(`  launches: each browser's ${passes} passes run in ${launchPlan.length} launches of it, so each row's interval counts how launches differ (--launches)`);
 
   // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
   const controller = new AbortController();
@@ -419,21 +420,20 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       };
       // Each launch takes its passes with an even share of the budget that is left (launch.ts). The
       // budget is time in the page, as in one launch: starting each browser comes on top of it.
-      const launches = t.browser ? launchPasses(passes, args.launches ?? defaultLaunches(passes, plan.budgetMs)) : [{ first: 1, last: passesOf(plan.auto) }];
-      const across: LaunchProgress = { launch: 1, of: launches.length, startedAt: Date.now(), samplesBefore: 0, budgetUsedMs: 0, launchBudgetMs: plan.budgetMs ?? 0, budgetMs: plan.budgetMs ?? 0 };
+      const across: LaunchProgress = { launch: 1, of: launchPlan.length, startedAt: Date.now(), samplesBefore: 0, budgetUsedMs: 0, launchBudgetMs: plan.budgetMs ?? 0, budgetMs: plan.budgetMs ?? 0 };
       let order: LaunchOrder | undefined;
       launchOrder = (browser) => (browser === t.id ? order : undefined);
       const url = pageUrl(origin, token, t.browser ? t.id : null, runId, plan);
       if (!t.browser) printManualInstructions(url, server, args, out);
       let current = newSession();
-      const shown = () => (launches.length > 1 ? progressLine(label(), acrossLaunches(current.progress, across, Date.now()), Date.now(), `launch ${across.launch}/${across.of}: starting the browser and loading the page…`) : progressLine(label(), current.progress, Date.now(), waiting));
+      const shown = () => (launchPlan.length > 1 ? progressLine(label(), acrossLaunches(current.progress, across, Date.now()), Date.now(), `launch ${across.launch}/${across.of}: starting the browser and loading the page…`) : progressLine(label(), current.progress, Date.now(), waiting));
       view.update(shown());
       ticker = setInterval(() => view.update(shown()), 1000);
       const t0 = across.startedAt;
       let carry: Carry | null = null;
       let end: RunEnd = { kind: 'cancelled', message: 'the sweep stopped before this browser started' };
       let launched = 0;
-      for (const [k, passes] of launches.entries()) {
+      for (const [k, range] of launchPlan.entries()) {
         if (k > 0) {
           across.samplesBefore += current.progress.samplesDone;
           across.budgetUsedMs += Date.now() - (current.progress.startedAt ?? Date.now());
@@ -441,13 +441,13 @@ export async function sweep(argv: readonly string[]): Promise<number> {
         }
         session = current;
         const budgetLeft = Math.max(0, (plan.budgetMs ?? 0) - across.budgetUsedMs);
-        Object.assign(across, { launch: k + 1, launchBudgetMs: budgetLeft / (launches.length - k) });
-        order = launches.length > 1 ? { ...passes, budgetMs: across.launchBudgetMs, budgetLeftMs: budgetLeft, carry } : undefined;
+        Object.assign(across, { launch: k + 1, launchBudgetMs: budgetLeft / (launchPlan.length - k) });
+        order = launchPlan.length > 1 ? { ...range, budgetMs: across.launchBudgetMs, budgetLeftMs: budgetLeft, carry } : undefined;
         launched++;
         end = await t.drive(url, current, controller.signal);
         if (end.kind !== 'done' || end.carry === undefined || controller.signal.aborted) break;
         try {
-          carry = checkCarry(end.carry, runId, passes.last);
+          carry = checkCarry(end.carry, runId, range.last);
         } catch (e) {
           end = { kind: 'rejected', message: `the rows launch ${k + 1} carried were refused: ${errorMessage(e)}` };
           break;

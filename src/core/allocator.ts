@@ -103,11 +103,13 @@ export class Budget {
   private weightLeft: number;
 
   constructor(
-    /** Total ms, or undefined for none (fixed sampling). */
+    /** Total ms, or undefined for none (fixed sampling): a launch's share when the run is spread over launches. */
     readonly totalMs: number | undefined,
     /** The weight (rows) of every group the run will start. */
     totalWeight: number,
     private readonly clock: () => number,
+    /** What is left of the whole run's budget (launch.ts); the same as totalMs in a run of one launch. */
+    private readonly runLeftMs: number | undefined = totalMs,
   ) {
     this.start = clock();
     this.weightLeft = totalWeight;
@@ -123,9 +125,9 @@ export class Budget {
     return this.weightLeft > 0;
   }
 
-  /** The clock reading the whole budget ends at (Infinity without one). */
+  /** The clock reading the whole run's budget ends at (Infinity without one): it bounds the rows' minimum samples. */
   endsAt(): number {
-    return this.totalMs === undefined ? Infinity : this.start + this.totalMs;
+    return this.runLeftMs === undefined ? Infinity : this.start + this.runLeftMs;
   }
 
   /** Start the next group, of this weight: the clock reading its share of the remaining budget ends at. */

@@ -168,8 +168,6 @@ interface Run {
   readonly last: number;
   /** Rows an earlier launch carried, by carryKey. */
   readonly carried: Map<string, CarriedRow>;
-  /** The clock reading the whole run's budget ends at: it bounds the rows' minimum samples (Infinity without one). */
-  readonly runEndsAt: number;
   /** The groups opened in this launch's first pass that have rows, by their plan entry. */
   readonly open: Map<PlannedGroup, Group>;
   /** Budget weight of every group in every pass (its runnable rows' minimum samples), and of those done. */
@@ -260,7 +258,7 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     plan,
     emit,
     sampler: makeSampler(input, emit),
-    budget: new Budget(plan.auto ? (input.launch?.budgetMs ?? plan.budgetMs) : undefined, weightTotal, now),
+    budget: plan.auto ? new Budget(input.launch?.budgetMs ?? plan.budgetMs, weightTotal, now, input.launch?.budgetLeftMs ?? plan.budgetMs) : new Budget(undefined, weightTotal, now),
     support,
     sampleTargetMs: sampleTargetMs(input.timerStepMs ?? measureTimerStep()),
     cases: [],
@@ -269,7 +267,6 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     first,
     last,
     carried,
-    runEndsAt: plan.auto && plan.budgetMs !== undefined ? now() + (input.launch?.budgetLeftMs ?? plan.budgetMs) : Infinity,
     open: new Map(),
     weightTotal,
     weightDone: 0,
@@ -533,7 +530,7 @@ async function takeMinimumSamples(run: Run, group: Group, want: number): Promise
       }
       const gauge = gaugeOf(run, row);
       // Bounded by the whole budget, not the group's share: a row without its minimum has no interval.
-      const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? outOfTime(run.runEndsAt, gauge)) : undefined;
+      const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? outOfTime(run.budget.endsAt(), gauge)) : undefined;
       if (why) stopRow(row, why);
     }
     const short = group.rows.filter((row) => isSampling(row) && inPass(row) < want);

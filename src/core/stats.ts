@@ -298,6 +298,10 @@ export function passNoise(xs: readonly number[], perPass: readonly number[]): nu
   return passes ? noiseOfPasses(passes) : NaN;
 }
 
+/**
+ * In place on one typed array, not random.shuffled and median: it runs between samples, up to 32
+ * deals of 1,000 samples, and those copy and sort with a comparator, which measured 2.6 times slower.
+ */
 function noiseOfPasses(passes: readonly number[][]): number {
   const pool = Float64Array.from(passes.flat());
   // A regrouped pass of samples under the timer step can have a median of 0, which has no log.

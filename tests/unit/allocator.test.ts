@@ -97,6 +97,12 @@ describe('allocator - the budget', () => {
     expect(budget.endsAt()).toBe(900);
   });
 
+  it("in one launch of several, the groups share the launch's budget, and the end is the whole run's", () => {
+    const budget = new Budget(300, 3, () => 0, 1200);
+    expect(budget.nextGroupEnd(3)).toBe(300);
+    expect(budget.endsAt()).toBe(1200);
+  });
+
   it('without a budget, a group never runs out', () => {
     expect(new Budget(undefined, 2, () => 0).nextGroupEnd()).toBe(Infinity);
   });

@@ -51,12 +51,8 @@ export class CollectorClient {
    * sweep has none. Awaited before the run, like hello.
    */
   async baseline(): Promise<Baseline | undefined> {
-    const u = new URL(this.endpoint);
-    u.searchParams.set('baseline', this.browser);
-    const response = await fetch(u, { signal: AbortSignal.timeout(HELLO_TIMEOUT_MS) });
-    if (response.status === 204) return undefined;
-    if (!response.ok) throw new Error(`baseline: collector answered ${response.status} ${response.statusText}`.trim());
-    return checkBaseline(await response.json());
+    const data = await this.ask('baseline');
+    return data === undefined ? undefined : checkBaseline(data);
   }
 
   /**
@@ -64,12 +60,18 @@ export class CollectorClient {
    * when the sweep runs every pass in this one. Awaited before the run, like hello.
    */
   async launch(runId: string, passes: number): Promise<LaunchOrder | undefined> {
+    const data = await this.ask('launch');
+    return data === undefined ? undefined : checkLaunchOrder(data, runId, passes);
+  }
+
+  /** GET `?<what>=<browser>` from the collector: its JSON, or undefined when it has none for this browser (204). */
+  private async ask(what: 'baseline' | 'launch'): Promise<unknown> {
     const u = new URL(this.endpoint);
-    u.searchParams.set('launch', this.browser);
+    u.searchParams.set(what, this.browser);
     const response = await fetch(u, { signal: AbortSignal.timeout(HELLO_TIMEOUT_MS) });
     if (response.status === 204) return undefined;
-    if (!response.ok) throw new Error(`launch: collector answered ${response.status} ${response.statusText}`.trim());
-    return checkLaunchOrder(await response.json(), runId, passes);
+    if (!response.ok) throw new Error(`${what}: collector answered ${response.status} ${response.statusText}`.trim());
+    return (await response.json()) as unknown;
   }
 
   /** Before the run: awaited, so the collector hears of the page before any progress. */
