@@ -3,8 +3,8 @@
  * per case, the change of the median from BASE to NEW with its 95% interval, a table, and an
  * exit code CI can gate on (gate.ts).
  */
-import { compareResults, DEFAULT_THRESHOLD_PCT, formatRunToRun, listedByUrgency, parseThreshold, type CaseComparison, type Comparison } from '../core/compare.ts';
-import { DEFAULT_GATE, gate, parseMinCompared, signedPct, type GatePolicy } from '../core/gate.ts';
+import { compareResults, DEFAULT_THRESHOLD_PCT, formatRunToRun, listedByUrgency, parseThreshold, signedPct, type CaseComparison, type Comparison } from '../core/compare.ts';
+import { DEFAULT_GATE, gate, parseMinCompared, type GatePolicy } from '../core/gate.ts';
 import { ResultsError } from '../core/results.ts';
 import { isEntry, runEntry, PROCESS_IO, type CommandIo } from './entry.ts';
 import { ArgsError, asFlagError, flagText, scanFlags, type FlagSpec } from './flags.ts';
@@ -18,17 +18,20 @@ export const COMPARE_USAGE = [
   'Compares two results files case by case: matched on browser, suite, case, adapter and size, and',
   'on the parameters both rows record. Each file is one results document or a JSON array of them.',
   'The statistics in the files are not trusted: they are recomputed from the raw samples.',
-  "Each row's interval includes the run-to-run spread that the browser's rows show between the",
-  'two files beyond their own intervals (printed under the table; needs 10 compared rows).',
+  "With 10 compared rows or more in a browser, each row is judged net of the shift every row of",
+  "the browser shares (the median row's change: a slower machine, or a change every store shares,",
+  'which one run per side cannot tell apart), and its interval includes the run-to-run spread the',
+  "rows show beyond that and their own intervals. Both are printed under the table.",
   '',
   `  --threshold P          a row whose whole interval is slower than +P% is a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
   '  --min-compared N|P%    the fewest rows, of those ok in both files, that must be compared (default: 90%)',
-  '  --fail-on-inconclusive a row that cannot rule out a slowdown beyond the threshold fails with exit 3',
+  '  --fail-on-inconclusive a row or shift that cannot rule out a slowdown beyond the threshold fails with exit 3',
   '  --help                 this text',
   '',
   'Exit codes: 0 no regression, and enough rows compared; 1 a regression, or a row went from ok to',
   'error or timeout; 2 bad arguments or a file that is not valid results; 3 undecided: fewer rows',
-  'compared than --min-compared asks, or (with --fail-on-inconclusive) inconclusive rows.',
+  "compared than --min-compared asks, a browser's shift slower beyond the threshold, or (with",
+  '--fail-on-inconclusive) inconclusive rows or shifts.',
 ].join('\n');
 
 export interface CompareArgs {
@@ -112,8 +115,8 @@ function mark(r: CaseComparison): string {
 
 /** The table (regressions first), its legend and notes. Pure, so tests compare the text. */
 export function formatComparison(c: Comparison): string {
-  const header = ['browser', 'suite/case', 'adapter', 'size', 'base median ms', 'new median ms', 'change', '95% CI', 'verdict'];
-  const align: Align[] = ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'left', 'left'];
+  const header = ['browser', 'suite/case', 'adapter', 'size', 'base median ms', 'new median ms', 'measured', 'change', '95% CI', 'verdict'];
+  const align: Align[] = ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right', 'left', 'left'];
   // Rows not ok in either file, or in one only, are counted in the verdict line instead.
   const listed = listedByUrgency(c.rows);
   const rows = listed.map((r) => [
@@ -123,13 +126,15 @@ export function formatComparison(c: Comparison): string {
     String(r.size),
     side(r.base),
     side(r.next),
+    r.change ? signedPct(r.change.measured) : '-',
     r.change ? signedPct(r.change.pct) : '-',
     r.change ? `[${signedPct(r.change.low)}, ${signedPct(r.change.high)}]` : '',
     mark(r),
   ]);
   const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no row is ok in both files)'];
   out.push(
-    `Change: the median time per sample, new against base, in % of the base median, with the 95% interval of that ratio (from each median's own interval, after Price and Bonett, widened by the run-to-run spread below). ` +
+    `Measured: the median time per sample, new against base, in % of the base median. ` +
+      `Change: the same net of the shift every row of the browser shares (below), with the 95% interval of that ratio (from each median's own interval, after Price and Bonett, and the shift's, widened by the run-to-run spread below). ` +
       `!! the whole interval is slower than +${c.thresholdPct}%, or ok before and error or timeout now. ? the interval reaches past +${c.thresholdPct}% without lying wholly beyond it: ` +
       `take more samples (a longer --budget, or a sweep with --baseline), or, where its note says the run-to-run spread is most of the width, more runs per side. * significant: the interval excludes 0.`,
   );

@@ -5,14 +5,17 @@
  *
  * Cases match on browser (run.browser), suite, case, adapter and size, and on the parameters
  * both rows record (a row records only those its case uses). The change is in the median time
- * per sample, new over base, with the 95% interval of that ratio (stats.medianRatio), widened by
- * the run-to-run spread the browser's rows show (stats.runToRunSpread): each run's intervals see
- * only the noise within that run, and two runs of the same code differ by more. A row is decided
- * against the threshold T like tachometer's horizons: a regression only when the whole interval
- * is beyond +T, inconclusive while the interval still reaches past +T.
+ * per sample, new over base, with the 95% interval of that ratio (stats.medianRatio). With 10
+ * compared rows or more in a browser, two things the runs' own intervals cannot see are taken
+ * from the rows themselves: the shift every row shares (stats.sharedShift, the median row's
+ * change: the machine's state, or a change in code every row runs), which each row is judged net
+ * of and which is decided on its own; and the run-to-run spread beyond that (stats.runToRunSpread),
+ * added to every row's interval. A row is decided against the threshold T like tachometer's
+ * horizons: a regression only when the whole interval is beyond +T, inconclusive while the
+ * interval still reaches past +T.
  */
 import type { CaseResult, ResultsFile } from './results.ts';
-import { logRatio, median, medianCi, medianRatio, RUN_TO_RUN_MIN_ROWS, runToRunSpread, widenRatio, type Interval, type LogRatio } from './stats.ts';
+import { logRatio, median, medianCi, medianRatio, netOf, RUN_TO_RUN_MIN_ROWS, runToRunSpread, sharedShift, widenRatio, type Interval, type LogRatio } from './stats.ts';
 
 export const DEFAULT_THRESHOLD_PCT = 5;
 
@@ -77,8 +80,12 @@ export interface CaseComparison {
   size: number;
   base: Side | null;
   next: Side | null;
-  /** Change of the median, new against base, in % of the base median, with its 95% interval. */
-  change: { pct: number; low: number; high: number } | null;
+  /**
+   * Change of the median, new against base, in % of the base median, net of the browser's shift
+   * (RunToRun.shift; none with fewer than 10 compared rows), with its 95% interval; `measured` is
+   * the medians' own change, shift and all.
+   */
+  change: { pct: number; low: number; high: number; measured: number } | null;
   verdict: Verdict;
   /** Why there is no interval, or what else the reader should know. */
   note: string | null;
@@ -96,10 +103,12 @@ export interface RunToRun {
   pct: number;
   estimated: boolean;
   /**
-   * The median of the rows' changes, in %: a shift of every row (the machine's state, or a change
-   * every row shares), which one run per side cannot tell apart, and which the rows keep.
+   * The change every row shares, in %: the median row's, with its 95% interval and its verdict
+   * against the threshold. One run per side cannot tell a slower machine from a change every store
+   * shares, so the rows are judged net of it, and a shift beyond the threshold leaves the gate
+   * undecided (gate.ts). Null with fewer than RUN_TO_RUN_MIN_ROWS rows: then the rows keep it.
    */
-  shiftPct: number;
+  shift: { pct: number; low: number; high: number; verdict: Verdict } | null;
 }
 
 export interface Comparison {
@@ -220,11 +229,12 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
   return { ratio: logRatio(r) };
 }
 
-/** A compared row's change and verdict: its ratio's interval widened by the browser's run-to-run spread. */
-function decide(row: CaseComparison, ratio: LogRatio, tau: number, thresholdPct: number): void {
-  const r = widenRatio(ratio, tau);
-  const pct = (x: number) => 100 * (x - 1);
-  row.change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi) };
+const pct = (ratio: number) => 100 * (ratio - 1);
+
+/** A compared row's change and verdict: its ratio net of the browser's shift, the interval widened by its run-to-run spread. */
+function decide(row: CaseComparison, ratio: LogRatio, tau: number, shift: LogRatio | null, thresholdPct: number): void {
+  const r = widenRatio(netOf(ratio, shift), tau);
+  row.change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi), measured: pct(Math.exp(ratio.y)) };
   row.verdict = verdictOf(row.change, thresholdPct);
   const n = `n = ${row.base?.n ?? 0} and ${row.next?.n ?? 0}`;
   if (row.verdict === 'inconclusive') {
@@ -236,15 +246,24 @@ function decide(row: CaseComparison, ratio: LogRatio, tau: number, thresholdPct:
   if (baseFiles > 1 || newFiles > 1) row.note = `${row.note ? `${row.note}; ` : ''}samples pooled from ${baseFiles} base and ${newFiles} new results`;
 }
 
-/** Each browser's run-to-run spread (stats.runToRunSpread), from its rows that have a ratio, and those rows decided with it. */
+/** Each browser's shift and run-to-run spread, from its rows that have a ratio, and those rows decided with them. */
 function decideAll(pending: ReadonlyMap<CaseComparison, LogRatio>, thresholdPct: number): RunToRun[] {
   const browsers = [...new Set([...pending.keys()].map((row) => row.browser))];
   return browsers.map((browser) => {
     const rows = [...pending].filter(([row]) => row.browser === browser);
-    const { tau, centre } = runToRunSpread(rows.map(([, ratio]) => ratio));
-    for (const [row, ratio] of rows) decide(row, ratio, tau, thresholdPct);
-    return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS, shiftPct: 100 * (Math.exp(centre) - 1) };
+    const ratios = rows.map(([, ratio]) => ratio);
+    const { tau } = runToRunSpread(ratios);
+    const shift = sharedShift(ratios);
+    for (const [row, ratio] of rows) decide(row, ratio, tau, shift, thresholdPct);
+    return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS, shift: shift && shiftChange(shift, thresholdPct) };
   });
+}
+
+/** The shift's change in %, with its 95% interval and verdict. */
+function shiftChange(shift: LogRatio, thresholdPct: number): NonNullable<RunToRun['shift']> {
+  const r = widenRatio(shift, 0);
+  const change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi) };
+  return { ...change, verdict: verdictOf(change, thresholdPct) };
 }
 
 export function compareResults(base: readonly ResultsFile[], next: readonly ResultsFile[], thresholdPct = DEFAULT_THRESHOLD_PCT): Comparison {
@@ -285,21 +304,33 @@ export function compareResults(base: readonly ResultsFile[], next: readonly Resu
 }
 
 /**
- * The run-to-run spread as one line, for the CLI and the page: what was added to the intervals,
- * per browser, and why. Null when no row was compared.
+ * The run-to-run spread and the shift as one paragraph, for the CLI and the page: what was added
+ * to the intervals and taken out of the changes, per browser, and why. Null when no row was compared.
  */
 export function formatRunToRun(runToRun: readonly RunToRun[]): string | null {
   if (runToRun.length === 0) return null;
   const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
   const parts = runToRun.map((r) => (r.estimated ? `${r.browser} ${r.pct.toFixed(1)}% (from ${rows(r.rows)})` : `${r.browser} none (${rows(r.rows)}: too few to estimate it from, ${RUN_TO_RUN_MIN_ROWS} needed)`));
-  const shifts = runToRun.filter((r) => r.estimated).map((r) => `${r.browser} ${r.shiftPct >= 0 ? '+' : '−'}${Math.abs(r.shiftPct).toFixed(1)}%`);
+  const shifts = runToRun.filter((r) => r.shift).map(shiftText);
   return (
     `Run-to-run spread added to every row's interval: ${parts.join(', ')}. ` +
-    "It is how far the browser's rows moved between the two sides beyond their own intervals (a standard deviation; the rows' median, so a few rows that really changed do not count), " +
+    "It is how far the browser's rows moved between the two sides beyond their shared shift and their own intervals (a standard deviation), " +
     "which a run's intervals cannot see: a browser launch and the machine's state minutes apart move each row a little, its own way." +
-    (shifts.length > 0 ? ` The median row changed by ${shifts.join(', ')}: a shift of every row, which one run per side cannot tell from a change of every row, so the rows keep it.` : '')
+    (shifts.length > 0
+      ? ` Shift every row shares, the median row's change with its 95% interval: ${shifts.join(', ')}. ` +
+        'Each row is judged net of it: one run per side cannot tell a slower machine from a change every store shares, ' +
+        'so a shift is decided on its own, and one beyond the threshold leaves the gate undecided; to judge it, measure both sides in one run.'
+      : '')
   );
 }
+
+/** A browser's shift as "chromium +16.2% [+14.0%, +18.5%]"; its browser alone when it has none. */
+export function shiftText(r: RunToRun): string {
+  return r.shift ? `${r.browser} ${signedPct(r.shift.pct)} [${signedPct(r.shift.low)}, ${signedPct(r.shift.high)}]` : r.browser;
+}
+
+/** A change in % with its sign: "+1.2%", "-3.4%", "±0.0%". */
+export const signedPct = (x: number) => `${x > 0 ? '+' : x < 0 ? '-' : '±'}${Math.abs(x).toFixed(1)}%`;
 
 /** Per browser: what differs between the sides' environments and could explain a change. */
 function environmentNotes(base: readonly ResultsFile[], next: readonly ResultsFile[]): string[] {

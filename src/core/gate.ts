@@ -3,16 +3,16 @@
  * many rows were compared and why the others were not. Shared by `npm run compare`, the sweep's
  * --baseline summary and the page's compare view, so all three say the same.
  */
-import type { Comparison } from './compare.ts';
+import { shiftText, signedPct, type Comparison, type Verdict } from './compare.ts';
 
 /** Exit codes of the gate. 2 (bad input) is the callers' own. */
 export const GATE_EXIT = { ok: 0, regression: 1, undecided: 3 } as const;
 
-/** How strict a build is: how much must be compared, and whether an undecided row fails it. */
+/** How strict a build is: how much must be compared, and whether an undecided row or shift fails it. */
 export interface GatePolicy {
   /** The fewest rows, of those ok in both files, that must be compared: a share (0 to 1) or a count. */
   minCompared: { share: number } | { count: number };
-  /** An inconclusive row (cannot rule out a slowdown beyond the threshold) fails the gate with exit 3. */
+  /** An inconclusive row or shift (cannot rule out a slowdown beyond the threshold) fails the gate with exit 3. */
   failOnInconclusive: boolean;
 }
 
@@ -55,10 +55,17 @@ export function gate(c: Comparison, policy: GatePolicy = DEFAULT_GATE): GateResu
     const wanted = 'share' in policy.minCompared ? `${Math.round(policy.minCompared.share * 100)}% (${need})` : String(need);
     return { code: GATE_EXIT.undecided, line: `UNDECIDED: too few rows compared, ${compared} where --min-compared asks for ${compared === 0 && need === 0 ? 'at least 1' : wanted}; ${tally}` };
   }
+  const shifted = shifts(c, ['regression']);
+  if (shifted) return { code: GATE_EXIT.undecided, line: `UNDECIDED: every row moved together, ${shifted}, slower beyond ${c.thresholdPct}%: a slower machine or a change every store shares, which one run per side cannot tell apart (rows are judged net of it); ${tally}` };
+  const unsure = policy.failOnInconclusive && shifts(c, ['inconclusive']);
+  if (unsure) return { code: GATE_EXIT.undecided, line: `UNDECIDED: the shift every row shares, ${unsure}, cannot rule out a slowdown beyond ${c.thresholdPct}% (--fail-on-inconclusive); ${tally}` };
   if (policy.failOnInconclusive && k.inconclusive > 0) {
     return { code: GATE_EXIT.undecided, line: `UNDECIDED: ${k.inconclusive} row${k.inconclusive === 1 ? '' : 's'} cannot rule out a slowdown beyond ${c.thresholdPct}% (--fail-on-inconclusive); ${tally}` };
   }
   return { code: GATE_EXIT.ok, line: `OK: no row slower beyond ${c.thresholdPct}%; ${tally}` };
 }
 
-export const signedPct = (x: number) => `${x > 0 ? '+' : x < 0 ? '-' : '±'}${Math.abs(x).toFixed(1)}%`;
+/** The browsers whose shift (RunToRun.shift) has one of `verdicts`, as "chromium +16.2% [+14.0%, +18.5%]", or '' for none. */
+function shifts(c: Comparison, verdicts: readonly Verdict[]): string {
+  return c.runToRun.filter((r) => r.shift && verdicts.includes(r.shift.verdict)).map(shiftText).join(', ');
+}

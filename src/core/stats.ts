@@ -478,6 +478,26 @@ export function runToRunSpread(rows: readonly LogRatio[]): { tau: number; centre
   return { tau: rows.length < RUN_TO_RUN_MIN_ROWS ? 0 : spreadAround(rows, centre), centre };
 }
 
+/**
+ * The change every row of a browser shares between two runs (the machine's state, the browser's
+ * launch, or a change in code every row runs): the median of the rows' log ratios, with a standard
+ * error from that median's distribution-free interval (medianInterval), so the few rows that
+ * really changed neither move it much nor narrow it. Why: with one run per side such a shift
+ * cannot be told from a change of every store, and it would otherwise make every row whose own
+ * interval is narrower than it read as a change. Null below RUN_TO_RUN_MIN_ROWS rows.
+ */
+export function sharedShift(rows: readonly LogRatio[]): LogRatio | null {
+  if (rows.length < RUN_TO_RUN_MIN_ROWS) return null;
+  const ys = rows.map((r) => r.y);
+  const ci = medianInterval(ys);
+  return ci && { y: median(ys), se: (ci.hi - ci.lo) / (2 * Z975) };
+}
+
+/** A row's log ratio net of the shift every row shares: the difference, the two errors in quadrature (conservative: the row is one of those the shift is the median of). */
+export function netOf(row: LogRatio, shift: LogRatio | null): LogRatio {
+  return shift ? { y: row.y - shift.y, se: Math.hypot(row.se, shift.se) } : row;
+}
+
 /** runToRunSpread's tau: the root of its median equation, by bisection. */
 function spreadAround(rows: readonly LogRatio[], centre: number): number {
   // A row on the centre adds 0, also with a zero-width interval (constant samples), not 0/0.

@@ -212,8 +212,8 @@ describe('compare - run-to-run spread', () => {
     }
   });
 
-  it('a row 25% slower among rows that only scatter is still a regression; one 22% slower is significant, and marked so', () => {
-    const c = compareResults([manyRows(30, () => 1)], [manyRows(30, (i) => (i === 7 ? 1.25 : i === 8 ? 1.22 : scatter(i)))]);
+  it('a row 35% slower among rows that only scatter is still a regression; one 25% slower is significant, and marked so', () => {
+    const c = compareResults([manyRows(30, () => 1)], [manyRows(30, (i) => (i === 7 ? 1.35 : i === 8 ? 1.25 : scatter(i)))]);
     expect(c.rows.find((r) => r.adapter === 'a7')!.verdict).toBe('regression');
     expect(c.failed).toBe(true);
     // Its interval lies above 0 but reaches below +5%: inconclusive, and significant all the same.
@@ -223,12 +223,40 @@ describe('compare - run-to-run spread', () => {
     expect(formatComparison(c).split('\n').find((l) => /\ba8\b/.test(l))!.trimEnd()).toMatch(/inconclusive \? \*$/);
   });
 
-  it('every row 10% slower is a shift, not spread: each row is a regression', () => {
+  it('every row 10% slower is a shift, not spread: no row is a regression, and the gate is undecided', () => {
     const c = compareResults([manyRows(30, () => 1)], [manyRows(30, () => 1.1)]);
     expect(c.runToRun[0]!.pct).toBe(0);
-    expect(c.runToRun[0]!.shiftPct).toBeCloseTo(10, 8);
-    expect(formatComparison(c)).toContain('The median row changed by chromium +10.0%: a shift of every row');
-    expect(c.rows.every((r) => r.verdict === 'regression')).toBe(true);
+    expect(c.runToRun[0]!.shift).toMatchObject({ verdict: 'regression' });
+    expect(c.runToRun[0]!.shift!.pct).toBeCloseTo(10, 8);
+    expect(formatComparison(c)).toContain("Shift every row shares, the median row's change with its 95% interval: chromium +10.0% [+10.0%, +10.0%]. Each row is judged net of it");
+    for (const r of c.rows) {
+      expect(r.verdict).toBe('same');
+      expect(r.change!.measured).toBeCloseTo(10, 8);
+      expect(r.change!.pct).toBeCloseTo(0, 8);
+    }
+    expect(c.failed).toBe(false);
+    expect(gate(c)).toMatchObject({ code: 3, line: expect.stringMatching(/^UNDECIDED: every row moved together, chromium \+10\.0% \[\+10\.0%, \+10\.0%\], slower beyond 5%: a slower machine or a change every store shares/) });
+  });
+
+  it('judges rows net of the shift: among rows that all got 15% slower, the one 30% slower is the regression', () => {
+    const c = compareResults([manyRows(30, () => 1)], [manyRows(30, (i) => 1.15 * (i === 4 ? 1.3 : 1 + ((i % 3) - 1) * 0.002))]);
+    expect(c.runToRun[0]!.shift!.pct).toBeCloseTo(15, 0);
+    const four = c.rows.find((r) => r.adapter === 'a4')!;
+    expect(four.verdict).toBe('regression');
+    expect(four.change!.pct).toBeCloseTo(30, 0);
+    expect(four.change!.measured).toBeCloseTo(49.5, 8);
+    expect(c.rows.filter((r) => r.verdict === 'regression')).toEqual([four]);
+    // The gate fails on the row before it would call the shift undecided.
+    expect(gate(c).code).toBe(1);
+  });
+
+  it('a shift that reaches past the threshold without lying beyond it passes by default and fails with --fail-on-inconclusive', () => {
+    // Rows 0% to +8% slower, evenly: a median of about +4% whose interval reaches past +5%.
+    const c = compareResults([manyRows(30, () => 1)], [manyRows(30, (i) => 1 + (0.08 * i) / 29)]);
+    expect(c.runToRun[0]!.shift).toMatchObject({ verdict: 'inconclusive' });
+    expect(gate(c).code).toBe(0);
+    expect(gate(c, { ...DEFAULT_GATE, failOnInconclusive: true }).line).toMatch(/^UNDECIDED: the shift every row shares, chromium \+4\.\d% \[\+\d\.\d%, \+\d\.\d%\], cannot rule out a slowdown beyond 5% \(--fail-on-inconclusive\)/);
+    expect(gate(c, { ...DEFAULT_GATE, failOnInconclusive: true }).code).toBe(3);
   });
 
   it('adds nothing when the rows scatter within their own intervals, or when there are too few rows to tell', () => {
@@ -312,8 +340,8 @@ describe('compare - command line', () => {
   it('prints a table with the change of the median and its interval', () => {
     const text = formatComparison(compareResults([withSamples(BASE)], [withSamples(slower(1.2))]));
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^browser\s+suite\/case\s+adapter\s+size\s+base median ms\s+new median ms\s+change\s+95% CI\s+verdict$/);
-    expect(lines[2]).toMatch(/^chromium\s+insert\/bulk\s+idb\s+100\s+10\.0 \(n=10\)\s+12\.0 \(n=10\)\s+\+20\.0%\s+\[\+\d+\.\d%, \+\d+\.\d%\]\s+REGRESSION !!$/);
+    expect(lines[0]).toMatch(/^browser\s+suite\/case\s+adapter\s+size\s+base median ms\s+new median ms\s+measured\s+change\s+95% CI\s+verdict$/);
+    expect(lines[2]).toMatch(/^chromium\s+insert\/bulk\s+idb\s+100\s+10\.0 \(n=10\)\s+12\.0 \(n=10\)\s+\+20\.0%\s+\+20\.0%\s+\[\+\d+\.\d%, \+\d+\.\d%\]\s+REGRESSION !!$/);
     // The unsupported row is in neither side's results to compare: it is counted, not listed.
     expect(text).not.toMatch(/websql/);
   });

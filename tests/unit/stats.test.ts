@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../src/core/random.ts';
-import { batchMedianInterval, mad, median, medianCi, medianInterval, medianPrecision, outlierIndexes, passesDominate, passInterval, passNoise, passSpread, quantile, runToRunSpread, summarize, tQuantile95, variance, welch, widenRatio, wilsonInterval } from '../../src/core/stats.ts';
+import { batchMedianInterval, mad, median, medianCi, medianInterval, medianPrecision, netOf, outlierIndexes, passesDominate, passInterval, passNoise, passSpread, quantile, runToRunSpread, sharedShift, summarize, tQuantile95, variance, welch, widenRatio, wilsonInterval } from '../../src/core/stats.ts';
 
 /** Standard normal draws from a seeded generator (Box-Muller), so stochastic tests are reproducible. */
 const normalOf = (rng: Rng) => () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
@@ -342,6 +342,45 @@ describe('stats - run-to-run spread', () => {
     }
     expect(covered / total).toBeGreaterThan(0.93);
     expect(covered / total).toBeLessThan(0.97);
+  });
+
+  it('net of a shift every row shares, the intervals cover an unchanged row about 95% of the time, and find the rows that changed', () => {
+    const rng = createRng(7);
+    const normal = normalOf(rng);
+    let covered = 0;
+    let coveredAsMeasured = 0;
+    let unchanged = 0;
+    let found = 0;
+    let changed = 0;
+    for (let trial = 0; trial < 60; trial++) {
+      // The whole machine 20% slower to 20% faster between the runs; a tenth of the rows 30% slower on top.
+      const machine = Math.log(0.8 + 0.4 * rng.next());
+      const rs = rows(rng, 94, 0.02, 0.1).map((r) => ({ ...r, y: r.y + machine }));
+      const shift = sharedShift(rs)!;
+      const tau = runToRunSpread(rs).tau;
+      rs.forEach((r, i) => {
+        const w = widenRatio(netOf(r, shift), tau);
+        if (i < 0.1 * 94) {
+          changed++;
+          if (w.lo > 1) found++;
+        } else {
+          unchanged++;
+          if (w.lo <= 1 && w.hi >= 1) covered++;
+          const asMeasured = widenRatio(r, tau);
+          if (asMeasured.lo <= 1 && asMeasured.hi >= 1) coveredAsMeasured++;
+        }
+      });
+    }
+    // As measured, the machine's shift makes about 70% of the unchanged rows read as changes; net
+    // of it, about 3% (a little under 5%: the shift's error is added whole, though each row is
+    // one of those it is the median of).
+    expect(coveredAsMeasured / unchanged).toBeLessThan(0.5);
+    expect(covered / unchanged).toBeGreaterThan(0.94);
+    expect(covered / unchanged).toBeLessThan(0.985);
+    expect(found / changed).toBeGreaterThan(0.8);
+    // With too few rows to tell a shift from the rows' own changes, none is taken out.
+    expect(sharedShift(rows(rng, 9, 0.02))).toBeNull();
+    expect(netOf({ y: 0.1, se: 0.02 }, null)).toEqual({ y: 0.1, se: 0.02 });
   });
 });
 

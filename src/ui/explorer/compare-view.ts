@@ -4,9 +4,9 @@
  * (src/core/compare.ts, src/core/gate.ts). The base is validated before anything of it is shown,
  * and all of its text goes in through text nodes: a hostile file can show its labels, never run them.
  */
-import { COMPARED_VERDICTS, compareResults, formatRunToRun, listedByUrgency, UNLISTED_VERDICTS, DEFAULT_THRESHOLD_PCT, parseThreshold, type CaseComparison, type Comparison, type Verdict } from '../../core/compare.ts';
+import { COMPARED_VERDICTS, compareResults, formatRunToRun, listedByUrgency, UNLISTED_VERDICTS, DEFAULT_THRESHOLD_PCT, parseThreshold, signedPct, type CaseComparison, type Comparison, type Verdict } from '../../core/compare.ts';
 import { errorMessage } from '../../core/errors.ts';
-import { gate, signedPct } from '../../core/gate.ts';
+import { gate } from '../../core/gate.ts';
 import type { ResultsIndexEntry } from '../../core/results-input.ts';
 import type { ResultsFile } from '../../core/results.ts';
 import { h } from '../dom.ts';
@@ -172,7 +172,7 @@ function side(s: CaseComparison['base']): string {
 }
 
 function table(rows: readonly CaseComparison[]): HTMLElement {
-  const head = ['Browser', 'Suite / case', 'Adapter', 'Size', 'Base median (ms)', 'New median (ms)', 'Change', '95% CI', 'Verdict'];
+  const head = ['Browser', 'Suite / case', 'Adapter', 'Size', 'Base median (ms)', 'New median (ms)', 'Measured', 'Change', '95% CI', 'Verdict'];
   // Each cell names its column, for the phone layout where the header is hidden (style.css).
   const cell = (label: string, ...content: (string | HTMLElement)[]) => h('td', { attrs: { 'data-label': label } }, ...content);
   const num = (label: string, text: string) => h('td', { className: 'num', attrs: { 'data-label': label } }, text);
@@ -194,9 +194,10 @@ function table(rows: readonly CaseComparison[]): HTMLElement {
           num(head[3]!, String(r.size)),
           num(head[4]!, side(r.base)),
           num(head[5]!, side(r.next)),
-          num(head[6]!, r.change ? signedPct(r.change.pct) : '—'),
-          cell(head[7]!, r.change ? `${signedPct(r.change.low)} … ${signedPct(r.change.high)}` : ''),
-          h('td', { title: r.note ?? '', attrs: { 'data-label': head[8]! } }, VERDICT_TEXT[r.verdict], r.verdict === 'regression' || r.verdict === 'broke' ? ' ⚠' : ''),
+          num(head[6]!, r.change ? signedPct(r.change.measured) : '—'),
+          num(head[7]!, r.change ? signedPct(r.change.pct) : '—'),
+          cell(head[8]!, r.change ? `${signedPct(r.change.low)} … ${signedPct(r.change.high)}` : ''),
+          h('td', { title: r.note ?? '', attrs: { 'data-label': head[9]! } }, VERDICT_TEXT[r.verdict], r.verdict === 'regression' || r.verdict === 'broke' ? ' ⚠' : ''),
         ),
       ),
     ),
@@ -223,7 +224,7 @@ function notes(c: Comparison, shown: readonly CaseComparison[]): HTMLElement[] {
   const legend = h(
     'p',
     { className: 'compare-legend' },
-    `Change: the median time per sample, this page against the base, in % of the base’s median, with the 95% interval of that ratio (from each median’s own interval, widened by the run-to-run spread). ` +
+    `Measured: the median time per sample, this page against the base, in % of the base’s median. Change: the same net of the shift every row of the browser shares (below), with the 95% interval of that ratio (from each median’s own interval and the shift’s, widened by the run-to-run spread). ` +
       `A regression when the whole interval is slower than +${c.thresholdPct}%; inconclusive while it reaches past +${c.thresholdPct}%. ${compared} compared row${compared === 1 ? '' : 's'} shown.`,
   );
   const spread = formatRunToRun(c.runToRun);
