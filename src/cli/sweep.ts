@@ -19,7 +19,8 @@ import { join, resolve } from 'node:path';
 import { PAGE_QUERY } from '../core/collector.ts';
 import { awaitsDriver } from '../core/driven.ts';
 import { errorMessage } from '../core/errors.ts';
-import { checkCarry, defaultLaunches, launchPasses, type Carry, type LaunchOrder } from '../core/launch.ts';
+import { carryKey, checkCarry, defaultLaunches, launchPasses, type Carry, type LaunchOrder } from '../core/launch.ts';
+import { carriedResult } from '../core/row.ts';
 import { formatAuto, formatDuration as formatPlanDuration, passesOf, planToQuery, type Plan } from '../core/plan.ts';
 import { formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
 import { ResultsError, type CaseResult, type ResultsFile } from '../core/results.ts';
@@ -405,19 +406,26 @@ export async function sweep(argv: readonly string[]): Promise<number> {
             // A store that cannot delete its databases warns once per sample; the first few say enough.
             if (++warnings <= MAX_WARNINGS_SHOWN) view.note(`${label()}: warning: ${text}`);
           },
-          onCase: () => {
-            // Every finished row goes to disk at once, so a crash later keeps it.
-            output.writePartial(label(), {
-              schema: PARTIAL_SCHEMA,
-              note: 'rows of a browser run that did not finish; the complete results file replaces this one when it does',
-              run: { id: runId, browser: label(), startedAt, plan },
-              userAgent: s.progress.userAgent,
-              cases: s.cases,
-            });
-          },
+          // Every finished row goes to disk at once, so a crash later keeps it.
+          onCase: () => writePartial(s),
         });
         return s;
       };
+      // The rows the launches before carried, as results rows: a later launch that crashes or is
+      // cancelled keeps their samples (row.carriedResult), with the rows it finished itself.
+      let carried: CaseResult[] = [];
+      const kept = (s: BrowserSession): CaseResult[] => {
+        const own = new Set(s.cases.map(carryKey));
+        return [...carried.filter((c) => !own.has(carryKey(c))), ...s.cases];
+      };
+      const writePartial = (s: BrowserSession) =>
+        output.writePartial(label(), {
+          schema: PARTIAL_SCHEMA,
+          note: 'rows of a browser run that did not finish; the complete results file replaces this one when it does',
+          run: { id: runId, browser: label(), startedAt, plan },
+          userAgent: s.progress.userAgent,
+          cases: kept(s),
+        });
       // Each launch takes its passes with an even share of the budget that is left (launch.ts). The
       // budget is time in the page, as in one launch: starting each browser comes on top of it.
       const across: LaunchProgress = { launch: 1, of: launchPlan.length, startedAt: Date.now(), samplesBefore: 0, budgetUsedMs: 0, launchBudgetMs: plan.budgetMs ?? 0, budgetMs: plan.budgetMs ?? 0 };
@@ -457,13 +465,15 @@ export async function sweep(argv: readonly string[]): Promise<number> {
           end = { kind: 'done', results: end.results };
           break;
         }
+        carried = carry.rows.flatMap((row) => carriedResult(row) ?? []);
+        writePartial(current);
       }
       launchOrder = () => undefined;
       clearInterval(ticker);
       ticker = undefined;
 
       const name = label();
-      let cases: readonly CaseResult[] = current.cases;
+      let cases: readonly CaseResult[] = kept(current);
       if (end.kind === 'done') {
         let results: ResultsFile = t.browser ? end.results : { ...end.results, run: { ...end.results.run, browser: name } };
         // A run over several launches started with the first; its rows carry the samples of all.
@@ -481,11 +491,11 @@ export async function sweep(argv: readonly string[]): Promise<number> {
         output.writeResults(name, results);
         outcomes.push({ browser: name, end: { kind: 'done', results }, cases });
       } else {
-        if (current.cases.length > 0) output.keepPartial(name);
+        if (cases.length > 0) output.keepPartial(name);
         outcomes.push({ browser: name, end, cases });
       }
       const hidden = warnings - MAX_WARNINGS_SHOWN;
-      view.finish(`${name.padEnd(9)} ${summarizeEnd(outcomes[outcomes.length - 1]!.end, current.cases.length, Date.now() - t0)}${hidden > 0 ? ` (${hidden} more warning${hidden === 1 ? '' : 's'} not shown)` : ''}`);
+      view.finish(`${name.padEnd(9)} ${summarizeEnd(outcomes[outcomes.length - 1]!.end, cases.length, Date.now() - t0)}${hidden > 0 ? ` (${hidden} more warning${hidden === 1 ? '' : 's'} not shown)` : ''}`);
       if (end.kind !== 'done') for (const d of end.details ?? []) out(`          ${d}`);
       else out(`${''.padEnd(9)} precision: ${formatPrecisionSummary(precisionSummary(cases, plan.auto?.targetRelCi))}`);
     }

@@ -8,25 +8,27 @@
  * (stats.passSpread) counts that: the level of repetition Kalibera and Jones ask for in
  * "Rigorous Benchmarking in Reasonable Time" (ISMM 2013).
  *
- * It is not the default: a launch starts cold. Default Chromium sweeps here with one launch per
- * pass read the median row 6 to 7% slower than sweeps in one launch, with 10 and 18 of 94 rows
- * slower beyond 5% and none faster, and their passes spread twice as wide (README, "Passes in
- * launches of their own").
+ * The sweep runs one launch per pass by default, as long as each gets MIN_LAUNCH_MS of the budget
+ * (defaultLaunches). Pairs of default Chromium sweeps here differed beyond their intervals on 7 to
+ * 11 of 92 rows in 12 launches, and on 8 to 26 of 94 in one (README, "Passes in launches of
+ * their own").
  *
  * Pure data and its checks: the runner takes a launch's passes and rows (runner.ts), the page
  * fetches them from the sweep, and the sweep hands on what each launch returns (sweep.ts).
  */
-import type { RunInfo } from './results.ts';
+import { DB_MODES, type CaseIdentity, type DbMode, type RunInfo } from './results.ts';
 import type { CarriedState } from './row.ts';
 
 export const CARRY_SCHEMA = 'storebench/carry@1';
 
-/** A row between two launches: which row, what it sampled so far and how it stands (row.CARRIED). */
-export interface CarriedRow extends CarriedState {
-  suite: string;
-  case: string;
-  size: number;
-  adapter: string;
+/**
+ * A row between two launches: which row, what it sampled so far and how it stands (row.CARRIED),
+ * and what its results row needs (row.carriedResult), so that a later launch that crashes or is
+ * cancelled does not lose the samples of the launches before it.
+ */
+export interface CarriedRow extends CarriedState, CaseIdentity {
+  db: DbMode;
+  series?: { x: string; y: string };
 }
 
 /** The rows of a run after some of its passes, for the launch that takes the next ones. */
@@ -95,8 +97,12 @@ const STATE_KINDS = new Set(['sampling', 'stopped', 'failed']);
 /** Check one carried row; the message says which field is wrong. */
 function checkRow(data: unknown, where: string): CarriedRow {
   if (!isObject(data)) throw new LaunchError(`${where}: not an object`);
-  for (const key of ['suite', 'case', 'adapter'] as const) if (typeof data[key] !== 'string') throw new LaunchError(`${where}.${key}: not a string`);
+  for (const key of ['suite', 'case', 'adapter', 'title'] as const) if (typeof data[key] !== 'string') throw new LaunchError(`${where}.${key}: not a string`);
   for (const key of ['size', 'repeats'] as const) if (!isCount(data[key])) throw new LaunchError(`${where}.${key}: not a whole number`);
+  if (typeof data.operations !== 'number' || !(data.operations > 0)) throw new LaunchError(`${where}.operations: not a count above 0`);
+  if (!isObject(data.params)) throw new LaunchError(`${where}.params: not an object`);
+  if (!DB_MODES.includes(data.db as DbMode)) throw new LaunchError(`${where}.db: not ${DB_MODES.join(' or ')}`);
+  if (data.series !== undefined && !(isObject(data.series) && typeof data.series.x === 'string' && typeof data.series.y === 'string')) throw new LaunchError(`${where}.series: not the names of its x and y`);
   for (const key of ['spentMs', 'sampleWallMs'] as const) if (typeof data[key] !== 'number' || !((data[key] as number) >= 0)) throw new LaunchError(`${where}.${key}: not a time`);
   for (const key of ['samples', 'warmup', 'samplesPerPass'] as const) if (!isNumbers(data[key])) throw new LaunchError(`${where}.${key}: not a list of numbers`);
   const samples = data.samples as number[];

@@ -3,6 +3,7 @@
  * row that failed cannot also be sampling, and only a row that stopped becomes an `ok` result.
  */
 import type { StoreAdapter } from './adapter.ts';
+import { MIN_SAMPLES_ON_TIME_CAP, RESUMED_IN_LATER_PASSES } from './allocator.ts';
 import { decided, type BaselineRow } from './baseline.ts';
 import type { CarriedRow } from './launch.ts';
 import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
@@ -66,9 +67,33 @@ export function restoreRow(adapter: StoreAdapter, c: BenchCase, carried: Carried
   return { ...newRow(adapter, c), ...carriedState(structuredClone(carried)) };
 }
 
-/** The row for the next launch. */
-export function carriedRow(id: Pick<CaseIdentity, 'suite' | 'case' | 'size' | 'adapter'>, row: Row): CarriedRow {
-  return { suite: id.suite, case: id.case, size: id.size, adapter: id.adapter, ...carriedState(row) };
+/** The row for the next launch: its state, and what its results row needs should no later launch finish it (carriedResult). */
+export function carriedRow(id: CaseIdentity, row: Row, series: BenchCase['series']): CarriedRow {
+  return { ...id, db: row.db, ...(series ? { series: { x: series.x, y: series.y } } : {}), ...carriedState(row) };
+}
+
+/**
+ * How a row ends when its passes are cut short (Cancel, or a later launch that never finished): a
+ * row still sampling, or stopped for a reason a later pass would have taken back, stops as
+ * `cancelled` and keeps its samples; one with fewer than 2 has no number to keep (null). Failed
+ * rows and rows at their own caps stay as they are.
+ */
+export function cutShort(row: Pick<Row, 'state' | 'samples'>): RowState | null {
+  const resumable = row.state.kind === 'sampling' || (row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why));
+  if (!resumable) return row.state;
+  return row.samples.length < MIN_SAMPLES_ON_TIME_CAP ? null : { kind: 'stopped', why: 'cancelled' };
+}
+
+/**
+ * A carried row as a results row, for a run whose later launch ended before it finished the row
+ * (a crash, Ctrl-C): the samples of the launches before are kept, as Cancel keeps them in one
+ * launch (cutShort). Null for a row with too few samples to keep.
+ */
+export function carriedResult(carried: CarriedRow): CaseResult | null {
+  const state = cutShort(carried);
+  if (!state) return null;
+  const { suite, case: caseId, title, adapter, size, params, operations } = carried;
+  return rowResult({ suite, case: caseId, title, adapter, size, params, operations }, { ...carriedState(carried), state, db: carried.db }, carried.series);
 }
 
 export const isSampling = (row: Row): boolean => row.state.kind === 'sampling';
@@ -115,8 +140,11 @@ function noiseOf(row: Row): number {
   return value;
 }
 
+/** What a results row is made of: the carried state, how the row ran, and what its probes found. */
+type ResultState = CarriedState & Pick<Row, 'db' | 'blocking' | 'footprint'>;
+
 /** The row as a results row. A row still `sampling` (the run ended it) counts as stopped by its count. */
-export function rowResult(identity: CaseIdentity, row: Row, series: BenchCase['series']): CaseResult {
+export function rowResult(identity: CaseIdentity, row: ResultState, series: BenchCase['series']): CaseResult {
   // Metrics that some sample could not record (a probe that failed once) are dropped whole:
   // a value that cannot be matched to its sample is worse than none.
   const metrics = Object.fromEntries(Object.entries(row.metrics).filter(([, list]) => list.every(Number.isFinite)));

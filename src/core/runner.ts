@@ -32,7 +32,7 @@ import { passesOf, PlanError, type Plan } from './plan.ts';
 import { createRng, deriveSeed, shuffled, type Rng } from './random.ts';
 import type { CaseIdentity, CaseResult, RunInfo, StopReason } from './results.ts';
 import { CARRY_SCHEMA, carryKey, type Carry, type CarriedRow, type LaunchOrder } from './launch.ts';
-import { addSample, carriedRow, costPerSample, isSampling, newRow, refreshInterval, restoreRow, rowResult, type Row } from './row.ts';
+import { addSample, carriedRow, costPerSample, cutShort, isSampling, newRow, refreshInterval, restoreRow, rowResult, type Row } from './row.ts';
 import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
 import { selectShard } from './shard.ts';
 import { resolveSuiteParams, type BenchCase, type FixtureSource, type Suite } from './suite.ts';
@@ -224,7 +224,7 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
 
 /** The open groups' rows and order after this launch's last pass, for the next launch. */
 function carryOf(run: Run): Carry {
-  const rows = [...run.open.values()].flatMap((group) => group.rows.map((row) => carriedRow(group.identity(row.adapter), row)));
+  const rows = [...run.open.values()].flatMap((group) => group.rows.map((row) => carriedRow(group.identity(row.adapter), row, group.target.c.series)));
   return { schema: CARRY_SCHEMA, runId: run.input.runId, passesDone: run.last, rows, order: run.order };
 }
 
@@ -354,18 +354,12 @@ function finishGroup(run: Run, group: Group, rows: readonly Row[] = group.rows):
   for (const row of rows) finishRow(run, rowResult(group.identity(row.adapter), row, group.target.c.series));
 }
 
-/**
- * After Cancel: a row whose passes were cut short (still sampling, or stopped for a reason a later
- * pass would have taken back) stops as `cancelled` and keeps its samples; one with fewer than 2
- * has no number to keep and is left out. Failed rows and rows at their own caps stay as they are.
- */
+/** After Cancel: each row ends as row.cutShort says, and one with too few samples to keep is left out. */
 function cancelGroup(run: Run, group: Group): void {
-  const cutShort = (row: Row) => isSampling(row) || (row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why));
   const kept = group.rows.filter((row) => {
-    if (!cutShort(row)) return true;
-    if (row.samples.length < MIN_SAMPLES_ON_TIME_CAP) return false;
-    stopRow(row, 'cancelled');
-    return true;
+    const state = cutShort(row);
+    if (state) row.state = state;
+    return state !== null;
   });
   finishGroup(run, group, kept);
 }

@@ -95,6 +95,38 @@ test('sweep crash - Ctrl-C stops the sweep, keeps the rows, and leaves no WebKit
   }
 });
 
+test('sweep crash - Ctrl-C in a later launch keeps the samples the launches before it carried', async () => {
+  test.setTimeout(240_000);
+  const out = mkdtempSync(join(tmpdir(), 'storebench-ctrl-c-launch-'));
+  const plan = ['--suites', 'read', '--cases', 'get-batch', '--adapters', 'memory,idb', '--sizes', '100', '--budget', '45s', '--launches', '3'];
+  const sweep = startSweep(['--browsers', 'chromium', ...plan, '--out', out], 220_000);
+  const carried = () => {
+    const name = filesIn(out).find((f) => f.endsWith('-chromium.partial.json'));
+    const kept = name ? (JSON.parse(readFileSync(join(out, name), 'utf8')) as PartialFile) : null;
+    return kept && kept.cases.length === 2 ? kept : undefined;
+  };
+  try {
+    // After the first launch the partial file holds the rows it carries; Ctrl-C in the second.
+    const afterFirst = await waitFor('the rows the first launch carried', 150_000, carried);
+    signalGroup(sweep.child, 'SIGINT');
+    const run = await sweep.done;
+    expect(run.code, `${run.stdout}\n${run.stderr}`).not.toBe(0);
+    expect(run.stdout).toMatch(/chromium\s+FAILED after \S+ \(cancelled, 2 rows kept\)/);
+    const kept = carried()!;
+    for (const row of kept.cases) {
+      if (row.status !== 'ok') throw new Error(`${row.adapter}: ${row.status}`);
+      // At least the first launch's minimum, stopped by the cancel, with statistics over them.
+      expect(row.samples.length).toBeGreaterThanOrEqual(6);
+      expect(row.stopped).toBe('cancelled');
+      expect(row.stats.n).toBe(row.samples.length);
+      expect(row.samples.slice(0, afterFirst.cases.find((c) => c.adapter === row.adapter)!.samples.length)).toEqual(afterFirst.cases.find((c) => c.adapter === row.adapter)!.samples);
+    }
+  } finally {
+    signalGroup(sweep.child, 'SIGKILL');
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`sweep crash - ${signal} to the npm process alone (kill -${signal.slice(3)} <npm pid>) stops the sweep, keeps its rows and leaves no process behind`, async () => {
     test.setTimeout(240_000);

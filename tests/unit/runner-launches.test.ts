@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../src/core/adapter.ts';
+import { carriedResult, cutShort } from '../../src/core/row.ts';
 import { checkCarry, checkLaunchOrder, defaultLaunches, launchPasses, LaunchError, type Carry, type LaunchOrder } from '../../src/core/launch.ts';
 import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan.ts';
 import { validateResults, type CaseResult } from '../../src/core/results.ts';
@@ -153,6 +154,52 @@ describe('runner - passes in launches of their own', () => {
     expect(okRow(spent.cases, 'memory').samplesPerPass).toEqual([6, 0, 0]);
   });
 
+  it('a run whose later launch never finishes keeps the rows the earlier ones carried, as valid results rows', async () => {
+    const runs = { n: 0 };
+    let failing = true;
+    const flaky = quiet('c', runs, {
+      run: async (ctx: { adapter: StoreAdapter }) => {
+        runs.n++;
+        if (ctx.adapter.id === 'broken' && failing && runs.n > 4) throw new Error('disk on fire');
+        return 100;
+      },
+    });
+    const adapters = [memoryAdapter, memoryAs('broken')];
+    const p = plan({ auto: { ...auto, passes: 2 } });
+    const first = await launch([suiteOf(flaky), suiteOf(quiet('q', runs))], adapters, p, { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
+    failing = false;
+    const carry = checkCarry(overTheWire(first.carry as Carry), 'launches', 1);
+    // What the sweep writes to the partial file when launch 2 crashes or is cancelled.
+    const rows = carry.rows.flatMap((row) => carriedResult(row) ?? []);
+    expect(rows.map((r) => [r.case, r.adapter, r.status])).toEqual([
+      ['c', 'memory', 'ok'],
+      ['c', 'broken', 'error'],
+      ['q', 'memory', 'ok'],
+      ['q', 'broken', 'ok'],
+    ]);
+    for (const r of rows) {
+      const from = carry.rows.find((c) => c.case === r.case && c.adapter === r.adapter)!;
+      expect(r.samples).toEqual(from.samples);
+      expect(r).toMatchObject({ title: r.case, size: 10, params: {}, operations: 1, db: 'fresh', repeats: from.repeats });
+    }
+    expect(rows[1]!.reason).toContain('disk on fire');
+    // The ok rows stopped at their target in pass 1, which pass 2 would have taken back: as a
+    // Cancel in one launch ends them, they stop as cancelled.
+    expect(carry.rows.map((r) => r.state.kind === 'stopped' && r.state.why)).toEqual(['ci-target', false, 'ci-target', 'ci-target']);
+    expect(rows.map((r) => r.status === 'ok' && r.stopped)).toEqual(['cancelled', false, 'cancelled', 'cancelled']);
+    // They make a valid results document, statistics and all.
+    expect(() => validateResults(runnerResultsDoc('launches', p, rows, carry.order))).not.toThrow();
+  });
+
+  it('a row cut short stops as cancelled, keeps a failure or its own cap, and is left out below 2 samples', () => {
+    const two = [1, 2];
+    expect(cutShort({ state: { kind: 'sampling' }, samples: two })).toEqual({ kind: 'stopped', why: 'cancelled' });
+    expect(cutShort({ state: { kind: 'stopped', why: 'budget' }, samples: two })).toEqual({ kind: 'stopped', why: 'cancelled' });
+    expect(cutShort({ state: { kind: 'stopped', why: 'time-cap' }, samples: two })).toEqual({ kind: 'stopped', why: 'time-cap' });
+    expect(cutShort({ state: { kind: 'failed', status: 'timeout', reason: 'hung' }, samples: [] })).toEqual({ kind: 'failed', status: 'timeout', reason: 'hung' });
+    expect(cutShort({ state: { kind: 'sampling' }, samples: [1] })).toBeNull();
+  });
+
   it('refuses a launch that does not fit the plan or the rows it carries', async () => {
     const suites = [suiteOf(quiet('a', { n: 0 }))];
     await expect(launch(suites, [memoryAdapter], plan(), { first: 2, last: 3, budgetMs: 1_000, budgetLeftMs: 1_000, carry: null })).rejects.toThrow(PlanError);
@@ -167,7 +214,7 @@ describe('checkLaunchOrder and checkCarry', () => {
     runId: 'r1',
     passesDone: 1,
     order: [],
-    rows: [{ suite: 's', case: 'c', size: 10, adapter: 'memory', state: { kind: 'stopped', why: 'budget' }, samples: [1, 2], warmup: [3], metrics: {}, points: [[], []], repeats: 1, samplesPerPass: [2], spentMs: 5, sampleWallMs: 4, ...row }],
+    rows: [{ suite: 's', case: 'c', title: 'c', size: 10, adapter: 'memory', params: {}, operations: 1, db: 'fresh', state: { kind: 'stopped', why: 'budget' }, samples: [1, 2], warmup: [3], metrics: {}, points: [[], []], repeats: 1, samplesPerPass: [2], spentMs: 5, sampleWallMs: 4, ...row }],
     ...over,
   });
 
@@ -188,6 +235,10 @@ describe('checkLaunchOrder and checkCarry', () => {
     ['a metric short of a sample', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { metrics: { x: [1] } }) }, /rows\[0\]\.metrics/],
     ['an unknown state', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { state: { kind: 'asleep' } }) }, /rows\[0\]\.state/],
     ['a size that is text', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { size: '10' }) }, /rows\[0\]\.size/],
+    ['no parameters', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { params: null }) }, /rows\[0\]\.params: not an object/],
+    ['no operations', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { operations: 0 }) }, /rows\[0\]\.operations: not a count above 0/],
+    ['an unknown database mode', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { db: 'cloud' }) }, /rows\[0\]\.db: not fresh or shared/],
+    ['a series without names', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { series: { x: 1 } }) }, /rows\[0\]\.series/],
   ])('refuses %s, saying what is wrong', (_what, data, message) => {
     expect(() => checkLaunchOrder(data, 'r1', 3)).toThrow(LaunchError);
     expect(() => checkLaunchOrder(data, 'r1', 3)).toThrow(message);
