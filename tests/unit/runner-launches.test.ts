@@ -23,6 +23,19 @@ const overTheWire = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const quiet = (id: string, runs: { n: number }, extra: Partial<BenchCase> = {}) =>
   defineCase<void>({ id, title: id, needs: [], operations: () => 1, run: async () => (runs.n++, 100 + (runs.n % 2) - 0.5), ...(extra as object) });
 
+/** Case 'c', which fails on the store 'broken' from the case's 5th run on, until healed. */
+function failsOnBroken(runs: { n: number }) {
+  let failing = true;
+  const flaky = quiet('c', runs, {
+    run: async (ctx: { adapter: StoreAdapter }) => {
+      runs.n++;
+      if (ctx.adapter.id === 'broken' && failing && runs.n > 4) throw new Error('disk on fire');
+      return 100;
+    },
+  });
+  return { flaky, heal: () => (failing = false) };
+}
+
 async function launch(suites: Suite[], adapters: StoreAdapter[], p: Plan, order?: LaunchOrder) {
   const events: RunEvent[] = [];
   const out = await runPlan({ plan: p, suites, adapters, runId: 'launches', onEvent: (e) => events.push(e), cleanupTimeoutMs: 500, ...(order ? { launch: order } : {}) });
@@ -120,18 +133,11 @@ describe('runner - passes in launches of their own', () => {
 
   it('a row that failed in an earlier launch stays failed with its reason and samples, and takes no more', async () => {
     const runs = { n: 0 };
-    let failing = true;
-    const flaky = quiet('c', runs, {
-      run: async (ctx: { adapter: StoreAdapter }) => {
-        runs.n++;
-        if (ctx.adapter.id === 'broken' && failing && runs.n > 4) throw new Error('disk on fire');
-        return 100;
-      },
-    });
+    const { flaky, heal } = failsOnBroken(runs);
     const adapters = [memoryAdapter, memoryAs('broken')];
     const first = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
     const carry = overTheWire(first.carry as Carry);
-    failing = false; // a later launch could sample it: it must not
+    heal(); // a later launch could sample it: it must not
     const second = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { first: 2, last: 2, budgetMs: 5_000, budgetLeftMs: 5_000, carry });
     const broken = second.cases.find((c) => c.adapter === 'broken');
     expect(broken?.status).toBe('error');
@@ -156,18 +162,10 @@ describe('runner - passes in launches of their own', () => {
 
   it('a run whose later launch never finishes keeps the rows the earlier ones carried, as valid results rows', async () => {
     const runs = { n: 0 };
-    let failing = true;
-    const flaky = quiet('c', runs, {
-      run: async (ctx: { adapter: StoreAdapter }) => {
-        runs.n++;
-        if (ctx.adapter.id === 'broken' && failing && runs.n > 4) throw new Error('disk on fire');
-        return 100;
-      },
-    });
+    const { flaky } = failsOnBroken(runs);
     const adapters = [memoryAdapter, memoryAs('broken')];
     const p = plan({ auto: { ...auto, passes: 2 } });
     const first = await launch([suiteOf(flaky), suiteOf(quiet('q', runs))], adapters, p, { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
-    failing = false;
     const carry = checkCarry(overTheWire(first.carry as Carry), 'launches', 1);
     // What the sweep writes to the partial file when launch 2 crashes or is cancelled.
     const rows = carry.rows.flatMap((row) => carriedResult(row) ?? []);
