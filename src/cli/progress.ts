@@ -38,6 +38,8 @@ export interface LaunchProgress {
   startedAt: number;
   /** Samples the earlier launches took. */
   samplesBefore: number;
+  /** Rows the launch before finished: those with nothing to sample (unsupported), which every launch finishes again. */
+  rowsBefore: number;
   /** Time the earlier launches ran in their pages, and the share of the budget this one was given. */
   budgetUsedMs: number;
   launchBudgetMs: number;
@@ -55,7 +57,7 @@ export function acrossLaunches(p: SessionProgress, a: LaunchProgress, nowMs: num
   if (p.startedAt === null) return { ...p, launch };
   const fraction = p.fraction === undefined || a.budgetMs <= 0 ? undefined : Math.min(1, (a.budgetUsedMs + p.fraction * a.launchBudgetMs) / a.budgetMs);
   const samplesDone = a.samplesBefore + p.samplesDone;
-  return { ...p, launch, startedAt: Math.min(a.startedAt, nowMs), samplesDone, samples: Math.max(samplesDone, a.samplesBefore + (p.samples ?? 0)), ...(fraction === undefined ? {} : { fraction }) };
+  return { ...p, launch, startedAt: Math.min(a.startedAt, nowMs), samplesDone, rowsDone: Math.max(a.rowsBefore, p.rowsDone), samples: Math.max(samplesDone, a.samplesBefore + (p.samples ?? 0)), ...(fraction === undefined ? {} : { fraction }) };
 }
 
 /**

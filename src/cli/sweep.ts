@@ -428,7 +428,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
         });
       // Each launch takes its passes with an even share of the budget that is left (launch.ts). The
       // budget is time in the page, as in one launch: starting each browser comes on top of it.
-      const across: LaunchProgress = { launch: 1, of: launchPlan.length, startedAt: Date.now(), samplesBefore: 0, budgetUsedMs: 0, launchBudgetMs: plan.budgetMs ?? 0, budgetMs: plan.budgetMs ?? 0 };
+      const across: LaunchProgress = { launch: 1, of: launchPlan.length, startedAt: Date.now(), samplesBefore: 0, rowsBefore: 0, budgetUsedMs: 0, launchBudgetMs: plan.budgetMs ?? 0, budgetMs: plan.budgetMs ?? 0 };
       let order: LaunchOrder | undefined;
       launchOrder = (browser) => (browser === t.id ? order : undefined);
       const url = pageUrl(origin, token, t.browser ? t.id : null, runId, plan);
@@ -444,6 +444,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       for (const [k, range] of launchPlan.entries()) {
         if (k > 0) {
           across.samplesBefore += current.progress.samplesDone;
+          across.rowsBefore = current.progress.rowsDone;
           across.budgetUsedMs += Date.now() - (current.progress.startedAt ?? Date.now());
           current = newSession();
         }

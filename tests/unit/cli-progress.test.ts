@@ -44,12 +44,19 @@ describe('cli progress - across launches', () => {
   it('counts the clock from the first launch, the samples of all, and the share of the whole budget', () => {
     const p: SessionProgress = { userAgent: 'UA', startedAt: 70_000, rows: 10, rowsDone: 0, samples: 50, samplesDone: 20, fraction: 0.5, current: null, pass: { pass: 3, of: 4 } };
     // Launch 2 of 2: the first ran 40 s of a 100 s budget; this one has 60 s and is half done.
-    const a = { launch: 2, of: 2, startedAt: 10_000, samplesBefore: 300, budgetUsedMs: 40_000, launchBudgetMs: 60_000, budgetMs: 100_000 };
+    const a = { launch: 2, of: 2, startedAt: 10_000, samplesBefore: 300, rowsBefore: 0, budgetUsedMs: 40_000, launchBudgetMs: 60_000, budgetMs: 100_000 };
     const shown = acrossLaunches(p, a, 80_000);
     expect(shown).toMatchObject({ startedAt: 10_000, samplesDone: 320, samples: 350, fraction: 0.7, launch: { launch: 2, of: 2 } });
     expect(progressLine('firefox', shown, 80_000)).toBe('firefox   70% | samples 320 | rows 0/10 | pass 3/4 | launch 2/2 | 1:10 elapsed | ~0:30 left');
     // Before its page says hello, a launch shows only which one it is.
     expect(acrossLaunches({ ...p, userAgent: null, startedAt: null }, a, 80_000).launch).toEqual({ launch: 2, of: 2 });
+  });
+
+  it('does not count down the rows with nothing to sample, which each launch finishes again', () => {
+    const p: SessionProgress = { userAgent: 'UA', startedAt: 70_000, rows: 144, rowsDone: 2, samples: 50, samplesDone: 20, fraction: 0.1, current: null, pass: { pass: 5, of: 12 } };
+    const a = { launch: 5, of: 12, startedAt: 10_000, samplesBefore: 300, rowsBefore: 50, budgetUsedMs: 40_000, launchBudgetMs: 20_000, budgetMs: 300_000 };
+    expect(acrossLaunches(p, a, 80_000).rowsDone).toBe(50);
+    expect(acrossLaunches({ ...p, rowsDone: 60 }, a, 80_000).rowsDone).toBe(60);
   });
 });
 
