@@ -252,8 +252,8 @@ function decideAll(pending: ReadonlyMap<CaseComparison, LogRatio>, thresholdPct:
   return browsers.map((browser) => {
     const rows = [...pending].filter(([row]) => row.browser === browser);
     const ratios = rows.map(([, ratio]) => ratio);
-    const { tau } = runToRunSpread(ratios);
     const shift = sharedShift(ratios);
+    const { tau } = runToRunSpread(ratios, shift);
     for (const [row, ratio] of rows) decide(row, ratio, tau, shift, thresholdPct);
     return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS, shift: shift && shiftChange(shift, thresholdPct) };
   });

@@ -69,7 +69,7 @@ export function restoreRow(adapter: StoreAdapter, c: BenchCase, carried: Carried
 
 /** The row for the next launch: its state, and what its results row needs should no later launch finish it (carriedResult). */
 export function carriedRow(id: CaseIdentity, row: Row, series: BenchCase['series']): CarriedRow {
-  return { ...id, db: row.db, ...(series ? { series: { x: series.x, y: series.y } } : {}), ...carriedState(row) };
+  return { ...id, db: row.db, ...(series ? { series } : {}), ...carriedState(row) };
 }
 
 /**

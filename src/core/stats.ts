@@ -468,14 +468,13 @@ const CHI2_1_MEDIAN = 0.454936423119572;
  * launch and the machine's state over minutes move every row of a run a little, each its own way.
  * Estimated like Paule and Mandel's (1982, J. Res. NBS 87:377-385), which solves
  * sum (y - centre)^2 / (se^2 + tau^2) = k - 1, but with medians: the median of those terms is set to
- * the median of chi-square(1), around the median log ratio, so rows that really changed (a
- * minority) do not count as spread, and a change of every row shows as a shift, not as spread.
- * tau is 0 when the rows' own intervals already explain how they scatter, or below
- * RUN_TO_RUN_MIN_ROWS; `centre` is the median log ratio it is measured around (NaN without rows).
+ * the median of chi-square(1), around the shift every row shares (sharedShift, the median log
+ * ratio), so rows that really changed (a minority) do not count as spread, and a change of every
+ * row shows as a shift, not as spread. tau is 0 when the rows' own intervals already explain how
+ * they scatter, or below RUN_TO_RUN_MIN_ROWS (no shift).
  */
-export function runToRunSpread(rows: readonly LogRatio[]): { tau: number; centre: number } {
-  const centre = rows.length > 0 ? median(rows.map((r) => r.y)) : NaN;
-  return { tau: rows.length < RUN_TO_RUN_MIN_ROWS ? 0 : spreadAround(rows, centre), centre };
+export function runToRunSpread(rows: readonly LogRatio[], shift: LogRatio | null = sharedShift(rows)): { tau: number } {
+  return { tau: shift ? spreadAround(rows, shift.y) : 0 };
 }
 
 /**
