@@ -143,6 +143,22 @@ describe('runner - time cap versus hang', () => {
     // take 3 × 1000 samples of 25 ms).
     expect(took).toBeLessThan(900 + 2000);
   });
+
+  it('a later pass with no budget left for a row takes no fill or warm-up for it', async () => {
+    // Pass 1's minimums alone (2 rows × 7 samples of at least 25 ms) spend the 300-ms budget.
+    const slow = (id: string) => scripted(id, { memory: around(30) }, { setup: () => sleep(25) } as Partial<BenchCase>);
+    const auto = { targetRelCi: 0.001, minN: 6, maxN: 1000, maxMs: 60_000, passes: 3 };
+    const { cases, order } = await run([suiteOf(slow('a'), slow('b'))], [memoryAdapter], plan({ auto, warmup: 1, budgetMs: 300 }));
+    // 'a' takes its 6; 'b' stops at 2 or more, when one more would pass the end of the budget.
+    expect(cases.map((c) => [c.case, c.warmup.length, c.status === 'ok' && c.stopped, c.samplesPerPass.slice(1)])).toEqual([
+      ['a', 1, 'budget', [0, 0]],
+      ['b', 1, 'budget', [0, 0]],
+    ]);
+    expect(cases[0]?.samples).toHaveLength(6);
+    expect(cases[1]?.samples.length).toBeGreaterThanOrEqual(2);
+    // No round in passes 2 and 3: one warm-up round and a round per timed sample, all in pass 1.
+    expect(order.map((o) => o.rounds.length)).toEqual(cases.map((c) => 1 + c.samples.length));
+  });
 });
 
 describe('runner - fixed iterations', () => {
