@@ -12,7 +12,7 @@ import { networkInterfaces } from 'node:os';
 import { extname, resolve, sep } from 'node:path';
 import type { Baseline } from '../core/baseline.ts';
 import type { LaunchOrder } from '../core/launch.ts';
-import { MAX_COLLECTOR_MESSAGE_BYTES, type CollectorMessage } from '../core/collector.ts';
+import { MAX_COLLECTOR_MESSAGE_BYTES, STOP_REPLY, type CollectorMessage } from '../core/collector.ts';
 import { checkCollectorMessage } from './collector-check.ts';
 import { ISOLATION_HEADERS } from './isolation.ts';
 
@@ -38,6 +38,8 @@ export interface CollectorOptions {
   baseline?: (browser: string) => Baseline | undefined;
   /** The passes a browser's launch takes and the rows it carries (launch.ts), answered at GET ?launch=BROWSER. */
   launch?: (browser: string) => LaunchOrder | undefined;
+  /** Whether the sweep asks this browser's page to stop: its accepted messages are then answered with STOP_REPLY. */
+  stopRequested?: (browser: string) => boolean;
 }
 
 export interface ServerOptions {
@@ -258,6 +260,7 @@ async function collect(req: IncomingMessage, res: ServerResponse, collector: Col
   if (!outcome.ok) return refuse(outcome.status, outcome.reason, { type: outcome.type, browser: outcome.browser });
   const conflict = collector.onMessage(outcome.message);
   if (typeof conflict === 'string') return refuse(409, conflict, { type: outcome.message.type, browser: outcome.message.browser });
+  if (collector.stopRequested?.(outcome.message.browser)) return replyJson(res, STOP_REPLY);
   res.writeHead(204, COMMON_HEADERS);
   res.end();
 }

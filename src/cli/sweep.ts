@@ -49,6 +49,12 @@ import { printableField } from './terminal-text.ts';
 import { runEntry } from './entry.ts';
 
 const MAX_WARNINGS_SHOWN = 5;
+/**
+ * How long Ctrl-C waits for the page to stop and send its rows before it closes the browser: the
+ * page hears it at its next message, after the sample in flight (under a second in the default
+ * plan, where the slowest sample is a temporary view's), and then deletes its databases.
+ */
+const STOP_GRACE_MS = 15_000;
 
 const DRIVERS: Record<FoundBrowser['driver'], Driver> = { playwright: drivePlaywright, webdriver: driveWebDriver };
 
@@ -305,7 +311,12 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   if (launchPlan.length > 1) out(`  launches: each browser's ${passes} passes run in ${launchPlan.length} launches of it, so each row's interval counts how launches differ (--launches)`);
 
   // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
+  // Two stages: `stopping` asks the page in flight to stop as its Cancel does and hand back its
+  // rows; `controller` closes the browser, at once when no page runs, else after STOP_GRACE_MS.
+  const stopping = new AbortController();
   const controller = new AbortController();
+  let pageRunning = (): boolean => false;
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
   let signalled: NodeJS.Signals | null = null;
   let signalledAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {
@@ -318,8 +329,14 @@ export async function sweep(argv: readonly string[]): Promise<number> {
     }
     signalled = sig;
     signalledAt = Date.now();
-    controller.abort();
-    process.stderr.write(`sweep: ${sig}: stopping; the browser is closed and the rows so far are kept (again to quit at once)\n`);
+    stopping.abort();
+    if (!pageRunning()) {
+      controller.abort();
+      process.stderr.write(`sweep: ${sig}: stopping; the browser is closed and the rows so far are kept (again to quit at once)\n`);
+      return;
+    }
+    graceTimer = setTimeout(() => controller.abort(), STOP_GRACE_MS);
+    process.stderr.write(`sweep: ${sig}: stopping; the page is asked to hand back the rows it has, and the browser is closed within ${STOP_GRACE_MS / 1000} s (again to quit at once)\n`);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -374,6 +391,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
           },
           baseline: baselineFor,
           launch: (browser) => launchOrder(browser),
+          stopRequested: () => stopping.signal.aborted,
           onRejected: (r) => {
             if (args.manual && r.browser !== undefined && session?.browser !== null && r.browser !== session?.browser && !refusedLabels.has(r.browser)) {
               refusedLabels.add(r.browser);
@@ -391,8 +409,10 @@ export async function sweep(argv: readonly string[]): Promise<number> {
     }
     const origin = pageOrigin(server, args, out);
 
+    // A page that said hello and has not ended can be asked to stop.
+    pageRunning = () => session !== undefined && !session.isOver && session.progress.userAgent !== null;
     for (const t of targets) {
-      if (controller.signal.aborted) break;
+      if (stopping.signal.aborted) break;
       const startedAt = new Date().toISOString();
       let warnings = 0;
       const label = () => (t.browser ? t.id : manualLabel(current.browser));
@@ -454,7 +474,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
         order = launchPlan.length > 1 ? { ...range, budgetMs: across.launchBudgetMs, budgetLeftMs: budgetLeft, carry } : undefined;
         launched++;
         end = await t.drive(url, current, controller.signal);
-        if (end.kind !== 'done' || end.carry === undefined || controller.signal.aborted) break;
+        if (end.kind !== 'done' || end.carry === undefined) break;
         try {
           carry = checkCarry(end.carry, runId, range.last);
         } catch (e) {
@@ -468,6 +488,11 @@ export async function sweep(argv: readonly string[]): Promise<number> {
         }
         carried = carry.rows.flatMap((row) => carriedResult(row) ?? []);
         writePartial(current);
+        // Stopped as this launch ended: its document holds only the rows that never ran; the carried ones are kept.
+        if (stopping.signal.aborted) {
+          end = { kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM) between two launches' };
+          break;
+        }
       }
       launchOrder = () => undefined;
       clearInterval(ticker);
@@ -480,7 +505,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
         // A run over several launches started with the first; its rows carry the samples of all.
         if (launched > 1) results = { ...results, run: { ...results.run, startedAt, launches: launched } };
         if (results.cases.some(awaitsDriver)) {
-          const driven = { how: t.browser?.playwright, pageUrl: `${origin}/`, plan, signal: controller.signal, onProgress: (line: string) => view.update(`${name.padEnd(9)} ${line}`) };
+          const driven = { how: t.browser?.playwright, pageUrl: `${origin}/`, plan, signal: stopping.signal, onProgress: (line: string) => view.update(`${name.padEnd(9)} ${line}`) };
           // The driven rows run after the page's own, so the run finishes when they do.
           const measured = await runDrivenRows(results.cases, driven);
           results = { ...results, run: { ...results.run, finishedAt: new Date().toISOString() }, cases: measured };
@@ -502,6 +527,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
     }
   } finally {
     if (ticker) clearInterval(ticker);
+    clearTimeout(graceTimer);
     session?.end({ kind: 'cancelled', message: 'the sweep stopped' });
     await server?.close();
     if (privateBuild) rmSync(privateBuild, { recursive: true, force: true });

@@ -26,6 +26,18 @@ export type CollectorMessage =
   /** The page could not run the plan at all (bad plan, crash in the harness). */
   | { type: 'fatal'; token: string; browser: string; message: string };
 
+/**
+ * The collector's answer to an accepted message once the sweep asks the page to stop (Ctrl-C or
+ * SIGTERM): the page cancels its run as its Cancel button does, and sends the rows it has in its
+ * 'done' (`stopped: cancelled`). Otherwise the answer is 204 No Content.
+ */
+export const STOP_REPLY = { stop: 'cancel' } as const;
+
+/** Whether a collector's JSON answer is STOP_REPLY. */
+export function isStopReply(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && (data as { stop?: unknown }).stop === STOP_REPLY.stop;
+}
+
 /** Largest message the collector accepts, in bytes. */
 export const MAX_COLLECTOR_MESSAGE_BYTES = 64 * 1024 * 1024;
 

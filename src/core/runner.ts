@@ -32,7 +32,7 @@ import { passesOf, PlanError, type Plan } from './plan.ts';
 import { createRng, deriveSeed, shuffled, type Rng } from './random.ts';
 import type { CaseIdentity, CaseResult, RunInfo, StopReason } from './results.ts';
 import { CARRY_SCHEMA, carryKey, type Carry, type CarriedRow, type LaunchOrder } from './launch.ts';
-import { addSample, carriedRow, costPerSample, cutShort, isSampling, newRow, refreshInterval, restoreRow, rowResult, type Row } from './row.ts';
+import { addSample, carriedResult, carriedRow, costPerSample, cutShort, isSampling, newRow, refreshInterval, restoreRow, rowResult, type Row } from './row.ts';
 import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
 import { selectShard } from './shard.ts';
 import { resolveSuiteParams, type BenchCase, type FixtureSource, type Suite } from './suite.ts';
@@ -213,6 +213,7 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     cancelled = true;
     // Rows of earlier passes keep what they have: a cancelled run loses only the sample in flight.
     for (const group of run.open.values()) if (!group.finished) cancelGroup(run, group);
+    endCarriedRows(run);
   }
   // Delete anything a cancelled or wedged sample left behind, and report what could not be.
   await run.sampler.disposeAll();
@@ -340,7 +341,8 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
     await fillSharedDatabases(run, group, last);
     await warmUp(run, group, pass);
     await takeMinimumSamples(run, group, minimumInPass(run.plan, pass));
-    if (run.plan.auto) await takeAdditionalSamples(run, group, run.budget.hasLaterShares());
+    // Time left at the end of a launch that is not the run's last goes to the later launches (launch.ts).
+    if (run.plan.auto) await takeAdditionalSamples(run, group, run.budget.hasLaterShares() || run.last < run.passes);
     if (last) await measurementPass(run, group);
   } finally {
     await closeSharedDatabases(run, group);
@@ -363,6 +365,15 @@ function cancelGroup(run: Run, group: Group): void {
     return state !== null;
   });
   finishGroup(run, group, kept);
+}
+
+/** After Cancel in a later launch: the carried rows of groups it had not opened yet end as carriedResult says. */
+function endCarriedRows(run: Run): void {
+  const ended = new Set(run.cases.map(carryKey));
+  for (const [key, carried] of run.carried) {
+    const result = ended.has(key) ? null : carriedResult(carried);
+    if (result) finishRow(run, result);
+  }
 }
 
 /**

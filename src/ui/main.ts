@@ -95,11 +95,15 @@ runButton.addEventListener('click', () => {
   history.replaceState(null, '', `${location.pathname}${withPlanQuery(location.search, planToQuery(reading.plan))}`);
   void startRun(reading.plan, newRunId());
 });
-cancelButton.addEventListener('click', () => {
+cancelButton.addEventListener('click', cancelRun);
+// The sweep's Ctrl-C: the run stops as Cancel stops it, and its rows go to the sweep in 'done'.
+if (collector) collector.onStop = cancelRun;
+
+function cancelRun(): void {
   cancelButton.disabled = true;
   cancelButton.textContent = 'Cancelling…';
   controller?.abort();
-});
+}
 
 void boot();
 

@@ -1,7 +1,8 @@
 /**
  * A sweep that goes wrong: a browser dies mid-run, or the user presses Ctrl-C. The other
- * browsers' results and the finished rows stay on disk, the exit code says it failed, and no
- * driver process outlives the sweep. The test finds the browser through the sweep's own
+ * browsers' results and the finished rows stay on disk (on Ctrl-C the page hands back the rows
+ * it has, as its Cancel does), the exit code says it failed, and no driver process outlives the
+ * sweep. The test finds the browser through the sweep's own
  * process tree and kills only that.
  */
 import { expect, test } from '@playwright/test';
@@ -77,12 +78,20 @@ test('sweep crash - Ctrl-C stops the sweep, keeps the rows, and leaves no WebKit
     expect(group.map((p) => p.comm)).toEqual(expect.arrayContaining(['WebKitWebDriver', 'MiniBrowser']));
 
     // What a terminal does on Ctrl-C: SIGINT to the sweep's whole foreground process group.
+    const before = (JSON.parse(readFileSync(join(out, filesIn(out).find((f) => f.endsWith('-webkit.partial.json'))!), 'utf8')) as PartialFile).cases;
     signalGroup(sweep.child, 'SIGINT');
     const run = await sweep.done;
-    expect(run.code, `${run.stdout}\n${run.stderr}`).not.toBe(0);
-    expect(run.stdout).toMatch(/webkit\s+FAILED after \S+ \(cancelled, [1-9]\d* rows? kept\)/);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+    expect(run.stderr).toContain('the page is asked to hand back the rows it has');
+    // The page stopped as its Cancel stops it and sent its rows: a results document, cancelled.
+    expect(run.stdout).toMatch(/webkit\s+cancelled in \S+: [1-9]\d* rows \([1-9]\d* ok, 0 unsupported, 0 error, 0 timeout\)/);
     expect(run.stdout).toMatch(/FAILED: cancelled; webkit did not complete\./);
-    expect(filesIn(out).filter((f) => f.endsWith('-webkit.partial.json'))).toHaveLength(1);
+    const name = filesIn(out).find((f) => f.endsWith('-webkit.json'))!;
+    const results = parseResults(readFileSync(join(out, name), 'utf8'), name);
+    expect(results.run.cancelled).toBe(true);
+    expect(results.cases.length).toBeGreaterThanOrEqual(before.length);
+    expect(results.cases.every((c) => c.status === 'ok')).toBe(true);
+    expect(filesIn(out).filter((f) => f.endsWith('.partial.json'))).toEqual([]);
 
     // Nothing of the driver's group is left (pgrep exits 1 when no process matches).
     const pgrep = spawnSync('pgrep', ['-g', String(leader?.pgid)], { encoding: 'utf8' });
@@ -95,10 +104,10 @@ test('sweep crash - Ctrl-C stops the sweep, keeps the rows, and leaves no WebKit
   }
 });
 
-test('sweep crash - Ctrl-C in a later launch keeps the samples the launches before it carried', async () => {
+test('sweep crash - Ctrl-C in a later launch keeps the samples of the launches before it and of the one in flight', async () => {
   test.setTimeout(240_000);
   const out = mkdtempSync(join(tmpdir(), 'storebench-ctrl-c-launch-'));
-  const plan = ['--suites', 'read', '--cases', 'get-batch', '--adapters', 'memory,idb', '--sizes', '100', '--budget', '45s', '--launches', '3'];
+  const plan = ['--suites', 'read', '--cases', 'get-batch', '--adapters', 'memory,idb', '--sizes', '100', '--budget', '90s', '--launches', '3', '--auto=max-n:10000'];
   const sweep = startSweep(['--browsers', 'chromium', ...plan, '--out', out], 220_000);
   const carried = () => {
     const name = filesIn(out).find((f) => f.endsWith('-chromium.partial.json'));
@@ -106,21 +115,27 @@ test('sweep crash - Ctrl-C in a later launch keeps the samples the launches befo
     return kept && kept.cases.length === 2 ? kept : undefined;
   };
   try {
-    // After the first launch the partial file holds the rows it carries; Ctrl-C in the second.
+    // After the first launch the partial file holds the rows it carries; Ctrl-C once the second has sampled.
     const afterFirst = await waitFor('the rows the first launch carried', 150_000, carried);
+    await sweep.waitForStdout(/\| launch 2\/3 \|[^\n]*sample \d+/, 60_000);
     signalGroup(sweep.child, 'SIGINT');
     const run = await sweep.done;
-    expect(run.code, `${run.stdout}\n${run.stderr}`).not.toBe(0);
-    expect(run.stdout).toMatch(/chromium\s+FAILED after \S+ \(cancelled, 2 rows kept\)/);
-    const kept = carried()!;
-    for (const row of kept.cases) {
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+    expect(run.stdout).toMatch(/chromium\s+cancelled in \S+: 2 rows \(2 ok, 0 unsupported, 0 error, 0 timeout\)/);
+    const name = filesIn(out).find((f) => f.endsWith('-chromium.json'))!;
+    const results = parseResults(readFileSync(join(out, name), 'utf8'), name);
+    expect(results.run.cancelled).toBe(true);
+    const first = (adapter: string) => afterFirst.cases.find((c) => c.adapter === adapter)!.samples;
+    for (const row of results.cases) {
       if (row.status !== 'ok') throw new Error(`${row.adapter}: ${row.status}`);
-      // At least the first launch's minimum, stopped by the cancel, with statistics over them.
-      expect(row.samples.length).toBeGreaterThanOrEqual(6);
+      // The first launch's samples, then the second's, stopped by the cancel, with statistics over them all.
+      expect(row.samples.slice(0, first(row.adapter).length)).toEqual(first(row.adapter));
       expect(row.stopped).toBe('cancelled');
       expect(row.stats.n).toBe(row.samples.length);
-      expect(row.samples.slice(0, afterFirst.cases.find((c) => c.adapter === row.adapter)!.samples.length)).toEqual(afterFirst.cases.find((c) => c.adapter === row.adapter)!.samples);
     }
+    const total = (rows: readonly { samples: readonly number[] }[]) => rows.reduce((n, r) => n + r.samples.length, 0);
+    expect(total(results.cases)).toBeGreaterThan(total(afterFirst.cases));
+    expect(filesIn(out).filter((f) => f.endsWith('.partial.json'))).toEqual([]);
   } finally {
     signalGroup(sweep.child, 'SIGKILL');
     rmSync(out, { recursive: true, force: true });
@@ -142,10 +157,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       expect(run.code === 0, `${run.stdout}\n${run.stderr}`).toBe(false);
       // Every process the sweep started is gone, browser included.
       await waitFor('the sweep and its browser to exit', 30_000, () => tree.every((p) => !alive(p.pid)));
-      const partial = filesIn(out).filter((f) => f.endsWith('-chromium.partial.json'));
-      expect(partial).toHaveLength(1);
-      const kept = JSON.parse(readFileSync(join(out, partial[0]!), 'utf8')) as PartialFile;
-      expect(kept.cases.length).toBeGreaterThan(0);
+      // The page was asked to stop and sent its rows: a cancelled results document, no partial file.
+      expect(filesIn(out).filter((f) => f.endsWith('.partial.json'))).toEqual([]);
+      const name = filesIn(out).find((f) => f.endsWith('-chromium.json'))!;
+      const results = parseResults(readFileSync(join(out, name), 'utf8'), name);
+      expect(results.run.cancelled).toBe(true);
+      expect(results.cases.length).toBeGreaterThan(0);
     } finally {
       signalGroup(sweep.child, 'SIGKILL');
       rmSync(out, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ISOLATION_HEADERS } from '../../src/cli/isolation.ts';
 import { startServer, type Rejection, type StorebenchServer } from '../../src/cli/server.ts';
-import { MAX_COLLECTOR_MESSAGE_BYTES, type CollectorMessage } from '../../src/core/collector.ts';
+import { isStopReply, MAX_COLLECTOR_MESSAGE_BYTES, type CollectorMessage } from '../../src/core/collector.ts';
 import { resultsDocument } from '../../src/core/results-document.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
 import { nodeEnvironment } from './runner-doc.ts';
@@ -79,6 +79,8 @@ let dist: string;
 let server: StorebenchServer;
 let messages: CollectorMessage[];
 let rejections: Rejection[];
+/** Whether the sweep asks the pages to stop (its Ctrl-C). */
+let stopping = false;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'storebench-server-'));
@@ -92,7 +94,7 @@ beforeAll(async () => {
   symlinkSync(join(dir, 'secret.txt'), join(dist, 'link.txt'));
   server = await startServer({
     root: dist,
-    collector: { token: TOKEN, onMessage: (m) => void messages.push(m), onRejected: (r) => rejections.push(r), maxBytes: 64 * 1024 },
+    collector: { token: TOKEN, onMessage: (m) => void messages.push(m), onRejected: (r) => rejections.push(r), maxBytes: 64 * 1024, stopRequested: () => stopping },
   });
 });
 
@@ -104,6 +106,7 @@ afterAll(async () => {
 beforeEach(() => {
   messages = [];
   rejections = [];
+  stopping = false;
 });
 
 describe('cli server - static files', () => {
@@ -161,6 +164,17 @@ describe('cli server - collector', () => {
     expect(reply.status).toBe(204);
     expectIsolated(reply);
     expect(messages).toEqual([hello]);
+  });
+
+  it('once the sweep asks the page to stop, answers each accepted message with the stop reply, and a refused one as before', async () => {
+    stopping = true;
+    const reply = await post(server, hello);
+    expect(reply.status).toBe(200);
+    expectIsolated(reply);
+    expect(isStopReply(JSON.parse(reply.body))).toBe(true);
+    expect(messages).toEqual([hello]);
+    expect((await post(server, { ...hello, token: 'wrong' })).status).toBe(403);
+    expect(isStopReply({ stop: 'later' })).toBe(false);
   });
 
   it('accepts text/plain (sendBeacon) and a message without a content type', async () => {

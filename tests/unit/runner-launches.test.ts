@@ -112,6 +112,21 @@ describe('runner - passes in launches of their own', () => {
     expect(doc.cases[0]?.samplesPerPass).toEqual([6, 2, 2]);
   });
 
+  it("the last case of a launch that is not the run's last leaves the launch's spare time to the later launches", async () => {
+    // Samples of 100 ± 40, which never reach ±2%: only max-n (50, so 25 by the end of pass 1 of 2) or the budget stops the row.
+    let k = 0;
+    const noisy = defineCase<void>({ id: 'n', title: 'n', needs: [], operations: () => 1, run: async () => 100 + (k++ % 2 === 0 ? 40 : -40) });
+    const p = plan({ auto: { ...auto, passes: 2 } });
+    const first = await launch([suiteOf(noisy)], [memoryAdapter], p, { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 10_000, carry: null });
+    const row = overTheWire(first.carry as Carry).rows[0]!;
+    // Its share of the pass, then it stops as `budget`; it does not spend max-n in the first launch.
+    expect(row.samplesPerPass).toEqual([25]);
+    expect(row.state).toEqual({ kind: 'stopped', why: 'budget' });
+    // The run's last case in its last launch still takes what is left, up to max-n.
+    const second = await launch([suiteOf(noisy)], [memoryAdapter], p, { first: 2, last: 2, budgetMs: 5_000, budgetLeftMs: 5_000, carry: overTheWire(first.carry as Carry) });
+    expect(okRow(second.cases, 'memory').samplesPerPass).toEqual([25, 25]);
+  });
+
   it('keeps the calibrated repeats: a later launch does not calibrate again', async () => {
     const runs = { n: 0 };
     // A shared row far under the timer's step: calibration repeats its body in the first launch.
@@ -187,6 +202,23 @@ describe('runner - passes in launches of their own', () => {
     expect(rows.map((r) => r.status === 'ok' && r.stopped)).toEqual(['cancelled', false, 'cancelled', 'cancelled']);
     // They make a valid results document, statistics and all.
     expect(() => validateResults(runnerResultsDoc('launches', p, rows, carry.order))).not.toThrow();
+  });
+
+  it('Cancel in a later launch, in its first case, still ends the rows of the cases it had not reached, with the samples they carried', async () => {
+    const runs = { n: 0 };
+    const p = plan({ auto: { ...auto, passes: 2 } });
+    const suites = [suiteOf(quiet('a', runs), quiet('b', runs))];
+    const first = await launch(suites, [memoryAdapter], p, { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
+    const carry = checkCarry(overTheWire(first.carry as Carry), 'launches', 1);
+    // The sweep's Ctrl-C reaches the page during case a's warm-up in launch 2.
+    const controller = new AbortController();
+    const stopsInA = suiteOf(quiet('a', runs, { run: async () => (controller.abort(), 100) }), quiet('b', runs));
+    const events: RunEvent[] = [];
+    const second = await runPlan({ plan: p, suites: [stopsInA], adapters: [memoryAdapter], runId: 'launches', signal: controller.signal, onEvent: (e) => events.push(e), cleanupTimeoutMs: 500, launch: { first: 2, last: 2, budgetMs: 5_000, budgetLeftMs: 5_000, carry } });
+    expect(second.cancelled).toBe(true);
+    expect(events.some((e) => e.type === 'group-start' && e.case === 'b')).toBe(false);
+    expect(second.cases.map((c) => [c.case, c.status === 'ok' && c.stopped, c.samples])).toEqual(carry.rows.map((r) => [r.case, 'cancelled', r.samples]));
+    expect(() => validateResults(runnerResultsDoc('launches', p, second.cases, second.order))).not.toThrow();
   });
 
   it('a row cut short stops as cancelled, keeps a failure or its own cap, and is left out below 2 samples', () => {

@@ -6,7 +6,7 @@
  * queued to wake up later inside a timed section; only the fetch's own settling can land there.
  * A failed POST is counted, never thrown into the runner.
  */
-import type { CollectorMessage } from '../../core/collector.ts';
+import { isStopReply, type CollectorMessage } from '../../core/collector.ts';
 import { checkBaseline, type Baseline } from '../../core/baseline.ts';
 import { checkLaunchOrder, type Carry, type LaunchOrder } from '../../core/launch.ts';
 import type { ResultsFile } from '../../core/results.ts';
@@ -29,6 +29,9 @@ export class CollectorClient {
   readonly stats: CollectorStats = { sent: 0, failed: 0, lastError: null };
   private readonly inFlight = new Set<Promise<void>>();
   private lastSampleAt = -Infinity;
+  /** Called once, when the collector first answers with STOP_REPLY (the sweep's Ctrl-C). */
+  onStop: (() => void) | null = null;
+  private stopHeard = false;
   /** The newest sample not sent because of the throttle; sent ahead of the next group-level event. */
   private heldSample: Progress | null = null;
 
@@ -141,9 +144,16 @@ export class CollectorClient {
       });
       if (!response.ok) throw new Error(`${message.type}: collector answered ${response.status} ${response.statusText}`.trim());
       this.stats.sent++;
+      if (response.status === 200 && isStopReply(await response.json())) this.heardStop();
     } catch (e) {
       this.noteFailure(e);
     }
+  }
+
+  private heardStop(): void {
+    if (this.stopHeard) return;
+    this.stopHeard = true;
+    this.onStop?.();
   }
 
   private noteFailure(e: unknown): void {
