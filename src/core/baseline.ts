@@ -2,12 +2,13 @@
  * Sampling against a baseline (`npm run sweep -- --baseline BASE.json`): each row samples until
  * its change from the baseline row is decided against the threshold, the way tachometer's
  * auto-sampling samples until each difference is clear of its horizons. Decided means the 95%
- * interval of the median ratio (stats.ratioOfMedians, the interval `compare` uses) lies wholly
- * above +T (a regression) or wholly below it (not one). Pure: rows in, a decision out.
+ * interval of the median ratio (stats.ratioOfMedians, the interval `compare` uses), net of the
+ * shift the run's rows share against the baseline (stats.sharedShift, as `compare` takes it out),
+ * lies wholly above +T (a regression) or wholly below it (not one). Pure: rows in, a decision out.
  */
 import { paramsDiffer } from './compare.ts';
 import type { CaseIdentity, ResultsFile } from './results.ts';
-import { median, medianCi, ratioOfMedians, type Interval, type MedianWithCi } from './stats.ts';
+import { logRatio, median, medianCi, netOf, ratioOfMedians, widenRatio, type Interval, type LogRatio, type MedianWithCi } from './stats.ts';
 
 /** What the runner needs of one baseline row: where it matches, and its median with interval. */
 export interface BaselineRow {
@@ -18,6 +19,22 @@ export interface BaselineRow {
   params: Record<string, unknown>;
   median: number;
   ci: Interval;
+}
+
+/** A row's sampling against its baseline row: what its decision rests on, and the decision. */
+export interface BaselineState {
+  row: BaselineRow;
+  thresholdPct: number;
+  /** The row's median and interval as of its last timed sample. */
+  now?: MedianWithCi;
+  /** The shift the run's rows share against the baseline, one object for all of them, which the runner keeps up to date. */
+  shift: { value: LogRatio | null };
+  decided: boolean;
+}
+
+/** Decide the row again, from its median and interval as last taken and the shift as it is now. */
+export function judge(b: BaselineState): void {
+  b.decided = b.now !== undefined && decided(b.now, b.row, b.thresholdPct, b.shift.value);
 }
 
 /** The baseline a run samples against: its rows (of the browser being run) and the threshold. */
@@ -47,14 +64,23 @@ export function matchBaseline(rows: readonly BaselineRow[], id: Pick<CaseIdentit
 }
 
 /**
- * Whether a row's change from the baseline row is clear of the threshold, either way; false while
- * undecided or without an interval. Takes the row's median and interval as already computed.
+ * Whether a row's change from the baseline row, net of `shift`, is clear of the threshold, either
+ * way; false while undecided or without an interval. Takes the row's median and interval as
+ * already computed. Why net: the machine moves between runs, and a row decided on the raw ratio
+ * stops sampling on a shift every row shares, which the final comparison then takes out.
  */
-export function decided(now: MedianWithCi, base: BaselineRow, thresholdPct: number): boolean {
-  const r = ratioOfMedians({ median: base.median, ci: base.ci }, now);
-  if (!r) return false;
+export function decided(now: MedianWithCi, base: BaselineRow, thresholdPct: number, shift: LogRatio | null = null): boolean {
+  const ratio = changeFrom(base, now);
+  if (!ratio) return false;
+  const r = widenRatio(netOf(ratio, shift), 0);
   const t = 1 + thresholdPct / 100;
   return r.lo > t || r.hi < t;
+}
+
+/** A row's change from its baseline row, as a log ratio; null without an interval on either side. */
+export function changeFrom(base: BaselineRow, now: MedianWithCi): LogRatio | null {
+  const r = ratioOfMedians({ median: base.median, ci: base.ci }, now);
+  return r && logRatio(r);
 }
 
 /** Check a baseline received over the wire (the collector's answer); throws a message naming the field. */

@@ -4,7 +4,7 @@
  */
 import type { StoreAdapter } from './adapter.ts';
 import { MIN_SAMPLES_ON_TIME_CAP, RESUMED_IN_LATER_PASSES } from './allocator.ts';
-import { decided, type BaselineRow } from './baseline.ts';
+import { judge, type BaselineState } from './baseline.ts';
 import type { CarriedRow } from './launch.ts';
 import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
 import type { SharedDb } from './sample.ts';
@@ -48,7 +48,7 @@ export interface Row {
   blocking?: Record<string, number>;
   footprint?: Record<string, number>;
   /** With --baseline: the row's counterpart in the baseline, and whether the change from it is decided yet (baseline.ts). */
-  baseline?: { row: BaselineRow; thresholdPct: number; decided: boolean };
+  baseline?: BaselineState;
 }
 
 export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
@@ -125,7 +125,10 @@ export function refreshInterval(row: Row): void {
   const ci = medianCiWith(row.samples, spread);
   row.precision = medianPrecision({ median: m, medianCi: ci });
   row.passBound = passesDominate(spread);
-  if (row.baseline) row.baseline.decided = decided({ median: m, ci }, row.baseline.row, row.baseline.thresholdPct);
+  if (row.baseline) {
+    row.baseline.now = { median: m, ci };
+    judge(row.baseline);
+  }
 }
 
 /**

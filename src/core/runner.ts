@@ -23,7 +23,7 @@
  */
 import type { Doc, StoreAdapter } from './adapter.ts';
 import { Budget, capReason, MIN_SAMPLES_ON_TIME_CAP, passShareUsed, pickRound, RESUMED_IN_LATER_PASSES, stopReason, type RowGauge } from './allocator.ts';
-import { matchBaseline, type Baseline } from './baseline.ts';
+import { changeFrom, judge, matchBaseline, type Baseline } from './baseline.ts';
 import { nextRepeats, sampleTargetMs } from './calibrate.ts';
 import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
 import { drivenReason } from './driven.ts';
@@ -35,6 +35,7 @@ import { CARRY_SCHEMA, carryKey, type Carry, type CarriedRow, type LaunchOrder }
 import { addSample, carriedResult, carriedRow, costPerSample, cutShort, isSampling, newRow, refreshInterval, restoreRow, rowResult, type Row } from './row.ts';
 import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
 import { selectShard } from './shard.ts';
+import { sharedShift, type LogRatio } from './stats.ts';
 import { resolveSuiteParams, type BenchCase, type FixtureSource, type Suite } from './suite.ts';
 import { measureTimerStep, now } from './timer.ts';
 import { chunks, fixtureShape, makeDocs } from '../../fixtures/index.ts';
@@ -170,6 +171,8 @@ interface Run {
   readonly carried: Map<string, CarriedRow>;
   /** The groups opened in this launch's first pass that have rows, by their plan entry. */
   readonly open: Map<PlannedGroup, Group>;
+  /** With a baseline: the shift the rows share against it, one object every row's BaselineState holds (shareBaselineShift). */
+  readonly baselineShift: { value: LogRatio | null };
   /** Budget weight of every group in every pass (its runnable rows' minimum samples), and of those done. */
   readonly weightTotal: number;
   weightDone: number;
@@ -269,6 +272,7 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     last,
     carried,
     open: new Map(),
+    baselineShift: { value: null },
     weightTotal,
     weightDone: 0,
     rowsTotal,
@@ -332,6 +336,7 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
   const group = pass === run.first ? openGroup(run, planned) : run.open.get(planned);
   if (!group) return;
   if (pass > 1) resumeRows(group);
+  if (run.input.baseline) shareBaselineShift(run, group);
   const last = pass === run.passes;
   run.emit({ type: 'group-start', suite: group.suiteId, case: planned.c.id, title: planned.c.title, size: planned.size, adapters: group.rows.map((r) => r.adapter.id), pass, passes: run.passes });
   group.startedAt = now();
@@ -423,7 +428,7 @@ function openGroup(run: Run, planned: PlannedGroup): Group | undefined {
 /** A new row, or the one an earlier launch carried; set to sample against its baseline counterpart where there is one. */
 function rowFor(run: Run, adapter: StoreAdapter, c: BenchCase, id: CaseIdentity): Row {
   const carried = run.carried.get(carryKey(id));
-  const row = withBaseline(carried ? restoreRow(adapter, c, carried) : newRow(adapter, c), run.input.baseline, id);
+  const row = withBaseline(carried ? restoreRow(adapter, c, carried) : newRow(adapter, c), run.input.baseline, id, run.baselineShift);
   if (carried) refreshInterval(row);
   return row;
 }
@@ -742,10 +747,22 @@ function gaugeOf(run: Run, row: Row): RowGauge {
   };
 }
 
+/**
+ * The shift the open groups' rows share against the baseline, taken again as each group starts a
+ * pass (it moves slowly), and the group's rows decided again against it. Rows with an interval
+ * count, with all their samples so far; below stats.RUN_TO_RUN_MIN_ROWS of them there is none yet,
+ * and rows are decided on their raw change.
+ */
+function shareBaselineShift(run: Run, group: Group): void {
+  const changes = [...run.open.values()].flatMap((g) => g.rows.flatMap((row) => (row.baseline?.now ? (changeFrom(row.baseline.row, row.baseline.now) ?? []) : [])));
+  run.baselineShift.value = sharedShift(changes);
+  for (const row of group.rows) if (row.baseline) judge(row.baseline);
+}
+
 /** The row, set to sample against its baseline counterpart when the run has a baseline and the case is in it. */
-function withBaseline(row: Row, baseline: Baseline | undefined, id: CaseIdentity): Row {
+function withBaseline(row: Row, baseline: Baseline | undefined, id: CaseIdentity, shift: { value: LogRatio | null }): Row {
   const match = baseline ? matchBaseline(baseline.rows, id) : undefined;
-  if (baseline && match) row.baseline = { row: match, thresholdPct: baseline.thresholdPct, decided: false };
+  if (baseline && match) row.baseline = { row: match, thresholdPct: baseline.thresholdPct, shift, decided: false };
   return row;
 }
 

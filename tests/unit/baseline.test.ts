@@ -34,6 +34,17 @@ describe('baseline - the rows a run samples against', () => {
     expect(decided(now([10, 10, 10]), row!, 5)).toBe(false); // no interval yet
   });
 
+  it('is decided net of the shift every row shares: +26% with a +20% shift is +5% and undecided, +20% is the same', () => {
+    const [row] = baselineRows([baseFile()], 'chromium');
+    const now = (xs: number[]) => ({ median: median(xs), ci: medianCi(xs) });
+    const shift = { y: Math.log(1.2), se: 0.005 };
+    expect(decided(now(BASE.map((x) => x * 1.26)), row!, 5)).toBe(true);
+    expect(decided(now(BASE.map((x) => x * 1.26)), row!, 5, shift)).toBe(false);
+    expect(decided(now(BASE.map((x) => x * 1.2)), row!, 5, shift)).toBe(true);
+    // The shift's own uncertainty counts: a wide one leaves the same row undecided.
+    expect(decided(now(BASE.map((x) => x * 1.2)), row!, 5, { ...shift, se: 0.05 })).toBe(false);
+  });
+
   it('checks what arrives over the wire', () => {
     expect(() => checkBaseline({ thresholdPct: 5, rows: [{ suite: 'insert' }] })).toThrow('baseline: rows[0]: expected {suite, case, adapter, size, params, median, ci: {lo, hi}}');
     expect(() => checkBaseline(null)).toThrow('baseline: expected an object');

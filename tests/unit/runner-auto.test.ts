@@ -161,6 +161,25 @@ describe('runner - time cap versus hang', () => {
   });
 });
 
+describe('runner - against a baseline', () => {
+  it('decides each row net of the shift the rows share: every row 20% slower is no change, and the one 26% slower is sampled until it is decided', async () => {
+    const ids = [...Array.from({ length: 11 }, (_, i) => `s${i}`), 'edge'];
+    // Every store 20% slower than its baseline row (a slower machine), 'edge' 26%: +5% net of that.
+    const c = scripted('c', Object.fromEntries(ids.map((id) => [id, around(1).map((v) => v * (id === 'edge' ? 1.26 : 1.2))])));
+    const baseline = { thresholdPct: 5, rows: ids.map((adapter) => ({ suite: 't', case: 'c', adapter, size: 10, params: {}, median: 100, ci: { lo: 99, hi: 101 } })) };
+    const auto = { targetRelCi: 0.02, minN: 6, maxN: 30, maxMs: 60_000, passes: 2 };
+    const { cases } = await run([suiteOf(c)], ids.map((id) => memoryAs(id)), plan({ auto, budgetMs: 60_000 }), { baseline });
+    const stopped = (id: string) => {
+      const r = row(cases, id);
+      return r.status === 'ok' ? [r.stopped, r.samples.length] : [r.status];
+    };
+    // Pass 1 has no shift yet (no row had an interval when it began), so every row stopped on its
+    // raw change; from pass 2 on, net of the +20% shift, the 11 are decided the same and 'edge' straddles +5%.
+    for (const id of ids.slice(0, 11)) expect(stopped(id)).toEqual(['decided', 6 + 2]);
+    expect(stopped('edge')).toEqual(['iterations', 30]);
+  });
+});
+
 describe('runner - fixed iterations', () => {
   it('without auto, every ok row stopped at its iteration count', async () => {
     const { cases } = await run([suiteOf(scripted('c', { memory: [5] }))], [memoryAdapter], plan({ iterations: 3 }));
