@@ -7,6 +7,7 @@
  * the budget, so each row's samples come from minutes apart: a machine that is slow for a minute
  * slows a share of every row's samples, not all of a few rows', and the row's interval sees it.
  * In each pass a group reads as its phases:
+ *   0. stop the rows the run's budget has no time left for, before anything runs for them;
  *   1. fill the shared databases of read-only cases, once per row (a fresh one each pass);
  *   2. warm up; in the first pass, also calibrate how many runs of a fast case body one sample takes;
  *   3. take the pass's minimum samples, in rounds, each round's stores in a seeded random order,
