@@ -115,9 +115,10 @@ test('sweep crash - Ctrl-C in a later launch keeps the samples of the launches b
     return kept && kept.cases.length === 2 ? kept : undefined;
   };
   try {
-    // After the first launch the partial file holds the rows it carries; Ctrl-C once the second has sampled.
+    // After the first launch the partial file holds the rows it carries. Ctrl-C in the second (passes
+    // 5 to 8) once it is in pass 6 or 7: pass 5's samples are taken, and pass 8 keeps the page running.
     const afterFirst = await waitFor('the rows the first launch carried', 150_000, carried);
-    await sweep.waitForStdout(/\| launch 2\/3 \|[^\n]*sample \d+/, 60_000);
+    await sweep.waitForStdout(/\| pass [67]\/12 \| launch 2\/3 \|/, 60_000);
     signalGroup(sweep.child, 'SIGINT');
     const run = await sweep.done;
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
