@@ -38,8 +38,8 @@ export interface CollectorOptions {
   baseline?: (browser: string) => Baseline | undefined;
   /** The passes a browser's launch takes and the rows it carries (launch.ts), answered at GET ?launch=BROWSER. */
   launch?: (browser: string) => LaunchOrder | undefined;
-  /** Whether the sweep asks this browser's page to stop: its accepted messages are then answered with STOP_REPLY. */
-  stopRequested?: (browser: string) => boolean;
+  /** Whether the sweep asks the page to stop (Ctrl-C): accepted messages are then answered with STOP_REPLY. */
+  stopRequested?: () => boolean;
 }
 
 export interface ServerOptions {
@@ -260,7 +260,7 @@ async function collect(req: IncomingMessage, res: ServerResponse, collector: Col
   if (!outcome.ok) return refuse(outcome.status, outcome.reason, { type: outcome.type, browser: outcome.browser });
   const conflict = collector.onMessage(outcome.message);
   if (typeof conflict === 'string') return refuse(409, conflict, { type: outcome.message.type, browser: outcome.message.browser });
-  if (collector.stopRequested?.(outcome.message.browser)) return replyJson(res, STOP_REPLY);
+  if (collector.stopRequested?.()) return replyJson(res, STOP_REPLY);
   res.writeHead(204, COMMON_HEADERS);
   res.end();
 }

@@ -21,20 +21,16 @@ export interface BaselineRow {
   ci: Interval;
 }
 
-/** A row's sampling against its baseline row: what its decision rests on, and the decision. */
+/** A row's sampling against its baseline row: its counterpart, and its own median and interval as of its last timed sample. */
 export interface BaselineState {
   row: BaselineRow;
   thresholdPct: number;
-  /** The row's median and interval as of its last timed sample. */
   now?: MedianWithCi;
-  /** The shift the run's rows share against the baseline, one object for all of them, which the runner keeps up to date. */
-  shift: { value: LogRatio | null };
-  decided: boolean;
 }
 
-/** Decide the row again, from its median and interval as last taken and the shift as it is now. */
-export function judge(b: BaselineState): void {
-  b.decided = b.now !== undefined && decided(b.now, b.row, b.thresholdPct, b.shift.value);
+/** Whether the row's change is decided (see decided), net of the shift the run's rows share now. */
+export function isDecided(b: BaselineState, shift: LogRatio | null): boolean {
+  return b.now !== undefined && decided(b.now, b.row, b.thresholdPct, shift);
 }
 
 /** The baseline a run samples against: its rows (of the browser being run) and the threshold. */

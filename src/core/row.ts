@@ -4,7 +4,7 @@
  */
 import type { StoreAdapter } from './adapter.ts';
 import { MIN_SAMPLES_ON_TIME_CAP, RESUMED_IN_LATER_PASSES } from './allocator.ts';
-import { judge, type BaselineState } from './baseline.ts';
+import type { BaselineState } from './baseline.ts';
 import type { CarriedRow } from './launch.ts';
 import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
 import type { SharedDb } from './sample.ts';
@@ -47,7 +47,7 @@ export interface Row {
   sampleWallMs: number;
   blocking?: Record<string, number>;
   footprint?: Record<string, number>;
-  /** With --baseline: the row's counterpart in the baseline, and whether the change from it is decided yet (baseline.ts). */
+  /** With --baseline: the row's counterpart in the baseline, and its median and interval to judge the change by (baseline.ts). */
   baseline?: BaselineState;
 }
 
@@ -125,10 +125,7 @@ export function refreshInterval(row: Row): void {
   const ci = medianCiWith(row.samples, spread);
   row.precision = medianPrecision({ median: m, medianCi: ci });
   row.passBound = passesDominate(spread);
-  if (row.baseline) {
-    row.baseline.now = { median: m, ci };
-    judge(row.baseline);
-  }
+  if (row.baseline) row.baseline.now = { median: m, ci };
 }
 
 /**

@@ -24,7 +24,7 @@
  */
 import type { Doc, StoreAdapter } from './adapter.ts';
 import { Budget, capReason, MIN_SAMPLES_ON_TIME_CAP, passShareUsed, pickRound, RESUMED_IN_LATER_PASSES, stopReason, type RowGauge } from './allocator.ts';
-import { changeFrom, judge, matchBaseline, type Baseline } from './baseline.ts';
+import { changeFrom, isDecided, matchBaseline, type Baseline } from './baseline.ts';
 import { nextRepeats, sampleTargetMs } from './calibrate.ts';
 import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
 import { drivenReason } from './driven.ts';
@@ -172,8 +172,8 @@ interface Run {
   readonly carried: Map<string, CarriedRow>;
   /** The groups opened in this launch's first pass that have rows, by their plan entry. */
   readonly open: Map<PlannedGroup, Group>;
-  /** With a baseline: the shift the rows share against it, one object every row's BaselineState holds (shareBaselineShift). */
-  readonly baselineShift: { value: LogRatio | null };
+  /** With a baseline: the shift the rows share against it (shareBaselineShift). */
+  baselineShift: LogRatio | null;
   /** Budget weight of every group in every pass (its runnable rows' minimum samples), and of those done. */
   readonly weightTotal: number;
   weightDone: number;
@@ -273,7 +273,7 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     last,
     carried,
     open: new Map(),
-    baselineShift: { value: null },
+    baselineShift: null,
     weightTotal,
     weightDone: 0,
     rowsTotal,
@@ -337,7 +337,7 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
   const group = pass === run.first ? openGroup(run, planned) : run.open.get(planned);
   if (!group) return;
   if (pass > 1) resumeRows(group);
-  if (run.input.baseline) shareBaselineShift(run, group);
+  if (run.input.baseline) shareBaselineShift(run);
   const last = pass === run.passes;
   run.emit({ type: 'group-start', suite: group.suiteId, case: planned.c.id, title: planned.c.title, size: planned.size, adapters: group.rows.map((r) => r.adapter.id), pass, passes: run.passes });
   group.startedAt = now();
@@ -429,7 +429,7 @@ function openGroup(run: Run, planned: PlannedGroup): Group | undefined {
 /** A new row, or the one an earlier launch carried; set to sample against its baseline counterpart where there is one. */
 function rowFor(run: Run, adapter: StoreAdapter, c: BenchCase, id: CaseIdentity): Row {
   const carried = run.carried.get(carryKey(id));
-  const row = withBaseline(carried ? restoreRow(adapter, c, carried) : newRow(adapter, c), run.input.baseline, id, run.baselineShift);
+  const row = withBaseline(carried ? restoreRow(adapter, c, carried) : newRow(adapter, c), run.input.baseline, id);
   if (carried) refreshInterval(row);
   return row;
 }
@@ -490,7 +490,7 @@ function stopRowsOutOfTime(run: Run, group: Group, pass: number): void {
   const runs = warmupsIn(run.plan, pass) + 1;
   for (const row of group.rows.filter(isSampling)) {
     const gauge = gaugeOf(run, row);
-    if (gauge.n >= MIN_SAMPLES_ON_TIME_CAP && outOfTime(run.budget.endsAt(), { ...gauge, costMs: gauge.costMs * runs })) stopRow(row, 'budget');
+    if (gauge.n >= MIN_SAMPLES_ON_TIME_CAP && outOfTime(run.budget.endsAt(), gauge, runs)) stopRow(row, 'budget');
   }
 }
 
@@ -744,30 +744,29 @@ function gaugeOf(run: Run, row: Row): RowGauge {
     costMs: costPerSample(row),
     spentMs: row.spentMs,
     passShareUsed: passShareUsed(row.samplesPerPass, row.passBound, run.plan.auto?.maxN, run.passes),
-    ...(row.baseline ? { decided: row.baseline.decided } : {}),
+    ...(row.baseline ? { decided: isDecided(row.baseline, run.baselineShift) } : {}),
   };
 }
 
 /**
  * The shift the open groups' rows share against the baseline, taken again as each group starts a
- * pass (it moves slowly), and the group's rows decided again against it. Rows with an interval
- * count, with all their samples so far; below stats.RUN_TO_RUN_MIN_ROWS of them there is none yet,
- * and rows are decided on their raw change.
+ * pass (it moves slowly); rows are decided net of it (gaugeOf). Rows with an interval count, with
+ * all their samples so far; below stats.RUN_TO_RUN_MIN_ROWS of them there is none yet, and rows
+ * are decided on their raw change.
  */
-function shareBaselineShift(run: Run, group: Group): void {
+function shareBaselineShift(run: Run): void {
   const changes = [...run.open.values()].flatMap((g) => g.rows.flatMap((row) => (row.baseline?.now ? (changeFrom(row.baseline.row, row.baseline.now) ?? []) : [])));
-  run.baselineShift.value = sharedShift(changes);
-  for (const row of group.rows) if (row.baseline) judge(row.baseline);
+  run.baselineShift = sharedShift(changes);
 }
 
 /** The row, set to sample against its baseline counterpart when the run has a baseline and the case is in it. */
-function withBaseline(row: Row, baseline: Baseline | undefined, id: CaseIdentity, shift: { value: LogRatio | null }): Row {
+function withBaseline(row: Row, baseline: Baseline | undefined, id: CaseIdentity): Row {
   const match = baseline ? matchBaseline(baseline.rows, id) : undefined;
-  if (baseline && match) row.baseline = { row: match, thresholdPct: baseline.thresholdPct, shift, decided: false };
+  if (baseline && match) row.baseline = { row: match, thresholdPct: baseline.thresholdPct };
   return row;
 }
 
-/** `budget` when one more sample of the row would end past `endsAt`. */
-function outOfTime(endsAt: number, gauge: RowGauge): StopReason | undefined {
-  return now() + gauge.costMs > endsAt ? 'budget' : undefined;
+/** `budget` when `runs` more runs of the row (a sample, or a warm-up and a sample) would end past `endsAt`. */
+function outOfTime(endsAt: number, gauge: RowGauge, runs = 1): StopReason | undefined {
+  return now() + gauge.costMs * runs > endsAt ? 'budget' : undefined;
 }
