@@ -22,7 +22,7 @@ import { errorMessage } from '../core/errors.ts';
 import { carryKey, checkCarry, defaultLaunches, launchPasses, type Carry, type LaunchOrder } from '../core/launch.ts';
 import { carriedResult } from '../core/row.ts';
 import { formatAuto, formatDuration as formatPlanDuration, passesOf, planToQuery, type Plan } from '../core/plan.ts';
-import { formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
+import { formatPassDifference, formatPrecisionSummary, precisionSummary, type PrecisionSummary } from '../core/precision.ts';
 import { ResultsError, type CaseResult, type ResultsFile } from '../core/results.ts';
 import { formatShard } from '../core/shard.ts';
 import { toCsv } from '../export/csv.ts';
@@ -133,6 +133,12 @@ function summarizeEnd(end: BrowserOutcome['end'], rows: number, ms: number): str
     default:
       return `FAILED after ${took} (${end.kind}, ${rows} row${rows === 1 ? '' : 's'} kept): ${end.message}`;
   }
+}
+
+/** The lines under a browser's summary: how precise its medians are, and how far its passes differ. */
+function printPrecision(s: PrecisionSummary, out: (line: string) => void): void {
+  out(`${''.padEnd(9)} precision: ${formatPrecisionSummary(s)}`);
+  if (s.passes) out(`${''.padEnd(9)}            ${formatPassDifference(s.passes)}`);
 }
 
 /** Why the sweep fails, or null when it passes. */
@@ -523,7 +529,7 @@ export async function sweep(argv: readonly string[]): Promise<number> {
       const hidden = warnings - MAX_WARNINGS_SHOWN;
       view.finish(`${name.padEnd(9)} ${summarizeEnd(outcomes[outcomes.length - 1]!.end, cases.length, Date.now() - t0)}${hidden > 0 ? ` (${hidden} more warning${hidden === 1 ? '' : 's'} not shown)` : ''}`);
       if (end.kind !== 'done') for (const d of end.details ?? []) out(`          ${d}`);
-      else out(`${''.padEnd(9)} precision: ${formatPrecisionSummary(precisionSummary(cases, plan.auto?.targetRelCi))}`);
+      else printPrecision(precisionSummary(cases, plan.auto?.targetRelCi), out);
     }
   } finally {
     if (ticker) clearInterval(ticker);

@@ -342,6 +342,14 @@ function passVariances(s: PassSpread): { between: number; within: number } {
 }
 
 /**
+ * The half-width, as a fraction of the median, that the passes' own effects alone give the pass
+ * interval: exp(1.96·τ·√weight) − 1. More samples in a pass leave it; only more passes narrow it.
+ */
+export function passPart(s: PassSpread): number {
+  return Math.expm1(Z975 * Math.sqrt(passVariances(s).between));
+}
+
+/**
  * Whether the passes' own effects, more than the samples' noise, set the width of the pass
  * interval: then more samples in one pass no longer narrow it.
  */

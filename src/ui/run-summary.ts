@@ -4,7 +4,7 @@
  * them. Pure: text out.
  */
 import { formatDuration } from '../core/plan.ts';
-import { formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
+import { formatPassDifference, formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
 import type { ResultsFile } from '../core/results.ts';
 
 /** The target rows are counted against when the plan has none (fixed sampling): the adaptive default. */
@@ -16,7 +16,8 @@ export function formatElapsed(ms: number): string {
 }
 
 /**
- * `Took 3m52s (sampling budget 4m). Precision: median row ±1.4% (95% interval of the median); …`.
+ * `Took 3m52s (sampling budget 4m). Precision: median row ±1.4% (95% interval of the median); …`,
+ * then, with passes, `The passes differ by τ …`.
  * `elapsedMs` is the page's own clock around the run, environment and clean-up included.
  */
 export function runSummaryText(results: ResultsFile, elapsedMs: number): string {
@@ -24,5 +25,6 @@ export function runSummaryText(results: ResultsFile, elapsedMs: number): string 
   const took = `${results.run.cancelled ? 'Cancelled after' : 'Took'} ${formatElapsed(elapsedMs)}`;
   const budget = plan.auto && plan.budgetMs !== undefined ? ` (sampling budget ${formatDuration(plan.budgetMs)})` : '';
   const summary = precisionSummary(results.cases, plan.auto?.targetRelCi ?? FIXED_TARGET);
-  return `${took}${budget}. Precision: ${formatPrecisionSummary(summary)}.`;
+  const passes = summary.passes ? ` The ${formatPassDifference(summary.passes)}.` : '';
+  return `${took}${budget}. Precision: ${formatPrecisionSummary(summary)}.${passes}`;
 }

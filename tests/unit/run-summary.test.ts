@@ -3,6 +3,7 @@ import { DEFAULT_AUTO } from '../../src/core/plan.ts';
 import type { CaseResult } from '../../src/core/results.ts';
 import { timeLeftText } from '../../src/ui/progress.ts';
 import { formatElapsed, runSummaryText } from '../../src/ui/run-summary.ts';
+import { summarize } from '../../src/core/stats.ts';
 import { sampleResults } from '../sample-results.ts';
 
 type OkRow = Extract<CaseResult, { status: 'ok' }>;
@@ -23,6 +24,13 @@ describe('run summary', () => {
     expect(runSummaryText(r, 232_400)).toBe(
       'Cancelled after 3m52s (sampling budget 4m). Precision: median row ±0.8% (95% interval of the median); 1 of 1 ok rows within ±1%; 1 within ±5%.',
     );
+  });
+
+  it('says how far the passes differ when the rows have passes', () => {
+    const r = sampleResults();
+    const samples = [10, 10.1, 10.2, 9.9, 11, 11.1, 11.2, 10.9];
+    r.cases[0] = { ...(r.cases[0] as OkRow), samples, samplesPerPass: [4, 4], stats: summarize(samples) };
+    expect(runSummaryText(r, 4210)).toMatch(/within ±5%\. The passes differ by τ \d+(\.\d)?% \(median over rows, a standard deviation\): ±\d+(\.\d)?% of an interval, which only more passes narrow\.$/);
   });
 
   it('writes short runs to a tenth of a second and long ones to the second', () => {
