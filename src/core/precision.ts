@@ -87,7 +87,11 @@ export function formatPrecisionSummary(s: PrecisionSummary): string {
   return parts.join('; ');
 }
 
-/** "passes differ by τ 7.6% (…): ±4.5% of an interval, which only more passes narrow". */
+/**
+ * "passes differ by τ 7.6% (…): ±4.5% of an interval, which only more passes narrow", or, where the
+ * median row's passes differ by no more than their samples' noise shows, that more samples narrow it.
+ */
 export function formatPassDifference(p: PassDifference): string {
+  if (p.tau === 0) return "passes differ by no more than their samples' noise (τ 0 at the median over rows): more samples narrow an interval";
   return `passes differ by τ ${percent(p.tau)} (median over rows, a standard deviation): ±${percent(p.part)} of an interval, which only more passes narrow`;
 }

@@ -44,6 +44,7 @@ describe('how far passes differ (precision.passDifference)', () => {
 
   it('says what τ is, what it makes of the interval, and what narrows it', () => {
     expect(formatPassDifference({ tau: 0.0761, part: 0.0449, rows: 94 })).toBe('passes differ by τ 7.6% (median over rows, a standard deviation): ±4.5% of an interval, which only more passes narrow');
+    expect(formatPassDifference({ tau: 0, part: 0, rows: 94 })).toBe("passes differ by no more than their samples' noise (τ 0 at the median over rows): more samples narrow an interval");
   });
 });
 
