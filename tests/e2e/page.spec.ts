@@ -189,3 +189,20 @@ test.describe('page - bad URL', () => {
     expect((await state(page)).status).toBe('idle');
   });
 });
+
+test.describe('page - phone width', () => {
+  // The narrowest phone screens in use: there a label and an interval side by side are wider
+  // than the screen, so the value must wrap, not widen the table.
+  test.use({ viewport: { width: 320, height: 640 } });
+
+  test('the stacked results table fits the screen, intervals included', async ({ page }) => {
+    await page.goto('/?suites=find&cases=count-all&adapters=memory,localstorage&sizes=100&budget=5s&autorun=1');
+    await page.waitForFunction(() => ['done', 'error'].includes((window as unknown as { __storebench: PageState }).__storebench.status), null, { timeout: 90_000 });
+    const s = await state(page);
+    expect(s.status, s.error).toBe('done');
+    for (const cell of await page.locator('#results-table td[data-label="95% CI of median (ms)"]').all()) await expect(cell).toHaveText(/\d – \d/);
+    const box = page.locator('#results-table').locator('xpath=..');
+    const { client, scroll } = await box.evaluate((el) => ({ client: el.clientWidth, scroll: el.scrollWidth }));
+    expect(scroll, 'the table is wider than its box, so values are cut off at the right').toBeLessThanOrEqual(client);
+  });
+});
