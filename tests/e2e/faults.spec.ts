@@ -12,15 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
 import { validateResultsIndex } from '../../src/core/results-input.ts';
-
-type PageState = { status: string; results?: ResultsFile; error?: string };
-
-const state = (page: Page) => page.evaluate(() => (window as unknown as { __storebench: PageState }).__storebench);
-
-async function settled(page: Page, timeout = 90_000): Promise<PageState> {
-  await page.waitForFunction(() => ['done', 'error'].includes((window as unknown as { __storebench: PageState }).__storebench.status), null, { timeout });
-  return state(page);
-}
+import { settled, state, type PageState } from './page-state.ts';
 
 /** Every database of the origin, of any name: PouchDB's (`_pouch_` + the name) and probes' included. */
 const leftDatabases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''));

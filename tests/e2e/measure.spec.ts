@@ -5,13 +5,11 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
-
-type PageState = { status: string; results?: ResultsFile; error?: string };
+import { settled } from './page-state.ts';
 
 async function run(page: Page, query: string): Promise<ResultsFile> {
   await page.goto(`/?${query}&autorun=1`);
-  await page.waitForFunction(() => ['done', 'error'].includes((window as unknown as { __storebench: PageState }).__storebench.status), null, { timeout: 110_000 });
-  const s = await page.evaluate(() => (window as unknown as { __storebench: PageState }).__storebench);
+  const s = await settled(page, 110_000);
   expect(s.status, s.error).toBe('done');
   return s.results as ResultsFile;
 }

@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { detectBrowser } from '../../src/core/environment.ts';
-import { validateResults, type ResultsFile } from '../../src/core/results.ts';
+import { validateResults } from '../../src/core/results.ts';
 import { CSV_COLUMNS } from '../../src/export/csv.ts';
-
-type PageState = { status: string; results?: ResultsFile; error?: string };
-
-const state = (page: Page) => page.evaluate(() => (window as unknown as { __storebench: PageState }).__storebench);
+import { settled, state, type PageState } from './page-state.ts';
 
 /**
  * Click a download button and read the file the page hands the browser. Over WebDriver BiDi a
@@ -135,8 +132,7 @@ test.describe('page - run', () => {
 
   test('the table shows each row’s factor to the fastest store, and folds unsupported stores into one line each', async ({ page }) => {
   await page.goto('/?suites=insert&cases=bulk,serial&adapters=memory,idb,localforage-websql&sizes=50&iterations=6&warmup=0&autorun=1');
-  await page.waitForFunction(() => ['done', 'error'].includes((window as unknown as { __storebench: PageState }).__storebench.status), null, { timeout: 90_000 });
-  const s = await state(page);
+  const s = await settled(page);
   expect(s.status, s.error).toBe('done');
   const table = page.locator('#results-table');
   // The fastest store of each case reads ×1.00; the others more.
@@ -197,8 +193,7 @@ test.describe('page - phone width', () => {
 
   test('the stacked results table fits the screen, intervals included', async ({ page }) => {
     await page.goto('/?suites=find&cases=count-all&adapters=memory,localstorage&sizes=100&budget=5s&autorun=1');
-    await page.waitForFunction(() => ['done', 'error'].includes((window as unknown as { __storebench: PageState }).__storebench.status), null, { timeout: 90_000 });
-    const s = await state(page);
+    const s = await settled(page);
     expect(s.status, s.error).toBe('done');
     for (const cell of await page.locator('#results-table td[data-label="95% CI of median (ms)"]').all()) await expect(cell).toHaveText(/\d – \d/);
     const box = page.locator('#results-table').locator('xpath=..');
