@@ -16,7 +16,8 @@ import { findChromium, findFirefox, findWebKit, type BrowserCandidate } from './
  * process; the explorer test reads results files and draws them, which exercises no storage
  * engine and would only repeat itself.
  */
-const PORT = 5179;
+// E2E_PORT lets two checkouts run their end-to-end tests side by side without reusing each other's server.
+const PORT = Number(process.env.E2E_PORT ?? 5179);
 const ONCE = [/sweep[^/]*\.spec\.ts$/, /study\.spec\.ts$/, /explorer\.spec\.ts$/];
 
 function project(name: 'chromium' | 'firefox' | 'webkit', b: BrowserCandidate): PlaywrightTestProject | null {
