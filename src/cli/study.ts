@@ -115,7 +115,7 @@ function resultsFilesBelow(dir: string): string[] {
 /** One part's sweep as a child process; SIGINT and SIGTERM to this process reach it. */
 function runSweep(argv: string[]): Promise<number> {
   return new Promise((resolveCode) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/sweep.ts'), ...argv], { cwd: REPO_ROOT, stdio: 'inherit' });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/sweep/main.ts'), ...argv], { cwd: REPO_ROOT, stdio: 'inherit' });
     const relay = (sig: NodeJS.Signals) => child.kill(sig);
     process.on('SIGINT', relay);
     process.on('SIGTERM', relay);

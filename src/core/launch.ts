@@ -14,7 +14,7 @@
  * their own").
  *
  * Pure data and its checks: the runner takes a launch's passes and rows (runner.ts), the page
- * fetches them from the sweep, and the sweep hands on what each launch returns (sweep.ts).
+ * fetches them from the sweep, and the sweep hands on what each launch returns (src/cli/sweep/launches.ts).
  */
 import { DB_MODES, type CaseIdentity, type DbMode, type RunInfo } from './results.ts';
 import type { CarriedState } from './row.ts';

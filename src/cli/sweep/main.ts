@@ -1,0 +1,95 @@
+/**
+ * `npm run sweep`: build the page, serve it cross-origin isolated with a collector, open it in
+ * each browser in turn, and write what the page sends back. The benchmark itself runs in the
+ * page; the sweep only orchestrates, prints and writes files. The browsers are local ones
+ * (discovery), remote ones (`--remote`), or whichever one a person points at the printed URL
+ * (`--manual`); the page reports to the collector the same way from each.
+ *
+ * A sweep reads as its phases, each a module of this folder:
+ *   1. check inputs (inputs.ts): flags, names, output, page, baseline, browsers; nothing starts before;
+ *   2. build and serve (serve.ts): the page, and the collector that hands messages to the browser in flight;
+ *   3. run launches (launches.ts): per browser, its passes over launches of their own, rows kept as they come;
+ *   4. driven rows (driven.ts): the rows a driver must act for (crash, cold, tabs, quota);
+ *   5. write (write.ts): the browser's results file, or its partial file; the CSV at the end;
+ *   6. report (report.ts): a line per browser, the table, the files and the verdict.
+ * What they share is one SweepRun, and a BrowserRun for the browser in flight (run.ts).
+ *
+ * Exit codes: 0 every browser completed and no row is error or timeout; 1 otherwise (the last
+ * line says why); 2 bad flags; with --baseline, the gate's code.
+ *
+ * package.json runs this file with `node --import tsx`, not through the tsx CLI: the CLI relays
+ * Ctrl-C to its child and SIGKILLs a child that does not acknowledge within 30 ms, which on a busy
+ * machine killed the sweep before it could stop its WebDriver process group.
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { runEntry } from '../entry.ts';
+import { makeRunId, OutputDir } from '../output.ts';
+import { ProgressView } from '../progress.ts';
+import { announce } from './announce.ts';
+import { checkInputs } from './inputs.ts';
+import { runLaunches } from './launches.ts';
+import { reportBrowser, reportSweep } from './report.ts';
+import type { SweepInputs, SweepRun } from './run.ts';
+import { buildAndServe } from './serve.ts';
+import { SweepStop } from './stop.ts';
+import { writeBrowser, writeCsv } from './write.ts';
+
+export async function sweep(argv: readonly string[]): Promise<number> {
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const fail = (line: string) => process.stderr.write(`sweep: ${line}\n`);
+  const inputs = await checkInputs(argv, { out, fail });
+  if ('exit' in inputs) return inputs.exit;
+  const run = newRun(inputs, out, fail);
+  announce(run);
+  // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
+  run.stop.listen();
+  try {
+    if (!(await buildAndServe(run))) return 1;
+    for (const target of run.targets) {
+      if (run.stop.requested) break;
+      const { b, end } = await runLaunches(run, target);
+      const outcome = await writeBrowser(run, b, end);
+      run.outcomes.push(outcome);
+      reportBrowser(run, b, outcome);
+    }
+  } finally {
+    await closeRun(run);
+  }
+  writeCsv(run);
+  return reportSweep(run);
+}
+
+function newRun(inputs: SweepInputs, out: SweepRun['out'], fail: SweepRun['fail']): SweepRun {
+  const runId = makeRunId();
+  const run: SweepRun = {
+    ...inputs,
+    runId,
+    token: randomUUID(),
+    output: new OutputDir(resolve(inputs.args.out), runId),
+    // A page that said hello and has not ended can be asked to stop.
+    stop: new SweepStop(() => {
+      const s = run.browser?.session;
+      return s !== undefined && !s.isOver && s.progress.userAgent !== null;
+    }),
+    view: new ProgressView(process.stdout),
+    outcomes: [...inputs.missing],
+    out,
+    fail,
+    root: '',
+    origin: '',
+    refusedLabels: new Set(),
+  };
+  return run;
+}
+
+/** Whatever the sweep started, stopped: the session in flight, the server, a private build, the signal handlers. */
+async function closeRun(run: SweepRun): Promise<void> {
+  run.stop.close();
+  run.browser?.session.end({ kind: 'cancelled', message: 'the sweep stopped' });
+  await run.server?.close();
+  if (run.privateBuild) rmSync(run.privateBuild, { recursive: true, force: true });
+}
+
+runEntry('sweep', sweep);
