@@ -14,7 +14,7 @@ export type CheckOutcome =
   /** `type` and `browser` are the message's own claims, when it made them and had the right token. */
   | { ok: false; status: number; reason: string; type?: string; browser?: string };
 
-const TYPES = ['hello', 'progress', 'case', 'done', 'fatal'] as const;
+const TYPES = ['hello', 'progress', 'case', 'pass', 'done', 'fatal'] as const;
 
 export function checkCollectorMessage(data: unknown, token: string): CheckOutcome {
   const refuse = (status: number, reason: string, claims: { type?: string; browser?: string } = {}): CheckOutcome => ({ ok: false, status, reason, ...claims });
@@ -27,6 +27,7 @@ export function checkCollectorMessage(data: unknown, token: string): CheckOutcom
   if (typeof m.browser !== 'string' || m.browser === '') return refuse(400, `${type}: browser: expected the browser label, got ${describe(m.browser)}`, { type });
   const claims = { type, browser: m.browser };
   const bad = (reason: string, status = 400) => refuse(status, `${type}: ${reason}`, claims);
+  if (m.launch !== undefined && !(isCount(m.launch) && m.launch >= 1)) return bad(`launch: expected a whole number from 1, got ${describe(m.launch)}`);
 
   switch (type) {
     case 'hello':
@@ -35,7 +36,7 @@ export function checkCollectorMessage(data: unknown, token: string): CheckOutcom
     case 'progress': {
       const event = m.event as Record<string, unknown> | null;
       if (event === null || typeof event !== 'object' || typeof event.type !== 'string') return bad(`event: expected a runner event object, got ${describe(m.event)}`);
-      if (event.type === 'case-end') return bad("event: case-end goes in a 'case' message, not in progress");
+      if (event.type === 'case-end' || event.type === 'pass-end') return bad(`event: ${event.type} goes in a '${event.type === 'case-end' ? 'case' : 'pass'}' message, not in progress`);
       break;
     }
     case 'case': {
@@ -44,6 +45,15 @@ export function checkCollectorMessage(data: unknown, token: string): CheckOutcom
       if (!isCount(m.rowsDone) || !isCount(m.rows) || m.rowsDone > m.rows) return bad(`rowsDone/rows: expected whole numbers with rowsDone <= rows, got ${describe(m.rowsDone)}/${describe(m.rows)}`);
       break;
     }
+    case 'pass':
+      try {
+        const carry = m.carry as { runId?: unknown } | null;
+        checkCarry(m.carry, typeof carry?.runId === 'string' ? carry.runId : '');
+      } catch (e) {
+        if (e instanceof LaunchError) return bad(e.message, 422);
+        throw e;
+      }
+      break;
     case 'done':
       try {
         const results = validateResults(m.results, 'results');

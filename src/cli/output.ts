@@ -3,7 +3,8 @@
  * renamed into place, so a crash or Ctrl-C never leaves half a JSON document behind.
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statfsSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Plan } from '../core/plan.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
@@ -27,13 +28,58 @@ export interface PartialFile {
   cases: CaseResult[];
 }
 
+/**
+ * The least room a row's files take, in bytes: a row's names and statistics with few samples, in
+ * its results file, its partial file, and the temporary copy each write makes before its rename.
+ * A floor, not a forecast (samples take more): the check refuses an --out that cannot hold even
+ * that, and a write that fails later anyway goes to a fallback folder (OutputDir.rescued).
+ */
+export const MIN_BYTES_PER_ROW = 3 * 1024;
+
+/** Where a write that could not go to --out went instead, and why it could not. */
+export interface Rescue {
+  /** Why --out refused it, in one line. */
+  why: string;
+  /** The folder the files went to instead. */
+  dir: string;
+}
+
 export class OutputDir {
   readonly written: string[] = [];
+  /** Set when a write to `dir` failed: every file from then on goes to the fallback folder. */
+  rescued: Rescue | null = null;
   constructor(
     readonly dir: string,
     readonly runId: string,
   ) {
     OutputDir.prepare(dir);
+  }
+
+  /**
+   * Before the first sample: the folder exists or can be made, a new file can be created in it,
+   * and it has room for `rows` rows at the least (MIN_BYTES_PER_ROW). An OutputError names --out
+   * and what is wrong, so a sweep never samples for minutes and then loses its rows.
+   */
+  static check(dir: string, rows: number): void {
+    OutputDir.prepare(dir);
+    const probe = join(dir, `.storebench-write-check-${randomBytes(6).toString('hex')}`);
+    try {
+      const fd = openSync(probe, 'wx');
+      try {
+        writeSync(fd, 'x');
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw new OutputError(`--out ${dir}: ${outputFailure(dir, e).replace(/^cannot write [^:]*: /, 'cannot write there: ')}`);
+    } finally {
+      rmSync(probe, { force: true });
+    }
+    const need = rows * MIN_BYTES_PER_ROW;
+    const free = freeBytes(dir);
+    if (free !== null && free < need) {
+      throw new OutputError(`--out ${dir}: ${formatBytes(free)} free, and the plan's ${rows} rows need ${formatBytes(need)} at the least; free some room or choose another folder`);
+    }
   }
 
   /** Make the folder if need be; an OutputError says why it cannot be one (a file, a FIFO, a path through a file). */
@@ -65,31 +111,72 @@ export class OutputDir {
   }
 
   writePartial(browser: string, partial: PartialFile): void {
-    writeAtomically(this.partialPath(browser), `${JSON.stringify(partial, null, 1)}\n`);
+    this.write(this.partialPath(browser), `${JSON.stringify(partial, null, 1)}\n`);
   }
 
   /** The validated results of a finished browser; the partial file has served its purpose. */
   writeResults(browser: string, results: ResultsFile): string {
-    const path = this.resultsPath(browser);
-    writeAtomically(path, `${JSON.stringify(results, null, 2)}\n`);
-    rmSync(this.partialPath(browser), { force: true });
+    const path = this.write(this.resultsPath(browser), `${JSON.stringify(results, null, 2)}\n`);
+    for (const partial of this.placesOf(this.partialPath(browser))) rmSync(partial, { force: true });
     this.written.push(path);
     return path;
   }
 
-  /** Record a partial file that stays (its run did not finish). */
+  /** Record a partial file that stays (its run did not finish): the newest copy, in the fallback folder once there is one. */
   keepPartial(browser: string): string {
-    const path = this.partialPath(browser);
+    const path = this.placesOf(this.partialPath(browser)).at(-1) as string;
     this.written.push(path);
     return path;
   }
 
   writeCsv(text: string): string {
-    const path = this.csvPath();
-    writeAtomically(path, text);
+    const path = this.write(this.csvPath(), text);
     this.written.push(path);
     return path;
   }
+
+  /** The path in --out, and after a failed write also in the fallback folder. */
+  private placesOf(path: string): string[] {
+    return this.rescued ? [path, join(this.rescued.dir, basename(path))] : [path];
+  }
+
+  /**
+   * Write to --out; once a write there failed, to the fallback folder (created then, under the
+   * system's temporary folder), so rows sampled for minutes are never lost to a full or read-only
+   * disk. Throws only when the fallback fails too. The path written.
+   */
+  private write(path: string, data: string): string {
+    if (!this.rescued) {
+      try {
+        writeAtomically(path, data);
+        return path;
+      } catch (e) {
+        const dir = mkdtempSync(join(tmpdir(), `storebench-rescued-${this.runId}-`));
+        this.rescued = { why: outputFailure(path, e), dir };
+      }
+    }
+    const rescued = join(this.rescued.dir, basename(path));
+    try {
+      writeAtomically(rescued, data);
+    } catch (e) {
+      throw new OutputError(`${this.rescued.why}, and the fallback failed too: ${outputFailure(rescued, e).replace(/^cannot write /, '')}`);
+    }
+    return rescued;
+  }
+}
+
+/** Bytes free to an unprivileged writer in the folder's file system, or null where the system cannot say. */
+function freeBytes(dir: string): number | null {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return null;
+  }
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
 }
 
 /**

@@ -34,6 +34,10 @@ export interface CollectorOptions {
   onRejected?: (rejection: Rejection) => void;
   /** Largest body accepted, in bytes; beyond it the answer is 413. */
   maxBytes?: number;
+  /** Bytes of bodies being read at once, over every request; beyond it the answer is 503 (try again). */
+  maxInFlightBytes?: number;
+  /** Bytes of every body the collector accepts over its life; beyond it the answer is 413. */
+  maxTotalBytes?: number;
   /** The baseline rows a browser's page samples against (--baseline), answered at GET ?baseline=BROWSER. */
   baseline?: (browser: string) => Baseline | undefined;
   /** The passes a browser's launch takes and the rows it carries (launch.ts), answered at GET ?launch=BROWSER. */
@@ -115,10 +119,25 @@ const COMMON_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/**
+ * What a token holder can make the collector hold: one message (a done of a long run is a few MB;
+ * the cap admits the largest results file a reader takes), the bodies being read at once, and all
+ * it ever accepts. Without the last two, eight concurrent 63 MB bodies took the sweep to 1 GB.
+ */
+export const MAX_IN_FLIGHT_BYTES = 96 * 1024 * 1024;
+export const MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
+
+/** The collector's running byte counts, against its limits. */
+interface BodyCounts {
+  inFlight: number;
+  total: number;
+}
+
 export async function startServer(options: ServerOptions): Promise<StorebenchServer> {
   // realpath so that the confinement check below compares like with like (symlinked temp dirs).
   const root = await realpath(resolve(options.root));
   const collector = options.collector;
+  const counts: BodyCounts = { inFlight: 0, total: 0 };
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       if (!res.headersSent) reply(res, 500, `internal error: ${e instanceof Error ? e.message : String(e)}`);
@@ -137,7 +156,7 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
       if (req.method === 'GET' && url.searchParams.has('baseline')) return replyJson(res, collector.baseline?.(url.searchParams.get('baseline') ?? ''));
       if (req.method === 'GET' && url.searchParams.has('launch')) return replyJson(res, collector.launch?.(url.searchParams.get('launch') ?? ''));
       if (req.method !== 'POST') return reply(res, 405, `${COLLECT_PATH} takes POST (and GET ?baseline=BROWSER or ?launch=BROWSER)`, { Allow: 'GET, POST' });
-      return collect(req, res, collector);
+      return collect(req, res, collector, counts);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'only GET and HEAD are served here', { Allow: 'GET, HEAD' });
     return serveFile(req, res, root, url.pathname);
@@ -218,11 +237,11 @@ async function serveFile(req: IncomingMessage, res: ServerResponse, root: string
   }
 }
 
-async function collect(req: IncomingMessage, res: ServerResponse, collector: CollectorOptions): Promise<void> {
+async function collect(req: IncomingMessage, res: ServerResponse, collector: CollectorOptions, counts: BodyCounts): Promise<void> {
   const max = collector.maxBytes ?? MAX_COLLECTOR_MESSAGE_BYTES;
-  const refuse = (status: number, reason: string, claims: { type?: string; browser?: string } = {}) => {
+  const refuse = (status: number, reason: string, claims: { type?: string; browser?: string } = {}, extra: Record<string, string> = {}) => {
     collector.onRejected?.({ status, reason, ...claims });
-    reply(res, status, reason);
+    reply(res, status, reason, extra);
   };
   // fetch() with a string body sends text/plain and sendBeacon() does too; both are JSON here.
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -232,23 +251,11 @@ async function collect(req: IncomingMessage, res: ServerResponse, collector: Col
   const tooBig = `message larger than the ${max}-byte limit`;
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) return refuseAndDrop(req, res, () => refuse(413, tooBig));
-
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let over = false;
-  await new Promise<void>((ok, fail) => {
-    req.on('data', (chunk: Uint8Array) => {
-      size += chunk.length;
-      if (size > max) {
-        over = true;
-        req.pause();
-        ok();
-      } else chunks.push(chunk);
-    });
-    req.on('end', ok);
-    req.on('error', fail);
-  });
-  if (over) return refuseAndDrop(req, res, () => refuse(413, tooBig));
+  const body = await readBody(req, max, counts, collector);
+  if (body === 'too big') return refuseAndDrop(req, res, () => refuse(413, tooBig));
+  if (body === 'busy') return refuseAndDrop(req, res, () => refuse(503, `the collector is reading ${MAX_IN_FLIGHT_BYTES}-odd bytes of other messages; send this one again`, {}, { 'Retry-After': '1' }));
+  if (body === 'spent') return refuseAndDrop(req, res, () => refuse(413, `this run's messages have passed the ${collector.maxTotalBytes ?? MAX_TOTAL_BYTES}-byte total the collector takes`));
+  const { chunks, size } = body;
 
   let data: unknown;
   try {
@@ -263,6 +270,38 @@ async function collect(req: IncomingMessage, res: ServerResponse, collector: Col
   if (collector.stopRequested?.()) return replyJson(res, STOP_REPLY);
   res.writeHead(204, COMMON_HEADERS);
   res.end();
+}
+
+/**
+ * A request's body in chunks, or why it was not read to the end: over the message limit, over the
+ * bytes all messages may hold at once (busy), or over what the collector takes in all (spent).
+ */
+async function readBody(req: IncomingMessage, max: number, counts: BodyCounts, limits: CollectorOptions): Promise<{ chunks: Uint8Array[]; size: number } | 'too big' | 'busy' | 'spent'> {
+  const inFlightMax = limits.maxInFlightBytes ?? MAX_IN_FLIGHT_BYTES;
+  const totalMax = limits.maxTotalBytes ?? MAX_TOTAL_BYTES;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let stop: 'too big' | 'busy' | 'spent' | null = null;
+  try {
+    await new Promise<void>((ok, fail) => {
+      req.on('data', (chunk: Uint8Array) => {
+        size += chunk.length;
+        counts.inFlight += chunk.length;
+        stop = size > max ? 'too big' : counts.total + size > totalMax ? 'spent' : counts.inFlight > inFlightMax ? 'busy' : null;
+        if (stop) {
+          req.pause();
+          ok();
+        } else chunks.push(chunk);
+      });
+      req.on('end', ok);
+      req.on('error', fail);
+    });
+  } finally {
+    counts.inFlight -= size;
+  }
+  if (stop) return stop;
+  counts.total += size;
+  return { chunks, size };
 }
 
 function joinBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {

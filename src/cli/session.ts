@@ -68,18 +68,22 @@ export interface SessionHooks {
   onProgress?: () => void;
   /** A finished case row arrived (also repeats the rows of 'done' that never came one by one). */
   onCase?: (row: CaseResult) => void;
+  /** The page ended a pass with passes left in the launch: `lastPass` holds its rows. */
+  onPass?: () => void;
   /** A warning worth showing (runner warnings, refused messages). */
   onWarning?: (text: string) => void;
 }
 
 /** Why a message belongs to another run and is refused (409), or null: a results document carries its run id. */
 export function otherRunReason(message: CollectorMessage, runId: string): string | null {
-  if (message.type !== 'done' || message.results.run.id === runId) return null;
-  return `these results are of run ${message.results.run.id}; this sweep records run ${runId} only`;
+  const of = message.type === 'done' ? message.results.run.id : message.type === 'pass' ? message.carry.runId : runId;
+  return of === runId ? null : `these results are of run ${of}; this sweep records run ${runId} only`;
 }
 
 export class BrowserSession {
   readonly cases: CaseResult[] = [];
+  /** The rows as the page's last finished pass left them, when its launch has passes after it. */
+  lastPass: Carry | null = null;
   readonly progress: SessionProgress = { userAgent: null, startedAt: null, rows: null, rowsDone: 0, samples: null, samplesDone: 0, current: null };
   readonly ended: Promise<RunEnd>;
   private finish!: (end: RunEnd) => void;
@@ -96,6 +100,8 @@ export class BrowserSession {
     browser: string | null,
     private readonly limits: SessionLimits,
     private readonly hooks: SessionHooks = {},
+    /** Which launch of the browser this session is, from 1: a 'pass' or 'done' of another is refused. */
+    readonly launch = 1,
   ) {
     this.label = browser;
     this.ended = new Promise<RunEnd>((ok) => (this.finish = ok));
@@ -114,6 +120,9 @@ export class BrowserSession {
    * should hear that its results are not recorded, not believe they were.
    */
   conflict(message: CollectorMessage, adopting: boolean): string | null {
+    if ((message.type === 'pass' || message.type === 'done') && (message.launch ?? 1) !== this.launch) {
+      return `this ${message.type} is of launch ${message.launch ?? 1} of the browser; the sweep is in launch ${this.launch}`;
+    }
     if (!adopting || this.label === null) return null;
     if (message.browser !== this.label) return `this sweep already records the browser that opened its URL first (${this.label}); start another sweep with --manual for this one`;
     if (message.type === 'hello' && this.progress.userAgent !== null) return `this sweep already records a ${this.label} that opened its URL first; open the URL in one browser only`;
@@ -174,6 +183,13 @@ export class BrowserSession {
         }
         break;
       }
+      case 'pass':
+        // Messages may overtake each other on the wire; the rows only move forward.
+        if (message.carry.passesDone > (this.lastPass?.passesDone ?? 0)) {
+          this.lastPass = message.carry;
+          this.hooks.onPass?.();
+        }
+        break;
       case 'case':
         this.cases.push(message.result);
         p.rowsDone = Math.max(p.rowsDone, message.rowsDone);
@@ -194,12 +210,16 @@ export class BrowserSession {
     this.hooks.onProgress?.();
   }
 
-  /** A message the collector refused. A refused 'done' ends the run: nothing else is coming. */
+  /**
+   * A message the collector refused. A 'done' refused as malformed ends the run: nothing else is
+   * coming. One refused as another run's or another launch's (409) is not this page's: a forged or
+   * stale document must not end the run in flight.
+   */
   reject(r: Rejection): void {
     if (this.over || (r.browser !== undefined && r.browser !== this.label)) return;
     const what = r.type ? `a '${r.type}' message` : 'a message';
     this.hooks.onWarning?.(`the collector refused ${what} (HTTP ${r.status}): ${r.reason}`);
-    if (r.type === 'done') this.end({ kind: 'rejected', message: `the page's results were refused: ${r.reason}` });
+    if (r.type === 'done' && r.status !== 409) this.end({ kind: 'rejected', message: `the page's results were refused: ${r.reason}` });
   }
 
   private inFlight(): string {

@@ -38,11 +38,11 @@ export async function loadVocabulary(): Promise<PlanVocabulary> {
 /**
  * Why the plan's cases or suite parameters cannot run (an unknown case, an unknown parameter, a
  * value a parameter does not allow), or null: the same check the page makes before it runs,
- * made before any browser starts.
+ * made before any browser starts. With it, the rows the plan runs in each browser.
  */
-export async function planNamesProblem(plan: Plan): Promise<string | null> {
-  const { error } = await probe(['--check', JSON.stringify(plan)]);
-  return typeof error === 'string' ? error : null;
+export async function checkPlanNames(plan: Plan): Promise<{ problem: string | null; rows: number }> {
+  const { error, rows } = await probe(['--check', JSON.stringify(plan)]);
+  return { problem: typeof error === 'string' ? error : null, rows: typeof rows === 'number' ? rows : 0 };
 }
 
 /** Only the flags that install module hooks (`--import x`, `--require=x`, ...), not --eval etc. */

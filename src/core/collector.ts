@@ -15,14 +15,17 @@ export type CollectorMessage =
   /** The page loaded and is about to run. */
   | { type: 'hello'; token: string; browser: string; userAgent: string }
   /** A runner event, for live progress (sample, group-start, warning, ...). */
-  | { type: 'progress'; token: string; browser: string; event: Exclude<RunEvent, { type: 'case-end' }> }
+  | { type: 'progress'; token: string; browser: string; event: Exclude<RunEvent, { type: 'case-end' | 'pass-end' }> }
+  /** The rows after a pass with passes left in the launch (RunEvent pass-end): kept so a crash later loses only the pass in flight. */
+  | { type: 'pass'; token: string; browser: string; launch?: number; carry: Carry }
   /** One finished case row, sent as soon as it finishes so a crash later loses nothing. */
   | { type: 'case'; token: string; browser: string; result: CaseResult; rowsDone: number; rows: number }
   /**
    * The complete results document at the end of the run; with `carry` when the sweep's later
    * launches take the passes left (launch.ts), and then `results` holds only the rows that never ran.
+   * `launch` (as in 'pass'): which launch of the browser sent it, 1 when absent.
    */
-  | { type: 'done'; token: string; browser: string; results: ResultsFile; carry?: Carry }
+  | { type: 'done'; token: string; browser: string; launch?: number; results: ResultsFile; carry?: Carry }
   /** The page could not run the plan at all (bad plan, crash in the harness). */
   | { type: 'fatal'; token: string; browser: string; message: string };
 

@@ -48,6 +48,8 @@ export interface Carry {
  * the last case of a launch is not left without samples when the cases before it ran over.
  */
 export interface LaunchOrder {
+  /** Which launch of the browser this is, from 1: its 'pass' and 'done' messages say so, and only its own count. */
+  launch: number;
   first: number;
   last: number;
   budgetMs: number;
@@ -129,11 +131,12 @@ export function checkCarry(data: unknown, runId: string, passesDone?: number): C
 
 export function checkLaunchOrder(data: unknown, runId: string, passes: number): LaunchOrder {
   if (!isObject(data)) throw new LaunchError('the launch order is not an object');
-  const { first, last, budgetMs, budgetLeftMs } = data;
+  const { launch, first, last, budgetMs, budgetLeftMs } = data;
+  if (!isCount(launch) || launch < 1) throw new LaunchError(`the launch order's launch is not a whole number from 1, got ${String(launch)}`);
   if (!isCount(first) || !isCount(last) || first < 1 || last < first || last > passes) throw new LaunchError(`the launch order's passes ${String(first)} to ${String(last)} are not within the plan's 1 to ${passes}`);
   if (typeof budgetMs !== 'number' || !(budgetMs >= 0)) throw new LaunchError('the launch order has no budget');
   if (typeof budgetLeftMs !== 'number' || !(budgetLeftMs >= budgetMs)) throw new LaunchError("the launch order's budget left of the run is missing or below its own");
   if (first === 1 && data.carry !== null) throw new LaunchError('the first launch carries no rows');
   const carry = first === 1 ? null : checkCarry(data.carry, runId, first - 1);
-  return { first, last, budgetMs, budgetLeftMs, carry };
+  return { launch, first, last, budgetMs, budgetLeftMs, carry };
 }

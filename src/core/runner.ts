@@ -66,6 +66,11 @@ export type RunEvent =
       fraction?: number;
     }
   | { type: 'case-end'; result: CaseResult; rowsDone: number; rows: number }
+  /**
+   * A pass over every group ended with passes left in this launch: the rows as they stand, so a
+   * crash or hang later loses at most the pass in flight (the sweep keeps them as a launch's carry).
+   */
+  | { type: 'pass-end'; carry: Carry }
   | { type: 'warning'; message: string }
   | { type: 'run-end'; cancelled: boolean };
 
@@ -211,6 +216,7 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
   try {
     for (let pass = run.first; pass <= run.last; pass++) {
       for (const planned of groups) await runGroupPass(run, planned, pass);
+      if (pass < run.last && run.open.size > 0) run.emit({ type: 'pass-end', carry: carryOf(run, pass) });
     }
   } catch (e) {
     if (!(e instanceof CancelledError)) throw e;
@@ -223,14 +229,14 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
   await run.sampler.disposeAll();
   run.emit({ type: 'run-end', cancelled });
   const leftover = [...run.sampler.created].map(([name, adapter]) => ({ adapter: adapter.id, name }));
-  const carry = !cancelled && run.last < run.passes ? carryOf(run) : undefined;
+  const carry = !cancelled && run.last < run.passes ? carryOf(run, run.last) : undefined;
   return { cases: run.cases, order: run.order, cancelled, leftover, ...(carry ? { carry } : {}) };
 }
 
-/** The open groups' rows and order after this launch's last pass, for the next launch. */
-function carryOf(run: Run): Carry {
+/** The open groups' rows and order after `passesDone` passes: for the next launch, or kept against a crash. */
+function carryOf(run: Run, passesDone: number): Carry {
   const rows = [...run.open.values()].flatMap((group) => group.rows.map((row) => carriedRow(group.identity(row.adapter), row, group.target.c.series)));
-  return { schema: CARRY_SCHEMA, runId: run.input.runId, passesDone: run.last, rows, order: run.order };
+  return { schema: CARRY_SCHEMA, runId: run.input.runId, passesDone, rows, order: run.order };
 }
 
 /** Whether each adapter can run here at all, asked once. */

@@ -80,6 +80,7 @@ export class ProgressView {
         return true;
       }
       case 'case-end':
+      case 'pass-end':
       case 'warning':
         return false;
       case 'run-end':

@@ -225,7 +225,7 @@ describe('cli server - collector', () => {
     expect((await post(server, '[1,2]')).status).toBe(400);
     const unknown = await post(server, { ...hello, type: 'bye' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toBe('type: expected one of hello, progress, case, done, fatal, got "bye"\n');
+    expect(unknown.body).toBe('type: expected one of hello, progress, case, pass, done, fatal, got "bye"\n');
     expect((await post(server, '\u00ff', { 'content-type': 'application/json' })).status).toBe(400);
     expect(messages).toEqual([]);
   });
@@ -282,6 +282,37 @@ describe('cli server - collector', () => {
       expect(reply.body).toBe(`message larger than the ${MAX_COLLECTOR_MESSAGE_BYTES}-byte limit\n`);
     } finally {
       await plain.close();
+    }
+  });
+
+  it('bounds what all messages hold at once (503, try again) and what a run sends in all (413)', async () => {
+    const bounded = await startServer({ root: dist, collector: { token: TOKEN, onMessage: () => {}, maxBytes: 64 * 1024, maxInFlightBytes: 96 * 1024, maxTotalBytes: 200 * 1024 } });
+    try {
+      const body = JSON.stringify({ ...hello, userAgent: 'x'.repeat(60 * 1024) });
+      // Two bodies of 60 KB read at once pass the 96 KB in flight: one of them is told to come back.
+      const slow = (): Promise<Reply> =>
+        new Promise((ok, fail) => {
+          const req = request({ host: '127.0.0.1', port: bounded.port, method: 'POST', path: `/collect?token=${TOKEN}`, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+          });
+          req.on('error', () => ok({ status: 0, headers: {}, body: '' }));
+          req.write(body.slice(0, 50 * 1024));
+          setTimeout(() => req.end(body.slice(50 * 1024)), 300);
+          void fail;
+        });
+      const both = await Promise.all([slow(), slow()]);
+      expect(both.map((r) => r.status).sort()).toEqual([204, 503]);
+      expect(both.find((r) => r.status === 503)?.headers['retry-after']).toBe('1');
+      // 60 KB accepted so far; two more pass the 200 KB the run may send in all.
+      expect((await post(bounded, body)).status).toBe(204);
+      expect((await post(bounded, body)).status).toBe(204);
+      const spent = await post(bounded, body);
+      expect(spent.status).toBe(413);
+      expect(spent.body).toBe("this run's messages have passed the 204800-byte total the collector takes\n");
+    } finally {
+      await bounded.close();
     }
   });
 

@@ -48,6 +48,27 @@ describe('cli session - progress', () => {
     expect(warnings).toEqual(["the collector refused a 'done' message (HTTP 422): done: results: $.cases: expected an array"]);
   });
 
+  it("a 'done' refused as another run's or another launch's (409) does not end the run in flight", async () => {
+    const s = new BrowserSession('chromium', limits, {}, 2);
+    s.reject({ status: 409, reason: 'these results are of run other; this sweep records run r1 only', type: 'done', browser: 'chromium' });
+    const ofLaunch1 = msg({ type: 'done', launch: 1, results: { cases: [], run: {} } });
+    expect(s.conflict(ofLaunch1, false)).toBe('this done is of launch 1 of the browser; the sweep is in launch 2');
+    expect(s.conflict(msg({ type: 'done', results: { cases: [], run: {} } }), false)).toMatch(/of launch 1 of the browser/);
+    expect(s.conflict(msg({ type: 'done', launch: 2, results: { cases: [], run: {} } }), false)).toBeNull();
+    expect(s.isOver).toBe(false);
+  });
+
+  it("keeps the newest pass's rows, whatever order they arrive in", () => {
+    let passes = 0;
+    const s = new BrowserSession('chromium', limits, { onPass: () => passes++ });
+    const carry = (passesDone: number) => ({ schema: 'storebench/carry@1', runId: 'r1', passesDone, rows: [], order: [] });
+    s.accept(msg({ type: 'pass', launch: 1, carry: carry(2) }));
+    s.accept(msg({ type: 'pass', launch: 1, carry: carry(1) }));
+    expect(s.lastPass?.passesDone).toBe(2);
+    expect(passes).toBe(1);
+    expect(otherRunReason(msg({ type: 'pass', carry: { ...carry(3), runId: 'r0' } }), 'r1')).toBe('these results are of run r0; this sweep records run r1 only');
+  });
+
   it('keeps the first end', async () => {
     const s = new BrowserSession('chromium', limits);
     s.end({ kind: 'crashed', message: 'gone' });

@@ -79,7 +79,7 @@ describe('runner - passes in launches of their own', () => {
     const runs = { n: 0 };
     const suites = [suiteOf(quiet('a', runs), quiet('b', runs))];
     const adapters = [memoryAdapter, memoryAs('other')];
-    const first = await launch(suites, adapters, plan(), { first: 1, last: 1, budgetMs: 20_000, budgetLeftMs: 20_000, carry: null });
+    const first = await launch(suites, adapters, plan(), { launch: 1, first: 1, last: 1, budgetMs: 20_000, budgetLeftMs: 20_000, carry: null });
     // Rows finish only after the last pass: the first launch emits none, and carries all four.
     expect(first.cases).toEqual([]);
     expect(first.events.filter((e) => e.type === 'case-end')).toHaveLength(0);
@@ -91,10 +91,10 @@ describe('runner - passes in launches of their own', () => {
       ['b', 'other', [6]],
     ]);
 
-    const second = await launch(suites, adapters, plan(), { first: 2, last: 2, budgetMs: 20_000, budgetLeftMs: 20_000, carry: carry1 });
+    const second = await launch(suites, adapters, plan(), { launch: 2, first: 2, last: 2, budgetMs: 20_000, budgetLeftMs: 20_000, carry: carry1 });
     const carry2 = overTheWire(second.carry as Carry);
     expect(carry2.passesDone).toBe(2);
-    const third = await launch(suites, adapters, plan(), { first: 3, last: 3, budgetMs: 20_000, budgetLeftMs: 20_000, carry: carry2 });
+    const third = await launch(suites, adapters, plan(), { launch: 3, first: 3, last: 3, budgetMs: 20_000, budgetLeftMs: 20_000, carry: carry2 });
     expect(third.carry).toBeUndefined();
     expect(third.cases.map((c) => [c.case, c.adapter, c.status, c.samplesPerPass, c.warmup.length])).toEqual([
       ['a', 'memory', 'ok', [6, 2, 2], 3],
@@ -117,13 +117,13 @@ describe('runner - passes in launches of their own', () => {
     let k = 0;
     const noisy = defineCase<void>({ id: 'n', title: 'n', needs: [], operations: () => 1, run: async () => 100 + (k++ % 2 === 0 ? 40 : -40) });
     const p = plan({ auto: { ...auto, passes: 2 } });
-    const first = await launch([suiteOf(noisy)], [memoryAdapter], p, { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 10_000, carry: null });
+    const first = await launch([suiteOf(noisy)], [memoryAdapter], p, { launch: 1, first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 10_000, carry: null });
     const row = overTheWire(first.carry as Carry).rows[0]!;
     // Its share of the pass, then it stops as `budget`; it does not spend max-n in the first launch.
     expect(row.samplesPerPass).toEqual([25]);
     expect(row.state).toEqual({ kind: 'stopped', why: 'budget' });
     // The run's last case in its last launch still takes what is left, up to max-n.
-    const second = await launch([suiteOf(noisy)], [memoryAdapter], p, { first: 2, last: 2, budgetMs: 5_000, budgetLeftMs: 5_000, carry: overTheWire(first.carry as Carry) });
+    const second = await launch([suiteOf(noisy)], [memoryAdapter], p, { launch: 2, first: 2, last: 2, budgetMs: 5_000, budgetLeftMs: 5_000, carry: overTheWire(first.carry as Carry) });
     expect(okRow(second.cases, 'memory').samplesPerPass).toEqual([25, 25]);
   });
 
@@ -133,13 +133,13 @@ describe('runner - passes in launches of their own', () => {
     const suites = [suiteOf(quiet('fast', runs, { db: 'shared', run: async () => void runs.n++ }))];
     // max-n out of reach, so the row stops on its target or its share of a short budget, and resumes in the next launch.
     const p = plan({ auto: { ...auto, maxN: 100_000, passes: 2 } });
-    const first = await launch(suites, [memoryAdapter], p, { first: 1, last: 1, budgetMs: 300, budgetLeftMs: 300, carry: null });
+    const first = await launch(suites, [memoryAdapter], p, { launch: 1, first: 1, last: 1, budgetMs: 300, budgetLeftMs: 300, carry: null });
     const carry = overTheWire(first.carry as Carry);
     const repeats = carry.rows[0]?.repeats ?? 0;
     expect(repeats).toBeGreaterThan(1);
     const warmupsBefore = carry.rows[0]?.warmup.length ?? 0;
     expect(['ci-target', 'budget']).toContain(carry.rows[0]?.state.kind === 'stopped' ? carry.rows[0].state.why : carry.rows[0]?.state.kind);
-    const second = await launch(suites, [memoryAdapter], p, { first: 2, last: 2, budgetMs: 300, budgetLeftMs: 300, carry });
+    const second = await launch(suites, [memoryAdapter], p, { launch: 2, first: 2, last: 2, budgetMs: 300, budgetLeftMs: 300, carry });
     const r = okRow(second.cases, 'memory');
     // One warm-up in the later pass, none for calibration; the repeats grow only if runs got quicker.
     expect(r.warmup).toHaveLength(warmupsBefore + 1);
@@ -150,10 +150,10 @@ describe('runner - passes in launches of their own', () => {
     const runs = { n: 0 };
     const { flaky, heal } = failsOnBroken(runs);
     const adapters = [memoryAdapter, memoryAs('broken')];
-    const first = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
+    const first = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { launch: 1, first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
     const carry = overTheWire(first.carry as Carry);
     heal(); // a later launch could sample it: it must not
-    const second = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { first: 2, last: 2, budgetMs: 5_000, budgetLeftMs: 5_000, carry });
+    const second = await launch([suiteOf(flaky)], adapters, plan({ auto: { ...auto, passes: 2 } }), { launch: 2, first: 2, last: 2, budgetMs: 5_000, budgetLeftMs: 5_000, carry });
     const broken = second.cases.find((c) => c.adapter === 'broken');
     expect(broken?.status).toBe('error');
     expect(broken?.reason).toContain('disk on fire');
@@ -165,13 +165,13 @@ describe('runner - passes in launches of their own', () => {
     const runs = { n: 0 };
     const suites = [suiteOf(quiet('a', runs))];
     const p = plan({ auto: { ...auto, passes: 3 } });
-    const first = await launch(suites, [memoryAdapter], p, { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
+    const first = await launch(suites, [memoryAdapter], p, { launch: 1, first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
     const carry = overTheWire(first.carry as Carry);
     // The launches before ran over: this one's share is 0, but the run has time left for the minimum.
-    const second = await launch(suites, [memoryAdapter], p, { first: 2, last: 2, budgetMs: 0, budgetLeftMs: 5_000, carry });
+    const second = await launch(suites, [memoryAdapter], p, { launch: 2, first: 2, last: 2, budgetMs: 0, budgetLeftMs: 5_000, carry });
     expect(overTheWire(second.carry as Carry).rows[0]?.samplesPerPass).toEqual([6, 2]);
     // With the run's budget spent too, the row takes nothing more.
-    const spent = await launch(suites, [memoryAdapter], p, { first: 2, last: 3, budgetMs: 0, budgetLeftMs: 0, carry });
+    const spent = await launch(suites, [memoryAdapter], p, { launch: 2, first: 2, last: 3, budgetMs: 0, budgetLeftMs: 0, carry });
     expect(okRow(spent.cases, 'memory').samplesPerPass).toEqual([6, 0, 0]);
   });
 
@@ -180,7 +180,7 @@ describe('runner - passes in launches of their own', () => {
     const { flaky } = failsOnBroken(runs);
     const adapters = [memoryAdapter, memoryAs('broken')];
     const p = plan({ auto: { ...auto, passes: 2 } });
-    const first = await launch([suiteOf(flaky), suiteOf(quiet('q', runs))], adapters, p, { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
+    const first = await launch([suiteOf(flaky), suiteOf(quiet('q', runs))], adapters, p, { launch: 1, first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
     const carry = checkCarry(overTheWire(first.carry as Carry), 'launches', 1);
     // What the sweep writes to the partial file when launch 2 crashes or is cancelled.
     const rows = carry.rows.flatMap((row) => carriedResult(row) ?? []);
@@ -208,13 +208,13 @@ describe('runner - passes in launches of their own', () => {
     const runs = { n: 0 };
     const p = plan({ auto: { ...auto, passes: 2 } });
     const suites = [suiteOf(quiet('a', runs), quiet('b', runs))];
-    const first = await launch(suites, [memoryAdapter], p, { first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
+    const first = await launch(suites, [memoryAdapter], p, { launch: 1, first: 1, last: 1, budgetMs: 5_000, budgetLeftMs: 5_000, carry: null });
     const carry = checkCarry(overTheWire(first.carry as Carry), 'launches', 1);
     // The sweep's Ctrl-C reaches the page during case a's warm-up in launch 2.
     const controller = new AbortController();
     const stopsInA = suiteOf(quiet('a', runs, { run: async () => (controller.abort(), 100) }), quiet('b', runs));
     const events: RunEvent[] = [];
-    const second = await runPlan({ plan: p, suites: [stopsInA], adapters: [memoryAdapter], runId: 'launches', signal: controller.signal, onEvent: (e) => events.push(e), cleanupTimeoutMs: 500, launch: { first: 2, last: 2, budgetMs: 5_000, budgetLeftMs: 5_000, carry } });
+    const second = await runPlan({ plan: p, suites: [stopsInA], adapters: [memoryAdapter], runId: 'launches', signal: controller.signal, onEvent: (e) => events.push(e), cleanupTimeoutMs: 500, launch: { launch: 2, first: 2, last: 2, budgetMs: 5_000, budgetLeftMs: 5_000, carry } });
     expect(second.cancelled).toBe(true);
     expect(events.some((e) => e.type === 'group-start' && e.case === 'b')).toBe(false);
     expect(second.cases.map((c) => [c.case, c.status === 'ok' && c.stopped, c.samples])).toEqual(carry.rows.map((r) => [r.case, 'cancelled', r.samples]));
@@ -232,9 +232,9 @@ describe('runner - passes in launches of their own', () => {
 
   it('refuses a launch that does not fit the plan or the rows it carries', async () => {
     const suites = [suiteOf(quiet('a', { n: 0 }))];
-    await expect(launch(suites, [memoryAdapter], plan(), { first: 2, last: 3, budgetMs: 1_000, budgetLeftMs: 1_000, carry: null })).rejects.toThrow(PlanError);
-    await expect(launch(suites, [memoryAdapter], plan(), { first: 3, last: 4, budgetMs: 1_000, budgetLeftMs: 1_000, carry: null })).rejects.toThrow(/not within the plan's 1 to 3/);
-    await expect(launch(suites, [memoryAdapter], plan({ auto: undefined, budgetMs: undefined, iterations: 3 }), { first: 1, last: 2, budgetMs: 1_000, budgetLeftMs: 1_000, carry: null })).rejects.toThrow(/adaptive/);
+    await expect(launch(suites, [memoryAdapter], plan(), { launch: 2, first: 2, last: 3, budgetMs: 1_000, budgetLeftMs: 1_000, carry: null })).rejects.toThrow(PlanError);
+    await expect(launch(suites, [memoryAdapter], plan(), { launch: 3, first: 3, last: 4, budgetMs: 1_000, budgetLeftMs: 1_000, carry: null })).rejects.toThrow(/not within the plan's 1 to 3/);
+    await expect(launch(suites, [memoryAdapter], plan({ auto: undefined, budgetMs: undefined, iterations: 3 }), { launch: 1, first: 1, last: 2, budgetMs: 1_000, budgetLeftMs: 1_000, carry: null })).rejects.toThrow(/adaptive/);
   });
 });
 
@@ -249,26 +249,27 @@ describe('checkLaunchOrder and checkCarry', () => {
   });
 
   it('takes a well-formed order and carry', () => {
-    expect(checkLaunchOrder({ first: 1, last: 2, budgetMs: 1000, budgetLeftMs: 1000, carry: null }, 'r1', 3)).toEqual({ first: 1, last: 2, budgetMs: 1000, budgetLeftMs: 1000, carry: null });
-    expect(checkLaunchOrder({ first: 2, last: 3, budgetMs: 1000, budgetLeftMs: 1000, carry: carry() }, 'r1', 3).carry?.rows).toHaveLength(1);
+    expect(checkLaunchOrder({ launch: 1, first: 1, last: 2, budgetMs: 1000, budgetLeftMs: 1000, carry: null }, 'r1', 3)).toEqual({ launch: 1, first: 1, last: 2, budgetMs: 1000, budgetLeftMs: 1000, carry: null });
+    expect(checkLaunchOrder({ launch: 2, first: 2, last: 3, budgetMs: 1000, budgetLeftMs: 1000, carry: carry() }, 'r1', 3).carry?.rows).toHaveLength(1);
   });
 
   it.each([
-    ['another run', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({ runId: 'r2' }) }, /of run r2, not of this run \(r1\)/],
-    ['passes beyond the plan', { first: 2, last: 4, budgetMs: 1, budgetLeftMs: 1, carry: carry() }, /not within the plan's 1 to 3/],
-    ['a gap before it', { first: 3, last: 3, budgetMs: 1, budgetLeftMs: 1, carry: carry() }, /been through 1 passes; this launch continues after 2/],
-    ['no budget', { first: 1, last: 1, carry: null }, /no budget/],
-    ["less left of the run's budget than its own", { first: 1, last: 1, budgetMs: 5, budgetLeftMs: 4, carry: null }, /budget left of the run is missing or below its own/],
-    ['a first launch with rows', { first: 1, last: 1, budgetMs: 1, budgetLeftMs: 1, carry: carry() }, /first launch carries no rows/],
-    ['another schema', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({ schema: 'x' }) }, /not storebench\/carry@1/],
-    ['samples that do not add up', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { samplesPerPass: [3] }) }, /rows\[0\]\.samplesPerPass: does not add up to the 2 samples/],
-    ['a metric short of a sample', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { metrics: { x: [1] } }) }, /rows\[0\]\.metrics/],
-    ['an unknown state', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { state: { kind: 'asleep' } }) }, /rows\[0\]\.state/],
-    ['a size that is text', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { size: '10' }) }, /rows\[0\]\.size/],
-    ['no parameters', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { params: null }) }, /rows\[0\]\.params: not an object/],
-    ['no operations', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { operations: 0 }) }, /rows\[0\]\.operations: not a count above 0/],
-    ['an unknown database mode', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { db: 'cloud' }) }, /rows\[0\]\.db: not fresh or shared/],
-    ['a series without names', { first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { series: { x: 1 } }) }, /rows\[0\]\.series/],
+    ['another run', { launch: 2, first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({ runId: 'r2' }) }, /of run r2, not of this run \(r1\)/],
+    ['passes beyond the plan', { launch: 2, first: 2, last: 4, budgetMs: 1, budgetLeftMs: 1, carry: carry() }, /not within the plan's 1 to 3/],
+    ['a gap before it', { launch: 3, first: 3, last: 3, budgetMs: 1, budgetLeftMs: 1, carry: carry() }, /been through 1 passes; this launch continues after 2/],
+    ['no budget', { launch: 1, first: 1, last: 1, carry: null }, /no budget/],
+    ['no launch number', { first: 1, last: 1, budgetMs: 1, budgetLeftMs: 1, carry: null }, /launch is not a whole number from 1/],
+    ["less left of the run's budget than its own", { launch: 1, first: 1, last: 1, budgetMs: 5, budgetLeftMs: 4, carry: null }, /budget left of the run is missing or below its own/],
+    ['a first launch with rows', { launch: 1, first: 1, last: 1, budgetMs: 1, budgetLeftMs: 1, carry: carry() }, /first launch carries no rows/],
+    ['another schema', { launch: 2, first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({ schema: 'x' }) }, /not storebench\/carry@1/],
+    ['samples that do not add up', { launch: 2, first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { samplesPerPass: [3] }) }, /rows\[0\]\.samplesPerPass: does not add up to the 2 samples/],
+    ['a metric short of a sample', { launch: 2, first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { metrics: { x: [1] } }) }, /rows\[0\]\.metrics/],
+    ['an unknown state', { launch: 2, first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { state: { kind: 'asleep' } }) }, /rows\[0\]\.state/],
+    ['a size that is text', { launch: 2, first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { size: '10' }) }, /rows\[0\]\.size/],
+    ['no parameters', { launch: 2, first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { params: null }) }, /rows\[0\]\.params: not an object/],
+    ['no operations', { launch: 2, first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { operations: 0 }) }, /rows\[0\]\.operations: not a count above 0/],
+    ['an unknown database mode', { launch: 2, first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { db: 'cloud' }) }, /rows\[0\]\.db: not fresh or shared/],
+    ['a series without names', { launch: 2, first: 2, last: 2, budgetMs: 1, budgetLeftMs: 1, carry: carry({}, { series: { x: 1 } }) }, /rows\[0\]\.series/],
   ])('refuses %s, saying what is wrong', (_what, data, message) => {
     expect(() => checkLaunchOrder(data, 'r1', 3)).toThrow(LaunchError);
     expect(() => checkLaunchOrder(data, 'r1', 3)).toThrow(message);

@@ -16,7 +16,7 @@ import { drivePlaywright } from '../drivers/playwright.ts';
 import { driveWebDriver } from '../drivers/webdriver.ts';
 import { OutputDir, OutputError } from '../output.ts';
 import { readResultsFiles } from '../results-files.ts';
-import { loadVocabulary, planNamesProblem } from '../vocabulary.ts';
+import { checkPlanNames, loadVocabulary } from '../vocabulary.ts';
 import type { BrowserOutcome, SweepInputs, Target } from './run.ts';
 
 const DRIVERS: Record<FoundBrowser['driver'], Driver> = { playwright: drivePlaywright, webdriver: driveWebDriver };
@@ -42,10 +42,10 @@ export async function checkInputs(argv: readonly string[], io: Io): Promise<Swee
     io.out(sweepUsage(vocab, KNOWN_BROWSER_IDS));
     return { exit: 0 };
   }
-  const problem = await planNamesProblem(args.plan).catch((e: unknown) => e as Error);
-  if (problem instanceof Error) return refuse(io, problem.message, 1);
-  if (problem !== null) return refuse(io, `${problem} (see --help)`);
-  const files = checkFiles(args);
+  const names = await checkPlanNames(args.plan).catch((e: unknown) => e as Error);
+  if (names instanceof Error) return refuse(io, names.message, 1);
+  if (names.problem !== null) return refuse(io, `${names.problem} (see --help)`);
+  const files = checkFiles(args, names.rows);
   if (typeof files === 'string') return refuse(io, files);
   const missing: BrowserOutcome[] = [];
   const targets = chooseTargets(args, missing, io.fail);
@@ -58,10 +58,10 @@ function refuse(io: Io, line: string, exit = 2): InputsRefused {
   return { exit };
 }
 
-/** The output folder, a prebuilt page and a baseline file; a string says what is wrong with them. */
-function checkFiles(args: SweepArgs): { baselineDocs: ResultsFile[] } | string {
+/** The output folder (writable, with room for the plan's `rows`), a prebuilt page and a baseline file; a string says what is wrong with them. */
+function checkFiles(args: SweepArgs, rows: number): { baselineDocs: ResultsFile[] } | string {
   try {
-    OutputDir.prepare(resolve(args.out));
+    OutputDir.check(resolve(args.out), rows);
   } catch (e) {
     if (!(e instanceof OutputError)) throw e;
     return e.message;

@@ -10,7 +10,7 @@ import { carryKey, checkCarry, type Carry } from '../../core/launch.ts';
 import { planToQuery, type Plan } from '../../core/plan.ts';
 import type { CaseResult } from '../../core/results.ts';
 import { carriedResult } from '../../core/row.ts';
-import { PARTIAL_SCHEMA } from '../output.ts';
+import { OutputError, PARTIAL_SCHEMA } from '../output.ts';
 import { acrossLaunches, progressLine } from '../progress.ts';
 import { COLLECT_PATH } from '../server.ts';
 import { BrowserSession, defaultLimits, type RunEnd } from '../session.ts';
@@ -69,7 +69,7 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
     target,
     startedAt: new Date(now).toISOString(),
     url,
-    session: newSession(run, target, () => b),
+    session: newSession(run, target, () => b, 1),
     carried: [],
     launched: 0,
     warnings: 0,
@@ -83,7 +83,7 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
 }
 
 /** A session per launch: its progress, warnings and finished rows, each row written at once. */
-function newSession(run: SweepRun, target: Target, browser: () => BrowserRun): BrowserSession {
+function newSession(run: SweepRun, target: Target, browser: () => BrowserRun, launch: number): BrowserSession {
   const limits = defaultLimits(run.plan.timeoutMs, run.plan.budgetMs);
   if (!target.browser) limits.startupMs = run.args.waitMs;
   return new BrowserSession(target.browser ? target.id : null, limits, {
@@ -92,7 +92,8 @@ function newSession(run: SweepRun, target: Target, browser: () => BrowserRun): B
       if (++browser().warnings <= MAX_WARNINGS_SHOWN) run.view.note(`${labelOf(browser())}: warning: ${text}`);
     },
     onCase: () => writePartial(run, browser()),
-  });
+    onPass: () => writePartial(run, browser()),
+  }, launch);
 }
 
 /** The next launch starts where the last one's clock, samples and rows ended. */
@@ -101,7 +102,7 @@ function nextLaunch(run: SweepRun, b: BrowserRun): void {
   b.across.samplesBefore += p.samplesDone;
   b.across.rowsBefore = p.rowsDone;
   b.across.budgetUsedMs += Date.now() - (p.startedAt ?? Date.now());
-  b.session = newSession(run, b.target, () => b);
+  b.session = newSession(run, b.target, () => b, b.launched + 1);
 }
 
 /** Each launch takes its passes with an even share of the budget that is left; starting a browser comes on top of it. */
@@ -109,7 +110,7 @@ function setOrder(run: SweepRun, b: BrowserRun, k: number, range: { first: numbe
   const launches = run.launchPlan.length;
   const budgetLeft = Math.max(0, (run.plan.budgetMs ?? 0) - b.across.budgetUsedMs);
   Object.assign(b.across, { launch: k + 1, launchBudgetMs: budgetLeft / (launches - k) });
-  b.order = launches > 1 ? { ...range, budgetMs: b.across.launchBudgetMs, budgetLeftMs: budgetLeft, carry } : undefined;
+  b.order = launches > 1 ? { launch: k + 1, ...range, budgetMs: b.across.launchBudgetMs, budgetLeftMs: budgetLeft, carry } : undefined;
 }
 
 /** What a launch's end means: go on with its carry, or end the browser's run. */
@@ -130,21 +131,37 @@ function afterLaunch(run: SweepRun, b: BrowserRun, end: RunEnd, passesDone: numb
   return { carry };
 }
 
-/** The rows to keep: those the launches before carried, replaced by the ones this launch finished. */
+/**
+ * The rows to keep, each in its newest form: as the launches before carried it, as this launch's
+ * last finished pass left it, or as this launch finished it. A crash or hang then loses at most
+ * the pass in flight.
+ */
 export function keptRows(b: BrowserRun): CaseResult[] {
-  const own = new Set(b.session.cases.map(carryKey));
-  return [...b.carried.filter((c) => !own.has(carryKey(c))), ...b.session.cases];
+  const passRows = (b.session.lastPass?.rows ?? []).flatMap((row) => carriedResult(row) ?? []);
+  const newest = new Map<string, CaseResult>();
+  for (const row of [...b.carried, ...passRows, ...b.session.cases]) newest.set(carryKey(row), row);
+  return [...newest.values()];
 }
 
+/** The rows so far to the partial file; a write that fails everywhere is said once, and the rows stay in memory for the end. */
 function writePartial(run: SweepRun, b: BrowserRun): void {
   const label = labelOf(b);
-  run.output.writePartial(label, {
-    schema: PARTIAL_SCHEMA,
-    note: 'rows of a browser run that did not finish; the complete results file replaces this one when it does',
-    run: { id: run.runId, browser: label, startedAt: b.startedAt, plan: run.plan },
-    userAgent: b.session.progress.userAgent,
-    cases: keptRows(b),
-  });
+  const rescuedBefore = run.output.rescued;
+  try {
+    run.output.writePartial(label, {
+      schema: PARTIAL_SCHEMA,
+      note: 'rows of a browser run that did not finish; the complete results file replaces this one when it does',
+      run: { id: run.runId, browser: label, startedAt: b.startedAt, plan: run.plan },
+      userAgent: b.session.progress.userAgent,
+      cases: keptRows(b),
+    });
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    if (run.unwritten.length === 0) run.view.note(`${label}: warning: ${e.message}`);
+    if (!run.unwritten.includes(e.message)) run.unwritten.push(e.message);
+  }
+  const rescued = run.output.rescued;
+  if (rescued && !rescuedBefore) run.view.note(`${label}: warning: ${rescued.why}; the rows go to ${rescued.dir} instead`);
 }
 
 function progressOf(run: SweepRun, b: BrowserRun): string {

@@ -80,6 +80,7 @@ function newRun(inputs: SweepInputs, out: SweepRun['out'], fail: SweepRun['fail'
     root: '',
     origin: '',
     refusedLabels: new Set(),
+    unwritten: [],
   };
   return run;
 }

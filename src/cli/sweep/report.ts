@@ -56,17 +56,21 @@ export function reportSweep(run: SweepRun): number {
   out();
   out(run.output.written.length > 0 ? 'Files written:' : 'No files written.');
   for (const path of run.output.written) out(`  ${displayPath(path)}`);
+  const rescued = run.output.rescued;
+  if (rescued) out(`--out could not take them (${rescued.why}): they are in ${rescued.dir}, which nothing removes`);
+  for (const line of run.unwritten) out(`NOT WRITTEN: ${line}`);
   out();
-  const why = verdict(outcomes, run.stop.signalled !== null);
+  const why = verdict(outcomes, run.stop.signalled !== null, rescued !== null || run.unwritten.length > 0);
   out(why === null ? `OK: ${outcomes.length} browser${outcomes.length === 1 ? '' : 's'} completed, no row is error or timeout.` : `FAILED: ${why}.`);
   if (why !== null) return 1;
   return run.args.baseline ? againstBaseline(run, run.args.baseline) : 0;
 }
 
 /** Why the sweep fails, or null when it passes. */
-function verdict(outcomes: readonly BrowserOutcome[], cancelled: boolean): string | null {
+function verdict(outcomes: readonly BrowserOutcome[], cancelled: boolean, notInOut: boolean): string | null {
   const reasons: string[] = [];
   if (cancelled) reasons.push('cancelled');
+  if (notInOut) reasons.push('the results could not all be written to --out (see above for where they are)');
   const missing = outcomes.filter((o) => o.end.kind === 'not-found').map((o) => o.browser);
   if (missing.length > 0) reasons.push(`${missing.join(', ')} not found`);
   const unfinished = outcomes.filter((o) => o.end.kind !== 'not-found' && (o.end.kind !== 'done' || o.end.results.run.cancelled)).map((o) => o.browser);

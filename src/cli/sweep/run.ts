@@ -61,6 +61,8 @@ export interface SweepRun extends SweepInputs {
   browser?: BrowserRun;
   /** Manual labels already told that another browser's results are not recorded. */
   readonly refusedLabels: Set<string>;
+  /** Files that could be written neither to --out nor to the fallback folder, each with why. */
+  readonly unwritten: string[];
 }
 
 /** One browser's run over its launches. */

@@ -5,6 +5,7 @@
  */
 import type { ResultsFile } from '../../core/results.ts';
 import { toCsv } from '../../export/csv.ts';
+import { OutputError } from '../output.ts';
 import type { RunEnd } from '../session.ts';
 import { keptRows } from './launches.ts';
 import { withDrivenRows } from './driven.ts';
@@ -22,7 +23,12 @@ export async function writeBrowser(run: SweepRun, b: BrowserRun, end: RunEnd): P
   if (end.results.run.browser !== (b.target.browser ? b.target.id : b.session.browser) || end.results.run.id !== run.runId) {
     run.view.note(`${name}: warning: the results say run ${end.results.run.id} in ${end.results.run.browser}, expected run ${run.runId} in ${name}`);
   }
-  run.output.writeResults(name, results);
+  try {
+    run.output.writeResults(name, results);
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    run.unwritten.push(e.message);
+  }
   return { browser: name, end: { kind: 'done', results }, cases: results.cases };
 }
 
@@ -36,7 +42,13 @@ function resultsOf(b: BrowserRun, results: ResultsFile): ResultsFile {
 /** The CSV holds complete, validated results only; partial rows stay in their .partial.json. */
 export function writeCsv(run: SweepRun): void {
   const complete = completeResults(run);
-  if (complete.length > 0) run.output.writeCsv(toCsv(complete));
+  if (complete.length === 0) return;
+  try {
+    run.output.writeCsv(toCsv(complete));
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    run.unwritten.push(e.message);
+  }
 }
 
 export function completeResults(run: SweepRun): ResultsFile[] {

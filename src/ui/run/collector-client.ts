@@ -17,7 +17,7 @@ const SAMPLE_INTERVAL_MS = 250;
 const HELLO_TIMEOUT_MS = 10_000;
 const FINAL_TIMEOUT_MS = 60_000;
 
-type Progress = Exclude<RunEvent, { type: 'case-end' }>;
+type Progress = Exclude<RunEvent, { type: 'case-end' | 'pass-end' }>;
 
 export interface CollectorStats {
   sent: number;
@@ -34,6 +34,8 @@ export class CollectorClient {
   private stopHeard = false;
   /** The newest sample not sent because of the throttle; sent ahead of the next group-level event. */
   private heldSample: Progress | null = null;
+  /** Which launch of the browser this page is (launch.ts), said in its 'pass' and 'done' messages. */
+  private launchIndex = 1;
 
   constructor(
     readonly url: string,
@@ -64,7 +66,10 @@ export class CollectorClient {
    */
   async launch(runId: string, passes: number): Promise<LaunchOrder | undefined> {
     const data = await this.ask('launch');
-    return data === undefined ? undefined : checkLaunchOrder(data, runId, passes);
+    if (data === undefined) return undefined;
+    const order = checkLaunchOrder(data, runId, passes);
+    this.launchIndex = order.launch;
+    return order;
   }
 
   /** GET `?<what>=<browser>` from the collector: its JSON, or undefined when it has none for this browser (204). */
@@ -89,6 +94,10 @@ export class CollectorClient {
         this.send({ type: 'case', token: this.token, browser: this.browser, result: event.result, rowsDone: event.rowsDone, rows: event.rows });
         return;
       }
+      if (event.type === 'pass-end') {
+        this.send({ type: 'pass', token: this.token, browser: this.browser, launch: this.launchIndex, carry: event.carry });
+        return;
+      }
       if (event.type === 'sample') {
         const t = this.clock();
         if (t - this.lastSampleAt < SAMPLE_INTERVAL_MS) {
@@ -111,7 +120,7 @@ export class CollectorClient {
   /** After the run: the full document, sent once every earlier message has settled. */
   async done(results: ResultsFile, carry?: Carry): Promise<void> {
     await this.settled();
-    await this.post({ type: 'done', token: this.token, browser: this.browser, results, ...(carry ? { carry } : {}) }, FINAL_TIMEOUT_MS);
+    await this.post({ type: 'done', token: this.token, browser: this.browser, launch: this.launchIndex, results, ...(carry ? { carry } : {}) }, FINAL_TIMEOUT_MS);
   }
 
   async fatal(message: string): Promise<void> {
