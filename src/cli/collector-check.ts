@@ -14,7 +14,7 @@ export type CheckOutcome =
   /** `type` and `browser` are the message's own claims, when it made them and had the right token. */
   | { ok: false; status: number; reason: string; type?: string; browser?: string };
 
-const TYPES = ['hello', 'progress', 'case', 'pass', 'done', 'fatal'] as const;
+const TYPES = ['hello', 'progress', 'case', 'pass', 'done', 'fatal', 'hung'] as const;
 
 export function checkCollectorMessage(data: unknown, token: string): CheckOutcome {
   const refuse = (status: number, reason: string, claims: { type?: string; browser?: string } = {}): CheckOutcome => ({ ok: false, status, reason, ...claims });
@@ -65,6 +65,9 @@ export function checkCollectorMessage(data: unknown, token: string): CheckOutcom
       break;
     case 'fatal':
       if (typeof m.message !== 'string') return bad(`message: expected a string, got ${describe(m.message)}`);
+      break;
+    case 'hung':
+      for (const k of ['limitMs', 'overdueMs'] as const) if (typeof m[k] !== 'number' || !Number.isFinite(m[k]) || m[k] < 0) return bad(`${k}: expected a time in ms, got ${describe(m[k])}`);
       break;
   }
   return { ok: true, message: data as CollectorMessage };

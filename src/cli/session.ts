@@ -206,6 +206,11 @@ export class BrowserSession {
         this.hooks.onProgress?.();
         this.end({ kind: 'fatal', message: `the page could not run the plan: ${message.message}` });
         return;
+      case 'hung':
+        if ((message.launch ?? 1) !== this.launch) break;
+        this.hooks.onProgress?.();
+        this.end({ kind: 'stalled', message: `the page's thread is blocked: a step is ${seconds(message.overdueMs)} past its ${seconds(message.limitMs)} time limit, which it could not enforce (a store that loops without yielding, or a browser call that never returns)${this.inFlight()}` });
+        return;
     }
     this.hooks.onProgress?.();
   }

@@ -27,7 +27,12 @@ export type CollectorMessage =
    */
   | { type: 'done'; token: string; browser: string; launch?: number; results: ResultsFile; carry?: Carry }
   /** The page could not run the plan at all (bad plan, crash in the harness). */
-  | { type: 'fatal'; token: string; browser: string; message: string };
+  | { type: 'fatal'; token: string; browser: string; message: string }
+  /**
+   * Sent by the page's watchdog Worker: a step of the run is `overdueMs` past its `limitMs` time
+   * limit, so the page's thread is blocked (ui/run/watchdog.ts). Nothing more will come.
+   */
+  | { type: 'hung'; token: string; browser: string; launch?: number; limitMs: number; overdueMs: number };
 
 /**
  * The collector's answer to an accepted message once the sweep asks the page to stop (Ctrl-C or

@@ -1,3 +1,5 @@
+import { stepWatch } from './step-watch.ts';
+
 /** Whatever was thrown, as an Error. Errors are data: they end up in a case row, not a crash. */
 export function toError(thrown: unknown): Error {
   if (thrown instanceof Error) return thrown;
@@ -45,5 +47,11 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     timer = setTimeout(() => reject(new TimeoutError(text)), Math.max(0, ms));
   });
   promise.catch(() => {});
-  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+  // A watchdog on another thread sees the step past its deadline should this thread block (step-watch.ts).
+  const watch = stepWatch();
+  const token = watch?.open(watch.now() + Math.max(0, ms));
+  return Promise.race([promise, limit]).finally(() => {
+    clearTimeout(timer);
+    if (token !== undefined) watch?.close(token);
+  });
 }

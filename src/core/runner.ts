@@ -37,6 +37,7 @@ import { addSample, carriedResult, carriedRow, costPerSample, cutShort, isSampli
 import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
 import { selectShard } from './shard.ts';
 import { sharedShift, type LogRatio } from './stats.ts';
+import { setStepWatch, type StepWatch } from './step-watch.ts';
 import { resolveSuiteParams, type BenchCase, type FixtureSource, type Suite } from './suite.ts';
 import { measureTimerStep, now } from './timer.ts';
 import { chunks, fixtureShape, makeDocs } from '../../fixtures/index.ts';
@@ -105,6 +106,8 @@ export interface RunInput {
    * earlier launch carried (launch.ts). Without it, the run takes every pass in this one launch.
    */
   launch?: LaunchOrder;
+  /** Told of every step's deadline, for a watchdog on another thread (step-watch.ts). */
+  stepWatch?: StepWatch;
 }
 
 export interface RunOutput {
@@ -212,25 +215,36 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
   const groups = selectShard(planGroups(input.plan, input.suites), input.plan.shard, (g) => g.size);
   const support = await askSupport(input.adapters);
   const run = startRun(input, groups, support);
-  let cancelled = false;
+  setStepWatch(input.stepWatch ?? null);
+  try {
+    const cancelled = await runPasses(run, groups);
+    // Delete anything a cancelled or wedged sample left behind, and report what could not be.
+    await run.sampler.disposeAll();
+    run.emit({ type: 'run-end', cancelled });
+    const leftover = [...run.sampler.created].map(([name, adapter]) => ({ adapter: adapter.id, name }));
+    const carry = !cancelled && run.last < run.passes ? carryOf(run, run.last) : undefined;
+    return { cases: run.cases, order: run.order, cancelled, leftover, ...(carry ? { carry } : {}) };
+  } finally {
+    setStepWatch(null);
+  }
+}
+
+/** This launch's passes over the groups; whether Cancel cut them short. */
+async function runPasses(run: Run, groups: readonly PlannedGroup[]): Promise<boolean> {
   try {
     for (let pass = run.first; pass <= run.last; pass++) {
       for (const planned of groups) await runGroupPass(run, planned, pass);
-      if (pass < run.last && run.open.size > 0) run.emit({ type: 'pass-end', carry: carryOf(run, pass) });
+      // A copy: the rows go on growing, and a listener may keep the event.
+      if (pass < run.last && run.open.size > 0) run.emit({ type: 'pass-end', carry: structuredClone(carryOf(run, pass)) });
     }
+    return false;
   } catch (e) {
     if (!(e instanceof CancelledError)) throw e;
-    cancelled = true;
     // Rows of earlier passes keep what they have: a cancelled run loses only the sample in flight.
     for (const group of run.open.values()) if (!group.finished) cancelGroup(run, group);
     endCarriedRows(run);
+    return true;
   }
-  // Delete anything a cancelled or wedged sample left behind, and report what could not be.
-  await run.sampler.disposeAll();
-  run.emit({ type: 'run-end', cancelled });
-  const leftover = [...run.sampler.created].map(([name, adapter]) => ({ adapter: adapter.id, name }));
-  const carry = !cancelled && run.last < run.passes ? carryOf(run, run.last) : undefined;
-  return { cases: run.cases, order: run.order, cancelled, leftover, ...(carry ? { carry } : {}) };
 }
 
 /** The open groups' rows and order after `passesDone` passes: for the next launch, or kept against a crash. */

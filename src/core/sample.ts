@@ -10,6 +10,7 @@ import type { Plan } from './plan.ts';
 import { createRng, deriveSeed } from './random.ts';
 import type { Row } from './row.ts';
 import type { BenchCase, CaseContext, FixtureSource, ParamValue } from './suite.ts';
+import { stepWatch } from './step-watch.ts';
 import { now } from './timer.ts';
 
 /**
@@ -115,9 +116,9 @@ export class Sampler {
     const deadline = started + this.input.plan.timeoutMs;
     let handle: StoreHandle | undefined;
     try {
-      handle = t.c.open === 'self' ? undefined : await this.step(deadline, `${row.adapter.id}: open`, row.adapter.open(name, t.c.openOptions));
+      handle = t.c.open === 'self' ? undefined : await this.step(deadline, `${row.adapter.id}: open`, () => row.adapter.open(name, t.c.openOptions));
       const ctx = this.context(row, t, name, handle, 'shared', {});
-      const state = t.c.setup ? await this.step(deadline, `${t.c.id} setup of the shared database`, t.c.setup(ctx)) : undefined;
+      const state = t.c.setup ? await this.step(deadline, `${t.c.id} setup of the shared database`, () => t.c.setup!(ctx)) : undefined;
       return { name, handle, state };
     } catch (e) {
       await this.dispose(row.adapter, name, handle);
@@ -134,7 +135,7 @@ export class Sampler {
   async closeShared(row: Row, t: SampleTarget, db: SharedDb, deleteOnly = false): Promise<void> {
     const started = now();
     try {
-      if (t.c.teardown && !deleteOnly) await this.step(now() + this.input.plan.timeoutMs, `${t.c.id} teardown`, t.c.teardown(this.context(row, t, db.name, db.handle, 'shared', {}), db.state));
+      if (t.c.teardown && !deleteOnly) await this.step(now() + this.input.plan.timeoutMs, `${t.c.id} teardown`, () => t.c.teardown!(this.context(row, t, db.name, db.handle, 'shared', {}), db.state));
     } catch (e) {
       if (e instanceof CancelledError) throw e;
       this.input.warning(`${row.adapter.id}: the teardown of ${t.c.id}'s shared database failed: ${errorMessage(e)}`);
@@ -163,9 +164,9 @@ export class Sampler {
     let handle: StoreHandle | undefined = shared?.handle;
     try {
       if (footprint) await withTimeout(footprint.before(), PROBE_TIMEOUT_MS, "the footprint's baseline");
-      if (!shared && t.c.open !== 'self') handle = await this.step(deadline, `${row.adapter.id}: open`, row.adapter.open(name, t.c.openOptions));
+      if (!shared && t.c.open !== 'self') handle = await this.step(deadline, `${row.adapter.id}: open`, () => row.adapter.open(name, t.c.openOptions));
       const ctx = this.context(row, t, name, handle, index, { metrics, points });
-      const state = shared ? shared.state : t.c.setup ? await this.step(deadline, `${t.c.id} setup`, t.c.setup(ctx)) : undefined;
+      const state = shared ? shared.state : t.c.setup ? await this.step(deadline, `${t.c.id} setup`, () => t.c.setup!(ctx)) : undefined;
       const timed = async () => {
         if (probe) await this.startProbe(owner, probe);
         try {
@@ -174,10 +175,10 @@ export class Sampler {
           if (probe) blocking = await this.stopProbe(owner, probe);
         }
       };
-      ms = await this.step(deadline, `${t.c.id} run`, timed());
-      if (t.c.verify) await this.step(deadline, `${t.c.id} verify`, t.c.verify(ctx, state));
+      ms = await this.step(deadline, `${t.c.id} run`, timed);
+      if (t.c.verify) await this.step(deadline, `${t.c.id} verify`, () => t.c.verify!(ctx, state));
       if (footprint) measured = await withTimeout(footprint.after(), PROBE_TIMEOUT_MS, 'the footprint measurement');
-      if (!shared && t.c.teardown) await this.step(deadline, `${t.c.id} teardown`, t.c.teardown(ctx, state));
+      if (!shared && t.c.teardown) await this.step(deadline, `${t.c.id} teardown`, () => t.c.teardown!(ctx, state));
     } finally {
       // A pass cut off by its time limit never reached its own stop.
       await this.stopProbe(owner, probe);
@@ -221,14 +222,26 @@ export class Sampler {
 
   /**
    * One step against the sample's deadline, and against Cancel. A step cut off says the limit
-   * (`--timeout-ms`), not the few ms that were left of it when the step began.
+   * (`--timeout-ms`), not the few ms that were left of it when the step began. The step is started
+   * here, inside the watch (step-watch.ts): a body that blocks before its first await blocks
+   * within it too.
    */
-  private async step<T>(deadline: number, what: string, work: Promise<T>): Promise<T> {
+  private async step<T>(deadline: number, what: string, start: () => Promise<T>): Promise<T> {
+    const watch = stepWatch();
+    const token = watch?.open(watch.now() + Math.max(0, deadline - now()));
     try {
+      let work: Promise<T>;
+      try {
+        work = start();
+      } catch (e) {
+        work = Promise.reject(e);
+      }
       return await Promise.race([withTimeout(work, deadline - now(), what), this.input.cancelled]);
     } catch (e) {
       if (e instanceof TimeoutError) throw new TimeoutError(`${what} did not finish within the ${this.input.plan.timeoutMs} ms time limit`);
       throw e;
+    } finally {
+      if (token !== undefined) watch?.close(token);
     }
   }
 

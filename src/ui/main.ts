@@ -17,6 +17,7 @@ import { ADAPTERS } from '../adapters/registry.ts';
 import { SUITES } from '../../suites/index.ts';
 import { FIXTURE_IDS } from '../../fixtures/index.ts';
 import { runInPage } from './run/app-run.ts';
+import { startWatchdog, type Watchdog } from './run/watchdog.ts';
 import { Banners } from './banners.ts';
 import { createBlockingProbe } from './run/blocking-probe.ts';
 import { CompareView } from './explorer/compare-view.ts';
@@ -170,6 +171,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   progress.start();
 
   const rows: CaseResult[] = [];
+  let watchdog: Watchdog | null = null;
   let chartStale = false;
   /** The page changed what it shows since the last sample; its paint is still to come. */
   let rendered = false;
@@ -226,7 +228,10 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
       }
       await yieldToEventLoop();
     };
-    const { results, leftover, carry } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent, probe, footprint, metricNotes, betweenSamples, baseline, throttledAt: query.throttled, launch });
+    // A sweep's page in the main thread is watched from a Worker, so a thread that blocks is reported at once (watchdog.ts).
+    watchdog = collector && !plan.worker ? startWatchdog(collector.watchdogOrder(plan.timeoutMs)) : null;
+    const stepWatch = watchdog?.watch;
+    const { results, leftover, carry } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent, probe, footprint, metricNotes, betweenSamples, baseline, throttledAt: query.throttled, launch, ...(stepWatch ? { stepWatch } : {}) });
     const elapsedMs = performance.now() - startedAt;
     const took = formatElapsed(elapsedMs);
 
@@ -266,6 +271,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     if (collector) await collector.fatal(message);
     setPageState({ status: 'error', error: message });
   } finally {
+    watchdog?.stop();
     running = false;
     controller = null;
     setRunning(false);

@@ -275,3 +275,26 @@ describe('checkLaunchOrder and checkCarry', () => {
     expect(() => checkLaunchOrder(data, 'r1', 3)).toThrow(message);
   });
 });
+
+describe('pass-end', () => {
+  it("ends each pass but the launch's last with the rows as they stand, which keep their samples should the launch die", async () => {
+    const runs = { n: 0 };
+    const out = await launch([suiteOf(quiet('c', runs))], [memoryAdapter, memoryAs('other')], plan({ auto: { ...auto, passes: 3 }, budgetMs: 3_000 }));
+    const ends = out.events.flatMap((e) => (e.type === 'pass-end' ? [e.carry] : []));
+    expect(ends.map((c) => c.passesDone)).toEqual([1, 2]);
+    for (const carry of ends) {
+      const checked = checkCarry(overTheWire(carry), 'launches', carry.passesDone);
+      expect(checked.rows.map((r) => r.adapter).sort()).toEqual(['memory', 'other']);
+      // Kept as a results row, each has the samples of the passes so far, and an interval from them.
+      for (const row of checked.rows) {
+        const kept = carriedResult(row);
+        expect(kept?.status).toBe('ok');
+        expect(kept?.samples.length).toBe(row.samplesPerPass.reduce((a, k) => a + k, 0));
+        expect(row.samplesPerPass).toHaveLength(carry.passesDone);
+      }
+    }
+    // The pass-end events come before the rows are emitted in the last pass.
+    const lastEnd = out.events.map((e) => e.type).lastIndexOf('pass-end');
+    expect(out.events.findIndex((e) => e.type === 'case-end')).toBeGreaterThan(lastEnd);
+  });
+});

@@ -6,6 +6,7 @@
 import { collectEnvironment, describeAdapters } from '../../core/environment.ts';
 import type { Baseline } from '../../core/baseline.ts';
 import type { Carry, LaunchOrder } from '../../core/launch.ts';
+import type { StepWatch } from '../../core/step-watch.ts';
 import type { Plan } from '../../core/plan.ts';
 import { validateResults, type ResultsFile } from '../../core/results.ts';
 import { resultsDocument } from '../../core/results-document.ts';
@@ -37,6 +38,8 @@ export interface AppRunInput {
   throttledAt?: number | null;
   /** The passes the sweep gave this browser launch, and the rows it carries from the ones before (launch.ts). */
   launch?: LaunchOrder;
+  /** Told of every step's deadline, for the page's watchdog (watchdog.ts); main thread only. */
+  stepWatch?: StepWatch;
 }
 
 export interface AppRunOutput {
@@ -69,6 +72,7 @@ export async function runHere(input: AppRunInput, context: 'main' | 'worker'): P
     timerStepMs: environment.timerStepMs,
     baseline: input.baseline,
     launch: input.launch,
+    stepWatch: input.stepWatch,
   });
   // After the run, when the stores know what actually ran (e.g. which SQLite VFS).
   const described = await describeAdapters(adapters);

@@ -82,6 +82,11 @@ export class CollectorClient {
     return (await response.json()) as unknown;
   }
 
+  /** What the watchdog Worker needs to tell the collector that this page's thread is blocked (watchdog.ts). */
+  watchdogOrder(limitMs: number): { endpoint: string; hung: { type: 'hung'; token: string; browser: string; launch: number; limitMs: number } } {
+    return { endpoint: this.endpoint, hung: { type: 'hung', token: this.token, browser: this.browser, launch: this.launchIndex, limitMs } };
+  }
+
   /** Before the run: awaited, so the collector hears of the page before any progress. */
   hello(userAgent: string): Promise<void> {
     return this.post({ type: 'hello', token: this.token, browser: this.browser, userAgent }, HELLO_TIMEOUT_MS);
