@@ -8,7 +8,7 @@ import { findChromium, findFirefox, findWebKit, type BrowserCandidate } from './
  * WebDriver BiDi (channel moz-firefox).
  *
  * WebKit is a project only when Playwright's own WebKit build is installed: Playwright drives
- * only its patched WebKit and cannot drive a stock WebKitGTK or Safari (README, "Browsers on this kind of machine"). Stock
+ * only its patched WebKit and cannot drive a stock WebKitGTK or Safari (docs/browsers.md, "Browsers on this kind of machine"). Stock
  * WebKitGTK still runs in CI, through the sweep's WebDriver driver (tests/e2e/sweep.spec.ts).
  *
  * Some tests run once, in the first project, rather than once per engine: the sweep tests

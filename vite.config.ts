@@ -25,7 +25,7 @@ export default defineConfig({
   define: {
     __STOREBENCH_VERSION__: JSON.stringify(pkg.version),
     __STOREBENCH_COMMIT__: JSON.stringify(gitCommit()),
-    // PouchDB 9's browser build still reads Node's `global` (README, "Browsers on this kind of machine").
+    // PouchDB 9's browser build still reads Node's `global` (docs/browsers.md, "Browsers on this kind of machine").
     global: 'globalThis',
   },
   server: { headers: { ...ISOLATION_HEADERS }, host: '127.0.0.1' },

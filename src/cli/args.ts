@@ -120,7 +120,7 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
   const auto = flags.values.get('auto');
   if (auto !== undefined) fields.auto = auto === true ? 'on' : auto;
   if (fields.iterations !== undefined && (auto !== undefined || fields.budget !== undefined)) {
-    throw new ArgsError(`--iterations takes a fixed count of samples per row; ${auto !== undefined ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget 4m (the default), or --iterations 10`);
+    throw new ArgsError(`--iterations takes a fixed count of samples per row; ${auto !== undefined ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget ${formatDuration(DEFAULT_BUDGET_MS)} (the default), or --iterations 10`);
   }
   if (flags.values.has('worker')) fields.worker = 'on';
   let plan: Plan;

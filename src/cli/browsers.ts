@@ -1,7 +1,7 @@
 /**
  * Browser discovery: which browsers this machine has and how each will be driven. Used by
  * `npm run browsers`, the sweep and playwright.config.ts, so all three agree.
- * The facts behind the choices are in the README, "Browsers on this kind of machine".
+ * The facts behind the choices are in docs/browsers.md, "Browsers on this kind of machine".
  *
  * Each browser id has an ordered list of ways to get it; the first one present wins. Playwright's
  * own builds come first where they exist, because Playwright is tested against exactly them.
@@ -61,7 +61,7 @@ export interface MissingBrowser {
 
 export type BrowserCandidate = FoundBrowser | MissingBrowser;
 
-/** Chromium flags that worked here as root on a closed network (README, "Browsers on this kind of machine"). */
+/** Chromium flags that worked here as root on a closed network (docs/browsers.md, "Browsers on this kind of machine"). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -199,7 +199,7 @@ export function findFirefox(m: Machine = THIS_MACHINE): BrowserCandidate {
       version: versionFrom(m.run(stock, ['--version'])),
       driver: 'playwright',
       // The moz- channel makes Playwright speak WebDriver BiDi to a stock Firefox; it is not in
-      // Playwright's documentation, so it is experimental (README, "Browsers on this kind of machine").
+      // Playwright's documentation, so it is experimental (docs/browsers.md, "Browsers on this kind of machine").
       how: `Playwright over WebDriver BiDi (channel moz-firefox, experimental), Firefox at ${stock}`,
       playwright: { engine: 'firefox', executablePath: stock, channel: 'moz-firefox', args: [] },
     };
@@ -236,7 +236,7 @@ function debianPackageVersion(m: Machine, pkg: string): string {
 /**
  * WebKit: Playwright's own WebKit build when installed; otherwise a stock WebKitGTK over W3C
  * WebDriver, because Playwright drives only its own patched WebKit, never a stock one
- * (README, "Browsers on this kind of machine"). WebKitWebDriver needs a display, so without one it runs under xvfb-run.
+ * (docs/browsers.md, "Browsers on this kind of machine"). WebKitWebDriver needs a display, so without one it runs under xvfb-run.
  */
 export function findWebKit(m: Machine = THIS_MACHINE): BrowserCandidate {
   const own = ownBuild(m, 'webkit');

@@ -112,7 +112,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** Headers on every response: isolation (README, "Browsers on this kind of machine"), no caching of a page that changes per build. */
+/** Headers on every response: isolation (docs/browsers.md, "Browsers on this kind of machine"), no caching of a page that changes per build. */
 const COMMON_HEADERS: Record<string, string> = {
   ...ISOLATION_HEADERS,
   'Cache-Control': 'no-store',

@@ -9,7 +9,7 @@
 /**
  * A sample should span at least this many timer steps. Fixed, not tuned per run: a sample's length
  * is part of what it measures (4,000 steps read +4% in Chromium and +13.5% in WebKit at the median
- * row, README "A sample's length is part of what it measures").
+ * row, docs/precision.md, "A sample's length is part of what it measures").
  */
 export const SAMPLE_STEPS = 1000;
 /**

@@ -55,7 +55,7 @@ export async function collectEnvironment(context: 'main' | 'worker'): Promise<En
       storageEstimate = { quota: est.quota ?? null, usage: est.usage ?? null };
     }
   } catch {
-    storageEstimate = null; // WebKitGTK has no navigator.storage at all (README, "Browsers on this kind of machine")
+    storageEstimate = null; // WebKitGTK has no navigator.storage at all (docs/browsers.md, "Browsers on this kind of machine")
   }
   return {
     browser: detectBrowser(ua, nav.userAgentData),

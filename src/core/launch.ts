@@ -10,8 +10,8 @@
  *
  * The sweep runs one launch per pass by default, as long as each gets MIN_LAUNCH_MS of the budget
  * (defaultLaunches). Pairs of default Chromium sweeps here differed beyond their intervals on 7 to
- * 11 of 92 rows in 12 launches, and on 8 to 26 of 94 in one (README, "Passes in launches of
- * their own").
+ * 11 of 92 rows in 12 launches, and on 8 to 26 of 94 in one (docs/precision.md, "What it
+ * changed").
  *
  * Pure data and its checks: the runner takes a launch's passes and rows (runner.ts), the page
  * fetches them from the sweep, and the sweep hands on what each launch returns (src/cli/sweep/launches.ts).

@@ -106,9 +106,9 @@ export interface BenchCase<State = unknown> {
 export interface Suite {
   readonly id: string;
   readonly title: string;
-  /** What the suite measures, in a sentence or two (shown in the page and the README). */
+  /** What the suite measures, in a sentence or two (shown in the page; docs/suites.md lists them). */
   readonly description: string;
-  /** The study it reproduces (README, "Suites"), if any. */
+  /** The study it reproduces (docs/suites.md), if any. */
   readonly reproduces?: string;
   readonly params?: Readonly<Record<string, ParamSpec>>;
   /** The cases for these parameter values (defaults filled in from `params`). */

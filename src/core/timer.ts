@@ -1,6 +1,6 @@
 /**
  * The clock for timed sections. performance.now() is monotonic; its step depends on the browser
- * and on cross-origin isolation (Firefox and WebKit step 1 ms when not isolated, see the README, "Browsers on this kind of machine").
+ * and on cross-origin isolation (Firefox and WebKit step 1 ms when not isolated, see docs/browsers.md, "Browsers on this kind of machine").
  */
 export const now: () => number = () => performance.now();
 

@@ -1,6 +1,6 @@
 /**
  * The environment the numbers come from. Cross-origin isolation first: without it Firefox and
- * WebKit step performance.now() by 1 ms (README, "Browsers on this kind of machine"), which swamps fast cases.
+ * WebKit step performance.now() by 1 ms (docs/browsers.md, "Browsers on this kind of machine"), which swamps fast cases.
  */
 import type { Environment } from '../core/results.ts';
 import { h } from './dom.ts';

@@ -39,7 +39,7 @@ const EXPECTED_IDS = [
 
 /**
  * The stores each engine lacks, and whether its IndexedDB takes the durability hint, as checked
- * (README, "Browsers on this kind of machine"): Chromium removed WebSQL in 119 and Firefox never had it; every other store runs
+ * (docs/browsers.md, "Browsers on this kind of machine"): Chromium removed WebSQL in 119 and Firefox never had it; every other store runs
  * in both. Playwright's own WebKit is not installed here, so it has no entry and these checks
  * do not run in it.
  */

@@ -68,7 +68,7 @@ test('sweep - npm run browsers: one line per browser, found with its driver or m
     expect(line, `a line for ${id}:\n${run.stdout}`).toBeDefined();
     expect(line).toMatch(/^\S+\s+(found\s+\S.* \S+; driven by (Playwright|WebDriver)|not found\s+\S.*(install|macOS|safaridriver))/);
   }
-  // The engines CI installs are found, each with the driver the README names ("Browsers on this kind of machine").
+  // The engines CI installs are found, each with the driver docs/browsers.md names ("Browsers on this kind of machine").
   expect(lines.find((l) => l.startsWith('chromium '))).toMatch(/found .*driven by Playwright/);
   expect(lines.find((l) => l.startsWith('firefox '))).toMatch(/found .*driven by Playwright/);
   expect(lines.find((l) => l.startsWith('webkit '))).toMatch(/found .*driven by (WebDriver, .*WebKitWebDriver|Playwright)/);

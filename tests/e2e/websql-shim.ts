@@ -1,6 +1,6 @@
 /**
  * WebSQL's `openDatabase` over SQLite Wasm, for tests only. No engine here has WebSQL
- * (README, "Browsers on this kind of machine"), so the `websql` and `localforage-websql` adapters run their real code paths
+ * (docs/browsers.md, "Browsers on this kind of machine"), so the `websql` and `localforage-websql` adapters run their real code paths
  * against this: a real SQL engine behind the API they were written for.
  *
  * It follows the processing model of the spec (https://www.w3.org/TR/webdatabase/#processing-model)

@@ -14,7 +14,7 @@ const pass = (level: number) => [0.97, 0.98, 0.99, 1, 1, 1.01, 1.02, 1.03].map((
 
 describe('how far passes differ (precision.passDifference)', () => {
   // passSpread's noise comes from the samples dealt afresh over the passes, so it takes in part of
-  // the passes' own effect: passes at ±10% with tight samples read about 7.5%, not 10% (README).
+  // the passes' own effect: passes at ±10% with tight samples read about 7.5%, not 10% (docs/precision.md, "Precise numbers in minutes").
   it('reads passes that move the median by ±10% as a τ of several percent, and passes that agree as 0', () => {
     const moving = row('idb', [0.9, 1.1, 0.9, 1.1, 0.9, 1.1].map((f) => pass(10 * f)));
     const steady = row('memory', [1, 1, 1, 1, 1, 1].map((f) => pass(10 * f)));

@@ -1,7 +1,7 @@
 /**
  * Playwright driver: Chromium (Playwright's build, Debian's, or Chrome and Edge through their
  * channels), Firefox (Playwright's build, or a stock Firefox over WebDriver BiDi with channel
- * 'moz-firefox'; see the README, "Browsers on this kind of machine"), Playwright's WebKit, and a remote Playwright browser server
+ * 'moz-firefox'; see docs/browsers.md, "Browsers on this kind of machine"), Playwright's WebKit, and a remote Playwright browser server
  * (`--remote ws://...`), which is connected to instead of launched.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

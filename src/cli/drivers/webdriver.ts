@@ -1,6 +1,6 @@
 /**
  * W3C WebDriver driver, for browsers Playwright cannot drive: Debian's WebKitGTK MiniBrowser
- * through WebKitWebDriver (README, "Browsers on this kind of machine"), Safari through safaridriver, and any remote endpoint
+ * through WebKitWebDriver (docs/browsers.md, "Browsers on this kind of machine"), Safari through safaridriver, and any remote endpoint
  * (`--remote http://...`: Selenium Grid, cloud grids). The protocol needs only a handful of HTTP
  * calls, so it is spoken here with fetch() instead of adding a client library.
  *
