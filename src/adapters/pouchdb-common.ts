@@ -1,5 +1,6 @@
 import type { Doc, FieldCondition, FindQuery, KeyRange, Scalar, StoreAdapter, StoreHandle, ViewQuery, ViewRow } from '../core/adapter.ts';
 import type { Capability } from '../core/capabilities.ts';
+import { withTimeout } from '../core/errors.ts';
 import { applyFind, compareScalars, countMatches } from '../core/query.ts';
 import { isEmptyRange } from './range.ts';
 
@@ -125,6 +126,39 @@ const PREFIX = '_pouch_';
  * (9.0.0) does not, so each destroyed database would leave one key behind, and so would each
  * database a view or a temporary view kept its index in (`<name>-mrview-<hash>`).
  */
+/**
+ * Destroy through PouchDB, within DESTROY_MS; where that fails or hangs, delete its IndexedDB
+ * databases directly. After a quota error the idb adapter marks the database as failed ("global
+ * failure") and its destroy never settles: 2 to 4 `_pouch_storebench-*` databases stayed behind a
+ * full disk's run.
+ */
+async function destroyPouch(destroy: () => Promise<unknown>, name: string): Promise<void> {
+  try {
+    await withTimeout(destroy(), DESTROY_MS, `PouchDB's destroy of ${name}`);
+  } catch {
+    await deleteDatabases(name);
+  } finally {
+    forgetChangePing(name);
+  }
+}
+
+/** Under the runner's own cleanup limit (15 s), so the direct delete still has its time. */
+const DESTROY_MS = 5_000;
+
+/** The IndexedDB databases PouchDB keeps a database in: `_pouch_<name>`, and one per view index. */
+async function deleteDatabases(name: string): Promise<void> {
+  const main = PREFIX + name;
+  const listed = typeof indexedDB.databases === 'function' ? (await indexedDB.databases()).map((d) => d.name ?? '') : [];
+  const names = [main, ...listed.filter((n) => n.startsWith(`${main}-mrview-`))];
+  for (const db of names) {
+    await new Promise<void>((resolve, reject) => {
+      const req = indexedDB.deleteDatabase(db);
+      req.onsuccess = () => resolve();
+      req.onerror = () => reject(req.error ?? new Error(`cannot delete ${db}`));
+    });
+  }
+}
+
 function forgetChangePing(name: string): void {
   if (typeof localStorage === 'undefined') return;
   const views = `${PREFIX}${name}-mrview-`;
@@ -427,10 +461,7 @@ function handleFor(db: PouchDatabase, name: string, design: DesignState, guard: 
       return queryRows(db, { map }, q);
     },
     close: () => db.close(),
-    async destroy() {
-      await db.destroy();
-      forgetChangePing(name);
-    },
+    destroy: () => destroyPouch(() => db.destroy(), name),
   };
 }
 
@@ -505,8 +536,7 @@ export function pouchAdapter({ id, label, adapter, compoundIndexNeedsEveryField,
     // PouchDB deletes only through an instance, which opens (or creates) the database first.
     async destroy(name) {
       const PouchDB = await pouch();
-      await new PouchDB(name, { adapter }).destroy();
-      forgetChangePing(name);
+      await destroyPouch(() => new PouchDB(name, { adapter }).destroy(), name);
     },
   };
 }

@@ -21,7 +21,10 @@ export function toError(thrown: unknown): Error {
 /** A one-line message for a case row. QuotaExceededError is named plainly so it can be filtered. */
 export function errorMessage(thrown: unknown): string {
   const err = toError(thrown);
-  const text = err.message || err.name || 'unknown error';
+  // PouchDB's errors keep the cause in `reason`, behind a message as plain as 'unknown'.
+  const reason = (thrown as { reason?: unknown } | null)?.reason;
+  const message = err.message || err.name || 'unknown error';
+  const text = typeof reason === 'string' && reason !== '' && !message.includes(reason) ? `${message} (${reason})` : message;
   if (/quota/i.test(`${err.name} ${text}`)) return `quota exceeded: ${text}`;
   return text.split('\n')[0] ?? text;
 }

@@ -80,8 +80,15 @@ test('sweep - cold: get by id warm, after a reload and after a restart, each ope
         // Each sample is the open plus the read, recorded apart.
         row(c).samples.forEach((ms, i) => expect(ms).toBeCloseTo(row(c).metrics!.openMs![i]! + row(c).metrics!.readMs![i]!, 6));
       }
-      // A browser that starts again opens its IndexedDB from disk: slower than the tab that wrote it.
-      expect(median(row('get-restart').samples), browser).toBeGreaterThan(median(row('get-warm').samples));
+      // Each read after a restart opened the store and found the document the fill wrote before the
+      // browser closed (readOnce throws when it finds nothing): the new process read it from disk.
+      for (const [i, ms] of row('get-restart').metrics!.openMs!.entries()) {
+        expect(ms, `${browser} open ${i}`).toBeGreaterThan(0);
+        expect(row('get-restart').metrics!.readMs![i], `${browser} read ${i}`).toBeGreaterThan(0);
+      }
+      // How much slower a read after a restart is than a warm one is a finding, not an assertion:
+      // on a loaded machine Firefox read 8.4 ms after a restart against 15.4 ms warm.
+      test.info().annotations.push({ type: `${browser} restart/warm`, description: (median(row('get-restart').samples) / median(row('get-warm').samples)).toFixed(2) });
     }
     expect(profileProcesses()).toEqual([]);
     expect(profileFolders()).toEqual(foldersBefore);
@@ -156,7 +163,11 @@ test('sweep - Ctrl-C during the crash trials stops at once, keeps the rows as no
     expect(Date.now() - signalledAt).toBeLessThan(30_000);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
     const name = filesIn(out).find((f) => f.endsWith('-chromium.json'))!;
-    const cases = parseResults(readFileSync(join(out, name), 'utf8'), name).cases;
+    const results = parseResults(readFileSync(join(out, name), 'utf8'), name);
+    // The file and the summary say the run was cut short, not done.
+    expect(results.run.cancelled).toBe(true);
+    expect(run.stdout).toMatch(/chromium\s+cancelled in \S+: 2 rows/);
+    const cases = results.cases;
     expect(cases.map((c) => [c.case, c.status, c.reason])).toEqual([
       ['serial-default', 'unsupported', 'not measured: the sweep was stopped before this row finished'],
       ['serial-strict', 'unsupported', 'not measured: the sweep was stopped before this row finished'],

@@ -12,5 +12,7 @@ export async function withDrivenRows(run: SweepRun, b: BrowserRun, results: Resu
   const name = labelOf(b);
   const driven = { how: b.target.browser?.playwright, pageUrl: `${run.origin}/`, plan: run.plan, signal: run.stop.asking.signal, onProgress: (line: string) => run.view.update(`${name.padEnd(9)} ${line}`) };
   const measured = await runDrivenRows(results.cases, driven);
-  return { ...results, run: { ...results.run, finishedAt: new Date().toISOString() }, cases: measured };
+  // Ctrl-C during the trials cut the run short, as it does in the page: the file says so.
+  const cancelled = results.run.cancelled || run.stop.requested;
+  return { ...results, run: { ...results.run, finishedAt: new Date().toISOString(), cancelled }, cases: measured };
 }
