@@ -103,8 +103,9 @@ export interface BenchCase<State = unknown> {
   teardown?(ctx: CaseContext, state: State): Promise<void>;
 }
 
-export interface Suite {
-  readonly id: string;
+/** `Id`: the suite's id as a literal type, where a registry keys on it (suites/driven.ts). */
+export interface Suite<Id extends string = string> {
+  readonly id: Id;
   readonly title: string;
   /** What the suite measures, in a sentence or two (shown in the page and the README). */
   readonly description: string;
