@@ -1,6 +1,7 @@
 import type { Doc, Scalar, StoreHandle } from '../src/core/adapter.ts';
 import type { Capability } from '../src/core/capabilities.ts';
-import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
+import type { CaseIdentity } from '../src/core/identity.ts';
+import type { CaseResult } from '../src/core/results.ts';
 import { measuredRow, type CaseRequest, type DrivenSuite } from '../src/core/driven.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
 import { writeAll } from './prefill.ts';

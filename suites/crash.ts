@@ -1,5 +1,6 @@
 import type { Doc, Durability, StoreAdapter, StoreHandle } from '../src/core/adapter.ts';
-import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
+import type { CaseIdentity } from '../src/core/identity.ts';
+import type { CaseResult } from '../src/core/results.ts';
 import { measuredRow, type CaseRequest, type DrivenSuite, type StoreRequest } from '../src/core/driven.ts';
 import { wilsonInterval, type Interval } from '../src/core/stats.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';

@@ -1,6 +1,7 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
 import { toError } from '../src/core/errors.ts';
-import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
+import type { CaseIdentity } from '../src/core/identity.ts';
+import type { CaseResult } from '../src/core/results.ts';
 import { measuredRow, type DrivenSuite, type FixtureRequest } from '../src/core/driven.ts';
 import { defineCase, type Suite } from '../src/core/suite.ts';
 import { writeAll } from './prefill.ts';

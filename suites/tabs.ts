@@ -1,5 +1,6 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
-import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
+import type { CaseIdentity } from '../src/core/identity.ts';
+import type { CaseResult } from '../src/core/results.ts';
 import { measuredRow, type DrivenSuite, type FixtureRequest, type StoreRequest } from '../src/core/driven.ts';
 import { quantile } from '../src/core/stats.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';

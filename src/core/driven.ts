@@ -5,7 +5,8 @@
  * driver runs them and puts its rows in their place. Every other way of running (the page alone,
  * WebDriver, --manual) keeps the reason, which says how to get the row.
  */
-import type { CaseIdentity, CaseResult } from './results.ts';
+import type { CaseIdentity } from './identity.ts';
+import type { CaseResult } from './results.ts';
 import { derivedFromSamples } from './stats.ts';
 import type { Suite } from './suite.ts';
 

@@ -1,10 +1,7 @@
 import type { Doc, OpenOptions, StoreAdapter, StoreHandle } from './adapter.ts';
 import type { Capability } from './capabilities.ts';
-import type { DbMode } from './results.ts';
-import type { Rng } from './random.ts';
-
-/** Parameter values a suite can take from the plan (e.g. chunk sizes, page size, K). */
-export type ParamValue = number | string | readonly number[];
+import type { DbMode, ParamValue } from './identity.ts';
+import type { Rng } from '../../fixtures/random.ts';
 
 export interface ParamSpec {
   readonly kind: 'int' | 'ints' | 'string';

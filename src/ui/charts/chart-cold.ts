@@ -7,7 +7,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { barDataset } from './colours.ts';
-import { axisLines, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
+import { axisLines, type Comparison, type OkCase } from '../model/explorer-model.ts';
 import { COLD_OPS, COLD_STATES, coldCaseId, coldCaseOf, coldSuite, type ColdOp, type ColdState } from '../../../suites/cold.ts';
 import { median } from '../../core/stats.ts';
 import { describeMedian } from '../row-text.ts';

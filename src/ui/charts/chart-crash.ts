@@ -7,7 +7,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour, barDataset } from './colours.ts';
-import { axisLines, type Comparison } from '../explorer/explorer-model.ts';
+import { axisLines, type Comparison } from '../model/explorer-model.ts';
 import { crashSuite, describeLost, lostWrites, type LostWrites } from '../../../suites/crash.ts';
 import type { CaseResult } from '../../core/results.ts';
 import type { DrivenChart, DrivenChartView } from './driven-view.ts';

@@ -7,7 +7,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { axisLines, type Comparison } from '../explorer/explorer-model.ts';
+import { axisLines, type Comparison } from '../model/explorer-model.ts';
 import { formatRate } from '../format.ts';
 import { tabsCaseOf, tabsSuite } from '../../../suites/tabs.ts';
 import type { DrivenChart, DrivenChartView } from './driven-view.ts';

@@ -1,5 +1,5 @@
 /** What a driven suite's chart is to the explorer (driven-charts.ts lists them). */
-import type { Comparison } from '../explorer/explorer-model.ts';
+import type { Comparison } from '../model/explorer-model.ts';
 
 /** What the explorer's choices say to a driven suite's chart. */
 export interface DrivenChartView {

@@ -19,9 +19,9 @@ import { ComparisonTable, type Pick } from './comparison-table.ts';
 import { h } from '../dom.ts';
 import { ExportsView } from './explorer-exports.ts';
 import { FiltersView } from './explorer-filters.ts';
-import { buildComparison, caseKey, effectiveChoice, facetsOf, filteredDocs, type Comparison, type EffectiveChoice, type LoadedFile } from './explorer-model.ts';
+import { buildComparison, caseKey, effectiveChoice, facetsOf, filteredDocs, type ChartChoice, type Comparison, type EffectiveChoice, type LoadedFile } from '../model/explorer-model.ts';
 import { fetchServed, SourcesView } from './explorer-sources.ts';
-import { readExplorerState, writeExplorerState, type ChartChoice, type ExplorerState } from './explorer-url.ts';
+import { readExplorerState, writeExplorerState, type ExplorerState } from './explorer-url.ts';
 import { RatioTable } from './ratio-table.ts';
 import { StudyReportsView } from './study-reports.ts';
 
