@@ -7,7 +7,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { barDataset } from './colours.ts';
-import { axisLines, type Comparison, type OkCase } from '../model/explorer-model.ts';
+import { axisLines, caseKey, type Comparison, type OkCase } from '../model/explorer-model.ts';
 import { COLD_OPS, COLD_STATES, coldCaseId, coldCaseOf, coldSuite, type ColdOp, type ColdState } from '../../../suites/cold.ts';
 import { median } from '../../core/stats.ts';
 import { describeMedian } from '../row-text.ts';
@@ -27,8 +27,8 @@ export class ColdChart implements DrivenChart {
   static pickOp(comparison: Comparison, wantedCase: string | null): ColdOp | null {
     const opOf = (suite: string, caseId: string) => (suite === coldSuite.id ? (coldCaseOf(caseId)?.op ?? null) : null);
     const loaded = COLD_OPS.filter((op) => comparison.rows.some((r) => opOf(r.suite, r.case) === op));
-    const slash = wantedCase?.indexOf('/') ?? -1;
-    const wanted = wantedCase && slash > 0 ? opOf(wantedCase.slice(0, slash), wantedCase.slice(slash + 1)) : null;
+    const chosen = comparison.rows.find((r) => caseKey(r) === wantedCase);
+    const wanted = chosen ? opOf(chosen.suite, chosen.case) : null;
     return wanted !== null && loaded.includes(wanted) ? wanted : (loaded[0] ?? null);
   }
 
