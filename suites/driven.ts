@@ -3,8 +3,9 @@
  * measures. A driven suite is one record in its own file in suites/, here listed by id; its parts
  * that need Node or the DOM are registered under the same id on their side of the page/CLI line:
  *
- *   suites/<id>.ts                its DrivenSuite: page cases, finding, timed section; its page
- *                                 steps' types (DrivenSteps below); its row from its trials
+ *   suites/<id>.ts                its DrivenSuite (page cases, finding, whether a sample is a
+ *                                 timed section); its page steps' types (DrivenSteps below) and
+ *                                 the work they do; the row its trials' samples make
  *   src/cli/<id>-trials.ts        its trials: the browsers the driver starts, kills, reloads
  *                                 (registered in src/cli/driven-rows.ts, DRIVEN_TRIALS)
  *   src/ui/run/trials.ts          its page steps, which the trials call (PAGE_STEPS)
