@@ -1,7 +1,8 @@
 import type { Doc, Scalar, StoreHandle } from '../src/core/adapter.ts';
 import type { Capability } from '../src/core/capabilities.ts';
-import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
-import { measuredRow } from '../src/core/driven.ts';
+import type { CaseIdentity } from '../src/core/identity.ts';
+import type { CaseResult } from '../src/core/results.ts';
+import { measuredRow, type CaseRequest, type DrivenSuite } from '../src/core/driven.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
 import { writeAll } from './prefill.ts';
 
@@ -42,9 +43,18 @@ const STATE_TEXT: Record<ColdState, string> = {
 
 const VIEW = 'cold_by_field';
 
+/** A cold case's id, as `get-restart`. */
+export const coldCaseId = (op: ColdOp, state: ColdState): string => `${op}-${state}`;
+
+/** The op and state of a cold case's id, or null when it is not one. */
+export function coldCaseOf(caseId: string): { op: ColdOp; state: ColdState } | null {
+  for (const op of COLD_OPS) for (const state of COLD_STATES) if (coldCaseId(op, state) === caseId) return { op, state };
+  return null;
+}
+
 function coldCase(op: ColdOp, state: ColdState): BenchCase {
   return defineCase<void>({
-    id: `${op}-${state}`,
+    id: coldCaseId(op, state),
     title: `open, then ${WHAT[op]}, ${STATE_TEXT[state]}`,
     needs: NEEDS[op],
     params: { op, state },
@@ -99,17 +109,32 @@ export interface ColdSample {
   readMs: number;
 }
 
+/** The page's steps of the cold suite (window.__storebenchTrials.cold, suites/driven.ts). */
+export interface ColdSteps {
+  /** Fill a fresh database with `fillForCold`; then close it. */
+  fill(request: CaseRequest): Promise<'filled'>;
+  /** Open the database, do `readOnce`, close it: the two times in ms. */
+  read(request: CaseRequest): Promise<ColdSample>;
+}
+
 /** The row of a cold case: a sample per read, open plus read, with each recorded apart. */
 export function coldRow(identity: CaseIdentity, samples: readonly ColdSample[]): CaseResult {
   const times = samples.map((s) => s.openMs + s.readMs);
   return measuredRow(identity, times, { metrics: { openMs: samples.map((s) => s.openMs), readMs: samples.map((s) => s.readMs) } });
 }
 
-export const coldSuite: Suite = {
+export const coldSuite: Suite<'cold'> = {
   id: 'cold',
   title: 'Cold start',
   description:
     'Open the store and do one read (get by id, a page of allDocs, a persisted-view query, an indexed find) in the tab that wrote the data, after a page reload, and after a browser restart on the same profile. Driven by the sweep (Chromium, Firefox).',
   params: { restarts: { kind: 'int', default: 6, min: 1, sampling: true, help: 'samples per row: each fills a fresh store, then reads it warm, after a reload and after a restart' } },
   cases: () => COLD_OPS.flatMap((op) => COLD_STATES.map((state) => coldCase(op, state))),
+};
+
+export const coldDriven: DrivenSuite<'cold'> = {
+  suite: coldSuite,
+  // The time is the finding: open plus read, with each recorded apart.
+  finding: null,
+  timedSection: true,
 };

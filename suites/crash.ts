@@ -1,6 +1,7 @@
 import type { Doc, Durability, StoreAdapter, StoreHandle } from '../src/core/adapter.ts';
-import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
-import { measuredRow } from '../src/core/driven.ts';
+import type { CaseIdentity } from '../src/core/identity.ts';
+import type { CaseResult } from '../src/core/results.ts';
+import { measuredRow, type CaseRequest, type DrivenSuite, type StoreRequest } from '../src/core/driven.ts';
 import { wilsonInterval, type Interval } from '../src/core/stats.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
 
@@ -87,6 +88,18 @@ export async function survivors(handle: StoreHandle, ids: readonly string[]): Pr
   return { present, count: await handle.count() };
 }
 
+/** The page's steps of the crash suite (window.__storebenchTrials.crash, suites/driven.ts). */
+export interface CrashSteps {
+  /**
+   * Write the fixture's first `size` documents with `writeAcknowledged`, calling
+   * window.__storebenchAck(ids, ms), a binding the driver exposes, after each acknowledged write.
+   * Resolves when all are written; the driver usually kills the browser before that.
+   */
+  write(request: CaseRequest): Promise<'written'>;
+  /** After the restart: `survivors` of `ids`; then the database is deleted. */
+  survivors(request: StoreRequest & { params: Record<string, unknown>; ids: string[] }): Promise<{ present: string[]; count: number }>;
+}
+
 /** One kill, as the driver saw it. */
 export interface CrashTrial {
   /** Ids the page reported acknowledged before the kill, in order. */
@@ -136,12 +149,11 @@ export interface LostWrites {
 export function lostWrites(row: CaseResult): LostWrites | null {
   const lost = row.metrics?.lost;
   const acknowledged = row.metrics?.acknowledged;
-  if (row.suite !== 'crash' || !lost || !acknowledged) return null;
+  if (row.suite !== crashSuite.id || !lost || !acknowledged) return null;
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   const killsWithLoss = lost.filter((n) => n > 0).length;
   return { lost: sum(lost), acknowledged: sum(acknowledged), kills: lost.length, killsWithLoss, lossRate: wilsonInterval(killsWithLoss, lost.length) };
 }
-
 
 /**
  * `lost 12 of 291 acknowledged writes; 3 of 5 kills lost some (95% CI 23–88% of kills)`: a crash
@@ -154,11 +166,18 @@ export function describeLost(row: CaseResult): string | null {
   return `lost ${l.lost} of ${l.acknowledged} acknowledged write${l.acknowledged === 1 ? '' : 's'}; ${l.killsWithLoss} of ${l.kills} kill${l.kills === 1 ? '' : 's'} lost some${rate}`;
 }
 
-export const crashSuite: Suite = {
+export const crashSuite: Suite<'crash'> = {
   id: 'crash',
   title: 'Crash durability',
   description:
     "Writes acknowledged by the store, then the browser killed with SIGKILL at a seeded point and started again on the same profile: how many acknowledged writes are gone. One sample per kill; durability 'default', 'relaxed' and 'strict' where the store can set it. Driven by the sweep (Chromium, Firefox).",
   params: { kills: { kind: 'int', default: 5, min: 1, sampling: true, help: 'kills per row (one sample each)' } },
   cases: () => LEVELS.flatMap((d) => [crashCase('serial', d), crashCase('bulk', d)]),
+};
+
+export const crashDriven: DrivenSuite<'crash'> = {
+  suite: crashSuite,
+  finding: { heading: 'Crash durability (acknowledged writes gone after SIGKILL and restart; the ms above are per acknowledged write):', describe: describeLost },
+  // A sample is a whole kill's time over its acknowledged writes, never a short timed section.
+  timedSection: false,
 };

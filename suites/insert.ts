@@ -1,5 +1,5 @@
 import type { Doc } from '../src/core/adapter.ts';
-import { shuffled } from '../src/core/random.ts';
+import { shuffled } from '../fixtures/random.ts';
 import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
 import { expectCount } from './prefill.ts';
 

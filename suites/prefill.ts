@@ -1,7 +1,7 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
 import type { CaseContext } from '../src/core/suite.ts';
 import { VerifyError } from '../src/core/suite.ts';
-import { shuffled } from '../src/core/random.ts';
+import { shuffled } from '../fixtures/random.ts';
 
 /** Chunk size for untimed pre-population: large enough to be quick, small enough to stay lean. */
 export const PREFILL_CHUNK = 5_000;

@@ -1,7 +1,8 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
 import { toError } from '../src/core/errors.ts';
-import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
-import { measuredRow } from '../src/core/driven.ts';
+import type { CaseIdentity } from '../src/core/identity.ts';
+import type { CaseResult } from '../src/core/results.ts';
+import { measuredRow, type DrivenSuite, type FixtureRequest } from '../src/core/driven.ts';
 import { defineCase, type Suite } from '../src/core/suite.ts';
 import { writeAll } from './prefill.ts';
 
@@ -48,6 +49,21 @@ export interface QuotaSample {
   persisted: number | null;
   /** The error of the write that failed, or why the fill stopped without one; then what failed after it. */
   error: string;
+}
+
+/** A fill's step: the documents after which it stops without a failure, and its time limit. */
+export interface QuotaRequest extends FixtureRequest {
+  maxDocs: number;
+  /** ms the fill may take before it stops without a failure. */
+  timeoutMs: number;
+  /** Call navigator.storage.persist(): only where it cannot raise a prompt no one answers. */
+  askPersist: boolean;
+}
+
+/** The page's steps of the quota suite (window.__storebenchTrials.quota, suites/driven.ts). */
+export interface QuotaSteps {
+  /** Fill a fresh database with `fillUntilFull`, then say what the store and the browser report; then delete it. */
+  fill(request: QuotaRequest): Promise<QuotaSample>;
 }
 
 /**
@@ -106,7 +122,7 @@ export function quotaRecord(samples: readonly QuotaSample[]): { metrics: Record<
  */
 export function describeQuota(row: CaseResult): string | null {
   const m = row.metrics;
-  if (row.suite !== 'quota' || !m?.docs || !m.jsonBytes) return null;
+  if (row.suite !== quotaSuite.id || !m?.docs || !m.jsonBytes) return null;
   const mb = (b: number) => `${(b / 1e6).toLocaleString('en-US', { maximumSignificantDigits: 2 })} MB`;
   const json = m.jsonBytes[0] ?? 0;
   const parts = [`documents that fit per fill: ${m.docs.map((d) => d.toLocaleString('en-US')).join(' / ')} (${mb(json)} of JSON in the first)`];
@@ -119,7 +135,7 @@ export function describeQuota(row: CaseResult): string | null {
   return parts.join('; ');
 }
 
-export const quotaSuite: Suite = {
+export const quotaSuite: Suite<'quota'> = {
   id: 'quota',
   title: 'Storage limits',
   description:
@@ -130,4 +146,10 @@ export const quotaSuite: Suite = {
     fills: { kind: 'int', default: 3, min: 1, sampling: true, help: 'fills per row (one sample each)' },
   },
   cases: (params) => [fill(params.quotaMb as number, params.maxDocs as number)],
+};
+
+export const quotaDriven: DrivenSuite<'quota'> = {
+  suite: quotaSuite,
+  finding: { heading: 'Storage limits (the ms above are the time of the write calls, until one failed):', describe: describeQuota },
+  timedSection: true,
 };

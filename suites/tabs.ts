@@ -1,8 +1,9 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
-import type { CaseIdentity, CaseResult } from '../src/core/results.ts';
-import { measuredRow } from '../src/core/driven.ts';
+import type { CaseIdentity } from '../src/core/identity.ts';
+import type { CaseResult } from '../src/core/results.ts';
+import { measuredRow, type DrivenSuite, type FixtureRequest, type StoreRequest } from '../src/core/driven.ts';
 import { quantile } from '../src/core/stats.ts';
-import { defineCase, type BenchCase, type ParamValue, type Suite } from '../src/core/suite.ts';
+import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
 
 /**
  * tabs: K tabs of one browser, each opening the same database at the same moment and doing the
@@ -17,7 +18,20 @@ import { defineCase, type BenchCase, type ParamValue, type Suite } from '../src/
  */
 export type TabsVisibility = 'visible' | 'hidden';
 
-function tabsCase(k: number, visibility: TabsVisibility, ops: number): BenchCase {
+/** What a tabs case measures: K tabs, whether all but the first are in the background, operations per tab. */
+export interface TabsCase {
+  k: number;
+  visibility: TabsVisibility;
+  ops: number;
+}
+
+/** The tabs case of a row's params, or null when they are not a tabs case's. */
+export function tabsCaseOf(params: Readonly<Record<string, unknown>>): TabsCase | null {
+  const { k, visibility, ops } = params;
+  return typeof k === 'number' && typeof ops === 'number' && (visibility === 'visible' || visibility === 'hidden') ? { k, visibility, ops } : null;
+}
+
+function tabsCase({ k, visibility, ops }: TabsCase): BenchCase {
   return defineCase<void>({
     id: `${visibility}-${k}`,
     title: `${k} tab${k === 1 ? '' : 's'} writing and reading one store${visibility === 'hidden' ? ', all but one in the background' : ''}`,
@@ -110,6 +124,27 @@ export async function checkTabs(handle: StoreHandle, k: number, ops: number, now
   return { unseen, settleMs, lost, extra: (await handle.count()) - (k * writesOf(ops) - lost) };
 }
 
+/** One tab's step of a sample: its plan and the moment (epoch ms) every tab starts. */
+export interface TabRequest extends FixtureRequest {
+  tab: number;
+  ops: number;
+  startAt: number;
+}
+
+/** What one tab's page reports: its work, and the IndexedDB events it saw meanwhile. */
+export interface TabOutcome extends TabReport {
+  blocked: number;
+  versionchange: number;
+}
+
+/** The page's steps of the tabs suite (window.__storebenchTrials.tabs, suites/driven.ts). */
+export interface TabsSteps {
+  /** One tab: wait until `startAt`, open the store, do `tabWork`, close it. */
+  work(request: TabRequest): Promise<TabOutcome>;
+  /** After every tab ended, in the first: `checkTabs`; then the database is deleted. */
+  check(request: StoreRequest & { k: number; ops: number }): Promise<TabsCheck>;
+}
+
 /** One sample: every tab's report, the IndexedDB events the tabs saw, and the check after. */
 export interface TabsSample extends TabsCheck {
   tabs: TabReport[];
@@ -145,7 +180,7 @@ export function tabsRow(identity: CaseIdentity, samples: readonly TabsSample[]):
   return measuredRow(identity, wall, { metrics });
 }
 
-export const tabsSuite: Suite = {
+export const tabsSuite: Suite<'tabs'> = {
   id: 'tabs',
   title: 'Several tabs',
   description:
@@ -155,10 +190,10 @@ export const tabsSuite: Suite = {
     ops: { kind: 'int', default: 200, min: 2, help: 'operations per tab per sample, writes and reads in turn' },
     rounds: { kind: 'int', default: 6, min: 1, sampling: true, help: 'samples per row' },
   },
-  cases: (params: Readonly<Record<string, ParamValue>>) => {
+  cases: (params) => {
     const ks = params.tabs as readonly number[];
     const ops = params.ops as number;
-    return [...ks.map((k) => tabsCase(k, 'visible', ops)), ...ks.filter((k) => k > 1).map((k) => tabsCase(k, 'hidden', ops))];
+    return [...ks.map((k) => tabsCase({ k, visibility: 'visible', ops })), ...ks.filter((k) => k > 1).map((k) => tabsCase({ k, visibility: 'hidden', ops }))];
   },
 };
 
@@ -169,7 +204,7 @@ export const tabsSuite: Suite = {
  */
 export function describeTabs(row: CaseResult): string | null {
   const m = row.metrics;
-  if (row.suite !== 'tabs' || !m?.p50Ms || !m.p95Ms || !m.maxMs) return null;
+  if (row.suite !== tabsSuite.id || !m?.p50Ms || !m.p95Ms || !m.maxMs) return null;
   const ms = (xs: readonly number[]) => `${Number(quantile(xs, 0.5).toPrecision(2))} ms`;
   const total = (xs: readonly number[] | undefined) => (xs ?? []).reduce((a, b) => a + b, 0);
   const parts = [`median p50 ${ms(m.p50Ms)}, p95 ${ms(m.p95Ms)}, max ${ms(m.maxMs)} per operation`, `${total(m.blocked)} blocked, ${total(m.versionchange)} versionchange events`];
@@ -178,3 +213,9 @@ export function describeTabs(row: CaseResult): string | null {
   if (unseen > 0) parts.push(`${unseen} writes of other tabs unseen by the first when all ended, in ${settled.length} of ${m.p50Ms.length} samples; seen within ${ms(settled)} (median of those)`);
   return parts.join('; ');
 }
+
+export const tabsDriven: DrivenSuite<'tabs'> = {
+  suite: tabsSuite,
+  finding: { heading: 'Several tabs (the ms above are the wall time of all tabs together):', describe: describeTabs },
+  timedSection: true,
+};

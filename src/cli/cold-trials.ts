@@ -10,7 +10,7 @@ import { errorMessage, withTimeout } from '../core/errors.ts';
 import type { CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
 import { coldOpOf, coldRow, coldSuite, type ColdSample, type ColdState } from '../../suites/cold.ts';
-import type { DrivenRun } from './driven-rows.ts';
+import type { DrivenRun } from './driven-run.ts';
 import { RestartableBrowser } from './drivers/restartable.ts';
 
 /** Measured rows for the cold rows given, by row; rows of a group the sweep stopped before are left out. */
@@ -44,8 +44,8 @@ async function coldGroup(rows: readonly CaseResult[], run: DrivenRun): Promise<M
       const op = coldOpOf(first.params).op;
       run.onProgress(`cold ${op} ${first.adapter} ${first.size}: sample ${s + 1} of ${n}`);
       const r = request(`storebench-cold-${s}`);
-      const read = () => step(page.evaluate((q) => window.__storebenchTrials.coldRead(q), r), 'the read');
-      await step(page.evaluate((q) => window.__storebenchTrials.coldFill(q), r), 'filling the store');
+      const read = () => step(page.evaluate((q) => window.__storebenchTrials.cold.read(q), r), 'the read');
+      await step(page.evaluate((q) => window.__storebenchTrials.cold.fill(q), r), 'filling the store');
       samples.warm.push(await read());
       if (states.has('reload')) {
         await page.reload({ waitUntil: 'load' });

@@ -8,11 +8,12 @@ import type { Page } from 'playwright-core';
 import { stoppedRow } from '../core/driven.ts';
 import { errorMessage, withTimeout } from '../core/errors.ts';
 import type { Plan } from '../core/plan.ts';
-import { createRng, deriveSeed } from '../core/random.ts';
-import type { CaseIdentity, CaseResult } from '../core/results.ts';
+import { createRng, deriveSeed } from '../../fixtures/random.ts';
+import type { CaseIdentity } from '../core/identity.ts';
+import type { CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
 import { crashRecord, crashRow, crashSuite, type CrashTrial } from '../../suites/crash.ts';
-import type { DrivenRun } from './driven-rows.ts';
+import type { DrivenRun } from './driven-run.ts';
 import { RestartableBrowser } from './drivers/restartable.ts';
 
 /** Acknowledgements of the kill under way, as the page reports them; `reached` fires at the kill point. */
@@ -51,7 +52,7 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
       const elapsedMs = acks.ms;
       page = await browser.start(run.pageUrl);
       const seen = await withTimeout(
-        page.evaluate((r) => window.__storebenchTrials.crashSurvivors(r), { adapter: row.adapter, db, params: row.params as Record<string, unknown>, ids: acknowledged }),
+        page.evaluate((r) => window.__storebenchTrials.crash.survivors(r), { adapter: row.adapter, db, params: row.params as Record<string, unknown>, ids: acknowledged }),
         run.plan.timeoutMs,
         'counting the documents after the restart',
       );
@@ -75,7 +76,7 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
 async function writeUntilKillPoint(page: Page, row: CaseIdentity, db: string, plan: Plan, acks: Acks): Promise<void> {
   const reached = new Promise<void>((resolve) => (acks.reached = resolve));
   const writing = page
-    .evaluate((r) => window.__storebenchTrials.crashWrite(r), { adapter: row.adapter, db, params: row.params as Record<string, unknown>, fixture: plan.fixture, seed: plan.seed, size: row.size })
+    .evaluate((r) => window.__storebenchTrials.crash.write(r), { adapter: row.adapter, db, params: row.params as Record<string, unknown>, fixture: plan.fixture, seed: plan.seed, size: row.size })
     .then(
       () => new Promise<void>((r) => setTimeout(r, 50)),
       (e: unknown) => {

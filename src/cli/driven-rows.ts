@@ -1,29 +1,30 @@
 /**
  * The sweep's half of driven cases (src/core/driven.ts): the rows the page left for a driver that
- * can act outside it. Each driven suite has its trials here: crash (crash-trials.ts) kills the
- * browser mid-write; cold (cold-trials.ts) reloads the page and restarts the browser between
- * writing and reading; tabs (tabs-trials.ts) opens several tabs on one store; quota
- * (quota-trials.ts) sets a small storage quota and fills the store until it fails. Every trial runs on a profile of its own, removed after its row.
+ * can act outside it. Each driven suite (suites/driven.ts) has its trials here: crash
+ * (crash-trials.ts) kills the browser mid-write; cold (cold-trials.ts) reloads the page and
+ * restarts the browser between writing and reading; tabs (tabs-trials.ts) opens several tabs on
+ * one store; quota (quota-trials.ts) sets a small storage quota and fills the store until it
+ * fails. Every trial runs on a profile of its own, removed after its row.
  */
 import { awaitsDriver, stoppedRow } from '../core/driven.ts';
 import type { Plan } from '../core/plan.ts';
 import type { CaseResult } from '../core/results.ts';
+import { isDrivenSuiteId, type DrivenSuiteId } from '../../suites/driven.ts';
 import type { PlaywrightLaunch } from './browsers.ts';
 import { coldRows } from './cold-trials.ts';
 import { crashRowOf } from './crash-trials.ts';
+import { oneByOne, type DrivenRun, type DrivenTrials } from './driven-run.ts';
 import { killProblem } from './drivers/restartable.ts';
 import { quotaRowOf } from './quota-trials.ts';
 import { tabsRowOf } from './tabs-trials.ts';
 
-export interface DrivenRun {
-  how: PlaywrightLaunch;
-  /** The page's address (the sweep's server): the same origin in every start, so the same storage. */
-  pageUrl: string;
-  plan: Plan;
-  signal: AbortSignal;
-  /** A line of progress: the row and the step under way. */
-  onProgress(line: string): void;
-}
+/** Each driven suite's trials. Cold reads the same data in three states, so it takes its rows in groups. */
+export const DRIVEN_TRIALS: { readonly [Id in DrivenSuiteId]: DrivenTrials } = {
+  crash: oneByOne(crashRowOf),
+  cold: coldRows,
+  tabs: oneByOne(tabsRowOf),
+  quota: oneByOne(quotaRowOf),
+};
 
 type Awaiting = CaseResult & { status: 'unsupported'; reason: string };
 
@@ -47,13 +48,16 @@ export async function runDrivenRows(cases: readonly CaseResult[], run: Omit<Driv
     return out;
   }
   const driven: DrivenRun = { ...run, how: run.how };
-  const oneByOne: Record<string, (row: CaseResult, run: DrivenRun) => Promise<CaseResult>> = { crash: crashRowOf, tabs: tabsRowOf, quota: quotaRowOf };
+  // Suite by suite, in the order the page ran them.
+  const bySuite = new Map<DrivenSuiteId, Awaiting[]>();
   for (const row of awaiting) {
-    const trial = oneByOne[row.suite];
-    if (!trial) continue;
-    put(row, run.signal.aborted ? stoppedRow(row) : await trial(row, driven));
+    if (isDrivenSuiteId(row.suite)) bySuite.set(row.suite, [...(bySuite.get(row.suite) ?? []), row]);
+    else left(row, `not run: the sweep has no trials for suite ${row.suite}`);
   }
-  for (const [row, measured] of await coldRows(awaiting.filter((row) => row.suite === 'cold'), driven)) put(row, measured);
+  for (const [suite, rows] of bySuite) {
+    if (run.signal.aborted) break;
+    for (const [row, measured] of await DRIVEN_TRIALS[suite](rows, driven)) put(row, measured);
+  }
   for (const row of awaiting) if (out[at.get(row)!] === row) put(row, stoppedRow(row));
   return out;
 }

@@ -10,7 +10,7 @@ import { errorMessage, TimeoutError, withTimeout } from '../core/errors.ts';
 import type { CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
 import { quotaRecord, quotaRow, quotaSuite, type QuotaSample } from '../../suites/quota.ts';
-import type { DrivenRun } from './driven-rows.ts';
+import type { DrivenRun } from './driven-run.ts';
 import { RestartableBrowser } from './drivers/restartable.ts';
 
 export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseResult> {
@@ -38,7 +38,7 @@ export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseR
         // Firefox asks the user whether to persist; a headless browser shows no one the prompt.
         askPersist: run.how.engine === 'chromium',
       };
-      samples.push(await withTimeout(page.evaluate((q) => window.__storebenchTrials.quotaFill(q), request), run.plan.timeoutMs + 30_000, 'filling the store'));
+      samples.push(await withTimeout(page.evaluate((q) => window.__storebenchTrials.quota.fill(q), request), run.plan.timeoutMs + 30_000, 'filling the store'));
     }
   } catch (e) {
     if (run.signal.aborted) return stoppedRow(row);

@@ -9,16 +9,17 @@ import { stoppedRow } from '../core/driven.ts';
 import { errorMessage, withTimeout } from '../core/errors.ts';
 import type { CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
-import { tabsRow, tabsSuite, type TabsSample } from '../../suites/tabs.ts';
-import type { DrivenRun } from './driven-rows.ts';
+import { tabsCaseOf, tabsRow, tabsSuite, type TabsSample } from '../../suites/tabs.ts';
+import type { DrivenRun } from './driven-run.ts';
 import { RestartableBrowser } from './drivers/restartable.ts';
 
 /** Time from handing every tab its start to the start itself: enough for K evaluate calls to arrive. */
 const START_LEAD_MS = 300;
 
 export async function tabsRowOf(row: CaseResult, run: DrivenRun): Promise<CaseResult> {
-  const k = Number(row.params.k);
-  const ops = Number(row.params.ops);
+  const c = tabsCaseOf(row.params);
+  if (!c) return { ...row, samples: [], warmup: [], status: 'error', reason: `not the params of a tabs case: ${JSON.stringify(row.params)}` };
+  const { k, ops } = c;
   const rounds = Number(resolveSuiteParams(tabsSuite, run.plan.params).rounds);
   const browser = new RestartableBrowser(run.how);
   browser.stopOn(run.signal);
@@ -27,7 +28,7 @@ export async function tabsRowOf(row: CaseResult, run: DrivenRun): Promise<CaseRe
   try {
     const pages = [await browser.start(run.pageUrl)];
     while (pages.length < k) pages.push(await browser.newPage(run.pageUrl));
-    if (row.params.visibility === 'hidden') {
+    if (c.visibility === 'hidden') {
       await pages[0]!.bringToFront();
       const shown = await Promise.all(pages.slice(1).map((p) => p.evaluate(() => document.visibilityState)));
       if (shown.some((v) => v !== 'hidden')) {
@@ -39,10 +40,10 @@ export async function tabsRowOf(row: CaseResult, run: DrivenRun): Promise<CaseRe
       const db = `storebench-tabs-${s}`;
       const startAt = Date.now() + START_LEAD_MS;
       const reports = await step(
-        Promise.all(pages.map((p, tab) => p.evaluate((q) => window.__storebenchTrials.tabWork(q), { adapter: row.adapter, db, tab, ops, fixture: run.plan.fixture, seed: run.plan.seed, startAt }))),
+        Promise.all(pages.map((p, tab) => p.evaluate((q) => window.__storebenchTrials.tabs.work(q), { adapter: row.adapter, db, tab, ops, fixture: run.plan.fixture, seed: run.plan.seed, startAt }))),
         `${k} tabs' work`,
       );
-      const check = await step(pages[0]!.evaluate((q) => window.__storebenchTrials.checkTabs(q), { adapter: row.adapter, db, k, ops }), 'checking the writes');
+      const check = await step(pages[0]!.evaluate((q) => window.__storebenchTrials.tabs.check(q), { adapter: row.adapter, db, k, ops }), 'checking the writes');
       const sum = (f: (r: (typeof reports)[number]) => number) => reports.reduce((a, r) => a + f(r), 0);
       samples.push({ tabs: reports, blocked: sum((r) => r.blocked), versionchange: sum((r) => r.versionchange), ...check });
     }

@@ -2,8 +2,7 @@
  * The sweep's closing table: one row per suite/case/adapter/size, one column per browser.
  * Pure: results in, text out.
  */
-import { describeLost } from '../../suites/crash.ts';
-import { drivenFinding } from '../../suites/findings.ts';
+import { DRIVEN_SUITES, isTimedSection } from '../../suites/driven.ts';
 import { formatPrecision, rowPrecision } from '../core/precision.ts';
 import type { CaseResult } from '../core/results.ts';
 import { MEDIAN_CI_MIN_N } from '../core/stats.ts';
@@ -67,9 +66,9 @@ export function formatMedian(row: OkRow): string {
   return `${median} ${formatPrecision(p)}`;
 }
 
-/** Whether a row's timed section is under the timer-resolution floor. A crash row's sample is a whole trial's time over its writes, never a short timed section. */
+/** Whether a row's timed section is under the timer-resolution floor; a row whose sample is not one timed section never is (suites/driven.ts). */
 function underTimerFloor(row: OkRow, timerStepMs: number): boolean {
-  return describeLost(row) === null && underTimerResolution(timedSectionMs(row), timerStepMs);
+  return isTimedSection(row) && underTimerResolution(timedSectionMs(row), timerStepMs);
 }
 
 export function formatCell(row: CaseResult | undefined, timerStepMs = 0, fastestMs?: number): string {
@@ -97,18 +96,11 @@ export const LEGEND =
   `~: the median is under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes).`;
 
 /**
- * The table, its legend, and one line per error or timeout and per distinct unsupported reason.
- * Rows follow the run (suite, case, size as they came), and within one group the adapters
- * follow `adapterOrder` (the plan's), not the order rows finished in: the runner finishes
- * unsupported rows first.
+ * The table, its legend, each driven suite's findings, and one line per error or timeout and
+ * per distinct unsupported reason. Rows follow the run (suite, case, size as they came), and
+ * within one group the adapters follow `adapterOrder` (the plan's), not the order rows finished
+ * in: the runner finishes unsupported rows first.
  */
-/** The driven suites whose findings follow the table, with what their numbers are. */
-const DRIVEN_HEADINGS: readonly [string, string][] = [
-  ['crash', 'Crash durability (acknowledged writes gone after SIGKILL and restart; the ms above are per acknowledged write):'],
-  ['tabs', 'Several tabs (the ms above are the wall time of all tabs together):'],
-  ['quota', 'Storage limits (the ms above are the time of the write calls, until one failed):'],
-];
-
 export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: readonly string[] = []): string {
   const order: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] = [];
   const seen = new Set<string>();
@@ -190,14 +182,15 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
     for (const line of coarse.slice(0, 10)) out.push(`  ${line}`);
     if (coarse.length > 10) out.push(`  … and ${coarse.length - 10} more`);
   }
-  for (const [suite, heading] of DRIVEN_HEADINGS) {
+  for (const { suite, finding } of Object.values(DRIVEN_SUITES)) {
+    if (finding === null) continue;
     const lines = columns.flatMap((col) =>
       col.cases.flatMap((r) => {
-        const found = r.suite === suite ? drivenFinding(r) : null;
+        const found = r.suite === suite.id ? finding.describe(r) : null;
         return found === null ? [] : [printableField(`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${found}`)];
       }),
     );
-    if (lines.length > 0) out.push('', heading, ...lines.map((line) => `  ${line}`));
+    if (lines.length > 0) out.push('', finding.heading, ...lines.map((line) => `  ${line}`));
   }
   if (problems.size > 0) {
     out.push('', 'Errors and timeouts:');

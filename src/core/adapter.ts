@@ -1,14 +1,8 @@
+import type { Doc } from '../../fixtures/doc.ts';
 import type { Capability } from './capabilities.ts';
 
-/**
- * A JSON document as every adapter sees it. `_id` is the primary key; adapters never add fields
- * of their own to what `get` returns (PouchDB's `_rev` is stripped), so every store hands back
- * exactly what it was given.
- */
-export interface Doc {
-  _id: string;
-  [field: string]: unknown;
-}
+// The documents are the fixtures' (fixtures/doc.ts); the store contract hands them on.
+export type { Doc };
 
 /** A key range over `_id`, inclusive at both ends, in ascending order unless `descending`. */
 export interface KeyRange {

@@ -7,7 +7,8 @@
  * lies wholly above +T (a regression) or wholly below it (not one). Pure: rows in, a decision out.
  */
 import { paramsDiffer } from './compare.ts';
-import type { CaseIdentity, ResultsFile } from './results.ts';
+import type { CaseIdentity } from './identity.ts';
+import type { ResultsFile } from './results.ts';
 import { logRatio, median, medianCi, netOf, ratioOfMedians, widenRatio, type Interval, type LogRatio, type MedianWithCi } from './stats.ts';
 
 /** What the runner needs of one baseline row: where it matches, and its median with interval. */

@@ -16,20 +16,11 @@
  * Pure data and its checks: the runner takes a launch's passes and rows (runner.ts), the page
  * fetches them from the sweep, and the sweep hands on what each launch returns (src/cli/sweep/launches.ts).
  */
-import { DB_MODES, type CaseIdentity, type DbMode, type RunInfo } from './results.ts';
-import type { CarriedState } from './row.ts';
+import type { DbMode } from './identity.ts';
+import { DB_MODES, type RunInfo } from './results.ts';
+import type { CarriedRow } from './row.ts';
 
 export const CARRY_SCHEMA = 'storebench/carry@1';
-
-/**
- * A row between two launches: which row, what it sampled so far and how it stands (row.CARRIED),
- * and what its results row needs (row.carriedResult), so that a later launch that crashes or is
- * cancelled does not lose the samples of the launches before it.
- */
-export interface CarriedRow extends CarriedState, CaseIdentity {
-  db: DbMode;
-  series?: { x: string; y: string };
-}
 
 /** The rows of a run after some of its passes, for the launch that takes the next ones. */
 export interface Carry {

@@ -3,7 +3,7 @@
  * parsed and checked in one place so every entry point rejects bad input the same way.
  */
 import { parseShard, ShardError, type Shard } from './shard.ts';
-import type { ParamValue } from './suite.ts';
+import type { ParamValue } from './identity.ts';
 
 export interface Plan {
   suites: string[];

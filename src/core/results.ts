@@ -5,7 +5,7 @@
  */
 import { STUDY_TAG, type Plan } from './plan.ts';
 import { derivedFromSamples, type Stats } from './stats.ts';
-import type { ParamValue } from './suite.ts';
+import type { CaseIdentity, DbMode } from './identity.ts';
 
 export const RESULTS_SCHEMA = 'storebench/results@1';
 
@@ -15,15 +15,7 @@ export const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
 export type CaseStatus = 'ok' | 'unsupported' | 'error' | 'timeout';
 export const CASE_STATUSES: readonly CaseStatus[] = ['ok', 'unsupported', 'error', 'timeout'];
 
-interface CaseBase {
-  suite: string;
-  case: string;
-  title: string;
-  adapter: string;
-  size: number;
-  params: Record<string, ParamValue>;
-  /** Operations one sample covers: per-operation time is sample / operations. */
-  operations: number;
+interface CaseBase extends CaseIdentity {
   /** Timed samples in ms, in the order taken. Kept for every status, possibly partial. */
   samples: number[];
   /** Warm-up samples in ms, kept but left out of the statistics. */
@@ -54,10 +46,6 @@ interface CaseBase {
   repeats?: number;
 }
 
-/** What names a row, whatever its status: the case, the store, the size and what they depend on. */
-export type CaseIdentity = Pick<CaseBase, 'suite' | 'case' | 'title' | 'adapter' | 'size' | 'params' | 'operations'>;
-
-export type DbMode = 'fresh' | 'shared';
 export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
 
 /**

@@ -2,12 +2,11 @@
  * One row of a run: a case on one store at one size, while it samples. Its state is a union, so a
  * row that failed cannot also be sampling, and only a row that stopped becomes an `ok` result.
  */
-import type { StoreAdapter } from './adapter.ts';
+import type { StoreAdapter, StoreHandle } from './adapter.ts';
 import { MIN_SAMPLES_ON_TIME_CAP, RESUMED_IN_LATER_PASSES } from './allocator.ts';
 import type { BaselineState } from './baseline.ts';
-import type { CarriedRow } from './launch.ts';
-import type { CaseIdentity, CaseResult, DbMode, StopReason } from './results.ts';
-import type { SharedDb } from './sample.ts';
+import type { CaseIdentity, DbMode } from './identity.ts';
+import type { CaseResult, StopReason } from './results.ts';
 import { derivedFromSamples, median, medianCiWith, medianPrecision, passesDominate, passNoise, passSpread } from './stats.ts';
 import type { BenchCase } from './suite.ts';
 
@@ -15,6 +14,13 @@ export type RowState =
   | { kind: 'sampling' }
   | { kind: 'stopped'; why: StopReason }
   | { kind: 'failed'; status: 'error' | 'timeout'; reason: string };
+
+/** A row's database, filled once and shared by all its samples (cases with `db: 'shared'`). */
+export interface SharedDb {
+  name: string;
+  handle: StoreHandle | undefined;
+  state: unknown;
+}
 
 export interface Row {
   readonly adapter: StoreAdapter;
@@ -58,6 +64,16 @@ export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
 /** What a row carries from one browser launch to the next (launch.ts): the rest is rebuilt from it. */
 const CARRIED = ['state', 'samples', 'warmup', 'metrics', 'points', 'repeats', 'samplesPerPass', 'spentMs', 'sampleWallMs'] as const;
 export type CarriedState = Pick<Row, (typeof CARRIED)[number]>;
+
+/**
+ * A row between two launches (launch.ts): which row, what it sampled so far and how it stands
+ * (CARRIED), and what its results row needs (carriedResult), so that a later launch that crashes
+ * or is cancelled does not lose the samples of the launches before it.
+ */
+export interface CarriedRow extends CarriedState, CaseIdentity {
+  db: DbMode;
+  series?: { x: string; y: string };
+}
 
 const carriedState = (from: CarriedState): CarriedState => Object.fromEntries(CARRIED.map((key) => [key, from[key]])) as unknown as CarriedState;
 

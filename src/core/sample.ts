@@ -7,10 +7,11 @@
 import type { StoreAdapter, StoreHandle } from './adapter.ts';
 import { CancelledError, errorMessage, TimeoutError, withTimeout } from './errors.ts';
 import type { Plan } from './plan.ts';
-import { createRng, deriveSeed } from './random.ts';
-import type { Row } from './row.ts';
-import type { BenchCase, CaseContext, FixtureSource, ParamValue } from './suite.ts';
+import { createRng, deriveSeed } from '../../fixtures/random.ts';
+import type { Row, SharedDb } from './row.ts';
+import type { ParamValue } from './identity.ts';
 import { stepWatch } from './step-watch.ts';
+import type { BenchCase, CaseContext, FixtureSource } from './suite.ts';
 import { now } from './timer.ts';
 
 /**
@@ -62,13 +63,6 @@ export interface Sample {
   /** Measurement pass only: what its probe and footprint measured. */
   blocking?: Record<string, number>;
   footprint?: Record<string, number>;
-}
-
-/** A row's database, filled once and shared by all its samples (cases with `db: 'shared'`). */
-export interface SharedDb {
-  name: string;
-  handle: StoreHandle | undefined;
-  state: unknown;
 }
 
 /** The case and size a sample belongs to. */

@@ -2,7 +2,7 @@
  * Summary statistics of raw samples. Pure: no DOM, IndexedDB, Node or timer imports.
  * The raw samples are always kept next to these; summaries never replace them.
  */
-import { createRng, type Rng } from './random.ts';
+import { createRng, type Rng } from '../../fixtures/random.ts';
 
 export interface Stats {
   n: number;

@@ -1,10 +1,7 @@
 import type { Doc, OpenOptions, StoreAdapter, StoreHandle } from './adapter.ts';
 import type { Capability } from './capabilities.ts';
-import type { DbMode } from './results.ts';
-import type { Rng } from './random.ts';
-
-/** Parameter values a suite can take from the plan (e.g. chunk sizes, page size, K). */
-export type ParamValue = number | string | readonly number[];
+import type { DbMode, ParamValue } from './identity.ts';
+import type { Rng } from '../../fixtures/random.ts';
 
 export interface ParamSpec {
   readonly kind: 'int' | 'ints' | 'string';
@@ -103,8 +100,9 @@ export interface BenchCase<State = unknown> {
   teardown?(ctx: CaseContext, state: State): Promise<void>;
 }
 
-export interface Suite {
-  readonly id: string;
+/** `Id`: the suite's id as a literal type, where a registry keys on it (suites/driven.ts). */
+export interface Suite<Id extends string = string> {
+  readonly id: Id;
   readonly title: string;
   /** What the suite measures, in a sentence or two (shown in the page; docs/suites.md lists them). */
   readonly description: string;

@@ -5,8 +5,7 @@
  * row shows its factor against the fastest store of its case and size, and a line above the
  * table gives each store's geometric mean of those factors. All text goes in through textContent.
  */
-import { describeLost } from '../../suites/crash.ts';
-import { drivenFinding } from '../../suites/findings.ts';
+import { drivenFinding, isTimedSection } from '../../suites/driven.ts';
 import type { CaseResult, CaseStatus } from '../core/results.ts';
 import { opsPerSecond } from '../core/stats.ts';
 import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../core/timer.ts';
@@ -239,7 +238,7 @@ export class ResultsTable {
       );
     }
     const s = r.stats;
-    const coarse = describeLost(r) === null && underTimerResolution(timedSectionMs(r), this.timerStepMs);
+    const coarse = isTimedSection(r) && underTimerResolution(timedSectionMs(r), this.timerStepMs);
     const median = num(formatMs(s.median), `${describeMedian(r)}\n${describeMean(s)}\n${samplesTitle}`, s.median);
     const notes: string[] = [];
     const found = drivenFinding(r);

@@ -225,7 +225,7 @@ describe('cli server - collector', () => {
     expect((await post(server, '[1,2]')).status).toBe(400);
     const unknown = await post(server, { ...hello, type: 'bye' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toBe('type: expected one of hello, progress, case, pass, done, fatal, got "bye"\n');
+    expect(unknown.body).toBe('type: expected one of hello, progress, case, pass, done, fatal, hung, got "bye"\n');
     expect((await post(server, '\u00ff', { 'content-type': 'application/json' })).status).toBe(400);
     expect(messages).toEqual([]);
   });

@@ -19,7 +19,7 @@ import {
   sortRows,
   throttlePair,
   type LoadedFile,
-} from '../../src/ui/explorer/explorer-model.ts';
+} from '../../src/ui/model/explorer-model.ts';
 import { floorSummary } from '../../src/ui/explorer/comparison-table.ts';
 import { EXPLORER_KEYS, readExplorerState, withPlanQuery, writeExplorerState } from '../../src/ui/explorer/explorer-url.ts';
 import { handBuilt } from './export-fixture.ts';

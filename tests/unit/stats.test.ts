@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../../src/core/random.ts';
+import { createRng, type Rng } from '../../fixtures/random.ts';
 import { batchMedianInterval, mad, median, medianCi, medianInterval, medianPrecision, netOf, outlierIndexes, passesDominate, passInterval, passNoise, passSpread, quantile, runToRunSpread, sharedShift, summarize, tQuantile95, variance, welch, widenRatio, wilsonInterval } from '../../src/core/stats.ts';
 
 /** Standard normal draws from a seeded generator (Box-Muller), so stochastic tests are reproducible. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import { DEFAULT_PLAN } from '../../src/core/plan.ts';
 import { runPlan } from '../../src/core/runner.ts';
-import { resolveSuiteParams, type ParamSpec, type ParamValue } from '../../src/core/suite.ts';
+import type { ParamValue } from '../../src/core/identity.ts';
+import { resolveSuiteParams, type ParamSpec } from '../../src/core/suite.ts';
 import { SUITES } from '../../suites/index.ts';
 
 const SMALL_PARAMS = { chunkSizes: [1, 7], batch: 10, batches: 3, ks: [1, 3], pageSize: 7, queries: 3 };

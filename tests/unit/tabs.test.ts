@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import type { StoreHandle } from '../../src/core/adapter.ts';
-import { validateResults, type CaseIdentity } from '../../src/core/results.ts';
+import type { CaseIdentity } from '../../src/core/identity.ts';
+import { validateResults } from '../../src/core/results.ts';
 import { DEFAULT_PLAN } from '../../src/core/plan.ts';
 import { resolveSuiteParams } from '../../src/core/suite.ts';
 import { fixtureShape, makeDocs } from '../../fixtures/index.ts';

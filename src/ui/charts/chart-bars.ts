@@ -6,7 +6,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, browserAxis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour, barDataset } from './colours.ts';
-import { axisLines, caseKey, missingBars, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
+import { axisLines, caseKey, missingBars, type Comparison, type OkCase } from '../model/explorer-model.ts';
 import { describeMean, describeMedian } from '../row-text.ts';
 
 /**

@@ -8,7 +8,7 @@ import { BoxAndWiskers, BoxPlotController } from '@sgratzl/chartjs-chart-boxplot
 import { Chart, type ChartConfiguration } from 'chart.js';
 import { axis, browserAxis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { axisLines, caseKey, type Comparison } from '../explorer/explorer-model.ts';
+import { axisLines, caseKey, type Comparison } from '../model/explorer-model.ts';
 
 let registered = false;
 

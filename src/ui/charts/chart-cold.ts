@@ -7,16 +7,17 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { barDataset } from './colours.ts';
-import { axisLines, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
-import { COLD_OPS, COLD_STATES, type ColdOp } from '../../../suites/cold.ts';
+import { axisLines, caseKey, type Comparison, type OkCase } from '../model/explorer-model.ts';
+import { COLD_OPS, COLD_STATES, coldCaseId, coldCaseOf, coldSuite, type ColdOp, type ColdState } from '../../../suites/cold.ts';
 import { median } from '../../core/stats.ts';
 import { describeMedian } from '../row-text.ts';
 import { formatMs } from '../format.ts';
+import type { DrivenChart, DrivenChartView } from './driven-view.ts';
 
 const STATE_COLOURS = { warm: '#f28e2b', reload: '#4e79a7', restart: '#59a14f' } as const;
 
-export class ColdChart {
-  readonly figure = new ChartFigure<'bar'>('cold', 'Cold against warm', 'Median time to open the store and do one read, in the tab that wrote the data, after a reload and after a browser restart, with the 95% interval of each median');
+export class ColdChart implements DrivenChart {
+  readonly figure = new ChartFigure<'bar'>(coldSuite.id, 'Cold against warm', 'Median time to open the store and do one read, in the tab that wrote the data, after a reload and after a browser restart, with the 95% interval of each median');
 
   constructor() {
     registerCharts();
@@ -24,19 +25,22 @@ export class ColdChart {
 
   /** The read to draw: the chosen case's, when it is a cold case, else the first loaded. */
   static pickOp(comparison: Comparison, wantedCase: string | null): ColdOp | null {
-    const loaded = COLD_OPS.filter((op) => comparison.rows.some((r) => r.suite === 'cold' && r.case.startsWith(`${op}-`)));
-    const wanted = wantedCase?.startsWith('cold/') ? (wantedCase.slice(5).split('-')[0] as ColdOp) : null;
+    const opOf = (suite: string, caseId: string) => (suite === coldSuite.id ? (coldCaseOf(caseId)?.op ?? null) : null);
+    const loaded = COLD_OPS.filter((op) => comparison.rows.some((r) => opOf(r.suite, r.case) === op));
+    const chosen = comparison.rows.find((r) => caseKey(r) === wantedCase);
+    const wanted = chosen ? opOf(chosen.suite, chosen.case) : null;
     return wanted !== null && loaded.includes(wanted) ? wanted : (loaded[0] ?? null);
   }
 
-  render(comparison: Comparison, wantedCase: string | null, column: string | null, log: boolean): void {
-    const op = ColdChart.pickOp(comparison, wantedCase);
-    const col = comparison.columns.find((c) => c.key === column);
-    const cell = (adapter: string, state: string): OkCase | null => {
-      const r = comparison.rows.find((x) => x.suite === 'cold' && x.case === `${op}-${state}` && x.adapter === adapter)?.cells.get(col?.key ?? '');
+  render(comparison: Comparison, view: DrivenChartView): void {
+    const { log } = view;
+    const op = ColdChart.pickOp(comparison, view.case);
+    const col = comparison.columns.find((c) => c.key === view.browser);
+    const cell = (adapter: string, state: ColdState): OkCase | null => {
+      const r = op === null ? undefined : comparison.rows.find((x) => x.suite === coldSuite.id && x.case === coldCaseId(op, state) && x.adapter === adapter)?.cells.get(col?.key ?? '');
       return r?.status === 'ok' ? r : null;
     };
-    const adapters = [...new Set(comparison.rows.filter((r) => r.suite === 'cold' && r.case.startsWith(`${op}-`)).map((r) => r.adapter))].filter((a) => COLD_STATES.some((s) => cell(a, s)));
+    const adapters = [...new Set(comparison.rows.filter((r) => r.suite === coldSuite.id).map((r) => r.adapter))].filter((a) => COLD_STATES.some((s) => cell(a, s)));
     if (!col || op === null || adapters.length === 0) {
       this.figure.showEmpty(op === null ? 'No cold rows loaded (npm run sweep -- --suites cold).' : `No ok cold ${op} rows in ${col?.label ?? 'this browser'}.`);
       return;

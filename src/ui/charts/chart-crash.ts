@@ -7,20 +7,21 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour, barDataset } from './colours.ts';
-import { axisLines, type Comparison } from '../explorer/explorer-model.ts';
-import { describeLost, lostWrites, type LostWrites } from '../../../suites/crash.ts';
+import { axisLines, type Comparison } from '../model/explorer-model.ts';
+import { crashSuite, describeLost, lostWrites, type LostWrites } from '../../../suites/crash.ts';
 import type { CaseResult } from '../../core/results.ts';
+import type { DrivenChart, DrivenChartView } from './driven-view.ts';
 
-export class CrashChart {
-  readonly figure = new ChartFigure<'bar'>('crash', 'Lost writes per durability mode', 'Share of kills that lost an acknowledged write, per crash case and store, with its 95% interval');
+export class CrashChart implements DrivenChart {
+  readonly figure = new ChartFigure<'bar'>(crashSuite.id, 'Lost writes per durability mode', 'Share of kills that lost an acknowledged write, per crash case and store, with its 95% interval');
 
   constructor() {
     registerCharts();
   }
 
-  render(comparison: Comparison, column: string | null): void {
-    const col = comparison.columns.find((c) => c.key === column);
-    const rows = comparison.rows.filter((r) => r.suite === 'crash' && col && lostWrites(r.cells.get(col.key) as CaseResult) !== null);
+  render(comparison: Comparison, view: DrivenChartView): void {
+    const col = comparison.columns.find((c) => c.key === view.browser);
+    const rows = comparison.rows.filter((r) => r.suite === crashSuite.id && col && lostWrites(r.cells.get(col.key) as CaseResult) !== null);
     if (!col || rows.length === 0) {
       this.figure.showEmpty(col ? `No crash rows in ${col.label} (npm run sweep -- --suites crash).` : 'No browser chosen.');
       return;

@@ -8,7 +8,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { axisLines, caseKey, growthCurve, type Comparison, type XY } from '../explorer/explorer-model.ts';
+import { axisLines, caseKey, growthCurve, type Comparison, type XY } from '../model/explorer-model.ts';
 import { formatMs } from '../format.ts';
 
 export class GrowthChart {

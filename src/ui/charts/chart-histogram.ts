@@ -6,7 +6,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, figureOptions, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { axisLines, caseKey, histogramBins, type Comparison } from '../explorer/explorer-model.ts';
+import { axisLines, caseKey, histogramBins, type Comparison } from '../model/explorer-model.ts';
 import { formatMs } from '../format.ts';
 
 export class HistogramChart {

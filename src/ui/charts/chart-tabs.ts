@@ -7,8 +7,10 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { axisLines, type Comparison } from '../explorer/explorer-model.ts';
+import { axisLines, type Comparison } from '../model/explorer-model.ts';
 import { formatRate } from '../format.ts';
+import { tabsCaseOf, tabsSuite } from '../../../suites/tabs.ts';
+import type { DrivenChart, DrivenChartView } from './driven-view.ts';
 
 interface Point {
   x: number;
@@ -17,16 +19,16 @@ interface Point {
   hi: number | null;
 }
 
-export class TabsChart {
-  readonly figure = new ChartFigure<'scatter'>('tabs', 'Throughput against tabs', 'Operations per second of all tabs together against the number of tabs, one line per store, with the 95% interval');
+export class TabsChart implements DrivenChart {
+  readonly figure = new ChartFigure<'scatter'>(tabsSuite.id, 'Throughput against tabs', 'Operations per second of all tabs together against the number of tabs, one line per store, with the 95% interval');
 
   constructor() {
     registerCharts();
   }
 
-  render(comparison: Comparison, column: string | null): void {
-    const col = comparison.columns.find((c) => c.key === column);
-    const lines = [...new Set(comparison.rows.filter((r) => r.suite === 'tabs' && r.case.startsWith('visible-')).map((r) => r.adapter))]
+  render(comparison: Comparison, view: DrivenChartView): void {
+    const col = comparison.columns.find((c) => c.key === view.browser);
+    const lines = [...new Set(comparison.rows.filter((r) => r.suite === tabsSuite.id).map((r) => r.adapter))]
       .map((adapter) => ({ adapter, points: col ? pointsOf(comparison, adapter, col.key) : [] }))
       .filter((l) => l.points.length > 0);
     if (!col || lines.length === 0) {
@@ -76,16 +78,17 @@ export class TabsChart {
   }
 }
 
-/** The store's ok `visible-K` rows as points: throughput at the median and at its interval's ends. */
+/** The store's ok rows with every tab visible as points: throughput at the median and at its interval's ends. */
 function pointsOf(comparison: Comparison, adapter: string, column: string): Point[] {
   return comparison.rows
-    .filter((r) => r.suite === 'tabs' && r.case.startsWith('visible-') && r.adapter === adapter)
+    .filter((r) => r.suite === tabsSuite.id && r.adapter === adapter)
     .flatMap((r) => {
       const c = r.cells.get(column);
-      if (c?.status !== 'ok' || c.stats.median <= 0) return [];
+      const tabs = c ? tabsCaseOf(c.params) : null;
+      if (c?.status !== 'ok' || c.stats.median <= 0 || tabs?.visibility !== 'visible') return [];
       const rate = (ms: number) => (c.operations * 1000) / ms;
       const ci = c.stats.medianCi;
-      return [{ x: Number(c.params.k), y: rate(c.stats.median), lo: ci && ci.hi > 0 ? rate(ci.hi) : null, hi: ci && ci.lo > 0 ? rate(ci.lo) : null }];
+      return [{ x: tabs.k, y: rate(c.stats.median), lo: ci && ci.hi > 0 ? rate(ci.hi) : null, hi: ci && ci.lo > 0 ? rate(ci.lo) : null }];
     })
     .sort((a, b) => a.x - b.x);
 }

@@ -9,7 +9,7 @@
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, registerCharts, theme, titleAndLegend } from './chart-common.ts';
 import { adapterColour, barDataset } from './colours.ts';
-import { caseKey, cpuRate, throttlePair, type Column, type Comparison, type OkCase } from '../explorer/explorer-model.ts';
+import { caseKey, cpuRate, throttlePair, type Column, type Comparison, type OkCase } from '../model/explorer-model.ts';
 import { ratioOfMedians, type MedianRatio } from '../../core/stats.ts';
 import { describeMedian } from '../row-text.ts';
 

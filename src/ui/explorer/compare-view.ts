@@ -11,7 +11,7 @@ import type { ResultsIndexEntry } from '../../core/results-input.ts';
 import type { ResultsFile } from '../../core/results.ts';
 import { h } from '../dom.ts';
 import { FiltersView } from './explorer-filters.ts';
-import { NO_FILTERS, type Facets, type Filters } from './explorer-model.ts';
+import { NO_FILTERS, type Facets, type Filters } from '../model/explorer-model.ts';
 import { fetchServed, readLocal } from './explorer-sources.ts';
 import { formatMs } from '../format.ts';
 

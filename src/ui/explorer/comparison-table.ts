@@ -7,7 +7,7 @@ import type { CaseResult } from '../../core/results.ts';
 import { adapterColour } from '../charts/colours.ts';
 import { h } from '../dom.ts';
 import { geometricMeans, groupKey, INDEXEDDB_FLOOR } from '../results-table.ts';
-import { caseKey, sortRows, type Column, type Comparison, type ComparisonRow, type Sort } from './explorer-model.ts';
+import { caseKey, sortRows, type Column, type Comparison, type ComparisonRow, type Sort } from '../model/explorer-model.ts';
 import { formatDuration, formatMs, formatStep } from '../format.ts';
 import { describeMean, describeMedian, samplingNotes, shortMedianInterval, stopNote } from '../row-text.ts';
 

@@ -3,7 +3,7 @@
  * built from the values the loaded files hold. Every value is text from a file, so it goes in
  * as text.
  */
-import type { Facets, Filters } from './explorer-model.ts';
+import type { Facets, Filters } from '../model/explorer-model.ts';
 import { h } from '../dom.ts';
 
 type FacetName = keyof Facets;

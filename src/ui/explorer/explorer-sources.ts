@@ -7,7 +7,7 @@ import { errorMessage } from '../../core/errors.ts';
 import { parseResultsInput, validateResultsIndex, type ResultsIndexEntry } from '../../core/results-input.ts';
 import { MAX_RESULTS_BYTES, type ResultsFile } from '../../core/results.ts';
 import { h } from '../dom.ts';
-import type { LoadedFile } from './explorer-model.ts';
+import type { LoadedFile } from '../model/explorer-model.ts';
 import { formatBytes } from '../format.ts';
 
 export interface SourcesEvents {

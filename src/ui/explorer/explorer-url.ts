@@ -4,19 +4,7 @@
  * each side rewrites only its own keys. Pure: the page passes `location.search` in.
  */
 import { RESULTS_FILE_NAME } from '../../core/results-input.ts';
-import { NO_FILTERS, type Filters, type Sort } from './explorer-model.ts';
-
-export interface ChartChoice {
-  /** `suite/case` shown by the bar, scaling and histogram charts; null picks the first. */
-  case: string | null;
-  size: number | null;
-  /** Column key shown by the scaling, histogram and growth charts. */
-  browser: string | null;
-  /** Adapter of the histogram. */
-  adapter: string | null;
-  /** Bar chart on a log scale; null lets the chart decide from the spread of its medians. */
-  log: boolean | null;
-}
+import { NO_FILTERS, type ChartChoice, type Filters, type Sort } from '../model/explorer-model.ts';
 
 export interface ExplorerState {
   /** Files from the results/ folder, by name. */

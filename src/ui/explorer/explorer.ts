@@ -9,21 +9,19 @@ import type { ResultsFile } from '../../core/results.ts';
 import type { ResultsIndexEntry } from '../../core/results-input.ts';
 import { BarsChart, wantsLog } from '../charts/chart-bars.ts';
 import { BoxPlotChart } from '../charts/chart-boxplot.ts';
-import { ColdChart } from '../charts/chart-cold.ts';
-import { CrashChart } from '../charts/chart-crash.ts';
 import { onSchemeChange } from '../charts/chart-common.ts';
 import { GrowthChart } from '../charts/chart-growth.ts';
 import { HistogramChart } from '../charts/chart-histogram.ts';
 import { ScalingChart } from '../charts/chart-scaling.ts';
-import { TabsChart } from '../charts/chart-tabs.ts';
 import { ThrottleChart } from '../charts/chart-throttle.ts';
+import { DRIVEN_CHARTS } from '../charts/driven-charts.ts';
 import { ComparisonTable, type Pick } from './comparison-table.ts';
 import { h } from '../dom.ts';
 import { ExportsView } from './explorer-exports.ts';
 import { FiltersView } from './explorer-filters.ts';
-import { buildComparison, caseKey, effectiveChoice, facetsOf, filteredDocs, type Comparison, type EffectiveChoice, type LoadedFile } from './explorer-model.ts';
+import { buildComparison, caseKey, effectiveChoice, facetsOf, filteredDocs, type ChartChoice, type Comparison, type EffectiveChoice, type LoadedFile } from '../model/explorer-model.ts';
 import { fetchServed, SourcesView } from './explorer-sources.ts';
-import { readExplorerState, writeExplorerState, type ChartChoice, type ExplorerState } from './explorer-url.ts';
+import { readExplorerState, writeExplorerState, type ExplorerState } from './explorer-url.ts';
 import { RatioTable } from './ratio-table.ts';
 import { StudyReportsView } from './study-reports.ts';
 
@@ -41,9 +39,8 @@ export class Explorer {
   private readonly scaling = new ScalingChart();
   private readonly histogram = new HistogramChart();
   private readonly growth = new GrowthChart();
-  private readonly crash = new CrashChart();
-  private readonly cold = new ColdChart();
-  private readonly tabs = new TabsChart();
+  /** The driven suites' charts (crash, cold, tabs), in the order of suites/driven.ts. */
+  private readonly driven = Object.values(DRIVEN_CHARTS).flatMap((chart) => (chart ? [chart()] : []));
   private readonly throttle = new ThrottleChart();
   private readonly ratio = new RatioTable();
   private readonly studies = new StudyReportsView();
@@ -92,7 +89,7 @@ export class Explorer {
       );
     });
     this.choices = h('div', { className: 'chart-choices', attrs: { 'data-testid': 'chart-choices' } });
-    const figures = h('div', { className: 'explorer-figures' }, this.bars.figure.element, this.boxplot.figure.element, this.scaling.figure.element, this.histogram.figure.element, this.growth.figure.element, this.crash.figure.element, this.cold.figure.element, this.tabs.figure.element, this.throttle.figure.element);
+    const figures = h('div', { className: 'explorer-figures' }, this.bars.figure.element, this.boxplot.figure.element, this.scaling.figure.element, this.histogram.figure.element, this.growth.figure.element, ...this.driven.map((c) => c.figure.element), this.throttle.figure.element);
     this.body = h(
       'div',
       { className: 'explorer-body' },
@@ -197,9 +194,7 @@ export class Explorer {
     this.scaling.render(this.comparison, choice.caseId, choice.browser);
     this.histogram.render(this.comparison, choice.caseId, choice.size, choice.adapter, choice.browser);
     this.growth.render(this.comparison, this.state.chart.case, this.state.chart.size, choice.browser);
-    this.crash.render(this.comparison, choice.browser);
-    this.cold.render(this.comparison, this.state.chart.case, choice.browser, log);
-    this.tabs.render(this.comparison, choice.browser);
+    for (const chart of this.driven) chart.render(this.comparison, { case: this.state.chart.case, browser: choice.browser, log });
     this.throttle.render(this.comparison, choice.caseId, choice.size, choice.browser);
   }
 

@@ -4,7 +4,7 @@
  * durability, ...), how many times faster the first is than the second, by their medians.
  */
 import { h } from '../dom.ts';
-import { ratioRows, type Comparison, type RatioCell } from './explorer-model.ts';
+import { ratioRows, type Comparison, type RatioCell } from '../model/explorer-model.ts';
 import { formatMs } from '../format.ts';
 
 export class RatioTable {

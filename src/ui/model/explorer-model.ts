@@ -1,10 +1,10 @@
 /**
  * The results explorer's data model: loaded documents in, comparison rows, browser columns,
  * ratio pairs, histogram bins, scaling and growth points out. Pure: no DOM and no Chart.js, so
- * the tests check it with exact values.
+ * the tests check it with exact values. Beside the explorer (src/ui/explorer) and the charts, not
+ * in either: both read it.
  */
 import type { CaseResult, Environment, ResultsFile } from '../../core/results.ts';
-import type { ChartChoice } from './explorer-url.ts';
 
 export type OkCase = Extract<CaseResult, { status: 'ok' }>;
 
@@ -393,6 +393,19 @@ function medianOf(values: readonly number[]): number {
   const xs = [...values].sort((a, b) => a - b);
   const mid = xs.length >> 1;
   return xs.length % 2 ? (xs[mid] as number) : ((xs[mid - 1] as number) + (xs[mid] as number)) / 2;
+}
+
+/** What the reader chose for the charts (the URL keeps it, explorer-url.ts); null: not chosen. */
+export interface ChartChoice {
+  /** `suite/case` shown by the bar, scaling and histogram charts; null picks the first. */
+  case: string | null;
+  size: number | null;
+  /** Column key shown by the scaling, histogram and growth charts. */
+  browser: string | null;
+  /** Adapter of the histogram. */
+  adapter: string | null;
+  /** Bar chart on a log scale; null lets the chart decide from the spread of its medians. */
+  log: boolean | null;
 }
 
 /** The chart choice with every gap filled from what is loaded; the URL keeps only the reader's own picks. */

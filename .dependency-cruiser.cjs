@@ -1,0 +1,117 @@
+/**
+ * The import rules `npm run lint:deps` checks (dependency-cruiser): no import circle, type-only
+ * imports included, and no import from a lower layer to a higher one. Layers, lowest first:
+ *
+ *   fixtures       seeded documents: the data every layer above generates or stores
+ *   src/core       plan, runner, statistics, results: runs in the page and in Node alike
+ *   src/adapters   one file per store
+ *   suites         what is measured
+ *   src/studies    published studies and their reports
+ *   src/export     CSV, TSV, XLSX, JSON
+ *   src/ui | src/cli   the page and the Node CLI, side by side: they meet only in the layers below
+ *
+ * Node's own modules and Node-only packages (Playwright, Vite) are for src/cli alone, and the
+ * chart packages for src/ui alone, so neither side's bundle pulls in the other's world. Inside
+ * src/ui the explorer's model is pure and the charts sit below the explorer that shows them.
+ */
+const LAYERS = [
+  ['fixtures', '^fixtures/'],
+  ['src/core', '^src/core/'],
+  ['src/adapters', '^src/adapters/'],
+  ['suites', '^suites/'],
+  ['src/studies', '^src/studies/'],
+  ['src/export', '^src/export/'],
+  ['src/ui and src/cli', '^src/(ui|cli)/'],
+];
+
+const layerRules = LAYERS.slice(0, -1).map(([name, path], i) => ({
+  name: `${name.replace(/\//g, '-')}-imports-no-higher-layer`,
+  comment: `${name} is below ${LAYERS.slice(i + 1).map(([n]) => n).join(', ')}: it must not import them`,
+  severity: 'error',
+  from: { path },
+  to: { path: LAYERS.slice(i + 1).map(([, above]) => above) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'An import circle, type-only imports included: give the shared thing a module of its own, below both.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: 'ui-imports-no-cli',
+      comment: 'The page and the CLI meet only in the layers below them (src/core, src/export, ...).',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'cli-imports-no-ui',
+      comment: 'The page and the CLI meet only in the layers below them (src/core, src/export, ...).',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/ui/' },
+    },
+    {
+      name: 'node-only-in-cli',
+      comment: "Only the CLI runs in Node: everything else is bundled into the page too.",
+      severity: 'error',
+      from: { path: '^(fixtures|suites|src)/', pathNot: '^src/cli/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'node-packages-only-in-cli',
+      comment: 'Playwright and Vite drive browsers and build the page from Node: the CLI alone imports them.',
+      severity: 'error',
+      from: { path: '^(fixtures|suites|src)/', pathNot: '^src/cli/' },
+      to: { path: '^node_modules/(playwright-core|@playwright/test|vite)/' },
+    },
+    {
+      name: 'chart-packages-only-in-ui',
+      comment: 'Chart.js draws on a canvas: the page alone imports it.',
+      severity: 'error',
+      from: { path: '^(fixtures|suites|src)/', pathNot: '^src/ui/' },
+      to: { path: '^node_modules/(chart\\.js|@sgratzl/chartjs-chart-boxplot)/' },
+    },
+    {
+      name: 'core-imports-no-package',
+      comment: 'fixtures and src/core run unchanged in every browser and in Node: no package under them.',
+      severity: 'error',
+      from: { path: '^(fixtures|src/core)/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'ui-model-is-pure',
+      comment: "The explorer's model is data in, data out: no DOM module, no chart, no view.",
+      severity: 'error',
+      from: { path: '^src/ui/model/' },
+      to: { path: '^(src/ui/(?!model/)|node_modules/)' },
+    },
+    {
+      name: 'charts-below-explorer',
+      comment: 'The explorer shows the charts: a chart must not import the explorer.',
+      severity: 'error',
+      from: { path: '^src/ui/charts/' },
+      to: { path: '^src/ui/explorer/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import that resolves to nothing: a typo, or a package that is not installed.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: '^node_modules/' },
+    // Type-only imports count: a circle of types is still a circle for the reader.
+    tsPreCompilationDeps: true,
+    // Vite and Playwright publish only under the `import` condition of their package exports.
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
