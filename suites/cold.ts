@@ -1,5 +1,6 @@
 import type { Doc, Scalar, StoreHandle } from '../src/core/adapter.ts';
 import type { Capability } from '../src/core/capabilities.ts';
+import { assertMethods, type Guaranteed, type HandleFor } from '../src/core/capability-methods.ts';
 import type { CaseIdentity } from '../src/core/identity.ts';
 import type { CaseResult } from '../src/core/results.ts';
 import { measuredRow, type CaseRequest, type DrivenSuite } from '../src/core/driven.ts';
@@ -14,19 +15,22 @@ import { writeAll } from './prefill.ts';
  *
  * Driven (src/core/driven.ts): the sweep's Playwright driver fills a fresh database in the page,
  * then reads it warm, reloads and reads, restarts and reads, so one sample of each state comes
- * from the same database. The page does the work (`fillForCold`, `readCold`).
+ * from the same database. The page does the work (`coldSteps`: fill, then read).
  */
 export const COLD_OPS = ['get', 'page', 'view', 'find'] as const;
 export type ColdOp = (typeof COLD_OPS)[number];
 export const COLD_STATES = ['warm', 'reload', 'restart'] as const;
 export type ColdState = (typeof COLD_STATES)[number];
 
-const NEEDS: Record<ColdOp, readonly Capability[]> = {
+const NEEDS = {
   get: [],
   page: ['keyRange'],
   view: ['mapReduce'],
   find: ['query', 'secondaryIndex'],
-};
+} as const satisfies Record<ColdOp, readonly Capability[]>;
+
+/** A handle with the methods that `op` reads with. */
+type ColdHandle<Op extends ColdOp> = HandleFor<Guaranteed<(typeof NEEDS)[Op]>>;
 
 const WHAT: Record<ColdOp, string> = {
   get: 'get one document by id',
@@ -53,7 +57,7 @@ export function coldCaseOf(caseId: string): { op: ColdOp; state: ColdState } | n
 }
 
 function coldCase(op: ColdOp, state: ColdState): BenchCase {
-  return defineCase<void>({
+  return defineCase({
     id: coldCaseId(op, state),
     title: `open, then ${WHAT[op]}, ${STATE_TEXT[state]}`,
     needs: NEEDS[op],
@@ -78,29 +82,57 @@ function target(docs: readonly Doc[], field: string): { id: string; value: Scala
   return { id: doc._id, value: doc[field] as Scalar };
 }
 
-/** Fill the store and build what the read uses (the view's index, the secondary index), untimed. */
-export async function fillForCold(handle: StoreHandle, docs: readonly Doc[], op: ColdOp, field: string): Promise<void> {
-  await writeAll(handle, docs);
-  const { value } = target(docs, field);
-  if (op === 'view') {
-    await handle.createView!(VIEW, field);
-    await handle.queryView!(VIEW, { key: value, limit: 1 });
-  }
-  if (op === 'find') {
-    await handle.createIndex!([field]);
-    await handle.find!({ where: [{ field, eq: value }], limit: 1 });
-  }
+/** Per op, a step on a handle with that op's methods (a table, so each op's handle type follows it). */
+type PerOp<Step> = { [Op in ColdOp]: (handle: ColdHandle<Op>, target: { id: string; value: Scalar }, field: string) => Promise<Step> };
+
+/** What each read uses, built before it: the view's index, the secondary index. */
+const BUILD: PerOp<void> = {
+  get: async () => {},
+  page: async () => {},
+  async view(handle, { value }, field) {
+    await handle.createView(VIEW, field);
+    await handle.queryView(VIEW, { key: value, limit: 1 });
+  },
+  async find(handle, { value }, field) {
+    await handle.createIndex([field]);
+    await handle.find({ where: [{ field, eq: value }], limit: 1 });
+  },
+};
+
+const READ: PerOp<unknown[]> = {
+  get: async (handle, { id }) => [await handle.get(id)].filter(Boolean),
+  page: (handle, { id }) => handle.range({ gte: id, limit: 10 }),
+  view: (handle, { value }) => handle.queryView(VIEW, { key: value }),
+  find: (handle, { value }, field) => handle.find({ where: [{ field, eq: value }] }),
+};
+
+/** The two steps of a cold sample that run in the page, on one store's handle. */
+export interface ColdStoreSteps {
+  /** Fill the store and build what the read uses (the view's index, the secondary index), untimed. */
+  fill(docs: readonly Doc[]): Promise<void>;
+  /** The read itself; throws when it finds nothing, so a store that lost its data cannot look fast. */
+  read(docs: readonly Doc[]): Promise<void>;
 }
 
-/** The read itself; throws when it finds nothing, so a store that lost its data cannot look fast. */
-export async function readOnce(handle: StoreHandle, docs: readonly Doc[], op: ColdOp, field: string): Promise<void> {
-  const { id, value } = target(docs, field);
-  const found =
-    op === 'get' ? [await handle.get(id)].filter(Boolean)
-    : op === 'page' ? await handle.range!({ gte: id, limit: 10 })
-    : op === 'view' ? await handle.queryView!(VIEW, { key: value })
-    : await handle.find!({ where: [{ field, eq: value }] });
-  if (found.length === 0) throw new Error(`${WHAT[op]} found nothing after ${op === 'get' ? id : `${field} = ${JSON.stringify(value)}`}`);
+/**
+ * The steps of `op` over `field` on `handle`, which is checked here to have the methods `op`
+ * uses (`store` is its adapter's id): call it before the clock starts. The handle and the op go
+ * in together, so no read can run on a handle checked for another op.
+ */
+export function coldSteps<Op extends ColdOp>(handle: StoreHandle, op: Op, field: string, store: string): ColdStoreSteps {
+  // The type argument is spelled out so that the narrowed type is ColdHandle<Op> itself.
+  assertMethods<(typeof NEEDS)[Op]>(handle, NEEDS[op], store);
+  return {
+    async fill(docs) {
+      await writeAll(handle, docs);
+      await BUILD[op](handle, target(docs, field), field);
+    },
+    async read(docs) {
+      const { id, value } = target(docs, field);
+      const found = await READ[op](handle, { id, value }, field);
+      if (found.length === 0) throw new Error(`${WHAT[op]} found nothing after ${op === 'get' ? id : `${field} = ${JSON.stringify(value)}`}`);
+    },
+  };
 }
 
 /** One cold read as the page measured it. */
@@ -111,9 +143,9 @@ export interface ColdSample {
 
 /** The page's steps of the cold suite (window.__storebenchTrials.cold, suites/driven.ts). */
 export interface ColdSteps {
-  /** Fill a fresh database with `fillForCold`; then close it. */
+  /** Fill a fresh database (coldSteps' fill); then close it. */
   fill(request: CaseRequest): Promise<'filled'>;
-  /** Open the database, do `readOnce`, close it: the two times in ms. */
+  /** Open the database, do coldSteps' read, close it: the two times in ms. */
   read(request: CaseRequest): Promise<ColdSample>;
 }
 

@@ -32,13 +32,13 @@ interface InPage {
 
 /** K concurrent actors in the page itself, each awaiting one operation at a time. */
 function inPage(mode: Mode, k: number): BenchCase {
-  return defineCase<InPage>({
+  return defineCase({
     id: `page-${ACTORS[mode][1]}-${k}`,
     title: `${k} concurrent ${actors(mode, k)} in the page`,
     needs: [],
     params: { k, mode },
     operations: (size) => size,
-    async setup(ctx) {
+    async setup(ctx): Promise<InPage> {
       if (mode === 'read') await prefilled(ctx);
       return { docs: mode === 'write' ? ctx.fixture.docs(ctx.size) : [], latencies: [] };
     },
@@ -93,13 +93,13 @@ function nextReply(worker: Worker, want: WorkerReply['type']): Promise<WorkerRep
 
 /** K dedicated Workers, each with its own connection to the same database. */
 function inWorkers(mode: Mode, k: number): BenchCase {
-  return defineCase<InWorkers>({
+  return defineCase({
     id: `worker-${ACTORS[mode][1]}-${k}`,
     title: `${k} concurrent ${actors(mode, k)} in ${k} Worker${k > 1 ? 's' : ''}`,
     needs: ['worker'],
     params: { k, mode },
     operations: (size) => size,
-    async setup(ctx) {
+    async setup(ctx): Promise<InWorkers> {
       if (mode === 'read') await prefilled(ctx);
       const workers: Worker[] = [];
       const ready: Promise<WorkerReply>[] = [];

@@ -1,11 +1,11 @@
-import type { Doc, Durability } from '../src/core/adapter.ts';
+import type { Durability } from '../src/core/adapter.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
 import { expectCount } from './prefill.ts';
 
 const LEVELS: readonly Durability[] = ['relaxed', 'strict', 'default'];
 
 function bulk(durability: Durability): BenchCase {
-  return defineCase<Doc[]>({
+  return defineCase({
     id: `bulk-${durability}`,
     title: `bulk write, durability ${durability}`,
     needs: ['durability', 'bulkWrite'],
@@ -14,7 +14,7 @@ function bulk(durability: Durability): BenchCase {
     operations: (size) => size,
     setup: async (ctx) => ctx.fixture.docs(ctx.size),
     async run(ctx, docs) {
-      await ctx.handle.bulkPut!(docs);
+      await ctx.handle.bulkPut(docs);
     },
     async verify(ctx) {
       expectCount('documents after write', await ctx.handle.count(), ctx.size);
@@ -23,7 +23,7 @@ function bulk(durability: Durability): BenchCase {
 }
 
 function serial(durability: Durability): BenchCase {
-  return defineCase<Doc[]>({
+  return defineCase({
     id: `serial-${durability}`,
     title: `one at a time, durability ${durability}`,
     needs: ['durability'],

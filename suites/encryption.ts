@@ -1,4 +1,6 @@
-import type { Doc, FindQuery, StoreHandle } from '../src/core/adapter.ts';
+import type { Doc, FindQuery } from '../src/core/adapter.ts';
+import type { Capability } from '../src/core/capabilities.ts';
+import type { HandleFor } from '../src/core/capability-methods.ts';
 import { applyFind } from '../src/core/query.ts';
 import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
 import { createKey, encryptedHandle } from '../src/adapters/encrypted.ts';
@@ -7,17 +9,20 @@ import { pickValues, queryFields } from './queries.ts';
 
 type Mode = 'plain' | 'encrypted';
 
-interface Enc {
-  handle: StoreHandle;
+interface Enc<C extends Capability> {
+  handle: HandleFor<C>;
   docs: Doc[];
   queries: FindQuery[];
   expected: number;
   found: number;
 }
 
-/** Setup: the handle to use (wrapped when encrypted, key made untimed) and the work for the case. */
-async function prepare(ctx: CaseContext, mode: Mode, filled: boolean, queries: number): Promise<Enc> {
-  const handle = mode === 'encrypted' ? encryptedHandle(ctx.handle, await createKey()) : ctx.handle;
+/**
+ * Setup: the handle to use (wrapped when encrypted, key made untimed; the wrapper checked to keep
+ * the methods the case needs) and the work for the case.
+ */
+async function prepare<C extends Capability>(ctx: CaseContext<C>, mode: Mode, filled: boolean, queries: number): Promise<Enc<C>> {
+  const handle = mode === 'encrypted' ? ctx.checked(encryptedHandle(ctx.handle, await createKey())) : ctx.handle;
   if (filled) await prefill(handle, ctx, ctx.size);
   const docs = ctx.fixture.docs(ctx.size);
   const [field] = queryFields(ctx);
@@ -27,7 +32,7 @@ async function prepare(ctx: CaseContext, mode: Mode, filled: boolean, queries: n
 }
 
 function insert(mode: Mode): BenchCase {
-  return defineCase<Enc>({
+  return defineCase({
     id: `insert-${mode}`,
     title: `bulk insert, ${mode}`,
     needs: ['bulkWrite'],
@@ -35,7 +40,7 @@ function insert(mode: Mode): BenchCase {
     operations: (size) => size,
     setup: (ctx) => prepare(ctx, mode, false, 0),
     async run(_ctx, s) {
-      await s.handle.bulkPut!(s.docs);
+      await s.handle.bulkPut(s.docs);
     },
     async verify(ctx, s) {
       expectCount('documents after insert', await s.handle.count(), ctx.size);
@@ -47,7 +52,7 @@ function insert(mode: Mode): BenchCase {
 }
 
 function find(mode: Mode, n: number): BenchCase {
-  return defineCase<Enc>({
+  return defineCase({
     id: `find-${mode}`,
     title: `${n} equality queries by scan, ${mode}`,
     needs: ['keyRange'],
@@ -58,7 +63,7 @@ function find(mode: Mode, n: number): BenchCase {
       // Encrypted fields cannot be indexed, so both modes answer by reading and filtering
       // everything: the difference between them is the cost of decryption.
       let found = 0;
-      for (const q of s.queries) found += applyFind(await s.handle.range!({}), q).length;
+      for (const q of s.queries) found += applyFind(await s.handle.range({}), q).length;
       s.found = found;
     },
     async verify(_ctx, s) {

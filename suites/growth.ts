@@ -9,7 +9,7 @@ import { expectCount, prefill, writeAll } from './prefill.ts';
  * batch times, generation excluded).
  */
 function growth(batchSize: number, batches: number): BenchCase {
-  return defineCase<void>({
+  return defineCase({
     id: 'batches',
     title: `insert ${batches} batches of ${batchSize} while the store grows`,
     needs: ['bulkWrite', 'count'],

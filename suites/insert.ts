@@ -8,7 +8,7 @@ const docsOfSize = async (ctx: CaseContext): Promise<Doc[]> => ctx.fixture.docs(
 
 const verifyCount = async (ctx: CaseContext) => expectCount('documents after insert', await ctx.handle.count(), ctx.size);
 
-const serial = defineCase<Doc[]>({
+const serial = defineCase({
   id: 'serial',
   title: 'insert one at a time (await each)',
   needs: [],
@@ -24,7 +24,7 @@ const serial = defineCase<Doc[]>({
  * Every write issued at once and awaited together: the PouchDB insertion profile's way of
  * inserting 100,000 documents ("100K distinct Promises at once", with Promise.allSettled).
  */
-const parallel = defineCase<Doc[]>({
+const parallel = defineCase({
   id: 'parallel',
   title: 'insert all at once (every write issued, then all awaited)',
   needs: [],
@@ -36,21 +36,21 @@ const parallel = defineCase<Doc[]>({
   verify: verifyCount,
 });
 
-const bulk = defineCase<Doc[]>({
+const bulk = defineCase({
   id: 'bulk',
   title: 'insert all in one bulk write',
   needs: ['bulkWrite'],
   operations: (size) => size,
   setup: docsOfSize,
   async run(ctx, docs) {
-    await ctx.handle.bulkPut!(docs);
+    await ctx.handle.bulkPut(docs);
   },
   verify: verifyCount,
 });
 
 /** Bulk writes of `chunkSize` documents each, awaited in turn (the JSONStore add chunk study). */
 function chunked(chunkSize: number): BenchCase {
-  return defineCase<Doc[][]>({
+  return defineCase({
     id: `chunked-${chunkSize}`,
     title: `insert in bulk chunks of ${chunkSize}`,
     needs: ['bulkWrite'],
@@ -63,7 +63,7 @@ function chunked(chunkSize: number): BenchCase {
       return out;
     },
     async run(ctx, batches) {
-      for (const batch of batches) await ctx.handle.bulkPut!(batch);
+      for (const batch of batches) await ctx.handle.bulkPut(batch);
     },
     verify: verifyCount,
   });
@@ -73,7 +73,7 @@ type KeyOrder = 'ascending' | 'descending' | 'random';
 
 /** Bulk chunks of 100 in ascending, descending or random key order (the Jofti B-tree study). */
 function keyOrder(order: KeyOrder, chunkSize: number): BenchCase {
-  return defineCase<Doc[][]>({
+  return defineCase({
     id: `order-${order}`,
     title: `insert in ${order} key order (bulk chunks of ${chunkSize})`,
     needs: ['bulkWrite'],
@@ -87,7 +87,7 @@ function keyOrder(order: KeyOrder, chunkSize: number): BenchCase {
       return out;
     },
     async run(ctx, batches) {
-      for (const batch of batches) await ctx.handle.bulkPut!(batch);
+      for (const batch of batches) await ctx.handle.bulkPut(batch);
     },
     verify: verifyCount,
   });

@@ -25,7 +25,7 @@ const closeIfOpen = async (_ctx: CaseContext, s: Life) => {
 
 /** Reopen a store created in setup with `count` documents: the JSONStore study's init. */
 function reopen(which: 'empty' | 'full'): BenchCase {
-  return defineCase<Life>({
+  return defineCase({
     id: `open-${which}`,
     title: `open an existing ${which} store`,
     needs: [],
@@ -42,13 +42,13 @@ function reopen(which: 'empty' | 'full'): BenchCase {
   });
 }
 
-const firstInsert = defineCase<Life>({
+const firstInsert = defineCase({
   id: 'first-insert',
   title: 'time to first insert: create, open and write one document',
   needs: [],
   open: 'self',
   operations: () => 1,
-  setup: async () => ({}),
+  setup: async (): Promise<Life> => ({}),
   async run(ctx, s) {
     s.handle = await ctx.adapter.open(ctx.dbName);
     await s.handle.put(ctx.fixture.docs(1)[0]!);
@@ -61,7 +61,7 @@ const firstInsert = defineCase<Life>({
 
 /** End a full, open store by closing or destroying it; verify by reopening and counting. */
 function end(how: 'close' | 'destroy'): BenchCase {
-  return defineCase<Life>({
+  return defineCase({
     id: how,
     title: `${how} a full store`,
     needs: [],
@@ -72,7 +72,7 @@ function end(how: 'close' | 'destroy'): BenchCase {
       return { handle: await ctx.adapter.open(ctx.dbName) };
     },
     async run(_ctx, s) {
-      await (how === 'close' ? s.handle!.close() : s.handle!.destroy());
+      await (how === 'close' ? s.handle.close() : s.handle.destroy());
     },
     async verify(ctx) {
       // Closing must keep the data and destroying must remove it: reopen and count.

@@ -1,4 +1,6 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
+import type { Capability } from '../src/core/capabilities.ts';
+import type { HandleFor } from '../src/core/capability-methods.ts';
 import type { CaseContext } from '../src/core/suite.ts';
 import { VerifyError } from '../src/core/suite.ts';
 import { shuffled } from '../fixtures/random.ts';
@@ -36,9 +38,9 @@ export function shuffledIndexes(count: number, rng: CaseContext['rng']): number[
 }
 
 /** A case's state with the handle it reopened, for cases that time the first query after opening. */
-export interface Reopened<S> {
+export interface Reopened<S, C extends Capability = never> {
   state: S;
-  handle: StoreHandle;
+  handle: HandleFor<C>;
 }
 
 /**
@@ -46,18 +48,22 @@ export interface Reopened<S> {
  * (fill, save a view, build an index), close it and open it again. The case's `run` then asks the
  * reopened handle its first question, which is what a page does after a reload.
  */
-export async function preparedAndReopened<S>(ctx: CaseContext, prepare: (ctx: CaseContext) => Promise<S>): Promise<Reopened<S>> {
+export async function preparedAndReopened<S, C extends Capability>(ctx: CaseContext<C>, prepare: (ctx: CaseContext<C>) => Promise<S>): Promise<Reopened<S, C>> {
   const first = await ctx.adapter.open(ctx.dbName);
   let state: S;
   try {
-    state = await prepare({ ...ctx, handle: first });
+    state = await prepare({ ...ctx, handle: ctx.checked(first) });
   } finally {
     await first.close();
   }
-  return { state, handle: await ctx.adapter.open(ctx.dbName) };
+  const again = await ctx.adapter.open(ctx.dbName);
+  return { state, handle: ctx.checked(again) };
 }
 
-/** Teardown of a cold case: close the reopened handle (the runner deletes the database by name). */
-export async function closeReopened(_ctx: CaseContext, s: Reopened<unknown>): Promise<void> {
+/**
+ * Teardown of a cold case: close the reopened handle (the runner deletes the database by name).
+ * Generic, so that as a case's `teardown` it leaves the case's state type to its `setup`.
+ */
+export async function closeReopened<S extends { handle: StoreHandle }>(_ctx: CaseContext, s: S): Promise<void> {
   await s.handle.close();
 }

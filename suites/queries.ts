@@ -28,12 +28,22 @@ export interface Queries {
 }
 
 /**
- * Setup for a query case: a full store, an index on `indexOn` if given, and the number of
- * results the queries must return, computed with the reference evaluator (untimed).
+ * Setup for a query case: a full store, and the number of results the queries must return,
+ * computed with the reference evaluator (untimed).
  */
-export async function prepareQueries(ctx: CaseContext, queries: FindQuery[], indexOn?: readonly string[]): Promise<Queries> {
+export async function prepareQueries(ctx: CaseContext, queries: FindQuery[]): Promise<Queries> {
   await prefilled(ctx);
-  if (indexOn) await ctx.handle.createIndex!(indexOn);
+  return expectedOf(ctx, queries);
+}
+
+/** prepareQueries, with an index on `fields` built once the store is full. */
+export async function prepareIndexedQueries(ctx: CaseContext<'secondaryIndex'>, queries: FindQuery[], fields: readonly string[]): Promise<Queries> {
+  await prefilled(ctx);
+  await ctx.handle.createIndex(fields);
+  return expectedOf(ctx, queries);
+}
+
+function expectedOf(ctx: CaseContext, queries: FindQuery[]): Queries {
   const docs = ctx.fixture.docs(ctx.size);
   let expected = 0;
   for (const q of queries) {
@@ -42,6 +52,13 @@ export async function prepareQueries(ctx: CaseContext, queries: FindQuery[], ind
     expected += Math.max(0, Math.min(hits - skip, q.limit ?? Infinity));
   }
   return { queries, expected, found: 0 };
+}
+
+/** The timed body of a query case: every query, counting what they find. */
+export async function findEach(ctx: CaseContext<'query'>, s: Queries): Promise<void> {
+  let found = 0;
+  for (const q of s.queries) found += (await ctx.handle.find(q)).length;
+  s.found = found;
 }
 
 export async function verifyFound(_ctx: CaseContext, s: Queries): Promise<void> {

@@ -20,7 +20,7 @@ import { writeAll } from './prefill.ts';
 const CHUNK = 100;
 
 function fill(quotaMb: number, maxDocs: number) {
-  return defineCase<void>({
+  return defineCase({
     id: 'fill',
     title: `write until the store fails, under a quota of ${quotaMb} MB`,
     needs: [],

@@ -19,7 +19,7 @@ async function idsInRandomOrder(ctx: CaseContext): Promise<Reads> {
 
 const countFound = (docs: readonly (Doc | undefined)[]) => docs.filter((d) => d !== undefined).length;
 
-const getSerial = defineCase<Reads>({
+const getSerial = defineCase({
   id: 'get-serial',
   title: 'get by id, one at a time',
   needs: [],
@@ -36,7 +36,7 @@ const getSerial = defineCase<Reads>({
   },
 });
 
-const getBatch = defineCase<Reads>({
+const getBatch = defineCase({
   id: 'get-batch',
   title: 'get by ids, one batch call',
   needs: ['getMany'],
@@ -44,7 +44,7 @@ const getBatch = defineCase<Reads>({
   operations: (size) => size,
   setup: idsInRandomOrder,
   async run(ctx, s) {
-    s.found = countFound(await ctx.handle.getMany!(s.ids));
+    s.found = countFound(await ctx.handle.getMany(s.ids));
   },
   async verify(ctx, s) {
     expectCount('documents found', s.found, ctx.size);
@@ -53,7 +53,7 @@ const getBatch = defineCase<Reads>({
 
 /** Read one document REPEATS times: the first or the last of the collection. */
 function getOne(which: 'first' | 'last'): BenchCase {
-  return defineCase<Reads>({
+  return defineCase({
     id: `get-${which}`,
     title: `get the ${which} document of the collection (${REPEATS}×)`,
     needs: [],
@@ -75,7 +75,7 @@ function getOne(which: 'first' | 'last'): BenchCase {
   });
 }
 
-const readAll = defineCase<Reads>({
+const readAll = defineCase({
   id: 'all',
   title: 'read every document (allDocs include_docs, getAll, iterate)',
   needs: ['keyRange'],
@@ -86,7 +86,7 @@ const readAll = defineCase<Reads>({
     return { ids: [], found: 0 };
   },
   async run(ctx, s) {
-    s.found = (await ctx.handle.range!({})).length;
+    s.found = (await ctx.handle.range({})).length;
   },
   async verify(ctx, s) {
     expectCount('documents read', s.found, ctx.size);

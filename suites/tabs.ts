@@ -32,7 +32,7 @@ export function tabsCaseOf(params: Readonly<Record<string, unknown>>): TabsCase 
 }
 
 function tabsCase({ k, visibility, ops }: TabsCase): BenchCase {
-  return defineCase<void>({
+  return defineCase({
     id: `${visibility}-${k}`,
     title: `${k} tab${k === 1 ? '' : 's'} writing and reading one store${visibility === 'hidden' ? ', all but one in the background' : ''}`,
     needs: [],
@@ -173,8 +173,8 @@ export function tabsRow(identity: CaseIdentity, samples: readonly TabsSample[]):
     extra: samples.map((s) => s.extra),
   };
   const broken = samples.findIndex((s) => s.lost > 0 || s.extra !== 0);
-  if (broken !== -1) {
-    const s = samples[broken]!;
+  const s = samples[broken];
+  if (s) {
     return { ...identity, samples: wall, warmup: [], metrics, status: 'error', reason: `sample ${broken + 1}: ${s.lost} write${s.lost === 1 ? '' : 's'} lost (still unseen ${SETTLE_MS / 1000} s after the tabs ended) and ${s.extra} document${s.extra === 1 ? '' : 's'} beyond those written, with ${identity.params.k} tabs` };
   }
   return measuredRow(identity, wall, { metrics });

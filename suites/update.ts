@@ -20,52 +20,52 @@ async function verifyReplaced(ctx: Parameters<typeof prefilled>[0], docs: Doc[])
   expectEqual(`revision of ${probe._id}`, (await ctx.handle.get(probe._id))?.revision, 2);
 }
 
-const replaceSerial = defineCase<Doc[]>({
+const replaceSerial = defineCase({
   id: 'replace-serial',
   title: 'replace one at a time',
   needs: ['update'],
   operations: (size) => size,
   setup: changedDocs,
   async run(ctx, docs) {
-    for (const doc of docs) await ctx.handle.update!(doc);
+    for (const doc of docs) await ctx.handle.update(doc);
   },
   verify: verifyReplaced,
 });
 
-const replaceBulk = defineCase<Doc[]>({
+const replaceBulk = defineCase({
   id: 'replace-bulk',
   title: 'replace all in one bulk call',
   needs: ['bulkUpdate'],
   operations: (size) => size,
   setup: changedDocs,
   async run(ctx, docs) {
-    await ctx.handle.bulkUpdate!(docs);
+    await ctx.handle.bulkUpdate(docs);
   },
   verify: verifyReplaced,
 });
 
-const removeSerial = defineCase<string[]>({
+const removeSerial = defineCase({
   id: 'remove-serial',
   title: 'remove one at a time',
   needs: ['remove'],
   operations: (size) => size,
   setup: allIds,
   async run(ctx, ids) {
-    for (const id of ids) await ctx.handle.remove!(id);
+    for (const id of ids) await ctx.handle.remove(id);
   },
   async verify(ctx) {
     expectCount('documents left after remove', await ctx.handle.count(), 0);
   },
 });
 
-const removeBulk = defineCase<string[]>({
+const removeBulk = defineCase({
   id: 'remove-bulk',
   title: 'remove all in one bulk call',
   needs: ['bulkRemove'],
   operations: (size) => size,
   setup: allIds,
   async run(ctx, ids) {
-    await ctx.handle.bulkRemove!(ids);
+    await ctx.handle.bulkRemove(ids);
   },
   async verify(ctx) {
     expectCount('documents left after remove', await ctx.handle.count(), 0);

@@ -1,7 +1,7 @@
 import type { Scalar, ViewQuery } from '../src/core/adapter.ts';
 import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
-import { closeReopened, expectCount, prefilled, preparedAndReopened, type Reopened } from './prefill.ts';
-import { pickValues, prepareQueries, queryFields, verifyFound, type Queries } from './queries.ts';
+import { closeReopened, expectCount, prefilled, preparedAndReopened } from './prefill.ts';
+import { findEach, pickValues, prepareIndexedQueries, prepareQueries, queryFields, verifyFound } from './queries.ts';
 
 const VIEW = 'by_field';
 
@@ -12,11 +12,11 @@ interface ViewState {
 }
 
 /** Setup for map/reduce cases: a full store, the view saved (and built, if `build`), the keys to ask. */
-async function prepareView(ctx: CaseContext, n: number, save: boolean, build: boolean): Promise<ViewState> {
+async function prepareView(ctx: CaseContext<'mapReduce'>, n: number, save: boolean, build: boolean): Promise<ViewState> {
   await prefilled(ctx);
   const [field] = queryFields(ctx);
-  if (save) await ctx.handle.createView!(VIEW, field);
-  if (build) await ctx.handle.queryView!(VIEW, { limit: 1 });
+  if (save) await ctx.handle.createView(VIEW, field);
+  if (build) await ctx.handle.queryView(VIEW, { limit: 1 });
   const keys = pickValues(ctx, field, n);
   const docs = ctx.fixture.docs(ctx.size);
   const expected = keys.reduce<number>((sum, k) => sum + docs.filter((d) => d[field] === k).length, 0);
@@ -25,8 +25,8 @@ async function prepareView(ctx: CaseContext, n: number, save: boolean, build: bo
 
 const verifyRows = async (_ctx: CaseContext, s: ViewState) => expectCount('view rows returned', s.found, s.expected);
 
-function viewCase(id: string, title: string, n: number, opts: { save: boolean; build: boolean; query: (ctx: CaseContext, key: Scalar) => Promise<unknown[]> }): BenchCase {
-  return defineCase<ViewState>({
+function viewCase(id: string, title: string, n: number, opts: { save: boolean; build: boolean; query: (ctx: CaseContext<'mapReduce'>, key: Scalar) => Promise<unknown[]> }): BenchCase {
+  return defineCase({
     id,
     title,
     needs: ['mapReduce'],
@@ -47,14 +47,14 @@ function viewCase(id: string, title: string, n: number, opts: { save: boolean; b
 const byKey = (key: Scalar, extra: Partial<ViewQuery> = {}): ViewQuery => ({ key, ...extra });
 
 /** The first query of a saved view builds its index: that build, timed on its own. */
-const buildIndex = defineCase<ViewState>({
+const buildIndex = defineCase({
   id: 'build-index',
   title: 'build a persisted view index (first query)',
   needs: ['mapReduce'],
   operations: (size) => size,
   setup: (ctx) => prepareView(ctx, 1, true, false),
   async run(ctx, s) {
-    s.found = (await ctx.handle.queryView!(VIEW, byKey(s.keys[0] as Scalar))).length;
+    s.found = (await ctx.handle.queryView(VIEW, byKey(s.keys[0] as Scalar))).length;
   },
   verify: verifyRows,
 });
@@ -64,7 +64,7 @@ const buildIndex = defineCase<ViewState>({
  * was saved and built before, so this times what opening costs the first query. Its own case,
  * because the warm `persisted` case shares one database and asks it many times.
  */
-const persistedCold = defineCase<Reopened<ViewState>>({
+const persistedCold = defineCase({
   id: 'persisted-cold',
   title: 'first key query of a persisted view after reopening the store',
   needs: ['mapReduce'],
@@ -72,7 +72,7 @@ const persistedCold = defineCase<Reopened<ViewState>>({
   operations: () => 1,
   setup: (ctx) => preparedAndReopened(ctx, (c) => prepareView(c, 1, true, true)),
   async run(ctx, s) {
-    s.state.found = (await s.handle.queryView!(VIEW, byKey(s.state.keys[0] as Scalar))).length;
+    s.state.found = (await s.handle.queryView(VIEW, byKey(s.state.keys[0] as Scalar))).length;
   },
   verify: (ctx, s) => verifyRows(ctx, s.state),
   teardown: closeReopened,
@@ -80,34 +80,36 @@ const persistedCold = defineCase<Reopened<ViewState>>({
 
 /** The same question for stores without map/reduce: a secondary index vs a full-scan filter. */
 function indexOrScan(indexed: boolean, n: number): BenchCase {
-  return defineCase<Queries>({
+  const common = {
     id: indexed ? 'secondary-index' : 'full-scan',
     title: `${n} equality queries, ${indexed ? 'secondary index (built in setup)' : 'full-scan filter'}`,
-    needs: indexed ? ['query', 'secondaryIndex'] : ['query'],
     db: 'shared',
     params: { queries: n },
     operations: () => n,
+    run: findEach,
+    verify: verifyFound,
+  } as const;
+  const equalities = (ctx: CaseContext, field: string) => pickValues(ctx, field, n).map((v) => ({ where: [{ field, eq: v }] }));
+  // Defined apart, so that only the indexed case's handle promises createIndex.
+  if (!indexed) return defineCase({ ...common, needs: ['query'], setup: (ctx) => prepareQueries(ctx, equalities(ctx, queryFields(ctx)[0])) });
+  return defineCase({
+    ...common,
+    needs: ['query', 'secondaryIndex'],
     setup(ctx) {
       const [field] = queryFields(ctx);
-      return prepareQueries(ctx, pickValues(ctx, field, n).map((v) => ({ where: [{ field, eq: v }] })), indexed ? [field] : undefined);
+      return prepareIndexedQueries(ctx, equalities(ctx, field), [field]);
     },
-    async run(ctx, s) {
-      let found = 0;
-      for (const q of s.queries) found += (await ctx.handle.find!(q)).length;
-      s.found = found;
-    },
-    verify: verifyFound,
   });
 }
 
-const indexBuild = defineCase<void>({
+const indexBuild = defineCase({
   id: 'secondary-index-build',
   title: 'build a secondary index on a full store',
   needs: ['secondaryIndex'],
   operations: (size) => size,
   setup: prefilled,
   async run(ctx) {
-    await ctx.handle.createIndex!([queryFields(ctx)[0]]);
+    await ctx.handle.createIndex([queryFields(ctx)[0]]);
   },
 });
 
@@ -127,10 +129,10 @@ export const viewsSuite: Suite = {
     const n = p.queries as number;
     return [
       buildIndex,
-      viewCase('persisted', `${n} key queries, persisted view`, n, { save: true, build: true, query: (ctx, key) => ctx.handle.queryView!(VIEW, byKey(key)) }),
-      viewCase('persisted-stale', `${n} key queries, persisted view, stale: 'ok'`, n, { save: true, build: true, query: (ctx, key) => ctx.handle.queryView!(VIEW, byKey(key, { stale: true })) }),
+      viewCase('persisted', `${n} key queries, persisted view`, n, { save: true, build: true, query: (ctx, key) => ctx.handle.queryView(VIEW, byKey(key)) }),
+      viewCase('persisted-stale', `${n} key queries, persisted view, stale: 'ok'`, n, { save: true, build: true, query: (ctx, key) => ctx.handle.queryView(VIEW, byKey(key, { stale: true })) }),
       persistedCold,
-      viewCase('temp', `${n} key queries, temporary view`, n, { save: false, build: false, query: (ctx, key) => ctx.handle.queryTemp!(queryFields(ctx)[0], byKey(key)) }),
+      viewCase('temp', `${n} key queries, temporary view`, n, { save: false, build: false, query: (ctx, key) => ctx.handle.queryTemp(queryFields(ctx)[0], byKey(key)) }),
       indexBuild,
       indexOrScan(true, n),
       indexOrScan(false, n),

@@ -5,6 +5,7 @@
  * database created is deleted afterwards, even when a step failed or hung.
  */
 import type { StoreAdapter, StoreHandle } from './adapter.ts';
+import { assertMethods } from './capability-methods.ts';
 import { CancelledError, errorMessage, TimeoutError, withTimeout } from './errors.ts';
 import type { Plan } from './plan.ts';
 import { createRng, deriveSeed } from '../../fixtures/random.ts';
@@ -100,6 +101,8 @@ export class Sampler {
   // A hung pass's run can still finish after its step was cut off, while a later pass owns the
   // probe; only the owner may stop it.
   private probeOwner: object | null = null;
+  /** Rows whose handle was checked for the methods their case's needs guarantee. */
+  private readonly checkedRows = new WeakSet<Row>();
 
   constructor(private readonly input: SamplerInput) {}
 
@@ -111,6 +114,7 @@ export class Sampler {
     let handle: StoreHandle | undefined;
     try {
       handle = t.c.open === 'self' ? undefined : await this.step(deadline, `${row.adapter.id}: open`, () => row.adapter.open(name, t.c.openOptions));
+      if (handle) this.checkOnce(row, t, handle);
       const ctx = this.context(row, t, name, handle, 'shared', {});
       const state = t.c.setup ? await this.step(deadline, `${t.c.id} setup of the shared database`, () => t.c.setup!(ctx)) : undefined;
       return { name, handle, state };
@@ -159,6 +163,7 @@ export class Sampler {
     try {
       if (footprint) await withTimeout(footprint.before(), PROBE_TIMEOUT_MS, "the footprint's baseline");
       if (!shared && t.c.open !== 'self') handle = await this.step(deadline, `${row.adapter.id}: open`, () => row.adapter.open(name, t.c.openOptions));
+      if (handle) this.checkOnce(row, t, handle);
       const ctx = this.context(row, t, name, handle, index, { metrics, points });
       const state = shared ? shared.state : t.c.setup ? await this.step(deadline, `${t.c.id} setup`, () => t.c.setup!(ctx)) : undefined;
       const timed = async () => {
@@ -193,11 +198,25 @@ export class Sampler {
     return name;
   }
 
+  /**
+   * The case's steps call the methods its needs guarantee without asking (suite.ts), so the
+   * first handle a row opens must have them: else the row fails here, before setup, naming them.
+   */
+  private checkOnce(row: Row, t: SampleTarget, handle: StoreHandle): void {
+    if (this.checkedRows.has(row)) return;
+    assertMethods(handle, t.c.needs, row.adapter.id);
+    this.checkedRows.add(row);
+  }
+
   private context(row: Row, t: SampleTarget, name: string, handle: StoreHandle | undefined, index: number | string, sink: { metrics?: Record<string, number>; points?: [number, number][] }): CaseContext {
     const { plan, fixture, signal } = this.input;
     return {
       adapter: row.adapter,
       handle: handle ?? SELF_OPEN_HANDLE,
+      checked: (own) => {
+        assertMethods(own, t.c.needs, row.adapter.id);
+        return own;
+      },
       dbName: name,
       size: t.size,
       params: t.params,

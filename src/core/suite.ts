@@ -1,5 +1,6 @@
 import type { Doc, OpenOptions, StoreAdapter, StoreHandle } from './adapter.ts';
 import type { Capability } from './capabilities.ts';
+import type { Guaranteed, HandleFor } from './capability-methods.ts';
 import type { DbMode, ParamValue } from './identity.ts';
 import type { Rng } from '../../fixtures/random.ts';
 
@@ -30,13 +31,23 @@ export interface FixtureSource {
   chunks(count: number, chunkSize: number, start?: number): Iterable<Doc[]>;
 }
 
-export interface CaseContext {
+/**
+ * What a case's steps get. `C` are the capabilities the case surely needs: its handle has their
+ * methods (`CaseContext<'query'>` can call `ctx.handle.find`), and only theirs.
+ */
+export interface CaseContext<C extends Capability = never> {
   readonly adapter: StoreAdapter;
   /**
    * The fresh database of this sample. When the case sets `open: 'self'` it is not opened for
    * the case, and touching it throws; the case opens `dbName` itself.
    */
-  readonly handle: StoreHandle;
+  readonly handle: HandleFor<C>;
+  /**
+   * A handle the case opened or wrapped itself, typed like `handle` once it is checked to have
+   * the methods of the case's needs; throws naming the store and the method it lacks. Untimed
+   * steps only: the check is not part of what a case measures.
+   */
+  checked(handle: StoreHandle): HandleFor<C>;
   readonly dbName: string;
   readonly size: number;
   readonly params: Readonly<Record<string, ParamValue>>;
@@ -55,12 +66,13 @@ export interface CaseContext {
 /**
  * One case of a suite. Only `run` is timed; `setup`, `verify` and `teardown` are not.
  * `verify` proves the store holds what `run` wrote (a broken adapter cannot look fast): it
- * throws with a message when it does not.
+ * throws with a message when it does not. Its steps' handle has the methods of what it `needs`.
  */
-export interface BenchCase<State = unknown> {
+export interface BenchCase<State = unknown, Needs extends readonly Capability[] = readonly Capability[]> {
   readonly id: string;
   readonly title: string;
-  readonly needs: readonly Capability[];
+  /** What the store must declare for the case to run; the handle then has their methods. */
+  readonly needs: Needs;
   /**
    * Every suite parameter the case depends on, with its value, e.g. `{ chunkSize: 100 }`: the
    * row records these and nothing else of the suite's set, and rows match on them in compare.
@@ -89,15 +101,15 @@ export interface BenchCase<State = unknown> {
   readonly openOptions?: OpenOptions;
   /** Axis names of the points the case records with ctx.point, e.g. `{ x: 'docs in store', y: 'batch ms' }`. */
   readonly series?: { readonly x: string; readonly y: string };
-  setup?(ctx: CaseContext): Promise<State>;
+  setup?(ctx: CaseContext<Guaranteed<Needs>>): Promise<State>;
   /**
    * The timed body. The runner times it whole, unless it returns a number: then that is the
    * sample in ms. Only cases that must do untimed work between timed parts use that (growth
    * generates each batch between timed writes so a million documents never sit in memory).
    */
-  run(ctx: CaseContext, state: State): Promise<void | number>;
-  verify?(ctx: CaseContext, state: State): Promise<void>;
-  teardown?(ctx: CaseContext, state: State): Promise<void>;
+  run(ctx: CaseContext<Guaranteed<Needs>>, state: State): Promise<void | number>;
+  verify?(ctx: CaseContext<Guaranteed<Needs>>, state: State): Promise<void>;
+  teardown?(ctx: CaseContext<Guaranteed<Needs>>, state: State): Promise<void>;
 }
 
 /** `Id`: the suite's id as a literal type, where a registry keys on it (suites/driven.ts). */
@@ -113,9 +125,17 @@ export interface Suite<Id extends string = string> {
   cases(params: Readonly<Record<string, ParamValue>>): readonly BenchCase[];
 }
 
-/** Typed helper so a case's `State` flows from `setup` to `run` without casts at call sites. */
-export function defineCase<State>(c: BenchCase<State>): BenchCase {
-  return c as unknown as BenchCase;
+/**
+ * A case, typed: its `State` flows from `setup` to `run`, `verify` and `teardown`, and its
+ * handle has the methods of what it `needs` (`needs: ['bulkWrite']` makes `ctx.handle.bulkPut`
+ * callable). Leave both to inference: a `State` given by hand leaves `Needs` at its default,
+ * which promises no method. The runner holds the case as a plain BenchCase and checks the
+ * handle (src/core/sample.ts).
+ */
+export function defineCase<State, const Needs extends readonly Capability[] = readonly Capability[]>(c: BenchCase<State, Needs>): BenchCase {
+  // The one erasure: BenchCase's steps are methods, whose parameters TypeScript compares both
+  // ways, so this case's narrower context passes for the runner's, which gives no method.
+  return c;
 }
 
 /** Thrown by `verify` when the store does not hold what the case wrote. */

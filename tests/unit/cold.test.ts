@@ -6,7 +6,7 @@ import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import type { CaseIdentity } from '../../src/core/identity.ts';
 import { validateResults } from '../../src/core/results.ts';
 import { runPlan } from '../../src/core/runner.ts';
-import { coldRow, coldSuite, fillForCold, readOnce } from '../../suites/cold.ts';
+import { coldRow, coldSteps, coldSuite } from '../../suites/cold.ts';
 import { fixtureShape, makeDocs } from '../../fixtures/index.ts';
 import { runnerResultsDoc } from './runner-doc.ts';
 
@@ -25,10 +25,17 @@ describe('cold suite', () => {
   it('reads what it filled, and refuses to time a read that finds nothing', async () => {
     const docs = makeDocs(fixtureShape('person'), 3, 40);
     const handle = await memoryAdapter.open('cold-read');
-    await expect(readOnce(handle, docs, 'get', 'age')).rejects.toThrow(/found nothing after doc-/);
-    await fillForCold(handle, docs, 'get', 'age');
-    await expect(readOnce(handle, docs, 'get', 'age')).resolves.toBeUndefined();
-    await expect(readOnce(handle, docs, 'page', 'age')).resolves.toBeUndefined();
+    const get = coldSteps(handle, 'get', 'age', 'memory');
+    await expect(get.read(docs)).rejects.toThrow(/found nothing after doc-/);
+    await get.fill(docs);
+    await expect(get.read(docs)).resolves.toBeUndefined();
+    await expect(coldSteps(handle, 'page', 'age', 'memory').read(docs)).resolves.toBeUndefined();
+  });
+
+  it('checks the handle for the methods of the op before any step, naming the store and the method', async () => {
+    const { range: _dropped, ...noRange } = await memoryAdapter.open('cold-no-range');
+    expect(() => coldSteps(noRange, 'page', 'age', 'disk')).toThrow(/^disk declares keyRange but its handle has no range\(\)/);
+    expect(() => coldSteps(noRange, 'get', 'age', 'disk')).not.toThrow();
   });
 
   it('a row times open plus read, and keeps each apart', () => {

@@ -63,6 +63,15 @@ describe('crash suite - the page writes and counts', () => {
     expect(await handle.count()).toBe(25);
     expect(await survivors(handle, [docs[0]!._id, 'never-written', docs[24]!._id])).toEqual({ present: [docs[0]!._id, docs[24]!._id], count: 25 });
   });
+
+  it('refuses to write in bulk to a handle without bulkPut, before the first write', async () => {
+    const { bulkPut: _dropped, ...noBulk } = await memoryAdapter.open('crash-no-bulk');
+    const acks: string[][] = [];
+    const docs = makeDocs(fixtureShape('person'), 1, 5);
+    await expect(writeAcknowledged(noBulk, docs, { durability: 'default', chunkSize: 10 }, (ids) => acks.push(ids), () => 0)).rejects.toThrow(/has no bulkPut\(\)/);
+    expect(acks).toEqual([]);
+    expect(await noBulk.count()).toBe(0);
+  });
 });
 
 describe('crash suite - the row', () => {
