@@ -116,7 +116,8 @@ export class Sampler {
       handle = t.c.open === 'self' ? undefined : await this.step(deadline, `${row.adapter.id}: open`, () => row.adapter.open(name, t.c.openOptions));
       if (handle) this.checkOnce(row, t, handle);
       const ctx = this.context(row, t, name, handle, 'shared', {});
-      const state = t.c.setup ? await this.step(deadline, `${t.c.id} setup of the shared database`, () => t.c.setup!(ctx)) : undefined;
+      const { setup } = t.c;
+      const state = setup ? await this.step(deadline, `${t.c.id} setup of the shared database`, () => setup.call(t.c, ctx)) : undefined;
       return { name, handle, state };
     } catch (e) {
       await this.dispose(row.adapter, name, handle);
@@ -133,7 +134,8 @@ export class Sampler {
   async closeShared(row: Row, t: SampleTarget, db: SharedDb, deleteOnly = false): Promise<void> {
     const started = now();
     try {
-      if (t.c.teardown && !deleteOnly) await this.step(now() + this.input.plan.timeoutMs, `${t.c.id} teardown`, () => t.c.teardown!(this.context(row, t, db.name, db.handle, 'shared', {}), db.state));
+      const { teardown } = t.c;
+      if (teardown && !deleteOnly) await this.step(now() + this.input.plan.timeoutMs, `${t.c.id} teardown`, () => teardown.call(t.c, this.context(row, t, db.name, db.handle, 'shared', {}), db.state));
     } catch (e) {
       if (e instanceof CancelledError) throw e;
       this.input.warning(`${row.adapter.id}: the teardown of ${t.c.id}'s shared database failed: ${errorMessage(e)}`);
@@ -165,7 +167,8 @@ export class Sampler {
       if (!shared && t.c.open !== 'self') handle = await this.step(deadline, `${row.adapter.id}: open`, () => row.adapter.open(name, t.c.openOptions));
       if (handle) this.checkOnce(row, t, handle);
       const ctx = this.context(row, t, name, handle, index, { metrics, points });
-      const state = shared ? shared.state : t.c.setup ? await this.step(deadline, `${t.c.id} setup`, () => t.c.setup!(ctx)) : undefined;
+      const { setup, verify, teardown } = t.c;
+      const state = shared ? shared.state : setup ? await this.step(deadline, `${t.c.id} setup`, () => setup.call(t.c, ctx)) : undefined;
       const timed = async () => {
         if (probe) await this.startProbe(owner, probe);
         try {
@@ -175,9 +178,9 @@ export class Sampler {
         }
       };
       ms = await this.step(deadline, `${t.c.id} run`, timed);
-      if (t.c.verify) await this.step(deadline, `${t.c.id} verify`, () => t.c.verify!(ctx, state));
+      if (verify) await this.step(deadline, `${t.c.id} verify`, () => verify.call(t.c, ctx, state));
       if (footprint) measured = await withTimeout(footprint.after(), PROBE_TIMEOUT_MS, 'the footprint measurement');
-      if (!shared && t.c.teardown) await this.step(deadline, `${t.c.id} teardown`, () => t.c.teardown!(ctx, state));
+      if (!shared && teardown) await this.step(deadline, `${t.c.id} teardown`, () => teardown.call(t.c, ctx, state));
     } finally {
       // A pass cut off by its time limit never reached its own stop.
       await this.stopProbe(owner, probe);
