@@ -10,8 +10,7 @@
  * still written from the rows that exist); 2 bad flags or an unknown study.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ResultsError, type ResultsFile } from '../core/results.ts';
 import { STUDIES, STUDY_IDS, studyById } from '../studies/index.ts';
@@ -25,6 +24,7 @@ import { isEntry, PROCESS_IO, runEntry, type CommandIo } from './entry.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { displayPath, OutputDir, OutputError, outputFailure, writeAtomically } from './output.ts';
 import { readResultsFiles } from './results-files.ts';
+import { makeTempFolder } from './temp.ts';
 
 export const DEFAULT_STUDY_OUT = join('out', 'studies');
 
@@ -165,7 +165,8 @@ async function runParts(study: Study, args: StudyArgs, dir: string, io: CommandI
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  const page = mkdtempSync(join(tmpdir(), 'storebench-study-page-'));
+  // Named for this process, so a study killed with SIGKILL leaves a folder the next one removes (temp.ts).
+  const page = makeTempFolder('study-page');
   const parts = study.parts.filter((p) => args.parts === null || args.parts.includes(p.id));
   let failed = 0;
   try {

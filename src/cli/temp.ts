@@ -1,11 +1,14 @@
 /**
- * The temporary folders a browser runs in, short enough for its Unix socket whatever TMPDIR is.
+ * The temporary folders of a sweep or a study: one name for them all, which carries the owning
+ * process id (`storebench-<pid>-<kind>-XXXXXX`); a folder short enough for a browser's Unix socket
+ * whatever TMPDIR is; and the removal of the folders that a killed process (kill -9, a crash)
+ * left behind, which no one else would ever remove.
  */
-import { accessSync, constants, mkdtempSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const TEMP_KINDS = ['browser', 'profile'] as const;
+export const TEMP_KINDS = ['page', 'browser', 'profile', 'xvfb', 'study-page'] as const;
 export type TempKind = (typeof TEMP_KINDS)[number];
 
 /** Inside a `profile` folder, the folder the browser gets as its TMPDIR. */
@@ -22,14 +25,18 @@ const CHROMIUM_SOCKET = join('.org.chromium.Chromium.XXXXXX', 'SingletonSocket')
 export const SOCKET_PATH_MAX = 107;
 /** Where browser folders go when TMPDIR is too long (macOS's is, by default). */
 export const SHORT_TMP = '/tmp';
+/** A folder of a dead process is left alone this long: it may be from a process in another PID namespace that shares /tmp. */
+export const STALE_AFTER_MS = 60_000;
+
+const NAME = new RegExp(`^storebench-(\\d+)-(${TEMP_KINDS.join('|')})-[A-Za-z0-9]{6}$`);
 
 /** TMPDIR is too long for a browser's socket and there is no short folder to use instead. */
 export class TempPathError extends Error {
   override readonly name = 'TempPathError';
 }
 
-function prefix(kind: TempKind): string {
-  return `storebench-${kind}-`;
+function prefix(kind: TempKind, pid = process.pid): string {
+  return `storebench-${pid}-${kind}-`;
 }
 
 /** The longest path a browser makes under a folder of `kind` in `base`, in bytes. */
@@ -72,7 +79,59 @@ function writableFolder(dir: string): boolean {
   }
 }
 
-/** A new folder `storebench-<kind>-XXXXXX`, in a base short enough for a browser (tempBase). */
+let cleaned = false;
+
+/**
+ * A new folder `storebench-<pid>-<kind>-XXXXXX`, in a base short enough for a browser. The first
+ * one a process makes also removes the folders that dead processes left (removeStaleTempFolders),
+ * so every sweep and study starts by cleaning up after the ones killed before it.
+ */
 export function makeTempFolder(kind: TempKind): string {
-  return mkdtempSync(join(tempBase(kind), prefix(kind)));
+  const base = tempBase(kind);
+  if (!cleaned) {
+    cleaned = true;
+    removeStaleTempFolders();
+  }
+  return mkdtempSync(join(base, prefix(kind)));
+}
+
+/**
+ * Remove the folders named `storebench-<pid>-<kind>-XXXXXX` in `bases` whose process is gone and
+ * that have not changed for STALE_AFTER_MS. Anything else is left alone: other names, files,
+ * symbolic links, other users' folders. Returns the folders removed.
+ */
+export function removeStaleTempFolders(bases: readonly string[] = [tmpdir(), SHORT_TMP], now = Date.now()): string[] {
+  const removed: string[] = [];
+  for (const base of new Set(bases)) {
+    let names: string[];
+    try {
+      names = readdirSync(base);
+    } catch {
+      continue; // no such base here
+    }
+    for (const name of names) {
+      const pid = Number(NAME.exec(name)?.[1] ?? NaN);
+      if (!Number.isSafeInteger(pid) || pid === process.pid || alive(pid)) continue;
+      const path = join(base, name);
+      try {
+        const stat = lstatSync(path);
+        if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid()) || now - stat.mtimeMs < STALE_AFTER_MS) continue;
+        rmSync(path, { recursive: true, force: true });
+        removed.push(path);
+      } catch {
+        // Gone already, or not ours to remove.
+      }
+    }
+  }
+  return removed;
+}
+
+/** Signal 0 checks without signalling: ESRCH is a process that does not exist; EPERM is another user's live one. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
