@@ -10,7 +10,7 @@
  * still written from the rows that exist); 2 bad flags or an unknown study.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ResultsError, type ResultsFile } from '../core/results.ts';
 import { STUDIES, STUDY_IDS, studyById } from '../studies/index.ts';
@@ -101,15 +101,40 @@ export function partArgv(study: Study, partId: string, args: StudyArgs, outDir: 
   return [...(args.quick ? part.quick : part.full), '--study', `${study.id}/${part.id}`, '--out', join(outDir, part.id), '--page', page, ...(args.browsers ? ['--browsers', args.browsers] : [])];
 }
 
-/** Every complete results file below `dir` (partial files and the CSVs are not results). */
-function resultsFilesBelow(dir: string): string[] {
+/**
+ * Every complete results file below `dir` (partial files and the CSVs are not results). Links to
+ * folders are followed, each real folder read once (a link back up is not walked again); a path
+ * that cannot be read (a link loop, a broken link, no permission) is a ResultsError naming it.
+ */
+function resultsFilesBelow(dir: string, seen = new Set<string>()): string[] {
+  const real = readable(dir, (d) => realpathSync(d));
+  if (seen.has(real)) return [];
+  seen.add(real);
   const out: string[] = [];
-  for (const name of readdirSync(dir)) {
+  for (const name of readable(dir, (d) => readdirSync(d))) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...resultsFilesBelow(path));
+    if (readable(path, (p) => statSync(p)).isDirectory()) out.push(...resultsFilesBelow(path, seen));
     else if (name.endsWith('.json') && !name.endsWith('.partial.json')) out.push(path);
   }
   return out.sort();
+}
+
+const UNREADABLE: Record<string, string> = {
+  ELOOP: 'a loop of symbolic links',
+  ENOENT: 'a broken symbolic link (or removed while being read)',
+  EACCES: 'permission denied',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENAMETOOLONG: 'the path is too long',
+};
+
+/** `read(path)`, with a file-system error turned into a one-line ResultsError that names the path. */
+function readable<T>(path: string, read: (path: string) => T): T {
+  try {
+    return read(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    throw new ResultsError(`cannot read ${path}: ${UNREADABLE[code] ?? (e as Error).message}`);
+  }
 }
 
 /** One part's sweep as a child process; SIGINT and SIGTERM to this process reach it. */
