@@ -33,7 +33,8 @@ them (what npm run merge writes); several FILEs are exported together.
   --out PATH   where to write; without it csv, tsv and json go to standard output
   --help       this text
 
-Text that a spreadsheet would run as a formula (=, +, -, @ first) is written with a leading '.`;
+Text that a spreadsheet would run as a formula (=, +, -, @ first) is written with a leading ';
+in csv and tsv also after every , ; tab or line break in the text, whatever the separator.`;
 
 export interface ExportArgs {
   help: boolean;

@@ -229,6 +229,7 @@ export function outputFailure(path: string, e: unknown): string {
     EACCES: 'permission denied',
     EROFS: 'the file system is read-only',
     ENOSPC: 'the disk is full',
+    EFBIG: "the file is larger than this process may write (its file-size limit, ulimit -f)",
     EISDIR: 'it is a directory',
   };
   return `cannot write ${path}: ${(code && why[code]) ?? (e as Error).message}`;
@@ -236,18 +237,41 @@ export function outputFailure(path: string, e: unknown): string {
 
 /**
  * Write through a temporary file beside `path`, renamed into place, so a failed or interrupted
- * write never leaves half a file at `path`; the temporary file is removed if the rename fails.
- * Refuses a target that is not a regular file (checkWritableTarget).
+ * write never leaves half a file at `path`; the temporary file is removed if the write or the
+ * rename fails. Refuses a target that is not a regular file (checkWritableTarget).
  */
-export function writeAtomically(path: string, data: string | Uint8Array): void {
+export function writeAtomically(path: string, data: string | Uint8Array, random: () => string = () => randomBytes(8).toString('hex')): void {
   checkWritableTarget(path);
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  writeFileSync(tmp, data);
+  const { tmp, fd } = openTemporary(path, random);
   try {
+    try {
+      writeFileSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
+  }
+}
+
+/** Tries before giving up on a temporary name: only a name someone planted is taken. */
+const TEMPORARY_TRIES = 5;
+
+/**
+ * A new temporary file beside `path`, under a name no one can predict, created exclusively
+ * ('wx' is O_CREAT|O_EXCL): a file or a symbolic link planted under that name is refused, never
+ * followed or replaced, and another name is tried.
+ */
+function openTemporary(path: string, random: () => string): { tmp: string; fd: number } {
+  for (let attempt = 1; ; attempt++) {
+    const tmp = join(dirname(path), `.${basename(path)}.${random()}.tmp`);
+    try {
+      return { tmp, fd: openSync(tmp, 'wx') };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt === TEMPORARY_TRIES) throw e;
+    }
   }
 }
 

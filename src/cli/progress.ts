@@ -3,6 +3,7 @@
  * (carriage return); in CI logs, where \r only makes a mess, a plain line every few seconds.
  */
 import type { SessionProgress } from './session.ts';
+import { printable, printableField } from './terminal-text.ts';
 
 /** 0:07, 12:34, 1:02:03 */
 export function formatDuration(ms: number): string {
@@ -103,7 +104,9 @@ export class ProgressView {
   }
 
   /** Show the line in flight: rewritten in place on a terminal, throttled otherwise. */
-  update(line: string): void {
+  update(raw: string): void {
+    // Lines carry names from the page and from files: their control characters are escaped (terminal-text.ts).
+    const line = printableField(raw);
     this.current = line;
     if (this.tty) {
       this.stream.write(`\r${this.fit(line)}\x1b[K`);
@@ -113,7 +116,8 @@ export class ProgressView {
   }
 
   /** A line that stays (a warning, a browser's outcome), printed above the line in flight. */
-  note(text: string): void {
+  note(raw: string): void {
+    const text = printable(raw);
     if (this.tty) {
       this.stream.write(`\r\x1b[K${text}\n`);
       if (this.current) this.stream.write(this.fit(this.current));
@@ -121,7 +125,8 @@ export class ProgressView {
   }
 
   /** End the line in flight with its final text. */
-  finish(line: string): void {
+  finish(raw: string): void {
+    const line = printable(raw);
     this.current = '';
     if (this.tty) this.stream.write(`\r\x1b[K${line}\n`);
     else this.print(line);

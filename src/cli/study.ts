@@ -10,8 +10,7 @@
  * still written from the rows that exist); 2 bad flags or an unknown study.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ResultsError, type ResultsFile } from '../core/results.ts';
 import { STUDIES, STUDY_IDS, studyById } from '../studies/index.ts';
@@ -25,6 +24,7 @@ import { isEntry, PROCESS_IO, runEntry, type CommandIo } from './entry.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { displayPath, OutputDir, OutputError, outputFailure, writeAtomically } from './output.ts';
 import { readResultsFiles } from './results-files.ts';
+import { makeTempFolder } from './temp.ts';
 
 export const DEFAULT_STUDY_OUT = join('out', 'studies');
 
@@ -101,15 +101,40 @@ export function partArgv(study: Study, partId: string, args: StudyArgs, outDir: 
   return [...(args.quick ? part.quick : part.full), '--study', `${study.id}/${part.id}`, '--out', join(outDir, part.id), '--page', page, ...(args.browsers ? ['--browsers', args.browsers] : [])];
 }
 
-/** Every complete results file below `dir` (partial files and the CSVs are not results). */
-function resultsFilesBelow(dir: string): string[] {
+/**
+ * Every complete results file below `dir` (partial files and the CSVs are not results). Links to
+ * folders are followed, each real folder read once (a link back up is not walked again); a path
+ * that cannot be read (a link loop, a broken link, no permission) is a ResultsError naming it.
+ */
+function resultsFilesBelow(dir: string, seen = new Set<string>()): string[] {
+  const real = readable(dir, (d) => realpathSync(d));
+  if (seen.has(real)) return [];
+  seen.add(real);
   const out: string[] = [];
-  for (const name of readdirSync(dir)) {
+  for (const name of readable(dir, (d) => readdirSync(d))) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...resultsFilesBelow(path));
+    if (readable(path, (p) => statSync(p)).isDirectory()) out.push(...resultsFilesBelow(path, seen));
     else if (name.endsWith('.json') && !name.endsWith('.partial.json')) out.push(path);
   }
   return out.sort();
+}
+
+const UNREADABLE: Record<string, string> = {
+  ELOOP: 'a loop of symbolic links',
+  ENOENT: 'a broken symbolic link (or removed while being read)',
+  EACCES: 'permission denied',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENAMETOOLONG: 'the path is too long',
+};
+
+/** `read(path)`, with a file-system error turned into a one-line ResultsError that names the path. */
+function readable<T>(path: string, read: (path: string) => T): T {
+  try {
+    return read(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    throw new ResultsError(`cannot read ${path}: ${UNREADABLE[code] ?? (e as Error).message}`);
+  }
 }
 
 /** One part's sweep as a child process; SIGINT and SIGTERM to this process reach it. */
@@ -165,7 +190,8 @@ async function runParts(study: Study, args: StudyArgs, dir: string, io: CommandI
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  const page = mkdtempSync(join(tmpdir(), 'storebench-study-page-'));
+  // Named for this process, so a study killed with SIGKILL leaves a folder the next one removes (temp.ts).
+  const page = makeTempFolder('study-page');
   const parts = study.parts.filter((p) => args.parts === null || args.parts.includes(p.id));
   let failed = 0;
   try {

@@ -1,15 +1,19 @@
 /**
  * Text from a file on its way to a terminal. A results file is input like any other: a browser
  * name or adapter id holding ESC or OSC sequences would otherwise set the terminal's title,
- * clear the screen or overwrite a printed line. Every control character becomes a visible
- * escape, so nothing below 0x20 but the newlines the tool itself prints reaches the terminal.
+ * clear the screen or overwrite a printed line, and one holding a bidi control would print
+ * reordered ("Trojan Source", CVE-2021-42574). Every such character becomes a visible escape, so
+ * nothing below 0x20 but the newlines the tool itself prints reaches the terminal.
  */
 
-// C0 controls, DEL and the C1 controls (0x80-0x9f, which some terminals obey as ESC sequences).
+// C0 controls, DEL, the C1 controls (0x80-0x9f, which some terminals obey as ESC sequences); the
+// bidi controls (ALM U+061C, LRM/RLM U+200E-F, LRE..RLO U+202A-E, LRI..PDI U+2066-9); the line
+// and paragraph separators U+2028-9 (a line break to some terminals and editors); and U+FEFF, an
+// invisible zero-width no-break space that makes two different names print alike.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 // eslint-disable-next-line no-control-regex
-const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 
 const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

@@ -1,7 +1,8 @@
 /**
- * What every spreadsheet format shares: the cell type, and the one rule that keeps text from a
- * results file from running as a formula. CSV, TSV and XLSX all go through `safeText`, so the rule
- * cannot drift between them. Pure: no DOM, no I/O.
+ * What every spreadsheet format shares: the cell type, and the rules that keep text from a
+ * results file from running as a formula. XLSX cells go through `safeText`; CSV and TSV cells
+ * through `delimitedCell`, whose stricter rule holds whatever separator the file is opened with.
+ * Pure: no DOM, no I/O.
  */
 
 /** A cell before formatting. Numbers stay numbers, so they are never mistaken for formulas. */
@@ -21,6 +22,39 @@ export function isFormulaLike(text: string): boolean {
 /** The text with a leading single quote when it would otherwise start a formula; else unchanged. */
 export function safeText(text: string): string {
   return isFormulaLike(text) ? `'${text}` : text;
+}
+
+/** Formula characters (as FORMULA_START), and where a reader may start a field inside a cell. */
+const FORMULA_CHARS = new Set(['=', '+', '-', '@', '\t', '\r']);
+// The separators a CSV or TSV file is commonly opened with, and line breaks (a reader that ignores quotes starts a row there).
+const FIELD_BREAKS = new Set([',', ';', '\t', '\r', '\n']);
+
+/**
+ * Text for CSV and TSV, safe under any separator: a `,` file opened with `;` has a field `=1` in
+ * `a,"x;=1"`, so quoting is not enough. A formula character gets a leading ' at the start of the
+ * text and after every `,` `;` tab or line break, past any spaces and quotes a reader may trim;
+ * OWASP's recommendation: https://owasp.org/www-community/attacks/CSV_Injection
+ */
+export function safeDelimitedText(text: string): string {
+  let out = '';
+  let fieldStart = true;
+  for (const ch of text) {
+    if (fieldStart && FORMULA_CHARS.has(ch)) out += "'";
+    out += ch;
+    fieldStart = FIELD_BREAKS.has(ch) || (fieldStart && (ch === ' ' || ch === '"'));
+  }
+  return out;
+}
+
+/**
+ * A cell of CSV or TSV: empty for null and non-finite numbers, numbers as plain numbers (a
+ * negative one stays a number, never a formula), text made safe and then written by `write`.
+ */
+export function delimitedCell(value: Cell, write: (safe: string) => string): string {
+  if (value === null) return '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return Number.isFinite(value) ? plainNumber(value) : '';
+  return write(safeDelimitedText(value));
 }
 
 /**

@@ -1,10 +1,10 @@
 /**
- * CSV export, RFC 4180: CRLF line ends, fields quoted when they hold a comma, quote, CR or LF,
- * quotes doubled. Two views: one row per case with every statistic and the environment
+ * CSV export, RFC 4180: CRLF line ends, fields quoted when they hold a comma, semicolon, tab,
+ * quote, CR or LF (the separators a CSV is opened with, as well as RFC 4180's), quotes doubled. Two views: one row per case with every statistic and the environment
  * (`toCsv`), and one row per raw sample (`toSamplesCsv`). Pure: no DOM, no I/O.
  */
 import type { ResultsFile } from '../core/results.ts';
-import { plainNumber, safeText, type Cell } from './cells.ts';
+import { delimitedCell, type Cell } from './cells.ts';
 import { CASE_COLUMNS, caseTable, samplesTable, type CaseColumn, type Table } from './table.ts';
 
 export { plainNumber } from './cells.ts';
@@ -37,11 +37,7 @@ export function tableToCsv(table: Table): string {
 }
 
 export function csvCell(value: Cell): string {
-  if (value === null) return '';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') return Number.isFinite(value) ? plainNumber(value) : '';
-  const safe = safeText(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return delimitedCell(value, (safe) => (/[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe));
 }
 
 export function asList(results: ResultsFile | readonly ResultsFile[]): readonly ResultsFile[] {

@@ -8,7 +8,7 @@
  * quote anywhere else is pasted as it is, so JSON cells are written plainly.
  */
 import type { ResultsFile } from '../core/results.ts';
-import { plainNumber, safeText, type Cell } from './cells.ts';
+import { delimitedCell, type Cell } from './cells.ts';
 import { asList } from './csv.ts';
 import { caseTable, samplesTable, type Table } from './table.ts';
 
@@ -27,10 +27,9 @@ export function tableToTsv(table: Table): string {
 }
 
 export function tsvCell(value: Cell): string {
-  if (value === null) return '';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') return Number.isFinite(value) ? plainNumber(value) : '';
-  // Neutralise first: a leading tab or CR is itself a formula trigger, and must be seen before it becomes a space.
-  const flat = safeText(value).replace(/\r\n|[\t\r\n]/g, ' ');
-  return flat.startsWith('"') ? `"${flat.replace(/"/g, '""')}"` : flat;
+  // Made safe first (delimitedCell): a leading tab or CR is itself a formula trigger, and must be seen before it becomes a space.
+  return delimitedCell(value, (safe) => {
+    const flat = safe.replace(/\r\n|[\t\r\n]/g, ' ');
+    return flat.startsWith('"') ? `"${flat.replace(/"/g, '""')}"` : flat;
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFormulaLike, safeText } from '../../src/export/cells.ts';
+import { isFormulaLike, safeDelimitedText, safeText } from '../../src/export/cells.ts';
 import { csvCell } from '../../src/export/csv.ts';
 import { tsvCell } from '../../src/export/tsv.ts';
 import { xlsxCell } from '../../src/export/xlsx.ts';
@@ -28,6 +28,16 @@ describe('export cells - formula neutralisation', () => {
     expect(csvCell('@SUM(1)')).toBe("'@SUM(1)");
     expect(tsvCell('+1')).toBe("'+1");
     expect(xlsxCell('-1')).toEqual({ value: "'-1", type: String });
+  });
+
+  it('in CSV and TSV, also neutralises a formula after a separator or line break, past spaces and quotes', () => {
+    expect(safeDelimitedText(';=2*21;')).toBe(";'=2*21;");
+    expect(safeDelimitedText('x, "+1')).toBe(`x, "'+1`);
+    expect(safeDelimitedText('\t=1')).toBe("'\t'=1");
+    expect(safeDelimitedText('a\n@b')).toBe("a\n'@b");
+    expect(safeDelimitedText('a=b; c-d, 1+1')).toBe('a=b; c-d, 1+1');
+    expect(csvCell(';=2*21;')).toBe(`";'=2*21;"`);
+    expect(tsvCell('x;-1')).toBe("x;'-1");
   });
 
   it('never touches numbers, negative ones included', () => {

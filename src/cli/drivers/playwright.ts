@@ -4,15 +4,14 @@
  * 'moz-firefox'; see docs/browsers.md, "Browsers on this kind of machine"), Playwright's WebKit, and a remote Playwright browser server
  * (`--remote ws://...`), which is connected to instead of launched.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { chromium, firefox, webkit, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { errorMessage, withTimeout } from '../../core/errors.ts';
 import { PAGE_QUERY } from '../../core/collector.ts';
 import { planFieldsFromQuery } from '../../core/plan.ts';
 import { redactUrl } from '../browsers.ts';
 import type { RunEnd } from '../session.ts';
+import { makeTempFolder } from '../temp.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
 
 const LAUNCH_TIMEOUT_MS = 60_000;
@@ -28,7 +27,7 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
   const stopAbort = once(signal, () => session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }));
   // The browser's own temporary folders (Chromium's org.chromium.Chromium.*) go in one of the
   // sweep's, removed when the drive ends: a browser killed with SIGKILL cannot remove its own.
-  const browserTmp = how.connect ? undefined : mkdtempSync(join(tmpdir(), 'storebench-browser-'));
+  let browserTmp: string | undefined;
   const removeTmp = () => {
     if (browserTmp) rmSync(browserTmp, { recursive: true, force: true });
   };
@@ -36,6 +35,8 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
   try {
     const type = { chromium, firefox, webkit }[how.engine];
     try {
+      // Short enough for Chromium's socket whatever TMPDIR is (temp.ts); a TMPDIR too long is said here.
+      if (!how.connect) browserTmp = makeTempFolder('browser');
       browser = how.connect
         ? await type.connect(how.connect, {
             timeout: LAUNCH_TIMEOUT_MS,

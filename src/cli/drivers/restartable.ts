@@ -4,12 +4,12 @@
  * crash suite uses it; the profile and the browser's temporary files live in one folder the
  * caller removes with `dispose()`.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, firefox, webkit, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { withTimeout } from '../../core/errors.ts';
 import type { PlaywrightLaunch } from '../browsers.ts';
+import { makeTempFolder, PROFILE_TMP } from '../temp.ts';
 
 const LAUNCH_TIMEOUT_MS = 60_000;
 const GONE_TIMEOUT_MS = 10_000;
@@ -23,9 +23,10 @@ export function killProblem(how: PlaywrightLaunch | undefined): string | null {
 }
 
 export class RestartableBrowser {
-  private readonly root = mkdtempSync(join(tmpdir(), 'storebench-profile-'));
+  /** Short enough for Chromium's socket below `tmp` whatever TMPDIR is (temp.ts). */
+  private readonly root = makeTempFolder('profile');
   private readonly profile = join(this.root, 'profile');
-  private readonly tmp = join(this.root, 'tmp');
+  private readonly tmp = join(this.root, PROFILE_TMP);
   private context: BrowserContext | undefined;
   /** A start in flight: dispose() waits for it, so it never removes a profile a browser is starting on. */
   private starting: Promise<unknown> | null = null;

@@ -9,13 +9,13 @@
  * its own id. A remote endpoint is someone else's: only the session is ended there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage } from '../../core/errors.ts';
 import { redactUrl } from '../browsers.ts';
 import type { RunEnd } from '../session.ts';
+import { makeTempFolder } from '../temp.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
 
 const DRIVER_START_MS = 30_000;
@@ -115,7 +115,7 @@ export async function driveWebDriver({ browser: found, url, session, signal }: D
     if (how.kind === 'local') {
       const port = await freePort();
       base = `http://127.0.0.1:${port}`;
-      if (how.needsXvfb) authFolders.add((authFolder = mkdtempSync(join(tmpdir(), 'storebench-xvfb-'))));
+      if (how.needsXvfb) authFolders.add((authFolder = makeTempFolder('xvfb')));
       const [cmd, args] = authFolder ? ['xvfb-run', ['-a', '-f', join(authFolder, 'Xauthority'), how.driverBinary, ...how.portArgs(port)]] : [how.driverBinary, how.portArgs(port)];
       // Its own process group, so stopping it also stops Xvfb and the browser it started.
       const started = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...how.env } });

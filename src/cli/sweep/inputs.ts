@@ -16,6 +16,7 @@ import { drivePlaywright } from '../drivers/playwright.ts';
 import { driveWebDriver } from '../drivers/webdriver.ts';
 import { OutputDir, OutputError } from '../output.ts';
 import { readResultsFiles } from '../results-files.ts';
+import { tempProblem } from '../temp.ts';
 import { checkPlanNames, loadVocabulary } from '../vocabulary.ts';
 import type { BrowserOutcome, SweepInputs, Target } from './run.ts';
 
@@ -67,6 +68,8 @@ function checkFiles(args: SweepArgs, rows: number): { baselineDocs: ResultsFile[
     return e.message;
   }
   if (args.page !== null && !distExists(resolve(args.page))) return `--page: ${resolve(args.page)} has no built page (index.html)`;
+  const tmp = args.manual || args.remote ? null : tempProblem();
+  if (tmp !== null) return tmp;
   if (!args.baseline) return { baselineDocs: [] };
   try {
     return { baselineDocs: readResultsFiles([args.baseline.path]).flat() };

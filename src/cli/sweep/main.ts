@@ -24,7 +24,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runEntry } from '../entry.ts';
+import { isEntry, PROCESS_IO, runEntry } from '../entry.ts';
 import { makeRunId, OutputDir } from '../output.ts';
 import { ProgressView } from '../progress.ts';
 import { announce } from './announce.ts';
@@ -37,8 +37,9 @@ import { SweepStop } from './stop.ts';
 import { writeBrowser, writeCsv } from './write.ts';
 
 export async function sweep(argv: readonly string[]): Promise<number> {
-  const out = (line = '') => process.stdout.write(`${line}\n`);
-  const fail = (line: string) => process.stderr.write(`sweep: ${line}\n`);
+  // Everything the sweep prints passes through printable: names and messages come from files and pages.
+  const out = (line = '') => PROCESS_IO.stdout(`${line}\n`);
+  const fail = (line: string) => PROCESS_IO.stderr(`sweep: ${line}\n`);
   const inputs = await checkInputs(argv, { out, fail });
   if ('exit' in inputs) return inputs.exit;
   const run = newRun(inputs, out, fail);
@@ -93,4 +94,4 @@ async function closeRun(run: SweepRun): Promise<void> {
   if (run.privateBuild) rmSync(run.privateBuild, { recursive: true, force: true });
 }
 
-runEntry('sweep', sweep);
+if (isEntry(import.meta.url)) runEntry('sweep', sweep);

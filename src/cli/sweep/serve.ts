@@ -2,15 +2,15 @@
  * Phase 2 of a sweep: build the page (or take --page, or dist/ with --no-build) and serve it with
  * the collector, which hands each page message to the browser run in flight.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { buildPage, DIST_DIR, distExists } from '../build.ts';
 import { redactUrl } from '../browsers.ts';
 import { formatDuration } from '../progress.ts';
 import { isLoopbackHost, isWildcardHost, startServer, type CollectorOptions, type StorebenchServer } from '../server.ts';
 import { baselineRows, type Baseline } from '../../core/baseline.ts';
 import { otherRunReason } from '../session.ts';
+import { makeTempFolder } from '../temp.ts';
 import type { SweepRun } from './run.ts';
 
 /** Build and serve; false when either failed (the reason has been printed). */
@@ -40,7 +40,7 @@ async function build(run: SweepRun): Promise<boolean> {
   if (!args.build) run.out('  dist/ has no built page; building it despite --no-build');
   const t0 = Date.now();
   process.stdout.write('  building the page… ');
-  const dir = mkdtempSync(join(tmpdir(), 'storebench-page-'));
+  const dir = makeTempFolder('page');
   run.privateBuild = dir;
   // Also when the sweep ends abruptly (a second Ctrl-C, an uncaught error), not only at its end.
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
