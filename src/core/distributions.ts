@@ -1,0 +1,54 @@
+/**
+ * Distribution functions the statistics need beyond tables: Student's t, for p-values of tests
+ * over a handful of passes. Pure numerics, no imports.
+ */
+
+/** ln Γ(x) for x > 0, Lanczos' approximation (g = 7, 9 terms): within 1e-13 of the true value. */
+function logGamma(x: number): number {
+  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const y = x - 1;
+  let a = c[0] as number;
+  const t = y + 7.5;
+  for (let i = 1; i < 9; i++) a += (c[i] as number) / (y + i);
+  return 0.5 * Math.log(2 * Math.PI) + (y + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** The continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2). */
+function betaFraction(x: number, a: number, b: number): number {
+  const tiny = 1e-300;
+  const clamp = (v: number) => (Math.abs(v) < tiny ? tiny : v);
+  let c = 1;
+  let d = 1 / clamp(1 - ((a + b) * x) / (a + 1));
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    const even = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 / clamp(1 + even * d);
+    c = clamp(1 + even / c);
+    h *= d * c;
+    const odd = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 / clamp(1 + odd * d);
+    c = clamp(1 + odd / c);
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < 1e-15) break;
+  }
+  return h;
+}
+
+/** The regularized incomplete beta function I_x(a, b), for 0 ≤ x ≤ 1. */
+export function regularizedBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  return x < (a + 1) / (a + b + 2) ? (front * betaFraction(x, a, b)) / a : 1 - (front * betaFraction(1 - x, b, a)) / b;
+}
+
+/** P(T ≤ t) for Student's t with `df` degrees of freedom. */
+export function studentTCdf(t: number, df: number): number {
+  if (!(df > 0)) throw new RangeError(`degrees of freedom must be positive, got ${df}`);
+  if (!Number.isFinite(t)) return t > 0 ? 1 : 0;
+  const tail = 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5);
+  return t > 0 ? 1 - tail : tail;
+}

@@ -1,0 +1,133 @@
+/**
+ * B against A in one run (the sweep's --ab): the two stores sample as adjacent pairs in every
+ * pass, each pass in a browser launch of its own, and the statistic is the ratio B/A taken pass
+ * by pass. Pure: samples in, ratios, intervals and verdicts out.
+ *
+ * Why passes and not samples: a launch has effects that last as long as it does (where the JIT
+ * and the heap settled, the machine's state over those seconds), and A and B share them. Within
+ * a pass their ratio cancels them; across passes each pass's ratio is one replicate, and the
+ * interval is over those replicates. Samples of one pass share that pass's state, so counting
+ * them as independent would claim a precision the next run does not reproduce.
+ */
+import { studentTCdf } from './distributions.ts';
+import { median, tQuantile95 } from './stats.ts';
+
+/** One side of a pair: its samples in the order taken, and how many each pass took. */
+export interface PairSide {
+  samples: readonly number[];
+  samplesPerPass: readonly number[];
+}
+
+/**
+ * ln(median B / median A) in each pass where both sides have samples, in pass order. A pass's
+ * median, not its mean: a sample the machine stalled in moves a mean of a few samples far.
+ * Passes where a side has no sample, or a median of 0, give none.
+ */
+export function passLogRatios(a: PairSide, b: PairSide): number[] {
+  const out: number[] = [];
+  let atA = 0;
+  let atB = 0;
+  const passes = Math.min(a.samplesPerPass.length, b.samplesPerPass.length);
+  for (let p = 0; p < passes; p++) {
+    const ka = a.samplesPerPass[p] ?? 0;
+    const kb = b.samplesPerPass[p] ?? 0;
+    const ma = median(a.samples.slice(atA, atA + ka));
+    const mb = median(b.samples.slice(atB, atB + kb));
+    atA += ka;
+    atB += kb;
+    if (ka > 0 && kb > 0 && ma > 0 && mb > 0) out.push(Math.log(mb / ma));
+  }
+  return out;
+}
+
+/** B/A with its 95% interval over passes. */
+export interface PairedRatio {
+  /** exp of the mean of the passes' log ratios: a geometric mean of per-pass ratios. */
+  ratio: number;
+  lo: number;
+  hi: number;
+  /** Passes the interval is over (its degrees of freedom are one less). */
+  passes: number;
+  /** The log ratios' mean and standard deviation over passes. */
+  logMean: number;
+  logSd: number;
+}
+
+/** Fewest passes for an interval: with two, Student's t has one degree of freedom and the interval is ±12.7 standard errors. */
+export const PAIRED_MIN_PASSES = 2;
+
+/**
+ * The mean of the passes' log ratios with Student's t interval over passes (df = passes − 1):
+ * the passes are the replicates, and their number is small, so t rather than z. On the log scale
+ * because a slowdown is a factor and per-pass ratios are skewed. Null below PAIRED_MIN_PASSES.
+ */
+export function pairedRatio(logs: readonly number[]): PairedRatio | null {
+  const n = logs.length;
+  if (n < PAIRED_MIN_PASSES) return null;
+  const mean = logs.reduce((s, y) => s + y, 0) / n;
+  const sd = Math.sqrt(logs.reduce((s, y) => s + (y - mean) ** 2, 0) / (n - 1));
+  const half = (tQuantile95(n - 1) * sd) / Math.sqrt(n);
+  return { ratio: Math.exp(mean), lo: Math.exp(mean - half), hi: Math.exp(mean + half), passes: n, logMean: mean, logSd: sd };
+}
+
+/** The pair's ratio and interval from its two rows' samples. */
+export function pairOf(a: PairSide, b: PairSide): PairedRatio | null {
+  return pairedRatio(passLogRatios(a, b));
+}
+
+/**
+ * How precisely B/A is known: the larger side of its interval over the ratio, as a fraction
+ * (0.03 = the interval reaches 3% from the ratio). Null without an interval.
+ */
+export function pairPrecision(r: PairedRatio | null): number | null {
+  return r === null ? null : Math.max(r.hi / r.ratio - 1, 1 - r.lo / r.ratio);
+}
+
+/**
+ * - `slower`: the whole interval is above 1 + threshold: B is slower by more than the threshold;
+ * - `faster`: the whole interval is below 1 − threshold;
+ * - `same`: the whole interval is within ±threshold: any difference is smaller than it;
+ * - `unsure`: the interval reaches across a threshold (or there is none): more passes decide it.
+ */
+export type AbVerdict = 'slower' | 'faster' | 'same' | 'unsure';
+
+export const AB_VERDICTS: readonly AbVerdict[] = ['slower', 'faster', 'same', 'unsure'];
+
+export function abVerdict(r: PairedRatio | null, thresholdPct: number): AbVerdict {
+  if (r === null) return 'unsure';
+  const up = 1 + thresholdPct / 100;
+  const down = 1 - thresholdPct / 100;
+  if (r.lo > up) return 'slower';
+  if (r.hi < down) return 'faster';
+  if (r.lo >= down && r.hi <= up) return 'same';
+  return 'unsure';
+}
+
+/**
+ * The one-sided p-value of "B is slower than A by more than the threshold": Student's t test of
+ * the passes' mean log ratio against ln(1 + threshold). 1 without an interval.
+ */
+export function slowerPValue(r: PairedRatio | null, thresholdPct: number): number {
+  if (r === null) return 1;
+  const se = r.logSd / Math.sqrt(r.passes);
+  const excess = r.logMean - Math.log1p(thresholdPct / 100);
+  if (se === 0) return excess > 0 ? 0 : 1;
+  return 1 - studentTCdf(excess / se, r.passes - 1);
+}
+
+/**
+ * Holm's step-down procedure: which of the hypotheses with these p-values are rejected, with the
+ * chance of any false rejection at most `alpha` over all of them. Chosen over Benjamini–Hochberg
+ * because the gate fails a build on one slower row: the chance of any false alarm (family-wise) is
+ * what a build sees, and Holm bounds it whatever the rows' dependence.
+ */
+export function holmRejects(pValues: readonly number[], alpha = 0.05): boolean[] {
+  const m = pValues.length;
+  const order = pValues.map((p, i) => ({ p, i })).sort((x, y) => x.p - y.p);
+  const rejected = new Array<boolean>(m).fill(false);
+  for (const [k, { p, i }] of order.entries()) {
+    if (p > alpha / (m - k)) break;
+    rejected[i] = true;
+  }
+  return rejected;
+}
