@@ -7,8 +7,9 @@
 import { isIP } from 'node:net';
 import { MIN_SAMPLES_ON_TIME_CAP } from '../core/allocator.ts';
 import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../core/compare.ts';
-import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, DEFAULT_SUITES, formatDuration, MAX_CPU_THROTTLE, parsePlan, passesOf, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
+import { DEFAULT_AB_THRESHOLD_PCT, DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, DEFAULT_SUITES, formatDuration, MAX_CPU_THROTTLE, parsePlan, passesOf, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
 import { MAX_SHARDS } from '../core/shard.ts';
+import { defaultLaunches } from '../core/launch.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { DEFAULT_HOST } from './server.ts';
 
@@ -66,6 +67,7 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   launches: null,
   baseline: null,
   threshold: null,
+  ab: null,
   page: null,
 };
 const EXAMPLES: Record<string, string> = {
@@ -91,6 +93,7 @@ const EXAMPLES: Record<string, string> = {
   'wait-ms': '600000',
   baseline: 'results/base-chromium.json',
   threshold: '5%',
+  ab: 'idb,idb@8.0.4',
   page: 'dist',
 };
 /** The sweep's flags: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
@@ -123,6 +126,7 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
     throw new ArgsError(`--iterations takes a fixed count of samples per row; ${auto !== undefined ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget ${formatDuration(DEFAULT_BUDGET_MS)} (the default), or --iterations 10`);
   }
   if (flags.values.has('worker')) fields.worker = 'on';
+  abFields(fields, get);
   let plan: Plan;
   try {
     plan = parsePlan(fields, vocab);
@@ -158,8 +162,30 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
     waitMs = Number(text);
   }
 
-  const launches = parseLaunches(get('launches'), plan, manual);
-  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.values.has('no-build'), page: get('page') ?? null, manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), get('threshold'), plan), launches };
+  if (plan.ab) {
+    if (manual) throw new ArgsError('--ab takes each pass in a browser launch of its own, its replicate; --manual runs every pass in one page. Leave out one of them');
+    if (get('launches') !== undefined) throw new ArgsError('--ab takes each pass in a browser launch of its own; leave out --launches (--auto passes:N and --budget set them)');
+    plan = abPasses(plan);
+  }
+  const launches = plan.ab ? passesOf(plan.auto) : parseLaunches(get('launches'), plan, manual);
+  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.values.has('no-build'), page: get('page') ?? null, manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), plan.ab ? undefined : get('threshold'), plan), launches };
+}
+
+/** --ab A,B: the plan's two stores, A then B, and the threshold (--threshold) their rows are judged against. */
+function abFields(fields: PlanFields, get: (name: string) => string | undefined): void {
+  const pair = get('ab');
+  if (pair === undefined) return;
+  if (fields.adapters !== undefined) throw new ArgsError('--ab names the two stores itself, A then B; leave out --adapters');
+  if (get('baseline') !== undefined) throw new ArgsError('--ab compares two stores in one run; --baseline compares with a results file. Give one of them');
+  fields.adapters = pair;
+  fields.ab = get('threshold') ?? `${DEFAULT_AB_THRESHOLD_PCT}%`;
+}
+
+/** With --ab every pass is a launch of its own: as many passes as launches the budget gives (launch.defaultLaunches). */
+function abPasses(plan: Plan): Plan {
+  const auto = plan.auto as NonNullable<Plan['auto']>;
+  const passes = Math.max(1, defaultLaunches(passesOf(auto), plan.budgetMs));
+  return { ...plan, auto: { ...auto, passes } };
 }
 
 /** --launches N: 1 to the plan's passes; it needs passes (adaptive sampling) and a browser the sweep starts. */
@@ -176,7 +202,7 @@ function parseLaunches(text: string | undefined, plan: Plan, manual: boolean): n
 /** --baseline FILE and its --threshold; the file itself is read by the sweep, before any browser starts. */
 function parseBaseline(path: string | undefined, threshold: string | undefined, plan: Plan): SweepArgs['baseline'] {
   if (path === undefined) {
-    if (threshold !== undefined) throw new ArgsError('--threshold applies only to --baseline (the slowdown a row is decided against)');
+    if (threshold !== undefined) throw new ArgsError('--threshold applies only to --baseline or --ab (the slowdown a row is decided against)');
     return null;
   }
   if (!plan.auto) throw new ArgsError('--baseline samples each row until its change is decided, which needs adaptive sampling; leave out --iterations');
@@ -264,15 +290,19 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --baseline FILE    a results file (e.g. the main branch\'s): each row samples until the 95% interval of its',
     '                     median\'s change from the baseline row lies wholly above or below +threshold, instead of',
     '                     to the precision target; the summary compares the two, as npm run compare does',
-    `  --threshold P      with --baseline: the slowdown that counts as a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
+    '  --ab A,B           B against A in one run: the two stores sample as adjacent pairs in balanced order, each',
+    '                     pass in a browser launch of its own, and each row\'s B/A has its 95% interval over those',
+    '                     launches; a row is slower, faster, same or unsure against ±threshold (instead of --adapters)',
+    `  --threshold P      with --baseline or --ab: the slowdown that counts as a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
     '  --no-build         reuse dist/ if it exists instead of building the page',
     '  --page DIR         serve the page already built in DIR (npm run study builds once for all its parts)',
     '  --study ID/PART    tag the results as a part of a study (set by npm run study, which reads them back)',
     '  --help             this text',
     '',
     'Exit codes: 0 every browser completed and no row is error or timeout (rows stopped by the budget or',
-    'a time cap are ok); 1 otherwise, or with --baseline a regression; 2 bad flags or a bad baseline file;',
-    '3 with --baseline, too few rows compared (as npm run compare).',
+    'a time cap are ok); 1 otherwise, or with --baseline or --ab a row slower beyond the threshold; 2 bad flags',
+    'or a bad baseline file; 3 with --baseline, too few rows compared (as npm run compare), and with --ab,',
+    'too many rows unsure to say.',
   ].join('\n');
 }
 

@@ -12,10 +12,10 @@
 import { studentTCdf } from './distributions.ts';
 import { median, tQuantile95 } from './stats.ts';
 
-/** One side of a pair: its samples in the order taken, and how many each pass took. */
+/** One side of a pair: its samples in the order taken, and how many each pass took (absent: one pass took them all). */
 export interface PairSide {
   samples: readonly number[];
-  samplesPerPass: readonly number[];
+  samplesPerPass?: readonly number[];
 }
 
 /**
@@ -27,10 +27,12 @@ export function passLogRatios(a: PairSide, b: PairSide): number[] {
   const out: number[] = [];
   let atA = 0;
   let atB = 0;
-  const passes = Math.min(a.samplesPerPass.length, b.samplesPerPass.length);
+  const perA = a.samplesPerPass ?? [a.samples.length];
+  const perB = b.samplesPerPass ?? [b.samples.length];
+  const passes = Math.min(perA.length, perB.length);
   for (let p = 0; p < passes; p++) {
-    const ka = a.samplesPerPass[p] ?? 0;
-    const kb = b.samplesPerPass[p] ?? 0;
+    const ka = perA[p] ?? 0;
+    const kb = perB[p] ?? 0;
     const ma = median(a.samples.slice(atA, atA + ka));
     const mb = median(b.samples.slice(atB, atB + kb));
     atA += ka;

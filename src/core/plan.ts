@@ -56,6 +56,12 @@ export interface Plan {
    * unsupported, with the reason. Absent means no throttling.
    */
   cpuThrottle?: number;
+  /**
+   * B against A in one run (paired.ts): `adapters` is the pair [A, B], which sample as adjacent
+   * pairs in balanced order in every pass, and each row's B/A is judged against ±thresholdPct.
+   * Absent for every other plan.
+   */
+  ab?: { thresholdPct: number };
 }
 
 /** The slowest CPU throttling rate a plan may ask for. */
@@ -162,7 +168,7 @@ export class PlanError extends Error {
 /** The fields every plan has, as text. */
 type CoreField = 'suites' | 'adapters' | 'sizes' | 'iterations' | 'warmup' | 'seed' | 'timeoutMs' | 'fixture' | 'params';
 /** Fields added later; absent in a plan (and its text) means off or all. */
-type OptionalField = 'auto' | 'budget' | 'worker' | 'cases' | 'shard' | 'study' | 'cpuThrottle';
+type OptionalField = 'auto' | 'budget' | 'worker' | 'cases' | 'shard' | 'study' | 'cpuThrottle' | 'ab';
 
 /** The fields of a plan as text, as they come from a URL query or command-line flags. */
 export type PlanFields = Partial<Record<CoreField | OptionalField, string>>;
@@ -196,7 +202,21 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
     ...optional('shard', fields.shard === undefined ? undefined : parseShardField(fields.shard)),
     ...optional('study', fields.study === undefined ? undefined : parseStudyTag(fields.study)),
     ...optional('cpuThrottle', fields.cpuThrottle === undefined ? undefined : parseThrottle(fields.cpuThrottle)),
+    ...optional('ab', fields.ab === undefined ? undefined : parseAb(fields.ab, fields.adapters, auto)),
   };
+}
+
+/** The slowdown an A/B row is judged against when none is given: 5%, as the regression gate's. */
+export const DEFAULT_AB_THRESHOLD_PCT = 5;
+
+/** `ab`: the threshold in percent (`5` or `5%`), for a plan of exactly two adapters, A then B, sampled adaptively. */
+function parseAb(text: string, adapters: string | undefined, auto: AutoSampling | undefined): Plan['ab'] {
+  const pct = Number(text.trim().replace(/%$/, ''));
+  if (!/^\d+(\.\d+)?%?$/.test(text.trim()) || !(pct > 0) || pct >= 100) throw new PlanError(`ab: "${text}" is not a threshold; allowed: a percentage above 0 and below 100, e.g. 5%`);
+  const pair = (adapters ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  if (pair.length !== 2 || pair[0] === pair[1]) throw new PlanError(`ab: compares two different stores, A then B; the plan has ${pair.length === 0 ? 'every store' : pair.join(', ')}`);
+  if (!auto) throw new PlanError('ab: samples each pair until its interval is narrow enough or the budget ends, which needs adaptive sampling; leave out iterations');
+  return { thresholdPct: pct };
 }
 
 /** A rate from 1 to MAX_CPU_THROTTLE, in tenths; 1 is no throttling, so it reads as absent. */
@@ -290,6 +310,7 @@ export function planToFields(plan: Plan): Required<Pick<PlanFields, CoreField>> 
     ...(plan.shard ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}),
     ...(plan.study ? { study: plan.study } : {}),
     ...(plan.cpuThrottle ? { cpuThrottle: String(plan.cpuThrottle) } : {}),
+    ...(plan.ab ? { ab: `${plan.ab.thresholdPct}%` } : {}),
   };
 }
 
@@ -310,6 +331,7 @@ const QUERY_KEYS: Record<keyof PlanFields, string> = {
   shard: 'shard',
   study: 'study',
   cpuThrottle: 'cpu-throttle',
+  ab: 'ab',
 };
 
 /** The plan fields found in a URL query (`?suites=insert&sizes=100,1000&...`). */

@@ -55,6 +55,8 @@ export interface Row {
   footprint?: Record<string, number>;
   /** With --baseline: the row's counterpart in the baseline, and its median and interval to judge the change by (baseline.ts). */
   baseline?: BaselineState;
+  /** With --ab: which side of its case's pair the row is, and the other side, which it samples beside (pairing.ts). */
+  pair?: { side: 'A' | 'B'; other: Row };
 }
 
 export function newRow(adapter: StoreAdapter, c: BenchCase): Row {

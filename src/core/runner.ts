@@ -35,6 +35,7 @@ import type { CaseIdentity } from './identity.ts';
 import type { CaseResult, RunInfo, StopReason } from './results.ts';
 import { CARRY_SCHEMA, carryKey, type Carry, type LaunchOrder } from './launch.ts';
 import { addSample, carriedResult, carriedRow, costPerSample, cutShort, isSampling, newRow, refreshInterval, restoreRow, rowResult, type CarriedRow, type Row } from './row.ts';
+import { equalRepeats, pairedPrecision, pairUp, roundOrder, withPartners } from './pairing.ts';
 import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
 import { selectShard } from './shard.ts';
 import { sharedShift, type LogRatio } from './stats.ts';
@@ -209,6 +210,8 @@ interface Group {
   readonly weight: number;
   /** Whether its rows were emitted. */
   finished: boolean;
+  /** With --ab: whether the pair's next round goes A then B (it alternates; pairing.roundOrder). */
+  aFirst: boolean;
 }
 
 export async function runPlan(input: RunInput): Promise<RunOutput> {
@@ -440,11 +443,24 @@ function openGroup(run: Run, planned: PlannedGroup): Group | undefined {
   // A later launch deals its own orders: the same seed would repeat the first launch's.
   const rng = createRng(deriveSeed(run.plan.seed, `order/${suite.id}/${c.id}/${size}${run.first > 1 ? `/from-pass-${run.first}` : ''}`));
   const weight = rows.length * minimumSamples(run.plan);
-  const group: Group = { target: { c, size, params }, suiteId: suite.id, rows, rounds, rng, identity, startedAt: now(), endsAt: Infinity, weight, finished: false };
+  if (run.plan.ab) pairRows(run, rows, identity);
+  const group: Group = { target: { c, size, params }, suiteId: suite.id, rows, rounds, rng, identity, startedAt: now(), endsAt: Infinity, weight, finished: false, aFirst: rng.next() < 0.5 };
   if (rows.length === 0) return undefined;
   if (!earlier) run.order.push({ suite: suite.id, case: c.id, size, rounds });
   run.open.set(planned, group);
   return group;
+}
+
+/**
+ * With --ab the group's two rows sample as a pair (pairing.ts). A row whose other side cannot run
+ * the case has nothing to be compared with: it ends unsupported, saying so, instead of sampling alone.
+ */
+function pairRows(run: Run, rows: Row[], identity: (adapter: StoreAdapter) => CaseIdentity): void {
+  if (rows.length === 2) return pairUp(rows);
+  for (const row of rows.splice(0)) {
+    const other = run.input.adapters.find((a) => a !== row.adapter)?.id ?? 'the other store';
+    finishRow(run, { ...identity(row.adapter), status: 'unsupported', reason: `--ab: ${other} cannot run this case, so ${row.adapter.id} has nothing to be compared with`, samples: row.samples, warmup: row.warmup });
+  }
 }
 
 /** A new row, or the one an earlier launch carried; set to sample against its baseline counterpart where there is one. */
@@ -552,12 +568,16 @@ async function warmUp(run: Run, group: Group, pass: number): Promise<void> {
   };
   for (let r = 0; r < warmupsIn(run.plan, pass); r++) await round(run, group, group.rows.filter(isSampling), true, note);
   if (run.plan.warmup === 0 || pass > 1) return;
-  for (let tries = 0; tries < 8; tries++) {
-    const pending = group.rows.filter((row) => isSampling(row) && row.db === 'shared' && ((fastest.get(row) ?? Infinity) * row.repeats < run.sampleTargetMs || (row.repeats > 1 && !settled.has(row))));
-    if (pending.length === 0) return;
-    for (const row of pending) row.repeats = nextRepeats(row.repeats, fastest.get(row) ?? 0, run.sampleTargetMs);
-    run.samplesTotal += pending.length;
-    await round(run, group, pending, true, note);
+  try {
+    for (let tries = 0; tries < 8; tries++) {
+      const pending = group.rows.filter((row) => isSampling(row) && row.db === 'shared' && ((fastest.get(row) ?? Infinity) * row.repeats < run.sampleTargetMs || (row.repeats > 1 && !settled.has(row))));
+      if (pending.length === 0) return;
+      for (const row of pending) row.repeats = nextRepeats(row.repeats, fastest.get(row) ?? 0, run.sampleTargetMs);
+      run.samplesTotal += pending.length;
+      await round(run, group, pending, true, note);
+    }
+  } finally {
+    for (const row of group.rows) equalRepeats(row);
   }
 }
 
@@ -613,8 +633,12 @@ async function takeAdditionalSamples(run: Run, group: Group, timeFlowsOn: boolea
       for (const row of gauges.values()) stopRow(row, 'budget');
       return;
     }
-    const picked = pickRound([...gauges.keys()]).map((g) => gauges.get(g) as Row);
+    const picked = withPartners(pickRound([...gauges.keys()]).map((g) => gauges.get(g) as Row));
     if (picked.length === 0) return;
+    if (picked[0]?.pair) {
+      await round(run, group, picked.filter(isSampling), false);
+      continue;
+    }
     group.rounds.push(picked.map((row) => row.adapter.id));
     for (const row of picked) {
       // The round's earlier samples may have used up the group's share.
@@ -664,7 +688,8 @@ async function closeSharedDatabases(run: Run, group: Group): Promise<void> {
 /** One round: each of `rows` takes a sample, in a seeded random order that is recorded (none for no rows). */
 async function round(run: Run, group: Group, rows: readonly Row[], warmup: boolean, onSample?: (row: Row, ms: number) => void): Promise<void> {
   if (rows.length === 0) return;
-  const order = shuffled(rows, group.rng);
+  const order = roundOrder(rows, group.aFirst, (rs) => shuffled(rs, group.rng));
+  if (order[0]?.pair) group.aFirst = !group.aFirst;
   group.rounds.push(order.map((r) => r.adapter.id));
   for (const row of order) {
     if (!isSampling(row)) continue;
@@ -705,6 +730,7 @@ async function sampleOnce(run: Run, group: Group, row: Row, warmup: boolean): Pr
 function keepAboveTarget(run: Run, row: Row, perRunMs: number): void {
   if (row.db !== 'shared' || perRunMs * row.repeats >= run.sampleTargetMs) return;
   row.repeats = nextRepeats(row.repeats, perRunMs, run.sampleTargetMs);
+  equalRepeats(row);
 }
 
 async function beforeSample(run: Run): Promise<void> {
@@ -743,6 +769,9 @@ function groupShareDone(group: Group): number {
 
 function stopRow(row: Row, why: StopReason): void {
   row.state = { kind: 'stopped', why };
+  // A pair stops together: no step may leave one side sampling alone.
+  const other = row.pair?.other;
+  if (other && isSampling(other)) other.state = { kind: 'stopped', why };
 }
 
 /**
@@ -756,12 +785,14 @@ function failRow(run: Run, row: Row, e: unknown, during: string, inSample: boole
       ? { kind: 'failed', status: 'timeout', reason: `${during} made no progress within the ${run.plan.timeoutMs} ms limit of one step (${taken}): ${e.message}` }
       : { kind: 'failed', status: 'error', reason: `${errorMessage(e)} (${during}, ${taken})` };
   if (!run.plan.auto) run.samplesTotal -= Math.max(0, run.plan.warmup + run.plan.iterations - row.warmup.length - row.samples.length - (inSample ? 1 : 0));
+  const other = row.pair?.other;
+  if (other && other.state.kind !== 'failed') other.state = { kind: 'failed', status: 'error', reason: `not compared: the other side of the pair, ${row.adapter.id}, failed (${row.state.reason})` };
 }
 
 function gaugeOf(run: Run, row: Row): RowGauge {
   return {
     n: row.samples.length,
-    precision: row.precision,
+    precision: pairedPrecision(row),
     costMs: costPerSample(row),
     spentMs: row.spentMs,
     passShareUsed: passShareUsed(row.samplesPerPass, row.passBound, run.plan.auto?.maxN, run.passes),

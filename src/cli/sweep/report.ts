@@ -3,10 +3,12 @@
  * medians are), then the table of medians, the files written, the verdict and its exit code, and
  * with --baseline the gate against it.
  */
+import { abDecision, abRows } from '../../core/ab.ts';
 import { compareResults } from '../../core/compare.ts';
 import { gate } from '../../core/gate.ts';
 import { formatPassDifference, formatPrecisionSummary, precisionSummary } from '../../core/precision.ts';
 import type { CaseResult } from '../../core/results.ts';
+import { abTable } from '../ab-table.ts';
 import { formatComparison } from '../compare.ts';
 import { displayPath } from '../output.ts';
 import { formatDuration } from '../progress.ts';
@@ -63,7 +65,19 @@ export function reportSweep(run: SweepRun): number {
   const why = verdict(outcomes, run.stop.signalled !== null, rescued !== null || run.unwritten.length > 0);
   out(why === null ? `OK: ${outcomes.length} browser${outcomes.length === 1 ? '' : 's'} completed, no row is error or timeout.` : `FAILED: ${why}.`);
   if (why !== null) return 1;
+  if (run.plan.ab) return abVerdictOf(run, run.plan.ab.thresholdPct);
   return run.args.baseline ? againstBaseline(run, run.args.baseline) : 0;
+}
+
+/** B against A over every browser: its table, then its verdict last (core/ab.ts). */
+function abVerdictOf(run: SweepRun, thresholdPct: number): number {
+  const rows = completeResults(run).flatMap(abRows);
+  const decision = abDecision(rows, thresholdPct);
+  run.out();
+  run.out(abTable(rows, decision, thresholdPct));
+  run.out();
+  run.out(decision.line);
+  return decision.code;
 }
 
 /** Why the sweep fails, or null when it passes. */

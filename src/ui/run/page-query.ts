@@ -76,8 +76,10 @@ export function planWithFallback(fields: PlanFields): { plan: Plan; errors: stri
   const errors: string[] = [];
   const good: PlanFields = {};
   for (const [key, value] of Object.entries(fields) as [keyof PlanFields, string][]) {
+    // ab is checked with what it depends on: its pair of stores and the sampling.
+    const context: PlanFields = key === 'ab' ? { adapters: fields.adapters, auto: fields.auto, iterations: fields.iterations } : {};
     try {
-      parsePlan({ [key]: value }, PLAN_VOCABULARY);
+      parsePlan({ ...context, [key]: value }, PLAN_VOCABULARY);
       good[key] = value;
     } catch (e) {
       if (!(e instanceof PlanError)) throw e;

@@ -1,0 +1,82 @@
+/**
+ * The verdict of an A/B run (plan.ab): each case's B/A with its interval over passes and its
+ * verdict (paired.ts), and one verdict over every row of every browser, whose chance of a false
+ * "slower" is held at 5% by Holm's procedure. Pure: results documents in, a decision out; the
+ * sweep prints it, the page draws it, the results file keeps each row's.
+ */
+import type { ParamValue } from './identity.ts';
+import { abVerdict, holmRejects, pairOf, slowerPValue, type AbVerdict, type PairedRatio } from './paired.ts';
+import type { CaseResult, ResultsFile } from './results.ts';
+
+/** One case of an A/B run in one browser: B against A. */
+export interface AbRow {
+  browser: string;
+  suite: string;
+  case: string;
+  size: number;
+  params: Record<string, ParamValue>;
+  /** The stores, A (the baseline) and B (the candidate). */
+  a: string;
+  b: string;
+  /** B/A with its 95% interval over passes; null when the pair did not sample (a side unsupported or failed). */
+  ratio: PairedRatio | null;
+  verdict: AbVerdict;
+  /** One-sided p-value of "B slower than A by more than the threshold". */
+  pSlower: number;
+  /** Why the row has no ratio: a side's status and reason. */
+  why?: string;
+}
+
+/** The rows of one A/B results document; none for a document of another kind of plan. */
+export function abRows(doc: ResultsFile): AbRow[] {
+  const ab = doc.run.plan.ab;
+  const [a, b] = doc.run.plan.adapters;
+  if (!ab || !a || !b) return [];
+  const key = (c: CaseResult) => JSON.stringify([c.suite, c.case, c.size, c.params]);
+  const sideB = new Map(doc.cases.filter((c) => c.adapter === b).map((c) => [key(c), c]));
+  return doc.cases.flatMap((rowA) => {
+    const rowB = rowA.adapter === a ? sideB.get(key(rowA)) : undefined;
+    if (!rowB) return [];
+    const both = rowA.status === 'ok' && rowB.status === 'ok';
+    const ratio = both ? pairOf(rowA, rowB) : null;
+    const why = both ? (ratio ? undefined : 'too few passes with samples on both sides for an interval') : [rowA, rowB].filter((r) => r.status !== 'ok').map((r) => `${r.adapter} ${r.status}: ${r.reason ?? ''}`).join('; ');
+    return [{ browser: doc.run.browser, suite: rowA.suite, case: rowA.case, size: rowA.size, params: rowA.params, a, b, ratio, verdict: abVerdict(ratio, ab.thresholdPct), pSlower: slowerPValue(ratio, ab.thresholdPct), ...(why ? { why } : {}) }];
+  });
+}
+
+/** The false-alarm rate the overall verdict holds over all rows and browsers. */
+export const AB_ALPHA = 0.05;
+
+/**
+ * The share of rows that may stay unsure before the run cannot say "no row is slower": beyond a
+ * third, a slowdown could be hiding among the rows it could not decide.
+ */
+export const AB_MAX_UNSURE = 1 / 3;
+
+export const AB_EXIT = { ok: 0, slower: 1, undecided: 3 } as const;
+
+export interface AbDecision {
+  code: (typeof AB_EXIT)[keyof typeof AB_EXIT];
+  /** One line: the outcome, then the tally. */
+  line: string;
+  /** The rows whose slowdown stands after Holm's procedure over every row: the ones that fail the run. */
+  slower: AbRow[];
+  tally: Record<AbVerdict, number>;
+}
+
+/** One verdict over every row of every browser. */
+export function abDecision(rows: readonly AbRow[], thresholdPct: number, maxUnsure = AB_MAX_UNSURE): AbDecision {
+  const rejected = holmRejects(rows.map((r) => r.pSlower), AB_ALPHA);
+  const slower = rows.filter((r, i) => rejected[i] && r.verdict === 'slower');
+  const tally: Record<AbVerdict, number> = { slower: 0, faster: 0, same: 0, unsure: 0 };
+  for (const r of rows) tally[r.verdict]++;
+  const words = `${rows.length} row${rows.length === 1 ? '' : 's'} compared: ${tally.slower} slower, ${tally.faster} faster, ${tally.same} same, ${tally.unsure} unsure (against ±${thresholdPct}%, 95% intervals over launches)`;
+  if (slower.length > 0) {
+    const named = slower.slice(0, 5).map((r) => `${r.browser} ${r.suite}/${r.case} ${r.size} ×${r.ratio?.ratio.toFixed(3) ?? '?'}`);
+    return { code: AB_EXIT.slower, line: `SLOWER: ${slower.length} row${slower.length === 1 ? '' : 's'} of ${rows[0]?.b ?? 'B'} slower than ${rows[0]?.a ?? 'A'} beyond ${thresholdPct}%, with the chance of any false alarm over all rows held at ${AB_ALPHA * 100}% (Holm): ${named.join('; ')}${slower.length > 5 ? '; …' : ''}. ${words}.`, slower, tally };
+  }
+  if (rows.length === 0 || tally.unsure > maxUnsure * rows.length) {
+    return { code: AB_EXIT.undecided, line: `UNDECIDED: ${rows.length === 0 ? 'no row was compared' : `${tally.unsure} of ${rows.length} rows are unsure, more than ${Math.round(maxUnsure * 100)}%: a slowdown could hide among them; a longer --budget gives more launches`}. ${words}.`, slower, tally };
+  }
+  return { code: AB_EXIT.ok, line: `OK: no row of ${rows[0]?.b ?? 'B'} is slower than ${rows[0]?.a ?? 'A'} beyond ${thresholdPct}% (Holm, ${AB_ALPHA * 100}% over all rows). ${words}.`, slower, tally };
+}

@@ -1,0 +1,76 @@
+// The runner with --ab (plan.ab): A's and B's rows of a case sample as one pair, on the real
+// memory store under two ids, with case bodies whose times are given per store.
+import { describe, expect, it } from 'vitest';
+import { memoryAdapter } from '../../src/adapters/memory.ts';
+import type { StoreAdapter } from '../../src/core/adapter.ts';
+import { pairOf } from '../../src/core/paired.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
+import type { CaseResult } from '../../src/core/results.ts';
+import { runPlan, type RunEvent } from '../../src/core/runner.ts';
+import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
+
+const auto = { targetRelCi: 0.001, minN: 6, maxN: 40, maxMs: 60_000, passes: 4 };
+const plan = (over: Partial<Plan> = {}): Plan => ({ ...DEFAULT_PLAN, suites: ['t'], adapters: ['a', 'b'], sizes: [10], warmup: 1, auto, budgetMs: 4_000, ab: { thresholdPct: 5 }, ...over });
+const suiteOf = (...cases: BenchCase[]): Suite => ({ id: 't', title: 'test', description: 'test suite', cases: () => cases });
+const memoryAs = (id: string, over: Partial<StoreAdapter> = {}): StoreAdapter => ({ ...memoryAdapter, id, label: id, ...over });
+
+/** A case whose sample is 10 ms on A and 12 ms on B, ±1% alternating; it may fail on B from its `failAt`-th run. */
+function timed(id: string, failAt = Infinity) {
+  let runsOfB = 0;
+  return defineCase({
+    id,
+    title: id,
+    needs: [],
+    operations: () => 1,
+    async run(ctx) {
+      if (ctx.adapter.id === 'b' && ++runsOfB >= failAt) throw new Error('disk on fire');
+      const base = ctx.adapter.id === 'a' ? 10 : 12;
+      return base * (ctx.rng.next() < 0.5 ? 0.99 : 1.01);
+    },
+  });
+}
+
+async function abRun(cases: BenchCase[], p = plan()) {
+  const events: RunEvent[] = [];
+  const out = await runPlan({ plan: p, suites: [suiteOf(...cases)], adapters: [memoryAs('a'), memoryAs('b')], runId: 'ab', onEvent: (e) => events.push(e), cleanupTimeoutMs: 500 });
+  return { ...out, events };
+}
+
+const rowOf = (cases: CaseResult[], adapter: string) => cases.find((c) => c.adapter === adapter) as CaseResult;
+
+describe('runner - A against B', () => {
+  it('samples A and B as adjacent pairs in balanced order in every pass, and stops them together', async () => {
+    const { cases, order } = await abRun([timed('c')]);
+    const a = rowOf(cases, 'a');
+    const b = rowOf(cases, 'b');
+    expect(a.status).toBe('ok');
+    expect(b.status).toBe('ok');
+    // Every round holds both, AB or BA; each order about as often as the other.
+    const rounds = order[0]?.rounds ?? [];
+    expect(rounds.length).toBeGreaterThan(8);
+    for (const r of rounds) expect([...r].sort()).toEqual(['a', 'b']);
+    const ab = rounds.filter((r) => r[0] === 'a').length;
+    expect(Math.abs(ab - (rounds.length - ab))).toBeLessThanOrEqual(1);
+    // The same samples in each pass on both sides, and the same stop.
+    expect(a.samplesPerPass).toEqual(b.samplesPerPass);
+    expect(a.samplesPerPass).toHaveLength(4);
+    if (a.status === 'ok' && b.status === 'ok') expect(a.stopped).toBe(b.stopped);
+    const r = pairOf(a, b);
+    expect(r?.ratio).toBeCloseTo(1.2, 2);
+    expect(r?.lo).toBeLessThan(1.2);
+    expect(r?.hi).toBeGreaterThan(1.2);
+  });
+
+  it('fails the other side when one side of a pair fails, so no row is compared against nothing', async () => {
+    const { cases } = await abRun([timed('c', 5)]);
+    expect(rowOf(cases, 'b')).toMatchObject({ status: 'error', reason: expect.stringContaining('disk on fire') });
+    expect(rowOf(cases, 'a')).toMatchObject({ status: 'error', reason: expect.stringMatching(/^not compared: the other side of the pair, b, failed/) });
+  });
+
+  it('runs a row alone as unsupported when the other store cannot run the case', async () => {
+    const needsBulk = defineCase({ id: 'bulk-only', title: 'bulk', needs: ['bulkWrite'], operations: () => 1, run: async (ctx) => ctx.handle.bulkPut([]) });
+    const out = await runPlan({ plan: plan(), suites: [suiteOf(needsBulk)], adapters: [memoryAs('a'), memoryAs('b', { capabilities: [] })], runId: 'ab', cleanupTimeoutMs: 500 });
+    expect(rowOf(out.cases, 'a')).toMatchObject({ status: 'unsupported', reason: '--ab: b cannot run this case, so a has nothing to be compared with' });
+    expect(rowOf(out.cases, 'b').status).toBe('unsupported');
+  });
+});
