@@ -1,6 +1,7 @@
 /**
  * The published JSON Schema (results/schema/results.schema.json): it is exactly what the one
- * definition generates, and it accepts every committed results file when read back from disk.
+ * definition generates, it accepts every committed results file when read back from disk, the
+ * readers' checker agrees with TypeBox's own on it, and each fault is one line with its JSON path.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
+import { validateResults } from '../../src/core/results.ts';
 import { publishedSchemaText, RESULTS_SCHEMA_PATH, ResultsFileSchema } from '../../src/core/results-schema.ts';
+import { conforms, KEYWORDS, type SchemaNode } from '../../src/core/schema-check.ts';
+import { sampleResults } from '../sample-results.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PUBLISHED = readFileSync(join(ROOT, RESULTS_SCHEMA_PATH), 'utf8');
@@ -53,12 +57,27 @@ describe('results schema - the published file', () => {
     });
   });
 
-  it('accepts every committed results file, read back from disk', () => {
+  it('accepts every committed results file, read back from disk, by TypeBox and by the readers\' checker', () => {
     expect(COMMITTED.length).toBeGreaterThanOrEqual(30);
     for (const name of COMMITTED) {
       const data = JSON.parse(readFileSync(join(ROOT, 'results', name), 'utf8')) as unknown;
-      for (const doc of Array.isArray(data) ? data : [data]) expect([name, Value.Check(published, doc)]).toEqual([name, true]);
+      for (const doc of Array.isArray(data) ? data : [data]) {
+        expect([name, Value.Check(published, doc), conforms(JSON.parse(PUBLISHED) as SchemaNode, doc)]).toEqual([name, true, true]);
+      }
     }
+  });
+
+  it('uses only keywords the readers\' checker knows', () => {
+    const used = new Set<string>();
+    const walk = (node: Json): void => {
+      Object.keys(node).forEach((k) => used.add(k));
+      for (const k of ['properties', 'patternProperties'] as const) if (node[k]) Object.values(node[k] as Json).forEach((n) => walk(n as Json));
+      for (const k of ['items', 'anyOf'] as const) [node[k]].flat().forEach((n) => n && walk(n as Json));
+      if (node.not) walk(node.not as Json);
+    };
+    walk(JSON.parse(PUBLISHED) as Json);
+    expect([...used].filter((k) => !KEYWORDS.includes(k))).toEqual([]);
+    expect(used.size).toBeGreaterThan(15);
   });
 
   const ok = (d: any) => d.cases.find((c: any) => c.status === 'ok');
@@ -84,12 +103,59 @@ describe('results schema - the published file', () => {
     ['a stop reason of "bored"', (d) => (ok(d).stopped = 'bored')],
   ];
   for (const [what, change] of refused) {
-    it(`refuses ${what}: the file on disk and TypeBox's own schema agree`, () => {
+    it(`refuses ${what}: the file on disk, TypeBox's own schema and the readers' checker agree`, () => {
       const doc = JSON.parse(readFileSync(join(ROOT, 'results', COMMITTED.find((f) => f.endsWith('-chromium.json'))!), 'utf8'));
-      const verdicts = () => [Value.Check(published, doc), Value.Check(ResultsFileSchema, doc)];
-      expect(verdicts()).toEqual([true, true]);
+      const verdicts = () => [Value.Check(published, doc), Value.Check(ResultsFileSchema, doc), conforms(JSON.parse(PUBLISHED) as SchemaNode, doc)];
+      expect(verdicts()).toEqual([true, true, true]);
       change(doc);
-      expect(verdicts()).toEqual([false, false]);
+      expect(verdicts()).toEqual([false, false, false]);
     });
   }
+});
+
+describe('results schema - what the validator says', () => {
+  const fault = (change: (r: any) => void) => {
+    const r = structuredClone(sampleResults()) as any;
+    change(r);
+    try {
+      validateResults(r, 'x.json');
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'accepted';
+  };
+
+  it('looks inside a field that may be null, and names null when neither fits', () => {
+    expect(fault((r) => (r.environment.cores = 0))).toBe('x.json: $.environment.cores: expected a whole number >= 1, got number 0');
+    expect(fault((r) => (r.environment.storageEstimate = { quota: -1, usage: 0 }))).toBe('x.json: $.environment.storageEstimate.quota: expected a number >= 0, got number -1');
+    expect(fault((r) => (r.environment.cores = 'two'))).toBe('x.json: $.environment.cores: expected a whole number >= 1 or null, got "two"');
+  });
+
+  it("picks a row's kind by its status, and names the fields only an ok row may have", () => {
+    expect(fault((r) => (r.cases[0].reason = 'slow'))).toBe('x.json: $.cases[0].reason: expected null for an ok case, got "slow"');
+    expect(fault((r) => (r.cases[1].stopped = 'budget'))).toBe('x.json: $.cases[1].stopped: only an ok row has stopped; this one is unsupported');
+    expect(fault((r) => delete r.cases[1].status)).toBe('x.json: $.cases[1].status: expected one of ok, unsupported, error, timeout, got nothing (the field is missing)');
+    expect(fault((r) => (r.cases[1] = 5))).toBe('x.json: $.cases[1]: expected an object, got number 5');
+  });
+
+  it('says what a point, a shard and an adaptive plan must be', () => {
+    expect(fault((r) => (r.cases[0].series = { x: 'n', y: 'ms', samples: [[[1, 2]], [[1, 2, 3]]] }))).toBe('x.json: $.cases[0].series.samples[1][0]: expected an [x, y] pair, got 3 values');
+    expect(fault((r) => (r.run.plan.shard = { index: 3, count: 2 }))).toBe('x.json: $.run.plan.shard.index: is 3, beyond the shard count 2');
+    expect(fault((r) => (r.run.plan.auto = { targetRelCi: 0.02, minN: 6, maxN: 5, maxMs: 100 }))).toBe('x.json: $.run.plan.auto.maxN: is below minN 6');
+    expect(fault((r) => (r.run.plan.study = 'My Study'))).toBe('x.json: $.run.plan.study: expected a study part such as pouchdb-2.2/paging, got "My Study"');
+    expect(fault((r) => (r.run.plan.cpuThrottle = 0.5))).toBe('x.json: $.run.plan.cpuThrottle: expected a rate of at least 1, got number 0.5');
+  });
+
+  it('lets stats, precision and outliers of an ok row be anything, since they are recomputed, and a stats on another row be', () => {
+    expect(fault((r) => ((r.cases[0].stats = 'lies'), (r.cases[0].precision = 'x'), (r.cases[0].outliers = [])))).toBe('accepted');
+    expect(fault((r) => (r.cases[1].stats = { n: 0 }))).toBe('accepted');
+  });
+
+  it('walks a million samples without recursing, and names the one that is wrong', () => {
+    const message = fault((r) => {
+      r.cases[0].samples = new Array(1_000_000).fill(1.5);
+      r.cases[0].samples[999_999] = -1;
+    });
+    expect(message).toBe('x.json: $.cases[0].samples[999999]: expected a number >= 0, got number -1');
+  }, 30_000);
 });
