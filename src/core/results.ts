@@ -78,19 +78,21 @@ const isNested = (v: unknown): v is object => v !== null && typeof v === 'object
 /** What readers recompute from an ok row's samples and so never read from a file. */
 const DERIVED = ['stats', 'precision', 'outliers'];
 
+const CASES = (PUBLISHED as SchemaNode).properties?.cases as SchemaNode;
+/** The published row variants: the ok row's, and the others'. */
+const ROWS = (CASES.items as SchemaNode).anyOf ?? [];
+const isOkRow = (row: SchemaNode) => row.properties?.status?.const === 'ok';
+
 /** The published schema less DERIVED on ok rows: a file's claims about them are neither checked nor trusted. */
 const AS_READ: SchemaNode = (() => {
-  const doc = PUBLISHED as SchemaNode;
-  const cases = doc.properties?.cases as SchemaNode;
-  const rows = (cases.items as SchemaNode).anyOf ?? [];
   const lenient = (row: SchemaNode): SchemaNode =>
-    row.properties?.status?.const !== 'ok'
-      ? row
-      : { ...row, required: row.required?.filter((k) => !DERIVED.includes(k)), properties: Object.fromEntries(Object.entries(row.properties).filter(([k]) => !DERIVED.includes(k))) };
-  return { ...doc, properties: { ...doc.properties, cases: { ...cases, items: { ...(cases.items as SchemaNode), anyOf: rows.map(lenient) } } } };
+    isOkRow(row) ? { ...row, required: row.required?.filter((k) => !DERIVED.includes(k)), properties: Object.fromEntries(Object.entries(row.properties ?? {}).filter(([k]) => !DERIVED.includes(k))) } : row;
+  const doc = PUBLISHED as SchemaNode;
+  return { ...doc, properties: { ...doc.properties, cases: { ...CASES, items: { ...(CASES.items as SchemaNode), anyOf: ROWS.map(lenient) } } } };
 })();
 
-const ONLY_OK = ['stopped', 'precision', 'outliers', 'blocking', 'footprint'];
+/** The fields the schema refuses on rows that are not ok (`not: {}` there). */
+const ONLY_OK = Object.entries(ROWS.find((row) => !isOkRow(row))?.properties ?? {}).flatMap(([key, node]) => (node.not ? [key] : []));
 
 /** The wording of faults a bare "expected a number" would leave unclear, by where they are. */
 const says: Says = (path, value, row, got) => {
