@@ -80,9 +80,11 @@ module.exports = {
     },
     {
       name: 'core-imports-no-package',
-      comment: 'fixtures and src/core run unchanged in every browser and in Node: no package under them.',
+      comment:
+        'fixtures and src/core run unchanged in every browser and in Node: no package under them. ' +
+        "results-schema.ts is the results schema's one definition in TypeBox: readers take only its types and the JSON file it publishes, so TypeBox never reaches a bundle (npm run schema writes the file).",
       severity: 'error',
-      from: { path: '^(fixtures|src/core)/' },
+      from: { path: '^(fixtures|src/core)/', pathNot: '^src/core/results-schema\\.ts$' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown'] },
     },
     {

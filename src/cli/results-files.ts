@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { parseResultsInput } from '../core/results-input.ts';
-import { MAX_RESULTS_BYTES, ResultsError, type ResultsFile } from '../core/results.ts';
+import { MAX_RESULTS_BYTES, RESULTS_SCHEMA_ID, ResultsError, type ResultsFile } from '../core/results.ts';
 
 const WHY: Record<string, string> = {
   ENOENT: 'no such file',
@@ -38,7 +38,18 @@ export function readResultsText(path: string): string {
   }
 }
 
-/** Every document in the files (a file holds one or an array of them), validated. */
+/**
+ * Every document in the files (a file holds one or an array of them), validated. The published
+ * schema (results/schema.json), which a glob such as `results/*.json` also names, holds none.
+ */
 export function readResultsFiles(paths: readonly string[], read: (path: string) => string = readResultsText): ResultsFile[][] {
-  return paths.map((path) => parseResultsInput(read(path), path));
+  return paths.map((path) => {
+    const text = read(path);
+    return isPublishedSchema(text) ? [] : parseResultsInput(text, path);
+  });
+}
+
+/** Whether the text is the results schema itself: its `$id`, near its start. */
+function isPublishedSchema(text: string): boolean {
+  return text.length < 1_000_000 && text.slice(0, 200).includes(`"$id": "${RESULTS_SCHEMA_ID}"`);
 }

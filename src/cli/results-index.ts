@@ -11,8 +11,10 @@ import { describeForIndex, RESULTS_FILE_NAME, RESULTS_INDEX_SCHEMA, type Results
 import { ISOLATION_HEADERS } from './isolation.ts';
 
 export const RESULTS_INDEX_NAME = 'index.json';
+/** The published schema of results files (results-schema.ts), which sits beside them. */
+export const RESULTS_SCHEMA_NAME = 'schema.json';
 
-/** The results files in `dir`: plain `*.json` names, not the index, not a sweep's partial files. */
+/** The results files in `dir`: plain `*.json` names, not the index or the schema, not a sweep's partial files. */
 export function listResultsFiles(dir: string): string[] {
   let names: string[];
   try {
@@ -21,7 +23,7 @@ export function listResultsFiles(dir: string): string[] {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
-  return names.filter((n) => RESULTS_FILE_NAME.test(n) && n !== RESULTS_INDEX_NAME && !n.endsWith('.partial.json') && statSync(join(dir, n)).isFile()).sort();
+  return names.filter((n) => RESULTS_FILE_NAME.test(n) && n !== RESULTS_INDEX_NAME && n !== RESULTS_SCHEMA_NAME && !n.endsWith('.partial.json') && statSync(join(dir, n)).isFile()).sort();
 }
 
 /** Validates each file, so the page can list a bad one with its message instead of failing later. */

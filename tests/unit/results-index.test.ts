@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,8 +18,11 @@ describe('results index - the results/ folder for the page', () => {
   writeFileSync(join(dir, 'index.json'), '{}');
   writeFileSync(join(dir, 'run.csv'), 'a,b\r\n');
   writeFileSync(join(dir, 'has space.json'), '{}');
+  // The published JSON Schema lives in a folder of its own, so results/*.json is only results.
+  mkdirSync(join(dir, 'schema'));
+  writeFileSync(join(dir, 'schema', 'results.schema.json'), '{}');
 
-  it('lists plain .json names only: no index, no partial files, no CSV', () => {
+  it('lists plain .json names only: no index, no partial files, no CSV, nothing in a folder', () => {
     expect(listResultsFiles(dir)).toEqual(['a-merged.json', 'b-run-chromium.json', 'c-bad.json']);
     expect(listResultsFiles(join(dir, 'missing'))).toEqual([]);
   });

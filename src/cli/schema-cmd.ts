@@ -1,0 +1,34 @@
+/**
+ * `npm run schema`: writes results/schema.json, the results schema as JSON
+ * Schema, from its one definition (src/core/results-schema.ts). A unit test fails when the
+ * committed file differs from what this writes.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { publishedSchemaText, RESULTS_SCHEMA_PATH } from '../core/results-schema.ts';
+import { PROCESS_IO } from './entry.ts';
+import { ArgsError, scanFlags } from './flags.ts';
+
+const USAGE = `Usage: npm run schema
+
+Writes ${RESULTS_SCHEMA_PATH}, the JSON Schema of a results file, from src/core/results-schema.ts.
+Run it after changing the schema there, and commit both. No flags.
+
+Exit codes: 0 written; 2 bad arguments.`;
+
+try {
+  if (scanFlags(process.argv.slice(2), {}).help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+} catch (e) {
+  if (!(e instanceof ArgsError)) throw e;
+  PROCESS_IO.stderr(`schema: ${e.message}\n`);
+  process.exit(2);
+}
+
+const path = join(fileURLToPath(new URL('../..', import.meta.url)), RESULTS_SCHEMA_PATH);
+mkdirSync(dirname(path), { recursive: true });
+writeFileSync(path, publishedSchemaText());
+PROCESS_IO.stdout(`wrote ${RESULTS_SCHEMA_PATH}\n`);

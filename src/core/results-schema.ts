@@ -1,0 +1,318 @@
+/**
+ * Results schema v1, defined once, in TypeBox: its types are JSON Schema objects, so these values
+ * give the TypeScript types (Static) and the published results/schema.json
+ * (`npm run schema`), which every reader checks files against (results.ts). Each field's meaning
+ * is its `description`. Only types leave this module for the page and the CLI: TypeBox is a
+ * build-time tool here, since loading its 250 modules would add half a second to every command.
+ */
+import * as Type from '@sinclair/typebox';
+import type { Static, TLiteral, TSchema } from '@sinclair/typebox';
+import type { AutoSampling, Plan } from './plan.ts';
+import { STUDY_TAG } from './plan.ts';
+import type { CaseIdentity as Identity, ParamValue } from './identity.ts';
+import { CASE_STATUSES, DB_MODES, RESULTS_SCHEMA, RESULTS_SCHEMA_ID, STOP_REASONS, type CaseStatus } from './results-vocabulary.ts';
+import type { Shard } from './shard.ts';
+import type { Interval, Stats } from './stats.ts';
+
+/** Where the published schema lives, from the repository's root. */
+export const RESULTS_SCHEMA_PATH = 'results/schema.json';
+
+
+
+const NOT_OK = CASE_STATUSES.filter((s): s is Exclude<CaseStatus, 'ok'> => s !== 'ok');
+
+/** One of a list of strings: a JSON Schema `anyOf` of `const`s, typed as their union. */
+const oneOf = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)) as unknown as TLiteral<T[number]>[], description === undefined ? {} : { description });
+const text = (description?: string) => Type.String(description === undefined ? {} : { description });
+const whole = (minimum: number, description?: string) => Type.Integer({ minimum, ...(description === undefined ? {} : { description }) });
+const finite = (description?: string) => Type.Number(description === undefined ? {} : { description });
+const nonNegative = (description?: string) => Type.Number({ minimum: 0, ...(description === undefined ? {} : { description }) });
+const texts = (description?: string) => Type.Array(Type.String(), description === undefined ? {} : { description });
+const nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
+/** Parameter values as the file has them: any JSON (as readers always took them); typed as what a suite writes. */
+const params = (description: string) => Type.Unsafe<Record<string, ParamValue>>(Type.Record(Type.String(), Type.Unknown(), { description }));
+
+const ShardSchema = Type.Object(
+  {
+    index: whole(1, 'At most `count`.'),
+    count: whole(1),
+  },
+  { description: 'Only this shard of the case groups (`--shard index/count`, 1-based); shards of one plan differ only here.' },
+);
+
+const AutoSchema = Type.Object(
+  {
+    targetRelCi: Type.Number({
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 1,
+      description: 'Stop once the 95% interval of the median lies within ± this fraction of the median (0.02 = ±2%; in files written before the median had an interval, of the mean).',
+    }),
+    minN: whole(2, '...but not before this many timed samples.'),
+    maxN: whole(2, '...and never more than this many; at least minN.'),
+    maxMs: whole(1, "...nor once the row has spent this long, in ms, on its own steps; the cap wins over minN."),
+    passes: Type.Optional(whole(1, 'Passes over the plan: the budget is spent in this many rounds over every case. Absent: one.')),
+  },
+  { description: 'Adaptive sampling: each row takes samples until the 95% interval of its median is within the target. Absent: a fixed `iterations` per row.' },
+);
+
+const PlanSchema = Type.Object(
+  {
+    suites: texts('Suite ids, e.g. `insert`.'),
+    adapters: texts('Adapter (store) ids, e.g. `idb`, `sqlite-opfs`.'),
+    sizes: Type.Array(whole(1), { description: 'Store sizes, in documents.' }),
+    iterations: whole(1, 'Timed samples per row with fixed sampling (no `auto`); with `auto` it is unused.'),
+    warmup: whole(0, 'Untimed warm-up samples per case, taken before the timed ones.'),
+    seed: whole(0, 'Seed of the interleaved adapter order and of the fixtures.'),
+    timeoutMs: whole(1, "Time limit of one step, in ms: one sample (open, setup, run, verify, teardown), or a shared database's fill. A step past it made no progress: the row is `timeout`."),
+    fixture: text('The fixture the documents are made from, e.g. `person`.'),
+    params: params('Suite parameters the plan set, e.g. `{ "chunkSizes": [1, 10, 100] }`; suites fill in their defaults.'),
+    auto: Type.Optional(AutoSchema),
+    budgetMs: Type.Optional(whole(1, "With `auto`: the time one browser's run may spend sampling, in ms. Rows always get their first 2 samples, so a plan whose minimum alone is longer overruns it.")),
+    worker: Type.Optional(Type.Boolean({ description: 'true: the plan ran in a dedicated Worker. Absent: the main thread.' })),
+    cases: Type.Optional(texts('Only these case ids of the chosen suites (e.g. `bulk`). Absent: every case.')),
+    shard: Type.Optional(ShardSchema),
+    study: Type.Optional(
+      Type.String({ pattern: STUDY_TAG.source, description: 'The study part `npm run study` ran this plan for, as `study/part` (e.g. `pouchdb-2.2/paging`).' }),
+    ),
+    cpuThrottle: Type.Optional(
+      Type.Number({ minimum: 1, description: 'The DevTools CPU throttling rate the plan asked for (4: about 4 times slower); rows the driver could not throttle are `unsupported`.' }),
+    ),
+    ab: Type.Optional(
+      Type.Object(
+        { thresholdPct: Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 100, description: 'The slowdown, in %, a row of B against A is judged against.' }) },
+        { description: 'B against A in one run (`npm run sweep -- --ab A,B`): `adapters` is the pair, A then B, sampled as adjacent pairs in every pass, each pass in a browser launch of its own.' },
+      ),
+    ),
+  },
+  { description: 'The plan: what was run. Optional fields: absent means off, or all.' },
+);
+
+const RunSchema = Type.Object({
+  id: text('Sortable run id, e.g. `2026-11-20T22-40-05Z-ab12`; files are named `<run-id>-<browser>.json`.'),
+  startedAt: text('ISO 8601 time; with several launches, the first launch\'s start.'),
+  finishedAt: text('ISO 8601 time.'),
+  browser: text('The label the driver gave this browser (e.g. `chromium`), or one derived from the user agent.'),
+  plan: PlanSchema,
+  cancelled: Type.Boolean({ description: 'true when Cancel stopped the run; unfinished rows are then absent.' }),
+  order: Type.Array(
+    Type.Object({ suite: text(), case: text(), size: whole(1), rounds: Type.Array(texts(), { description: 'Adapter ids, one list per round.' }) }),
+    { description: 'Per suite, case and size, the adapter order of every round, as run (seeded, interleaved; warm-up and calibration rounds first). Under adaptive sampling each sample given out after the minimum is a round of one.' },
+  ),
+  launches: Type.Optional(whole(1, "Browser launches the passes ran in (the sweep's `--launches`); each row's samplesPerPass spans them all. Absent: one.")),
+});
+
+const HarnessSchema = Type.Object(
+  {
+    name: Type.Literal('storebench'),
+    version: text('The package version.'),
+    commit: text(
+      'The commit the page was built from; it ends in `-dirty` when the page was built with uncommitted changes to its code (src, suites, fixtures, public, index.html, vite.config.ts, package files).',
+    ),
+  },
+  { description: 'The harness that measured.' },
+);
+
+const BrowserSchema = Type.Object(
+  { name: text('e.g. `Chromium`.'), version: text(), engine: text('e.g. `Blink`, `Gecko`, `WebKit`.') },
+  { description: 'The browser, as the page found it.' },
+);
+
+const EnvironmentSchema = Type.Object({
+  browser: BrowserSchema,
+  userAgent: text('navigator.userAgent.'),
+  os: text('The operating system, as the user agent names it.'),
+  cores: nullable(whole(1), 'navigator.hardwareConcurrency, where exposed.'),
+  deviceMemoryGb: nullable(nonNegative(), 'navigator.deviceMemory in GiB, where exposed (Chromium).'),
+  crossOriginIsolated: Type.Boolean({ description: 'Whether the page was cross-origin isolated (it then has the finer timer).' }),
+  timerStepMs: nonNegative('Measured performance.now() step in ms.'),
+  storageEstimate: nullable(
+    Type.Object({ quota: nullable(nonNegative()), usage: nullable(nonNegative()) }),
+    'navigator.storage.estimate() at the start of the run; null where the browser has none.',
+  ),
+  context: oneOf(['main', 'worker'], "Where the benchmark ran: the page's main thread or a dedicated Worker."),
+  harness: Type.Object({ version: text(), commit: text() }, { description: 'The harness the page itself reported.' }),
+  metricNotes: Type.Optional(
+    Type.Record(Type.String(), Type.String(), {
+      description: 'What each metric recorded besides the time means here and how far to trust it, by metric name; also names the metrics this browser could not record, and why.',
+    }),
+  ),
+  adapters: Type.Optional(
+    Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
+      description:
+        'What each store reported about how it ran, by adapter id, e.g. `{ "sqlite-opfs": { "vfs": "opfs-sahpool", "sqlite": "3.54.1" } }`, `{ "pouchdb-idb": { "version": "9.0.0" } }`, or that WebSQL was emulated. Only stores that reported something.',
+    }),
+  ),
+});
+
+const IntervalSchema = Type.Object({ lo: finite(), hi: finite() }, { description: 'A closed interval [lo, hi].' });
+
+const StatsSchema = Type.Object(
+  {
+    n: whole(1, 'Timed samples.'),
+    min: finite('In ms, as the samples.'),
+    max: finite(),
+    mean: finite(),
+    median: finite(),
+    stddev: nonNegative('Sample standard deviation (divides by n - 1); 0 when n < 2.'),
+    ci95: nullable(nonNegative(), 'Half-width of the 95% confidence interval of the mean (Student t); null when n < 2.'),
+    medianCi: Type.Optional(
+      nullable(IntervalSchema, "The distribution-free 95% interval of the median, widened where the samples drift or the row's passes disagree; null when n < 6. Absent in older files."),
+    ),
+  },
+  { description: 'Summary of `samples`. Readers recompute it from the samples and ignore what the file says.' },
+);
+
+const per = (what: string) => `${what}, one per timed sample.`;
+
+/** What names a row, whatever its status. */
+const IDENTITY = {
+  suite: text('Suite id, e.g. `insert`.'),
+  case: text('Case id within the suite, e.g. `bulk`.'),
+  title: text('The case in words.'),
+  adapter: text('The store: adapter id, e.g. `idb`.'),
+  size: whole(1, 'Documents in the store.'),
+  params: params(
+    "The parameters this case uses (e.g. `chunkSize`), not the suite's whole set, so rows of runs with other suite-wide values still match; older files recorded the whole set, and `compare` matches on the names both rows record.",
+  ),
+  operations: nonNegative('Operations one sample covers: per-operation time is sample / operations.'),
+};
+
+const SAMPLES = 'Timed samples in ms, in the order taken; kept for every status, possibly partial.';
+
+/** What every row carries besides its status. */
+const MEASURED = {
+  samples: Type.Array(nonNegative(), { description: SAMPLES }),
+  warmup: Type.Array(nonNegative(), { description: 'Warm-up samples in ms, left out of the statistics.' }),
+  metrics: Type.Optional(
+    Type.Record(Type.String(), Type.Array(finite()), {
+      description: per(
+        "Named measurements besides the time, e.g. `latencyP95Ms` in the concurrency suite; the driven suites record theirs here (crash: `acknowledged`, `lost`, `unacknowledged`; cold: `openMs`, `readMs`; tabs: `p50Ms`, `p95Ms`, `maxMs`, `blocked`, `versionchange`, `unseen`, `settleMs`, `lost`, `extra`; quota: `docs`, `stored`, `jsonBytes`, `usageBytes`, `quotaBytes`, `persisted`), and files written when the page probed blocking in every sample have `maxFrameGapMs`, `longTasks`, `longTaskMs`. Each is a list of values",
+      ),
+    }),
+  ),
+  notes: Type.Optional(texts(per('What each timed sample found that is not a number, in words (e.g. the error a store gave when it was full)'))),
+  samplesPerPass: Type.Optional(Type.Array(whole(0), { description: 'Timed samples taken in each pass over the plan, in order; they add up to the number of samples. Absent with one pass.' })),
+  series: Type.Optional(
+    Type.Object(
+      {
+        x: text('What x is, e.g. `documents in store`.'),
+        y: text('What y is, e.g. `batch time (ms)`.'),
+        samples: Type.Array(
+          Type.Array(Type.Tuple([finite(), finite()])),
+        ),
+      },
+      { description: 'Points the case recorded in each timed sample, e.g. batch time against store size: one list of [x, y] per sample.' },
+    ),
+  ),
+  db: Type.Optional(oneOf(DB_MODES, '`fresh`: a new database per sample; `shared`: one database filled once for all the row\'s samples (read-only cases).')),
+  repeats: Type.Optional(
+    whole(
+      1,
+      'Runs of the case body in each timed sample, calibrated so a sample spans about 1,000 timer steps; each sample is already divided by it (the time of one run). A row whose runs got much quicker after calibration takes more from then on, so this is the count of its last samples. Absent: 1.',
+    ),
+  ),
+};
+
+/** Only an ok row carries these; readers check them as the file has them. */
+const OK_ONLY = {
+  stopped: Type.Optional(
+    oneOf(
+      STOP_REASONS,
+      "Why sampling stopped: `iterations` (the fixed count, or auto's maxN), `ci-target` (the median's interval reached the target), `decided` (with the sweep's --baseline: the change from the baseline row was decided against the threshold), `time-cap` (one more sample would pass the row's own cap, auto.maxMs), `budget` (its share of the run's budget was spent: its case's share of the pass, or, for a row whose passes disagree by more than its noise, as many samples in the pass as in its largest earlier one), `cancelled` (the run was cancelled in a later pass, after the row had its samples from the earlier ones). Absent in older files.",
+    ),
+  ),
+  blocking: Type.Optional(
+    Type.Record(Type.String(), finite(), {
+      description:
+        "How long the page's main thread was blocked while the case ran, in an untimed run after the timed samples: `maxFrameGapMs` (largest gap between animation frames) and, where the browser reports long tasks (Chromium), `longTasks` and `longTaskMs`.",
+    }),
+  ),
+  footprint: Type.Optional(
+    Type.Record(Type.String(), finite(), {
+      description:
+        'What the store kept, from an untimed run after the timed samples (insert suite): `storageBytes` (navigator.storage.estimate() delta, coarse) and `heapBytes` (measureUserAgentSpecificMemory(), Chromium); environment.metricNotes says how far to trust each.',
+    }),
+  ),
+};
+
+/** Only an ok row carries these, and readers recompute them from the samples. */
+const DERIVED = {
+  stats: StatsSchema,
+  precision: Type.Optional(nullable(finite(), "The larger side of the median's 95% interval over the median (0.02 = ±2%); null without an interval.")),
+  outliers: Type.Optional(
+    Type.Object(
+      { k: finite('The bound, in scaled MADs.'), indexes: Type.Array(whole(0), { description: 'Indexes into `samples`, ascending.' }) },
+      { description: 'Samples beyond median ± k·MAD (scaled to σ), flagged from 10 samples on; flagged only: they stay in `samples` and in the stats.' },
+    ),
+  ),
+};
+
+const OK_ROW = {
+  ...IDENTITY,
+  ...MEASURED,
+  status: Type.Literal('ok'),
+  reason: Type.Null(),
+  samples: Type.Array(nonNegative(), { minItems: 1, description: SAMPLES }),
+  ...OK_ONLY,
+};
+
+const NOT_OK_FIELDS = {
+  ...IDENTITY,
+  ...MEASURED,
+  status: oneOf(NOT_OK),
+  reason: Type.String({ minLength: 1, description: 'Why the row has no statistics.' }),
+};
+/** Refused on other rows (a `stats` there was always let be); listed from the ok row's own fields. */
+const OK_ONLY_KEYS = [...Object.keys(OK_ONLY), 'precision', 'outliers'];
+const NotOkFields = Type.Object(NOT_OK_FIELDS);
+/** The schema refuses the ok-only fields here; the type leaves them out (not `?: never`), so an ok row's spread still builds one. */
+const NotOkRow = Type.Unsafe<Static<typeof NotOkFields>>(Type.Object({ ...NOT_OK_FIELDS, ...Object.fromEntries(OK_ONLY_KEYS.map((k) => [k, Type.Optional(Type.Never())])) }));
+
+const CaseSchema = Type.Union([Type.Object({ ...OK_ROW, ...DERIVED }), NotOkRow], {
+  description: 'One row per suite × case × adapter × size. Only `ok` rows carry statistics; the others carry the reason instead.',
+});
+
+/** The published schema: every field as the harness writes it. */
+export const ResultsFileSchema = Type.Object(
+  {
+    schema: Type.Literal(RESULTS_SCHEMA),
+    harness: HarnessSchema,
+    run: RunSchema,
+    environment: EnvironmentSchema,
+    cases: Type.Array(CaseSchema),
+  },
+  {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: RESULTS_SCHEMA_ID,
+    title: RESULTS_SCHEMA,
+    description:
+      'One browser run of storebench, a benchmark harness for JSON stores in the browser: the plan, the environment, and one row per suite × case × adapter × size with every raw sample. Readers recompute statistics from the samples.',
+  },
+);
+
+export type ResultsFile = Static<typeof ResultsFileSchema>;
+export type CaseResult = ResultsFile['cases'][number];
+export type RunInfo = ResultsFile['run'];
+export type Environment = ResultsFile['environment'];
+export type BrowserInfo = Static<typeof BrowserSchema>;
+export type Outliers = Exclude<Extract<CaseResult, { status: 'ok' }>['outliers'], undefined>;
+const IdentitySchema = Type.Object(IDENTITY);
+export type CaseIdentity = Static<typeof IdentitySchema>;
+
+/** The plan, shard and stats types live with their own modules; this fails to compile if the schema drifts from them. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? ([keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false) : false) : false;
+const agrees: [
+  Same<Static<typeof PlanSchema>, Plan>,
+  Same<Static<typeof AutoSchema>, AutoSampling>,
+  Same<Static<typeof ShardSchema>, Shard>,
+  Same<Static<typeof StatsSchema>, Stats>,
+  Same<Static<typeof IntervalSchema>, Interval>,
+  Same<Static<typeof IdentitySchema>, Identity>,
+] = [true, true, true, true, true, true];
+void agrees;
+
+/** The published file's text: what `npm run schema` writes and the unit test compares with what is committed. */
+export function publishedSchemaText(): string {
+  return `${JSON.stringify(ResultsFileSchema, null, 2)}\n`;
+}

@@ -1,0 +1,21 @@
+/**
+ * The words a results file is written in: its schema id, the statuses of a row and why a row
+ * stopped sampling. Values, kept apart from the schema's definition (results-schema.ts) so that a
+ * reader takes them without the library the definition is written with.
+ */
+import type { DbMode } from './identity.ts';
+
+export const RESULTS_SCHEMA = 'storebench/results@1';
+/** The `$id` of the published JSON Schema of results files (results/schema.json). */
+export const RESULTS_SCHEMA_ID = 'urn:storebench:results@1';
+
+const STATUSES = ['ok', 'unsupported', 'error', 'timeout'] as const;
+export type CaseStatus = (typeof STATUSES)[number];
+export const CASE_STATUSES: readonly CaseStatus[] = STATUSES;
+
+export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
+
+/** Why a row stopped taking samples; the schema's `stopped` says what each means. */
+const STOPS = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget', 'cancelled'] as const;
+export type StopReason = (typeof STOPS)[number];
+export const STOP_REASONS: readonly StopReason[] = STOPS;
