@@ -3,6 +3,7 @@
  * build theirs here, so every file has the same shape. Pure: the caller brings the environment,
  * the clock readings and what the runner returned.
  */
+import { abSummary } from './ab.ts';
 import { HARNESS_COMMIT, HARNESS_VERSION } from './build-info.ts';
 import type { Plan } from './plan.ts';
 import { RESULTS_SCHEMA, type CaseResult, type Environment, type ResultsFile, type RunInfo } from './results.ts';
@@ -23,7 +24,7 @@ export interface ResultsDocumentInput {
 
 export function resultsDocument(input: ResultsDocumentInput): ResultsFile {
   const harness = input.harness ?? { version: HARNESS_VERSION, commit: HARNESS_COMMIT };
-  return {
+  const doc: ResultsFile = {
     schema: RESULTS_SCHEMA,
     harness: { name: 'storebench', ...harness },
     run: {
@@ -38,4 +39,6 @@ export function resultsDocument(input: ResultsDocumentInput): ResultsFile {
     environment: input.environment,
     cases: input.output.cases,
   };
+  const ab = abSummary(doc);
+  return ab ? { ...doc, ab } : doc;
 }

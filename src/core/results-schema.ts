@@ -10,7 +10,7 @@ import type { Static, TLiteral, TSchema } from '@sinclair/typebox';
 import type { AutoSampling, Plan } from './plan.ts';
 import { STUDY_TAG } from './plan.ts';
 import type { CaseIdentity as Identity, ParamValue } from './identity.ts';
-import { CASE_STATUSES, DB_MODES, RESULTS_SCHEMA, RESULTS_SCHEMA_ID, STOP_REASONS, type CaseStatus } from './results-vocabulary.ts';
+import { AB_VERDICT_WORDS, CASE_STATUSES, DB_MODES, RESULTS_SCHEMA, RESULTS_SCHEMA_ID, STOP_REASONS, type CaseStatus } from './results-vocabulary.ts';
 import type { Shard } from './shard.ts';
 import type { Interval, Stats } from './stats.ts';
 
@@ -273,6 +273,31 @@ const CaseSchema = Type.Union([Type.Object({ ...OK_ROW, ...DERIVED }), NotOkRow]
   description: 'One row per suite × case × adapter × size. Only `ok` rows carry statistics; the others carry the reason instead.',
 });
 
+const AbRowSchema = Type.Object(
+  {
+    suite: text('Suite id.'),
+    case: text('Case id.'),
+    size: whole(1, 'Documents in the store.'),
+    params: params('The case parameters both rows record.'),
+    ratio: Type.Union([Type.Object({ ratio: finite('B/A: the geometric mean over passes of the ratio of the pass medians.'), lo: finite(), hi: finite(), passes: whole(2, 'Passes (browser launches) the interval is over.') }), Type.Null()], {
+      description: "B/A with the 95% Student's t interval over passes; null when the pair has no interval (a side not ok, or too few passes).",
+    }),
+    verdict: oneOf(AB_VERDICT_WORDS, '`slower` / `faster`: the whole interval beyond ±threshold; `same`: the whole interval within it; `unsure`: neither.'),
+    pSlower: Type.Number({ minimum: 0, description: 'One-sided p-value of "B slower than A by more than the threshold" (Student\'s t over passes); the run\'s verdict applies Holm\'s procedure to these over all rows and browsers.' }),
+  },
+  { description: 'One case of B against A.' },
+);
+
+const AbSchema = Type.Object(
+  {
+    a: text('A, the baseline store.'),
+    b: text('B, the candidate store.'),
+    thresholdPct: Type.Number({ exclusiveMinimum: 0, description: 'The slowdown in % each row is judged against.' }),
+    rows: Type.Array(AbRowSchema),
+  },
+  { description: 'With `run.plan.ab`: each case of B against A. Readers recompute it from the rows, as they do statistics.' },
+);
+
 /** The published schema: every field as the harness writes it. */
 export const ResultsFileSchema = Type.Object(
   {
@@ -281,6 +306,7 @@ export const ResultsFileSchema = Type.Object(
     run: RunSchema,
     environment: EnvironmentSchema,
     cases: Type.Array(CaseSchema),
+    ab: Type.Optional(AbSchema),
   },
   {
     $schema: 'http://json-schema.org/draft-07/schema#',

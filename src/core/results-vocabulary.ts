@@ -19,3 +19,6 @@ export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
 const STOPS = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget', 'cancelled'] as const;
 export type StopReason = (typeof STOPS)[number];
 export const STOP_REASONS: readonly StopReason[] = STOPS;
+
+/** How a row of B against A reads against ±threshold (paired.ts). */
+export const AB_VERDICT_WORDS = ['slower', 'faster', 'same', 'unsure'] as const;
