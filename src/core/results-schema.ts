@@ -219,7 +219,7 @@ const OK_ONLY = {
   stopped: Type.Optional(
     oneOf(
       STOP_REASONS,
-      "Why sampling stopped: `iterations` (the fixed count, or auto's maxN), `ci-target` (the median's interval reached the target), `decided` (with the sweep's --baseline: the change from the baseline row was decided against the threshold), `time-cap` (one more sample would pass the row's own cap, auto.maxMs), `budget` (its share of the run's budget was spent: its case's share of the pass, or, for a row whose passes disagree by more than its noise, as many samples in the pass as in its largest earlier one), `cancelled` (the run was cancelled in a later pass, after the row had its samples from the earlier ones). Absent in older files.",
+      "Why sampling stopped: `iterations` (the fixed count, or auto's maxN), `ci-target` (the median's interval reached the target), `decided` (with the sweep's --baseline: the change from the baseline row was decided against the threshold), `time-cap` (one more sample would pass the row's own cap, auto.maxMs), `budget` (its share of the run's budget was spent: its case's share of the pass, or, for a row whose passes disagree by more than its noise, as many samples in the pass as in its largest earlier one), `cancelled` (the run was cancelled in a later pass, after the row had its samples from the earlier ones), `share` (a sample costs too much of the row's share of the budget to take its minimum in every pass: it sampled in fewer passes, and stopped with what an interval needs, or, where one sample costs more than its whole share, with 2; see `share`). Absent in older files.",
     ),
   ),
   blocking: Type.Optional(
@@ -233,6 +233,12 @@ const OK_ONLY = {
       description:
         'What the store kept, from an untimed run after the timed samples (insert suite): `storageBytes` (navigator.storage.estimate() delta, coarse) and `heapBytes` (measureUserAgentSpecificMemory(), Chromium); environment.metricNotes says how far to trust each.',
     }),
+  ),
+  share: Type.Optional(
+    Type.Object(
+      { sampleMs: nonNegative('Wall time one sample took, in ms (with its setup and cleanup).'), shareMs: nonNegative("The row's share of the run's budget, in ms: the budget over the rows that run.") },
+      { description: 'With `stopped: share`: what a sample cost against the row\'s share of the budget.' },
+    ),
   ),
 };
 

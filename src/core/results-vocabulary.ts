@@ -16,7 +16,7 @@ export const CASE_STATUSES: readonly CaseStatus[] = STATUSES;
 export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
 
 /** Why a row stopped taking samples; the schema's `stopped` says what each means. */
-const STOPS = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget', 'cancelled'] as const;
+const STOPS = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget', 'cancelled', 'share'] as const;
 export type StopReason = (typeof STOPS)[number];
 export const STOP_REASONS: readonly StopReason[] = STOPS;
 

@@ -66,12 +66,25 @@ const STOPPED: Record<StopReason, string | null> = {
   'time-cap': 'stopped at its time cap (max-ms) before its precision target',
   budget: 'stopped when its share of the time budget was spent',
   cancelled: 'the run was cancelled; the row keeps the samples it had taken',
+  share: 'costly: it sampled in fewer passes',
 };
 
 /** Why sampling stopped, when it says something: `adaptive` tells a sample cap from a fixed count. */
 export function stopNote(row: OkCase, adaptive: boolean): string | null {
   if (row.stopped === 'iterations') return adaptive ? 'stopped at its sample cap (max-n) before its precision target' : null;
+  if (row.stopped === 'share' && row.share) return shareNote(row.share, row.stats.n);
   return row.stopped ? STOPPED[row.stopped] : null;
+}
+
+/**
+ * A costly row in words: `a sample takes 24 s, more than its share of the budget (3.2 s): 2 samples,
+ * no interval`, or `a sample takes 1.5 s: its 6 samples came from fewer passes (its share 3.2 s)`.
+ */
+export function shareNote(share: { sampleMs: number; shareMs: number }, n: number): string {
+  const s = (ms: number) => `${Number((ms / 1000).toPrecision(2))} s`;
+  return share.sampleMs > share.shareMs
+    ? `a sample takes ${s(share.sampleMs)}, more than its share of the budget (${s(share.shareMs)}): ${n} samples from passes far apart, no interval`
+    : `a sample takes ${s(share.sampleMs)}: its ${n} samples came from fewer passes, to keep to its share of the budget (${s(share.shareMs)})`;
 }
 
 /** `shared database`, `fresh database per sample`, `40 runs per sample`: how each sample ran. */
