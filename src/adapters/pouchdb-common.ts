@@ -2,6 +2,7 @@ import type { Doc, FieldCondition, FindQuery, KeyRange, Scalar, StoreAdapter, St
 import type { Capability } from '../core/capabilities.ts';
 import { withTimeout } from '../core/errors.ts';
 import { applyFind, compareScalars, countMatches } from '../core/query.ts';
+import type { VariantBuild, Wraps } from '../core/variant.ts';
 import { isEmptyRange } from './range.ts';
 
 /**
@@ -480,6 +481,9 @@ export interface PouchAdapterSpec {
    * the import waits until a page asks whether the store is supported.
    */
   load(): Promise<PouchConstructor>;
+  /** The packages it is a build of, and how it builds on another build of them (StoreAdapter.variant). */
+  wraps?: Wraps;
+  variant?(build: VariantBuild): StoreAdapter;
 }
 
 const CAPABILITIES: readonly Capability[] = [
@@ -501,7 +505,8 @@ const CAPABILITIES: readonly Capability[] = [
 ];
 
 /** A PouchDB store on one of its IndexedDB adapters; both adapters differ only in this spec. */
-export function pouchAdapter({ id, label, adapter, compoundIndexNeedsEveryField, lacks, load }: PouchAdapterSpec): StoreAdapter {
+export function pouchAdapter(spec: PouchAdapterSpec): StoreAdapter {
+  const { id, label, adapter, compoundIndexNeedsEveryField, lacks, load } = spec;
   let loading: Promise<PouchConstructor> | undefined;
   const pouch = () =>
     (loading ??= load().catch((e: unknown) => {
@@ -538,5 +543,7 @@ export function pouchAdapter({ id, label, adapter, compoundIndexNeedsEveryField,
       const PouchDB = await pouch();
       await destroyPouch(() => new PouchDB(name, { adapter }).destroy(), name);
     },
+    ...(spec.wraps && { wraps: spec.wraps }),
+    ...(spec.variant && { variant: spec.variant }),
   };
 }

@@ -92,4 +92,9 @@ describe('instrument - ADAPTER@+N%', () => {
     expect(adapterById('memory@+10%')).toBe(adapter);
     expect(await adapterById('idb@+2.5%').describe?.()).toEqual({ instrument: '+2.5%', of: 'idb' });
   });
+
+  it('the page refuses a version it was not built with, saying how to get it', () => {
+    expect(() => adapterById('idb@8.0.4')).toThrow('this page was built without the variant idb@8.0.4: a sweep builds it beside the installed idb (npm run sweep -- --adapters idb,idb@8.0.4)');
+    expect(() => adapterById('memory@1.0.0')).toThrow(/memory wraps no npm package/);
+  });
 });
