@@ -9,7 +9,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { packagesFor, type ParsedVariant, type Wraps } from '../core/variant.ts';
+import type { PlanVocabulary } from '../core/plan.ts';
+import { packagesFor, parseVariant, type ParsedVariant, type Wraps } from '../core/variant.ts';
 import { REPO_ROOT } from './build.ts';
 
 /** A variant ready to build: its packages' folders and what identifies them. */
@@ -32,6 +33,30 @@ export interface VariantSource {
 
 export class VariantSourceError extends Error {
   override readonly name = 'VariantSourceError';
+}
+
+/** The variants among these adapter ids that are builds of a package (an npm version or a folder), not instruments. */
+export function packageVariants(ids: readonly string[], vocab: PlanVocabulary): ParsedVariant[] {
+  return [...new Set(ids)]
+    .filter((id) => !vocab.adapters.includes(id) && id.includes('@'))
+    .map((id) => parseVariant(id, vocab.adapters, vocab.wraps ?? {}))
+    .filter((v) => v.spec.kind !== 'instrument');
+}
+
+/** Where a variant's packages come from: installed from npm (`note` hears of an install) or a folder. */
+export async function variantSource(v: ParsedVariant, vocab: PlanVocabulary, note: (line: string) => void): Promise<VariantSource> {
+  const wraps = vocab.wraps?.[v.base];
+  if (!wraps) throw new VariantSourceError(`${v.base} wraps no npm package`);
+  if (v.spec.kind === 'version') return npmSource({ ...v, spec: v.spec }, wraps, variantCache(), note);
+  if (v.spec.kind === 'folder') return folderSource({ ...v, spec: v.spec }, wraps);
+  throw new VariantSourceError(`${v.id} is an instrument, built from no package`);
+}
+
+/** One line: what the variant is built from and what identifies that build. */
+export function describeSource(s: VariantSource): string {
+  const identity = s.facts.integrity ?? `commit ${s.facts.commit ?? 'unknown'}`;
+  const from = s.facts.folder === undefined ? 'from npm' : `folder ${s.facts.folder}`;
+  return `${s.what}${s.legacy ? ' (CommonJS for browserify, with Node shims)' : ''}, ${from}, ${identity}`;
 }
 
 /** The file beside a built page that lists the variants built into it. */
