@@ -2,6 +2,7 @@ import type { StoreAdapter } from '../core/adapter.ts';
 import type { VariantBuild, Wraps } from '../core/variant.ts';
 import { blobPutFails, primeBlobCheck } from './idb-blob-probe.ts';
 import { pouchAdapter, withPlugins, type PouchConstructor } from './pouchdb-common.ts';
+import { legacyPouch, type OldPouch } from './pouchdb-legacy.ts';
 
 type PouchModule = { default: Parameters<typeof withPlugins>[0] & { plugin(p: unknown): Parameters<typeof withPlugins>[0] } };
 
@@ -23,12 +24,13 @@ async function withFind(imports: Promise<unknown[]>): Promise<PouchConstructor> 
  * the modules `load` gives: the current packages, an older major installed under an npm alias, or
  * a variant's build (core/variant.ts), so versions run side by side in one sweep.
  */
-function pouchIdb(id: string, label: string, load: () => Promise<PouchConstructor>, wraps?: Wraps): StoreAdapter {
+function pouchIdb(id: string, label: string, load: () => Promise<PouchConstructor>, legacy = false, wraps?: Wraps): StoreAdapter {
   return pouchAdapter({
     id,
     label,
     adapter: 'idb',
     compoundIndexNeedsEveryField: false,
+    legacy,
     async load() {
       const Pouch = await load();
       // Where IndexedDB cannot store a Blob (WebKitGTK), PouchDB's first open wedges every later
@@ -46,11 +48,14 @@ function pouchIdb(id: string, label: string, load: () => Promise<PouchConstructo
 }
 
 function variantOfIdb(build: VariantBuild): StoreAdapter {
-  return pouchIdb(build.id, `PouchDB (idb adapter, ${build.what})`, () => withFind(build.load()), WRAPS);
+  const load = build.legacy
+    ? async () => legacyPouch(((await build.load())[0] as { default: OldPouch }).default)
+    : () => withFind(build.load());
+  return pouchIdb(build.id, `PouchDB (idb adapter, ${build.what})`, load, build.legacy, WRAPS);
 }
 
 /** PouchDB 9's default browser adapter. pouchdb-browser bundles it and map/reduce; pouchdb-find is installed for the suites that query. */
-export const pouchdbIdbAdapter = pouchIdb('pouchdb-idb', 'PouchDB (idb adapter)', () => withFind(Promise.all([import('pouchdb-browser'), import('pouchdb-find')])), WRAPS);
+export const pouchdbIdbAdapter = pouchIdb('pouchdb-idb', 'PouchDB (idb adapter)', () => withFind(Promise.all([import('pouchdb-browser'), import('pouchdb-find')])), false, WRAPS);
 
 /**
  * PouchDB 7.3.1 on the same adapter (package.json installs it as pouchdb-browser-7 and

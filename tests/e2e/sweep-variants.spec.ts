@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseResults, type ResultsFile } from '../../src/core/results.ts';
-import { filesIn, REPO_ROOT, sweep } from './sweep-process.ts';
+import { filesIn, REPO_ROOT, startSweep, sweep } from './sweep-process.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -83,5 +83,44 @@ test('sweep variants - a version npm does not have stops the sweep with exit 2 b
     expect(filesIn(join(cache, 'storebench', 'variants'))).toEqual([]);
   } finally {
     rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('sweep variants - PouchDB 2.0.2 and 2.2.0, CommonJS for browserify, bundled with Node shims, run the 2.2.0 report\'s cases (needs the registry)', async () => {
+  test.setTimeout(180_000);
+  const out = mkdtempSync(join(tmpdir(), 'storebench-variant-out-'));
+  try {
+    const adapters = ['pouchdb-idb@2.0.2', 'pouchdb-idb@2.2.0'];
+    const run = await sweep(['--browsers', 'chromium', '--suites', 'paginate,insert,views', '--cases', 'walk-skip,walk-startkey,serial,persisted,persisted-stale,temp', '--sizes', '60', '--params', 'pageSize=20;queries=2', '--adapters', adapters.join(','), '--iterations', '2', '--warmup', '0', '--out', out], 170_000);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const results = chromiumResults(out);
+    for (const adapter of adapters) {
+      const rows = results.cases.filter((c) => c.adapter === adapter);
+      expect(rows.map((r) => `${r.case} ${r.status} ${r.reason ?? ''}`).sort(), adapter).toEqual(['persisted ok ', 'persisted-stale ok ', 'serial ok ', 'temp ok ', 'walk-skip ok ', 'walk-startkey ok ']);
+      expect(results.environment.adapters?.[adapter]).toMatchObject({ package: 'pouchdb', version: adapter.slice(-5), integrity: expect.stringMatching(/^sha512-/), build: expect.stringContaining('CommonJS for browserify') });
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('sweep variants - npm run study -- pouchdb-2.2 --parts paging: the published version factors checked on 2.0.2 against 2.2.0 (needs the registry)', async () => {
+  test.setTimeout(180_000);
+  const out = mkdtempSync(join(tmpdir(), 'storebench-variant-study-'));
+  try {
+    const run = await startSweep(['pouchdb-2.2', '--quick', '--parts', 'paging', '--browsers', 'chromium', '--out', out], 170_000, 'study').done;
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/pouchdb-idb@2\.0\.2: pouchdb 2\.0\.2 \(CommonJS for browserify, with Node shims\), from npm, sha512-/);
+    const md = readFileSync(join(out, 'pouchdb-2.2', 'report.md'), 'utf8');
+    // Both paging tables of the report: its factors as published, and today's on the nearest published pair.
+    for (const [says, published] of [['allDocs, the first of its two tables', '2×'], ['allDocs, the second of its two tables', '8.04×']]) {
+      const section = md.slice(md.indexOf(`## PouchDB 2.2.0-alpha against 2.1.2, ${says}`));
+      expect(section, says).toContain(`Published: ${published} (change in speed, ${says}; Chrome 34, IndexedDB)`);
+      expect(section, says).toMatch(/\| chromium \| pouchdb-idb@2\.0\.2 → pouchdb-idb@2\.2\.0 \| [\d.]+× \[[\d.]+, [\d.]+\] \| (reproduced|reversed|inconclusive) \|\s+\|/);
+    }
+    expect(md).toMatch(/\| paginate\/walk-startkey \| 200 \| chromium \| pouchdb-idb 2\.0\.2 → 2\.2\.0 \| [\d.]+× \[/);
+    expect(md).toMatch(/\| paginate\/walk-startkey \| 200 \| chromium \| pouchdb-idb 7\.3\.1 → 9\.0\.0 \| [\d.]+× \[/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 });
