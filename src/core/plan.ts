@@ -4,6 +4,7 @@
  */
 import { parseShard, ShardError, type Shard } from './shard.ts';
 import type { ParamValue } from './identity.ts';
+import { parseVariant, VariantError, type Wraps } from './variant.ts';
 
 export interface Plan {
   suites: string[];
@@ -167,6 +168,8 @@ export interface PlanVocabulary {
   suites: readonly string[];
   adapters: readonly string[];
   fixtures: readonly string[];
+  /** The packages each adapter wraps, for variants `ADAPTER@VERSION` and `ADAPTER@file:DIR` (variant.ts); absent: none. */
+  wraps?: Readonly<Record<string, Wraps>>;
 }
 
 export class PlanError extends Error {
@@ -194,7 +197,7 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
   return {
     suites: fields.suites !== undefined ? parseNames('suites', fields.suites, vocab.suites) : defaults.length > 0 ? defaults : [...vocab.suites],
     // Older versions of a store (ids with an @) run only when named.
-    adapters: fields.adapters === undefined ? vocab.adapters.filter((a) => !a.includes('@')) : parseNames('adapters', fields.adapters, vocab.adapters),
+    adapters: fields.adapters === undefined ? vocab.adapters.filter((a) => !a.includes('@')) : parseAdapters(fields.adapters, vocab),
     sizes: fields.sizes === undefined ? [...DEFAULT_PLAN.sizes] : parseIntList('sizes', fields.sizes, 1, PLAN_LIMITS.maxSize),
     iterations: fields.iterations === undefined ? DEFAULT_PLAN.iterations : parseInteger('iterations', fields.iterations, 1, PLAN_LIMITS.maxIterations),
     warmup: fields.warmup === undefined ? DEFAULT_PLAN.warmup : parseInteger('warmup', fields.warmup, 0, PLAN_LIMITS.maxWarmup),
@@ -373,6 +376,26 @@ function parseNames(field: string, text: string, allowed: readonly string[], exa
   }
   if (exactly !== undefined && names.length !== exactly) throw new PlanError(`${field}: give exactly ${exactly}, got ${names.length}`);
   return [...new Set(names)];
+}
+
+/**
+ * Registered adapter ids, and variants of them (`ADAPTER@SPEC`, variant.ts): a registered id wins
+ * over parsing. A name without an `@` is checked as any other name.
+ */
+function parseAdapters(text: string, vocab: PlanVocabulary): string[] {
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const withoutAt = names.filter((n) => !n.includes('@'));
+  if (names.length === 0 || withoutAt.length > 0) parseNames('adapters', withoutAt.join(',') || text, vocab.adapters);
+  const ids = names.map((name) => {
+    if (vocab.adapters.includes(name)) return name;
+    try {
+      return parseVariant(name, vocab.adapters, vocab.wraps ?? {}).id;
+    } catch (e) {
+      if (e instanceof VariantError) throw new PlanError(`adapters: ${e.message}; registered: ${vocab.adapters.join(', ')}`);
+      throw e;
+    }
+  });
+  return [...new Set(ids)];
 }
 
 function parseInteger(field: string, text: string, min: number, max: number): number {

@@ -50,7 +50,10 @@ export interface RowRef {
    * the one just below it (the quick plans run smaller sizes than the full ones).
    */
   size: number | 'largest' | 'next-largest';
-  /** Only this store; absent: every store that ran the case. */
+  /**
+   * Only this store; absent: every store that ran the case. A finding whose two rows name two
+   * stores compares those (two versions of a store) on its case, once per browser.
+   */
   adapter?: string;
 }
 
@@ -102,6 +105,11 @@ export interface Study {
   distribution?: { part: string; says: string };
   /** A part of growth rows whose batches the report compares, the first ones against the last ones. */
   growth?: { part: string; says: string; batches: number };
+  /**
+   * The pairs of versions the report's version table compares, by adapter id (`pouchdb-idb@2.0.2`
+   * against `pouchdb-idb@2.2.0`); absent: each `store@VERSION` that ran against the store.
+   */
+  versions?: { older: string; newer: string }[];
 }
 
 /**

@@ -13,7 +13,7 @@ import { formatDuration, passesOf, planToQuery, type Plan } from '../core/plan.t
 import { planGroups } from '../core/runner.ts';
 import type { CaseResult } from '../core/results.ts';
 import type { RunEvent } from '../core/runner.ts';
-import { ADAPTERS } from '../adapters/registry.ts';
+import { adapterById, ADAPTERS } from '../adapters/registry.ts';
 import { SUITES } from '../../suites/index.ts';
 import { FIXTURE_IDS } from '../../fixtures/index.ts';
 import { runInPage } from './run/app-run.ts';
@@ -58,7 +58,7 @@ const heapSupport = detectHeapSupport();
 const HEAP_WAIT = 'Waiting for the browser to finish a trial heap measurement before the first sample (Chromium answers it at its next garbage collection, within 25 s), so that it cannot land inside a timed sample…';
 // The explorer's state shares the URL with the plan; each side rewrites only its own keys.
 const explorer = new Explorer(byId('explorer-panel'), location.search, (search) => history.replaceState(null, '', `${location.pathname}${search}`));
-table.setAdapterLabels(new Map(ADAPTERS.map((a) => [a.id, a.label])));
+table.setAdapterLabels(adapterLabels([]));
 
 const runButton = byId<HTMLButtonElement>('run');
 const cancelButton = byId<HTMLButtonElement>('cancel');
@@ -143,6 +143,19 @@ async function boot(): Promise<void> {
   }
 }
 
+/** Every registered store's label, and the plan's variants' (an instrument, a version this page was built with). */
+function adapterLabels(ids: readonly string[]): Map<string, string> {
+  const labels = new Map(ADAPTERS.map((a) => [a.id, a.label]));
+  for (const id of ids) {
+    try {
+      labels.set(id, adapterById(id).label);
+    } catch {
+      // A variant this page was built without: the run says why when it starts.
+    }
+  }
+  return labels;
+}
+
 function checkSupport(): void {
   for (const adapter of ADAPTERS) {
     Promise.resolve()
@@ -164,6 +177,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   warnings.clear();
   runSummary.textContent = '';
   table.setAdaptive(plan.auto !== undefined);
+  table.setAdapterLabels(adapterLabels(plan.adapters));
   table.clear();
   chart.update([]);
   downloads.setResults(null);
