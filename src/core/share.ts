@@ -64,3 +64,14 @@ export function passNeed(s: PassShare): { take: number } | 'skip' | 'done' {
   const count = cls === 'too costly' ? TOO_COSTLY_SAMPLES : 1 + Math.ceil((s.minN - PASS_MINIMUM) / perPass);
   return spreadPasses(count, s.passes).includes(s.pass) ? { take: Math.min(perPass, target - s.n) } : 'skip';
 }
+
+/**
+ * A costly row in words: `a sample takes 24 s, more than its share of the budget (3.2 s): 2 samples,
+ * no interval`, or `a sample takes 1.5 s: its 6 samples came from fewer passes (its share 3.2 s)`.
+ */
+export function shareNote(share: { sampleMs: number; shareMs: number }, n: number): string {
+  const s = (ms: number) => `${Number((ms / 1000).toPrecision(2))} s`;
+  return share.sampleMs > share.shareMs
+    ? `a sample takes ${s(share.sampleMs)}, more than its share of the budget (${s(share.shareMs)}): ${n} samples from passes far apart, no interval`
+    : `a sample takes ${s(share.sampleMs)}: its ${n} samples came from fewer passes, to keep to its share of the budget (${s(share.shareMs)})`;
+}

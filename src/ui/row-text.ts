@@ -6,6 +6,7 @@
  */
 import { formatPrecision, rowPrecision } from '../core/precision.ts';
 import type { CaseResult, StopReason } from '../core/results.ts';
+import { shareNote } from '../core/share.ts';
 import { MEDIAN_CI_MIN_N, type Interval, type Stats } from '../core/stats.ts';
 import { formatMs } from './format.ts';
 
@@ -76,16 +77,6 @@ export function stopNote(row: OkCase, adaptive: boolean): string | null {
   return row.stopped ? STOPPED[row.stopped] : null;
 }
 
-/**
- * A costly row in words: `a sample takes 24 s, more than its share of the budget (3.2 s): 2 samples,
- * no interval`, or `a sample takes 1.5 s: its 6 samples came from fewer passes (its share 3.2 s)`.
- */
-export function shareNote(share: { sampleMs: number; shareMs: number }, n: number): string {
-  const s = (ms: number) => `${Number((ms / 1000).toPrecision(2))} s`;
-  return share.sampleMs > share.shareMs
-    ? `a sample takes ${s(share.sampleMs)}, more than its share of the budget (${s(share.shareMs)}): ${n} samples from passes far apart, no interval`
-    : `a sample takes ${s(share.sampleMs)}: its ${n} samples came from fewer passes, to keep to its share of the budget (${s(share.shareMs)})`;
-}
 
 /** `shared database`, `fresh database per sample`, `40 runs per sample`: how each sample ran. */
 export function samplingNotes(row: CaseResult): string[] {
