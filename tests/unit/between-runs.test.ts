@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { aaPair, AA_PAIRS, BROWSERS } from '../../src/cli/between-runs.ts';
+import { aaPair, AA_PAIRS, BROWSERS, measureBetweenRuns } from '../../src/cli/between-runs.ts';
 import { tableText, TABLE_PATH } from '../../src/cli/between-runs-cmd.ts';
 import { REPO_ROOT } from '../../src/cli/build.ts';
 import { estimateBetweenRuns, rowScatter, shiftScatter } from '../../src/core/between-runs.ts';
@@ -39,6 +39,19 @@ describe('between runs - compare', () => {
       }
     });
   }
+
+  it('passes each pair with a table from the other pairs alone: no row fires, and at most a shift is undecided', () => {
+    for (const pair of AA_PAIRS) {
+      const others = measureBetweenRuns(AA_PAIRS.filter((p) => p !== pair));
+      for (const browser of BROWSERS) {
+        const docs = aaPair(pair[0], pair[1], browser);
+        if (!docs) continue;
+        const c = compareResults([docs[0]], [docs[1]], 5, others);
+        expect(c.rows.filter((r) => r.verdict === 'regression').map((r) => `${r.suite}/${r.case} ${r.adapter}`), `${pair[0]} ${browser}`).toEqual([]);
+        expect([GATE_EXIT.ok, GATE_EXIT.undecided]).toContain(gate(c).code);
+      }
+    }
+  });
 
   it("still fails a row whose samples are 30% slower, against the file it was copied from", () => {
     const [base, next] = AA_PAIRS.at(-1) as [string, string];
