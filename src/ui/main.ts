@@ -37,6 +37,7 @@ import { ProgressView } from './progress.ts';
 import { ResultsTable } from './results-table.ts';
 import { formatElapsed, runSummaryText } from './run-summary.ts';
 import { WarningsView } from './warnings.ts';
+import { AbView } from './ab-view.ts';
 import { Explorer } from './explorer/explorer.ts';
 import { withPlanQuery } from './explorer/explorer-url.ts';
 
@@ -53,6 +54,7 @@ const table = new ResultsTable();
 const chart = new MediansChart();
 const downloads = new Downloads();
 const compareView = new CompareView();
+const abView = new AbView();
 // Started at load: where the heap can only be measured slowly, the trial settles before a run.
 const heapSupport = detectHeapSupport();
 const HEAP_WAIT = 'Waiting for the browser to finish a trial heap measurement before the first sample (Chromium answers it at its next garbage collection, within 25 s), so that it cannot land inside a timed sample…';
@@ -86,6 +88,7 @@ byId('downloads').append(downloads.element);
 byId('chart').append(chart.element);
 byId('table').append(table.element);
 byId('compare').append(compareView.element);
+byId('run-summary').after(abView.element);
 byId('explorer').append(explorer.element);
 controls.setPlan(query.plan);
 showPlan(query.plan);
@@ -182,6 +185,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   chart.update([]);
   downloads.setResults(null);
   compareView.setCurrent(null);
+  abView.render([]);
   progress.start();
 
   const rows: CaseResult[] = [];
@@ -255,6 +259,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     chart.update(results.cases);
     downloads.setResults(results);
     compareView.setCurrent(results);
+    abView.render([results]);
     runSummary.textContent = runSummaryText(results, elapsedMs);
     if (results.run.cancelled) progress.finish('cancelled', `Cancelled after ${took}; the ${results.cases.length} rows that finished are kept.`);
     else if (carry && launch) progress.finish('done', `Passes ${launch.first} to ${launch.last} done in ${took}; the sweep takes the next ones in a new browser launch.`);
