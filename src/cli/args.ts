@@ -7,7 +7,7 @@
 import { isIP } from 'node:net';
 import { MIN_SAMPLES_ON_TIME_CAP } from '../core/allocator.ts';
 import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../core/compare.ts';
-import { DEFAULT_AB_THRESHOLD_PCT, DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, DEFAULT_SUITES, formatDuration, MAX_CPU_THROTTLE, parsePlan, passesOf, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
+import { DEFAULT_AB_THRESHOLD_PCT, DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, DEFAULT_PLAN_SIZES, DEFAULT_SUITES, formatDuration, MAX_CPU_THROTTLE, parsePlan, passesOf, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
 import { MAX_SHARDS } from '../core/shard.ts';
 import { defaultLaunches } from '../core/launch.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
@@ -165,7 +165,7 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
   if (plan.ab) {
     if (manual) throw new ArgsError('--ab takes each pass in a browser launch of its own, its replicate; --manual runs every pass in one page. Leave out one of them');
     if (get('launches') !== undefined) throw new ArgsError('--ab takes each pass in a browser launch of its own; leave out --launches (--auto passes:N and --budget set them)');
-    plan = abPasses(plan);
+    plan = abPasses(get('budget') === undefined ? { ...plan, budgetMs: AB_BUDGET_MS } : plan);
   }
   const launches = plan.ab ? passesOf(plan.auto) : parseLaunches(get('launches'), plan, manual);
   return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.values.has('no-build'), page: get('page') ?? null, manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), plan.ab ? undefined : get('threshold'), plan), launches };
@@ -180,6 +180,12 @@ function abFields(fields: PlanFields, get: (name: string) => string | undefined)
   fields.adapters = pair;
   fields.ab = get('threshold') ?? `${DEFAULT_AB_THRESHOLD_PCT}%`;
 }
+
+/**
+ * --ab's budget when none is given: one question, answered in 9 launches of Chromium within about
+ * 6 minutes with the page's build and the launches' starts (the default plan's 12 cases on one pair).
+ */
+export const AB_BUDGET_MS = 4 * 60_000;
 
 /** With --ab every pass is a launch of its own: as many passes as launches the budget gives (launch.defaultLaunches). */
 function abPasses(plan: Plan): Plan {
@@ -259,7 +265,7 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     `  --adapters a,b     stores (default: all without an @); allowed: ${vocab.adapters.join(', ')}`,
     `                     or a variant ADAPTER@SPEC: idb@8.0.4 (an npm version), pouchdb-idb@file:DIR (a local build),`,
     `                     idb@+10% (an instrument: the store made 10% slower); see docs/stores.md, "Variants of a store"`,
-    `  --sizes n,m        documents per case (default: ${d.sizes.join(',')}); 1 to ${PLAN_LIMITS.maxSize}`,
+    `  --sizes n,m        documents per case (default: ${DEFAULT_PLAN_SIZES.join(',')} for the default plan, ${d.sizes.join(',')} when --suites or --cases is given); 1 to ${PLAN_LIMITS.maxSize}`,
     `  --budget TIME      sampling time per browser (default: ${formatDuration(DEFAULT_BUDGET_MS)}), e.g. 90s, 10m, 1h: each row samples until`,
     `                     the 95% interval of its median is within ±${DEFAULT_AUTO.targetRelCi * 100}%, the time going first to the rows whose`,
     `                     interval is widest for what a sample costs, in ${DEFAULT_AUTO.passes} passes over the plan; rows always get ${MIN_SAMPLES_ON_TIME_CAP} samples`,

@@ -152,9 +152,12 @@ export const DEFAULT_CASES: readonly string[] = [
  */
 export const DEFAULT_PLAN_PARAMS: Readonly<Record<string, ParamValue>> = { queries: 3 };
 
+/** The default plan's size: the PouchDB 2.2.0 and JSONStore studies start at 1,000 documents, where their findings show. */
+export const DEFAULT_PLAN_SIZES: readonly number[] = [1000];
+
 export const DEFAULT_PLAN: Readonly<Omit<Plan, 'suites' | 'adapters'>> = {
-  /** The size the PouchDB 2.2.0 and JSONStore studies start at, where their findings show. */
-  sizes: [1000],
+  /** A plan that names its suites or cases: small and quick, for a question of its own; --sizes for more. */
+  sizes: [100],
   iterations: 5,
   warmup: 1,
   seed: 42,
@@ -198,7 +201,7 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
     suites: fields.suites !== undefined ? parseNames('suites', fields.suites, vocab.suites) : defaults.length > 0 ? defaults : [...vocab.suites],
     // Older versions of a store (ids with an @) run only when named.
     adapters: fields.adapters === undefined ? vocab.adapters.filter((a) => !a.includes('@')) : parseAdapters(fields.adapters, vocab),
-    sizes: fields.sizes === undefined ? [...DEFAULT_PLAN.sizes] : parseIntList('sizes', fields.sizes, 1, PLAN_LIMITS.maxSize),
+    sizes: fields.sizes === undefined ? [...(defaults.length > 0 ? DEFAULT_PLAN_SIZES : DEFAULT_PLAN.sizes)] : parseIntList('sizes', fields.sizes, 1, PLAN_LIMITS.maxSize),
     iterations: fields.iterations === undefined ? DEFAULT_PLAN.iterations : parseInteger('iterations', fields.iterations, 1, PLAN_LIMITS.maxIterations),
     warmup: fields.warmup === undefined ? DEFAULT_PLAN.warmup : parseInteger('warmup', fields.warmup, 0, PLAN_LIMITS.maxWarmup),
     seed: fields.seed === undefined ? DEFAULT_PLAN.seed : parseInteger('seed', fields.seed, 0, 2 ** 32 - 1),

@@ -105,3 +105,17 @@ describe('plan - parsing', () => {
     });
   }
 });
+
+describe('plan - sizes by default', () => {
+  it('runs the default plan at 1,000 documents, where its findings show, and a plan that names its suites or cases at 100', async () => {
+    const { DEFAULT_PLAN_SIZES } = await import('../../src/core/plan.ts');
+    const vocab = { suites: [...DEFAULT_SUITES], adapters: ['idb'], fixtures: ['person'] };
+    expect(DEFAULT_PLAN_SIZES).toEqual([1000]);
+    expect(parsePlan({}, vocab).sizes).toEqual([1000]);
+    expect(parsePlan({}, vocab).params).toEqual({ queries: 3 });
+    expect(parsePlan({ suites: 'insert' }, vocab).sizes).toEqual([100]);
+    expect(parsePlan({ suites: 'insert' }, vocab).params).toEqual({});
+    expect(parsePlan({ cases: 'bulk' }, vocab).sizes).toEqual([100]);
+    expect(parsePlan({ sizes: '50' }, vocab).sizes).toEqual([50]);
+  });
+});
