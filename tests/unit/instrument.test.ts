@@ -20,7 +20,7 @@ function watched(percent: number, base: StoreAdapter = memoryAdapter) {
 const doc = (i: number) => ({ _id: `d${String(i).padStart(5, '0')}`, n: i, tags: ['a', 'b'], nested: { x: i } });
 
 describe('instrument - ADAPTER@+N%', () => {
-  it('times each handle call and then spins for exactly N% of that time, on the real memory store', async () => {
+  it('times each handle call and then spins for N% of that time, carrying what a wait overshoots to the next, on the real memory store', async () => {
     const { adapter, calls } = watched(10);
     const handle = await adapter.open('instrument-accounting');
     for (let i = 0; i < 200; i++) await handle.put(doc(i));
@@ -30,17 +30,26 @@ describe('instrument - ADAPTER@+N%', () => {
     await handle.destroy();
     expect(calls.map((c) => c.call.method).slice(-4)).toEqual(['bulkPut', 'get', 'count', 'destroy']);
     expect(calls).toHaveLength(204);
+    let owed = 0;
+    let target = 0;
+    let spun = 0;
     for (const { call, reads } of calls) {
       const [t0, t1, ...spin] = reads as [number, number, ...number[]];
-      // The call's time is the two reads around it; the wait aims at a tenth of it...
+      // The call's time is the two reads around it; the wait aims at a tenth of it, plus what the waits before fell short of...
       expect(call.callMs).toBe(t1 - t0);
       expect(call.targetMs).toBe(call.callMs * 0.1);
+      expect(call.aimMs).toBeCloseTo(call.targetMs + owed, 12);
       // ...and reads the clock until it has passed that, and no longer.
       const last = spin.at(-1) ?? t1;
       expect(call.spunMs).toBe(last - t1);
-      expect(call.spunMs).toBeGreaterThanOrEqual(call.targetMs);
-      for (const t of spin.slice(0, -1)) expect(t - t1).toBeLessThan(call.targetMs);
+      expect(call.spunMs).toBeGreaterThanOrEqual(call.aimMs);
+      for (const t of spin.slice(0, -1)) expect(t - t1).toBeLessThan(call.aimMs);
+      owed = call.aimMs - call.spunMs;
+      target += call.targetMs;
+      spun += call.spunMs;
     }
+    // Over every call the waits add up to a tenth of the calls' time, to within the last wait's overshoot.
+    expect(Math.abs(spun - target)).toBeLessThanOrEqual(Math.abs(owed) + 1e-9);
   });
 
   it('slows a call of known length by N%: a 30 ms call is followed by a 3 ms wait', async () => {
