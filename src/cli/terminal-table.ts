@@ -103,42 +103,14 @@ export const LEGEND =
  * in: the runner finishes unsupported rows first.
  */
 export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: readonly string[] = []): string {
-  const order: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] = [];
-  const seen = new Set<string>();
-  const groupRank = new Map<string, number>();
+  const order = rowOrder(columns, adapterOrder);
   const byBrowser = columns.map((col) => new Map(col.cases.map((r) => [key(r), r])));
-  for (const col of columns) {
-    for (const r of col.cases) {
-      const group = `${r.suite}\u0000${r.case}\u0000${r.size}`;
-      if (!groupRank.has(group)) groupRank.set(group, groupRank.size);
-      if (!seen.has(key(r))) {
-        seen.add(key(r));
-        order.push(r);
-      }
-    }
-  }
-  const adapterRank = (a: string) => {
-    const i = adapterOrder.indexOf(a);
-    return i === -1 ? adapterOrder.length : i;
-  };
-  const rank = (r: Pick<CaseResult, 'suite' | 'case' | 'size'>) => groupRank.get(`${r.suite}\u0000${r.case}\u0000${r.size}`) ?? 0;
-  // Array sort is stable, so adapters the plan does not name keep their first-seen order.
-  order.sort((a, b) => rank(a) - rank(b) || adapterRank(a.adapter) - adapterRank(b.adapter));
   const header = [
     ['suite', 'case', 'adapter', 'size', ...columns.map((c) => c.browser)],
     ['', '', '', '', ...columns.map(() => COLUMN_NOTE)],
   ];
   const align: Align[] = ['left', 'left', 'left', 'right', ...columns.map((): Align => 'right')];
-  // The fastest ok median of each case and size, per browser: the factor's denominator.
-  const fastest = columns.map((col) => {
-    const best = new Map<string, number>();
-    for (const r of col.cases) {
-      if (r.status !== 'ok' || !(r.stats.median > 0)) continue;
-      const g = `${r.suite}\u0000${r.case}\u0000${r.size}`;
-      best.set(g, Math.min(best.get(g) ?? Infinity, r.stats.median));
-    }
-    return best;
-  });
+  const fastest = columns.map(fastestByGroup);
   // A row every browser reports unsupported says nothing a line under Unsupported does not.
   const shown = order.filter((r) => byBrowser.some((m) => {
     const cell = m.get(key(r));
@@ -149,11 +121,76 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
     r.case,
     r.adapter,
     String(r.size),
-    ...byBrowser.map((m, i) => formatCell(m.get(key(r)), columns[i]?.timerStepMs, fastest[i]?.get(`${r.suite}\u0000${r.case}\u0000${r.size}`))),
+    ...byBrowser.map((m, i) => formatCell(m.get(key(r)), columns[i]?.timerStepMs, fastest[i]?.get(groupKey(r)))),
   ]);
-  const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no rows)', LEGEND];
+  return [rows.length > 0 ? renderTable(header, rows, align) : '(no rows)', LEGEND, ...tableNotes(columns)].join('\n');
+}
 
-  // Rows that failed for the same reason are one line: a store missing in a browser fails every case alike.
+const groupKey = (r: Pick<CaseResult, 'suite' | 'case' | 'size'>) => `${r.suite}\u0000${r.case}\u0000${r.size}`;
+
+/** Rows as the run went (suite, case, size as they came), the adapters of a group in the plan's order. */
+function rowOrder(columns: readonly BrowserColumn[], adapterOrder: readonly string[]): Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] {
+  const order: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] = [];
+  const seen = new Set<string>();
+  const groupRank = new Map<string, number>();
+  for (const r of columns.flatMap((col) => col.cases)) {
+    if (!groupRank.has(groupKey(r))) groupRank.set(groupKey(r), groupRank.size);
+    if (!seen.has(key(r))) {
+      seen.add(key(r));
+      order.push(r);
+    }
+  }
+  const adapterRank = (a: string) => {
+    const i = adapterOrder.indexOf(a);
+    return i === -1 ? adapterOrder.length : i;
+  };
+  // Array sort is stable, so adapters the plan does not name keep their first-seen order.
+  return order.sort((a, b) => (groupRank.get(groupKey(a)) ?? 0) - (groupRank.get(groupKey(b)) ?? 0) || adapterRank(a.adapter) - adapterRank(b.adapter));
+}
+
+/** The fastest ok median of each case and size in one browser: the factor's denominator. */
+function fastestByGroup(col: BrowserColumn): Map<string, number> {
+  const best = new Map<string, number>();
+  for (const r of col.cases) {
+    if (r.status !== 'ok' || !(r.stats.median > 0)) continue;
+    best.set(groupKey(r), Math.min(best.get(groupKey(r)) ?? Infinity, r.stats.median));
+  }
+  return best;
+}
+
+/** What the table's cells cannot say, each under its heading: coarse timers, costly rows, driven suites' findings, failures, unsupported stores. */
+function tableNotes(columns: readonly BrowserColumn[]): string[] {
+  const out: string[] = [];
+  const section = (heading: string, lines: readonly string[], most = Infinity) => {
+    if (lines.length === 0) return;
+    out.push('', heading, ...lines.slice(0, most).map((line) => `  ${line}`));
+    if (lines.length > most) out.push(`  … and ${lines.length - most} more`);
+  };
+  const each = (fn: (col: BrowserColumn, r: CaseResult) => string | null) => columns.flatMap((col) => col.cases.flatMap((r) => fn(col, r) ?? []));
+  section(`Under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes):`, each((col, r) =>
+    r.status === 'ok' && col.timerStepMs !== undefined && underTimerFloor(r, col.timerStepMs)
+      ? `${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median timed section ${formatMs(timedSectionMs(r))} ms = ${Math.round(timedSectionMs(r) / col.timerStepMs)} steps of ${col.timerStepMs} ms`
+      : null), 10);
+  section('Costly rows (a sample costs too much of its share of the budget to take its minimum in every pass):', each((col, r) =>
+    r.status === 'ok' && r.stopped === 'share' && r.share ? printableField(`${col.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${shareNote(r.share, r.stats.n)}`) : null), 10);
+  for (const { suite, finding } of Object.values(DRIVEN_SUITES)) {
+    if (finding === null) continue;
+    section(finding.heading, each((col, r) => {
+      const found = r.suite === suite.id ? finding.describe(r) : null;
+      return found === null ? null : printableField(`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${found}`);
+    }));
+  }
+  const { problems, unsupported } = failures(columns);
+  section('Errors and timeouts:', [...problems.values()].map((p) => {
+    const where = p.where.length === 1 ? (p.where[0] as string) : `${p.where.length} rows: ${p.where.slice(0, 3).join(', ')}${p.where.length > 3 ? ', …' : ''}`;
+    return `${p.browser} ${p.adapter} ${p.status} (${where}): ${oneLine(p.reason)}`;
+  }));
+  section('Unsupported:', [...unsupported.values()].map((u) => `${u.browser} ${u.adapter} (${u.rows} row${u.rows === 1 ? '' : 's'}): ${oneLine(u.reason)}`));
+  return out;
+}
+
+/** Rows that failed, or were unsupported, for the same reason in one browser and store, as one line each: a store missing in a browser fails every case alike. */
+function failures(columns: readonly BrowserColumn[]) {
   const problems = new Map<string, { browser: string; adapter: string; status: string; reason: string; where: string[] }>();
   const unsupported = new Map<string, { browser: string; adapter: string; reason: string; rows: number }>();
   for (const col of columns) {
@@ -171,48 +208,7 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
       }
     }
   }
-  const coarse = columns.flatMap((col) =>
-    col.cases.flatMap((r) =>
-      r.status === 'ok' && col.timerStepMs !== undefined && underTimerFloor(r, col.timerStepMs)
-        ? [`${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median timed section ${formatMs(timedSectionMs(r))} ms = ${Math.round(timedSectionMs(r) / col.timerStepMs)} steps of ${col.timerStepMs} ms`]
-        : [],
-    ),
-  );
-  if (coarse.length > 0) {
-    out.push('', `Under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes):`);
-    for (const line of coarse.slice(0, 10)) out.push(`  ${line}`);
-    if (coarse.length > 10) out.push(`  … and ${coarse.length - 10} more`);
-  }
-  const costly = columns.flatMap((col) =>
-    col.cases.flatMap((r) => (r.status === 'ok' && r.stopped === 'share' && r.share ? [printableField(`${col.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${shareNote(r.share, r.stats.n)}`)] : [])),
-  );
-  if (costly.length > 0) {
-    out.push('', 'Costly rows (a sample costs too much of its share of the budget to take its minimum in every pass):');
-    for (const line of costly.slice(0, 10)) out.push(`  ${line}`);
-    if (costly.length > 10) out.push(`  … and ${costly.length - 10} more`);
-  }
-  for (const { suite, finding } of Object.values(DRIVEN_SUITES)) {
-    if (finding === null) continue;
-    const lines = columns.flatMap((col) =>
-      col.cases.flatMap((r) => {
-        const found = r.suite === suite.id ? finding.describe(r) : null;
-        return found === null ? [] : [printableField(`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${found}`)];
-      }),
-    );
-    if (lines.length > 0) out.push('', finding.heading, ...lines.map((line) => `  ${line}`));
-  }
-  if (problems.size > 0) {
-    out.push('', 'Errors and timeouts:');
-    for (const p of problems.values()) {
-      const where = p.where.length === 1 ? (p.where[0] as string) : `${p.where.length} rows: ${p.where.slice(0, 3).join(', ')}${p.where.length > 3 ? ', …' : ''}`;
-      out.push(`  ${p.browser} ${p.adapter} ${p.status} (${where}): ${oneLine(p.reason)}`);
-    }
-  }
-  if (unsupported.size > 0) {
-    out.push('', 'Unsupported:');
-    for (const u of unsupported.values()) out.push(`  ${u.browser} ${u.adapter} (${u.rows} row${u.rows === 1 ? '' : 's'}): ${oneLine(u.reason)}`);
-  }
-  return out.join('\n');
+  return { problems, unsupported };
 }
 
 function oneLine(text: string, max = 200): string {

@@ -13,9 +13,10 @@ import { settled } from './page-state.ts';
 test('instrument - in a real browser its waits add 10% of the calls, and memory@+10% is compared with memory', async ({ page }) => {
   test.setTimeout(120_000);
   await page.goto('/tests/e2e/blank.html');
-  const accounting = await page.evaluate(async () => {
-    const { instrumentAdapter } = await import('/src/adapters/instrument.ts');
-    const { memoryAdapter } = await import('/src/adapters/memory.ts');
+  // The modules as the dev server serves them to the page: the test runs them in the browser.
+  const accounting = await page.evaluate(async (paths) => {
+    const { instrumentAdapter } = (await import(paths.instrument)) as typeof import('../../src/adapters/instrument.ts');
+    const { memoryAdapter } = (await import(paths.memory)) as typeof import('../../src/adapters/memory.ts');
     let callMs = 0;
     let spunMs = 0;
     const adapter = instrumentAdapter(memoryAdapter, 10, { onCall: (c: { callMs: number; spunMs: number }) => ((callMs += c.callMs), (spunMs += c.spunMs)) });
@@ -24,7 +25,7 @@ test('instrument - in a real browser its waits add 10% of the calls, and memory@
     for (let i = 0; i < 300; i++) await handle.get(`d${String(i).padStart(5, '0')}`);
     await handle.destroy();
     return { callMs, spunMs };
-  });
+  }, { instrument: '/src/adapters/instrument.ts', memory: '/src/adapters/memory.ts' });
   expect(accounting.callMs).toBeGreaterThan(0);
   // Within a tenth of a point: what one clock step of overshoot, carried to the next wait, leaves at the end.
   expect(accounting.spunMs / accounting.callMs).toBeGreaterThan(0.099);
