@@ -44,18 +44,33 @@ interface Doc {
 export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
   if (inputs.length === 0) throw new MergeError('no files to merge; give one or more results files');
   const notes: string[] = [];
+  const raw = withoutPartials(inputs, notes);
+  checkOneSchema(raw);
+  const docs = validated(raw);
+  checkOnePlan(docs);
+  const kept = withoutTwins(docs, notes);
+  checkRowsOnce(kept);
+  const ordered = [...kept].sort(
+    (a, b) => a.doc.run.browser.localeCompare(b.doc.run.browser) || (a.doc.run.plan.shard?.index ?? 0) - (b.doc.run.plan.shard?.index ?? 0) || a.doc.run.startedAt.localeCompare(b.doc.run.startedAt),
+  );
+  notes.push(...coverageNotes(ordered), ...commitNotes(ordered));
+  return { documents: ordered.map((d) => d.doc), notes };
+}
 
-  // Schema versions first, by the field alone: a newer document would fail validation with a
-  // message about some other field, which hides the real reason.
-  const raw: { source: string; data: unknown }[] = [];
-  for (const input of inputs) {
-    const schema = schemaOf(input.data);
-    if (schema === PARTIAL_SCHEMA) {
-      notes.push(`skipped ${input.source}: rows of a browser run that did not finish (${PARTIAL_SCHEMA}), not a results document`);
-      continue;
-    }
-    raw.push(input);
-  }
+/** The inputs less a sweep's partial files, each skipped with a note. */
+function withoutPartials(inputs: readonly MergeInput[], notes: string[]): MergeInput[] {
+  return inputs.filter((input) => {
+    if (schemaOf(input.data) !== PARTIAL_SCHEMA) return true;
+    notes.push(`skipped ${input.source}: rows of a browser run that did not finish (${PARTIAL_SCHEMA}), not a results document`);
+    return false;
+  });
+}
+
+/**
+ * Schema versions first, by the field alone: a newer document would fail validation with a
+ * message about some other field, which hides the real reason.
+ */
+function checkOneSchema(raw: readonly MergeInput[]): void {
   const schemas = new Map<string, string[]>();
   for (const { source, data } of raw) {
     for (const schema of Array.isArray(data) ? data.map(schemaOf) : [schemaOf(data)]) {
@@ -73,7 +88,10 @@ export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
   if (only !== undefined && only !== RESULTS_SCHEMA) {
     throw new MergeError(`${[...schemas.values()].flat().join(', ')}: schema ${only}; this build reads and merges only ${RESULTS_SCHEMA}`);
   }
+}
 
+/** Every document of every input, validated, named by its file (and its place in a set). */
+function validated(raw: readonly MergeInput[]): Doc[] {
   const docs: Doc[] = [];
   for (const { source, data } of raw) {
     let parsed: ResultsFile[];
@@ -86,8 +104,11 @@ export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
     parsed.forEach((doc, i) => docs.push({ source: parsed.length === 1 ? source : `${source} [document ${i}]`, doc }));
   }
   if (docs.length === 0) throw new MergeError('no results documents to merge; every file was skipped');
+  return docs;
+}
 
-  // One plan: shards of it differ only in `shard`.
+/** One plan: shards of it differ only in `shard`. */
+function checkOnePlan(docs: readonly Doc[]): void {
   const first = docs[0] as Doc;
   const firstPlan = planKey(first.doc.run.plan);
   for (const d of docs.slice(1)) {
@@ -98,16 +119,21 @@ export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
       );
     }
   }
+}
 
-  // The same document twice (a file given twice, or a set that already holds it) is kept once.
+/** The same document twice (a file given twice, or a set that already holds it) is kept once. */
+function withoutTwins(docs: readonly Doc[], notes: string[]): Doc[] {
   const kept: Doc[] = [];
   for (const d of docs) {
     const twin = kept.find((k) => sameDocument(k.doc, d.doc));
     if (twin) notes.push(`skipped ${d.source}: the same run as ${twin.source} (${describeDoc(d.doc)})`);
     else kept.push(d);
   }
+  return kept;
+}
 
-  // No row twice for one browser on one machine: which of the two would a reader believe?
+/** No row twice for one browser on one machine: which of the two would a reader believe? */
+function checkRowsOnce(kept: readonly Doc[]): void {
   const seen = new Map<string, Doc>();
   for (const d of kept) {
     for (const row of d.doc.cases) {
@@ -122,12 +148,6 @@ export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
       seen.set(key, d);
     }
   }
-
-  const ordered = [...kept].sort(
-    (a, b) => a.doc.run.browser.localeCompare(b.doc.run.browser) || (a.doc.run.plan.shard?.index ?? 0) - (b.doc.run.plan.shard?.index ?? 0) || a.doc.run.startedAt.localeCompare(b.doc.run.startedAt),
-  );
-  notes.push(...coverageNotes(ordered), ...commitNotes(ordered));
-  return { documents: ordered.map((d) => d.doc), notes };
 }
 
 function schemaOf(data: unknown): string | undefined {
