@@ -432,7 +432,7 @@ function parseParams(text: string): Record<string, ParamValue> {
   return out;
 }
 
-function formatParams(params: Record<string, ParamValue>): string {
+export function formatParams(params: Readonly<Record<string, ParamValue>>): string {
   return Object.entries(params)
     .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`)
     .join(';');

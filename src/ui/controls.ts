@@ -6,7 +6,7 @@
  */
 import type { StoreAdapter } from '../core/adapter.ts';
 import { adapterById } from '../adapters/registry.ts';
-import { DEFAULT_AB_THRESHOLD_PCT, DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_CASES, DEFAULT_SUITES, formatAuto, formatDuration, parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
+import { DEFAULT_AB_THRESHOLD_PCT, DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_CASES, DEFAULT_PLAN_PARAMS, DEFAULT_SUITES, formatAuto, formatDuration, formatParams, parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
 import type { Suite } from '../core/suite.ts';
 import { h } from './dom.ts';
 import { abChoices, type AbChoice } from './model/ab-choices.ts';
@@ -194,6 +194,8 @@ export class Controls {
       timeoutMs: this.inputs.timeoutMs.value,
       fixture: this.fixture.value,
     };
+    // The field is cleared, not just ignored, so it shows the plan that runs.
+    if (this.dropsDefaultParams(fields.suites ?? '')) this.inputs.params.value = '';
     if (this.inputs.params.value.trim() !== '') fields.params = this.inputs.params.value;
     // With the switch off the plan is a fixed count: the iterations field, and no budget.
     if (this.auto.checked) {
@@ -268,6 +270,11 @@ export class Controls {
    */
   private dropsDefaultCases(suites: string): boolean {
     return sameIds(this.cases ?? '', DEFAULT_CASES) && !sameIds(suites, DEFAULT_SUITES);
+  }
+
+  /** The default plan's parameters go with its suites, as on the command line: insert alone takes none of them. */
+  private dropsDefaultParams(suites: string): boolean {
+    return this.inputs.params.value.trim() === formatParams(DEFAULT_PLAN_PARAMS) && !sameIds(suites, DEFAULT_SUITES);
   }
 
   /** Only the fields of the sampling chosen can be edited: the others would not change the plan. */
