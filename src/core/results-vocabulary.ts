@@ -19,3 +19,12 @@ export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
 const STOPS = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget', 'cancelled'] as const;
 export type StopReason = (typeof STOPS)[number];
 export const STOP_REASONS: readonly StopReason[] = STOPS;
+
+/**
+ * A finding's verdict in one browser and store (core/findings.ts says how each is reached):
+ * `holds`, `reversed`, `differs` and `too close to call` come from the interval of a ratio;
+ * `missing` names a row that is absent or not ok; `not measurable` is a study's own declaration.
+ */
+const VERDICT_WORDS = ['holds', 'reversed', 'differs', 'too close to call', 'missing', 'not measurable'] as const;
+export type Verdict = (typeof VERDICT_WORDS)[number];
+export const VERDICTS: readonly Verdict[] = VERDICT_WORDS;

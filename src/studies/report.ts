@@ -7,22 +7,16 @@
  * own intervals (stats.ratioOfMedians), so a verdict comes from the same intervals as every
  * other number storebench shows.
  */
+import { findingCells, fmt, isOk, perOperation, VERDICTS, type FindingCell, type RowRef, type Verdict } from '../core/findings.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
 import { median, medianCi, quantile, ratioOfMedians, type MedianRatio, type MedianWithCi } from '../core/stats.ts';
-import { verdictOf, VERDICTS, type Finding, type PublishedFigure, type Reference, type RowRef, type Study, type Verdict } from './study.ts';
+import type { PublishedFigure, Reference, Study, StudyFinding } from './study.ts';
 
-export interface FindingCell {
-  browser: string;
-  adapter: string;
-  verdict: Verdict;
-  /** median(slower) / median(faster), per operation, with its 95% interval; null without one. */
-  ratio: MedianRatio | null;
-  /** Why there is no ratio, or why the interval is missing. */
-  why?: string;
-}
+export { fmt, formatRatio } from '../core/findings.ts';
+export type { FindingCell } from '../core/findings.ts';
 
 export interface FindingReport {
-  finding: Finding;
+  finding: StudyFinding;
   cells: FindingCell[];
 }
 
@@ -108,46 +102,12 @@ function partDocs(study: Study, part: string, docs: readonly ResultsFile[]): Map
   return out;
 }
 
-/** The row a reference names, for one store, in one document. */
+/** The row a reference names, for one store, in one document: at its own largest size, or the one below. */
 function findRow(doc: ResultsFile, ref: RowRef, adapter: string): CaseResult | undefined {
   const rows = doc.cases.filter((c) => c.suite === ref.suite && c.case === ref.case && c.adapter === adapter);
   const sizes = [...new Set(rows.map((c) => c.size))].sort((a, b) => a - b);
   const size = ref.size === 'largest' ? sizes.at(-1) : ref.size === 'next-largest' ? sizes.at(-2) : ref.size;
   return rows.find((c) => c.size === size);
-}
-
-function perOperation(row: CaseResult & { status: 'ok' }): MedianWithCi {
-  const ops = Math.max(1, row.operations);
-  const ci = row.stats.medianCi;
-  return { median: row.stats.median / ops, ci: ci ? { lo: ci.lo / ops, hi: ci.hi / ops } : null };
-}
-
-function isOk(row: CaseResult | undefined): row is CaseResult & { status: 'ok' } {
-  return row?.status === 'ok';
-}
-
-function notOk(label: string, row: CaseResult | undefined): string {
-  if (!row) return `${label} did not run`;
-  return `${label} is ${row.status}${row.reason ? `: ${row.reason}` : ''}`;
-}
-
-function findingCells(study: Study, finding: Finding, docs: readonly ResultsFile[]): FindingCell[] {
-  if (finding.notMeasurable) return [];
-  const cells: FindingCell[] = [];
-  for (const [browser, doc] of partDocs(study, finding.part, docs)) {
-    const adapters = [...new Set(doc.cases.filter((c) => c.suite === finding.slower.suite && (c.case === finding.slower.case || c.case === finding.faster.case)).map((c) => c.adapter))];
-    for (const adapter of adapters) {
-      const slower = findRow(doc, finding.slower, adapter);
-      const faster = findRow(doc, finding.faster, adapter);
-      if (!isOk(slower) || !isOk(faster)) {
-        cells.push({ browser, adapter, verdict: 'not measurable', ratio: null, why: !isOk(slower) ? notOk(finding.slower.case, slower) : notOk(finding.faster.case, faster) });
-        continue;
-      }
-      const ratio = ratioOfMedians(perOperation(faster), perOperation(slower));
-      cells.push({ browser, adapter, verdict: verdictOf(finding.claim, ratio), ratio, ...(ratio ? {} : { why: 'a row has fewer than 6 samples, too few for an interval of its median' }) });
-    }
-  }
-  return cells;
 }
 
 function referenceCells(study: Study, reference: Reference, docs: readonly ResultsFile[]): ReferenceCell[] {
@@ -213,7 +173,7 @@ function growthCells(study: Study, docs: readonly ResultsFile[]): GrowthCell[] {
 
 export function studyReport(study: Study, docs: readonly ResultsFile[]): StudyReport {
   const mine = docs.filter((d) => d.run.plan.study?.startsWith(`${study.id}/`));
-  const findings = study.findings.map((finding) => ({ finding, cells: findingCells(study, finding, mine) }));
+  const findings = study.findings.map((finding) => ({ finding, cells: findingCells(finding, [...partDocs(study, finding.part, mine).values()]) }));
   const tally = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const f of findings) {
     if (f.finding.notMeasurable) tally['not measurable']++;
@@ -238,25 +198,13 @@ export function studyReport(study: Study, docs: readonly ResultsFile[]): StudyRe
   };
 }
 
-/** "2.31× [2.10, 2.55]": a ratio with its 95% interval. */
-export function formatRatio(r: MedianRatio | null): string {
-  if (!r) return 'no interval';
-  return `${fmt(r.ratio)}× [${fmt(r.lo)}, ${fmt(r.hi)}]`;
-}
-
-/** Three significant figures, as a factor reads. */
-export function fmt(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
-  return x >= 100 ? Math.round(x).toLocaleString('en-US') : Number(x.toPrecision(3)).toString();
-}
-
 /** A published figure in words: "8.04× (change in speed, ..., Chrome 34, IndexedDB)". */
 export function formatPublished(p: PublishedFigure): string {
   return `${p.unit === 'ms' ? `${p.value.toLocaleString('en-US')} ms` : `${p.value}×`} (${p.where}; ${p.measuredIn})`;
 }
 
 /** What the claim asks of the ratio, in words. */
-export function claimText(f: Finding): string {
+export function claimText(f: StudyFinding): string {
   // The same case twice compares two sizes: say which.
   const name = (ref: RowRef) => (f.slower.case !== f.faster.case ? ref.case : `${ref.case} at ${ref.size === 'largest' ? 'the largest size' : ref.size === 'next-largest' ? 'the next size down' : ref.size.toLocaleString('en-US')}`);
   const ratio = `${name(f.slower)} ÷ ${name(f.faster)}, per operation`;

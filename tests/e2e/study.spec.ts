@@ -17,7 +17,7 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
     const run = await startSweep(['pouchdb-2.2', '--quick', '--browsers', 'chromium', '--out', out], 280_000, 'study').done;
     const log = `${run.stdout}\n${run.stderr}`;
     expect(run.code, log).toBe(0);
-    expect(run.stdout).toMatch(/PouchDB 2\.2\.0 performance report: \d+ reproduced, \d+ reversed, \d+ differs, \d+ inconclusive, 5 not measurable \(3 results files, chromium\)/);
+    expect(run.stdout).toMatch(/PouchDB 2\.2\.0 performance report: \d+ holds, \d+ reversed, \d+ differs, \d+ too close to call, \d+ missing, 5 not measurable \(3 results files, chromium\)/);
 
     const dir = join(out, 'pouchdb-2.2');
     expect(readdirSync(dir).sort()).toEqual(['inserts', 'paging', 'report.html', 'report.md', 'views']);
@@ -33,7 +33,7 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
 
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(md).toContain('61.32× (change in speed, persisted views; Chrome 34, IndexedDB)');
-    expect(md).toMatch(/\| chromium \| pouchdb-idb \| [\d.]+× \[[\d.]+, [\d.]+\] \| (reproduced|reversed|inconclusive) \|/);
+    expect(md).toMatch(/\| chromium \| pouchdb-idb \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|too close to call) \|/);
 
     // The HTML opens from disk with nothing to fetch: no script, every chart an inline SVG.
     const requests: string[] = [];
@@ -44,7 +44,7 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
     await expect(page.locator('script')).toHaveCount(0);
     expect(await page.locator('svg').count()).toBeGreaterThanOrEqual(3);
     await expect(page.getByRole('heading', { name: 'Versions today: change in speed' })).toBeVisible();
-    await expect(page.locator('td.verdict').first()).toHaveText(/reproduced|reversed|inconclusive|not measurable/);
+    await expect(page.locator('td.verdict').first()).toHaveText(/holds|reversed|too close to call|missing|not measurable/);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
