@@ -1,9 +1,11 @@
 /**
  * The one place a results document is put together: the page, the plan Worker and the tests all
  * build theirs here, so every file has the same shape. Pure: the caller brings the environment,
- * the clock readings and what the runner returned.
+ * the clock readings and what the runner returned. Its `findings` are the default plan's,
+ * checked on its rows (default-findings.ts); readers recompute them as they do the statistics.
  */
 import { HARNESS_COMMIT, HARNESS_VERSION } from './build-info.ts';
+import { runFindings } from './default-findings.ts';
 import type { Plan } from './plan.ts';
 import { RESULTS_SCHEMA, type CaseResult, type Environment, type ResultsFile, type RunInfo } from './results.ts';
 
@@ -23,7 +25,7 @@ export interface ResultsDocumentInput {
 
 export function resultsDocument(input: ResultsDocumentInput): ResultsFile {
   const harness = input.harness ?? { version: HARNESS_VERSION, commit: HARNESS_COMMIT };
-  return {
+  const doc: ResultsFile = {
     schema: RESULTS_SCHEMA,
     harness: { name: 'storebench', ...harness },
     run: {
@@ -38,4 +40,5 @@ export function resultsDocument(input: ResultsDocumentInput): ResultsFile {
     environment: input.environment,
     cases: input.output.cases,
   };
+  return { ...doc, findings: runFindings([doc]) };
 }
