@@ -6,7 +6,7 @@
  */
 import { checkDefaultFindings } from '../core/default-findings.ts';
 import { findingsList, type ListGroup, type Measured, type MissingFold } from '../core/findings-list.ts';
-import { fmt, formatRatio } from '../core/findings.ts';
+import { formatCellRatio } from '../core/findings.ts';
 import type { ResultsFile } from '../core/results.ts';
 import { printableField } from './terminal-text.ts';
 
@@ -21,7 +21,7 @@ export function findingsText(docs: readonly ResultsFile[]): string[] {
   for (const topic of topics) {
     lines.push(`  ${topic.title}`);
     const measured = topic.groups.flatMap((g) => g.measured);
-    const widths = { browser: width, store: Math.max(0, ...measured.map((m) => printableField(m.cell.adapter).length)), ratio: Math.max(0, ...measured.map((m) => ratioText(m).length)) };
+    const widths = { browser: width, store: Math.max(0, ...measured.map((m) => printableField(m.cell.adapter).length)), ratio: Math.max(0, ...measured.map((m) => formatCellRatio(m.cell).length)) };
     let last: string | null = null;
     for (const group of topic.groups) {
       // The browser once, at its first line.
@@ -33,15 +33,10 @@ export function findingsText(docs: readonly ResultsFile[]): string[] {
   return [...lines, ''];
 }
 
-/** "1.09× [1.02, 1.17]", or the ratio alone when there is no interval. */
-function ratioText(m: Measured): string {
-  if (m.cell.ratio) return formatRatio(m.cell.ratio);
-  return m.cell.point === null ? 'no ratio' : `${fmt(m.cell.point)}× (no interval)`;
-}
 
 /** A pair's lines in one browser: a store per line, then the stores it is missing on. */
 function storeLines(group: ListGroup, browser: string, widths: { browser: number; store: number; ratio: number }): string[] {
-  const lines = group.measured.map((m) => `${printableField(m.cell.adapter).padEnd(widths.store)}  ${ratioText(m).padEnd(widths.ratio)}  ${m.cell.verdict}`);
+  const lines = group.measured.map((m) => `${printableField(m.cell.adapter).padEnd(widths.store)}  ${formatCellRatio(m.cell).padEnd(widths.ratio)}  ${m.cell.verdict}`);
   lines.push(...group.missing.map(missingText));
   return lines.map((line, i) => `    ${i === 0 ? browser : ''.padEnd(widths.browser)}  ${line}`);
 }
@@ -58,9 +53,9 @@ function caseLine(group: ListGroup): string {
   const measured = group.measured.map((m) => {
     const names = m.finding.names;
     if (group.measured.length === 1 && m.finding.topic === 'fastest' && names) {
-      return `${printableField(names.faster)}, ${ratioText(m)} faster than ${printableField(names.slower)}: ${m.cell.verdict}`;
+      return `${printableField(names.faster)}, ${formatCellRatio(m.cell)} faster than ${printableField(names.slower)}: ${m.cell.verdict}`;
     }
-    return `${printableField(m.cell.adapter)} ${ratioText(m)} ${m.cell.verdict}`;
+    return `${printableField(m.cell.adapter)} ${formatCellRatio(m.cell)} ${m.cell.verdict}`;
   });
   const missing = group.missing.map((f) => `missing on ${f.every ? 'every store' : f.stores.map(printableField).join(', ')} (${printableField(f.why)})`);
   return `${label}: ${[...measured, ...missing].join('; ')}`;

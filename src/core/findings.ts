@@ -191,6 +191,12 @@ export function formatRatio(r: MedianRatio | null): string {
   return `${fmt(r.ratio)}× [${fmt(r.lo)}, ${fmt(r.hi)}]`;
 }
 
+/** A cell's ratio as a list shows it: with its interval, or alone and saying it has none. */
+export function formatCellRatio(cell: FindingCell): string {
+  if (cell.ratio) return formatRatio(cell.ratio);
+  return cell.point === null ? 'no ratio' : `${fmt(cell.point)}× (no interval)`;
+}
+
 /** Three significant figures, as a factor reads. */
 export function fmt(x: number): string {
   if (!Number.isFinite(x)) return String(x);

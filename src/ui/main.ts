@@ -29,6 +29,7 @@ import { CollectorClient } from './run/collector-client.ts';
 import { Controls } from './controls.ts';
 import { byId } from './dom.ts';
 import { Downloads } from './downloads.ts';
+import { FindingsList } from './findings-list.ts';
 import { renderEnvironment } from './env-panel.ts';
 import { newRunId, readPageQuery } from './run/page-query.ts';
 import { setPageState } from './run/page-state.ts';
@@ -52,6 +53,7 @@ const warnings = new WarningsView();
 const table = new ResultsTable();
 const chart = new MediansChart();
 const downloads = new Downloads();
+const findings = new FindingsList('What this run found');
 const compareView = new CompareView();
 // Started at load: where the heap can only be measured slowly, the trial settles before a run.
 const heapSupport = detectHeapSupport();
@@ -83,6 +85,8 @@ const controls = new Controls({
 byId('controls').append(controls.element);
 byId('progress').append(progress.element, warnings.element);
 byId('downloads').append(downloads.element);
+// At the top of the Results, under the run's one-line summary.
+byId('run-summary').after(findings.element);
 byId('chart').append(chart.element);
 byId('table').append(table.element);
 byId('compare').append(compareView.element);
@@ -163,6 +167,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   banners.remove('run');
   warnings.clear();
   runSummary.textContent = '';
+  findings.render([]);
   table.setAdaptive(plan.auto !== undefined);
   table.clear();
   chart.update([]);
@@ -242,6 +247,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     downloads.setResults(results);
     compareView.setCurrent(results);
     runSummary.textContent = runSummaryText(results, elapsedMs);
+    findings.render([results]);
     if (results.run.cancelled) progress.finish('cancelled', `Cancelled after ${took}; the ${results.cases.length} rows that finished are kept.`);
     else if (carry && launch) progress.finish('done', `Passes ${launch.first} to ${launch.last} done in ${took}; the sweep takes the next ones in a new browser launch.`);
     else progress.finish('done', `Done: ${results.cases.length} rows in ${took}.`);

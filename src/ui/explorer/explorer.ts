@@ -17,6 +17,7 @@ import { ThrottleChart } from '../charts/chart-throttle.ts';
 import { DRIVEN_CHARTS } from '../charts/driven-charts.ts';
 import { ComparisonTable, type Pick } from './comparison-table.ts';
 import { h } from '../dom.ts';
+import { FindingsList } from '../findings-list.ts';
 import { ExportsView } from './explorer-exports.ts';
 import { FiltersView } from './explorer-filters.ts';
 import { buildComparison, caseKey, effectiveChoice, facetsOf, filteredDocs, type ChartChoice, type Comparison, type EffectiveChoice, type LoadedFile } from '../model/explorer-model.ts';
@@ -44,6 +45,7 @@ export class Explorer {
   private readonly throttle = new ThrottleChart();
   private readonly ratio = new RatioTable();
   private readonly studies = new StudyReportsView();
+  private readonly findings = new FindingsList('What these results found');
   private readonly choices: HTMLElement;
   private readonly body: HTMLElement;
   private readonly linkNote: HTMLElement;
@@ -95,6 +97,7 @@ export class Explorer {
       { className: 'explorer-body' },
       this.filters.element,
       h('div', { className: 'explorer-toolbar' }, this.exports.element, h('div', { className: 'explorer-link' }, copyLink, this.linkNote)),
+      this.findings.element,
       this.studies.element,
       h('h3', { className: 'explorer-heading' }, 'Browser comparison'),
       this.table.element,
@@ -182,7 +185,9 @@ export class Explorer {
     this.renderChoices(choice);
     this.renderCharts(choice);
     this.ratio.render(this.comparison);
-    this.studies.render(filteredDocs(this.files, this.state.filters));
+    const shown = filteredDocs(this.files, this.state.filters);
+    this.findings.render(shown);
+    this.studies.render(shown);
     this.onUrlChange(writeExplorerState(location.search, this.state));
   }
 
