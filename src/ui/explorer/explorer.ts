@@ -1,7 +1,7 @@
 /**
  * The results explorer: any number of results documents (from results/, local files, or the
- * run just finished), compared across browsers in a table, its charts and the change-in-speed
- * table, and exported as CSV, TSV, XLSX or JSON. Files from results/, the filters, the sort and
+ * run just finished), what they found in words, compared across browsers in a table, its charts
+ * and the change-in-speed table, and exported as CSV, TSV, XLSX or JSON. Files from results/, the filters, the sort and
  * the chart choices live in the URL, so a link reopens the same view.
  */
 import { errorMessage } from '../../core/errors.ts';
