@@ -1,11 +1,16 @@
-import Dexie, { type Collection, type DexieOptions, type Table } from 'dexie';
+import Installed, { type Collection, type Dexie, type DexieOptions, type Table } from 'dexie';
 import type { Doc, FindQuery, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
+import type { VariantBuild } from '../core/variant.ts';
 import { applyFind, countMatches } from '../core/query.ts';
 import { durabilityHint, indexedDbSupported, INDEXEDDB_CAPABILITIES, IndexUpgrades } from './indexeddb-features.ts';
 import { planIndex, type IndexInfo, type IndexPlan } from './index-plan.ts';
+import { Library } from './library.ts';
 import { isEmptyRange } from './range.ts';
 
 type Docs = Table<Doc, string>;
+
+/** The Dexie class: the installed package's, or a variant's build of it. */
+type DexieClass = typeof Installed;
 
 /**
  * Dexie passes its `chromeTransactionDurability` option to every IDBDatabase.transaction(). The
@@ -40,7 +45,7 @@ const dexieVersion = (db: Dexie) => db.backendDB().version / 10;
  * queries through indexes it knows of; such a database is opened again in Dexie's dynamic mode
  * (no declared version), which reads the schema from the database.
  */
-async function connect(name: string, options: DexieOptions): Promise<Dexie> {
+async function connect(Dexie: DexieClass, name: string, options: DexieOptions): Promise<Dexie> {
   const declared = closeOnVersionChange(new Dexie(name, options));
   declared.version(1).stores({ docs: '_id' });
   await declared.open();
@@ -81,7 +86,7 @@ function candidates(docs: Docs, plan: IndexPlan | undefined): Promise<Doc[]> {
   return docs.where(plan.index).between(lower, upper, !lowerOpen, !upperOpen).toArray();
 }
 
-function handleFor(first: Dexie, name: string, options: DexieOptions): StoreHandle {
+function handleFor(Dexie: DexieClass, first: Dexie, name: string, options: DexieOptions): StoreHandle {
   let db = first;
   /** createIndex replaces the connection with one at the next version; operations wait for it. */
   const upgrades = new IndexUpgrades((fields) => addIndex(fields));
@@ -176,18 +181,32 @@ function handleFor(first: Dexie, name: string, options: DexieOptions): StoreHand
  * schema upgrade (a new Dexie version); queries read one index range through Dexie's where()
  * and filter the rest in JS with the reference evaluator.
  */
-export const dexieAdapter: StoreAdapter = {
-  id: 'dexie',
-  label: `Dexie ${Dexie.semVer}`,
-  backend: 'indexeddb',
-  capabilities: INDEXEDDB_CAPABILITIES,
-  supported: indexedDbSupported,
-  async open(name, options) {
-    const durability = durabilityHint(options?.durability);
-    const dexieOptions: DexieOptions = durability ? { chromeTransactionDurability: durability } : {};
-    return handleFor(await connect(name, dexieOptions), name, dexieOptions);
-  },
-  async destroy(name) {
-    await Dexie.delete(name);
-  },
-};
+function dexieStore(id: string, label: string, library: Library<DexieClass>): StoreAdapter {
+  return {
+    id,
+    label,
+    backend: 'indexeddb',
+    capabilities: INDEXEDDB_CAPABILITIES,
+    // Loads a variant's build before any case; the installed one is loaded already.
+    async supported() {
+      const here = indexedDbSupported();
+      if (here !== true) return here;
+      await library.get();
+      return true;
+    },
+    async open(name, options) {
+      const Dexie = await library.get();
+      const durability = durabilityHint(options?.durability);
+      const dexieOptions: DexieOptions = durability ? { chromeTransactionDurability: durability } : {};
+      return handleFor(Dexie, await connect(Dexie, name, dexieOptions), name, dexieOptions);
+    },
+    async destroy(name) {
+      await (await library.get()).delete(name);
+    },
+    wraps: { packages: ['dexie'] },
+    variant: (build: VariantBuild) =>
+      dexieStore(build.id, `Dexie (${build.what})`, Library.lazy(async () => ((await build.load())[0] as { default: DexieClass }).default)),
+  };
+}
+
+export const dexieAdapter: StoreAdapter = dexieStore('dexie', `Dexie ${Installed.semVer}`, Library.of(Installed));

@@ -1,11 +1,17 @@
-import { deleteDB, openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type IDBPTransaction } from 'idb';
+import * as installed from 'idb';
+import type { DBSchema, IDBPDatabase, IDBPObjectStore, IDBPTransaction } from 'idb';
 import type { Doc, FieldCondition, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
+import type { VariantBuild } from '../core/variant.ts';
 import { applyFind, countMatches } from '../core/query.ts';
 import { boundsRange, durabilityHint, idbKeyRange, indexedDbSupported, indexesOf, INDEXEDDB_CAPABILITIES, IndexUpgrades, closeAndDestroy } from './indexeddb-features.ts';
 import { planIndex, type IndexPlan } from './index-plan.ts';
+import { Library } from './library.ts';
 import { isEmptyRange } from './range.ts';
 
 const STORE = 'docs';
+
+/** What the adapter calls of `idb`: the installed package, or a variant's build of it. */
+type Idb = Pick<typeof installed, 'openDB' | 'deleteDB'>;
 
 interface Schema extends DBSchema {
   /** Secondary indexes are named by their fields, joined with commas, and made at run time. */
@@ -73,8 +79,8 @@ async function candidates(store: Store<'readonly'>, p: IndexPlan | undefined): P
  * Open the database at its current version, creating it with its object store if it is new;
  * or at `version`, adding an index in the upgrade.
  */
-function connect(name: string, version?: number, addIndex?: (store: Store<'versionchange'>) => void): Promise<IDBPDatabase<Schema>> {
-  return openDB<Schema>(name, version, {
+function connect(idb: Idb, name: string, version?: number, addIndex?: (store: Store<'versionchange'>) => void): Promise<IDBPDatabase<Schema>> {
+  return idb.openDB<Schema>(name, version, {
     upgrade(db, _oldVersion, _newVersion, tx) {
       if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: '_id' });
       addIndex?.(tx.objectStore(STORE));
@@ -88,7 +94,7 @@ function connect(name: string, version?: number, addIndex?: (store: Store<'versi
   });
 }
 
-function handleFor(first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions | undefined): StoreHandle {
+function handleFor(idb: Idb, first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions | undefined): StoreHandle {
   let db = first;
   /** createIndex replaces the connection with one at the next version; operations wait for it. */
   const upgrades = new IndexUpgrades((fields) => addIndex(fields));
@@ -111,7 +117,7 @@ function handleFor(first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions
     if (exists) return;
     const version = db.version + 1;
     db.close();
-    db = await connect(db.name, version, (store) => {
+    db = await connect(idb, db.name, version, (store) => {
       store.createIndex(name, fields.length === 1 ? (fields[0] as string) : [...fields]);
     });
   };
@@ -160,25 +166,39 @@ function handleFor(first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions
         if (p?.exact) return p.bounds ? store.index(p.index).count(boundsRange(p.bounds)) : 0;
         return countMatches(await candidates(store, p), query);
       }),
-    ...closeAndDestroy(upgrades, () => db, (name) => deleteDB(name)),
+    ...closeAndDestroy(upgrades, () => db, (name) => idb.deleteDB(name)),
   };
 }
 
 
 /** Raw IndexedDB through `idb`: one object store, `docs`, keyed by `_id`, with native indexes on fields. */
-export const idbAdapter: StoreAdapter = {
-  id: 'idb',
-  label: 'IndexedDB (idb)',
-  backend: 'indexeddb',
-  capabilities: INDEXEDDB_CAPABILITIES,
-  supported: indexedDbSupported,
-  async open(name, options) {
-    // No fixed version: each index createIndex adds raises it.
-    const db = await connect(name);
-    const durability = durabilityHint(options?.durability);
-    return handleFor(db, durability ? { durability } : undefined);
-  },
-  async destroy(name) {
-    await deleteDB(name);
-  },
-};
+function idbStore(id: string, label: string, library: Library<Idb>): StoreAdapter {
+  return {
+    id,
+    label,
+    backend: 'indexeddb',
+    capabilities: INDEXEDDB_CAPABILITIES,
+    // Loads a variant's build before any case; the installed one is loaded already.
+    async supported() {
+      const here = indexedDbSupported();
+      if (here !== true) return here;
+      await library.get();
+      return true;
+    },
+    async open(name, options) {
+      const idb = await library.get();
+      // No fixed version: each index createIndex adds raises it.
+      const db = await connect(idb, name);
+      const durability = durabilityHint(options?.durability);
+      return handleFor(idb, db, durability ? { durability } : undefined);
+    },
+    async destroy(name) {
+      await (await library.get()).deleteDB(name);
+    },
+    wraps: { packages: ['idb'] },
+    variant: (build: VariantBuild) =>
+      idbStore(build.id, `IndexedDB (${build.what})`, Library.lazy(async () => (await build.load())[0] as Idb)),
+  };
+}
+
+export const idbAdapter: StoreAdapter = idbStore('idb', 'IndexedDB (idb)', Library.of<Idb>(installed));

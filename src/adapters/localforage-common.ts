@@ -1,8 +1,13 @@
-import localforage from 'localforage';
+import installed from 'localforage';
 import type { Backend, Doc, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import type { Capability } from '../core/capabilities.ts';
 import { applyFind, countMatches } from '../core/query.ts';
+import type { VariantBuild } from '../core/variant.ts';
+import { Library } from './library.ts';
 import { selectRange } from './range.ts';
+
+/** The localforage object: the installed package's, or a variant's build of it. */
+type Localforage = typeof installed;
 
 /**
  * localForage is a key-value API with one call per key: no batch write, batch read or batch
@@ -29,9 +34,9 @@ async function allDocs(store: LocalForage): Promise<Doc[]> {
  * (Chromium does), so with thousands of keys one can survive the walk. Found by the lifecycle
  * suite's verify at 2,000 documents. Collect the leftover keys first, then remove them.
  */
-async function drop(store: LocalForage, name: string, driver: string): Promise<void> {
+async function drop(store: LocalForage, name: string, localStorageDriver: boolean): Promise<void> {
   await store.dropInstance({ name });
-  if (driver !== localforage.LOCALSTORAGE) return;
+  if (!localStorageDriver) return;
   const prefix = `${name}/`;
   const leftover: string[] = [];
   for (let i = 0; i < localStorage.length; i++) {
@@ -41,7 +46,7 @@ async function drop(store: LocalForage, name: string, driver: string): Promise<v
   for (const key of leftover) localStorage.removeItem(key);
 }
 
-function handleFor(store: LocalForage, name: string, driver: string): StoreHandle {
+function handleFor(store: LocalForage, name: string, localStorageDriver: boolean): StoreHandle {
   // localForage has no close(): it keeps one connection per database name for the page's
   // lifetime and shares it between instances. Closing only ends this handle.
   let open = true;
@@ -79,7 +84,7 @@ function handleFor(store: LocalForage, name: string, driver: string): StoreHandl
     },
     async destroy() {
       open = false;
-      await drop(store, name, driver);
+      await drop(store, name, localStorageDriver);
     },
   };
 }
@@ -88,8 +93,8 @@ export interface LocalforageSpec {
   id: string;
   label: string;
   backend: Backend;
-  /** One of localforage.INDEXEDDB, LOCALSTORAGE, WEBSQL. */
-  driver: string;
+  /** The driver, by the name of its constant on localforage. */
+  driver: 'INDEXEDDB' | 'LOCALSTORAGE' | 'WEBSQL';
   /** The one-line reason shown when the driver is missing here. */
   unavailable: string;
   /** Whether the driver's storage exists in a dedicated Worker (localStorage never does). */
@@ -97,24 +102,37 @@ export interface LocalforageSpec {
 }
 
 /** localForage pinned to one driver, so each storage is measured on its own. */
-export function localforageAdapter(spec: LocalforageSpec): StoreAdapter {
-  const instance = (name: string) => localforage.createInstance({ name, driver: spec.driver });
+export function localforageAdapter(spec: LocalforageSpec, library: Library<Localforage> = Library.of(installed)): StoreAdapter {
+  const localStorageDriver = spec.driver === 'LOCALSTORAGE';
+  const instance = async (name: string) => {
+    const localforage = await library.get();
+    return localforage.createInstance({ name, driver: localforage[spec.driver] });
+  };
   return {
     id: spec.id,
     label: spec.label,
     backend: spec.backend,
     capabilities: spec.worker ? [...CAPABILITIES, 'worker'] : CAPABILITIES,
-    supported: () => (localforage.supports(spec.driver) ? true : spec.unavailable),
+    async supported() {
+      const localforage = await library.get();
+      return localforage.supports(localforage[spec.driver]) ? true : spec.unavailable;
+    },
     async open(name) {
-      const store = instance(name);
+      const store = await instance(name);
       // createInstance returns at once and connects lazily; ready() makes open() do the connecting.
       await store.ready();
-      return handleFor(store, name, spec.driver);
+      return handleFor(store, name, localStorageDriver);
     },
     // Without a storeName, dropInstance removes the whole database: IndexedDB's deleteDatabase,
     // every `name/` key in localStorage, or every table in the WebSQL database.
     async destroy(name) {
-      await drop(instance(name), name, spec.driver);
+      await drop(await instance(name), name, localStorageDriver);
     },
+    wraps: { packages: ['localforage'] },
+    variant: (build: VariantBuild) =>
+      localforageAdapter(
+        { ...spec, id: build.id, label: `${spec.label}, ${build.what}` },
+        Library.lazy(async () => ((await build.load())[0] as { default: Localforage }).default),
+      ),
   };
 }

@@ -1,4 +1,3 @@
-import localforage from 'localforage';
 import { localforageAdapter } from './localforage-common.ts';
 
 /** localForage's IndexedDB driver: one database per name, one object store of key-value pairs. */
@@ -6,7 +5,7 @@ export const localforageIndexeddbAdapter = localforageAdapter({
   id: 'localforage-indexeddb',
   label: 'localForage (IndexedDB driver)',
   backend: 'indexeddb',
-  driver: localforage.INDEXEDDB,
+  driver: 'INDEXEDDB',
   unavailable: 'IndexedDB is not available here (or localForage judged it too old to use)',
   worker: true,
 });

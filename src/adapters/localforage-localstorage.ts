@@ -1,4 +1,3 @@
-import localforage from 'localforage';
 import { localforageAdapter } from './localforage-common.ts';
 
 /**
@@ -9,7 +8,7 @@ export const localforageLocalstorageAdapter = localforageAdapter({
   id: 'localforage-localstorage',
   label: 'localForage (localStorage driver)',
   backend: 'localstorage',
-  driver: localforage.LOCALSTORAGE,
+  driver: 'LOCALSTORAGE',
   unavailable: 'localStorage is not available here (never in a Worker)',
   worker: false,
 });

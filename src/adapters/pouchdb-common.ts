@@ -2,6 +2,7 @@ import type { Doc, FieldCondition, FindQuery, KeyRange, Scalar, StoreAdapter, St
 import type { Capability } from '../core/capabilities.ts';
 import { withTimeout } from '../core/errors.ts';
 import { applyFind, compareScalars, countMatches } from '../core/query.ts';
+import type { VariantBuild, Wraps } from '../core/variant.ts';
 import { isEmptyRange } from './range.ts';
 
 /**
@@ -102,11 +103,11 @@ interface PouchPlugins {
   /** With `fields`, the documents hold only those fields. */
   find(request: FindRequest): Promise<{ docs: Doc[] }>;
   createIndex(request: { index: { fields: string[] } }): Promise<{ id: string; name: string }>;
-  /** A persisted view by `design/view` name, or a temporary one from its map function. */
-  query(view: string | { map: TempMap }, options: QueryOptions): Promise<{ rows: { id: string; key: unknown }[] }>;
+  /** A persisted view by `design/view` name, or a temporary one from its map function (or its source text). */
+  query(view: string | { map: TempMap | string }, options: QueryOptions): Promise<{ rows: { id: string; key: unknown }[] }>;
 }
 
-type PouchDatabase = PouchCore & PouchPlugins;
+export type PouchDatabase = PouchCore & PouchPlugins;
 
 type PouchOptions = { adapter: string };
 
@@ -146,7 +147,7 @@ async function destroyPouch(destroy: () => Promise<unknown>, name: string): Prom
 const DESTROY_MS = 5_000;
 
 /** The IndexedDB databases PouchDB keeps a database in: `_pouch_<name>`, and one per view index. */
-async function deleteDatabases(name: string): Promise<void> {
+export async function deleteDatabases(name: string): Promise<void> {
   const main = PREFIX + name;
   const listed = typeof indexedDB.databases === 'function' ? (await indexedDB.databases()).map((d) => d.name ?? '') : [];
   const names = [main, ...listed.filter((n) => n.startsWith(`${main}-mrview-`))];
@@ -353,15 +354,18 @@ function viewOptions(q: ViewQuery): QueryOptions | undefined {
   };
 }
 
-async function queryRows(db: PouchDatabase, view: string | { map: TempMap }, q: ViewQuery): Promise<ViewRow[]> {
+async function queryRows(db: PouchDatabase, view: string | { map: TempMap | string }, q: ViewQuery): Promise<ViewRow[]> {
   const options = viewOptions(q);
   if (!options) return [];
   const { rows } = await db.query(view, options);
   return rows.map((row) => ({ key: row.key as Scalar, id: row.id }));
 }
 
-/** `guard`: the adapter's compound indexes need guardCompound. */
-function handleFor(db: PouchDatabase, name: string, design: DesignState, guard: boolean): StoreHandle {
+/**
+ * `guard`: the adapter's compound indexes need guardCompound. `legacy`: PouchDB 2.x, which
+ * evaluates a temporary view's map from its source text, so a closure would lose `field`.
+ */
+function handleFor(db: PouchDatabase, name: string, design: DesignState, guard: boolean, legacy: boolean): StoreHandle {
   const indexes = guard ? design.indexes : undefined;
   return {
     async put(doc) {
@@ -455,6 +459,7 @@ function handleFor(db: PouchDatabase, name: string, design: DesignState, guard: 
      * document.
      */
     queryTemp(field, q) {
+      if (legacy) return queryRows(db, { map: mapSource(field) }, q);
       const map: TempMap = (doc, emit) => {
         if (doc[field] !== undefined) emit?.(doc[field]);
       };
@@ -480,6 +485,11 @@ export interface PouchAdapterSpec {
    * the import waits until a page asks whether the store is supported.
    */
   load(): Promise<PouchConstructor>;
+  /** PouchDB 2.x through pouchdb-legacy.ts: no pouchdb-find, and not tried in a Worker. */
+  legacy?: boolean;
+  /** The packages it is a build of, and how it builds on another build of them (StoreAdapter.variant). */
+  wraps?: Wraps;
+  variant?(build: VariantBuild): StoreAdapter;
 }
 
 const CAPABILITIES: readonly Capability[] = [
@@ -500,8 +510,17 @@ const CAPABILITIES: readonly Capability[] = [
   'worker',
 ];
 
+/** What PouchDB 2.x lacks of the capabilities, and why. */
+const LEGACY_LACKS: Readonly<Partial<Record<Capability, string>>> = {
+  secondaryIndex: 'PouchDB before 6.2 had no pouchdb-find released with it',
+  query: 'PouchDB before 6.2 had no pouchdb-find released with it',
+  worker: 'PouchDB 2.x, bundled from its CommonJS for browserify, is not run in Workers here',
+};
+
 /** A PouchDB store on one of its IndexedDB adapters; both adapters differ only in this spec. */
-export function pouchAdapter({ id, label, adapter, compoundIndexNeedsEveryField, lacks, load }: PouchAdapterSpec): StoreAdapter {
+export function pouchAdapter(spec: PouchAdapterSpec): StoreAdapter {
+  const { id, label, adapter, compoundIndexNeedsEveryField, load, legacy = false } = spec;
+  const lacks = legacy ? { ...spec.lacks, ...LEGACY_LACKS } : spec.lacks;
   let loading: Promise<PouchConstructor> | undefined;
   const pouch = () =>
     (loading ??= load().catch((e: unknown) => {
@@ -531,12 +550,14 @@ export function pouchAdapter({ id, label, adapter, compoundIndexNeedsEveryField,
       // waiting here makes open() cost the opening and surface its errors. The wait is the
       // read of the design documents the handle needs to know (usually none).
       const { rows } = await db.allDocs({ startkey: DESIGN_LOW, endkey: DESIGN_HIGH, include_docs: true });
-      return handleFor(db, name, designState(rows), compoundIndexNeedsEveryField);
+      return handleFor(db, name, designState(rows), compoundIndexNeedsEveryField, legacy);
     },
     // PouchDB deletes only through an instance, which opens (or creates) the database first.
     async destroy(name) {
       const PouchDB = await pouch();
       await destroyPouch(() => new PouchDB(name, { adapter }).destroy(), name);
     },
+    ...(spec.wraps && { wraps: spec.wraps }),
+    ...(spec.variant && { variant: spec.variant }),
   };
 }

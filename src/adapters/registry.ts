@@ -1,4 +1,5 @@
 import type { StoreAdapter } from '../core/adapter.ts';
+import type { Wraps } from '../core/variant.ts';
 import { dexieAdapter } from './dexie.ts';
 import { idbAdapter } from './idb.ts';
 import { indexeddbRawAdapter } from './indexeddb-raw.ts';
@@ -10,6 +11,7 @@ import { memoryAdapter } from './memory.ts';
 import { pouchdbIdb7Adapter, pouchdbIdbAdapter } from './pouchdb-idb.ts';
 import { pouchdbIndexeddbAdapter } from './pouchdb-indexeddb.ts';
 import { sqliteOpfsAdapter } from './sqlite-opfs.ts';
+import { variantAdapter, wrapsOf } from './variants.ts';
 import { websqlAdapter } from './websql.ts';
 import { writeBehindAdapter } from './write-behind.ts';
 
@@ -36,8 +38,13 @@ export const ADAPTERS: readonly StoreAdapter[] = [
 
 export const ADAPTER_IDS: readonly string[] = ADAPTERS.map((a) => a.id);
 
+/** The packages each adapter wraps: those take `@VERSION` and `@file:DIR` variants (core/variant.ts). */
+export const ADAPTER_WRAPS: Readonly<Record<string, Wraps>> = wrapsOf(ADAPTERS);
+
+/** A registered adapter, or a variant of one (`ADAPTER@SPEC`, core/variant.ts): registered ids win. */
 export function adapterById(id: string): StoreAdapter {
   const adapter = ADAPTERS.find((a) => a.id === id);
-  if (!adapter) throw new RangeError(`unknown adapter "${id}"; allowed: ${ADAPTER_IDS.join(', ')}`);
-  return adapter;
+  if (adapter) return adapter;
+  if (id.includes('@')) return variantAdapter(id, ADAPTERS);
+  throw new RangeError(`unknown adapter "${id}"; allowed: ${ADAPTER_IDS.join(', ')}`);
 }

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 
 /** The repository root, found from this file rather than the working directory. */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -17,9 +18,10 @@ export function distExists(dist = DIST_DIR): boolean {
 /**
  * Build the page into `outDir` (default dist/). The sweep builds into a directory of its own, so
  * two sweeps from one checkout, or a sweep next to `npm run build`, never serve each other's
- * half-written files.
+ * half-written files. `plugins` adds to the config's, in the page and its Workers alike (a
+ * sweep's variants: variants-plugin.ts).
  */
-export async function buildPage(root = REPO_ROOT, outDir = join(root, 'dist')): Promise<string> {
+export async function buildPage(root = REPO_ROOT, outDir = join(root, 'dist'), plugins: () => Plugin[] = () => []): Promise<string> {
   // Loaded here, not at the top: a sweep that stops at a bad flag should not wait for Vite.
   const { build } = await import('vite');
   await build({
@@ -30,7 +32,9 @@ export async function buildPage(root = REPO_ROOT, outDir = join(root, 'dist')): 
     // Rolldown warns when its plugins are slow, which on a busy machine is every build; that is
     // about the build, not the page, and it buried the sweep's own output.
     build: { outDir, emptyOutDir: true, rolldownOptions: { checks: { bundlerTimings: false } } },
-    worker: { rolldownOptions: { checks: { bundlerTimings: false } } },
+    // A Worker's bundle takes plugins of its own, and the plan Worker imports the registry too.
+    worker: { rolldownOptions: { checks: { bundlerTimings: false } }, plugins },
+    plugins: plugins(),
   });
   const dist = outDir;
   if (!distExists(dist)) throw new Error(`the build finished but ${dist} has no index.html; is there an index.html at the repository root?`);

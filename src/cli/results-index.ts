@@ -44,10 +44,9 @@ export function resultsFolder(dir: string): Plugin {
     configureServer(server) {
       server.middlewares.use('/results', (req: IncomingMessage, res: ServerResponse, next: () => void) => {
         if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-        const url = new URL(req.url ?? '/', 'http://x');
-        // A module's import of a file here (the page's results.ts imports schema.json) is Vite's to serve.
-        if (url.searchParams.has('import')) return next();
-        const name = decodeURIComponent(url.pathname.slice(1));
+        const name = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1));
+        // The page imports the schema as a module (core/results.ts): Vite serves it, not this listing.
+        if (name === RESULTS_SCHEMA_NAME) return next();
         let body: string;
         if (name === RESULTS_INDEX_NAME) body = `${JSON.stringify(readResultsIndex(dir), null, 1)}\n`;
         else if (listResultsFiles(dir).includes(name)) body = readFileSync(join(dir, name), 'utf8');

@@ -19,12 +19,14 @@ import { reportHtml } from '../studies/report-html.ts';
 import { reportMarkdown } from '../studies/report-markdown.ts';
 import type { Study } from '../studies/study.ts';
 import { KNOWN_BROWSER_IDS } from './browsers.ts';
-import { buildPage, REPO_ROOT } from './build.ts';
+import { REPO_ROOT } from './build.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from './entry.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
 import { displayPath, OutputDir, OutputError, outputFailure, writeAtomically } from './output.ts';
 import { readResultsFiles } from './results-files.ts';
+import { buildStudyPage, readVariantFailures, writeVariantFailures } from './study-page.ts';
 import { makeTempFolder } from './temp.ts';
+import { loadVocabulary } from './vocabulary.ts';
 
 export const DEFAULT_STUDY_OUT = join('out', 'studies');
 
@@ -94,11 +96,18 @@ export function studyList(): string {
   return STUDIES.map((s) => [`${s.id}: ${s.title} (${s.source.author}, ${s.source.date})`, ...s.parts.map((p) => `    part ${p.id}: ${p.title}`), `    ${s.findings.length} findings, ${s.findings.filter((f) => f.notMeasurable).length} not measurable here`].join('\n')).join('\n');
 }
 
-/** The sweep's arguments for one part. */
-export function partArgv(study: Study, partId: string, args: StudyArgs, outDir: string, page: string): string[] {
+/** The sweep's arguments for one part, without the variants in `leaveOut` (they could not be built). */
+export function partArgv(study: Study, partId: string, args: StudyArgs, outDir: string, page: string, leaveOut: ReadonlySet<string> = new Set()): string[] {
   const part = study.parts.find((p) => p.id === partId);
   if (!part) throw new RangeError(`study ${study.id} has no part ${partId}`);
-  return [...(args.quick ? part.quick : part.full), '--study', `${study.id}/${part.id}`, '--out', join(outDir, part.id), '--page', page, ...(args.browsers ? ['--browsers', args.browsers] : [])];
+  const flags = (args.quick ? part.quick : part.full).map((f, i, all) => (all[i - 1] === '--adapters' ? f.split(',').filter((a) => !leaveOut.has(a)).join(',') : f));
+  return [...flags, '--study', `${study.id}/${part.id}`, '--out', join(outDir, part.id), '--page', page, ...(args.browsers ? ['--browsers', args.browsers] : [])];
+}
+
+/** The adapters a part's plan names. */
+function adaptersOf(flags: readonly string[]): string[] {
+  const i = flags.indexOf('--adapters');
+  return i < 0 ? [] : (flags[i + 1] ?? '').split(',');
 }
 
 /**
@@ -195,13 +204,15 @@ async function runParts(study: Study, args: StudyArgs, dir: string, io: CommandI
   const parts = study.parts.filter((p) => args.parts === null || args.parts.includes(p.id));
   let failed = 0;
   try {
-    io.stdout(`storebench study ${study.id}${args.quick ? ' (quick)' : ''}: ${parts.length} part${parts.length === 1 ? '' : 's'} into ${displayPath(dir)}\n  building the page… `);
-    await buildPage(REPO_ROOT, page);
-    io.stdout('done\n');
+    io.stdout(`storebench study ${study.id}${args.quick ? ' (quick)' : ''}: ${parts.length} part${parts.length === 1 ? '' : 's'} into ${displayPath(dir)}\n  building the page…\n`);
+    const ids = parts.flatMap((p) => adaptersOf(args.quick ? p.quick : p.full));
+    const failures = await buildStudyPage(page, ids, await loadVocabulary(), (line) => io.stdout(`  ${line}\n`));
+    writeVariantFailures(dir, failures);
+    io.stdout('  built\n');
     for (const [i, part] of parts.entries()) {
       if (stopped) break;
       io.stdout(`\n== part ${i + 1} of ${parts.length}: ${part.id}: ${part.title}\n`);
-      const code = await runSweep(partArgv(study, part.id, args, dir, page));
+      const code = await runSweep(partArgv(study, part.id, args, dir, page, new Set(Object.keys(failures))));
       if (code !== 0) {
         failed++;
         io.stderr(`study: part ${part.id}: the sweep exited ${code}\n`);
@@ -227,7 +238,7 @@ async function writeReport(study: Study, dir: string, io: CommandIo): Promise<nu
     io.stderr(`study: ${e.message}\n`);
     return 2;
   }
-  const report = studyReport(study, docs);
+  const report = studyReport(study, docs, readVariantFailures(dir));
   const written: string[] = [];
   for (const [name, text] of [['report.html', reportHtml(report)], ['report.md', reportMarkdown(report)]] as const) {
     const path = join(dir, name);

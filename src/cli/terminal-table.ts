@@ -4,6 +4,7 @@
  */
 import { DRIVEN_SUITES, isTimedSection } from '../../suites/driven.ts';
 import { formatPrecision, rowPrecision } from '../core/precision.ts';
+import { shareNote } from '../core/share.ts';
 import type { CaseResult } from '../core/results.ts';
 import { MEDIAN_CI_MIN_N } from '../core/stats.ts';
 import { printableField } from './terminal-text.ts';
@@ -181,6 +182,14 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
     out.push('', `Under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes):`);
     for (const line of coarse.slice(0, 10)) out.push(`  ${line}`);
     if (coarse.length > 10) out.push(`  … and ${coarse.length - 10} more`);
+  }
+  const costly = columns.flatMap((col) =>
+    col.cases.flatMap((r) => (r.status === 'ok' && r.stopped === 'share' && r.share ? [printableField(`${col.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${shareNote(r.share, r.stats.n)}`)] : [])),
+  );
+  if (costly.length > 0) {
+    out.push('', 'Costly rows (a sample costs too much of its share of the budget to take its minimum in every pass):');
+    for (const line of costly.slice(0, 10)) out.push(`  ${line}`);
+    if (costly.length > 10) out.push(`  … and ${costly.length - 10} more`);
   }
   for (const { suite, finding } of Object.values(DRIVEN_SUITES)) {
     if (finding === null) continue;

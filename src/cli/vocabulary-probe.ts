@@ -1,6 +1,6 @@
 /**
  * Run as a child process by vocabulary.ts. With no arguments: loads the registries and prints
- * their ids as JSON. With `--check PLAN_JSON`: prints `{"error": …, "rows": N}`: the reason the
+ * their ids as JSON, and the packages each adapter wraps. With `--check PLAN_JSON`: prints `{"error": …, "rows": N}`: the reason the
  * plan's cases and parameters cannot run (runner.ts planGroups), or null, and the rows it runs. Some store libraries read
  * browser globals when imported (pouchdb-browser reads `self` at module load), so this process
  * gets `self` and the sweep's own process never loads them.
@@ -29,5 +29,5 @@ if (process.argv[2] === '--check') {
   }
   process.stdout.write(JSON.stringify({ error, rows }));
 } else {
-  process.stdout.write(JSON.stringify({ suites: suites.SUITE_IDS, adapters: adapters.ADAPTER_IDS, fixtures: fixtures.FIXTURE_IDS }));
+  process.stdout.write(JSON.stringify({ suites: suites.SUITE_IDS, adapters: adapters.ADAPTER_IDS, fixtures: fixtures.FIXTURE_IDS, wraps: adapters.ADAPTER_WRAPS }));
 }

@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Plan, PlanVocabulary } from '../core/plan.ts';
+import type { Wraps } from '../core/variant.ts';
 
 const PROBE = fileURLToPath(new URL('./vocabulary-probe.ts', import.meta.url));
 
@@ -32,7 +33,18 @@ export async function loadVocabulary(): Promise<PlanVocabulary> {
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new Error(`the ${what} registry gave no list of ids`);
     return v;
   };
-  return { suites: list(data.suites, 'suite'), adapters: list(data.adapters, 'adapter'), fixtures: list(data.fixtures, 'fixture') };
+  return { suites: list(data.suites, 'suite'), adapters: list(data.adapters, 'adapter'), fixtures: list(data.fixtures, 'fixture'), wraps: wrapsOf(data.wraps) };
+}
+
+/** The packages each adapter wraps, as the probe printed them (core/variant.ts Wraps). */
+function wrapsOf(v: unknown): Record<string, Wraps> {
+  const names = (x: unknown): x is string[] => Array.isArray(x) && x.every((n) => typeof n === 'string');
+  const ok = (w: unknown): w is Wraps => {
+    const { packages, before } = (w ?? {}) as Partial<Wraps>;
+    return names(packages) && (before === undefined || (typeof before.version === 'string' && names(before.packages)));
+  };
+  if (typeof v !== 'object' || v === null || !Object.values(v).every(ok)) throw new Error('the adapter registry gave no list of the packages its adapters wrap');
+  return v as Record<string, Wraps>;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { ParamValue } from './identity.ts';
 import { abVerdict, holmRejects, pairOf, slowerPValue, type AbVerdict, type PairedRatio } from './paired.ts';
-import type { CaseResult, ResultsFile } from './results.ts';
+import type { CaseResult, ResultsFile } from './results-schema.ts';
 
 /** One case of an A/B run in one browser: B against A. */
 export interface AbRow {
@@ -42,6 +42,23 @@ export function abRows(doc: ResultsFile): AbRow[] {
     const why = both ? (ratio ? undefined : 'too few passes with samples on both sides for an interval') : [rowA, rowB].filter((r) => r.status !== 'ok').map((r) => `${r.adapter} ${r.status}: ${r.reason ?? ''}`).join('; ');
     return [{ browser: doc.run.browser, suite: rowA.suite, case: rowA.case, size: rowA.size, params: rowA.params, a, b, ratio, verdict: abVerdict(ratio, ab.thresholdPct), pSlower: slowerPValue(ratio, ab.thresholdPct), ...(why ? { why } : {}) }];
   });
+}
+
+/** The document's `ab` field: its rows of B against A, as a results file keeps them (results-schema.ts); none without plan.ab. */
+export function abSummary(doc: ResultsFile): ResultsFile['ab'] {
+  const ab = doc.run.plan.ab;
+  const [a, b] = doc.run.plan.adapters;
+  if (!ab || !a || !b) return undefined;
+  const rows = abRows(doc).map((r) => ({
+    suite: r.suite,
+    case: r.case,
+    size: r.size,
+    params: r.params,
+    ratio: r.ratio ? { ratio: r.ratio.ratio, lo: r.ratio.lo, hi: r.ratio.hi, passes: r.ratio.passes } : null,
+    verdict: r.verdict,
+    pSlower: r.pSlower,
+  }));
+  return { a, b, thresholdPct: ab.thresholdPct, rows };
 }
 
 /** The false-alarm rate the overall verdict holds over all rows and browsers. */

@@ -1,5 +1,6 @@
 import type { Doc } from '../../fixtures/doc.ts';
 import type { Capability } from './capabilities.ts';
+import type { VariantBuild, Wraps } from './variant.ts';
 
 // The documents are the fixtures' (fixtures/doc.ts); the store contract hands them on.
 export type { Doc };
@@ -143,6 +144,13 @@ export interface StoreAdapter {
    * emulated. Asked after the run; results record it under `environment.adapters[id]`.
    */
   describe?(): Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * The npm packages the store is a build of, so it can run on another build of them beside this
+   * one: `ADAPTER@VERSION`, `ADAPTER@file:DIR` (core/variant.ts). Absent: it takes only `@+N%`.
+   */
+  readonly wraps?: Wraps;
+  /** With `wraps`: the same store on another build of its packages, whose modules `build.load` gives. */
+  variant?(build: VariantBuild): StoreAdapter;
 }
 
 /** Strip the fields a store adds (PouchDB's `_rev`) so `get` returns what `put` was given. */

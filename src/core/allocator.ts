@@ -92,7 +92,7 @@ export function capReason(row: RowGauge, auto: AutoSampling): StopReason | undef
 }
 
 /** Stop reasons a later pass takes back: the row samples again and is judged on all its samples. */
-export const RESUMED_IN_LATER_PASSES: ReadonlySet<StopReason> = new Set(['ci-target', 'decided', 'budget']);
+export const RESUMED_IN_LATER_PASSES: ReadonlySet<StopReason> = new Set(['ci-target', 'decided', 'budget', 'share']);
 
 /**
  * The run's sampling budget, handed out group by group in proportion to each group's rows (a

@@ -14,6 +14,7 @@
  * horizons: a regression only when the whole interval is beyond +T, inconclusive while the
  * interval still reaches past +T.
  */
+import { BETWEEN_RUNS, rowScatter, shiftScatter, type BetweenRuns } from './between-runs.ts';
 import type { CaseResult, ResultsFile } from './results.ts';
 import { logRatio, median, medianCi, medianRatio, netOf, RUN_TO_RUN_MIN_ROWS, runToRunSpread, sharedShift, widenRatio, type Interval, type LogRatio } from './stats.ts';
 
@@ -231,15 +232,19 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
 
 const pct = (ratio: number) => 100 * (ratio - 1);
 
-/** A compared row's change and verdict: its ratio net of the browser's shift, the interval widened by its run-to-run spread. */
-function decide(row: CaseComparison, ratio: LogRatio, tau: number, shift: LogRatio | null, thresholdPct: number): void {
-  const r = widenRatio(netOf(ratio, shift), tau);
+/**
+ * A compared row's change and verdict: its ratio net of the browser's shift, the interval widened
+ * by `spread`: the run-to-run spread the two files show and the scatter identical code shows
+ * between runs here for its browser and store (between-runs.ts), added in quadrature.
+ */
+function decide(row: CaseComparison, ratio: LogRatio, spread: number, shift: LogRatio | null, thresholdPct: number): void {
+  const r = widenRatio(netOf(ratio, shift), spread);
   row.change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi), measured: pct(Math.exp(ratio.y)) };
   row.verdict = verdictOf(row.change, thresholdPct);
   const n = `n = ${row.base?.n ?? 0} and ${row.next?.n ?? 0}`;
   if (row.verdict === 'inconclusive') {
     // More samples narrow the row's own part of the interval, not the run-to-run spread.
-    const remedy = tau > ratio.se ? 'most of its width is the run-to-run spread, which more samples in one run do not narrow: pool several runs per side, or measure both in one run' : 'take more samples, or sweep with --baseline';
+    const remedy = spread > ratio.se ? 'most of its width is the run-to-run spread, which more samples in one run do not narrow: pool several runs per side, or sample both sides in one run (npm run sweep -- --ab A,B)' : 'take more samples, or sweep with --baseline';
     row.note = `the interval reaches past +${thresholdPct}%: it cannot tell a slowdown beyond the threshold from noise (${n}); ${remedy}`;
   }
   const [baseFiles, newFiles] = [row.base?.files ?? 1, row.next?.files ?? 1];
@@ -247,26 +252,30 @@ function decide(row: CaseComparison, ratio: LogRatio, tau: number, shift: LogRat
 }
 
 /** Each browser's shift and run-to-run spread, from its rows that have a ratio, and those rows decided with them. */
-function decideAll(pending: ReadonlyMap<CaseComparison, LogRatio>, thresholdPct: number): RunToRun[] {
+function decideAll(pending: ReadonlyMap<CaseComparison, LogRatio>, thresholdPct: number, between: BetweenRuns): RunToRun[] {
   const browsers = [...new Set([...pending.keys()].map((row) => row.browser))];
   return browsers.map((browser) => {
     const rows = [...pending].filter(([row]) => row.browser === browser);
     const ratios = rows.map(([, ratio]) => ratio);
     const shift = sharedShift(ratios);
     const { tau } = runToRunSpread(ratios, shift);
-    for (const [row, ratio] of rows) decide(row, ratio, tau, shift, thresholdPct);
-    return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS, shift: shift && shiftChange(shift, thresholdPct) };
+    for (const [row, ratio] of rows) decide(row, ratio, Math.hypot(tau, rowScatter(row.browser, row.adapter, between)), shift, thresholdPct);
+    return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS, shift: shift && shiftChange(shift, thresholdPct, shiftScatter(browser, between)) };
   });
 }
 
-/** The shift's change in %, with its 95% interval and verdict. */
-function shiftChange(shift: LogRatio, thresholdPct: number): NonNullable<RunToRun['shift']> {
-  const r = widenRatio(shift, 0);
+/** The shift's change in %, with its 95% interval, widened by how far identical code's shift moves between runs here, and its verdict. */
+function shiftChange(shift: LogRatio, thresholdPct: number, scatter: number): NonNullable<RunToRun['shift']> {
+  const r = widenRatio(shift, scatter);
   const change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi) };
   return { ...change, verdict: verdictOf(change, thresholdPct) };
 }
 
-export function compareResults(base: readonly ResultsFile[], next: readonly ResultsFile[], thresholdPct = DEFAULT_THRESHOLD_PCT): Comparison {
+/**
+ * `between`: how far identical code moves between runs (between-runs.ts), which every row's and
+ * shift's interval is widened by; the committed table by default.
+ */
+export function compareResults(base: readonly ResultsFile[], next: readonly ResultsFile[], thresholdPct = DEFAULT_THRESHOLD_PCT, between: BetweenRuns = BETWEEN_RUNS): Comparison {
   const a = pool(base);
   const b = pool(next);
   const rows: CaseComparison[] = [];
@@ -289,7 +298,7 @@ export function compareResults(base: readonly ResultsFile[], next: readonly Resu
     if (outcome && 'why' in outcome) why[outcome.why] = (why[outcome.why] ?? 0) + 1;
     if (outcome && 'ratio' in outcome) pending.set(row, outcome.ratio);
   }
-  const runToRun = decideAll(pending, thresholdPct);
+  const runToRun = decideAll(pending, thresholdPct, between);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, rows.filter((r) => r.verdict === v).length])) as Record<Verdict, number>;
   const compared = COMPARED_VERDICTS.reduce((sum, v) => sum + counts[v], 0);
   return {

@@ -76,23 +76,26 @@ function fastestFindings(docs: readonly ResultsFile[]): Finding[] {
   );
 }
 
-/** Per case raw IndexedDB measured (in any browser): every other store that ran it, against raw IndexedDB. */
+/** Per browser and case raw IndexedDB measured there: every other store that ran the case, against raw IndexedDB. */
 function overRawFindings(docs: readonly ResultsFile[]): Finding[] {
-  const rows = browsersOf(docs).flatMap((b) => b.rows).filter((c) => DEFAULT_SUITES.includes(c.suite));
-  // A case raw IndexedDB cannot run (views need map/reduce) asks nothing of the others.
-  const cases = new Map(rows.filter((c) => c.adapter === RAW_INDEXEDDB && isOk(c)).map((c) => [`${c.suite}/${c.case}`, { suite: c.suite, kase: c.case }]));
-  return [...cases].flatMap(([key, { suite, kase }]) => {
-    const stores = [...new Set(rows.filter((c) => c.suite === suite && c.case === kase && c.adapter !== RAW_INDEXEDDB).map((c) => c.adapter))];
-    return stores.map((store): Finding => ({
-      id: `over-raw:${key}:${store}`,
-      topic: 'over-raw',
-      says: `${RAW_INDEXEDDB} is faster than ${store} at ${suite} ${kase}`,
-      slower: { suite, case: kase, size: 'largest', adapter: store },
-      faster: { suite, case: kase, size: 'largest', adapter: RAW_INDEXEDDB },
-      claim: { kind: 'faster' },
-      names: { slower: store, faster: RAW_INDEXEDDB },
-      store,
-    }));
+  return browsersOf(docs).flatMap((b) => {
+    const rows = b.rows.filter((c) => DEFAULT_SUITES.includes(c.suite));
+    // A case raw IndexedDB cannot run (views need map/reduce) asks nothing of the others.
+    const cases = new Map(rows.filter((c) => c.adapter === RAW_INDEXEDDB && isOk(c)).map((c) => [`${c.suite}/${c.case}`, { suite: c.suite, kase: c.case }]));
+    return [...cases].flatMap(([key, { suite, kase }]) => {
+      const stores = [...new Set(rows.filter((c) => c.suite === suite && c.case === kase && c.adapter !== RAW_INDEXEDDB).map((c) => c.adapter))];
+      return stores.map((store): Finding => ({
+        id: `over-raw:${key}:${store}`,
+        topic: 'over-raw',
+        says: `${RAW_INDEXEDDB} is faster than ${store} at ${suite} ${kase}`,
+        slower: { suite, case: kase, size: 'largest', adapter: store },
+        faster: { suite, case: kase, size: 'largest', adapter: RAW_INDEXEDDB },
+        claim: { kind: 'faster' },
+        names: { slower: store, faster: RAW_INDEXEDDB },
+        store,
+        browser: b.browser,
+      }));
+    });
   });
 }
 

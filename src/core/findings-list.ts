@@ -4,7 +4,7 @@
  * stores a finding is missing on folded into one entry per reason. Pure: checked findings in.
  */
 import { FINDING_TOPICS } from './default-findings.ts';
-import type { CheckedFinding, Finding, FindingCell } from './findings.ts';
+import { namedStores, type CheckedFinding, type Finding, type FindingCell } from './findings.ts';
 
 /** A finding measured in one browser and store: a ratio, maybe an interval, and its verdict. */
 export interface Measured {
@@ -56,7 +56,9 @@ export function findingsList(checked: readonly CheckedFinding[]): ListTopic[] {
 
 function groupsOf(checked: readonly CheckedFinding[]): ListGroup[] {
   const entries = checked.flatMap(({ finding, cells }) => cells.map((cell) => ({ finding, cell })));
-  const keyOf = (m: Measured) => `${m.cell.browser}\u0000${m.finding.store !== undefined ? `${m.finding.slower.suite} ${m.finding.slower.case}` : ''}`;
+  // Findings about named stores (made per case) group by case; the others are one group per browser.
+  const caseOf = (f: Finding) => (namedStores(f) ? `${f.slower.suite} ${f.slower.case}` : null);
+  const keyOf = (m: Measured) => `${m.cell.browser}\u0000${caseOf(m.finding) ?? ''}`;
   const groups = new Map<string, Measured[]>();
   for (const m of entries) groups.set(keyOf(m), [...(groups.get(keyOf(m)) ?? []), m]);
   // Browser by browser, each with its cases in the order the findings came.
@@ -66,8 +68,7 @@ function groupsOf(checked: readonly CheckedFinding[]): ListGroup[] {
       .filter((list) => list[0]?.cell.browser === browser)
       .map((list) => {
         const first = list[0] as Measured;
-        const label = first.finding.store !== undefined ? `${first.finding.slower.suite} ${first.finding.slower.case}` : null;
-        return { browser, label, measured: list.filter((m) => m.cell.verdict !== 'missing'), missing: foldMissing(list) };
+        return { browser, label: caseOf(first.finding), measured: list.filter((m) => m.cell.verdict !== 'missing'), missing: foldMissing(list) };
       }),
   );
 }

@@ -22,7 +22,11 @@ export interface RowRef {
    * of either side, so both sides are read at one size.
    */
   size: number | 'largest' | 'next-largest';
-  /** Only this store; absent: every store that ran either side. */
+  /**
+   * Only this store; absent: every store that ran either side. A finding whose two sides both
+   * name a store compares those (two versions of a store, a store against raw IndexedDB) on its
+   * cases, once per browser.
+   */
   adapter?: string;
 }
 
@@ -46,7 +50,7 @@ export interface Finding {
   names?: { slower: string; faster: string };
   /** The heading it is listed under with others like it (`fastest`); its own id without. */
   topic?: string;
-  /** When both sides name their store: the store the finding is about (the fastest one, the one set against raw IndexedDB). */
+  /** When both sides name their store: the store the finding is about (the fastest one, the one set against raw IndexedDB); without it, `slower → faster`. */
   store?: string;
   /** Only in this browser: a finding chosen from that browser's rows. */
   browser?: string;
@@ -79,13 +83,13 @@ export function verdictOf(claim: Claim, interval: { lo: number; hi: number } | n
 export interface FindingCell {
   browser: string;
   adapter: string;
-  /** The size both rows were read at; null when a row is missing before any size was found. */
-  size: number | null;
+  /** The size both rows were read at; null when a row is missing before any size was found; absent when no row was read. */
+  size?: number | null;
   verdict: Verdict;
   /** median(slower) / median(faster), per operation, with its 95% interval; null without one. */
   ratio: MedianRatio | null;
-  /** The ratio of the medians alone, whenever both rows are ok (also when there is no interval). */
-  point: number | null;
+  /** The ratio of the medians alone, whenever both rows are ok (also when there is no interval); absent when no row was read. */
+  point?: number | null;
   /** Why there is no ratio, or why the interval is missing. */
   why?: string;
 }
@@ -121,19 +125,35 @@ function asked(plans: readonly Plan[], suite: string, kase: string): boolean {
   return plans.some((p) => p.suites.includes(suite) && (!p.cases || p.cases.includes(kase)));
 }
 
+/** Whether the plans ran the case's suite but chose other cases of it (the default plan's list, --cases). */
+function leftOut(plans: readonly Plan[], suite: string, kase: string): boolean {
+  return plans.some((p) => p.suites.includes(suite)) && !asked(plans, suite, kase);
+}
+
 /** The finding checked in every browser and store of the documents that ran either side. */
 export function findingCells(finding: Finding, docs: readonly ResultsFile[]): FindingCell[] {
   if (finding.notMeasurable) return [];
   return browsersOf(docs).flatMap((b) => (finding.browser === undefined || finding.browser === b.browser ? browserCells(finding, b) : []));
 }
 
+/** The two stores a finding compares when both its sides name one, or null: it is checked on each store. */
+export function namedStores(finding: Finding): { slower: string; faster: string } | null {
+  const { slower, faster } = finding;
+  return slower.adapter !== undefined && faster.adapter !== undefined ? { slower: slower.adapter, faster: faster.adapter } : null;
+}
+
+/** What a cell of a finding about named stores is called: its store, or `slower → faster`. */
+export function storeLabel(finding: Finding, named: { slower: string; faster: string }): string {
+  return finding.store ?? (named.slower === named.faster ? named.slower : `${named.slower} → ${named.faster}`);
+}
+
 function browserCells(finding: Finding, b: BrowserRows): FindingCell[] {
+  const named = namedStores(finding);
+  if (named) return [cellOf(finding, b, storeLabel(finding, named))];
   const sides = [finding.slower, finding.faster];
-  const onSide = (c: CaseResult) => sides.some((s) => c.suite === s.suite && c.case === s.case && (s.adapter === undefined || c.adapter === s.adapter));
-  const ran = b.rows.filter(onSide).map((c) => c.adapter);
+  const ran = b.rows.filter((c) => sides.some((s) => c.suite === s.suite && c.case === s.case)).map((c) => c.adapter);
   // A store the plan asked for either side of, with no row of it, is missing too, not left out.
-  const plannedStores = sides.some((s) => s.adapter === undefined && asked(b.plans, s.suite, s.case)) ? b.plans.flatMap((p) => p.adapters) : [];
-  if (finding.store !== undefined) return ran.length > 0 ? [cellOf(finding, b, finding.store)] : [];
+  const plannedStores = sides.some((s) => asked(b.plans, s.suite, s.case)) ? b.plans.flatMap((p) => p.adapters) : [];
   // In the plan's order of stores, as the run took them; stores it did not name after them.
   const order = [...new Set([...b.plans.flatMap((p) => p.adapters), ...ran])];
   const stores = new Set([...ran, ...plannedStores]);
@@ -154,7 +174,7 @@ function cellOf(finding: Finding, b: BrowserRows, store: string): FindingCell {
   const [a, z] = [perOperation(faster), perOperation(slower)];
   const ratio = ratioOfMedians(a, z);
   const point = a.median > 0 && z.median > 0 ? z.median / a.median : null;
-  const why = ratio ? undefined : !a.ci || !z.ci ? 'a row has fewer than 6 samples, too few for an interval of its median' : 'a median is 0, below the timer step';
+  const why = ratio ? undefined : !a.ci || !z.ci ? 'a row has fewer than 6 samples, too few for an interval of its median' : "a median's interval reaches 0 (samples below the timer step), where a ratio has no bound";
   return { ...base, verdict: verdictOf(finding.claim, ratio), ratio, point, ...(why ? { why } : {}) };
 }
 
@@ -177,11 +197,11 @@ export function isOk(row: CaseResult | undefined): row is CaseResult & { status:
   return row?.status === 'ok';
 }
 
-/** Which side is missing and why: its status and reason, or that it did not run (or was not asked for). */
+/** Which side is missing and why: its status and reason, or that it did not run (or that the plan chose other cases). */
 function notOk(finding: Finding, ref: Required<RowRef>, row: CaseResult | undefined, plans: readonly Plan[], size: number | undefined): string {
-  const label = finding.store !== undefined ? `${ref.adapter} ${ref.case}` : ref.case;
+  const label = namedStores(finding) ? `${ref.adapter} ${ref.case}` : ref.case;
   if (row) return `${label} is ${row.status}${row.reason ? `: ${row.reason}` : ''}`;
-  if (!asked(plans, ref.suite, ref.case)) return `${label} was not in the plan`;
+  if (leftOut(plans, ref.suite, ref.case)) return `${label} was not in the plan`;
   return `${label} did not run${size !== undefined ? ` at ${size.toLocaleString('en-US')} documents` : ''}`;
 }
 
@@ -194,7 +214,7 @@ export function formatRatio(r: MedianRatio | null): string {
 /** A cell's ratio as a list shows it: with its interval, or alone and saying it has none. */
 export function formatCellRatio(cell: FindingCell): string {
   if (cell.ratio) return formatRatio(cell.ratio);
-  return cell.point === null ? 'no ratio' : `${fmt(cell.point)}× (no interval)`;
+  return cell.point === null || cell.point === undefined ? 'no ratio' : `${fmt(cell.point)}× (no interval)`;
 }
 
 /** Three significant figures, as a factor reads. */
@@ -203,9 +223,9 @@ export function fmt(x: number): string {
   return x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toPrecision(3);
 }
 
-/** Where a cell is, in words: "on idb in chromium", or for a finding about given stores "at paginate ref-skip in chromium". */
+/** Where a cell is, in words: "on idb in chromium", or for a finding about named stores "at paginate ref-skip in chromium". */
 function whereOf(finding: Finding, cell: FindingCell): string {
-  return finding.store !== undefined ? `at ${finding.slower.suite} ${finding.slower.case} in ${cell.browser}` : `on ${cell.adapter} in ${cell.browser}`;
+  return namedStores(finding) ? `at ${finding.slower.suite} ${finding.slower.case} in ${cell.browser}` : `on ${cell.adapter} in ${cell.browser}`;
 }
 
 /**
@@ -234,8 +254,8 @@ export function findingLine(finding: Finding, cell: FindingCell): FindingLine {
     claim: finding.says,
     store: cell.adapter,
     browser: cell.browser,
-    size: cell.size,
-    ratio: cell.point,
+    size: cell.size ?? null,
+    ratio: cell.point ?? null,
     lo: cell.ratio?.lo ?? null,
     hi: cell.ratio?.hi ?? null,
     verdict: cell.verdict,

@@ -5,6 +5,9 @@
  */
 import { shiftText, signedPct, type Comparison, type Verdict } from './compare.ts';
 
+/** What an inconclusive row between two runs needs: the one sentence every caller of the gate ends on. */
+export const BETWEEN_RUNS_NOTE = 'Between two runs a row must move further than identical code moves between runs here; to decide the inconclusive rows, sample both sides in one run: npm run sweep -- --ab A,B.';
+
 /** Exit codes of the gate. 2 (bad input) is the callers' own. */
 export const GATE_EXIT = { ok: 0, regression: 1, undecided: 3 } as const;
 
@@ -62,7 +65,7 @@ export function gate(c: Comparison, policy: GatePolicy = DEFAULT_GATE): GateResu
   if (policy.failOnInconclusive && k.inconclusive > 0) {
     return { code: GATE_EXIT.undecided, line: `UNDECIDED: ${k.inconclusive} row${k.inconclusive === 1 ? '' : 's'} cannot rule out a slowdown beyond ${c.thresholdPct}% (--fail-on-inconclusive); ${tally}` };
   }
-  return { code: GATE_EXIT.ok, line: `OK: no row slower beyond ${c.thresholdPct}%; ${tally}` };
+  return { code: GATE_EXIT.ok, line: `OK: no row slower beyond ${c.thresholdPct}%; ${tally}${k.inconclusive > 0 ? ` ${BETWEEN_RUNS_NOTE}` : ''}` };
 }
 
 /** The browsers whose shift (RunToRun.shift) has one of `verdicts`, as "chromium +16.2% [+14.0%, +18.5%]", or '' for none. */

@@ -10,6 +10,7 @@
  * them as independent would claim a precision the next run does not reproduce.
  */
 import { studentTCdf } from './distributions.ts';
+import { AB_VERDICT_WORDS } from './results-vocabulary.ts';
 import { median, tQuantile95 } from './stats.ts';
 
 /** One side of a pair: its samples in the order taken, and how many each pass took (absent: one pass took them all). */
@@ -91,9 +92,9 @@ export function pairPrecision(r: PairedRatio | null): number | null {
  * - `same`: the whole interval is within ±threshold: any difference is smaller than it;
  * - `unsure`: the interval reaches across a threshold (or there is none): more passes decide it.
  */
-export type AbVerdict = 'slower' | 'faster' | 'same' | 'unsure';
+export type AbVerdict = (typeof AB_VERDICT_WORDS)[number];
 
-export const AB_VERDICTS: readonly AbVerdict[] = ['slower', 'faster', 'same', 'unsure'];
+export const AB_VERDICTS: readonly AbVerdict[] = AB_VERDICT_WORDS;
 
 export function abVerdict(r: PairedRatio | null, thresholdPct: number): AbVerdict {
   if (r === null) return 'unsure';

@@ -4,6 +4,7 @@
  * the clock readings and what the runner returned. Its `findings` are the default plan's,
  * checked on its rows (default-findings.ts); readers recompute them as they do the statistics.
  */
+import { abSummary } from './ab.ts';
 import { HARNESS_COMMIT, HARNESS_VERSION } from './build-info.ts';
 import { runFindings } from './default-findings.ts';
 import type { Plan } from './plan.ts';
@@ -40,5 +41,6 @@ export function resultsDocument(input: ResultsDocumentInput): ResultsFile {
     environment: input.environment,
     cases: input.output.cases,
   };
-  return { ...doc, findings: runFindings([doc]) };
+  const ab = abSummary(doc);
+  return { ...(ab ? { ...doc, ab } : doc), findings: runFindings([doc]) };
 }

@@ -10,7 +10,7 @@ import type { Static, TLiteral, TSchema } from '@sinclair/typebox';
 import type { AutoSampling, Plan } from './plan.ts';
 import { STUDY_TAG } from './plan.ts';
 import type { CaseIdentity as Identity, ParamValue } from './identity.ts';
-import { CASE_STATUSES, DB_MODES, RESULTS_SCHEMA, RESULTS_SCHEMA_ID, STOP_REASONS, VERDICTS, type CaseStatus } from './results-vocabulary.ts';
+import { AB_VERDICT_WORDS, CASE_STATUSES, DB_MODES, RESULTS_SCHEMA, RESULTS_SCHEMA_ID, STOP_REASONS, VERDICTS, type CaseStatus } from './results-vocabulary.ts';
 import type { Shard } from './shard.ts';
 import type { Interval, Stats } from './stats.ts';
 
@@ -219,7 +219,7 @@ const OK_ONLY = {
   stopped: Type.Optional(
     oneOf(
       STOP_REASONS,
-      "Why sampling stopped: `iterations` (the fixed count, or auto's maxN), `ci-target` (the median's interval reached the target), `decided` (with the sweep's --baseline: the change from the baseline row was decided against the threshold), `time-cap` (one more sample would pass the row's own cap, auto.maxMs), `budget` (its share of the run's budget was spent: its case's share of the pass, or, for a row whose passes disagree by more than its noise, as many samples in the pass as in its largest earlier one), `cancelled` (the run was cancelled in a later pass, after the row had its samples from the earlier ones). Absent in older files.",
+      "Why sampling stopped: `iterations` (the fixed count, or auto's maxN), `ci-target` (the median's interval reached the target), `decided` (with the sweep's --baseline: the change from the baseline row was decided against the threshold), `time-cap` (one more sample would pass the row's own cap, auto.maxMs), `budget` (its share of the run's budget was spent: its case's share of the pass, or, for a row whose passes disagree by more than its noise, as many samples in the pass as in its largest earlier one), `cancelled` (the run was cancelled in a later pass, after the row had its samples from the earlier ones), `share` (a sample costs too much of the row's share of the budget to take its minimum in every pass: it sampled in fewer passes, and stopped with what an interval needs, or, where one sample costs more than its whole share, with 2; see `share`). Absent in older files.",
     ),
   ),
   blocking: Type.Optional(
@@ -233,6 +233,12 @@ const OK_ONLY = {
       description:
         'What the store kept, from an untimed run after the timed samples (insert suite): `storageBytes` (navigator.storage.estimate() delta, coarse) and `heapBytes` (measureUserAgentSpecificMemory(), Chromium); environment.metricNotes says how far to trust each.',
     }),
+  ),
+  share: Type.Optional(
+    Type.Object(
+      { sampleMs: nonNegative('Wall time one sample took, in ms (with its setup and cleanup).'), shareMs: nonNegative("The row's share of the run's budget, in ms: the budget over the rows that run.") },
+      { description: 'With `stopped: share`: what a sample cost against the row\'s share of the budget.' },
+    ),
   ),
 };
 
@@ -296,6 +302,31 @@ const FindingSchema = Type.Object(
   { description: 'One finding checked in one browser and store.' },
 );
 
+const AbRowSchema = Type.Object(
+  {
+    suite: text('Suite id.'),
+    case: text('Case id.'),
+    size: whole(1, 'Documents in the store.'),
+    params: params('The case parameters both rows record.'),
+    ratio: Type.Union([Type.Object({ ratio: finite('B/A: the geometric mean over passes of the ratio of the pass medians.'), lo: finite(), hi: finite(), passes: whole(2, 'Passes (browser launches) the interval is over.') }), Type.Null()], {
+      description: "B/A with the 95% Student's t interval over passes; null when the pair has no interval (a side not ok, or too few passes).",
+    }),
+    verdict: oneOf(AB_VERDICT_WORDS, '`slower` / `faster`: the whole interval beyond ±threshold; `same`: the whole interval within it; `unsure`: neither.'),
+    pSlower: Type.Number({ minimum: 0, description: 'One-sided p-value of "B slower than A by more than the threshold" (Student\'s t over passes); the run\'s verdict applies Holm\'s procedure to these over all rows and browsers.' }),
+  },
+  { description: 'One case of B against A.' },
+);
+
+const AbSchema = Type.Object(
+  {
+    a: text('A, the baseline store.'),
+    b: text('B, the candidate store.'),
+    thresholdPct: Type.Number({ exclusiveMinimum: 0, description: 'The slowdown in % each row is judged against.' }),
+    rows: Type.Array(AbRowSchema),
+  },
+  { description: 'With `run.plan.ab`: each case of B against A. Readers recompute it from the rows, as they do statistics.' },
+);
+
 /** The published schema: every field as the harness writes it. */
 export const ResultsFileSchema = Type.Object(
   {
@@ -304,10 +335,11 @@ export const ResultsFileSchema = Type.Object(
     run: RunSchema,
     environment: EnvironmentSchema,
     cases: Type.Array(CaseSchema),
+    ab: Type.Optional(AbSchema),
     findings: Type.Optional(
       Type.Array(FindingSchema, {
         description:
-          "What the run found, in words: the default plan's findings (a bulk write against writes one at a time, startkey against skip/limit paging, an index against a scan, ..., the fastest store of each case, each store against raw IndexedDB) checked in this browser on every store that ran them, from the rows. Readers recompute it from the rows and ignore what the file says. Absent in older files.",
+          "What the run found, in words: the default plan's findings (a bulk write against writes one at a time, startkey against skip/limit paging, an index against a scan, ..., the fastest store of each case, each store against raw IndexedDB) checked in this browser on every store that ran them, from the rows. Readers recompute it from the rows, as they do statistics. Absent in older files.",
       }),
     ),
   },

@@ -16,7 +16,7 @@ export const CASE_STATUSES: readonly CaseStatus[] = STATUSES;
 export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
 
 /** Why a row stopped taking samples; the schema's `stopped` says what each means. */
-const STOPS = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget', 'cancelled'] as const;
+const STOPS = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget', 'cancelled', 'share'] as const;
 export type StopReason = (typeof STOPS)[number];
 export const STOP_REASONS: readonly StopReason[] = STOPS;
 
@@ -28,3 +28,6 @@ export const STOP_REASONS: readonly StopReason[] = STOPS;
 const VERDICT_WORDS = ['holds', 'reversed', 'differs', 'too close to call', 'missing', 'not measurable'] as const;
 export type Verdict = (typeof VERDICT_WORDS)[number];
 export const VERDICTS: readonly Verdict[] = VERDICT_WORDS;
+
+/** How a row of B against A reads against ±threshold (paired.ts). */
+export const AB_VERDICT_WORDS = ['slower', 'faster', 'same', 'unsure'] as const;

@@ -9,6 +9,7 @@ import PUBLISHED from '../../results/schema.json' with { type: 'json' };
 import { findFault, type Fault, type SchemaNode, type Says } from './schema-check.ts';
 import type { ResultsFile } from './results-schema.ts';
 import { RESULTS_SCHEMA } from './results-vocabulary.ts';
+import { abSummary } from './ab.ts';
 import { derivedFromSamples } from './stats.ts';
 
 export type { BrowserInfo, CaseIdentity, CaseResult, Environment, Outliers, ResultsFile, RunInfo } from './results-schema.ts';
@@ -111,7 +112,11 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
   const fault = findFault(AS_READ, data, says) ?? breaksARule(data as ResultsFile);
   if (fault) throw new ResultsError(`${source}: ${fault.path}: ${fault.what}`);
   const doc = data as ResultsFile;
-  return { ...doc, cases: doc.cases.map((row) => (row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples, row.samplesPerPass) } : row)) };
+  const read: ResultsFile = { ...doc, cases: doc.cases.map((row) => (row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples, row.samplesPerPass) } : row)) };
+  // B against A, like the statistics, comes from the samples, whatever the file says of it.
+  const ab = abSummary(read);
+  const { ab: _claimed, ...rest } = read;
+  return ab ? { ...rest, ab } : rest;
 }
 
 /** The rules a schema cannot state, on a document the schema accepted: the first one broken. */

@@ -51,6 +51,10 @@ export interface Row {
   spentMs: number;
   /** Wall time of its timed samples alone (with their setup and cleanup), for the cost per sample. */
   sampleWallMs: number;
+  /** Wall time of its warm-ups, for a cost before its first timed sample (share.ts). */
+  warmupWallMs: number;
+  /** Set when a sample costs too much of the row's share of the budget for every pass (share.ts): what one costs and the share. */
+  share?: { sampleMs: number; shareMs: number };
   blocking?: Record<string, number>;
   footprint?: Record<string, number>;
   /** With --baseline: the row's counterpart in the baseline, and its median and interval to judge the change by (baseline.ts). */
@@ -60,11 +64,11 @@ export interface Row {
 }
 
 export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
-  return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, samplesPerPass: [0], db: c.db ?? 'fresh', precision: null, passBound: false, spentMs: 0, sampleWallMs: 0 };
+  return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, samplesPerPass: [0], db: c.db ?? 'fresh', precision: null, passBound: false, spentMs: 0, sampleWallMs: 0, warmupWallMs: 0 };
 }
 
 /** What a row carries from one browser launch to the next (launch.ts): the rest is rebuilt from it. */
-const CARRIED = ['state', 'samples', 'warmup', 'metrics', 'points', 'repeats', 'samplesPerPass', 'spentMs', 'sampleWallMs'] as const;
+const CARRIED = ['state', 'samples', 'warmup', 'metrics', 'points', 'repeats', 'samplesPerPass', 'spentMs', 'sampleWallMs', 'warmupWallMs', 'share'] as const;
 export type CarriedState = Pick<Row, (typeof CARRIED)[number]>;
 
 /**
@@ -77,7 +81,8 @@ export interface CarriedRow extends CarriedState, CaseIdentity {
   series?: { x: string; y: string };
 }
 
-const carriedState = (from: CarriedState): CarriedState => Object.fromEntries(CARRIED.map((key) => [key, from[key]])) as unknown as CarriedState;
+// Keys a carry may lack (older pages, or a row with no share note) are left out, not set to undefined.
+const carriedState = (from: CarriedState): CarriedState => Object.fromEntries(CARRIED.flatMap((key) => (from[key] === undefined ? [] : [[key, from[key]]]))) as unknown as CarriedState;
 
 /** A row as an earlier launch left it (launch.ts); call refreshInterval once its baseline is set. */
 export function restoreRow(adapter: StoreAdapter, c: BenchCase, carried: CarriedRow): Row {
@@ -119,6 +124,12 @@ export const isSampling = (row: Row): boolean => row.state.kind === 'sampling';
 /** What one more sample of the row costs, in ms of wall time: its mean so far. */
 export function costPerSample(row: Row): number {
   return row.samples.length > 0 ? row.sampleWallMs / row.samples.length : Infinity;
+}
+
+/** What a sample of the row costs as far as is known: its timed samples' mean, else its warm-ups', else null. */
+export function knownCost(row: Pick<Row, 'samples' | 'sampleWallMs' | 'warmup' | 'warmupWallMs'>): number | null {
+  if (row.samples.length > 0) return row.sampleWallMs / row.samples.length;
+  return row.warmup.length > 0 ? row.warmupWallMs / row.warmup.length : null;
 }
 
 /** Add one timed sample and the metrics and points the case recorded in it. */
@@ -188,5 +199,6 @@ export function rowResult(identity: CaseIdentity, row: ResultState, series: Benc
     outliers,
     ...(row.blocking ? { blocking: row.blocking } : {}),
     ...(row.footprint ? { footprint: row.footprint } : {}),
+    ...(row.share ? { share: row.share } : {}),
   };
 }

@@ -34,7 +34,8 @@ import { createRng, deriveSeed, shuffled, type Rng } from '../../fixtures/random
 import type { CaseIdentity } from './identity.ts';
 import type { CaseResult, RunInfo, StopReason } from './results.ts';
 import { CARRY_SCHEMA, carryKey, type Carry, type LaunchOrder } from './launch.ts';
-import { addSample, carriedResult, carriedRow, costPerSample, cutShort, isSampling, newRow, refreshInterval, restoreRow, rowResult, type CarriedRow, type Row } from './row.ts';
+import { addSample, carriedResult, carriedRow, costPerSample, cutShort, isSampling, knownCost, newRow, refreshInterval, restoreRow, rowResult, type CarriedRow, type Row } from './row.ts';
+import { passNeed, shareClass, type PassShare } from './share.ts';
 import { equalRepeats, pairedPrecision, pairUp, roundOrder, withPartners } from './pairing.ts';
 import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
 import { selectShard } from './shard.ts';
@@ -171,6 +172,8 @@ interface Run {
   readonly budget: Budget;
   readonly support: Map<string, true | string>;
   readonly sampleTargetMs: number;
+  /** A row's share of the whole run's budget (share.ts): the budget over the rows that run; Infinity without a budget. */
+  readonly shareMs: number;
   readonly cases: CaseResult[];
   readonly order: RunInfo['order'];
   /** Passes over the groups: adaptive sampling's, or one. */
@@ -290,6 +293,7 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     budget: plan.auto ? new Budget(input.launch?.budgetMs ?? plan.budgetMs, weightTotal, now, input.launch?.budgetLeftMs ?? plan.budgetMs) : new Budget(undefined, weightTotal, now),
     support,
     sampleTargetMs: sampleTargetMs(input.timerStepMs ?? measureTimerStep()),
+    shareMs: plan.auto && plan.budgetMs !== undefined && runnableRows > 0 ? plan.budgetMs / runnableRows : Infinity,
     cases: [],
     order: structuredClone(input.launch?.carry?.order ?? []),
     passes,
@@ -370,7 +374,7 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
   try {
     await fillSharedDatabases(run, group, last);
     await warmUp(run, group, pass);
-    await takeMinimumSamples(run, group, minimumInPass(run.plan, pass));
+    await takeMinimumSamples(run, group, minimumInPass(run.plan, pass), pass);
     // Time left at the end of a launch that is not the run's last goes to the later launches (launch.ts).
     if (run.plan.auto) await takeAdditionalSamples(run, group, run.budget.hasLaterShares() || run.last < run.passes);
     if (last) await measurementPass(run, group);
@@ -484,8 +488,17 @@ const LATER_PASS_SAMPLES = 2;
  * count (fixed); in a later one, 2 more, however many the row took in the passes before.
  */
 function minimumInPass(plan: Plan, pass: number): number {
-  if (pass > 1) return LATER_PASS_SAMPLES;
+  if (pass > 1 || sharedOut(plan)) return LATER_PASS_SAMPLES;
   return plan.auto ? plan.auto.minN : plan.iterations;
+}
+
+/**
+ * Whether rows take their minimum pass by pass, by what they cost (share.ts): adaptive sampling in
+ * 3 passes or more, where a row reaches the samples an interval needs over its passes instead of
+ * taking them all in the first (which at 1,000 documents took a Chromium run's first pass past 4 min).
+ */
+function sharedOut(plan: Plan): boolean {
+  return plan.auto !== undefined && passesOf(plan.auto) >= 3;
 }
 
 /** Samples a row takes at the least in this pass, warm-up included: the run's progress total. */
@@ -526,9 +539,45 @@ function stopRowsOutOfTime(run: Run, group: Group, pass: number): void {
   if (!run.plan.auto) return;
   const runs = warmupsIn(run.plan, pass) + 1;
   for (const row of group.rows.filter(isSampling)) {
+    if (shareNeed(run, row, pass) === 0) {
+      stopForShare(run, row);
+      continue;
+    }
     const gauge = gaugeOf(run, row);
     if (gauge.n >= MIN_SAMPLES_ON_TIME_CAP && outOfTime(run.budget.endsAt(), gauge, runs)) stopRow(row, 'budget');
   }
+}
+
+/**
+ * The row's least samples in this pass by its share of the budget (share.ts), or null where
+ * share.ts does not decide (fixed sampling, fewer than 3 passes). 0: not a pass it samples in.
+ * A pair goes by its costlier side, so both sides sample in the same passes.
+ */
+function shareNeed(run: Run, row: Row, pass: number): number | null {
+  const share = shareOf(run, row, pass);
+  if (!share) return null;
+  const need = passNeed(share);
+  return typeof need === 'string' ? 0 : need.take;
+}
+
+/** Whether the row samples fewer passes than every one because of what it costs (share.ts). */
+function isCostly(run: Run, row: Row, pass: number): boolean {
+  const share = shareOf(run, row, pass);
+  return share !== null && shareClass(share) !== 'cheap';
+}
+
+function shareOf(run: Run, row: Row, pass: number): PassShare | null {
+  const auto = run.plan.auto;
+  if (!auto || !sharedOut(run.plan)) return null;
+  const costs = [knownCost(row), ...(row.pair ? [knownCost(row.pair.other)] : [])].filter((c): c is number => c !== null);
+  return { passes: run.passes, pass, minN: auto.minN, n: row.samples.length, costMs: costs.length > 0 ? Math.max(...costs) : null, shareMs: run.shareMs };
+}
+
+/** A costly row stops for now, and records what a sample costs against its share (share.ts). */
+function stopForShare(run: Run, row: Row): void {
+  const cost = knownCost(row);
+  if (cost !== null && Number.isFinite(run.shareMs)) row.share = { sampleMs: cost, shareMs: run.shareMs };
+  stopRow(row, 'share');
 }
 
 /**
@@ -587,13 +636,22 @@ async function warmUp(run: Run, group: Group, pass: number): Promise<void> {
  * cap of its own, or one more sample would pass the end of the budget; its precision does not
  * stop it here.
  */
-async function takeMinimumSamples(run: Run, group: Group, want: number): Promise<void> {
+async function takeMinimumSamples(run: Run, group: Group, want: number, pass: number): Promise<void> {
   const auto = run.plan.auto;
   const inPass = (row: Row) => row.samplesPerPass.at(-1) ?? 0;
+  // Decided once the warm-up told what a sample costs: a costly row's least in this pass (share.ts).
+  const wants = new Map(group.rows.map((row) => [row, shareNeed(run, row, pass) ?? want]));
+  const wantOf = (row: Row) => wants.get(row) ?? want;
+  const costly = (row: Row) => isCostly(run, row, pass);
   for (;;) {
     for (const row of group.rows.filter(isSampling)) {
       if (!auto) {
         if (inPass(row) >= want) stopRow(row, 'iterations');
+        continue;
+      }
+      // A costly row that has its least in this pass takes no more: the time is the other rows'.
+      if (costly(row) && inPass(row) >= wantOf(row)) {
+        stopForShare(run, row);
         continue;
       }
       const gauge = gaugeOf(run, row);
@@ -601,7 +659,7 @@ async function takeMinimumSamples(run: Run, group: Group, want: number): Promise
       const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? outOfTime(run.budget.endsAt(), gauge)) : undefined;
       if (why) stopRow(row, why);
     }
-    const short = group.rows.filter((row) => isSampling(row) && inPass(row) < want);
+    const short = group.rows.filter((row) => isSampling(row) && inPass(row) < wantOf(row));
     if (short.length === 0) return;
     await round(run, group, short, false);
   }
@@ -704,8 +762,10 @@ async function sampleOnce(run: Run, group: Group, row: Row, warmup: boolean): Pr
   const index = warmup ? row.warmup.length + 1 : row.samples.length + 1;
   try {
     const sample = await run.sampler.take(row, group.target, warmup ? `w${index}` : index, row.repeats);
-    if (warmup) row.warmup.push(sample.ms);
-    else {
+    if (warmup) {
+      row.warmup.push(sample.ms);
+      row.warmupWallMs += sample.wallMs;
+    } else {
       addSample(row, sample.ms, sample.metrics, sample.points);
       row.sampleWallMs += sample.wallMs;
       keepAboveTarget(run, row, sample.ms);

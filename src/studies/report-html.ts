@@ -4,7 +4,7 @@
  * shown (every string passes through `esc`).
  */
 import type { Verdict } from '../core/findings.ts';
-import { claimText, fmt, formatPublished, formatRatio, type FindingCell, type FindingReport, type StudyReport } from './report.ts';
+import { claimText, fmt, formatPublished, formatRatio, storePair, type FindingCell, type FindingReport, type StudyReport } from './report.ts';
 
 const VERDICT_COLOUR: Record<Verdict, string> = {
   holds: '#1a7f37',
@@ -120,7 +120,8 @@ function growthSection(report: StudyReport): string {
 }
 
 function versionsSection(report: StudyReport): string {
-  const published = report.findings.filter((f) => f.finding.notMeasurable && f.finding.published.length > 0 && f.finding.published.every((p) => p.unit === '×'));
+  // The source's own version factors: findings that compare two versions, or that could not be measured here.
+  const published = report.findings.filter((f) => (f.finding.notMeasurable || storePair(f.finding)) && f.finding.published.length > 0 && f.finding.published.every((p) => p.unit === '×'));
   const columns = [...new Set(published.flatMap((f) => f.finding.published.map((p) => p.measuredIn)))];
   const publishedTable =
     published.length === 0

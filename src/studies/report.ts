@@ -7,7 +7,7 @@
  * own intervals (stats.ratioOfMedians), so a verdict comes from the same intervals as every
  * other number storebench shows.
  */
-import { findingCells, fmt, isOk, perOperation, VERDICTS, type FindingCell, type RowRef, type Verdict } from '../core/findings.ts';
+import { findingCells, fmt, isOk, namedStores, perOperation, VERDICTS, type Finding, type FindingCell, type RowRef, type Verdict } from '../core/findings.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
 import { median, medianCi, quantile, ratioOfMedians, type MedianRatio, type MedianWithCi } from '../core/stats.ts';
 import type { PublishedFigure, Reference, Study, StudyFinding } from './study.ts';
@@ -110,6 +110,24 @@ function findRow(doc: ResultsFile, ref: RowRef, adapter: string): CaseResult | u
   return rows.find((c) => c.size === size);
 }
 
+/** The two stores a finding compares on one case (versions of a store), or null: it compares cases on each store. */
+export function storePair(finding: Finding): { slower: string; faster: string } | null {
+  const named = namedStores(finding);
+  return named && named.slower !== named.faster ? named : null;
+}
+
+/**
+ * A finding's cells by the one rule (core/findings.ts), from the latest file of its part in each
+ * browser; a version the study could not build is named in one cell instead.
+ */
+function studyFindingCells(study: Study, finding: Finding & { part: string }, docs: readonly ResultsFile[], failures: Readonly<Record<string, string>>): FindingCell[] {
+  if (finding.notMeasurable) return [];
+  const pair = storePair(finding);
+  const failed = pair && [pair.slower, pair.faster].find((a) => failures[a] !== undefined);
+  if (pair && failed) return [{ browser: 'every browser', adapter: `${pair.slower} → ${pair.faster}`, verdict: 'not measurable', ratio: null, why: `${failed} ${failures[failed]}` }];
+  return findingCells(finding, [...partDocs(study, finding.part, docs).values()]);
+}
+
 function referenceCells(study: Study, reference: Reference, docs: readonly ResultsFile[]): ReferenceCell[] {
   const cells: ReferenceCell[] = [];
   for (const [browser, doc] of partDocs(study, reference.part, docs)) {
@@ -121,19 +139,30 @@ function referenceCells(study: Study, reference: Reference, docs: readonly Resul
   return cells;
 }
 
+/** The study's pairs of versions, or each `store@1.2.3` in the rows against the store (`idb@write-behind` is no version). */
+function versionPairs(study: Study, doc: ResultsFile): { older: string; newer: string }[] {
+  if (study.versions) return study.versions;
+  const older = [...new Set(doc.cases.map((c) => c.adapter).filter((a) => /@\d/.test(a)))];
+  return older.map((a) => ({ older: a, newer: a.slice(0, a.indexOf('@')) }));
+}
+
+/** A store's version as its results say (`environment.adapters`), else as its id says. */
+function versionOf(doc: ResultsFile, adapter: string): string {
+  return doc.environment.adapters?.[adapter]?.version ?? (adapter.includes('@') ? adapter.slice(adapter.indexOf('@') + 1) : 'current');
+}
+
 function versionCells(study: Study, docs: readonly ResultsFile[]): VersionCell[] {
   const cells: VersionCell[] = [];
   for (const part of study.parts) {
     for (const [browser, doc] of partDocs(study, part.id, docs)) {
-      // An older version is `store@1.2.3`; other variants (`idb@write-behind`) are not versions.
-      for (const older of doc.cases.filter((c) => /@\d/.test(c.adapter))) {
-        const store = older.adapter.slice(0, older.adapter.indexOf('@'));
-        const newer = doc.cases.find((c) => c.adapter === store && c.suite === older.suite && c.case === older.case && c.size === older.size);
-        if (!newer) continue;
-        const ratio = isOk(older) && isOk(newer) ? ratioOfMedians(perOperation(newer), perOperation(older)) : null;
-        const newerVersion = doc.environment.adapters?.[store]?.version ?? 'current';
-        const olderVersion = doc.environment.adapters?.[older.adapter]?.version ?? older.adapter.slice(store.length + 1);
-        cells.push({ part: part.id, suite: older.suite, case: older.case, size: older.size, browser, store, older: olderVersion, newer: newerVersion, ratio });
+      for (const pair of versionPairs(study, doc)) {
+        for (const older of doc.cases.filter((c) => c.adapter === pair.older)) {
+          const newer = doc.cases.find((c) => c.adapter === pair.newer && c.suite === older.suite && c.case === older.case && c.size === older.size);
+          if (!newer) continue;
+          const ratio = isOk(older) && isOk(newer) ? ratioOfMedians(perOperation(newer), perOperation(older)) : null;
+          const store = pair.older.slice(0, pair.older.indexOf('@'));
+          cells.push({ part: part.id, suite: older.suite, case: older.case, size: older.size, browser, store, older: versionOf(doc, pair.older), newer: versionOf(doc, pair.newer), ratio });
+        }
       }
     }
   }
@@ -171,9 +200,13 @@ function growthCells(study: Study, docs: readonly ResultsFile[]): GrowthCell[] {
   return cells;
 }
 
-export function studyReport(study: Study, docs: readonly ResultsFile[]): StudyReport {
+/**
+ * The report of `study` from results documents. `failures`: the variants the study could not
+ * build, each with the first line of why (cli/study-page.ts), named in the findings that need them.
+ */
+export function studyReport(study: Study, docs: readonly ResultsFile[], failures: Readonly<Record<string, string>> = {}): StudyReport {
   const mine = docs.filter((d) => d.run.plan.study?.startsWith(`${study.id}/`));
-  const findings = study.findings.map((finding) => ({ finding, cells: findingCells(finding, [...partDocs(study, finding.part, mine).values()]) }));
+  const findings = study.findings.map((finding) => ({ finding, cells: studyFindingCells(study, finding, mine, failures) }));
   const tally = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const f of findings) {
     if (f.finding.notMeasurable) tally['not measurable']++;
@@ -204,9 +237,10 @@ export function formatPublished(p: PublishedFigure): string {
 }
 
 /** What the claim asks of the ratio, in words. */
-export function claimText(f: StudyFinding): string {
-  // The same case twice compares two sizes: say which.
-  const name = (ref: RowRef) => (f.slower.case !== f.faster.case ? ref.case : `${ref.case} at ${ref.size === 'largest' ? 'the largest size' : ref.size === 'next-largest' ? 'the next size down' : ref.size.toLocaleString('en-US')}`);
+export function claimText(f: Finding): string {
+  // The same case twice compares two stores or two sizes: say which.
+  const size = (ref: RowRef) => (ref.size === 'largest' ? 'the largest size' : ref.size === 'next-largest' ? 'the next size down' : ref.size.toLocaleString('en-US'));
+  const name = (ref: RowRef) => (storePair(f) ? `${ref.adapter} ${ref.case}` : f.slower.case !== f.faster.case ? ref.case : `${ref.case} at ${size(ref)}`);
   const ratio = `${name(f.slower)} ÷ ${name(f.faster)}, per operation`;
   return f.claim.kind === 'faster' ? `${ratio} > 1` : `${ratio} within ${fmt(f.claim.value / f.claim.tolerance)} to ${fmt(f.claim.value * f.claim.tolerance)} (published ${fmt(f.claim.value)})`;
 }

@@ -76,4 +76,9 @@ export interface Study {
   distribution?: { part: string; says: string };
   /** A part of growth rows whose batches the report compares, the first ones against the last ones. */
   growth?: { part: string; says: string; batches: number };
+  /**
+   * The pairs of versions the report's version table compares, by adapter id (`pouchdb-idb@2.0.2`
+   * against `pouchdb-idb@2.2.0`); absent: each `store@VERSION` that ran against the store.
+   */
+  versions?: { older: string; newer: string }[];
 }

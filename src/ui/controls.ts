@@ -1,13 +1,15 @@
 /**
- * The plan form: suites, adapters, sizes, adaptive sampling and its time budget (the default) or
- * a fixed count of iterations, warm-up, seed, time limit, fixture, suite parameters and whether
- * to run in a Worker. It reads and writes the same text fields as the URL query, and checks them
+ * The plan form: suites, adapters (or a pair, B against A, with its threshold), sizes, adaptive
+ * sampling and its time budget (the default) or a fixed count of iterations, warm-up, seed, time
+ * limit, fixture, suite parameters and whether to run in a Worker. It reads and writes the same text fields as the URL query, and checks them
  * with the same parsePlan, so a form and a link can never disagree about what is allowed.
  */
 import type { StoreAdapter } from '../core/adapter.ts';
-import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_CASES, DEFAULT_SUITES, formatAuto, formatDuration, parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
+import { adapterById } from '../adapters/registry.ts';
+import { DEFAULT_AB_THRESHOLD_PCT, DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_CASES, DEFAULT_SUITES, formatAuto, formatDuration, parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
 import type { Suite } from '../core/suite.ts';
 import { h } from './dom.ts';
+import { abChoices, type AbChoice } from './model/ab-choices.ts';
 import { PLAN_VOCABULARY } from './run/page-query.ts';
 
 export type PlanReading = { ok: true; plan: Plan } | { ok: false; error: string };
@@ -30,6 +32,10 @@ export class Controls {
   private readonly autoSpec: HTMLInputElement;
   private readonly budget: HTMLInputElement;
   private readonly worker: HTMLInputElement;
+  private readonly adapterCard: HTMLFieldSetElement;
+  /** B against A: the switch, the two stores and the threshold; on, they replace the adapter boxes. */
+  private readonly ab: { on: HTMLInputElement; a: HTMLSelectElement; b: HTMLSelectElement; threshold: HTMLInputElement; card: HTMLFieldSetElement };
+  private readonly stores: readonly { id: string; label: string }[];
   /** Case ids from the URL or the default plan; the form has no control for them but keeps them in the plan it reads. */
   private cases: string | undefined;
   private readonly error: HTMLElement;
@@ -88,11 +94,37 @@ export class Controls {
     const field = (label: string, control: HTMLElement, hint?: string, wide = false) =>
       h('label', { className: wide ? 'field field-wide' : 'field' }, h('span', { className: 'field-label' }, label), control, hint ? h('span', { className: 'field-hint' }, hint) : null);
 
+    this.stores = options.adapters.map((a) => ({ id: a.id, label: a.label }));
+    this.adapterCard = h('fieldset', { className: 'card' }, h('legend', {}, 'Adapters'), allNone(this.adapterBoxes, changed), adapterList);
+    const on = h('input', { attrs: { type: 'checkbox', name: 'ab', id: 'plan-ab' } });
+    const pick = (name: string) => h('select', { attrs: { name, id: `plan-${name}` } });
+    const abFields = { on, a: pick('ab-a'), b: pick('ab-b'), threshold: textInput('ab-threshold', `${DEFAULT_AB_THRESHOLD_PCT}%`) };
+    this.ab = {
+      ...abFields,
+      card: h(
+        'fieldset',
+        { className: 'card ab-card' },
+        h('legend', {}, 'A against B'),
+        h(
+          'label',
+          { className: 'field field-wide', title: 'Sample B against A as adjacent pairs in every pass, in balanced order; each row gets B/A with its 95% interval over passes and a verdict against the threshold' },
+          h('span', { className: 'field-label' }, on, ' Run B against A'),
+          h('span', { className: 'field-hint' }, 'instead of the adapters above; needs adaptive sampling'),
+        ),
+        field('A (baseline)', abFields.a),
+        field('B (candidate)', abFields.b),
+        field('Threshold', abFields.threshold, 'a difference within ± this is the same, e.g. 5%', true),
+      ),
+    };
+    on.addEventListener('change', () => this.syncAb());
+    // B's list offers the instrument over the store chosen as A.
+    abFields.a.addEventListener('change', () => this.fillAb(abFields.a.value, abFields.b.value));
+
     this.element = h(
       'form',
       { className: 'controls', attrs: { id: 'plan-form', novalidate: '' } },
       h('fieldset', { className: 'card' }, h('legend', {}, 'Suites'), allNone(this.suiteBoxes, changed), suiteList),
-      h('fieldset', { className: 'card' }, h('legend', {}, 'Adapters'), allNone(this.adapterBoxes, changed), adapterList),
+      h('div', { className: 'controls-column' }, this.adapterCard, this.ab.card),
       h(
         'fieldset',
         { className: 'card settings' },
@@ -145,6 +177,7 @@ export class Controls {
     this.syncSampling();
     this.worker.checked = plan.worker === true;
     this.cases = fields.cases;
+    this.setAb(plan);
     this.showError(null);
   }
 
@@ -153,7 +186,7 @@ export class Controls {
     const checked = (boxes: Map<string, HTMLInputElement>) => [...boxes].filter(([, b]) => b.checked).map(([id]) => id).join(',');
     const fields: PlanFields = {
       suites: checked(this.suiteBoxes),
-      adapters: checked(this.adapterBoxes),
+      adapters: this.ab.on.checked ? `${this.ab.a.value},${this.ab.b.value}` : checked(this.adapterBoxes),
       sizes: this.inputs.sizes.value,
       iterations: this.inputs.iterations.value,
       warmup: this.inputs.warmup.value,
@@ -168,6 +201,7 @@ export class Controls {
       if (this.budget.value.trim() !== '') fields.budget = this.budget.value;
     }
     if (this.worker.checked) fields.worker = '1';
+    if (this.ab.on.checked) fields.ab = this.ab.threshold.value.trim() || `${DEFAULT_AB_THRESHOLD_PCT}%`;
     if (this.cases !== undefined && !this.dropsDefaultCases(fields.suites ?? '')) fields.cases = this.cases;
     try {
       const plan = parsePlan(fields, PLAN_VOCABULARY);
@@ -191,6 +225,40 @@ export class Controls {
 
   setDisabled(disabled: boolean): void {
     for (const fs of this.element.querySelectorAll('fieldset')) fs.disabled = disabled;
+    if (!disabled) this.syncAb();
+  }
+
+  /** The pair from a plan with `ab`; otherwise the plan's first two stores, ready for when the switch goes on. */
+  private setAb(plan: Plan): void {
+    const a = plan.adapters[0] ?? this.stores[0]?.id ?? '';
+    const b = plan.adapters.find((id) => id !== a) ?? this.stores.find((s) => s.id !== a)?.id ?? '';
+    this.ab.on.checked = plan.ab !== undefined;
+    this.ab.threshold.value = `${plan.ab?.thresholdPct ?? DEFAULT_AB_THRESHOLD_PCT}%`;
+    this.fillAb(a, b);
+    this.syncAb();
+  }
+
+  /** The choices for A and B (model/ab-choices.ts), keeping the ones picked. */
+  private fillAb(a: string, b: string): void {
+    const accepts = (id: string) => {
+      try {
+        adapterById(id);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    fillSelect(this.ab.a, abChoices(this.stores, null, accepts, [a].filter(Boolean)), a);
+    fillSelect(this.ab.b, abChoices(this.stores, a, accepts, [b].filter(Boolean)), b);
+  }
+
+  /** With the pair on, the adapter boxes are not what runs: they are greyed out, and the pair's fields are live. */
+  private syncAb(): void {
+    const on = this.ab.on.checked;
+    this.adapterCard.disabled = on;
+    this.ab.a.disabled = !on;
+    this.ab.b.disabled = !on;
+    this.ab.threshold.disabled = !on;
   }
 
   /**
@@ -219,6 +287,15 @@ export class Controls {
 function sameIds(list: string, ids: readonly string[]): boolean {
   const got = new Set(list.split(',').filter(Boolean));
   return got.size === ids.length && ids.every((id) => got.has(id));
+}
+
+function fillSelect(select: HTMLSelectElement, choices: readonly AbChoice[], value: string): void {
+  const group = (label: string, list: readonly AbChoice[]) =>
+    list.length === 0 ? null : h('optgroup', { attrs: { label } }, ...list.map((c) => h('option', { attrs: { value: c.value } }, c.text)));
+  select.replaceChildren(
+    ...[group('Stores', choices.filter((c) => c.group === 'stores')), group('Calibration instrument', choices.filter((c) => c.group === 'instrument'))].filter((g): g is HTMLOptGroupElement => g !== null),
+  );
+  select.value = value;
 }
 
 function checkbox(name: string, value: string): HTMLInputElement {

@@ -13,7 +13,7 @@ import { formatDuration, passesOf, planToQuery, type Plan } from '../core/plan.t
 import { planGroups } from '../core/runner.ts';
 import type { CaseResult } from '../core/results.ts';
 import type { RunEvent } from '../core/runner.ts';
-import { ADAPTERS } from '../adapters/registry.ts';
+import { adapterById, ADAPTERS } from '../adapters/registry.ts';
 import { SUITES } from '../../suites/index.ts';
 import { FIXTURE_IDS } from '../../fixtures/index.ts';
 import { runInPage } from './run/app-run.ts';
@@ -38,6 +38,7 @@ import { ProgressView } from './progress.ts';
 import { ResultsTable } from './results-table.ts';
 import { formatElapsed, runSummaryText } from './run-summary.ts';
 import { WarningsView } from './warnings.ts';
+import { AbView } from './ab-view.ts';
 import { Explorer } from './explorer/explorer.ts';
 import { withPlanQuery } from './explorer/explorer-url.ts';
 
@@ -55,12 +56,13 @@ const chart = new MediansChart();
 const downloads = new Downloads();
 const findings = new FindingsList('What this run found');
 const compareView = new CompareView();
+const abView = new AbView();
 // Started at load: where the heap can only be measured slowly, the trial settles before a run.
 const heapSupport = detectHeapSupport();
 const HEAP_WAIT = 'Waiting for the browser to finish a trial heap measurement before the first sample (Chromium answers it at its next garbage collection, within 25 s), so that it cannot land inside a timed sample…';
 // The explorer's state shares the URL with the plan; each side rewrites only its own keys.
 const explorer = new Explorer(byId('explorer-panel'), location.search, (search) => history.replaceState(null, '', `${location.pathname}${search}`));
-table.setAdapterLabels(new Map(ADAPTERS.map((a) => [a.id, a.label])));
+table.setAdapterLabels(adapterLabels([]));
 
 const runButton = byId<HTMLButtonElement>('run');
 const cancelButton = byId<HTMLButtonElement>('cancel');
@@ -90,6 +92,7 @@ byId('run-summary').after(findings.element);
 byId('chart').append(chart.element);
 byId('table').append(table.element);
 byId('compare').append(compareView.element);
+byId('run-summary').after(abView.element);
 byId('explorer').append(explorer.element);
 controls.setPlan(query.plan);
 showPlan(query.plan);
@@ -147,6 +150,19 @@ async function boot(): Promise<void> {
   }
 }
 
+/** Every registered store's label, and the plan's variants' (an instrument, a version this page was built with). */
+function adapterLabels(ids: readonly string[]): Map<string, string> {
+  const labels = new Map(ADAPTERS.map((a) => [a.id, a.label]));
+  for (const id of ids) {
+    try {
+      labels.set(id, adapterById(id).label);
+    } catch {
+      // A variant this page was built without: the run says why when it starts.
+    }
+  }
+  return labels;
+}
+
 function checkSupport(): void {
   for (const adapter of ADAPTERS) {
     Promise.resolve()
@@ -169,10 +185,12 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   runSummary.textContent = '';
   findings.render([]);
   table.setAdaptive(plan.auto !== undefined);
+  table.setAdapterLabels(adapterLabels(plan.adapters));
   table.clear();
   chart.update([]);
   downloads.setResults(null);
   compareView.setCurrent(null);
+  abView.render([]);
   progress.start();
 
   const rows: CaseResult[] = [];
@@ -246,6 +264,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     chart.update(results.cases);
     downloads.setResults(results);
     compareView.setCurrent(results);
+    abView.render([results]);
     runSummary.textContent = runSummaryText(results, elapsedMs);
     findings.render([results]);
     if (results.run.cancelled) progress.finish('cancelled', `Cancelled after ${took}; the ${results.cases.length} rows that finished are kept.`);

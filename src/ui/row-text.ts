@@ -6,6 +6,7 @@
  */
 import { formatPrecision, rowPrecision } from '../core/precision.ts';
 import type { CaseResult, StopReason } from '../core/results.ts';
+import { shareNote } from '../core/share.ts';
 import { MEDIAN_CI_MIN_N, type Interval, type Stats } from '../core/stats.ts';
 import { formatMs } from './format.ts';
 
@@ -66,13 +67,16 @@ const STOPPED: Record<StopReason, string | null> = {
   'time-cap': 'stopped at its time cap (max-ms) before its precision target',
   budget: 'stopped when its share of the time budget was spent',
   cancelled: 'the run was cancelled; the row keeps the samples it had taken',
+  share: 'costly: it sampled in fewer passes',
 };
 
 /** Why sampling stopped, when it says something: `adaptive` tells a sample cap from a fixed count. */
 export function stopNote(row: OkCase, adaptive: boolean): string | null {
   if (row.stopped === 'iterations') return adaptive ? 'stopped at its sample cap (max-n) before its precision target' : null;
+  if (row.stopped === 'share' && row.share) return shareNote(row.share, row.stats.n);
   return row.stopped ? STOPPED[row.stopped] : null;
 }
+
 
 /** `shared database`, `fresh database per sample`, `40 runs per sample`: how each sample ran. */
 export function samplingNotes(row: CaseResult): string[] {

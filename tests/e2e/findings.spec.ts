@@ -7,7 +7,9 @@ import { settled } from './page-state.ts';
  * the same sentence as the results file's findings, also in the explorer the run is added to, and
  * at phone width a list that fits the screen.
  */
-const PLAN = '/?suites=paginate&cases=ref-skip,ref-startkey&adapters=pouchdb-idb,idb&sizes=200&budget=15s&autorun=1';
+// Twelve samples a row, so that every row has an interval of its median however busy the machine (a 15 s budget over a loaded
+// machine left a row of PouchDB with fewer than 6), at 1,000 documents, where a page takes many timer steps.
+const PLAN = '/?suites=paginate&cases=ref-skip,ref-startkey&adapters=pouchdb-idb,idb&sizes=1000&iterations=12&warmup=1&autorun=1';
 const STORES = ['pouchdb-idb', 'idb'];
 const LINE = (store: string, browser: string) =>
   new RegExp(`^startkey paging is \\d+(\\.\\d+)?× \\[\\d+(\\.\\d+)?, \\d+(\\.\\d+)?\\] (faster than|as fast as) skip/limit paging .*on ${store} in ${browser}: (holds|reversed|too close to call)$`);

@@ -30,8 +30,8 @@ export interface RunningSweep {
  * Start a sweep. It runs in a process group of its own, so a test can send the group a signal
  * the way a terminal sends Ctrl-C, and kill what is left of it if the test fails.
  */
-export function startSweep(args: readonly string[], timeoutMs: number, script = 'sweep'): RunningSweep {
-  const child = spawn('npm', ['run', '--silent', script, '--', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1' }, detached: true });
+export function startSweep(args: readonly string[], timeoutMs: number, script = 'sweep', env: NodeJS.ProcessEnv = {}): RunningSweep {
+  const child = spawn('npm', ['run', '--silent', script, '--', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', ...env }, detached: true });
   let stdout = '';
   let stderr = '';
   const waiters: (() => void)[] = [];
@@ -81,8 +81,8 @@ export function startSweep(args: readonly string[], timeoutMs: number, script = 
   };
 }
 
-export async function sweep(args: readonly string[], timeoutMs: number): Promise<SweepRun> {
-  return startSweep(args, timeoutMs).done;
+export async function sweep(args: readonly string[], timeoutMs: number, env: NodeJS.ProcessEnv = {}): Promise<SweepRun> {
+  return startSweep(args, timeoutMs, 'sweep', env).done;
 }
 
 export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {

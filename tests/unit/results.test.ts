@@ -26,7 +26,7 @@ describe('results - validation', () => {
     ['a size of zero', (r) => (r.cases[0].size = 0), /\$\.cases\[0\]\.size: expected a whole number >= 1/],
     ['isolation not a boolean', (r) => (r.environment.crossOriginIsolated = 'yes'), /\$\.environment\.crossOriginIsolated: expected true or false/],
     ['cases not an array', (r) => (r.cases = {}), /\$\.cases: expected an array, got an object/],
-    ['an unknown stop reason', (r) => (r.cases[0].stopped = 'bored'), /\$\.cases\[0\]\.stopped: expected one of iterations, ci-target, decided, time-cap, budget, cancelled, got "bored"/],
+    ['an unknown stop reason', (r) => (r.cases[0].stopped = 'bored'), /\$\.cases\[0\]\.stopped: expected one of iterations, ci-target, decided, time-cap, budget, cancelled, share, got "bored"/],
     ['an unknown database mode', (r) => (r.cases[0].db = 'borrowed'), /\$\.cases\[0\]\.db: expected one of fresh, shared, got "borrowed"/],
     ['a repeat count of 0', (r) => (r.cases[0].repeats = 0), /\$\.cases\[0\]\.repeats: expected a whole number >= 1, got number 0/],
     ['a precision on an unsupported row', (r) => (r.cases[1].precision = 0.01), /\$\.cases\[1\]\.precision: only an ok row has precision/],

@@ -74,3 +74,26 @@ describe('runner - A against B', () => {
     expect(rowOf(out.cases, 'b').status).toBe('unsupported');
   });
 });
+
+describe('results - B against A', () => {
+  it("records each case's B/A, interval and verdict in the results file, recomputed from the samples by every reader", async () => {
+    const { runnerResultsDoc } = await import('./runner-doc.ts');
+    const { validateResults } = await import('../../src/core/results.ts');
+    const p = plan();
+    const out = await abRun([timed('c')], p);
+    const doc = runnerResultsDoc('ab', p, out.cases, out.order) as import('../../src/core/results.ts').ResultsFile;
+    expect(doc.ab?.a).toBe('a');
+    expect(doc.ab?.b).toBe('b');
+    expect(doc.ab?.rows).toHaveLength(1);
+    const row = doc.ab?.rows[0];
+    expect(row?.verdict).toBe('slower');
+    expect(row?.ratio?.ratio).toBeCloseTo(1.2, 2);
+    // A file that claims otherwise is read as its samples say.
+    const forged = JSON.parse(JSON.stringify(doc));
+    forged.ab.rows[0].verdict = 'same';
+    forged.ab.rows[0].ratio.ratio = 1;
+    const read = validateResults(forged, 'forged.json');
+    expect(read.ab?.rows[0]?.verdict).toBe('slower');
+    expect(read.ab?.rows[0]?.ratio?.ratio).toBeCloseTo(1.2, 2);
+  });
+});

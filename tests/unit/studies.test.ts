@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSweepArgs } from '../../src/cli/args.ts';
 import { parseStudyArgs, partArgv, studyList } from '../../src/cli/study.ts';
-import { ADAPTER_IDS } from '../../src/adapters/registry.ts';
+import { ADAPTER_IDS, ADAPTER_WRAPS } from '../../src/adapters/registry.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
 import { planGroups } from '../../src/core/runner.ts';
 import { summarize } from '../../src/core/stats.ts';
@@ -15,7 +15,7 @@ import { verdictOf } from '../../src/core/findings.ts';
 import type { Study } from '../../src/studies/study.ts';
 import { sampleResults } from '../sample-results.ts';
 
-const vocab = { suites: SUITE_IDS, adapters: ADAPTER_IDS, fixtures: FIXTURE_IDS };
+const vocab = { suites: SUITE_IDS, adapters: ADAPTER_IDS, fixtures: FIXTURE_IDS, wraps: ADAPTER_WRAPS };
 
 describe('studies - definitions', () => {
   it('names the five studies, each with a source to cite', () => {
@@ -119,9 +119,48 @@ describe('studies - the report', () => {
     expect(cells[0]!.ratio!.ratio).toBeCloseTo(3, 6);
     expect(cells[3]!.why).toBe('walk-skip is unsupported: no <IndexedDB>');
     expect(report.tally.holds).toBe(2);
-    // The row that is not ok was counted 'not measurable' with the study's five; it is 'missing' now.
-    expect(report.tally.missing + report.tally['not measurable']).toBe(1 + 5);
-    expect(report.tally.missing).toBe(1);
+    // Firefox's 7.3.1 row, and the two paging version findings (2.0.2 against 2.2.0) in both browsers, whose rows these files lack:
+    // counted 'not measurable' before a missing row had a verdict of its own.
+    expect(report.tally.missing + report.tally['not measurable']).toBe(1 + 2 * 2);
+    expect(report.tally.missing).toBe(1 + 2 * 2);
+    const versions = report.findings.find((f) => f.finding.id === 'version-alldocs-1')!.cells;
+    expect(versions.map((c) => [c.browser, c.adapter, c.verdict, c.why])).toEqual([
+      ['chromium', 'pouchdb-idb@2.0.2 → pouchdb-idb@2.2.0', 'missing', 'pouchdb-idb@2.0.2 walk-skip did not run'],
+      ['firefox', 'pouchdb-idb@2.0.2 → pouchdb-idb@2.2.0', 'missing', 'pouchdb-idb@2.0.2 walk-skip did not run'],
+    ]);
+  });
+
+  it('measures the published version factors on the nearest published pair, 2.0.2 against 2.2.0, and tables both pairs of versions', () => {
+    const withOld = [
+      ...docs.slice(0, 1),
+      doc('chromium', 'views', [
+        row('temp', 'pouchdb-idb@2.0.2', 10, { suite: 'views' }),
+        row('temp', 'pouchdb-idb@2.2.0', 40, { suite: 'views' }),
+        row('persisted', 'pouchdb-idb@2.0.2', 100, { suite: 'views' }),
+        row('persisted', 'pouchdb-idb@2.2.0', 5, { suite: 'views', status: 'error', reason: 'ReferenceError: emit is not defined', samples: [] } as Partial<CaseResult>),
+      ]),
+    ];
+    withOld[0] = doc('chromium', 'paging', [...docs[0]!.cases, row('walk-skip', 'pouchdb-idb@2.0.2', 90), row('walk-skip', 'pouchdb-idb@2.2.0', 30)]);
+    const r = studyReport(pouch, withOld);
+    const cell = (id: string) => r.findings.find((f) => f.finding.id === id)!.cells;
+    // walk-skip: 2.2.0 took a third of 2.0.2's time, as the published factors say it got faster.
+    expect(cell('version-alldocs-1').map((c) => [c.browser, c.adapter, c.verdict])).toEqual([['chromium', 'pouchdb-idb@2.0.2 → pouchdb-idb@2.2.0', 'holds']]);
+    expect(cell('version-alldocs-1')[0]!.ratio!.ratio).toBeCloseTo(3, 6);
+    // Temporary views: the published factors say 2.2.0 got slower, and so it is here.
+    expect(cell('version-temp').map((c) => [c.adapter, c.verdict])).toEqual([['pouchdb-idb@2.2.0 → pouchdb-idb@2.0.2', 'holds']]);
+    // A row the browser failed names the browser's error.
+    expect(cell('version-persisted').map((c) => c.why)).toEqual(['pouchdb-idb@2.2.0 persisted is error: ReferenceError: emit is not defined']);
+    const table = r.versions.filter((v) => v.case === 'walk-skip').map((v) => [v.older, v.newer, Number(v.ratio!.ratio.toFixed(6))]);
+    expect(table).toEqual([['2.0.2', '2.2.0', 3], ['7.3.1', 'current', 2]]);
+    expect(reportMarkdown(r)).toContain('pouchdb-idb@2.0.2 walk-skip ÷ pouchdb-idb@2.2.0 walk-skip, per operation > 1');
+  });
+
+  it('names the failure of a version the study could not build, instead of "not measurable" alone', () => {
+    const failures = { 'pouchdb-idb@2.0.2': 'could not be built: [plugin storebench-variants] Unexpected token' };
+    const r = studyReport(pouch, docs, failures);
+    const cells = r.findings.find((f) => f.finding.id === 'version-persisted')!.cells;
+    expect(cells).toEqual([{ browser: 'every browser', adapter: 'pouchdb-idb@2.0.2 → pouchdb-idb@2.2.0', verdict: 'not measurable', ratio: null, why: 'pouchdb-idb@2.0.2 could not be built: [plugin storebench-variants] Unexpected token' }]);
+    expect(reportMarkdown(r)).toContain('pouchdb-idb@2.0.2 could not be built: [plugin storebench-variants] Unexpected token');
   });
 
   it('gives the change in speed between versions, above 1 when the newer one is faster', () => {

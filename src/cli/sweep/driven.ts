@@ -1,5 +1,5 @@
 /**
- * Phase 4 of a sweep: the rows the page left for a driver that acts outside it (crash, cold,
+ * Phase 5 of a sweep: the rows the page left for a driver that acts outside it (crash, cold,
  * tabs, quota; src/core/driven.ts). They run after the page's own, so the run finishes when they do.
  */
 import { awaitsDriver } from '../../core/driven.ts';

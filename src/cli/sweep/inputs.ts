@@ -51,7 +51,7 @@ export async function checkInputs(argv: readonly string[], io: Io): Promise<Swee
   const missing: BrowserOutcome[] = [];
   const targets = chooseTargets(args, missing, io.fail);
   if (targets === null) return { exit: 1 };
-  return { args, plan: args.plan, baselineDocs: files.baselineDocs, targets, missing, launchPlan: launchPlanOf(args) };
+  return { args, plan: args.plan, vocab, baselineDocs: files.baselineDocs, targets, missing, launchPlan: launchPlanOf(args) };
 }
 
 function refuse(io: Io, line: string, exit = 2): InputsRefused {

@@ -1,5 +1,5 @@
 /**
- * Phase 3 of a sweep: one browser's launches. Each launch is a new browser that takes its share
+ * Phase 4 of a sweep: one browser's launches. Each launch is a new browser that takes its share
  * of the passes and of the budget (launch.ts), going on from the rows the launch before carried;
  * every finished row and every carry goes to the partial file at once, so a crash later keeps it.
  * The loop returns how the browser's run ended.

@@ -7,15 +7,17 @@
  *
  * A sweep reads as its phases, each a module of this folder:
  *   1. check inputs (inputs.ts): flags, names, output, page, baseline, browsers; nothing starts before;
- *   2. build and serve (serve.ts): the page, and the collector that hands messages to the browser in flight;
- *   3. run launches (launches.ts): per browser, its passes over launches of their own, rows kept as they come;
- *   4. driven rows (driven.ts): the rows a driver must act for (crash, cold, tabs, quota);
- *   5. write (write.ts): the browser's results file, or its partial file; the CSV at the end;
- *   6. report (report.ts): a line per browser, the table, the files and the verdict.
+ *   2. variants (variants.ts): the npm versions and local folders the plan names, installed or checked;
+ *   3. build and serve (serve.ts): the page, and the collector that hands messages to the browser in flight;
+ *   4. run launches (launches.ts): per browser, its passes over launches of their own, rows kept as they come;
+ *   5. driven rows (driven.ts): the rows a driver must act for (crash, cold, tabs, quota);
+ *   6. write (write.ts): the browser's results file, or its partial file; the CSV at the end;
+ *   7. report (report.ts): a line per browser, the table, the files and the verdict.
  * What they share is one SweepRun, and a BrowserRun for the browser in flight (run.ts).
  *
  * Exit codes: 0 every browser completed and no row is error or timeout; 1 otherwise (the last
- * line says why); 2 bad flags; with --baseline, the gate's code.
+ * line says why); 2 bad flags; with --baseline, the gate's code; with --ab, its verdict's (1 a row slower,
+ * 3 too many rows unsure; core/ab.ts).
  *
  * package.json runs this file with `node --import tsx`, not through the tsx CLI: the CLI relays
  * Ctrl-C to its child and SIGKILLs a child that does not acknowledge within 30 ms, which on a busy
@@ -33,6 +35,7 @@ import { runLaunches } from './launches.ts';
 import { reportBrowser, reportSweep } from './report.ts';
 import type { SweepInputs, SweepRun } from './run.ts';
 import { buildAndServe } from './serve.ts';
+import { prepareVariants } from './variants.ts';
 import { SweepStop } from './stop.ts';
 import { writeBrowser, writeCsv } from './write.ts';
 
@@ -42,7 +45,9 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   const fail = (line: string) => PROCESS_IO.stderr(`sweep: ${line}\n`);
   const inputs = await checkInputs(argv, { out, fail });
   if ('exit' in inputs) return inputs.exit;
-  const run = newRun(inputs, out, fail);
+  const variants = await prepareVariants(inputs, { out, fail });
+  if ('exit' in variants) return variants.exit;
+  const run = newRun(inputs, variants, out, fail);
   announce(run);
   // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
   run.stop.listen();
@@ -62,10 +67,11 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   return reportSweep(run);
 }
 
-function newRun(inputs: SweepInputs, out: SweepRun['out'], fail: SweepRun['fail']): SweepRun {
+function newRun(inputs: SweepInputs, variants: SweepRun['variants'], out: SweepRun['out'], fail: SweepRun['fail']): SweepRun {
   const runId = makeRunId();
   const run: SweepRun = {
     ...inputs,
+    variants,
     runId,
     token: randomUUID(),
     output: new OutputDir(resolve(inputs.args.out), runId),

@@ -1,5 +1,5 @@
 /**
- * Phase 6 of a sweep: what it says. A line per browser as it ends (its rows, how precise its
+ * Phase 7 of a sweep: what it says. A line per browser as it ends (its rows, how precise its
  * medians are), then the table of medians, the files written, the verdict and its exit code, and
  * with --baseline the gate against it.
  */

@@ -2,7 +2,7 @@
  * The records every phase of a sweep shares: one SweepRun for the whole sweep, and a BrowserRun
  * for the browser in flight. Phases read and update these instead of closures over shared lets.
  */
-import type { Plan } from '../../core/plan.ts';
+import type { Plan, PlanVocabulary } from '../../core/plan.ts';
 import type { LaunchOrder } from '../../core/launch.ts';
 import type { CaseResult, ResultsFile } from '../../core/results.ts';
 import type { SweepArgs } from '../args.ts';
@@ -11,6 +11,7 @@ import type { OutputDir } from '../output.ts';
 import type { LaunchProgress, ProgressView } from '../progress.ts';
 import type { StorebenchServer } from '../server.ts';
 import type { BrowserSession, RunEnd } from '../session.ts';
+import type { VariantSource } from '../variant-sources.ts';
 import type { SweepStop } from './stop.ts';
 
 /** One browser to run: how to reach it. */
@@ -33,6 +34,8 @@ export interface BrowserOutcome {
 export interface SweepInputs {
   readonly args: SweepArgs;
   readonly plan: Plan;
+  /** What a plan may name, as the registries say: adapters and what packages they wrap among it. */
+  readonly vocab: PlanVocabulary;
   readonly baselineDocs: readonly ResultsFile[];
   readonly targets: readonly Target[];
   /** Browsers asked for and not found: outcomes before anything runs. */
@@ -42,6 +45,8 @@ export interface SweepInputs {
 }
 
 export interface SweepRun extends SweepInputs {
+  /** The plan's variants built from packages (phase 2, variants.ts), to build into the page. */
+  readonly variants: readonly VariantSource[];
   readonly runId: string;
   readonly token: string;
   readonly output: OutputDir;

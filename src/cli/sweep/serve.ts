@@ -1,5 +1,5 @@
 /**
- * Phase 2 of a sweep: build the page (or take --page, or dist/ with --no-build) and serve it with
+ * Phase 3 of a sweep: build the page (or take --page, or dist/ with --no-build) and serve it with
  * the collector, which hands each page message to the browser run in flight.
  */
 import { rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { isLoopbackHost, isWildcardHost, startServer, type CollectorOptions, typ
 import { baselineRows, type Baseline } from '../../core/baseline.ts';
 import { otherRunReason } from '../session.ts';
 import { makeTempFolder } from '../temp.ts';
+import { variantsPlugin } from '../variants-plugin.ts';
 import type { SweepRun } from './run.ts';
 
 /** Build and serve; false when either failed (the reason has been printed). */
@@ -36,8 +37,9 @@ async function build(run: SweepRun): Promise<boolean> {
     run.root = resolve(args.page);
     return true;
   }
-  if (!args.build && distExists()) return true;
-  if (!args.build) run.out('  dist/ has no built page; building it despite --no-build');
+  const variants = run.variants.length > 0;
+  if (!args.build && distExists() && !variants) return true;
+  if (!args.build) run.out(variants ? '  building the page despite --no-build: dist/ holds no variants' : '  dist/ has no built page; building it despite --no-build');
   const t0 = Date.now();
   process.stdout.write('  building the page… ');
   const dir = makeTempFolder('page');
@@ -45,7 +47,7 @@ async function build(run: SweepRun): Promise<boolean> {
   // Also when the sweep ends abruptly (a second Ctrl-C, an uncaught error), not only at its end.
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   try {
-    run.root = await buildPage(undefined, dir);
+    run.root = await buildPage(undefined, dir, () => (variants ? [variantsPlugin(run.variants)] : []));
   } catch (e) {
     run.out();
     run.fail(`building the page failed: ${e instanceof Error ? e.message : String(e)}`);

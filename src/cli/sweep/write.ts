@@ -1,5 +1,5 @@
 /**
- * Phase 5 of a sweep: a browser's results file (or its partial file, when its run did not
+ * Phase 6 of a sweep: a browser's results file (or its partial file, when its run did not
  * finish), and at the end the CSV of every complete one. Every file goes through output.ts,
  * which writes through a temporary file and a rename.
  */

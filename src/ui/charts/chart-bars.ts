@@ -5,7 +5,7 @@
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
 import { axis, browserAxis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
-import { adapterColour, barDataset } from './colours.ts';
+import { adapterColour, adapterLegend, barDataset } from './colours.ts';
 import { axisLines, caseKey, missingBars, type Comparison, type OkCase } from '../model/explorer-model.ts';
 import { describeMean, describeMedian } from '../row-text.ts';
 
@@ -54,7 +54,7 @@ export class BarsChart {
       data: {
         labels: columns.map(axisLines),
         // A log axis cannot show a 0 ms median (a coarse timer): that bar is left out there.
-        datasets: adapters.map((a, i) => barDataset(a, adapterColour(a), (grid[i] ?? []).map((r) => (r && (!log || r.stats.median > 0) ? r.stats.median : null)))),
+        datasets: adapters.map((a, i) => barDataset(adapterLegend(a), adapterColour(a), (grid[i] ?? []).map((r) => (r && (!log || r.stats.median > 0) ? r.stats.median : null)))),
       },
       options: {
         ...figureOptions(t),

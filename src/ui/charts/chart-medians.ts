@@ -6,7 +6,7 @@
 import { Chart, type ChartConfiguration, type TooltipItem } from 'chart.js';
 import type { CaseResult } from '../../core/results.ts';
 import { cssVar, errorBarsPlugin, registerCharts } from './chart-common.ts';
-import { adapterColour } from './colours.ts';
+import { adapterColour, adapterLegend } from './colours.ts';
 import { h } from '../dom.ts';
 import { describeMean, describeMedian } from '../row-text.ts';
 
@@ -78,7 +78,7 @@ export class MediansChart {
     const sizes = [...new Set(ok.map((r) => r.size))].sort((a, b) => a - b);
     this.placeholder.hidden = ok.length > 0;
     this.legend.replaceChildren(
-      ...adapters.map((a) => h('span', { className: 'legend-item' }, h('span', { className: 'legend-swatch', attrs: { style: `background:${adapterColour(a)}` } }), a)),
+      ...adapters.map((a) => h('span', { className: 'legend-item' }, h('span', { className: 'legend-swatch', attrs: { style: `background:${adapterColour(a)}` } }), adapterLegend(a))),
     );
     for (const [size, sc] of this.charts) {
       if (sizes.includes(size)) continue;
@@ -112,7 +112,7 @@ export class MediansChart {
     const data: ChartConfiguration<'bar', (number | null)[], string>['data'] = {
       labels,
       datasets: adapters.map((a, di) => ({
-        label: a,
+        label: adapterLegend(a),
         // A log scale cannot show a 0 ms median (a coarse timer); that bar is simply absent there.
         data: (sc.model.rows[di] ?? []).map((r) => (r ? r.stats.median : null)),
         backgroundColor: `${adapterColour(a)}cc`,

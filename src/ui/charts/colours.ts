@@ -36,6 +36,11 @@ export function adapterColour(id: string): string {
   return KNOWN.get(id) ?? (FALLBACK[hash(id) % FALLBACK.length] as string);
 }
 
+/** An instrument (`idb@+10%`, core/variant.ts) says so wherever its colour is explained: it is a store made slower on purpose. */
+export function adapterLegend(id: string): string {
+  return /@\+[\d.]+%$/.test(id) ? `${id} (instrument, not a store)` : id;
+}
+
 function hash(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;

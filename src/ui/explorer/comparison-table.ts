@@ -4,7 +4,7 @@
  * in the charts. All text from files goes in through text nodes.
  */
 import type { CaseResult } from '../../core/results.ts';
-import { adapterColour } from '../charts/colours.ts';
+import { adapterColour, adapterLegend } from '../charts/colours.ts';
 import { h } from '../dom.ts';
 import { geometricMeans, groupKey, INDEXEDDB_FLOOR } from '../results-table.ts';
 import { caseKey, sortRows, type Column, type Comparison, type ComparisonRow, type Sort } from '../model/explorer-model.ts';
@@ -81,7 +81,7 @@ export class ComparisonTable {
       { className: isSelected ? 'selected' : '', attrs: { 'data-row': r.key } },
       h('td', {}, r.suite),
       h('td', { className: 'case', title: r.title }, r.case, h('span', { className: 'case-title' }, r.title)),
-      h('td', { className: 'adapter' }, h('span', { className: 'legend-swatch', attrs: { style: `background:${adapterColour(r.adapter)}` } }), ' ', h('code', {}, r.adapter)),
+      h('td', { className: 'adapter' }, h('span', { className: 'legend-swatch', attrs: { style: `background:${adapterColour(r.adapter)}` } }), ' ', h('code', {}, adapterLegend(r.adapter))),
       h('td', { className: 'num' }, r.size.toLocaleString()),
       ...columns.map((c) => cell(r.cells.get(c.key), c)),
     );

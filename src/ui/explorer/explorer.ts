@@ -7,6 +7,7 @@
 import { errorMessage } from '../../core/errors.ts';
 import type { ResultsFile } from '../../core/results.ts';
 import type { ResultsIndexEntry } from '../../core/results-input.ts';
+import { AbView } from '../ab-view.ts';
 import { BarsChart, wantsLog } from '../charts/chart-bars.ts';
 import { BoxPlotChart } from '../charts/chart-boxplot.ts';
 import { onSchemeChange } from '../charts/chart-common.ts';
@@ -46,6 +47,8 @@ export class Explorer {
   private readonly ratio = new RatioTable();
   private readonly studies = new StudyReportsView();
   private readonly findings = new FindingsList('What these results found');
+  /** A/B runs among the files, whatever the filters: the verdict is over every row of the run. */
+  private readonly ab = new AbView();
   private readonly choices: HTMLElement;
   private readonly body: HTMLElement;
   private readonly linkNote: HTMLElement;
@@ -99,6 +102,7 @@ export class Explorer {
       h('div', { className: 'explorer-toolbar' }, this.exports.element, h('div', { className: 'explorer-link' }, copyLink, this.linkNote)),
       this.findings.element,
       this.studies.element,
+      this.ab.element,
       h('h3', { className: 'explorer-heading' }, 'Browser comparison'),
       this.table.element,
       h('h3', { className: 'explorer-heading', attrs: { id: 'explorer-charts' } }, 'Charts'),
@@ -188,6 +192,7 @@ export class Explorer {
     const shown = filteredDocs(this.files, this.state.filters);
     this.findings.render(shown);
     this.studies.render(shown);
+    this.ab.render(this.files.map((f) => f.results));
     this.onUrlChange(writeExplorerState(location.search, this.state));
   }
 

@@ -6,11 +6,11 @@
 import { PAGE_QUERY } from '../../core/collector.ts';
 import { detectBrowser } from '../../core/environment.ts';
 import { parsePlan, PlanError, planFieldsFromQuery, type Plan, type PlanFields, type PlanVocabulary } from '../../core/plan.ts';
-import { ADAPTER_IDS } from '../../adapters/registry.ts';
+import { ADAPTER_IDS, ADAPTER_WRAPS } from '../../adapters/registry.ts';
 import { SUITE_IDS } from '../../../suites/index.ts';
 import { FIXTURE_IDS } from '../../../fixtures/index.ts';
 
-export const PLAN_VOCABULARY: PlanVocabulary = { suites: SUITE_IDS, adapters: ADAPTER_IDS, fixtures: FIXTURE_IDS };
+export const PLAN_VOCABULARY: PlanVocabulary = { suites: SUITE_IDS, adapters: ADAPTER_IDS, fixtures: FIXTURE_IDS, wraps: ADAPTER_WRAPS };
 
 /** Run ids and browser labels end up in database and file names, so they stay filename-safe. */
 const SAFE_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;

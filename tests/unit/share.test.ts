@@ -1,0 +1,65 @@
+// A row's least samples per pass by what it costs against its share of the budget (src/core/share.ts),
+// then the runner keeping to it on the real memory store, with case setups that take real time.
+import { describe, expect, it } from 'vitest';
+import { memoryAdapter } from '../../src/adapters/memory.ts';
+import type { StoreAdapter } from '../../src/core/adapter.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
+import type { CaseResult } from '../../src/core/results.ts';
+import { runPlan } from '../../src/core/runner.ts';
+import { passNeed, shareClass, spreadPasses } from '../../src/core/share.ts';
+import { defineCase, type Suite } from '../../src/core/suite.ts';
+
+describe('share - the rule', () => {
+  it('spreads a row that needs k passes over the run: the first, then evenly to the last', () => {
+    expect(spreadPasses(1, 6)).toEqual([1]);
+    expect(spreadPasses(2, 6)).toEqual([1, 6]);
+    expect(spreadPasses(3, 6)).toEqual([1, 4, 6]);
+    expect(spreadPasses(3, 12)).toEqual([1, 7, 12]);
+    expect(spreadPasses(9, 4)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('classes a row by what its minimum in every pass costs against its share', () => {
+    expect(shareClass({ passes: 6, costMs: null, shareMs: 1000 })).toBe('cheap');
+    expect(shareClass({ passes: 6, costMs: 50, shareMs: 1000 })).toBe('cheap'); // 6 × 3 × 50 = 900
+    expect(shareClass({ passes: 6, costMs: 60, shareMs: 1000 })).toBe('costly'); // 1,080
+    expect(shareClass({ passes: 6, costMs: 1000, shareMs: 1000 })).toBe('costly');
+    expect(shareClass({ passes: 6, costMs: 1001, shareMs: 1000 })).toBe('too costly');
+  });
+
+  it('gives a costly row 3 a pass in its passes until it has an interval, and a too costly one 2 samples far apart', () => {
+    const at = (pass: number, n: number, costMs: number) => passNeed({ passes: 6, pass, minN: 6, n, costMs, shareMs: 1000 });
+    expect(at(1, 0, 10)).toEqual({ take: 2 });
+    expect(at(1, 0, 200)).toEqual({ take: 3 });
+    expect(at(2, 3, 200)).toBe('skip');
+    expect(at(4, 3, 200)).toEqual({ take: 3 });
+    expect(at(6, 6, 200)).toBe('done');
+    expect(at(1, 0, 5000)).toEqual({ take: 1 });
+    expect(at(3, 1, 5000)).toBe('skip');
+    expect(at(6, 1, 5000)).toEqual({ take: 1 });
+    expect(at(6, 2, 5000)).toBe('done');
+  });
+});
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const suiteOf = (...cases: ReturnType<typeof defineCase>[]): Suite => ({ id: 't', title: 'test', description: 'test suite', cases: () => cases });
+const memoryAs = (id: string): StoreAdapter => ({ ...memoryAdapter, id, label: id });
+
+describe('share - the runner', () => {
+  it('lets no costly row starve the others: cheap rows sample every pass, the costly one reaches 6, the too costly one takes 2 and says so', async () => {
+    // A sample's setup takes 1, 40 and 600 ms of wall time by store; a budget of 5 s over 10 rows is a share of 500 ms.
+    const cheap = Array.from({ length: 8 }, (_, i) => `cheap${i}`);
+    const setupMs = (id: string) => (id === 'costly' ? 40 : id === 'dear' ? 600 : 1);
+    const c = defineCase<void>({ id: 'c', title: 'c', needs: [], operations: () => 1, setup: (ctx) => sleep(setupMs(ctx.adapter.id)), run: async (ctx) => 10 + ctx.rng.next() });
+    const auto = { targetRelCi: 0.0001, minN: 6, maxN: 1000, maxMs: 60_000, passes: 6 };
+    const ids = [...cheap, 'costly', 'dear'];
+    const plan: Plan = { ...DEFAULT_PLAN, suites: ['t'], adapters: ids, sizes: [10], warmup: 1, auto, budgetMs: 5_000 };
+    const out = await runPlan({ plan, suites: [suiteOf(c)], adapters: ids.map(memoryAs), runId: 'share', cleanupTimeoutMs: 500 });
+    const row = (id: string) => out.cases.find((r) => r.adapter === id) as CaseResult & { status: 'ok' };
+    for (const id of cheap) expect(row(id).samplesPerPass?.every((k) => k >= 2), `${id}: ${JSON.stringify(row(id).samplesPerPass)}`).toBe(true);
+    expect(row('costly')).toMatchObject({ status: 'ok', stopped: 'share', samplesPerPass: [3, 0, 0, 3, 0, 0] });
+    expect(row('costly').share?.sampleMs).toBeLessThanOrEqual(row('costly').share?.shareMs ?? 0);
+    expect(row('dear')).toMatchObject({ status: 'ok', stopped: 'share', samplesPerPass: [1, 0, 0, 0, 0, 1] });
+    expect(row('dear').share?.sampleMs).toBeGreaterThan(row('dear').share?.shareMs ?? Infinity);
+    expect(row('dear').share?.shareMs).toBe(500);
+  });
+});
