@@ -6,8 +6,7 @@
  */
 import { browsersOf, checkFindings, findingLines, isOk, perOperation, type CheckedFinding, type Finding } from './findings.ts';
 import { DEFAULT_SUITES } from './plan.ts';
-import type { CaseResult, ResultsFile } from './results.ts';
-import type { FindingLine } from './results-schema.ts';
+import type { CaseResult, FindingLine, ResultsFile } from './results-schema.ts';
 
 /** The store every other is set against: IndexedDB with no library on top. */
 export const RAW_INDEXEDDB = 'indexeddb-raw';

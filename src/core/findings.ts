@@ -6,8 +6,7 @@
  * and a verdict that comes from the interval alone. Pure: results documents in, cells out.
  */
 import type { Plan } from './plan.ts';
-import type { CaseResult, ResultsFile } from './results.ts';
-import type { FindingLine } from './results-schema.ts';
+import type { CaseResult, FindingLine, ResultsFile } from './results-schema.ts';
 import { VERDICTS, type Verdict } from './results-vocabulary.ts';
 import { ratioOfMedians, type MedianRatio, type MedianWithCi } from './stats.ts';
 
