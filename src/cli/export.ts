@@ -1,14 +1,14 @@
 /**
- * `npm run export -- FILE... --format csv|tsv|xlsx|json [--samples] [--out PATH]`: the page's
+ * `npm run export -- FILE... --format csv|tsv|xlsx|json [--samples | --findings] [--out PATH]`: the page's
  * exporters (src/export/) from the command line. A FILE holds one results document or a JSON
  * array of them (`npm run merge` output); every document is validated first, and a bad one is
  * named with the JSON path of the problem.
  */
 import { extname, join } from 'node:path';
 import { ResultsError, type ResultsFile } from '../core/results.ts';
-import { toCsv, toSamplesCsv, withBom } from '../export/csv.ts';
+import { toCsv, toFindingsCsv, toSamplesCsv, withBom } from '../export/csv.ts';
 import { toJson } from '../export/json.ts';
-import { toSamplesTsv, toTsv } from '../export/tsv.ts';
+import { toFindingsTsv, toSamplesTsv, toTsv } from '../export/tsv.ts';
 import { toXlsx } from '../export/xlsx.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
@@ -18,17 +18,21 @@ import { readResultsFiles } from './results-files.ts';
 export const EXPORT_FORMATS = ['csv', 'tsv', 'xlsx', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const EXPORT_USAGE = `Usage: npm run export -- FILE... --format csv|tsv|xlsx|json [--samples] [--bom] [--out PATH]
+export const EXPORT_USAGE = `Usage: npm run export -- FILE... --format csv|tsv|xlsx|json [--samples | --findings] [--bom] [--out PATH]
 
 Writes results files in another format. A FILE holds one results document or a JSON array of
 them (what npm run merge writes); several FILEs are exported together.
 
   --format F   csv   one row per case, every statistic and the environment (RFC 4180)
                tsv   the same, tab-separated, for pasting into a spreadsheet
-               xlsx  a workbook: one sheet per suite and an "environment" sheet
+               xlsx  a workbook: one sheet per suite, an "environment" sheet and a
+                     "findings" sheet (what the runs found, as --findings)
                json  the documents themselves (an array when there are several)
                Default: from the extension of --out.
   --samples    csv and tsv: one row per raw sample (warm-up and timed) instead of per case
+  --findings   csv and tsv: what the runs found instead, one row per finding in a browser
+               and store: claim, store, browser, ratio (slower ÷ faster, per operation), lo
+               and hi (its 95% interval), verdict, why, size, finding
   --bom        csv: start with a byte-order mark, so Excel reads it as UTF-8 (else "×" is garbled)
   --out PATH   where to write; without it csv, tsv and json go to standard output
   --help       this text
@@ -41,6 +45,8 @@ export interface ExportArgs {
   files: string[];
   format: ExportFormat;
   samples: boolean;
+  /** csv and tsv: the findings table instead of the cases. */
+  findings: boolean;
   /** csv: a byte-order mark first, for Excel. */
   bom: boolean;
   out: string | null;
@@ -50,17 +56,19 @@ const EXPORT_FLAGS: Record<string, FlagSpec> = {
   format: { kind: 'value', example: 'csv' },
   out: { kind: 'value', example: 'book.xlsx' },
   samples: { kind: 'switch' },
+  findings: { kind: 'switch' },
   bom: { kind: 'switch' },
 };
 
 /** Parse the flags. Throws ArgsError with a one-line message. */
 export function parseExportArgs(argv: readonly string[]): ExportArgs {
   const flags = scanFlags(argv, EXPORT_FLAGS, { positionals: 'results files' });
-  if (flags.help) return { help: true, files: [], format: 'csv', samples: false, bom: false, out: null };
+  if (flags.help) return { help: true, files: [], format: 'csv', samples: false, findings: false, bom: false, out: null };
   const files = flags.positionals;
   let format = flagText(flags, 'format');
   const out = flagText(flags, 'out');
   const samples = flags.values.has('samples');
+  const findings = flags.values.has('findings');
   const bom = flags.values.has('bom');
   if (files.length === 0) throw new ArgsError('no results file given; e.g. npm run export -- results/run-chromium.json --format csv');
   if (format === undefined && out !== undefined) {
@@ -71,20 +79,25 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new ArgsError(`--format: unknown "${format}"; allowed: ${EXPORT_FORMATS.join(', ')}`);
   const checked = format as ExportFormat;
   if (samples && checked !== 'csv' && checked !== 'tsv') throw new ArgsError(`--samples works with csv and tsv, not ${checked}`);
+  if (findings && checked !== 'csv' && checked !== 'tsv') throw new ArgsError(`--findings works with csv and tsv, not ${checked}${checked === 'xlsx' ? ' (the workbook has a findings sheet)' : ''}`);
+  if (findings && samples) throw new ArgsError('--samples and --findings are two different tables; give one');
   if (bom && checked !== 'csv') throw new ArgsError(`--bom works with csv, not ${checked}`);
   if (checked === 'xlsx' && out === undefined) throw new ArgsError('xlsx is binary: give --out PATH, e.g. --out book.xlsx');
-  return { help: false, files, format: checked, samples, bom, out: out ?? null };
+  return { help: false, files, format: checked, samples, findings, bom, out: out ?? null };
 }
 
+/** Which table a csv or tsv holds: one row per case, per raw sample, or per finding. */
+export type ExportTable = 'cases' | 'samples' | 'findings';
+
 /** The exported bytes or text, exactly what the page's buttons download. */
-export async function exportResults(docs: readonly ResultsFile[], format: ExportFormat, samples: boolean, bom = false): Promise<string | Uint8Array> {
+export async function exportResults(docs: readonly ResultsFile[], format: ExportFormat, which: ExportTable, bom = false): Promise<string | Uint8Array> {
   switch (format) {
     case 'csv': {
-      const text = samples ? toSamplesCsv(docs) : toCsv(docs);
+      const text = which === 'samples' ? toSamplesCsv(docs) : which === 'findings' ? toFindingsCsv(docs) : toCsv(docs);
       return bom ? withBom(text) : text;
     }
     case 'tsv':
-      return samples ? toSamplesTsv(docs) : toTsv(docs);
+      return which === 'samples' ? toSamplesTsv(docs) : which === 'findings' ? toFindingsTsv(docs) : toTsv(docs);
     case 'json':
       return toJson(docs.length === 1 ? (docs[0] as ResultsFile) : docs);
     case 'xlsx':
@@ -114,7 +127,7 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
     io.stderr(`export: ${e.message}\n`);
     return 2;
   }
-  const output = await exportResults(docs, args.format, args.samples, args.bom);
+  const output = await exportResults(docs, args.format, args.findings ? 'findings' : args.samples ? 'samples' : 'cases', args.bom);
   if (args.out === null) {
     (io.data ?? io.stdout)(output as string);
     return 0;
@@ -126,7 +139,8 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
     return 2;
   }
   const rows = docs.reduce((n, d) => n + d.cases.length, 0);
-  io.stderr(`export: wrote ${args.out} (${args.format}${args.samples ? ', one row per sample' : ''}) from ${docs.length} document${docs.length === 1 ? '' : 's'}, ${rows} case rows\n`);
+  const what = args.samples ? ', one row per sample' : args.findings ? ', one row per finding in a browser and store' : '';
+  io.stderr(`export: wrote ${args.out} (${args.format}${what}) from ${docs.length} document${docs.length === 1 ? '' : 's'}, ${rows} case rows\n`);
   return 0;
 }
 

@@ -1,10 +1,12 @@
 /**
  * The one place a results document is put together: the page, the plan Worker and the tests all
  * build theirs here, so every file has the same shape. Pure: the caller brings the environment,
- * the clock readings and what the runner returned.
+ * the clock readings and what the runner returned. Its `findings` are the default plan's,
+ * checked on its rows (default-findings.ts); readers recompute them as they do the statistics.
  */
 import { abSummary } from './ab.ts';
 import { HARNESS_COMMIT, HARNESS_VERSION } from './build-info.ts';
+import { runFindings } from './default-findings.ts';
 import type { Plan } from './plan.ts';
 import { RESULTS_SCHEMA, type CaseResult, type Environment, type ResultsFile, type RunInfo } from './results.ts';
 
@@ -40,5 +42,5 @@ export function resultsDocument(input: ResultsDocumentInput): ResultsFile {
     cases: input.output.cases,
   };
   const ab = abSummary(doc);
-  return ab ? { ...doc, ab } : doc;
+  return { ...(ab ? { ...doc, ab } : doc), findings: runFindings([doc]) };
 }

@@ -10,7 +10,7 @@ import type { Static, TLiteral, TSchema } from '@sinclair/typebox';
 import type { AutoSampling, Plan } from './plan.ts';
 import { STUDY_TAG } from './plan.ts';
 import type { CaseIdentity as Identity, ParamValue } from './identity.ts';
-import { AB_VERDICT_WORDS, CASE_STATUSES, DB_MODES, RESULTS_SCHEMA, RESULTS_SCHEMA_ID, STOP_REASONS, type CaseStatus } from './results-vocabulary.ts';
+import { AB_VERDICT_WORDS, CASE_STATUSES, DB_MODES, RESULTS_SCHEMA, RESULTS_SCHEMA_ID, STOP_REASONS, VERDICTS, type CaseStatus } from './results-vocabulary.ts';
 import type { Shard } from './shard.ts';
 import type { Interval, Stats } from './stats.ts';
 
@@ -279,6 +279,29 @@ const CaseSchema = Type.Union([Type.Object({ ...OK_ROW, ...DERIVED }), NotOkRow]
   description: 'One row per suite × case × adapter × size. Only `ok` rows carry statistics; the others carry the reason instead.',
 });
 
+const ratioBound = (description?: string) => nullable(Type.Number({ exclusiveMinimum: 0 }), description);
+
+const FindingSchema = Type.Object(
+  {
+    finding: text("The finding's id, e.g. `startkey-over-skip`; the fastest store of a case is `fastest:<suite>/<case>`, a store against raw IndexedDB `over-raw:<suite>/<case>:<store>`."),
+    topic: text('The heading it is listed under: its own id, or `fastest`, `over-raw` for the findings made one per case.'),
+    claim: text('The claim in words, e.g. `startkey paging is faster than skip/limit paging`.'),
+    store: text('The store it was checked on (an adapter id); for the fastest store of a case, that store.'),
+    browser: text('The browser it was checked in, as `run.browser`.'),
+    size: nullable(whole(1), 'Documents in the store, the size both rows were read at; null when a row is missing before a size was found.'),
+    ratio: ratioBound('median(slower) ÷ median(faster), per operation: above 1 when the side the claim calls faster is faster. Null when a row is missing or a median is 0.'),
+    lo: ratioBound("The 95% interval of the ratio, from the two medians' own intervals (Price and Bonett); null without one (a row with fewer than 6 samples)."),
+    hi: ratioBound(),
+    verdict: oneOf(
+      VERDICTS,
+      '`holds`: the interval lies wholly on the claim\'s side of 1; `reversed`: wholly on the other side; `differs`: a claim of a value, wholly outside its band; `too close to call`: the interval reaches both ways, or there is none; `missing`: a row is absent or not ok (`why` says which and why); `not measurable`: a study declared it so.',
+    ),
+    why: nullable(text(), 'Why there is no verdict from an interval: the row that is missing and its status and reason, or why the interval is missing; else null.'),
+    text: text('The finding in one sentence, e.g. `startkey paging is 6.83× [6.12, 7.51] faster than skip/limit paging on pouchdb-idb in chromium: holds`.'),
+  },
+  { description: 'One finding checked in one browser and store.' },
+);
+
 const AbRowSchema = Type.Object(
   {
     suite: text('Suite id.'),
@@ -313,6 +336,12 @@ export const ResultsFileSchema = Type.Object(
     environment: EnvironmentSchema,
     cases: Type.Array(CaseSchema),
     ab: Type.Optional(AbSchema),
+    findings: Type.Optional(
+      Type.Array(FindingSchema, {
+        description:
+          "What the run found, in words: the default plan's findings (a bulk write against writes one at a time, startkey against skip/limit paging, an index against a scan, ..., the fastest store of each case, each store against raw IndexedDB) checked in this browser on every store that ran them, from the rows. Readers recompute it from the rows, as they do statistics. Absent in older files.",
+      }),
+    ),
   },
   {
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -325,6 +354,7 @@ export const ResultsFileSchema = Type.Object(
 
 export type ResultsFile = Static<typeof ResultsFileSchema>;
 export type CaseResult = ResultsFile['cases'][number];
+export type FindingLine = Static<typeof FindingSchema>;
 export type RunInfo = ResultsFile['run'];
 export type Environment = ResultsFile['environment'];
 export type BrowserInfo = Static<typeof BrowserSchema>;

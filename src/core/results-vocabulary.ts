@@ -20,5 +20,14 @@ const STOPS = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget', 'canc
 export type StopReason = (typeof STOPS)[number];
 export const STOP_REASONS: readonly StopReason[] = STOPS;
 
+/**
+ * A finding's verdict in one browser and store (core/findings.ts says how each is reached):
+ * `holds`, `reversed`, `differs` and `too close to call` come from the interval of a ratio;
+ * `missing` names a row that is absent or not ok; `not measurable` is a study's own declaration.
+ */
+const VERDICT_WORDS = ['holds', 'reversed', 'differs', 'too close to call', 'missing', 'not measurable'] as const;
+export type Verdict = (typeof VERDICT_WORDS)[number];
+export const VERDICTS: readonly Verdict[] = VERDICT_WORDS;
+
 /** How a row of B against A reads against ±threshold (paired.ts). */
 export const AB_VERDICT_WORDS = ['slower', 'faster', 'same', 'unsure'] as const;

@@ -10,6 +10,7 @@ import { findFault, type Fault, type SchemaNode, type Says } from './schema-chec
 import type { ResultsFile } from './results-schema.ts';
 import { RESULTS_SCHEMA } from './results-vocabulary.ts';
 import { abSummary } from './ab.ts';
+import { runFindings } from './default-findings.ts';
 import { derivedFromSamples } from './stats.ts';
 
 export type { BrowserInfo, CaseIdentity, CaseResult, Environment, Outliers, ResultsFile, RunInfo } from './results-schema.ts';
@@ -115,8 +116,9 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
   const read: ResultsFile = { ...doc, cases: doc.cases.map((row) => (row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples, row.samplesPerPass) } : row)) };
   // B against A, like the statistics, comes from the samples, whatever the file says of it.
   const ab = abSummary(read);
-  const { ab: _claimed, ...rest } = read;
-  return ab ? { ...rest, ab } : rest;
+  const { ab: _claimed, findings: _found, ...rest } = read;
+  // What the run found, too: from the rows, never from the file (core/findings.ts).
+  return { ...(ab ? { ...rest, ab } : rest), findings: runFindings([rest]) };
 }
 
 /** The rules a schema cannot state, on a document the schema accepted: the first one broken. */

@@ -1,11 +1,12 @@
 /**
  * CSV export, RFC 4180: CRLF line ends, fields quoted when they hold a comma, semicolon, tab,
- * quote, CR or LF (the separators a CSV is opened with, as well as RFC 4180's), quotes doubled. Two views: one row per case with every statistic and the environment
- * (`toCsv`), and one row per raw sample (`toSamplesCsv`). Pure: no DOM, no I/O.
+ * quote, CR or LF (the separators a CSV is opened with, as well as RFC 4180's), quotes doubled. Three views: one row per case with every statistic and the environment
+ * (`toCsv`), one row per raw sample (`toSamplesCsv`), and one row per finding in a browser and
+ * store (`toFindingsCsv`), each a table of its own under one header. Pure: no DOM, no I/O.
  */
 import type { ResultsFile } from '../core/results.ts';
 import { delimitedCell, type Cell } from './cells.ts';
-import { CASE_COLUMNS, caseTable, samplesTable, type CaseColumn, type Table } from './table.ts';
+import { CASE_COLUMNS, caseTable, findingsTable, samplesTable, type CaseColumn, type Table } from './table.ts';
 
 export { plainNumber } from './cells.ts';
 
@@ -28,6 +29,11 @@ export function toCsv(results: ResultsFile | readonly ResultsFile[]): string {
 /** One row per sample, warm-up and timed, of every case of every run. */
 export function toSamplesCsv(results: ResultsFile | readonly ResultsFile[]): string {
   return tableToCsv(samplesTable(asList(results)));
+}
+
+/** What the runs found: one row per finding checked in a browser and store (table.ts findingsTable). */
+export function toFindingsCsv(results: ResultsFile | readonly ResultsFile[]): string {
+  return tableToCsv(findingsTable(asList(results)));
 }
 
 export function tableToCsv(table: Table): string {

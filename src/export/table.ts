@@ -3,6 +3,7 @@
  * cells. Each format only decides how to write a cell, so a column means the same in all three.
  * Pure: no DOM, no I/O.
  */
+import { runFindings } from '../core/default-findings.ts';
 import { rowPrecision } from '../core/precision.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
 import { opsPerSecond } from '../core/stats.ts';
@@ -238,4 +239,20 @@ export function environmentTable(files: readonly ResultsFile[]): Table {
     return ENVIRONMENT_COLUMNS.map((c) => cells[c]);
   });
   return { columns: ENVIRONMENT_COLUMNS, rows };
+}
+
+/** The findings' columns: the cells the page shows (claim, store, browser, ratio, its interval, verdict), then why, size and the finding's id. */
+export const FINDING_COLUMNS = ['claim', 'store', 'browser', 'ratio', 'lo', 'hi', 'verdict', 'why', 'size', 'finding'] as const;
+
+/**
+ * One row per finding checked in a browser and store: the default plan's findings recomputed from
+ * the rows (core/default-findings.ts), as the page and the sweep show them, never read from a file.
+ * `ratio` is median(slower) ÷ median(faster) per operation, `lo` and `hi` its 95% interval.
+ */
+export function findingsTable(files: readonly ResultsFile[]): Table {
+  const rows = runFindings(files).map((f): Cell[] => {
+    const cells: Record<(typeof FINDING_COLUMNS)[number], Cell> = { claim: f.claim, store: f.store, browser: f.browser, ratio: f.ratio, lo: f.lo, hi: f.hi, verdict: f.verdict, why: f.why, size: f.size, finding: f.finding };
+    return FINDING_COLUMNS.map((c) => cells[c]);
+  });
+  return { columns: FINDING_COLUMNS, rows };
 }

@@ -10,7 +10,7 @@
 import type { ResultsFile } from '../core/results.ts';
 import { delimitedCell, type Cell } from './cells.ts';
 import { asList } from './csv.ts';
-import { caseTable, samplesTable, type Table } from './table.ts';
+import { caseTable, findingsTable, samplesTable, type Table } from './table.ts';
 
 export function toTsv(results: ResultsFile | readonly ResultsFile[]): string {
   return tableToTsv(caseTable(asList(results)));
@@ -18,6 +18,10 @@ export function toTsv(results: ResultsFile | readonly ResultsFile[]): string {
 
 export function toSamplesTsv(results: ResultsFile | readonly ResultsFile[]): string {
   return tableToTsv(samplesTable(asList(results)));
+}
+
+export function toFindingsTsv(results: ResultsFile | readonly ResultsFile[]): string {
+  return tableToTsv(findingsTable(asList(results)));
 }
 
 export function tableToTsv(table: Table): string {

@@ -1,6 +1,7 @@
 /**
  * XLSX export: a workbook with one sheet per suite (one row per case of every run, with every
- * statistic) and an `environment` sheet (one row per run: browser, OS, timer step, plan, ...).
+ * statistic), an `environment` sheet (one row per run: browser, OS, timer step, plan, ...) and,
+ * when the runs checked any, a `findings` sheet (one row per finding in a browser and store).
  * Written by write-excel-file, whose `universal` build makes a Blob both in the page and in Node.
  *
  * `xlsxSheets` is the pure part, a description of every cell, and is what the tests compare
@@ -11,10 +12,11 @@ import writeXlsxFile, { type Cell as XlsxCell, type Sheet } from 'write-excel-fi
 import type { ResultsFile } from '../core/results.ts';
 import { safeText, type Cell } from './cells.ts';
 import { asList } from './csv.ts';
-import { caseTable, environmentTable, SUITE_SHEET_COLUMNS, type Table } from './table.ts';
+import { caseTable, environmentTable, findingsTable, SUITE_SHEET_COLUMNS, type Table } from './table.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const ENVIRONMENT_SHEET = 'environment';
+export const FINDINGS_SHEET = 'findings';
 
 /** Excel refuses these in a sheet name (control characters included), and names longer than 31 characters. */
 // eslint-disable-next-line no-control-regex
@@ -66,12 +68,14 @@ function xmlText(text: string): string {
 export function xlsxSheets(results: ResultsFile | readonly ResultsFile[]): Sheet<Blob>[] {
   const files = asList(results);
   const suites = [...new Set(files.flatMap((f) => f.cases.map((c) => c.suite)))];
-  const taken = new Set<string>([ENVIRONMENT_SHEET]);
+  const taken = new Set<string>([ENVIRONMENT_SHEET, FINDINGS_SHEET]);
   const sheets = suites.map((suite) => {
     const only = files.map((f) => ({ ...f, cases: f.cases.filter((c) => c.suite === suite) }));
     return sheetOf(uniqueSheetName(suite, taken), caseTable(only, SUITE_SHEET_COLUMNS));
   });
   sheets.push(sheetOf(ENVIRONMENT_SHEET, environmentTable(files)));
+  const findings = findingsTable(files);
+  if (findings.rows.length > 0) sheets.push(sheetOf(FINDINGS_SHEET, findings));
   return sheets;
 }
 
@@ -83,6 +87,8 @@ export function xlsxSheets(results: ResultsFile | readonly ResultsFile[]): Sheet
 export function columnFormat(column: string): string | undefined {
   if (column.endsWith('_ms')) return '0.000';
   if (column === 'median_precision') return '0.0%';
+  // A ratio and its interval: three decimals at least, five for a small factor such as 0.00872.
+  if (column === 'ratio' || column === 'lo' || column === 'hi') return '0.000##';
   if (column === 'ops_per_sec' || column.endsWith('_bytes')) return '#,##0';
   if (['n', 'size', 'operations', 'cores', 'repeats', 'outliers', 'index'].includes(column)) return '0';
   return undefined;

@@ -3,14 +3,15 @@
  * script and nothing fetched, so it opens from disk and a results file's text can only ever be
  * shown (every string passes through `esc`).
  */
+import type { Verdict } from '../core/findings.ts';
 import { claimText, fmt, formatPublished, formatRatio, storePair, type FindingCell, type FindingReport, type StudyReport } from './report.ts';
-import type { Verdict } from './study.ts';
 
 const VERDICT_COLOUR: Record<Verdict, string> = {
-  reproduced: '#1a7f37',
+  holds: '#1a7f37',
   reversed: '#cf222e',
   differs: '#bc4c00',
-  inconclusive: '#6e7781',
+  'too close to call': '#6e7781',
+  missing: '#9a6700',
   'not measurable': '#8250df',
 };
 
@@ -37,7 +38,7 @@ export function reportHtml(report: StudyReport, title = `${report.study.title}: 
 <p class="muted">Source: ${esc(s.author)}, “${s.url ? `<a href="${esc(s.url)}">${esc(s.title)}</a>` : esc(s.title)}”, ${esc(s.date)}. Measured on: ${esc(s.setup)}.${s.note ? ` ${esc(s.note)}.` : ''}</p>
 <p class="tally">${Object.entries(report.tally).map(([v, n]) => `<span style="color:${VERDICT_COLOUR[v as Verdict]}"><b>${n}</b> ${esc(v)}</span>`).join('')}</p>
 <p class="muted">Today: ${report.environments.map((e) => `${esc(e.browser)} (${esc(e.name)} ${esc(e.version)}, ${esc(e.os)})`).join('; ') || 'no results of this study'}. ${report.documents} results files read (the latest of each part and browser counts).
-Each verdict comes from the 95% interval of a ratio of two medians per operation (median(slower) ÷ median(faster)): reproduced when the whole interval is on the study's side, reversed when it is wholly on the other, inconclusive when it reaches both.</p>
+Each verdict comes from the 95% interval of a ratio of two medians per operation (median(slower) ÷ median(faster)): holds when the whole interval is on the study's side, reversed when it is wholly on the other, too close to call when it reaches both; missing when a row is absent or not ok.</p>
 ${report.findings.map(findingSection).join('\n')}
 ${referencesSection(report)}
 ${distributionSection(report)}

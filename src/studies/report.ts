@@ -7,22 +7,16 @@
  * own intervals (stats.ratioOfMedians), so a verdict comes from the same intervals as every
  * other number storebench shows.
  */
+import { findingCells, fmt, isOk, namedStores, perOperation, VERDICTS, type Finding, type FindingCell, type RowRef, type Verdict } from '../core/findings.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
 import { median, medianCi, quantile, ratioOfMedians, type MedianRatio, type MedianWithCi } from '../core/stats.ts';
-import { verdictOf, VERDICTS, type Finding, type PublishedFigure, type Reference, type RowRef, type Study, type Verdict } from './study.ts';
+import type { PublishedFigure, Reference, Study, StudyFinding } from './study.ts';
 
-export interface FindingCell {
-  browser: string;
-  adapter: string;
-  verdict: Verdict;
-  /** median(slower) / median(faster), per operation, with its 95% interval; null without one. */
-  ratio: MedianRatio | null;
-  /** Why there is no ratio, or why the interval is missing. */
-  why?: string;
-}
+export { fmt, formatRatio } from '../core/findings.ts';
+export type { FindingCell } from '../core/findings.ts';
 
 export interface FindingReport {
-  finding: Finding;
+  finding: StudyFinding;
   cells: FindingCell[];
 }
 
@@ -108,7 +102,7 @@ function partDocs(study: Study, part: string, docs: readonly ResultsFile[]): Map
   return out;
 }
 
-/** The row a reference names, for one store, in one document. */
+/** The row a reference names, for one store, in one document: at its own largest size, or the one below. */
 function findRow(doc: ResultsFile, ref: RowRef, adapter: string): CaseResult | undefined {
   const rows = doc.cases.filter((c) => c.suite === ref.suite && c.case === ref.case && c.adapter === adapter);
   const sizes = [...new Set(rows.map((c) => c.size))].sort((a, b) => a - b);
@@ -116,48 +110,22 @@ function findRow(doc: ResultsFile, ref: RowRef, adapter: string): CaseResult | u
   return rows.find((c) => c.size === size);
 }
 
-function perOperation(row: CaseResult & { status: 'ok' }): MedianWithCi {
-  const ops = Math.max(1, row.operations);
-  const ci = row.stats.medianCi;
-  return { median: row.stats.median / ops, ci: ci ? { lo: ci.lo / ops, hi: ci.hi / ops } : null };
-}
-
-function isOk(row: CaseResult | undefined): row is CaseResult & { status: 'ok' } {
-  return row?.status === 'ok';
-}
-
-function notOk(label: string, row: CaseResult | undefined): string {
-  if (!row) return `${label} did not run`;
-  return `${label} is ${row.status}${row.reason ? `: ${row.reason}` : ''}`;
-}
-
 /** The two stores a finding compares on one case (versions of a store), or null: it compares cases on each store. */
 export function storePair(finding: Finding): { slower: string; faster: string } | null {
-  const { slower, faster } = finding;
-  return slower.adapter !== undefined && faster.adapter !== undefined && slower.adapter !== faster.adapter ? { slower: slower.adapter, faster: faster.adapter } : null;
+  const named = namedStores(finding);
+  return named && named.slower !== named.faster ? named : null;
 }
 
-function findingCells(study: Study, finding: Finding, docs: readonly ResultsFile[], failures: Readonly<Record<string, string>>): FindingCell[] {
+/**
+ * A finding's cells by the one rule (core/findings.ts), from the latest file of its part in each
+ * browser; a version the study could not build is named in one cell instead.
+ */
+function studyFindingCells(study: Study, finding: Finding & { part: string }, docs: readonly ResultsFile[], failures: Readonly<Record<string, string>>): FindingCell[] {
   if (finding.notMeasurable) return [];
   const pair = storePair(finding);
   const failed = pair && [pair.slower, pair.faster].find((a) => failures[a] !== undefined);
   if (pair && failed) return [{ browser: 'every browser', adapter: `${pair.slower} → ${pair.faster}`, verdict: 'not measurable', ratio: null, why: `${failed} ${failures[failed]}` }];
-  const cells: FindingCell[] = [];
-  for (const [browser, doc] of partDocs(study, finding.part, docs)) {
-    const adapters = pair ? [`${pair.slower} → ${pair.faster}`] : [...new Set(doc.cases.filter((c) => c.suite === finding.slower.suite && (c.case === finding.slower.case || c.case === finding.faster.case)).map((c) => c.adapter))];
-    for (const adapter of adapters) {
-      const slower = findRow(doc, finding.slower, pair?.slower ?? adapter);
-      const faster = findRow(doc, finding.faster, pair?.faster ?? adapter);
-      if (!isOk(slower) || !isOk(faster)) {
-        const label = (ref: RowRef) => (pair ? `${ref.adapter} ${ref.case}` : ref.case);
-        cells.push({ browser, adapter, verdict: 'not measurable', ratio: null, why: !isOk(slower) ? notOk(label(finding.slower), slower) : notOk(label(finding.faster), faster) });
-        continue;
-      }
-      const ratio = ratioOfMedians(perOperation(faster), perOperation(slower));
-      cells.push({ browser, adapter, verdict: verdictOf(finding.claim, ratio), ratio, ...(ratio ? {} : { why: 'a row has fewer than 6 samples, too few for an interval of its median' }) });
-    }
-  }
-  return cells;
+  return findingCells(finding, [...partDocs(study, finding.part, docs).values()]);
 }
 
 function referenceCells(study: Study, reference: Reference, docs: readonly ResultsFile[]): ReferenceCell[] {
@@ -238,7 +206,7 @@ function growthCells(study: Study, docs: readonly ResultsFile[]): GrowthCell[] {
  */
 export function studyReport(study: Study, docs: readonly ResultsFile[], failures: Readonly<Record<string, string>> = {}): StudyReport {
   const mine = docs.filter((d) => d.run.plan.study?.startsWith(`${study.id}/`));
-  const findings = study.findings.map((finding) => ({ finding, cells: findingCells(study, finding, mine, failures) }));
+  const findings = study.findings.map((finding) => ({ finding, cells: studyFindingCells(study, finding, mine, failures) }));
   const tally = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const f of findings) {
     if (f.finding.notMeasurable) tally['not measurable']++;
@@ -261,18 +229,6 @@ export function studyReport(study: Study, docs: readonly ResultsFile[], failures
     tally,
     documents: mine.length,
   };
-}
-
-/** "2.31× [2.10, 2.55]": a ratio with its 95% interval. */
-export function formatRatio(r: MedianRatio | null): string {
-  if (!r) return 'no interval';
-  return `${fmt(r.ratio)}× [${fmt(r.lo)}, ${fmt(r.hi)}]`;
-}
-
-/** Three significant figures, as a factor reads. */
-export function fmt(x: number): string {
-  if (!Number.isFinite(x)) return String(x);
-  return x >= 100 ? Math.round(x).toLocaleString('en-US') : Number(x.toPrecision(3)).toString();
 }
 
 /** A published figure in words: "8.04× (change in speed, ..., Chrome 34, IndexedDB)". */

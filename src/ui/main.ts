@@ -29,6 +29,7 @@ import { CollectorClient } from './run/collector-client.ts';
 import { Controls } from './controls.ts';
 import { byId } from './dom.ts';
 import { Downloads } from './downloads.ts';
+import { FindingsList } from './findings-list.ts';
 import { renderEnvironment } from './env-panel.ts';
 import { newRunId, readPageQuery } from './run/page-query.ts';
 import { setPageState } from './run/page-state.ts';
@@ -53,6 +54,7 @@ const warnings = new WarningsView();
 const table = new ResultsTable();
 const chart = new MediansChart();
 const downloads = new Downloads();
+const findings = new FindingsList('What this run found');
 const compareView = new CompareView();
 const abView = new AbView();
 // Started at load: where the heap can only be measured slowly, the trial settles before a run.
@@ -85,6 +87,8 @@ const controls = new Controls({
 byId('controls').append(controls.element);
 byId('progress').append(progress.element, warnings.element);
 byId('downloads').append(downloads.element);
+// At the top of the Results, under the run's one-line summary.
+byId('run-summary').after(findings.element);
 byId('chart').append(chart.element);
 byId('table').append(table.element);
 byId('compare').append(compareView.element);
@@ -179,6 +183,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   banners.remove('run');
   warnings.clear();
   runSummary.textContent = '';
+  findings.render([]);
   table.setAdaptive(plan.auto !== undefined);
   table.setAdapterLabels(adapterLabels(plan.adapters));
   table.clear();
@@ -261,6 +266,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     compareView.setCurrent(results);
     abView.render([results]);
     runSummary.textContent = runSummaryText(results, elapsedMs);
+    findings.render([results]);
     if (results.run.cancelled) progress.finish('cancelled', `Cancelled after ${took}; the ${results.cases.length} rows that finished are kept.`);
     else if (carry && launch) progress.finish('done', `Passes ${launch.first} to ${launch.last} done in ${took}; the sweep takes the next ones in a new browser launch.`);
     else progress.finish('done', `Done: ${results.cases.length} rows in ${took}.`);

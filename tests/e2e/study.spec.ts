@@ -19,7 +19,7 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
     const log = `${run.stdout}\n${run.stderr}`;
     expect(run.code, log).toBe(0);
     // Every finding measured: the version factors on 2.0.2 against 2.2.0, the nearest published pair.
-    expect(run.stdout).toMatch(/PouchDB 2\.2\.0 performance report: \d+ reproduced, \d+ reversed, \d+ differs, \d+ inconclusive, 0 not measurable \(3 results files, chromium\)/);
+    expect(run.stdout).toMatch(/PouchDB 2\.2\.0 performance report: \d+ holds, \d+ reversed, \d+ differs, \d+ too close to call, 0 missing, 0 not measurable \(3 results files, chromium\)/);
 
     const dir = join(out, 'pouchdb-2.2');
     expect(readdirSync(dir).sort()).toEqual(['inserts', 'paging', 'report.html', 'report.md', 'views']);
@@ -36,8 +36,8 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
 
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(md).toContain('61.32× (change in speed, persisted views; Chrome 34, IndexedDB)');
-    expect(md).toMatch(/\| chromium \| pouchdb-idb \| [\d.]+× \[[\d.]+, [\d.]+\] \| (reproduced|reversed|inconclusive) \|/);
-    expect(md).toMatch(/\| chromium \| pouchdb-idb@2\.0\.2 → pouchdb-idb@2\.2\.0 \| [\d.]+× \[[\d.]+, [\d.]+\] \| (reproduced|reversed|inconclusive) \|/);
+    expect(md).toMatch(/\| chromium \| pouchdb-idb \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|too close to call) \|/);
+    expect(md).toMatch(/\| chromium \| pouchdb-idb@2\.0\.2 → pouchdb-idb@2\.2\.0 \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|too close to call) \|/);
     expect(md).toMatch(/\| paginate\/walk-skip \| 200 \| chromium \| pouchdb-idb 2\.0\.2 → 2\.2\.0 \| [\d.]+× /);
 
     // The HTML opens from disk with nothing to fetch: no script, every chart an inline SVG.
@@ -49,7 +49,7 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
     await expect(page.locator('script')).toHaveCount(0);
     expect(await page.locator('svg').count()).toBeGreaterThanOrEqual(3);
     await expect(page.getByRole('heading', { name: 'Versions today: change in speed' })).toBeVisible();
-    await expect(page.locator('td.verdict').first()).toHaveText(/reproduced|reversed|inconclusive|not measurable/);
+    await expect(page.locator('td.verdict').first()).toHaveText(/holds|reversed|too close to call|missing|not measurable/);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -22,8 +22,8 @@ function run(argv: string[]) {
 
 describe('export cli - flags', () => {
   it('takes files, a format, --samples and --out', () => {
-    expect(parseExportArgs(['a.json', '--format', 'csv'])).toEqual({ help: false, files: ['a.json'], format: 'csv', samples: false, bom: false, out: null });
-    expect(parseExportArgs(['a.json', 'b.json', '--format=tsv', '--samples', '--out', 'x.tsv'])).toEqual({ help: false, files: ['a.json', 'b.json'], format: 'tsv', samples: true, bom: false, out: 'x.tsv' });
+    expect(parseExportArgs(['a.json', '--format', 'csv'])).toEqual({ help: false, files: ['a.json'], format: 'csv', samples: false, findings: false, bom: false, out: null });
+    expect(parseExportArgs(['a.json', 'b.json', '--format=tsv', '--samples', '--out', 'x.tsv'])).toEqual({ help: false, files: ['a.json', 'b.json'], format: 'tsv', samples: true, findings: false, bom: false, out: 'x.tsv' });
     expect(parseExportArgs(['a.json', '--out', 'book.XLSX']).format).toBe('xlsx');
     expect(parseExportArgs(['--help']).help).toBe(true);
   });
@@ -74,7 +74,7 @@ describe('export cli - files', () => {
     const { code } = await run([merged, '--format', 'xlsx', '--out', out]);
     expect(code).toBe(0);
     const sheets = await readXlsxFile(out);
-    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'environment']);
+    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'environment', 'findings']);
     expect(sheets[0]?.data).toHaveLength(1 + 2 * handBuilt().cases.length);
   });
 

@@ -26,10 +26,10 @@ async function readBack(docs: ResultsFile | ResultsFile[]) {
 }
 
 describe('export xlsx - sheets', () => {
-  it('has a sheet per suite in first-seen order, then the environment sheet', () => {
+  it('has a sheet per suite in first-seen order, then the environment sheet, then the findings', () => {
     const sheets = xlsxSheets(twoSuites());
-    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'read', 'environment']);
-    expect(sheets.map((s) => s.stickyRowsCount)).toEqual([1, 1, 1]);
+    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'read', 'environment', 'findings']);
+    expect(sheets.map((s) => s.stickyRowsCount)).toEqual([1, 1, 1, 1]);
     expect(sheets[0]?.data[0]).toEqual(SUITE_SHEET_COLUMNS.map((c) => ({ value: c, type: String, fontWeight: 'bold' })));
     expect(sheets[0]?.data).toHaveLength(1 + 5);
     expect(sheets[1]?.data).toHaveLength(1 + 1);
@@ -95,7 +95,7 @@ describe('export xlsx - the number formats, read back from the file', () => {
 describe('export xlsx - read back with read-excel-file', () => {
   it('opens, with the sheet names, headers, numbers and neutralised text', async () => {
     const sheets = await readBack(twoSuites());
-    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'read', 'environment']);
+    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'read', 'environment', 'findings']);
     const insert = sheets[0]!.data;
     expect(insert[0]).toEqual([...SUITE_SHEET_COLUMNS]);
     const at = (row: unknown[] | undefined, col: string) => row?.[SUITE_SHEET_COLUMNS.indexOf(col as (typeof SUITE_SHEET_COLUMNS)[number])];
@@ -132,7 +132,7 @@ describe('export xlsx - read back with read-excel-file', () => {
     b.run.id = 'second';
     b.run.browser = 'firefox';
     const sheets = await readBack([a, b]);
-    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'environment']);
+    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'environment', 'findings']);
     expect(sheets[0]!.data).toHaveLength(1 + 2 * a.cases.length);
     expect(sheets[1]!.data.map((r) => r[1])).toEqual(['browser', 'chromium', 'firefox']);
   });

@@ -11,7 +11,8 @@ import { STUDIES, studyById } from '../../src/studies/index.ts';
 import { studyReport } from '../../src/studies/report.ts';
 import { reportHtml } from '../../src/studies/report-html.ts';
 import { reportMarkdown } from '../../src/studies/report-markdown.ts';
-import { verdictOf, type Study } from '../../src/studies/study.ts';
+import { verdictOf } from '../../src/core/findings.ts';
+import type { Study } from '../../src/studies/study.ts';
 import { sampleResults } from '../sample-results.ts';
 
 const vocab = { suites: SUITE_IDS, adapters: ADAPTER_IDS, fixtures: FIXTURE_IDS, wraps: ADAPTER_WRAPS };
@@ -67,20 +68,20 @@ describe('studies - definitions', () => {
 });
 
 describe('studies - verdicts come from the interval', () => {
-  it('a "faster" claim: reproduced above 1, reversed below, inconclusive across or without one', () => {
+  it('a "faster" claim: holds above 1, reversed below, too close to call across or without one', () => {
     const faster = { kind: 'faster' } as const;
-    expect(verdictOf(faster, { lo: 1.02, hi: 1.4 })).toBe('reproduced');
+    expect(verdictOf(faster, { lo: 1.02, hi: 1.4 })).toBe('holds');
     expect(verdictOf(faster, { lo: 0.5, hi: 0.98 })).toBe('reversed');
-    expect(verdictOf(faster, { lo: 0.9, hi: 1.1 })).toBe('inconclusive');
-    expect(verdictOf(faster, null)).toBe('inconclusive');
+    expect(verdictOf(faster, { lo: 0.9, hi: 1.1 })).toBe('too close to call');
+    expect(verdictOf(faster, null)).toBe('too close to call');
   });
 
-  it('an "about" claim: reproduced inside its band, differs wholly outside, inconclusive astride an edge', () => {
+  it('an "about" claim: holds inside its band, differs wholly outside, too close to call astride an edge', () => {
     const about = { kind: 'about', value: 2, tolerance: 1.5 } as const; // band 1.33 to 3
-    expect(verdictOf(about, { lo: 1.5, hi: 2.9 })).toBe('reproduced');
+    expect(verdictOf(about, { lo: 1.5, hi: 2.9 })).toBe('holds');
     expect(verdictOf(about, { lo: 3.2, hi: 4 })).toBe('differs');
     expect(verdictOf(about, { lo: 1, hi: 1.2 })).toBe('differs');
-    expect(verdictOf(about, { lo: 1.2, hi: 1.6 })).toBe('inconclusive');
+    expect(verdictOf(about, { lo: 1.2, hi: 1.6 })).toBe('too close to call');
   });
 });
 
@@ -110,20 +111,22 @@ describe('studies - the report', () => {
     expect(report.documents).toBe(2);
     const cells = report.findings.find((f) => f.finding.id === 'startkey-beats-skip')!.cells;
     expect(cells.map((c) => [c.browser, c.adapter, c.verdict])).toEqual([
-      ['chromium', 'pouchdb-idb', 'reproduced'],
-      ['chromium', 'pouchdb-idb@7.3.1', 'reproduced'],
+      ['chromium', 'pouchdb-idb', 'holds'],
+      ['chromium', 'pouchdb-idb@7.3.1', 'holds'],
       ['firefox', 'pouchdb-idb', 'reversed'],
-      ['firefox', 'pouchdb-idb@7.3.1', 'not measurable'],
+      ['firefox', 'pouchdb-idb@7.3.1', 'missing'],
     ]);
     expect(cells[0]!.ratio!.ratio).toBeCloseTo(3, 6);
     expect(cells[3]!.why).toBe('walk-skip is unsupported: no <IndexedDB>');
-    expect(report.tally.reproduced).toBe(2);
-    // Firefox's 7.3.1 row, and the two paging version findings (2.0.2 against 2.2.0) in both browsers, whose rows these files lack.
-    expect(report.tally['not measurable']).toBe(1 + 2 * 2);
+    expect(report.tally.holds).toBe(2);
+    // Firefox's 7.3.1 row, and the two paging version findings (2.0.2 against 2.2.0) in both browsers, whose rows these files lack:
+    // counted 'not measurable' before a missing row had a verdict of its own.
+    expect(report.tally.missing + report.tally['not measurable']).toBe(1 + 2 * 2);
+    expect(report.tally.missing).toBe(1 + 2 * 2);
     const versions = report.findings.find((f) => f.finding.id === 'version-alldocs-1')!.cells;
     expect(versions.map((c) => [c.browser, c.adapter, c.verdict, c.why])).toEqual([
-      ['chromium', 'pouchdb-idb@2.0.2 → pouchdb-idb@2.2.0', 'not measurable', 'pouchdb-idb@2.0.2 walk-skip did not run'],
-      ['firefox', 'pouchdb-idb@2.0.2 → pouchdb-idb@2.2.0', 'not measurable', 'pouchdb-idb@2.0.2 walk-skip did not run'],
+      ['chromium', 'pouchdb-idb@2.0.2 → pouchdb-idb@2.2.0', 'missing', 'pouchdb-idb@2.0.2 walk-skip did not run'],
+      ['firefox', 'pouchdb-idb@2.0.2 → pouchdb-idb@2.2.0', 'missing', 'pouchdb-idb@2.0.2 walk-skip did not run'],
     ]);
   });
 
@@ -141,10 +144,10 @@ describe('studies - the report', () => {
     const r = studyReport(pouch, withOld);
     const cell = (id: string) => r.findings.find((f) => f.finding.id === id)!.cells;
     // walk-skip: 2.2.0 took a third of 2.0.2's time, as the published factors say it got faster.
-    expect(cell('version-alldocs-1').map((c) => [c.browser, c.adapter, c.verdict])).toEqual([['chromium', 'pouchdb-idb@2.0.2 → pouchdb-idb@2.2.0', 'reproduced']]);
+    expect(cell('version-alldocs-1').map((c) => [c.browser, c.adapter, c.verdict])).toEqual([['chromium', 'pouchdb-idb@2.0.2 → pouchdb-idb@2.2.0', 'holds']]);
     expect(cell('version-alldocs-1')[0]!.ratio!.ratio).toBeCloseTo(3, 6);
     // Temporary views: the published factors say 2.2.0 got slower, and so it is here.
-    expect(cell('version-temp').map((c) => [c.adapter, c.verdict])).toEqual([['pouchdb-idb@2.2.0 → pouchdb-idb@2.0.2', 'reproduced']]);
+    expect(cell('version-temp').map((c) => [c.adapter, c.verdict])).toEqual([['pouchdb-idb@2.2.0 → pouchdb-idb@2.0.2', 'holds']]);
     // A row the browser failed names the browser's error.
     expect(cell('version-persisted').map((c) => c.why)).toEqual(['pouchdb-idb@2.2.0 persisted is error: ReferenceError: emit is not defined']);
     const table = r.versions.filter((v) => v.case === 'walk-skip').map((v) => [v.older, v.newer, Number(v.ratio!.ratio.toFixed(6))]);

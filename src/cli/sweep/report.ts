@@ -10,6 +10,7 @@ import { formatPassDifference, formatPrecisionSummary, precisionSummary } from '
 import type { CaseResult } from '../../core/results.ts';
 import { abTable } from '../ab-table.ts';
 import { formatComparison } from '../compare.ts';
+import { findingsText } from '../findings-text.ts';
 import { displayPath } from '../output.ts';
 import { formatDuration } from '../progress.ts';
 import { resultsTable, type BrowserColumn } from '../terminal-table.ts';
@@ -54,6 +55,7 @@ export function reportSweep(run: SweepRun): number {
   const columns: BrowserColumn[] = outcomes
     .filter((o) => o.end.kind !== 'not-found')
     .map((o) => ({ browser: o.browser, cases: o.cases, ...(o.end.kind === 'done' ? { timerStepMs: o.end.results.environment.timerStepMs } : {}) }));
+  for (const line of findingsText(completeResults(run))) out(line);
   out(resultsTable(columns, run.plan.adapters));
   out();
   out(run.output.written.length > 0 ? 'Files written:' : 'No files written.');

@@ -1,11 +1,11 @@
 /**
  * The explorer's exports, of what the filters leave: CSV (one row per case), raw-samples CSV,
- * TSV to the clipboard, an XLSX workbook and JSON. The same exporters as `npm run export`
+ * the findings CSV, TSV to the clipboard, an XLSX workbook and JSON. The same exporters as `npm run export`
  * (src/export/), so a file from the page and one from the command line are identical.
  */
 import { errorMessage } from '../../core/errors.ts';
 import type { ResultsFile } from '../../core/results.ts';
-import { toCsv, toSamplesCsv } from '../../export/csv.ts';
+import { toCsv, toFindingsCsv, toSamplesCsv } from '../../export/csv.ts';
 import { toJson } from '../../export/json.ts';
 import { toTsv } from '../../export/tsv.ts';
 import { toXlsx } from '../../export/xlsx.ts';
@@ -46,6 +46,10 @@ export class ExportsView {
         saveBlob(new Blob([toSamplesCsv(docs)], { type: 'text/csv;charset=utf-8' }), `${stem(docs)}-samples.csv`);
         return 'Samples CSV saved.';
       }),
+      button('explorer-findings-csv', 'Findings CSV', 'What the runs found: one row per finding in a browser and store (claim, store, browser, ratio, lo, hi, verdict)', (docs) => {
+        saveBlob(new Blob([toFindingsCsv(docs)], { type: 'text/csv;charset=utf-8' }), `${stem(docs)}-findings.csv`);
+        return 'Findings CSV saved.';
+      }),
       button('explorer-tsv', 'Copy TSV', 'Copy the table as tab-separated text, to paste into Google Sheets or Excel', async (docs) => {
         const text = toTsv(docs);
         // The clipboard API exists only in secure contexts (https, or http on localhost).
@@ -53,7 +57,7 @@ export class ExportsView {
         await navigator.clipboard.writeText(text);
         return `Copied ${docs.reduce((n, d) => n + d.cases.length, 0)} rows as TSV; paste them into a spreadsheet.`;
       }),
-      button('explorer-xlsx', 'XLSX', 'A workbook: one sheet per suite, and an environment sheet', async (docs) => {
+      button('explorer-xlsx', 'XLSX', 'A workbook: one sheet per suite, an environment sheet and a findings sheet', async (docs) => {
         saveBlob(await toXlsx(docs), `${stem(docs)}.xlsx`);
         return 'Workbook saved.';
       }),

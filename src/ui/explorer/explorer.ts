@@ -1,7 +1,7 @@
 /**
  * The results explorer: any number of results documents (from results/, local files, or the
- * run just finished), compared across browsers in a table, its charts and the change-in-speed
- * table, and exported as CSV, TSV, XLSX or JSON. Files from results/, the filters, the sort and
+ * run just finished), what they found in words, compared across browsers in a table, its charts
+ * and the change-in-speed table, and exported as CSV, TSV, XLSX or JSON. Files from results/, the filters, the sort and
  * the chart choices live in the URL, so a link reopens the same view.
  */
 import { errorMessage } from '../../core/errors.ts';
@@ -18,6 +18,7 @@ import { ThrottleChart } from '../charts/chart-throttle.ts';
 import { DRIVEN_CHARTS } from '../charts/driven-charts.ts';
 import { ComparisonTable, type Pick } from './comparison-table.ts';
 import { h } from '../dom.ts';
+import { FindingsList } from '../findings-list.ts';
 import { ExportsView } from './explorer-exports.ts';
 import { FiltersView } from './explorer-filters.ts';
 import { buildComparison, caseKey, effectiveChoice, facetsOf, filteredDocs, type ChartChoice, type Comparison, type EffectiveChoice, type LoadedFile } from '../model/explorer-model.ts';
@@ -45,6 +46,7 @@ export class Explorer {
   private readonly throttle = new ThrottleChart();
   private readonly ratio = new RatioTable();
   private readonly studies = new StudyReportsView();
+  private readonly findings = new FindingsList('What these results found');
   /** A/B runs among the files, whatever the filters: the verdict is over every row of the run. */
   private readonly ab = new AbView();
   private readonly choices: HTMLElement;
@@ -98,6 +100,7 @@ export class Explorer {
       { className: 'explorer-body' },
       this.filters.element,
       h('div', { className: 'explorer-toolbar' }, this.exports.element, h('div', { className: 'explorer-link' }, copyLink, this.linkNote)),
+      this.findings.element,
       this.studies.element,
       this.ab.element,
       h('h3', { className: 'explorer-heading' }, 'Browser comparison'),
@@ -186,7 +189,9 @@ export class Explorer {
     this.renderChoices(choice);
     this.renderCharts(choice);
     this.ratio.render(this.comparison);
-    this.studies.render(filteredDocs(this.files, this.state.filters));
+    const shown = filteredDocs(this.files, this.state.filters);
+    this.findings.render(shown);
+    this.studies.render(shown);
     this.ab.render(this.files.map((f) => f.results));
     this.onUrlChange(writeExplorerState(location.search, this.state));
   }
