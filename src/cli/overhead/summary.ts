@@ -51,13 +51,26 @@ export function summarizeRounds(rounds: readonly Round[], seed = 1): RatioSummar
   };
 }
 
-/** Within 0.98–1.02, or an interval that holds 1 and lies inside 0.97–1.03. */
-export function meetsTarget(s: Pick<RatioSummary, 'ratio' | 'lo' | 'hi'>): boolean {
-  if (Math.abs(s.ratio - 1) <= TARGET) return true;
-  return s.lo <= 1 && s.hi >= 1 && s.lo >= 1 - INTERVAL_TARGET && s.hi <= 1 + INTERVAL_TARGET;
+export type Verdict = 'ok' | 'unsure' | 'outside';
+
+/**
+ * ok: the interval lies within ±3% of 1, and holds 1 or the ratio is within 2% of it; outside:
+ * the interval lies wholly beyond 2% of 1 (the harness measurably adds or takes time); unsure:
+ * neither, the interval is too wide to tell. A ratio within 2% with a ±30% interval says nothing,
+ * so it is unsure, not ok.
+ */
+export function verdict(s: Pick<RatioSummary, 'ratio' | 'lo' | 'hi'>): Verdict {
+  const narrow = s.lo >= 1 - INTERVAL_TARGET && s.hi <= 1 + INTERVAL_TARGET;
+  if (narrow && (Math.abs(s.ratio - 1) <= TARGET || (s.lo <= 1 && s.hi >= 1))) return 'ok';
+  if (s.lo > 1 + TARGET || s.hi < 1 - TARGET) return 'outside';
+  return 'unsure';
 }
 
-/** How far from 1, on the log scale, so that 0.9 and 1.11 count alike: for ordering, the worst last. */
+export const meetsTarget = (s: Pick<RatioSummary, 'ratio' | 'lo' | 'hi'>): boolean => verdict(s) === 'ok';
+
+const RANK: Record<Verdict, number> = { ok: 0, unsure: 1000, outside: 2000 };
+
+/** For ordering, the worst last: outside after unsure after ok, then by distance from 1 on the log scale (0.9 and 1.11 alike). */
 export function badness(s: Pick<RatioSummary, 'ratio' | 'lo' | 'hi'>): number {
-  return (meetsTarget(s) ? 0 : 1000) + Math.abs(Math.log(s.ratio));
+  return RANK[verdict(s)] + Math.abs(Math.log(s.ratio));
 }
