@@ -37,6 +37,18 @@ function deleteIdb(name) {
   });
 }
 
+/**
+ * The run's options as JSON text, parsed here, and the documents built here by the harness's own
+ * generator (storebenchFixtures, added by the bench): nothing the page works with is made by the
+ * driver's script, so no object of another realm or wrapper reaches the store.
+ */
+function bareOptions(json) {
+  const o = JSON.parse(json);
+  o.makeDocs = () => storebenchFixtures.makeDocs(storebenchFixtures.fixtureShape(o.fixture), o.seed, o.size);
+  o.docId = storebenchFixtures.docId;
+  return o;
+}
+
 let bareSeq = 0;
 const freshName = () => `bare-${Date.now()}-${++bareSeq}`;
 

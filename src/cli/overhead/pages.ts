@@ -86,9 +86,10 @@ export async function bareWay(browser: Browser, origin: string, c: OverheadCase,
   const at = page;
   for (const library of c.libraries) await at.addScriptTag({ content: await scripts.get(library) });
   return async (repeats) => {
-    // A string, not a function: nothing of this process's compiled code runs in the bare page.
-    const options = `{ makeDocs: () => storebenchFixtures.makeDocs(storebenchFixtures.fixtureShape('${FIXTURE}'), ${SEED}, ${shape.size}), docId: storebenchFixtures.docId, size: ${shape.size}, samples: ${shape.samples}, warmup: ${shape.warmup}, repeats: ${repeats}, ...${JSON.stringify(c.params ?? {})} }`;
-    const samples = (await at.evaluate(`window.bareRun(${options})`)) as number[];
+    // JSON text, parsed by the page, which builds its documents itself: in Firefox over BiDi an
+    // object or a function made by the driver's script could reach the store as another realm's.
+    const options = JSON.stringify({ fixture: FIXTURE, seed: SEED, size: shape.size, samples: shape.samples, warmup: shape.warmup, repeats, ...c.params });
+    const samples = (await at.evaluate(`window.bareRun(${JSON.stringify(options)})`)) as number[];
     return { samples, repeats };
   };
 }
