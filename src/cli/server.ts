@@ -44,6 +44,19 @@ export interface CollectorOptions {
   launch?: (browser: string) => LaunchOrder | undefined;
   /** Whether the sweep asks the page to stop (Ctrl-C): accepted messages are then answered with STOP_REPLY. */
   stopRequested?: () => boolean;
+  /**
+   * Off unless set (tests): told of every request to the collector once its answer has gone,
+   * with when it arrived and ended, to set against the page's timed windows on one clock.
+   */
+  onRequestTimes?: (times: RequestTimes) => void;
+}
+
+/** A collector request as the server saw it, in wall-clock ms (timeOrigin + now(), the page's clock too). */
+export interface RequestTimes {
+  method: string;
+  arrivedAt: number;
+  endedAt: number;
+  status: number;
 }
 
 export interface ServerOptions {
@@ -149,6 +162,7 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
     const url = new URL(req.url ?? '/', 'http://storebench.invalid');
     if (url.pathname === COLLECT_PATH) {
       if (!collector) return reply(res, 404, 'no collector on this server; it only serves the page');
+      if (collector.onRequestTimes) timeRequest(req, res, collector.onRequestTimes);
       // Before a byte of the body is read: without the run's token, or from a page of another
       // origin, a post costs the collector nothing (it may be large, and there may be many).
       const denied = deniedReason(req, url, collector, allowedOrigins());
@@ -192,6 +206,21 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
       return closing;
     },
   };
+}
+
+function timeRequest(req: IncomingMessage, res: ServerResponse, told: (times: RequestTimes) => void): void {
+  const wallClock = () => performance.timeOrigin + performance.now();
+  const arrivedAt = wallClock();
+  let endedAt: number | undefined;
+  // Ended when the answer is handed over, not at its 'finish' or 'close': those callbacks come
+  // later, and on a busy machine they came after the page had its answer and went on.
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    endedAt ??= wallClock();
+    return end(...args);
+  }) as typeof res.end;
+  // A connection cut before an answer ends the request too.
+  res.once('close', () => told({ method: req.method ?? '', arrivedAt, endedAt: endedAt ?? wallClock(), status: res.statusCode }));
 }
 
 async function serveFile(req: IncomingMessage, res: ServerResponse, root: string, pathname: string): Promise<void> {

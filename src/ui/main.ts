@@ -24,8 +24,9 @@ import { CompareView } from './explorer/compare-view.ts';
 import { createFootprint, detectHeapSupport } from './run/footprint.ts';
 import { runInWorker } from './run/worker-run.ts';
 import { afterNextPaint, yieldToEventLoop } from './run/yield.ts';
+import { TimedWindows } from './run/timed-windows.ts';
 import { MediansChart } from './charts/chart-medians.ts';
-import { CollectorClient } from './run/collector-client.ts';
+import { CollectorClient, SETTLE_BEFORE_SAMPLE_MS } from './run/collector-client.ts';
 import { Controls } from './controls.ts';
 import { byId } from './dom.ts';
 import { Downloads } from './downloads.ts';
@@ -198,7 +199,9 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   let chartStale = false;
   /** The page changed what it shows since the last sample; its paint is still to come. */
   let rendered = false;
+  const windows = new TimedWindows();
   const onEvent = (event: RunEvent) => {
+    windows.close(event.type === 'sample' ? `sample ${event.adapter}` : event.type);
     try {
       let changed = progress.onEvent(event);
       if (event.type === 'case-end') {
@@ -244,12 +247,18 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     // put measured 5 to 9% slower than in a bare page (npm run bench:overhead) until the run
     // waited for two frames after rendering. Waiting only when something was rendered (progress
     // redraws at most ten times a second) keeps runs of tiny samples fast.
+    // The collector's POSTs started since the last sample settle here too, before the sample
+    // rather than inside it: their responses' tasks (and the network process answering them)
+    // would otherwise land in its timed section (tests/e2e/sweep-inflight.spec.ts).
     const betweenSamples = async () => {
+      windows.close('betweenSamples');
+      if (collector) await collector.settled(SETTLE_BEFORE_SAMPLE_MS);
       if (rendered) {
         rendered = false;
         await afterNextPaint();
       }
       await yieldToEventLoop();
+      windows.open();
     };
     // A sweep's page in the main thread is watched from a Worker, so a thread that blocks is reported at once (watchdog.ts).
     watchdog = collector && !plan.worker ? startWatchdog(collector.watchdogOrder(plan.timeoutMs)) : null;

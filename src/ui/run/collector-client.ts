@@ -2,9 +2,9 @@
  * Sends the run to a collector (the sweep's local server) as CollectorMessages, POSTed as JSON.
  *
  * The runner calls onEvent synchronously between samples, never inside the timed `run` body.
- * Each POST is started right there and never awaited by the runner, so no harness work is
- * queued to wake up later inside a timed section; only the fetch's own settling can land there.
- * A failed POST is counted, never thrown into the runner.
+ * Each POST is started right there, and the page's betweenSamples awaits `settled()` before the
+ * next sample, so no request is in flight while a sample runs (its response's tasks would
+ * otherwise land in the timed section). A failed POST is counted, never thrown into the runner.
  */
 import { isStopReply, type CollectorMessage } from '../../core/collector.ts';
 import { checkBaseline, type Baseline } from '../../core/baseline.ts';
@@ -16,6 +16,8 @@ import type { RunEvent } from '../../core/runner.ts';
 const SAMPLE_INTERVAL_MS = 250;
 const HELLO_TIMEOUT_MS = 10_000;
 const FINAL_TIMEOUT_MS = 60_000;
+/** How long the page waits between samples for the collector's answers before it samples anyway. */
+export const SETTLE_BEFORE_SAMPLE_MS = 10_000;
 
 type Progress = Exclude<RunEvent, { type: 'case-end' | 'pass-end' }>;
 
@@ -143,8 +145,20 @@ export class CollectorClient {
     void p.finally(() => this.inFlight.delete(p));
   }
 
-  private async settled(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+  /**
+   * Resolves once every message sent so far has settled (answered or failed), or after
+   * `maxWaitMs`: a collector that stops answering slows the run by that much, never stalls it.
+   */
+  async settled(maxWaitMs = Infinity): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    const all = Promise.allSettled([...this.inFlight]);
+    if (!Number.isFinite(maxWaitMs)) {
+      await all;
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs)))]);
+    clearTimeout(timer);
   }
 
   /** Resolves whatever happens; failures are counted in `stats`. */
