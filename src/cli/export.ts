@@ -6,9 +6,10 @@
  */
 import { extname, join } from 'node:path';
 import { ResultsError, type ResultsFile } from '../core/results.ts';
-import { toCsv, toSamplesCsv, withBom } from '../export/csv.ts';
-import { toJson } from '../export/json.ts';
-import { toSamplesTsv, toTsv } from '../export/tsv.ts';
+import { ExportLimitError, joined } from '../export/cells.ts';
+import { csvChunks, withBom } from '../export/csv.ts';
+import { jsonChunks } from '../export/json.ts';
+import { tsvChunks } from '../export/tsv.ts';
 import { toXlsx } from '../export/xlsx.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
@@ -78,18 +79,28 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
 
 /** The exported bytes or text, exactly what the page's buttons download. */
 export async function exportResults(docs: readonly ResultsFile[], format: ExportFormat, samples: boolean, bom = false): Promise<string | Uint8Array> {
+  const output = await exportPieces(docs, format, samples, bom);
+  return output instanceof Uint8Array ? output : joined(output);
+}
+
+/** exportResults, text a piece at a time: written as it is made, so no export holds its whole text. */
+export async function exportPieces(docs: readonly ResultsFile[], format: ExportFormat, samples: boolean, bom = false): Promise<Iterable<string> | Uint8Array> {
   switch (format) {
-    case 'csv': {
-      const text = samples ? toSamplesCsv(docs) : toCsv(docs);
-      return bom ? withBom(text) : text;
-    }
+    case 'csv':
+      return bom ? withBomFirst(csvChunks(docs, samples)) : csvChunks(docs, samples);
     case 'tsv':
-      return samples ? toSamplesTsv(docs) : toTsv(docs);
+      return tsvChunks(docs, samples);
     case 'json':
-      return toJson(docs.length === 1 ? (docs[0] as ResultsFile) : docs);
+      return jsonChunks(docs.length === 1 ? (docs[0] as ResultsFile) : docs);
     case 'xlsx':
       return new Uint8Array(await (await toXlsx(docs)).arrayBuffer());
   }
+}
+
+/** The byte-order mark (csv.ts withBom) before the pieces, for Excel. */
+function* withBomFirst(pieces: Iterable<string>): Generator<string> {
+  yield withBom('');
+  yield* pieces;
 }
 
 /** The command: 0 on success; 2 for bad flags, a file that cannot be read or is not valid results, or an output that cannot be written. */
@@ -114,9 +125,16 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
     io.stderr(`export: ${e.message}\n`);
     return 2;
   }
-  const output = await exportResults(docs, args.format, args.samples, args.bom);
+  let output: Iterable<string> | Uint8Array;
+  try {
+    output = await exportPieces(docs, args.format, args.samples, args.bom);
+  } catch (e) {
+    if (!(e instanceof ExportLimitError)) throw e;
+    io.stderr(`export: ${e.message}\n`);
+    return 2;
+  }
   if (args.out === null) {
-    (io.data ?? io.stdout)(output as string);
+    for (const piece of output as Iterable<string>) (io.data ?? io.stdout)(piece);
     return 0;
   }
   try {

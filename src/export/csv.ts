@@ -4,8 +4,8 @@
  * (`toCsv`), and one row per raw sample (`toSamplesCsv`). Pure: no DOM, no I/O.
  */
 import type { ResultsFile } from '../core/results.ts';
-import { delimitedCell, type Cell } from './cells.ts';
-import { CASE_COLUMNS, caseTable, samplesTable, type CaseColumn, type Table } from './table.ts';
+import { delimitedCell, delimitedChunks, joined, type Cell } from './cells.ts';
+import { CASE_COLUMNS, caseRows, samplesRows, type CaseColumn, type Table } from './table.ts';
 
 export { plainNumber } from './cells.ts';
 
@@ -22,18 +22,23 @@ export function withBom(text: string): string {
 
 /** All runs' cases under one header, in the order given. */
 export function toCsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return tableToCsv(caseTable(asList(results)));
+  return joined(csvChunks(results, false));
 }
 
 /** One row per sample, warm-up and timed, of every case of every run. */
 export function toSamplesCsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return tableToCsv(samplesTable(asList(results)));
+  return joined(csvChunks(results, true));
+}
+
+/** toCsv (or with `samples`, toSamplesCsv) a piece at a time, for a writer that streams it. */
+export function csvChunks(results: ResultsFile | readonly ResultsFile[], samples: boolean): Iterable<string> {
+  const files = asList(results);
+  const table = samples ? samplesRows(files) : { columns: CASE_COLUMNS, rows: caseRows(files) };
+  return delimitedChunks(table.columns, table.rows, csvCell, ',');
 }
 
 export function tableToCsv(table: Table): string {
-  const lines = [table.columns.map((c) => csvCell(c)).join(',')];
-  for (const row of table.rows) lines.push(row.map(csvCell).join(','));
-  return lines.map((l) => `${l}\r\n`).join('');
+  return joined(delimitedChunks(table.columns, table.rows, csvCell, ','));
 }
 
 export function csvCell(value: Cell): string {

@@ -8,22 +8,27 @@
  * quote anywhere else is pasted as it is, so JSON cells are written plainly.
  */
 import type { ResultsFile } from '../core/results.ts';
-import { delimitedCell, type Cell } from './cells.ts';
+import { delimitedCell, delimitedChunks, joined, type Cell } from './cells.ts';
 import { asList } from './csv.ts';
-import { caseTable, samplesTable, type Table } from './table.ts';
+import { CASE_COLUMNS, caseRows, samplesRows, type Table } from './table.ts';
 
 export function toTsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return tableToTsv(caseTable(asList(results)));
+  return joined(tsvChunks(results, false));
 }
 
 export function toSamplesTsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return tableToTsv(samplesTable(asList(results)));
+  return joined(tsvChunks(results, true));
+}
+
+/** toTsv (or with `samples`, toSamplesTsv) a piece at a time, for a writer that streams it. */
+export function tsvChunks(results: ResultsFile | readonly ResultsFile[], samples: boolean): Iterable<string> {
+  const files = asList(results);
+  const table = samples ? samplesRows(files) : { columns: CASE_COLUMNS, rows: caseRows(files) };
+  return delimitedChunks(table.columns, table.rows, tsvCell, '\t');
 }
 
 export function tableToTsv(table: Table): string {
-  const lines = [table.columns.map(tsvCell).join('\t')];
-  for (const row of table.rows) lines.push(row.map(tsvCell).join('\t'));
-  return lines.map((l) => `${l}\r\n`).join('');
+  return joined(delimitedChunks(table.columns, table.rows, tsvCell, '\t'));
 }
 
 export function tsvCell(value: Cell): string {
