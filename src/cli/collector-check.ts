@@ -7,6 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { CollectorMessage } from '../core/collector.ts';
 import { checkCarry, LaunchError } from '../core/launch.ts';
+import { textFault } from '../core/results-bounds.ts';
 import { CASE_STATUSES, ResultsError, validateResults } from '../core/results.ts';
 
 export type CheckOutcome =
@@ -15,6 +16,18 @@ export type CheckOutcome =
   | { ok: false; status: number; reason: string; type?: string; browser?: string };
 
 const TYPES = ['hello', 'progress', 'case', 'pass', 'done', 'fatal', 'hung'] as const;
+
+/**
+ * Before JSON.parse: a message over a cap of a results file (src/core/results-bounds.ts), a 'done'
+ * of 31 M samples say, is refused as too large (413) without building the values it holds, which
+ * took a running sweep out of memory. Null when the text is within them. A long text (a user
+ * agent, a fatal error) costs parsing only its length; a 'done' has its texts checked with the
+ * rest of its results, after parsing.
+ */
+export function checkCollectorText(text: string): { status: number; reason: string } | null {
+  const over = textFault(text, false);
+  return over ? { status: 413, reason: `message: ${over.path}: ${over.what}` } : null;
+}
 
 export function checkCollectorMessage(data: unknown, token: string): CheckOutcome {
   const refuse = (status: number, reason: string, claims: { type?: string; browser?: string } = {}): CheckOutcome => ({ ok: false, status, reason, ...claims });

@@ -6,9 +6,11 @@
  */
 import { extname, join } from 'node:path';
 import { ResultsError, type ResultsFile } from '../core/results.ts';
-import { toCsv, toFindingsCsv, toSamplesCsv, withBom } from '../export/csv.ts';
-import { toJson } from '../export/json.ts';
-import { toFindingsTsv, toSamplesTsv, toTsv } from '../export/tsv.ts';
+import { ExportLimitError, joined } from '../export/cells.ts';
+import { csvChunks, withBom } from '../export/csv.ts';
+import { jsonChunks } from '../export/json.ts';
+import { tsvChunks } from '../export/tsv.ts';
+import type { ExportTable } from '../export/table.ts';
 import { toXlsx } from '../export/xlsx.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
@@ -86,23 +88,30 @@ export function parseExportArgs(argv: readonly string[]): ExportArgs {
   return { help: false, files, format: checked, samples, findings, bom, out: out ?? null };
 }
 
-/** Which table a csv or tsv holds: one row per case, per raw sample, or per finding. */
-export type ExportTable = 'cases' | 'samples' | 'findings';
-
 /** The exported bytes or text, exactly what the page's buttons download. */
 export async function exportResults(docs: readonly ResultsFile[], format: ExportFormat, which: ExportTable, bom = false): Promise<string | Uint8Array> {
+  const output = await exportPieces(docs, format, which, bom);
+  return output instanceof Uint8Array ? output : joined(output);
+}
+
+/** exportResults, text a piece at a time: written as it is made, so no export holds its whole text. */
+export async function exportPieces(docs: readonly ResultsFile[], format: ExportFormat, which: ExportTable, bom = false): Promise<Iterable<string> | Uint8Array> {
   switch (format) {
-    case 'csv': {
-      const text = which === 'samples' ? toSamplesCsv(docs) : which === 'findings' ? toFindingsCsv(docs) : toCsv(docs);
-      return bom ? withBom(text) : text;
-    }
+    case 'csv':
+      return bom ? withBomFirst(csvChunks(docs, which)) : csvChunks(docs, which);
     case 'tsv':
-      return which === 'samples' ? toSamplesTsv(docs) : which === 'findings' ? toFindingsTsv(docs) : toTsv(docs);
+      return tsvChunks(docs, which);
     case 'json':
-      return toJson(docs.length === 1 ? (docs[0] as ResultsFile) : docs);
+      return jsonChunks(docs.length === 1 ? (docs[0] as ResultsFile) : docs);
     case 'xlsx':
       return new Uint8Array(await (await toXlsx(docs)).arrayBuffer());
   }
+}
+
+/** The byte-order mark (csv.ts withBom) before the pieces, for Excel. */
+function* withBomFirst(pieces: Iterable<string>): Generator<string> {
+  yield withBom('');
+  yield* pieces;
 }
 
 /** The command: 0 on success; 2 for bad flags, a file that cannot be read or is not valid results, or an output that cannot be written. */
@@ -127,9 +136,16 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
     io.stderr(`export: ${e.message}\n`);
     return 2;
   }
-  const output = await exportResults(docs, args.format, args.findings ? 'findings' : args.samples ? 'samples' : 'cases', args.bom);
+  let output: Iterable<string> | Uint8Array;
+  try {
+    output = await exportPieces(docs, args.format, args.findings ? 'findings' : args.samples ? 'samples' : 'cases', args.bom);
+  } catch (e) {
+    if (!(e instanceof ExportLimitError)) throw e;
+    io.stderr(`export: ${e.message}\n`);
+    return 2;
+  }
   if (args.out === null) {
-    (io.data ?? io.stdout)(output as string);
+    for (const piece of output as Iterable<string>) (io.data ?? io.stdout)(piece);
     return 0;
   }
   try {

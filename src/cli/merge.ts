@@ -8,6 +8,7 @@
  */
 import { MergeError, mergeResults, type MergeInput } from '../core/merge.ts';
 import { parseResultsJson, ResultsError } from '../core/results.ts';
+import { jsonChunks } from '../export/json.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from './entry.ts';
 import { ArgsError, flagText, scanFlags } from './flags.ts';
 import { outputFailure, writeAtomically } from './output.ts';
@@ -77,7 +78,7 @@ export async function mergeCommand(argv: readonly string[], io: CommandIo): Prom
   }
 
   try {
-    writeAtomically(args.out, `${JSON.stringify(merged.documents, null, 2)}\n`);
+    writeAtomically(args.out, jsonChunks(merged.documents));
   } catch (e) {
     io.stderr(`merge: ${outputFailure(args.out, e)}\n`);
     return 2;

@@ -238,14 +238,16 @@ export function outputFailure(path: string, e: unknown): string {
 /**
  * Write through a temporary file beside `path`, renamed into place, so a failed or interrupted
  * write never leaves half a file at `path`; the temporary file is removed if the write or the
- * rename fails. Refuses a target that is not a regular file (checkWritableTarget).
+ * rename fails. Refuses a target that is not a regular file (checkWritableTarget). `data` may come
+ * in pieces (an export of millions of rows), each written as it comes.
  */
-export function writeAtomically(path: string, data: string | Uint8Array, random: () => string = () => randomBytes(8).toString('hex')): void {
+export function writeAtomically(path: string, data: string | Uint8Array | Iterable<string>, random: () => string = () => randomBytes(8).toString('hex')): void {
   checkWritableTarget(path);
   const { tmp, fd } = openTemporary(path, random);
   try {
     try {
-      writeFileSync(fd, data);
+      if (typeof data === 'string' || data instanceof Uint8Array) writeFileSync(fd, data);
+      else for (const piece of data) writeFileSync(fd, piece);
     } finally {
       closeSync(fd);
     }

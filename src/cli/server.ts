@@ -13,7 +13,7 @@ import { extname, resolve, sep } from 'node:path';
 import type { Baseline } from '../core/baseline.ts';
 import type { LaunchOrder } from '../core/launch.ts';
 import { MAX_COLLECTOR_MESSAGE_BYTES, STOP_REPLY, type CollectorMessage } from '../core/collector.ts';
-import { checkCollectorMessage } from './collector-check.ts';
+import { checkCollectorMessage, checkCollectorText } from './collector-check.ts';
 import { ISOLATION_HEADERS } from './isolation.ts';
 
 export const COLLECT_PATH = '/collect';
@@ -288,7 +288,12 @@ async function collect(req: IncomingMessage, res: ServerResponse, collector: Col
 
   let data: unknown;
   try {
-    data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(joinBytes(chunks, size)));
+    const bytes = joinBytes(chunks, size);
+    chunks.length = 0; // the body is held once, not twice, while it is read
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    const over = checkCollectorText(text);
+    if (over) return refuse(over.status, over.reason);
+    data = JSON.parse(text);
   } catch (e) {
     return refuse(400, `not JSON: ${(e as Error).message}`);
   }

@@ -27,8 +27,9 @@ export type Align = 'left' | 'right';
 export function renderTable(header: readonly string[] | readonly (readonly string[])[], rawRows: readonly (readonly string[])[], align: readonly Align[]): string {
   const heads = isLines(header) ? header : [header];
   const rows = rawRows.map((r) => r.map(printableField));
-  const all = [...heads, ...rows];
-  const widths = (heads[0] ?? []).map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  // A loop, not Math.max(...): a compare of many thousand rows would overflow the stack with its arguments.
+  const widths = (heads[0] ?? []).map(() => 0);
+  for (const r of [...heads, ...rows]) widths.forEach((w, i) => (widths[i] = Math.max(w, (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     widths
       .map((w, i) => {

@@ -16,7 +16,7 @@
  */
 import { BETWEEN_RUNS, rowScatter, shiftScatter, type BetweenRuns } from './between-runs.ts';
 import type { CaseResult, ResultsFile } from './results.ts';
-import { logRatio, median, medianCi, medianRatio, netOf, RUN_TO_RUN_MIN_ROWS, runToRunSpread, sharedShift, widenRatio, type Interval, type LogRatio } from './stats.ts';
+import { logRatio, medianWithCi, netOf, ratioOfMedians, RUN_TO_RUN_MIN_ROWS, runToRunSpread, sharedShift, widenRatio, type Interval, type LogRatio, type MedianWithCi } from './stats.ts';
 
 export const DEFAULT_THRESHOLD_PCT = 5;
 
@@ -136,12 +136,17 @@ export function parseThreshold(text: string): number {
 
 interface Pooled {
   row: CaseResult;
-  samples: number[];
+  /** The row's own samples while it comes from one file; a copy once a second file's are added. */
+  samples: readonly number[];
   /** Samples per pass, file after file: each file's passes (one, without a record) count as passes of the pooled row. */
-  perPass: number[];
+  perPass: readonly number[];
   files: number;
   /** The CPU throttling rate the rows ran under (1: none); different rates are not compared. */
   throttle: number;
+  /** One document held the row twice, with other parameters (a validated document holds no exact twin): not pooled, not compared. */
+  twice: boolean;
+  /** The median and its interval, from the pooled samples, taken once (summaryOf). */
+  summary?: MedianWithCi;
 }
 
 const keyOf = (browser: string, r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) => JSON.stringify([browser, r.suite, r.case, r.adapter, r.size]);
@@ -159,31 +164,49 @@ export function paramsDiffer(a: Readonly<Record<string, unknown>>, b: Readonly<R
 function pool(side: readonly ResultsFile[]): Map<string, Pooled> {
   const out = new Map<string, Pooled>();
   for (const file of side) {
+    const inThisFile = new Set<string>();
     for (const row of file.cases) {
       const key = keyOf(file.run.browser, row);
       const seen = out.get(key);
-      if (!seen) {
-        out.set(key, { row, samples: [...row.samples], perPass: samplesPerPassOf(row), files: 1, throttle: file.run.plan.cpuThrottle ?? 1 });
-        continue;
-      }
-      seen.files++;
-      // Pooling repeated runs counts their spread between runs as noise too: the honest choice.
-      if (row.status === 'ok' && seen.row.status === 'ok') {
-        seen.samples.push(...row.samples);
-        seen.perPass.push(...samplesPerPassOf(row));
-      }
-      else if (row.status !== 'ok') seen.row = row; // a failure anywhere is the row's status
+      if (!seen) out.set(key, { row, samples: row.samples, perPass: samplesPerPassOf(row), files: 1, throttle: file.run.plan.cpuThrottle ?? 1, twice: false });
+      else if (inThisFile.has(key)) seen.twice = true;
+      else addRun(seen, row);
+      inThisFile.add(key);
     }
   }
+  return out;
+}
+
+/** Another file's run of a pooled row: its samples and passes after the others', in a loop (a spread of a million samples overflows the stack). */
+function addRun(seen: Pooled, row: CaseResult): void {
+  seen.files++;
+  // Pooling repeated runs counts their spread between runs as noise too: the honest choice.
+  if (row.status === 'ok' && seen.row.status === 'ok') {
+    seen.samples = appended(seen.samples, row.samples, seen.files === 2);
+    seen.perPass = appended(seen.perPass, samplesPerPassOf(row), seen.files === 2);
+  } else if (row.status !== 'ok') seen.row = row; // a failure anywhere is the row's status
+}
+
+/** `to` with `more` after it: `to` itself when it is already the pool's own copy. */
+function appended(to: readonly number[], more: readonly number[], copy: boolean): number[] {
+  const out = copy ? to.slice() : (to as number[]);
+  for (const x of more) out.push(x);
   return out;
 }
 
 /** A row's samples per pass: its record, or one pass of all of them. */
 const samplesPerPassOf = (row: CaseResult): number[] => row.samplesPerPass ?? [row.samples.length];
 
+/** A pooled row's median and interval, taken once for its side and its ratio. */
+function summaryOf(p: Pooled): MedianWithCi {
+  p.summary ??= medianWithCi(p.samples, p.perPass);
+  return p.summary;
+}
+
 function sideOf(p: Pooled): Side {
   const ok = p.row.status === 'ok';
-  return { status: p.row.status, n: ok ? p.samples.length : 0, median: ok ? median(p.samples) : NaN, medianCi: ok ? medianCi(p.samples, p.perPass) : null, files: p.files };
+  const s = ok ? summaryOf(p) : null;
+  return { status: p.row.status, n: ok ? p.samples.length : 0, median: s ? s.median : NaN, medianCi: s ? s.ci : null, files: p.files };
 }
 
 /** The verdict of a change interval (in %) against the threshold. */
@@ -209,6 +232,10 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
     if (sa !== sb) row.note = `${sa} → ${sb}${sb !== 'ok' ? `: ${oneLine(pb.row.reason ?? '')}` : ''}`;
     return null;
   }
+  if (pa.twice || pb.twice) {
+    row.note = `a document of the ${pa.twice ? 'base' : 'new'} side holds this row twice, with other parameters: its samples are not pooled, and the row is not compared`;
+    return { why: 'held twice in one document' };
+  }
   const differ = paramsDiffer(pa.row.params, pb.row.params);
   if (differ.length > 0) {
     row.note = `parameters differ: ${differ.map((k) => `${k} ${JSON.stringify(pa.row.params[k])} → ${JSON.stringify(pb.row.params[k])}`).join(', ')}`;
@@ -218,10 +245,11 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
     row.note = `CPU throttling differs: ×${pa.throttle} → ×${pb.throttle}`;
     return { why: 'CPU throttling differs' };
   }
-  const r = medianRatio(pa.samples, pb.samples, pa.perPass, pb.perPass);
+  const [base, next] = [summaryOf(pa), summaryOf(pb)];
+  const r = ratioOfMedians(base, next);
   if (!r) {
     const few = Math.min(pa.samples.length, pb.samples.length) < 6;
-    const zero = !(median(pa.samples) > 0 && median(pb.samples) > 0);
+    const zero = !(base.median > 0 && next.median > 0);
     if (few) row.note = `needs 6 or more samples on each side for an interval of the median (n = ${pa.samples.length} and ${pb.samples.length})`;
     else if (zero) row.note = 'a median is 0 ms (under the timer step): no ratio; use bigger sizes';
     else row.note = 'an interval of a median reaches 0 ms: a stretch of its samples ran many times slower than the rest, so no ratio; take more samples';

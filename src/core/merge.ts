@@ -12,6 +12,7 @@
  * that measured the same row of the same browser on the same machine. The same document given
  * twice is kept once.
  */
+import { canonicalJson } from './canonical-json.ts';
 import { RESULTS_SCHEMA, ResultsError, type ResultsFile } from './results.ts';
 import { validateResultsInput } from './results-input.ts';
 import { formatShard } from './shard.ts';
@@ -160,17 +161,6 @@ function schemaOf(data: unknown): string | undefined {
 function planKey(plan: Plan): string {
   const { shard: _shard, ...rest } = plan;
   return canonicalJson(rest);
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** Which plan fields differ, with both values, e.g. `sizes: 100,1000 in a.json, 100 in b.json`. */

@@ -4,7 +4,8 @@
  * message names the file, the document and the JSON path. Also the listing of the results/
  * folder that the page reads at start. No DOM, no Node APIs.
  */
-import { ResultsError, parseResultsJson, validateResults, type ResultsFile } from './results.ts';
+import { valueFault } from './results-bounds.ts';
+import { ResultsError, parseResultsJson, validateResults, validateResultsInSteps, type ResultsFile } from './results.ts';
 
 /** Parse a results file: one document, or an array of documents. `source` names it in messages. */
 export function parseResultsInput(text: string, source: string): ResultsFile[] {
@@ -13,8 +14,24 @@ export function parseResultsInput(text: string, source: string): ResultsFile[] {
 
 export function validateResultsInput(data: unknown, source: string): ResultsFile[] {
   if (!Array.isArray(data)) return [validateResults(data, source)];
-  if (data.length === 0) throw new ResultsError(`${source}: $: an empty array; expected a results document or an array of them`);
+  checkSet(data, source);
   return data.map((doc, i) => validateResults(doc, `${source} [document ${i}]`));
+}
+
+/** validateResultsInput for a page, with `pause` between its steps (results.ts validateResultsInSteps). */
+export async function validateResultsInputInSteps(data: unknown, source: string, pause: () => Promise<void>): Promise<ResultsFile[]> {
+  if (!Array.isArray(data)) return [await validateResultsInSteps(data, source, pause)];
+  checkSet(data, source);
+  const docs: ResultsFile[] = [];
+  for (let i = 0; i < data.length; i++) docs.push(await validateResultsInSteps(data[i], `${source} [document ${i}]`, pause));
+  return docs;
+}
+
+/** A set of documents: not empty, and within the caps as a whole (its rows and values over all its documents). */
+function checkSet(data: readonly unknown[], source: string): void {
+  if (data.length === 0) throw new ResultsError(`${source}: $: an empty array; expected a results document or an array of them`);
+  const over = valueFault(data);
+  if (over) throw new ResultsError(`${source}: ${over.path}: ${over.what}`);
 }
 
 export const RESULTS_INDEX_SCHEMA = 'storebench/results-index@1';

@@ -6,6 +6,8 @@
  * is wrong and where (a JSON path).
  */
 import PUBLISHED from '../../results/schema.json' with { type: 'json' };
+import { canonicalJson } from './canonical-json.ts';
+import { MAX_DEPTH, textFault, valueFault } from './results-bounds.ts';
 import { findFault, type Fault, type SchemaNode, type Says } from './schema-check.ts';
 import type { ResultsFile } from './results-schema.ts';
 import { RESULTS_SCHEMA } from './results-vocabulary.ts';
@@ -25,11 +27,16 @@ export class ResultsError extends Error {
   override readonly name = 'ResultsError';
 }
 
-/** The JSON of a results file, refused over the size cap or when it is not JSON. `source` names the file in messages. */
+/**
+ * The JSON of a results file, refused over the size cap, over a cap of results-bounds.ts (checked on
+ * the text, before JSON.parse builds a value of it), or when it is not JSON. `source` names the file in messages.
+ */
 export function parseResultsJson(text: string, source: string): unknown {
   if (text.length > MAX_RESULTS_BYTES) {
     throw new ResultsError(`${source}: ${text.length} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
   }
+  const over = textFault(text);
+  if (over) throw new ResultsError(`${source}: ${over.path}: ${over.what}`);
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
@@ -42,29 +49,8 @@ export function parseResults(text: string, source = 'results'): ResultsFile {
   return validateResults(parseResultsJson(text, source), source);
 }
 
-/** Deepest nesting a results document may have: a real one is 7 levels deep; 32 leaves room and keeps every reader's recursion safe. */
-export const MAX_RESULTS_DEPTH = 32;
-
-/** Refuse nesting deeper than MAX_RESULTS_DEPTH, walking with a stack of its own so the check itself cannot overflow. */
-function checkDepth(data: unknown, source: string): void {
-  // Only objects and arrays are stacked, each with its way back, so a million samples cost no allocation and the path is spelled only on failure.
-  type Entry = { v: object; depth: number; up: Entry | null; key: string | number };
-  const stack: Entry[] = isNested(data) ? [{ v: data, depth: 0, up: null, key: '' }] : [];
-  while (stack.length > 0) {
-    const at = stack.pop() as Entry;
-    if (at.depth >= MAX_RESULTS_DEPTH) throw new ResultsError(`${source}: ${pathOf(at)}: nested deeper than ${MAX_RESULTS_DEPTH} levels; a results document is far shallower`);
-    if (Array.isArray(at.v)) {
-      for (let i = 0; i < at.v.length; i++) if (isNested(at.v[i])) stack.push({ v: at.v[i] as object, depth: at.depth + 1, up: at, key: i });
-    } else for (const [key, x] of Object.entries(at.v)) if (isNested(x)) stack.push({ v: x, depth: at.depth + 1, up: at, key });
-  }
-  function pathOf(at: Entry): string {
-    const parts: string[] = [];
-    for (let e: Entry | null = at; e?.up; e = e.up) parts.push(typeof e.key === 'number' ? `[${e.key}]` : `.${/^[A-Za-z_$][\w$]*$/.test(e.key) ? e.key : JSON.stringify(e.key)}`);
-    return `$${parts.reverse().join('')}`;
-  }
-}
-
-const isNested = (v: unknown): v is object => v !== null && typeof v === 'object';
+/** Deepest nesting a results document may have (results-bounds.ts). */
+export const MAX_RESULTS_DEPTH = MAX_DEPTH;
 
 /** What readers recompute from an ok row's samples and so never read from a file. */
 const DERIVED = ['stats', 'precision', 'outliers'];
@@ -109,21 +95,67 @@ const SAYS_AT: Record<string, (got: string) => string> = {
  * `data` itself is left as it was.
  */
 export function validateResults(data: unknown, source = 'results'): ResultsFile {
-  checkDepth(data, source);
-  const fault = findFault(AS_READ, data, says) ?? breaksARule(data as ResultsFile);
-  if (fault) throw new ResultsError(`${source}: ${fault.path}: ${fault.what}`);
-  const doc = data as ResultsFile;
-  const read: ResultsFile = { ...doc, cases: doc.cases.map((row) => (row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples, row.samplesPerPass) } : row)) };
-  // B against A, like the statistics, comes from the samples, whatever the file says of it.
-  const ab = abSummary(read);
-  const { ab: _claimed, findings: _found, ...rest } = read;
-  // What the run found, too: from the rows, never from the file (core/findings.ts).
+  const doc = checkedResults(data, source);
+  return readDocument(doc, doc.cases.map(derivedRow));
+}
+
+/** The document as read: its rows' statistics, B against A and what the run found all come from the samples, whatever the file says of them (core/findings.ts). */
+function readDocument(doc: ResultsFile, cases: ResultsFile['cases']): ResultsFile {
+  const { ab: _claimed, findings: _found, ...rest } = { ...doc, cases };
+  const ab = abSummary(rest);
   return { ...(ab ? { ...rest, ab } : rest), findings: runFindings([rest]) };
 }
 
+/** Samples whose statistics a page derives before it lets the browser draw and answer again: about a fifth of a second's work. */
+const SAMPLES_PER_STEP = 250_000;
+
+/**
+ * validateResults for a page: `pause` (the next task) between rows once SAMPLES_PER_STEP samples
+ * have been summarised, so a file at the caps of results-bounds.ts does not freeze the tab.
+ */
+export async function validateResultsInSteps(data: unknown, source: string, pause: () => Promise<void>): Promise<ResultsFile> {
+  const doc = checkedResults(data, source);
+  const cases: ResultsFile['cases'] = [];
+  let done = 0;
+  for (const row of doc.cases) {
+    cases.push(derivedRow(row));
+    done += row.samples.length + 1;
+    if (done >= SAMPLES_PER_STEP) {
+      done = 0;
+      await pause();
+    }
+  }
+  return readDocument(doc, cases);
+}
+
+/** The document, checked: within the caps (before any work in proportion to its size), against the schema, then the rules it cannot state. */
+function checkedResults(data: unknown, source: string): ResultsFile {
+  const over = valueFault(data);
+  if (over) throw new ResultsError(`${source}: ${over.path}: ${over.what}`);
+  const fault = findFault(AS_READ, data, says) ?? breaksARule(data as ResultsFile);
+  if (fault) throw new ResultsError(`${source}: ${fault.path}: ${fault.what}`);
+  return data as ResultsFile;
+}
+
+/** A row with what readers derive from its samples (ok rows only), recomputed. */
+const derivedRow = (row: ResultsFile['cases'][number]): ResultsFile['cases'][number] => (row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples, row.samplesPerPass) } : row);
+
 /** The rules a schema cannot state, on a document the schema accepted: the first one broken. */
 function breaksARule(doc: ResultsFile): Fault | null {
-  return autoBounds(doc.run.plan.auto) ?? shardInRange(doc.run.plan.shard) ?? doc.cases.reduce<Fault | null>((found, row, i) => found ?? perSampleLists(row, `$.cases[${i}]`), null);
+  return autoBounds(doc.run.plan.auto) ?? shardInRange(doc.run.plan.shard) ?? doc.cases.reduce<Fault | null>((found, row, i) => found ?? perSampleLists(row, `$.cases[${i}]`), null) ?? duplicateRow(doc);
+}
+
+/** A row the document holds twice (suite, case, adapter, size and parameters): a reader would pool it with itself. */
+function duplicateRow(doc: ResultsFile): Fault | null {
+  const first = new Map<string, number>();
+  for (let i = 0; i < doc.cases.length; i++) {
+    const row = doc.cases[i] as ResultsFile['cases'][number];
+    const key = JSON.stringify([row.suite, row.case, row.adapter, row.size, canonicalJson(row.params)]);
+    const seen = first.get(key);
+    if (seen !== undefined) return { path: `$.cases[${i}]`, what: `the same suite, case, adapter, size and parameters as $.cases[${seen}]; a document holds each row once` };
+    first.set(key, i);
+  }
+  return null;
 }
 
 function autoBounds(auto: ResultsFile['run']['plan']['auto']): Fault | null {

@@ -70,14 +70,78 @@ export function mean(xs: readonly number[]): number {
 }
 
 /** Median of the values; NaN for none. */
-export function median(xs: readonly number[]): number {
+export function median(xs: ArrayLike<number>): number {
   return quantile(xs, 0.5);
 }
 
 /** The q-quantile with linear interpolation between order statistics (type 7, as in R and NumPy). */
-export function quantile(xs: readonly number[], q: number): number {
-  if (xs.length === 0) return NaN;
-  const sorted = xs.slice().sort((a, b) => a - b);
+export function quantile(xs: ArrayLike<number>, q: number): number {
+  return quantileInPlace(Float64Array.from(xs), q);
+}
+
+/** quantile, reordering the values: two order statistics found by selection, the values sorting gives in O(n). */
+function quantileInPlace(xs: Float64Array, q: number): number {
+  const n = xs.length;
+  if (n === 0) return NaN;
+  const pos = (n - 1) * q;
+  const lo = Math.floor(pos);
+  selectInPlace(xs, lo);
+  const a = xs[lo] as number;
+  let b = a;
+  if (Math.ceil(pos) > lo) {
+    b = Infinity;
+    for (let i = lo + 1; i < n; i++) if ((xs[i] as number) < b) b = xs[i] as number;
+  }
+  return a + (b - a) * (pos - lo);
+}
+
+/** Rounds of selection before it sorts instead: far more than random data takes (about 2·log2 n), so crafted samples cannot make it quadratic. */
+const SELECT_ROUNDS = 64;
+
+/**
+ * Reorder xs so that xs[k] holds the value sorting would put there, with no larger value before
+ * it and no smaller one after: Hoare's selection around a median of three, in place.
+ */
+function selectInPlace(xs: Float64Array, k: number): void {
+  let left = 0;
+  let right = xs.length - 1;
+  for (let round = 0; right > left; round++) {
+    if (round === SELECT_ROUNDS) {
+      xs.subarray(left, right + 1).sort();
+      return;
+    }
+    const a = xs[left] as number;
+    const b = xs[(left + right) >> 1] as number;
+    const c = xs[right] as number;
+    const pivot = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while ((xs[i] as number) < pivot) i++;
+      while ((xs[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = xs[i] as number;
+        xs[i++] = xs[j] as number;
+        xs[j--] = t;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else return;
+  }
+}
+
+/**
+ * The values in ascending order, as a typed array: sorted natively, without a comparator called a
+ * million times for a million samples, and sorted once for every statistic of a row that needs it.
+ */
+function ascending(xs: ArrayLike<number>): Float64Array {
+  return Float64Array.from(xs).sort();
+}
+
+/** quantile of values already in ascending order. */
+function quantileOfSorted(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return NaN;
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
@@ -97,9 +161,14 @@ export function variance(xs: readonly number[]): number {
 
 /** Median absolute deviation, unscaled. */
 export function mad(xs: readonly number[]): number {
-  if (xs.length === 0) return NaN;
-  const m = median(xs);
-  return median(xs.map((x) => Math.abs(x - m)));
+  return xs.length === 0 ? NaN : madAbout(xs, median(xs));
+}
+
+/** The median absolute deviation from `m`, the values' median. */
+function madAbout(xs: readonly number[], m: number): number {
+  const deviations = new Float64Array(xs.length);
+  for (let i = 0; i < xs.length; i++) deviations[i] = Math.abs((xs[i] as number) - m);
+  return quantileInPlace(deviations, 0.5);
 }
 
 /**
@@ -113,14 +182,16 @@ export const OUTLIER_MIN_N = 10;
  * standard deviation for normal data). Flags only; the samples stay in the results.
  */
 export function outlierIndexes(xs: readonly number[], k = 3): number[] {
+  return xs.length < OUTLIER_MIN_N ? [] : outliersAbout(xs, median(xs), k);
+}
+
+/** outlierIndexes around `m`, the values' median. */
+function outliersAbout(xs: readonly number[], m: number, k: number): number[] {
   if (xs.length < OUTLIER_MIN_N) return [];
-  const m = median(xs);
-  const spread = mad(xs) * 1.4826;
+  const spread = madAbout(xs, m) * 1.4826;
   if (spread === 0) return [];
   const out: number[] = [];
-  xs.forEach((x, i) => {
-    if (Math.abs(x - m) > k * spread) out.push(i);
-  });
+  for (let i = 0; i < xs.length; i++) if (Math.abs((xs[i] as number) - m) > k * spread) out.push(i);
   return out;
 }
 
@@ -190,9 +261,13 @@ export const MEDIAN_CI_MIN_N = 6;
  * instead of up to 99%, so rows reach a precision target with fewer samples. `null` for n < 6.
  */
 export function medianInterval(xs: readonly number[], level = 0.95): Interval | null {
-  const n = xs.length;
+  return xs.length < MEDIAN_CI_MIN_N ? null : intervalOfSorted(ascending(xs), level);
+}
+
+/** medianInterval of values already in ascending order. */
+function intervalOfSorted(sorted: Float64Array, level: number): Interval | null {
+  const n = sorted.length;
   if (n < MEDIAN_CI_MIN_N) return null;
-  const sorted = xs.slice().sort((a, b) => a - b);
   const at = (rank: number) => sorted[rank - 1] as number; // 1-based order statistic
   // Coverage of [x(k), x(n-k+1)] is 1 - 2·P(B <= k-1); take the largest k that still reaches the level.
   const cdf = binomialHalfCdf(n);
@@ -225,12 +300,16 @@ export const DRIFT_MIN_N = 3 * DRIFT_BATCHES;
  * see that drift as spread. `null` below 30 samples.
  */
 export function batchMedianInterval(xs: readonly number[]): Interval | null {
+  return xs.length < DRIFT_MIN_N ? null : batchInterval(xs, median(xs));
+}
+
+/** batchMedianInterval around `m`, the values' median. */
+function batchInterval(xs: readonly number[], m: number): Interval | null {
   const n = xs.length;
   if (n < DRIFT_MIN_N) return null;
   const medians: number[] = [];
   for (let b = 0; b < DRIFT_BATCHES; b++) medians.push(median(xs.slice(Math.floor((b * n) / DRIFT_BATCHES), Math.floor(((b + 1) * n) / DRIFT_BATCHES))));
   const half = (tQuantile95(DRIFT_BATCHES - 1) * Math.sqrt(variance(medians))) / Math.sqrt(DRIFT_BATCHES);
-  const m = median(xs);
   return { lo: m - half, hi: m + half };
 }
 
@@ -258,19 +337,23 @@ export interface PassSpread {
  * samples, counts that do not add up, or a median of 0.
  */
 export function passSpread(xs: readonly number[], perPass: readonly number[], noise?: number): PassSpread | null {
-  const passes = countedPasses(xs, perPass);
-  if (!passes) return null;
-  const medians = passes.map((p) => median(p));
-  const deviations = passes.flatMap((p, i) => p.filter((x) => x > 0).map((x) => Math.abs(Math.log(x / (medians[i] as number)))));
-  const within = 1.4826 * median(deviations);
+  const counted = countedPasses(xs, perPass);
+  if (!counted) return null;
+  const { passes, medians } = counted;
   const n = passes.reduce((a, p) => a + p.length, 0);
+  const deviations = new Float64Array(n);
+  let d = 0;
+  passes.forEach((p, i) => {
+    for (const x of p) if (x > 0) deviations[d++] = Math.abs(Math.log(x / (medians[i] as number)));
+  });
+  const within = 1.4826 * quantileInPlace(deviations.subarray(0, d), 0.5);
   const between = variance(medians.map((m) => Math.log(m)));
   const tau = Math.sqrt(Math.max(0, between - (noise !== undefined && Number.isFinite(noise) ? noise : noiseOfPasses(passes))));
   return { tau, weight: passes.reduce((a, p) => a + (p.length / n) ** 2, 0), within, n };
 }
 
-/** The passes passSpread counts (those of PASS_CHECK_MIN_N samples or more), or null where it has none. */
-function countedPasses(xs: readonly number[], perPass: readonly number[]): number[][] | null {
+/** The passes passSpread counts (those of PASS_CHECK_MIN_N samples or more) with their medians, or null where it has none. */
+function countedPasses(xs: readonly number[], perPass: readonly number[]): { passes: number[][]; medians: number[] } | null {
   if (perPass.reduce((a, k) => a + k, 0) !== xs.length) return null;
   const passes: number[][] = [];
   let at = 0;
@@ -278,8 +361,9 @@ function countedPasses(xs: readonly number[], perPass: readonly number[]): numbe
     if (k >= PASS_CHECK_MIN_N) passes.push(xs.slice(at, at + k));
     at += k;
   }
-  if (passes.length < 2 || passes.some((p) => !(median(p) > 0))) return null;
-  return passes;
+  if (passes.length < 2) return null;
+  const medians = passes.map((p) => median(p));
+  return medians.every((m) => m > 0) ? { passes, medians } : null;
 }
 
 /** Random regroupings passNoise averages over: its estimate then varies by about a tenth. */
@@ -294,27 +378,40 @@ export const PASS_NOISE_DRAWS = 32;
  * 1 to 3% at 6 to 12 passes and 6% at 24. NaN where passSpread is null.
  */
 export function passNoise(xs: readonly number[], perPass: readonly number[]): number {
-  const passes = countedPasses(xs, perPass);
-  return passes ? noiseOfPasses(passes) : NaN;
+  const counted = countedPasses(xs, perPass);
+  return counted ? noiseOfPasses(counted.passes) : NaN;
 }
 
 /**
  * In place on one typed array, not random.shuffled and median: it runs between samples, up to 32
  * deals of 1,000 samples, and those copy and sort with a comparator, which measured 2.6 times slower.
+ * Each pass's median is selected in one scratch array, not sorted in a copy: a pooled row of
+ * millions of samples deals 32 times, and the garbage of those copies took the memory of a reader.
  */
 function noiseOfPasses(passes: readonly number[][]): number {
-  const pool = Float64Array.from(passes.flat());
+  let size = 0;
+  for (const p of passes) size += p.length;
+  const pool = new Float64Array(size);
   // A regrouped pass of samples under the timer step can have a median of 0, which has no log.
-  const floor = Math.min(...pool.filter((x) => x > 0));
+  let floor = Infinity;
+  let at = 0;
+  for (const p of passes) {
+    for (const x of p) {
+      pool[at++] = x;
+      if (x > 0 && x < floor) floor = x;
+    }
+  }
+  const scratch = new Float64Array(size);
   const rng = createRng(pool.length); // seeded by the count: the same samples always give the same value
   const logMedians: number[] = [];
   let sum = 0;
   for (let d = 0; d < PASS_NOISE_DRAWS; d++) {
     shuffleInPlace(pool, rng);
-    let at = 0;
+    at = 0;
     logMedians.length = 0;
     for (const p of passes) {
-      logMedians.push(Math.log(Math.max(floor, sortedMedian(pool.slice(at, at + p.length).sort()))));
+      scratch.set(pool.subarray(at, at + p.length));
+      logMedians.push(Math.log(Math.max(floor, selectedMedian(scratch, p.length))));
       at += p.length;
     }
     sum += variance(logMedians);
@@ -331,9 +428,17 @@ function shuffleInPlace(xs: Float64Array, rng: Rng): void {
   }
 }
 
-function sortedMedian(sorted: Float64Array): number {
-  const k = sorted.length;
-  return k % 2 === 1 ? (sorted[(k - 1) / 2] as number) : ((sorted[k / 2 - 1] as number) + (sorted[k / 2] as number)) / 2;
+/** The median of xs[0, n), reordering them, as the midpoint of the two middle values: the value sorting gives, found by selection. */
+function selectedMedian(xs: Float64Array, n: number): number {
+  const pass = xs.subarray(0, n);
+  const k = n >> 1;
+  selectInPlace(pass, k);
+  const upper = pass[k] as number;
+  if (n % 2 === 1) return upper;
+  // The lower middle is the largest of those selected below the upper one.
+  let lower = -Infinity;
+  for (let i = 0; i < k; i++) if ((pass[i] as number) > lower) lower = pass[i] as number;
+  return (lower + upper) / 2;
 }
 
 /** Variance of the median's log from the passes' own effects, and from the samples' noise (see passInterval). */
@@ -392,10 +497,22 @@ export function medianCi(xs: readonly number[], perPass?: readonly number[]): In
 
 /** medianCi from the passes' spread already taken (passSpread), for a caller that needs the spread too. */
 export function medianCiWith(xs: readonly number[], spread: PassSpread | null): Interval | null {
-  const os = medianInterval(xs);
+  return xs.length < MEDIAN_CI_MIN_N ? null : ciOfSorted(xs, ascending(xs), spread);
+}
+
+/** medianCiWith from the samples in the order taken and in ascending order. */
+function ciOfSorted(xs: readonly number[], sorted: Float64Array, spread: PassSpread | null): Interval | null {
+  const os = intervalOfSorted(sorted, 0.95);
   if (!os) return null;
-  const wider = [batchMedianInterval(xs), spread ? intervalOverPasses(median(xs), spread) : null].filter((i): i is Interval => i !== null);
+  const m = quantileOfSorted(sorted, 0.5);
+  const wider = [batchInterval(xs, m), spread ? intervalOverPasses(m, spread) : null].filter((i): i is Interval => i !== null);
   return wider.reduce((a, b) => ({ lo: Math.max(0, Math.min(a.lo, b.lo)), hi: Math.max(a.hi, b.hi) }), os);
+}
+
+/** A median with its 95% interval (medianCi), the samples sorted once for both. */
+export function medianWithCi(xs: readonly number[], perPass?: readonly number[]): MedianWithCi {
+  const sorted = ascending(xs);
+  return { median: quantileOfSorted(sorted, 0.5), ci: ciOfSorted(xs, sorted, perPass ? passSpread(xs, perPass) : null) };
 }
 
 /**
@@ -495,9 +612,9 @@ export function runToRunSpread(rows: readonly LogRatio[], shift: LogRatio | null
  */
 export function sharedShift(rows: readonly LogRatio[]): LogRatio | null {
   if (rows.length < RUN_TO_RUN_MIN_ROWS) return null;
-  const ys = rows.map((r) => r.y);
-  const ci = medianInterval(ys);
-  return ci && { y: median(ys), se: (ci.hi - ci.lo) / (2 * Z975) };
+  const ys = ascending(rows.map((r) => r.y));
+  const ci = intervalOfSorted(ys, 0.95);
+  return ci && { y: quantileOfSorted(ys, 0.5), se: (ci.hi - ci.lo) / (2 * Z975) };
 }
 
 /** A row's log ratio net of the shift every row shares: the difference, the two errors in quadrature (conservative: the row is one of those the shift is the median of). */
@@ -513,7 +630,9 @@ function spreadAround(rows: readonly LogRatio[], centre: number): number {
   if (excess(0) <= 0) return 0;
   // excess falls as tau grows; the rows' own spread around the centre bounds the root.
   let lo = 0;
-  let hi = Math.max(...rows.map((r) => Math.abs(r.y - centre))) * 2 + 1e-9;
+  let widest = -Infinity;
+  for (const r of rows) widest = Math.max(widest, Math.abs(r.y - centre));
+  let hi = widest * 2 + 1e-9;
   for (let i = 0; i < 60; i++) {
     const mid = (lo + hi) / 2;
     if (excess(mid) > 0) lo = mid;
@@ -523,6 +642,11 @@ function spreadAround(rows: readonly LogRatio[], centre: number): number {
 }
 
 export function summarize(samples: readonly number[], perPass?: readonly number[]): Stats {
+  return summaryOfSorted(samples, ascending(samples), perPass);
+}
+
+/** summarize, with the samples also in ascending order. */
+function summaryOfSorted(samples: readonly number[], sorted: Float64Array, perPass?: readonly number[]): Stats {
   const n = samples.length;
   if (n === 0) return { n: 0, min: NaN, max: NaN, mean: NaN, median: NaN, stddev: 0, ci95: null, medianCi: null };
   let min = Infinity;
@@ -537,10 +661,10 @@ export function summarize(samples: readonly number[], perPass?: readonly number[
     min,
     max,
     mean: mean(samples),
-    median: median(samples),
+    median: quantileOfSorted(sorted, 0.5),
     stddev: sd,
     ci95: n < 2 ? null : (tQuantile95(n - 1) * sd) / Math.sqrt(n),
-    medianCi: medianCi(samples, perPass),
+    medianCi: ciOfSorted(samples, sorted, perPass ? passSpread(samples, perPass) : null),
   };
 }
 
@@ -549,8 +673,8 @@ export const OUTLIER_K = 3;
 
 /** What a results row derives from its samples: never trusted from a file, always recomputed. */
 export function derivedFromSamples(samples: readonly number[], perPass?: readonly number[]): { stats: Stats; precision: number | null; outliers: { k: number; indexes: number[] } } {
-  const stats = summarize(samples, perPass);
-  return { stats, precision: medianPrecision(stats), outliers: { k: OUTLIER_K, indexes: outlierIndexes(samples, OUTLIER_K) } };
+  const stats = summaryOfSorted(samples, ascending(samples), perPass);
+  return { stats, precision: medianPrecision(stats), outliers: { k: OUTLIER_K, indexes: outliersAbout(samples, stats.median, OUTLIER_K) } };
 }
 
 /** Operations per second for a sample that covered `operations` operations in `ms`. */

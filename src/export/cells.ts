@@ -71,3 +71,32 @@ export function plainNumber(x: number): string {
   if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
   return sign + digits + '0'.repeat(Math.max(0, exp - frac.length));
 }
+
+/** Characters of text handed to a writer at once: whole lines, about a MiB of them. */
+const CHUNK_CHARS = 1 << 20;
+
+/**
+ * A delimited table (CSV, TSV) a piece at a time, CRLF after every line: a table of millions of
+ * samples, or of texts repeated on every row, is written as it is made, never held as one string.
+ */
+export function* delimitedChunks(columns: readonly string[], rows: Iterable<readonly Cell[]>, cell: (value: Cell) => string, separator: string): Generator<string> {
+  let chunk = `${columns.map(cell).join(separator)}\r\n`;
+  for (const row of rows) {
+    chunk += `${row.map(cell).join(separator)}\r\n`;
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk !== '') yield chunk;
+}
+
+/** Every piece as one text, for a caller that wants the whole (the page's downloads, the tests). */
+export function joined(chunks: Iterable<string>): string {
+  return Array.from(chunks).join('');
+}
+
+/** An export that a writer of this build cannot make within its memory, with why and what to do instead. */
+export class ExportLimitError extends Error {
+  override readonly name = 'ExportLimitError';
+}

@@ -5,8 +5,8 @@
  * store (`toFindingsCsv`), each a table of its own under one header. Pure: no DOM, no I/O.
  */
 import type { ResultsFile } from '../core/results.ts';
-import { delimitedCell, type Cell } from './cells.ts';
-import { CASE_COLUMNS, caseTable, findingsTable, samplesTable, type CaseColumn, type Table } from './table.ts';
+import { delimitedCell, delimitedChunks, joined, type Cell } from './cells.ts';
+import { CASE_COLUMNS, exportTable, type CaseColumn, type ExportTable, type Table } from './table.ts';
 
 export { plainNumber } from './cells.ts';
 
@@ -23,23 +23,27 @@ export function withBom(text: string): string {
 
 /** All runs' cases under one header, in the order given. */
 export function toCsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return tableToCsv(caseTable(asList(results)));
+  return joined(csvChunks(results, 'cases'));
 }
 
 /** One row per sample, warm-up and timed, of every case of every run. */
 export function toSamplesCsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return tableToCsv(samplesTable(asList(results)));
+  return joined(csvChunks(results, 'samples'));
+}
+
+/** toCsv, toSamplesCsv or toFindingsCsv a piece at a time, for a writer that streams it. */
+export function csvChunks(results: ResultsFile | readonly ResultsFile[], which: ExportTable): Iterable<string> {
+  const table = exportTable(asList(results), which);
+  return delimitedChunks(table.columns, table.rows, csvCell, ',');
 }
 
 /** What the runs found: one row per finding checked in a browser and store (table.ts findingsTable). */
 export function toFindingsCsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return tableToCsv(findingsTable(asList(results)));
+  return joined(csvChunks(results, 'findings'));
 }
 
 export function tableToCsv(table: Table): string {
-  const lines = [table.columns.map((c) => csvCell(c)).join(',')];
-  for (const row of table.rows) lines.push(row.map(csvCell).join(','));
-  return lines.map((l) => `${l}\r\n`).join('');
+  return joined(delimitedChunks(table.columns, table.rows, csvCell, ','));
 }
 
 export function csvCell(value: Cell): string {

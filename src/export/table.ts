@@ -120,14 +120,17 @@ export function caseCells(file: ResultsFile, row: CaseResult): Record<CaseColumn
 
 /** One row per case of every file, in the order given. */
 export function caseTable(files: readonly ResultsFile[], columns: readonly CaseColumn[] = CASE_COLUMNS): Table {
-  const rows: Cell[][] = [];
+  return { columns, rows: [...caseRows(files, columns)] };
+}
+
+/** caseTable's rows one at a time, for a writer that streams them instead of holding them all. */
+export function* caseRows(files: readonly ResultsFile[], columns: readonly CaseColumn[] = CASE_COLUMNS): Generator<Cell[]> {
   for (const file of files) {
     for (const row of file.cases) {
       const cells = caseCells(file, row);
-      rows.push(columns.map((c) => cells[c]));
+      yield columns.map((c) => cells[c]);
     }
   }
-  return { columns, rows };
 }
 
 export const SAMPLE_COLUMNS = ['run_id', 'browser', 'suite', 'case', 'adapter', 'size', 'operations', 'status', 'phase', 'index', 'ms', 'per_op_ms', 'outlier'] as const;
@@ -141,27 +144,36 @@ export const SAMPLE_COLUMNS = ['run_id', 'browser', 'suite', 'case', 'adapter', 
  * sample, from 1).
  */
 export function samplesTable(files: readonly ResultsFile[]): Table {
+  const { columns, rows } = samplesRows(files);
+  return { columns, rows: [...rows] };
+}
+
+/** samplesTable's columns, and its rows one at a time: millions of samples are written, never held. */
+export function samplesRows(files: readonly ResultsFile[]): { columns: readonly string[]; rows: Iterable<Cell[]> } {
   const metricNames = [...new Set(files.flatMap((f) => f.cases.flatMap((c) => Object.keys(c.metrics ?? {}))))].sort();
   const noted = files.some((f) => f.cases.some((c) => c.notes !== undefined));
   const passed = files.some((f) => f.cases.some((c) => c.samplesPerPass !== undefined));
   const columns = [...SAMPLE_COLUMNS, ...metricNames.map((m) => `metric_${m}`), ...(noted ? ['note'] : []), ...(passed ? ['pass'] : [])];
-  const rows: Cell[][] = [];
-  for (const file of files) {
-    for (const row of file.cases) {
-      const flagged = row.status === 'ok' && row.outliers ? new Set(row.outliers.indexes) : null;
-      const perOp = (ms: number) => (row.operations > 0 ? ms / row.operations : null);
-      const head = (): Cell[] => [file.run.id, file.run.browser, row.suite, row.case, row.adapter, row.size, row.operations, row.status];
-      const passOf = row.samplesPerPass ? row.samplesPerPass.flatMap((count, p) => new Array<number>(count).fill(p + 1)) : [];
-      row.warmup.forEach((ms, i) => {
-        rows.push([...head(), 'warmup', i + 1, ms, perOp(ms), null, ...metricNames.map(() => null), ...(noted ? [null] : []), ...(passed ? [null] : [])]);
-      });
-      row.samples.forEach((ms, i) => {
-        const metrics = metricNames.map((m) => (row.metrics && Object.hasOwn(row.metrics, m) ? (row.metrics[m]?.[i] ?? null) : null));
-        rows.push([...head(), 'timed', i + 1, ms, perOp(ms), flagged ? flagged.has(i) : null, ...metrics, ...(noted ? [row.notes?.[i] ?? null] : []), ...(passed ? [passOf[i] ?? null] : [])]);
-      });
+  function* rows(): Generator<Cell[]> {
+    for (const file of files) {
+      for (const row of file.cases) {
+        const flagged = row.status === 'ok' && row.outliers ? new Set(row.outliers.indexes) : null;
+        const perOp = (ms: number) => (row.operations > 0 ? ms / row.operations : null);
+        const head = (): Cell[] => [file.run.id, file.run.browser, row.suite, row.case, row.adapter, row.size, row.operations, row.status];
+        const passOf = row.samplesPerPass ? row.samplesPerPass.flatMap((count, p) => new Array<number>(count).fill(p + 1)) : [];
+        for (let i = 0; i < row.warmup.length; i++) {
+          const ms = row.warmup[i] as number;
+          yield [...head(), 'warmup', i + 1, ms, perOp(ms), null, ...metricNames.map(() => null), ...(noted ? [null] : []), ...(passed ? [null] : [])];
+        }
+        for (let i = 0; i < row.samples.length; i++) {
+          const ms = row.samples[i] as number;
+          const metrics = metricNames.map((m) => (row.metrics && Object.hasOwn(row.metrics, m) ? (row.metrics[m]?.[i] ?? null) : null));
+          yield [...head(), 'timed', i + 1, ms, perOp(ms), flagged ? flagged.has(i) : null, ...metrics, ...(noted ? [row.notes?.[i] ?? null] : []), ...(passed ? [passOf[i] ?? null] : [])];
+        }
+      }
     }
   }
-  return { columns, rows };
+  return { columns, rows: rows() };
 }
 
 export const ENVIRONMENT_COLUMNS = [
@@ -255,4 +267,14 @@ export function findingsTable(files: readonly ResultsFile[]): Table {
     return FINDING_COLUMNS.map((c) => cells[c]);
   });
   return { columns: FINDING_COLUMNS, rows };
+}
+
+/** Which table a CSV or TSV holds: one row per case, per raw sample, or per finding. */
+export type ExportTable = 'cases' | 'samples' | 'findings';
+
+/** The columns and rows of the table chosen; rows come one at a time where there can be millions (samples). */
+export function exportTable(files: readonly ResultsFile[], which: ExportTable): { columns: readonly string[]; rows: Iterable<readonly Cell[]> } {
+  if (which === 'samples') return samplesRows(files);
+  if (which === 'findings') return findingsTable(files);
+  return { columns: CASE_COLUMNS, rows: caseRows(files) };
 }

@@ -8,26 +8,30 @@
  * quote anywhere else is pasted as it is, so JSON cells are written plainly.
  */
 import type { ResultsFile } from '../core/results.ts';
-import { delimitedCell, type Cell } from './cells.ts';
+import { delimitedCell, delimitedChunks, joined, type Cell } from './cells.ts';
 import { asList } from './csv.ts';
-import { caseTable, findingsTable, samplesTable, type Table } from './table.ts';
+import { exportTable, type ExportTable, type Table } from './table.ts';
 
 export function toTsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return tableToTsv(caseTable(asList(results)));
+  return joined(tsvChunks(results, 'cases'));
 }
 
 export function toSamplesTsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return tableToTsv(samplesTable(asList(results)));
+  return joined(tsvChunks(results, 'samples'));
+}
+
+/** toTsv, toSamplesTsv or toFindingsTsv a piece at a time, for a writer that streams it. */
+export function tsvChunks(results: ResultsFile | readonly ResultsFile[], which: ExportTable): Iterable<string> {
+  const table = exportTable(asList(results), which);
+  return delimitedChunks(table.columns, table.rows, tsvCell, '\t');
 }
 
 export function toFindingsTsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return tableToTsv(findingsTable(asList(results)));
+  return joined(tsvChunks(results, 'findings'));
 }
 
 export function tableToTsv(table: Table): string {
-  const lines = [table.columns.map(tsvCell).join('\t')];
-  for (const row of table.rows) lines.push(row.map(tsvCell).join('\t'));
-  return lines.map((l) => `${l}\r\n`).join('');
+  return joined(delimitedChunks(table.columns, table.rows, tsvCell, '\t'));
 }
 
 export function tsvCell(value: Cell): string {

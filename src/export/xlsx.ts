@@ -7,10 +7,9 @@
  * `xlsxSheets` is the pure part, a description of every cell, and is what the tests compare
  * exactly; `toXlsx` only zips it.
  */
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import writeXlsxFile, { type Cell as XlsxCell, type Sheet } from 'write-excel-file/universal';
+import writeXlsxFile, { type Cell as XlsxCell, type Feature, type Sheet } from 'write-excel-file/universal';
 import type { ResultsFile } from '../core/results.ts';
-import { safeText, type Cell } from './cells.ts';
+import { ExportLimitError, safeText, type Cell } from './cells.ts';
 import { asList } from './csv.ts';
 import { caseTable, environmentTable, findingsTable, SUITE_SHEET_COLUMNS, type Table } from './table.ts';
 
@@ -24,34 +23,71 @@ const SHEET_NAME_BAD = /[[\]/\\:*?\u0000-\u001f\u007f]/g;
 const SHEET_NAME_MAX = 31;
 const WIDEST_COLUMN = 60;
 
+/**
+ * The most rows (case rows and the environment sheet's, one a document) a workbook takes here:
+ * write-excel-file holds every cell in memory, and 20,000 rows took 0.7 GB, 200,000 rows 1.6 GB.
+ * A sweep of every suite in three browsers has 432 rows; CSV and TSV take files of any size.
+ */
+export const MAX_XLSX_ROWS = 10_000;
+/** The most characters of text a workbook takes here: 50 MB of text took its writer 0.9 GB. */
+export const MAX_XLSX_TEXT = 16_000_000;
+
+/** Refuse a workbook over MAX_XLSX_ROWS before a cell of it is made. */
+function checkRows(files: readonly ResultsFile[]): void {
+  let rows = files.length;
+  for (const f of files) rows += f.cases.length;
+  if (rows > MAX_XLSX_ROWS) {
+    throw new ExportLimitError(`xlsx: ${rows.toLocaleString('en-US')} rows (cases and documents) is more than the ${MAX_XLSX_ROWS.toLocaleString('en-US')} a workbook takes here (it is built in memory); export csv or tsv instead, or fewer files`);
+  }
+}
+
+/** Refuse a workbook whose text is over MAX_XLSX_TEXT. */
+function checkText(sheets: readonly Sheet<Blob>[]): void {
+  let chars = 0;
+  for (const sheet of sheets) for (const row of sheet.data) for (const cell of row) if (cell && typeof cell === 'object' && 'value' in cell && typeof cell.value === 'string') chars += cell.value.length;
+  if (chars > MAX_XLSX_TEXT) {
+    throw new ExportLimitError(`xlsx: ${chars.toLocaleString('en-US')} characters of text is more than the ${MAX_XLSX_TEXT.toLocaleString('en-US')} a workbook takes here (it is built in memory); export csv or tsv instead, or fewer files`);
+  }
+}
+
+/** The workbook, or an ExportLimitError over MAX_XLSX_ROWS or MAX_XLSX_TEXT. */
 export async function toXlsx(results: ResultsFile | readonly ResultsFile[]): Promise<Blob> {
+  checkRows(asList(results));
   const sheets = xlsxSheets(results);
-  const written = new Uint8Array(await (await writeXlsxFile(sheets).toBlob()).arrayBuffer());
-  return new Blob([withAutoFilters(written, sheets) as Uint8Array<ArrayBuffer>], { type: XLSX_TYPE });
+  checkText(sheets);
+  const written = await writeXlsxFile(sheets, { features: [autoFilters(sheets)] }).toBlob();
+  return new Blob([written], { type: XLSX_TYPE });
 }
 
 /**
  * Put a filter button on each column header, as Excel's Data > Filter does: an <autoFilter> over
  * the sheet's table and the hidden name `_xlnm._FilterDatabase` Excel keeps with it.
- * write-excel-file has no option for it, so this edits the package it wrote; it throws if that
- * package's layout (sheetN.xml in sheet order, an empty <definedNames/>) ever changes.
+ * write-excel-file has no option for it; this feature of its own edits the XML as it writes it
+ * (unzipping and zipping the package again held every part of a big workbook twice). It throws if
+ * the layout (sheetN.xml in sheet order, an empty <definedNames/>) ever changes.
  */
-export function withAutoFilters(xlsx: Uint8Array, sheets: readonly Sheet<Blob>[]): Uint8Array {
-  const files = unzipSync(xlsx);
-  const edit = (path: string, marker: string, replacement: string) => {
-    const text = files[path] ? strFromU8(files[path]) : '';
-    if (!text.includes(marker)) throw new Error(`xlsx: ${path} has no ${marker}; write-excel-file's layout changed`);
-    files[path] = strToU8(text.replace(marker, replacement));
-  };
+export function autoFilters(sheets: readonly Sheet<Blob>[]): Feature<Blob> {
+  const range = (sheet: Sheet<Blob>) => `$A$1:$${columnLetters(sheet.data[0]?.length ?? 1)}$${Math.max(1, sheet.data.length)}`;
   const names = sheets.map((sheet, i) => {
-    const columns = sheet.data[0]?.length ?? 1;
-    const range = `$A$1:$${columnLetters(columns)}$${Math.max(1, sheet.data.length)}`;
-    edit(`xl/worksheets/sheet${i + 1}.xml`, '</sheetData>', `</sheetData><autoFilter ref="${range.replace(/\$/g, '')}"/>`);
     const quoted = `'${(sheet.sheet ?? '').replace(/'/g, "''")}'`;
-    return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">${xmlText(quoted)}!${range}</definedName>`;
+    return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">${xmlText(quoted)}!${range(sheet)}</definedName>`;
   });
-  edit('xl/workbook.xml', '<definedNames/>', `<definedNames>${names.join('')}</definedNames>`);
-  return zipSync(files);
+  return {
+    files: {
+      transform: {
+        'xl/worksheets/sheet{id}.xml': {
+          transform: (xml, _options, { sheetIndex }) => edited(xml, `sheet${sheetIndex + 1}.xml`, '</sheetData>', `</sheetData><autoFilter ref="${range(sheets[sheetIndex] as Sheet<Blob>).replace(/\$/g, '')}"/>`),
+        },
+        'xl/workbook.xml': { transform: (xml) => edited(xml, 'workbook.xml', '<definedNames/>', `<definedNames>${names.join('')}</definedNames>`) },
+      },
+    },
+  };
+}
+
+/** `xml` with `marker` replaced (literally: a sheet name may hold `$'`), or an error when write-excel-file's layout changed. */
+function edited(xml: string, file: string, marker: string, replacement: string): string {
+  if (!xml.includes(marker)) throw new Error(`xlsx: ${file} has no ${marker}; write-excel-file's layout changed`);
+  return xml.replace(marker, () => replacement);
 }
 
 /** 1 -> A, 26 -> Z, 27 -> AA. */
@@ -67,16 +103,32 @@ function xmlText(text: string): string {
 
 export function xlsxSheets(results: ResultsFile | readonly ResultsFile[]): Sheet<Blob>[] {
   const files = asList(results);
-  const suites = [...new Set(files.flatMap((f) => f.cases.map((c) => c.suite)))];
-  const taken = new Set<string>([ENVIRONMENT_SHEET, FINDINGS_SHEET]);
-  const sheets = suites.map((suite) => {
-    const only = files.map((f) => ({ ...f, cases: f.cases.filter((c) => c.suite === suite) }));
-    return sheetOf(uniqueSheetName(suite, taken), caseTable(only, SUITE_SHEET_COLUMNS));
-  });
+  const names = new SheetNames(new Set<string>([ENVIRONMENT_SHEET, FINDINGS_SHEET]));
+  const sheets = [...bySuite(files)].map(([suite, only]) => sheetOf(names.take(suite), caseTable(only, SUITE_SHEET_COLUMNS)));
   sheets.push(sheetOf(ENVIRONMENT_SHEET, environmentTable(files)));
   const findings = findingsTable(files);
   if (findings.rows.length > 0) sheets.push(sheetOf(FINDINGS_SHEET, findings));
   return sheets;
+}
+
+/** Each suite's rows, in the order suites first appear, as documents holding only them: one pass, however many suites. */
+function bySuite(files: readonly ResultsFile[]): Map<string, ResultsFile[]> {
+  const out = new Map<string, ResultsFile[]>();
+  for (const file of files) {
+    const mine = new Map<string, ResultsFile>();
+    for (const row of file.cases) {
+      let only = mine.get(row.suite);
+      if (!only) {
+        only = { ...file, cases: [] };
+        mine.set(row.suite, only);
+        const docs = out.get(row.suite);
+        if (docs) docs.push(only);
+        else out.set(row.suite, [only]);
+      }
+      only.cases.push(row);
+    }
+  }
+  return out;
 }
 
 /**
@@ -98,8 +150,11 @@ function sheetOf(name: string, table: Table): Sheet<Blob> {
   const header = table.columns.map((c): XlsxCell => ({ value: safeText(c), type: String, fontWeight: 'bold' }));
   const formats = table.columns.map(columnFormat);
   const data = [header, ...table.rows.map((row) => row.map((value, i) => withFormat(xlsxCell(value), formats[i])))];
-  const widths = table.columns.map((c, i) => Math.min(WIDEST_COLUMN, Math.max(c.length, ...table.rows.map((r) => displayLength(r[i] ?? null))) + 2));
-  return { sheet: name, data, columns: widths.map((width) => ({ width })), stickyRowsCount: 1 };
+  // A loop, not Math.max(...rows): 200,000 rows as arguments overflow the stack.
+  const widths = table.columns.map((c) => c.length);
+  for (const row of table.rows) widths.forEach((w, i) => (widths[i] = Math.max(w, displayLength(row[i] ?? null))));
+  const columns = widths.map((w) => ({ width: Math.min(WIDEST_COLUMN, w + 2) }));
+  return { sheet: name, data, columns, stickyRowsCount: 1 };
 }
 
 /** Numbers and booleans keep their type, so a spreadsheet can sum and chart them; text is made safe. */
@@ -121,13 +176,29 @@ function displayLength(value: Cell): number {
 
 /** A legal, unused sheet name close to `wanted`: a suite id from a file may hold anything. */
 export function uniqueSheetName(wanted: string, taken: Set<string>): string {
-  const base = wanted.replace(SHEET_NAME_BAD, '_').replace(/^'+|'+$/g, '').slice(0, SHEET_NAME_MAX) || 'suite';
-  let name = base;
-  // Excel compares sheet names without regard to case.
-  for (let i = 2; [...taken].some((t) => t.toLowerCase() === name.toLowerCase()); i++) {
-    const suffix = ` (${i})`;
-    name = base.slice(0, SHEET_NAME_MAX - suffix.length) + suffix;
+  return new SheetNames(taken).take(wanted);
+}
+
+/** Sheet names handed out, compared as Excel does, without regard to case; each in time independent of how many there are. */
+class SheetNames {
+  private readonly lower: Set<string>;
+  /** Per name wanted, the first suffix not yet tried: thousands of suites sharing their first 31 characters number on, not from 2 each time. */
+  private readonly next = new Map<string, number>();
+
+  constructor(private readonly taken: Set<string>) {
+    this.lower = new Set([...taken].map((t) => t.toLowerCase()));
   }
-  taken.add(name);
-  return name;
+
+  take(wanted: string): string {
+    const base = wanted.replace(SHEET_NAME_BAD, '_').replace(/^'+|'+$/g, '').slice(0, SHEET_NAME_MAX) || 'suite';
+    let name = base;
+    for (let i = this.next.get(base.toLowerCase()) ?? 2; this.lower.has(name.toLowerCase()); i++) {
+      const suffix = ` (${i})`;
+      name = base.slice(0, SHEET_NAME_MAX - suffix.length) + suffix;
+      this.next.set(base.toLowerCase(), i + 1);
+    }
+    this.lower.add(name.toLowerCase());
+    this.taken.add(name);
+    return name;
+  }
 }

@@ -4,8 +4,8 @@
  * It reads and validates; the explorer decides what to show.
  */
 import { errorMessage } from '../../core/errors.ts';
-import { parseResultsInput, validateResultsIndex, type ResultsIndexEntry } from '../../core/results-input.ts';
-import { MAX_RESULTS_BYTES, type ResultsFile } from '../../core/results.ts';
+import { validateResultsIndex, validateResultsInputInSteps, type ResultsIndexEntry } from '../../core/results-input.ts';
+import { MAX_RESULTS_BYTES, parseResultsJson, type ResultsFile } from '../../core/results.ts';
 import { h } from '../dom.ts';
 import type { LoadedFile } from '../model/explorer-model.ts';
 import { formatBytes } from '../format.ts';
@@ -19,6 +19,30 @@ export interface SourcesEvents {
 }
 
 export const RESULTS_BASE = 'results/';
+
+/**
+ * Rows of one file the explorer opens: its table, charts and filters are redrawn whole on every
+ * change, and 20,000 rows already take seconds; the CLI (npm run compare, npm run export) reads
+ * files up to the caps of every reader (src/core/results-bounds.ts).
+ */
+export const EXPLORER_MAX_ROWS = 20_000;
+
+/** The next task: the browser draws and answers input before validation goes on. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Parse and validate a file's text for the explorer, a few rows' statistics at a time; a file it cannot draw is refused first. */
+async function readResults(text: string, name: string): Promise<ResultsFile[]> {
+  const data = parseResultsJson(text, name);
+  let rows = 0;
+  for (const doc of Array.isArray(data) ? data : [data]) {
+    const cases = (doc as { cases?: unknown } | null)?.cases;
+    if (Array.isArray(cases)) rows += cases.length;
+  }
+  if (rows > EXPLORER_MAX_ROWS) {
+    throw new Error(`${name}: ${rows.toLocaleString('en-US')} rows is more than the ${EXPLORER_MAX_ROWS.toLocaleString('en-US')} the explorer draws; read it with npm run compare or npm run export`);
+  }
+  return validateResultsInputInSteps(data, name, nextTask);
+}
 
 /** Read and validate a served file; the message names the file and, when invalid, the field. */
 export async function fetchServed(name: string, base: string): Promise<LoadedFile[]> {
@@ -34,12 +58,12 @@ export async function fetchServed(name: string, base: string): Promise<LoadedFil
   } catch (e) {
     throw new Error(`${name}: could not load it: ${errorMessage(e)}`);
   }
-  return asLoaded(parseResultsInput(text, name), `served:${name}`, name, 'served');
+  return asLoaded(await readResults(text, name), `served:${name}`, name, 'served');
 }
 
 export async function readLocal(file: File): Promise<LoadedFile[]> {
   if (file.size > MAX_RESULTS_BYTES) throw new Error(`${file.name}: ${file.size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file; it was not read`);
-  return asLoaded(parseResultsInput(await file.text(), file.name), `local:${file.name}`, file.name, 'local');
+  return asLoaded(await readResults(await file.text(), file.name), `local:${file.name}`, file.name, 'local');
 }
 
 function asLoaded(docs: ResultsFile[], id: string, label: string, origin: LoadedFile['origin']): LoadedFile[] {
@@ -176,7 +200,7 @@ export class SourcesView {
     const errors: string[] = [];
     for (const file of files) {
       try {
-        loaded.push(...(await readLocal(file)));
+        for (const doc of await readLocal(file)) loaded.push(doc);
       } catch (e) {
         errors.push(errorMessage(e));
       }

@@ -134,7 +134,11 @@ export class Explorer {
     const settled = await Promise.allSettled(names.map((n) => fetchServed(n, base)));
     const loaded: LoadedFile[] = [];
     const errors: string[] = [];
-    settled.forEach((s) => (s.status === 'fulfilled' ? loaded.push(...s.value) : errors.push(errorMessage(s.reason))));
+    // A loop, not push(...): a set of many thousand documents would overflow the stack as arguments.
+    for (const s of settled) {
+      if (s.status === 'fulfilled') for (const doc of s.value) loaded.push(doc);
+      else errors.push(errorMessage(s.reason));
+    }
     this.sources.showErrors(errors);
     this.add(loaded);
   }
