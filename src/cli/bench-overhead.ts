@@ -26,7 +26,7 @@
  * `--out FILE` also writes every timed sample, round by round, as JSON.
  *
  * Exit codes: 0 every ratio is ok (overhead/summary.ts, verdict); 1 one is not, or a run failed;
- * 2 bad flags.
+ * 2 bad flags, or a browser or --out folder that is not there.
  */
 import { chromium, firefox, type Browser } from 'playwright-core';
 import { existsSync, rmSync } from 'node:fs';
@@ -86,7 +86,7 @@ export const OVERHEAD_USAGE = [
   '',
   `Each ratio is ok when its interval lies within ${100 * INTERVAL_TARGET}% of 1 and holds 1 or the ratio is within ${100 * TARGET}%`,
   `of 1; outside when the interval lies wholly beyond ${100 * TARGET}% of 1; else unsure (too wide to tell).`,
-  'Exit codes: 0 every ratio is ok; 1 one is not, or a run failed; 2 bad flags.',
+  'Exit codes: 0 every ratio is ok; 1 one is not, or a run failed; 2 bad flags, or a browser or --out folder that is not there.',
 ].join('\n');
 
 const OVERHEAD_FLAGS: Record<string, FlagSpec> = {
@@ -261,8 +261,10 @@ function writeOut(file: string, results: readonly BrowserResult[], a: OverheadAr
   writeAtomically(file, `${JSON.stringify(record, null, 1)}\n`);
 }
 
+type Say = (line?: string) => void;
+
 export async function benchOverhead(argv: readonly string[]): Promise<number> {
-  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const out: Say = (line = '') => process.stdout.write(`${line}\n`);
   const fail = (line: string) => process.stderr.write(`bench:overhead: ${line}\n`);
   let args: OverheadArgs;
   try {
@@ -275,33 +277,13 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
     out(OVERHEAD_USAGE);
     return 0;
   }
-  // Before minutes of runs, not after: a file that cannot be written would lose them.
-  if (args.out && !existsSync(dirname(resolve(args.out)))) {
-    fail(`--out: the folder ${dirname(resolve(args.out))} does not exist`);
-    return 2;
+  const refused = preflight(args);
+  if (refused) {
+    fail(refused.why);
+    return refused.code;
   }
-  const missing = args.browsers.map((id) => FINDERS[id]()).filter((b) => !b.found || !b.playwright);
-  if (missing.length > 0) {
-    fail(missing.map((b) => `no ${b.id}: ${b.found ? 'no Playwright launch settings' : b.why}`).join('; '));
-    return 1;
-  }
-  if (args.build || !distExists()) {
-    process.stdout.write('building the page… ');
-    await buildPage();
-    out('done');
-  }
-  const server = await startServer({ root: DIST_DIR });
-  const results: BrowserResult[] = [];
-  try {
-    out(`bench:overhead: ${args.cases.join(', ')} in ${args.browsers.join(', ')}: ${args.rounds} rounds of ${args.samples} samples (+${args.warmup} warm-up) each way`);
-    const scripts = new BareScripts();
-    for (const id of args.browsers) results.push(await benchBrowser(id, server.origin, args, scripts, out));
-  } catch (e) {
-    fail(errorMessage(e));
-    return 1;
-  } finally {
-    await server.close();
-  }
+  const results = await measure(args, out, fail);
+  if (results === null) return 1;
   const within = report(results, args, out);
   if (args.out) {
     try {
@@ -313,6 +295,36 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
   }
   out(within ? 'every ratio is ok' : `not every ratio is ok (an interval within ${100 * INTERVAL_TARGET}% of 1 that holds 1, or with the ratio within ${100 * TARGET}%); unsure ones need more --rounds, or a quieter machine`);
   return within ? 0 : 1;
+}
+
+/** What stops the bench before minutes of runs rather than after: an --out folder or a browser that is not there (2). */
+function preflight(args: OverheadArgs): { why: string; code: number } | null {
+  if (args.out && !existsSync(dirname(resolve(args.out)))) return { why: `--out: the folder ${dirname(resolve(args.out))} does not exist`, code: 2 };
+  const missing = args.browsers.map((id) => FINDERS[id]()).filter((b) => !b.found || !b.playwright);
+  if (missing.length > 0) return { why: missing.map((b) => `no ${b.id}: ${b.found ? 'no Playwright launch settings' : b.why}`).join('; '), code: 2 };
+  return null;
+}
+
+/** Every browser's rounds, against the built page served here; null (said) when a browser failed. */
+async function measure(args: OverheadArgs, out: Say, fail: (line: string) => void): Promise<BrowserResult[] | null> {
+  if (args.build || !distExists()) {
+    process.stdout.write('building the page… ');
+    await buildPage();
+    out('done');
+  }
+  const server = await startServer({ root: DIST_DIR });
+  const results: BrowserResult[] = [];
+  try {
+    out(`bench:overhead: ${args.cases.join(', ')} in ${args.browsers.join(', ')}: ${args.rounds} rounds of ${args.samples} samples (+${args.warmup} warm-up) each way`);
+    const scripts = new BareScripts();
+    for (const id of args.browsers) results.push(await benchBrowser(id, server.origin, args, scripts, out));
+    return results;
+  } catch (e) {
+    fail(errorMessage(e));
+    return null;
+  } finally {
+    await server.close();
+  }
 }
 
 const fmt = (ms: number) => ms.toFixed(2);
