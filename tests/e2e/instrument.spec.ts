@@ -1,11 +1,12 @@
 /**
  * The calibration instrument in a real browser. Its accounting first: on the real memory store,
- * with the browser's own clock, the waits it adds come to 10% of the calls' time (load cannot move
- * that: it is what the instrument does). Then as a pair in the page, `memory@+10%` against
+ * with the browser's own clock, the waits it adds come to 10% of the calls' time (load can only
+ * stretch a wait, and the waits after it are shorter by as much: it is what the instrument does). Then as a pair in the page, `memory@+10%` against
  * `memory`: each row is compared, with an interval, and the B/A it reads is recorded with the
  * test. How close to 1.10 that comes is a measurement, with its figures in docs/figures.md, not an
- * assertion: on this machine under another engineer's load, a 20-second pair in one Firefox launch
- * read 0.91 for the bulk put, while quiet runs read within 2 points of 1.10.
+ * assertion: a 20-second pair in one launch is at the mercy of the machine. Here, on 2026-11-25, one
+ * Firefox launch under another engineer's load read 0.91 for the bulk put, and one Chromium launch
+ * beside another test run read 1.071 [1.041, 1.102] (bulk) and 1.137 [1.117, 1.158] (get-batch).
  */
 import { expect, test } from '@playwright/test';
 import { settled } from './page-state.ts';
@@ -19,14 +20,22 @@ test('instrument - in a real browser its waits add 10% of the calls, and memory@
     const { memoryAdapter } = (await import(paths.memory)) as typeof import('../../src/adapters/memory.ts');
     let callMs = 0;
     let spunMs = 0;
-    const adapter = instrumentAdapter(memoryAdapter, 10, { onCall: (c: { callMs: number; spunMs: number }) => ((callMs += c.callMs), (spunMs += c.spunMs)) });
+    // What the last wait went past its aim: the part not yet paid back by shorter waits after it.
+    let pastMs = 0;
+    const adapter = instrumentAdapter(memoryAdapter, 10, {
+      onCall: (c: { callMs: number; spunMs: number; aimMs: number }) => ((callMs += c.callMs), (spunMs += c.spunMs), (pastMs = c.spunMs - c.aimMs)),
+    });
     const handle = await adapter.open('instrument-in-page');
     for (let i = 0; i < 300; i++) await handle.put({ _id: `d${String(i).padStart(5, '0')}`, n: i, text: 'x'.repeat(200) });
     for (let i = 0; i < 300; i++) await handle.get(`d${String(i).padStart(5, '0')}`);
+    // A wait the machine preempted goes past its aim by the preemption, and the next calls pay it
+    // back; on a loaded machine the last wait may be one, so read on until the carry is a clock step.
+    for (let i = 0; pastMs > 0.1 && i < 100_000; i++) await handle.get(`d${String(i % 300).padStart(5, '0')}`);
     await handle.destroy();
-    return { callMs, spunMs };
+    return { callMs, spunMs, pastMs };
   }, { instrument: '/src/adapters/instrument.ts', memory: '/src/adapters/memory.ts' });
   expect(accounting.callMs).toBeGreaterThan(0);
+  expect(accounting.pastMs).toBeLessThanOrEqual(0.1);
   // Within a tenth of a point: what one clock step of overshoot, carried to the next wait, leaves at the end.
   expect(accounting.spunMs / accounting.callMs).toBeGreaterThan(0.099);
   expect(accounting.spunMs / accounting.callMs).toBeLessThan(0.101 + 0.1 / accounting.callMs);
