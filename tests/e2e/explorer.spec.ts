@@ -105,7 +105,7 @@ test.describe('explorer - two files', () => {
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.locator('#explorer-xlsx').click()]);
     expect(xlsx.suggestedFilename()).toBe('storebench-2-runs.xlsx');
     const sheets = await readXlsxFile(await xlsx.path());
-    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'paginate', 'views', 'growth', 'environment']);
+    expect(sheets.map((s) => s.sheet)).toEqual(['insert', 'paginate', 'views', 'growth', 'environment', 'findings']);
     const paginate = sheets[1]!.data;
     expect(paginate[0]?.slice(0, 4)).toEqual(['run_id', 'browser', 'suite', 'case']);
     expect(paginate).toHaveLength(1 + docs.reduce((n, d) => n + d.cases.filter((c) => c.suite === 'paginate').length, 0));
@@ -179,7 +179,8 @@ test.describe('explorer - sources', () => {
     await page.goto('/');
     const hostile = structuredClone(docs[0]!);
     hostile.run.browser = '<img src=x onerror="window.__pwned=1">';
-    hostile.cases = hostile.cases.slice(0, 3).map((c) => ({ ...c, title: '<b id="injected">bold</b>', adapter: '<script>window.__pwned=1</script>' }));
+    // Each row a store of its own, as a document holds each row once.
+    hostile.cases = hostile.cases.slice(0, 3).map((c, i) => ({ ...c, title: '<b id="injected">bold</b>', adapter: `<script>window.__pwned=1</script>${'_'.repeat(i)}` }));
     const bad = structuredClone(docs[1]!) as unknown as { cases: { samples: unknown[] }[] };
     bad.cases[0]!.samples[0] = 'fast';
     await page.evaluate(
