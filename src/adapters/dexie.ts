@@ -2,7 +2,7 @@ import Installed, { type Collection, type Dexie, type DexieOptions, type Table }
 import type { Doc, FindQuery, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import type { VariantBuild } from '../core/variant.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { durabilityHint, indexedDbSupported, INDEXEDDB_CAPABILITIES, IndexUpgrades } from './indexeddb-features.ts';
+import { durabilityHint, INDEXEDDB_CAPABILITIES, IndexUpgrades, supportedWithLibrary } from './indexeddb-features.ts';
 import { planIndex, type IndexInfo, type IndexPlan } from './index-plan.ts';
 import { Library } from './library.ts';
 import { isEmptyRange } from './range.ts';
@@ -187,13 +187,7 @@ function dexieStore(id: string, label: string, library: Library<DexieClass>): St
     label,
     backend: 'indexeddb',
     capabilities: INDEXEDDB_CAPABILITIES,
-    // Loads a variant's build before any case; the installed one is loaded already.
-    async supported() {
-      const here = indexedDbSupported();
-      if (here !== true) return here;
-      await library.get();
-      return true;
-    },
+    supported: supportedWithLibrary(library),
     async open(name, options) {
       const Dexie = await library.get();
       const durability = durabilityHint(options?.durability);

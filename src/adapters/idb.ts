@@ -3,7 +3,7 @@ import type { DBSchema, IDBPDatabase, IDBPObjectStore, IDBPTransaction } from 'i
 import type { Doc, FieldCondition, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import type { VariantBuild } from '../core/variant.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { boundsRange, durabilityHint, idbKeyRange, indexedDbSupported, indexesOf, INDEXEDDB_CAPABILITIES, IndexUpgrades, closeAndDestroy } from './indexeddb-features.ts';
+import { boundsRange, durabilityHint, idbKeyRange, indexesOf, INDEXEDDB_CAPABILITIES, IndexUpgrades, closeAndDestroy, supportedWithLibrary } from './indexeddb-features.ts';
 import { planIndex, type IndexPlan } from './index-plan.ts';
 import { Library } from './library.ts';
 import { isEmptyRange } from './range.ts';
@@ -178,13 +178,7 @@ function idbStore(id: string, label: string, library: Library<Idb>): StoreAdapte
     label,
     backend: 'indexeddb',
     capabilities: INDEXEDDB_CAPABILITIES,
-    // Loads a variant's build before any case; the installed one is loaded already.
-    async supported() {
-      const here = indexedDbSupported();
-      if (here !== true) return here;
-      await library.get();
-      return true;
-    },
+    supported: supportedWithLibrary(library),
     async open(name, options) {
       const idb = await library.get();
       // No fixed version: each index createIndex adds raises it.

@@ -112,3 +112,13 @@ export function closeAndDestroy(upgrades: IndexUpgrades, db: () => { name: strin
     },
   };
 }
+
+/** supported() of a store over IndexedDB through a library: a variant's build loads here, before any case; the installed one is loaded already. */
+export function supportedWithLibrary(library: { get(): Promise<unknown> }): () => Promise<true | string> {
+  return async () => {
+    const here = indexedDbSupported();
+    if (here !== true) return here;
+    await library.get();
+    return true;
+  };
+}

@@ -4,8 +4,7 @@
  * sweep uses, so this is exactly what `npm run sweep` will run.
  */
 import { findBrowsers, type BrowserCandidate } from './browsers.ts';
-import { PROCESS_IO } from './entry.ts';
-import { ArgsError, scanFlags } from './flags.ts';
+import { helpOrNoFlags, PROCESS_IO } from './entry.ts';
 
 export function browserLines(candidates: readonly BrowserCandidate[]): string[] {
   const width = Math.max(...candidates.map((b) => b.id.length));
@@ -21,16 +20,7 @@ drives it, or not found, with how to get it. No flags.
 
 Exit codes: 0 some browser found; 1 none found; 2 bad arguments.`;
 
-try {
-  if (scanFlags(process.argv.slice(2), {}).help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
-} catch (e) {
-  if (!(e instanceof ArgsError)) throw e;
-  PROCESS_IO.stderr(`browsers: ${e.message}\n`);
-  process.exit(2);
-}
+helpOrNoFlags('browsers', USAGE);
 
 const candidates = findBrowsers();
 for (const line of browserLines(candidates)) process.stdout.write(`${line}\n`);

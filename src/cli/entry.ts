@@ -5,6 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { printable } from './terminal-text.ts';
+import { ArgsError, scanFlags } from './flags.ts';
 
 export interface CommandIo {
   /** Messages and reports. */
@@ -45,4 +46,21 @@ export function runEntry(name: string, command: (argv: readonly string[]) => Pro
       process.exitCode = 1;
     },
   );
+}
+
+/**
+ * For a command that takes no flags but --help: on --help, print `usage` and exit 0; on any
+ * other flag, say what was wrong and exit 2. Returns when there was nothing to say.
+ */
+export function helpOrNoFlags(name: string, usage: string, argv: readonly string[] = process.argv.slice(2)): void {
+  try {
+    if (scanFlags(argv, {}).help) {
+      process.stdout.write(`${usage}\n`);
+      process.exit(0);
+    }
+  } catch (e) {
+    if (!(e instanceof ArgsError)) throw e;
+    PROCESS_IO.stderr(`${name}: ${e.message}\n`);
+    process.exit(2);
+  }
 }

@@ -7,8 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publishedSchemaText, RESULTS_SCHEMA_PATH } from '../core/results-schema.ts';
-import { PROCESS_IO } from './entry.ts';
-import { ArgsError, scanFlags } from './flags.ts';
+import { helpOrNoFlags, PROCESS_IO } from './entry.ts';
 
 const USAGE = `Usage: npm run schema
 
@@ -17,16 +16,7 @@ Run it after changing the schema there, and commit both. No flags.
 
 Exit codes: 0 written; 2 bad arguments.`;
 
-try {
-  if (scanFlags(process.argv.slice(2), {}).help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
-} catch (e) {
-  if (!(e instanceof ArgsError)) throw e;
-  PROCESS_IO.stderr(`schema: ${e.message}\n`);
-  process.exit(2);
-}
+helpOrNoFlags('schema', USAGE);
 
 const path = join(fileURLToPath(new URL('../..', import.meta.url)), RESULTS_SCHEMA_PATH);
 mkdirSync(dirname(path), { recursive: true });
