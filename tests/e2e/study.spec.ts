@@ -39,6 +39,14 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
     expect(md).toMatch(/\| chromium \| pouchdb-idb \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|too close to call) \|/);
     expect(md).toMatch(/\| chromium \| pouchdb-idb@2\.0\.2 → pouchdb-idb@2\.2\.0 \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|too close to call) \|/);
     expect(md).toMatch(/\| paginate\/walk-skip \| 200 \| chromium \| pouchdb-idb 2\.0\.2 → 2\.2\.0 \| [\d.]+× /);
+    expect(md).toMatch(/\| paginate\/walk-startkey \| 200 \| chromium \| pouchdb-idb 7\.3\.1 → 9\.0\.0 \| [\d.]+× \[/);
+    expect(run.stdout).toMatch(/pouchdb-idb@2\.0\.2: pouchdb 2\.0\.2 \(CommonJS for browserify, with Node shims\), from npm, sha512-/);
+    // Both paging tables of the report: its factors as published, and today's on the nearest published pair.
+    for (const [says, published] of [['allDocs, the first of its two tables', '2×'], ['allDocs, the second of its two tables', '8.04×']]) {
+      const section = md.slice(md.indexOf(`## PouchDB 2.2.0-alpha against 2.1.2, ${says}`));
+      expect(section, says).toContain(`Published: ${published} (change in speed, ${says}; Chrome 34, IndexedDB)`);
+      expect(section, says).toMatch(/\| chromium \| pouchdb-idb@2\.0\.2 → pouchdb-idb@2\.2\.0 \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|too close to call) \|\s+\|/);
+    }
 
     // The HTML opens from disk with nothing to fetch: no script, every chart an inline SVG.
     const requests: string[] = [];

@@ -103,25 +103,3 @@ test('sweep variants - PouchDB 2.0.2 and 2.2.0, CommonJS for browserify, bundled
     rmSync(out, { recursive: true, force: true });
   }
 });
-
-test('sweep variants - npm run study -- pouchdb-2.2 --parts paging: the published version factors checked on 2.0.2 against 2.2.0 (needs the registry)', async () => {
-  // About 80 s on an idle 2-core machine; under load, twice that.
-  test.setTimeout(300_000);
-  const out = mkdtempSync(join(tmpdir(), 'storebench-variant-study-'));
-  try {
-    const run = await startSweep(['pouchdb-2.2', '--quick', '--parts', 'paging', '--browsers', 'chromium', '--out', out], 290_000, 'study').done;
-    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    expect(run.stdout).toMatch(/pouchdb-idb@2\.0\.2: pouchdb 2\.0\.2 \(CommonJS for browserify, with Node shims\), from npm, sha512-/);
-    const md = readFileSync(join(out, 'pouchdb-2.2', 'report.md'), 'utf8');
-    // Both paging tables of the report: its factors as published, and today's on the nearest published pair.
-    for (const [says, published] of [['allDocs, the first of its two tables', '2×'], ['allDocs, the second of its two tables', '8.04×']]) {
-      const section = md.slice(md.indexOf(`## PouchDB 2.2.0-alpha against 2.1.2, ${says}`));
-      expect(section, says).toContain(`Published: ${published} (change in speed, ${says}; Chrome 34, IndexedDB)`);
-      expect(section, says).toMatch(/\| chromium \| pouchdb-idb@2\.0\.2 → pouchdb-idb@2\.2\.0 \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|too close to call) \|\s+\|/);
-    }
-    expect(md).toMatch(/\| paginate\/walk-startkey \| 200 \| chromium \| pouchdb-idb 2\.0\.2 → 2\.2\.0 \| [\d.]+× \[/);
-    expect(md).toMatch(/\| paginate\/walk-startkey \| 200 \| chromium \| pouchdb-idb 7\.3\.1 → 9\.0\.0 \| [\d.]+× \[/);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-});
