@@ -58,7 +58,7 @@ export function acrossLaunches(p: SessionProgress, a: LaunchProgress, nowMs: num
   if (p.startedAt === null) return { ...p, launch };
   const fraction = p.fraction === undefined || a.budgetMs <= 0 ? undefined : Math.min(1, (a.budgetUsedMs + p.fraction * a.launchBudgetMs) / a.budgetMs);
   const samplesDone = a.samplesBefore + p.samplesDone;
-  return { ...p, launch, startedAt: Math.min(a.startedAt, nowMs), samplesDone, rowsDone: Math.max(a.rowsBefore, p.rowsDone), samples: Math.max(samplesDone, a.samplesBefore + (p.samples ?? 0)), ...(fraction === undefined ? {} : { fraction }) };
+  return { ...p, launch, startedAt: Math.min(a.startedAt, nowMs), samplesDone, rowsDone: Math.max(a.rowsBefore, p.rowsDone), samples: Math.max(samplesDone, a.samplesBefore + (p.samples ?? 0)), ...(fraction === undefined ? {} : { fraction, budgetMs: a.budgetMs }) };
 }
 
 /**
@@ -71,6 +71,9 @@ function inFlight(c: NonNullable<SessionProgress['current']>, budgeted: boolean)
   return `sample ${c.index}${budgeted ? '' : `/${c.of}`}`;
 }
 
+/** Below this fraction of a budgeted run done, its pace so far says too little to scale up. */
+const EARLY_FRACTION = 0.1;
+
 /**
  * Time left: under a budget, from the fraction of it done; with a fixed count, from the samples
  * left. With nothing done yet there is nothing to scale.
@@ -78,6 +81,9 @@ function inFlight(c: NonNullable<SessionProgress['current']>, budgeted: boolean)
 function timeLeft(p: SessionProgress, elapsed: number): string {
   const done = p.fraction ?? (p.samples ? p.samplesDone / p.samples : 0);
   if (done >= 1) return 'finishing';
+  // Under a budget, the budget left until a tenth of it is spent: scaling the first seconds (a
+  // browser start, the first warm-ups) up by the fraction read 25 to 49 minutes for a 6-minute run.
+  if (p.budgetMs !== undefined && done < EARLY_FRACTION) return `~${formatDuration((1 - done) * p.budgetMs)} left`;
   if (done <= 0) return '? left';
   return `~${formatDuration((elapsed * (1 - done)) / done)} left`;
 }

@@ -31,6 +31,8 @@ export interface SessionProgress {
   samplesDone: number;
   /** Estimated fraction of the run done, under a budget; absent with a fixed count. */
   fraction?: number;
+  /** The budget the fraction is of, in ms, where the sweep knows it (spread over launches). */
+  budgetMs?: number;
   /** The group in flight and the last sample taken in it. */
   current: { suite: string; case: string; size: number; adapter: string | null; warmup: boolean; index: number; of: number } | null;
   /** The pass over the plan in flight, when the run takes more than one. */

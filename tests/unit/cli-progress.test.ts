@@ -58,6 +58,17 @@ describe('cli progress - across launches', () => {
     expect(acrossLaunches(p, a, 80_000).rowsDone).toBe(50);
     expect(acrossLaunches({ ...p, rowsDone: 60 }, a, 80_000).rowsDone).toBe(60);
   });
+
+  it('says the budget left while under a tenth of it is spent, where scaling the first seconds up says nonsense', () => {
+    // 20 s after the first launch started, 1% of a 5-minute budget is done: at that pace, 33 minutes.
+    const p: SessionProgress = { userAgent: 'UA', startedAt: 70_000, rows: 156, rowsDone: 2, samples: 3, samplesDone: 3, fraction: 0.12, current: null, pass: { pass: 1, of: 12 } };
+    const a = { launch: 1, of: 12, startedAt: 60_000, samplesBefore: 0, rowsBefore: 0, budgetUsedMs: 0, launchBudgetMs: 25_000, budgetMs: 300_000 };
+    expect(progressLine('chromium', acrossLaunches(p, a, 80_000), 80_000)).toMatch(/ 0:20 elapsed \| ~4:57 left$/);
+    // Past a tenth, the pace so far: 40 s for 12%, about 4:53 more.
+    const later = acrossLaunches({ ...p, fraction: 1 }, { ...a, launch: 3, budgetUsedMs: 11_000 }, 100_000);
+    expect(later.fraction).toBeCloseTo(0.12, 5);
+    expect(progressLine('chromium', later, 100_000)).toMatch(/ 0:40 elapsed \| ~4:53 left$/);
+  });
 });
 
 describe('cli progress - view', () => {
