@@ -543,6 +543,9 @@ function stopRowsOutOfTime(run: Run, group: Group, pass: number): void {
       stopForShare(run, row);
       continue;
     }
+    // A costly row's few passes are its share of the budget, set aside for it: a launch whose time
+    // went to the groups before it must not take them (views, last in the plan, lost every one).
+    if (isCostly(run, row, pass)) continue;
     const gauge = gaugeOf(run, row);
     if (gauge.n >= MIN_SAMPLES_ON_TIME_CAP && outOfTime(run.budget.endsAt(), gauge, runs)) stopRow(row, 'budget');
   }
@@ -656,7 +659,8 @@ async function takeMinimumSamples(run: Run, group: Group, want: number, pass: nu
       }
       const gauge = gaugeOf(run, row);
       // Bounded by the whole budget, not the group's share: a row without its minimum has no interval.
-      const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? outOfTime(run.budget.endsAt(), gauge)) : undefined;
+      // A costly row takes its least in its pass whatever is left: that is its share (phase 0).
+      const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? (costly(row) ? undefined : outOfTime(run.budget.endsAt(), gauge))) : undefined;
       if (why) stopRow(row, why);
     }
     const short = group.rows.filter((row) => isSampling(row) && inPass(row) < wantOf(row));

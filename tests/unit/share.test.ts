@@ -63,3 +63,23 @@ describe('share - the runner', () => {
     expect(row('dear').share?.shareMs).toBe(500);
   });
 });
+
+describe('share - a costly row late in the plan', () => {
+  it('takes its passes even when the groups before it used up the time: its share was set aside for it', async () => {
+    // Case a fills a shared database for each store in every pass (150 ms, not part of a sample's
+    // cost), so by the third pass the 3-s budget is gone; case b comes after it, and its costly
+    // store (40 ms a sample against a share of 167 ms) samples 3 in its first pass and 3 in its fourth.
+    const cheap = Array.from({ length: 8 }, (_, i) => `cheap${i}`);
+    const ids = [...cheap, 'costly'];
+    const a = defineCase<void>({ id: 'a', title: 'a', needs: [], db: 'shared', operations: () => 1, setup: () => sleep(150), run: async (ctx) => 10 + ctx.rng.next() });
+    const b = defineCase<void>({ id: 'b', title: 'b', needs: [], operations: () => 1, setup: (ctx) => sleep(ctx.adapter.id === 'costly' ? 40 : 1), run: async (ctx) => 10 + ctx.rng.next() });
+    const auto = { targetRelCi: 0.0001, minN: 6, maxN: 1000, maxMs: 60_000, passes: 6 };
+    const plan: Plan = { ...DEFAULT_PLAN, suites: ['t'], adapters: ids, sizes: [10], warmup: 1, auto, budgetMs: 3_000 };
+    const out = await runPlan({ plan, suites: [suiteOf(a, b)], adapters: ids.map(memoryAs), runId: 'late', cleanupTimeoutMs: 500 });
+    const costly = out.cases.find((r) => r.case === 'b' && r.adapter === 'costly') as CaseResult & { status: 'ok' };
+    expect(costly.samplesPerPass).toEqual([3, 0, 0, 3, 0, 0]);
+    expect(costly.stats.medianCi, 'an interval of the median').toBeTruthy();
+    // The cheap rows of case a did run out of time: the budget was spent before the costly row's second pass.
+    expect(out.cases.filter((r) => r.case === 'a').some((r) => r.status === 'ok' && r.stopped === 'budget')).toBe(true);
+  });
+});
