@@ -7,6 +7,8 @@ import { shiftText, signedPct, type Comparison, type Verdict } from './compare.t
 
 /** What an inconclusive row between two runs needs: the one sentence every caller of the gate ends on. */
 export const BETWEEN_RUNS_NOTE = 'Between two runs a row must move further than identical code moves between runs here; to decide the inconclusive rows, sample both sides in one run: npm run sweep -- --ab A,B.';
+/** Said with a failure: two runs of identical code at 1,000 documents moved single rows by +49% to +84% (docs/gate.md, "Between runs"). */
+export const BETWEEN_RUNS_CONFIRM = 'Two runs of identical code have moved single rows here by up to +84%, far past the scatter the gate allows for (docs/gate.md, "Between runs"): before acting on a row, confirm it with both sides in one run, npm run sweep -- --ab A,B.';
 
 /** Exit codes of the gate. 2 (bad input) is the callers' own. */
 export const GATE_EXIT = { ok: 0, regression: 1, undecided: 3 } as const;
@@ -52,7 +54,7 @@ export function gate(c: Comparison, policy: GatePolicy = DEFAULT_GATE): GateResu
   const tally = `${coverage}: ${k.regression} slower beyond ${c.thresholdPct}%, ${k.inconclusive} inconclusive, ${k.slower} slower within it, ${k.faster} faster, ${k.same} same${k.broke > 0 ? `, ${k.broke} broke` : ''}${others.length > 0 ? `; ${others.join(', ')}` : ''}.`;
   if (c.failed) {
     const worst = c.rows.filter((r) => r.verdict === 'regression' || r.verdict === 'broke').map((r) => `${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}${r.change ? ` ${signedPct(r.change.pct)}` : ' broke'}`);
-    return { code: GATE_EXIT.regression, line: `FAILED: ${worst.length} row${worst.length === 1 ? '' : 's'} slower beyond ${c.thresholdPct}% or broken (${worst.slice(0, 5).join('; ')}${worst.length > 5 ? '; …' : ''}); ${tally}` };
+    return { code: GATE_EXIT.regression, line: `FAILED: ${worst.length} row${worst.length === 1 ? '' : 's'} slower beyond ${c.thresholdPct}% or broken (${worst.slice(0, 5).join('; ')}${worst.length > 5 ? '; …' : ''}); ${tally} ${BETWEEN_RUNS_CONFIRM}` };
   }
   if (compared === 0 || compared < need) {
     const wanted = 'share' in policy.minCompared ? `${Math.round(policy.minCompared.share * 100)}% (${need})` : String(need);
