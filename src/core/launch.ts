@@ -97,6 +97,7 @@ function checkRow(data: unknown, where: string): CarriedRow {
   if (!DB_MODES.includes(data.db as DbMode)) throw new LaunchError(`${where}.db: not ${DB_MODES.join(' or ')}`);
   if (data.series !== undefined && !(isObject(data.series) && typeof data.series.x === 'string' && typeof data.series.y === 'string')) throw new LaunchError(`${where}.series: not the names of its x and y`);
   for (const key of ['spentMs', 'sampleWallMs'] as const) if (typeof data[key] !== 'number' || !((data[key] as number) >= 0)) throw new LaunchError(`${where}.${key}: not a time`);
+  if (data.settledCostMs !== undefined && !(typeof data.settledCostMs === 'number' && data.settledCostMs >= 0)) throw new LaunchError(`${where}.settledCostMs: not a time`);
   for (const key of ['samples', 'warmup', 'samplesPerPass'] as const) if (!isNumbers(data[key])) throw new LaunchError(`${where}.${key}: not a list of numbers`);
   const samples = data.samples as number[];
   if ((data.samplesPerPass as number[]).reduce((a, k) => a + k, 0) !== samples.length) throw new LaunchError(`${where}.samplesPerPass: does not add up to the ${samples.length} samples`);

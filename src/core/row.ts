@@ -55,6 +55,8 @@ export interface Row {
   warmupWallMs: number;
   /** Set when a sample costs too much of the row's share of the budget for every pass (share.ts): what one costs and the share. */
   share?: { sampleMs: number; shareMs: number };
+  /** What a sample cost when the row's first pass was done: its class against its share is settled on it for the run (share.ts). */
+  settledCostMs?: number;
   blocking?: Record<string, number>;
   footprint?: Record<string, number>;
   /** With --baseline: the row's counterpart in the baseline, and its median and interval to judge the change by (baseline.ts). */
@@ -68,7 +70,7 @@ export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
 }
 
 /** What a row carries from one browser launch to the next (launch.ts): the rest is rebuilt from it. */
-const CARRIED = ['state', 'samples', 'warmup', 'metrics', 'points', 'repeats', 'samplesPerPass', 'spentMs', 'sampleWallMs', 'warmupWallMs', 'share'] as const;
+const CARRIED = ['state', 'samples', 'warmup', 'metrics', 'points', 'repeats', 'samplesPerPass', 'spentMs', 'sampleWallMs', 'warmupWallMs', 'share', 'settledCostMs'] as const;
 export type CarriedState = Pick<Row, (typeof CARRIED)[number]>;
 
 /**

@@ -573,12 +573,17 @@ function shareOf(run: Run, row: Row, pass: number): PassShare | null {
   const auto = run.plan.auto;
   if (!auto || !sharedOut(run.plan)) return null;
   const costs = [knownCost(row), ...(row.pair ? [knownCost(row.pair.other)] : [])].filter((c): c is number => c !== null);
-  return { passes: run.passes, pass, minN: auto.minN, n: row.samples.length, costMs: costs.length > 0 ? Math.max(...costs) : null, shareMs: run.shareMs };
+  const live = costs.length > 0 ? Math.max(...costs) : null;
+  // Settled after the row's first pass: a cost near the line flipped a row between cheap and costly
+  // from pass to pass, and a costly row that had skipped passes then lost its set-aside ones as a
+  // cheap row out of time (Firefox, 2026-11-25: pouchdb-indexeddb ref-startkey ended at 3 samples).
+  if (pass > 1 && row.settledCostMs === undefined && live !== null) row.settledCostMs = live;
+  return { passes: run.passes, pass, minN: auto.minN, n: row.samples.length, costMs: pass > 1 && row.settledCostMs !== undefined ? row.settledCostMs : live, shareMs: run.shareMs };
 }
 
 /** A costly row stops for now, and records what a sample costs against its share (share.ts). */
 function stopForShare(run: Run, row: Row): void {
-  const cost = knownCost(row);
+  const cost = row.settledCostMs ?? knownCost(row);
   if (cost !== null && Number.isFinite(run.shareMs)) row.share = { sampleMs: cost, shareMs: run.shareMs };
   stopRow(row, 'share');
 }

@@ -83,3 +83,24 @@ describe('share - a costly row late in the plan', () => {
     expect(out.cases.filter((r) => r.case === 'a').some((r) => r.status === 'ok' && r.stopped === 'budget')).toBe(true);
   });
 });
+
+describe('share - a class settled after the first pass', () => {
+  it('keeps a costly row costly when its later samples come cheaper, so its passes stay the ones set aside', async () => {
+    // The costly store's samples take 45 ms in the first pass, then 1 ms: its average falls below
+    // the line (6 passes × 3 × 23 ms against a share of 500 ms), yet it samples in passes 1 and 4 only.
+    const cheap = Array.from({ length: 9 }, (_, i) => `cheap${i}`);
+    const ids = [...cheap, 'costly'];
+    let pass = 1;
+    const c = defineCase<void>({
+      id: 'c', title: 'c', needs: [], operations: () => 1,
+      setup: (ctx) => sleep(ctx.adapter.id === 'costly' && pass <= 1 ? 45 : 1),
+      run: async (ctx) => 10 + ctx.rng.next(),
+    });
+    const auto = { targetRelCi: 0.0001, minN: 6, maxN: 1000, maxMs: 60_000, passes: 6 };
+    const plan: Plan = { ...DEFAULT_PLAN, suites: ['t'], adapters: ids, sizes: [10], warmup: 1, auto, budgetMs: 5_000 };
+    const out = await runPlan({ plan, suites: [suiteOf(c)], adapters: ids.map(memoryAs), runId: 'settled', cleanupTimeoutMs: 500, onEvent: (e) => { if (e.type === 'pass-end') pass++; } });
+    const costly = out.cases.find((r) => r.adapter === 'costly') as CaseResult & { status: 'ok' };
+    expect(costly.samplesPerPass).toEqual([3, 0, 0, 3, 0, 0]);
+    expect(costly.share?.sampleMs).toBeGreaterThan(40);
+  });
+});
