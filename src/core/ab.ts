@@ -25,6 +25,8 @@ export interface AbRow {
   pSlower: number;
   /** Why the row has no ratio: a side's status and reason. */
   why?: string;
+  /** Neither store can run the case (both unsupported): nothing to compare, and no row to count as unsure. */
+  neither?: true;
 }
 
 /** The rows of one A/B results document; none for a document of another kind of plan. */
@@ -40,7 +42,8 @@ export function abRows(doc: ResultsFile): AbRow[] {
     const both = rowA.status === 'ok' && rowB.status === 'ok';
     const ratio = both ? pairOf(rowA, rowB) : null;
     const why = both ? (ratio ? undefined : 'too few passes with samples on both sides for an interval') : [rowA, rowB].filter((r) => r.status !== 'ok').map((r) => `${r.adapter} ${r.status}: ${r.reason ?? ''}`).join('; ');
-    return [{ browser: doc.run.browser, suite: rowA.suite, case: rowA.case, size: rowA.size, params: rowA.params, a, b, ratio, verdict: abVerdict(ratio, ab.thresholdPct), pSlower: slowerPValue(ratio, ab.thresholdPct), ...(why ? { why } : {}) }];
+    const neither = rowA.status === 'unsupported' && rowB.status === 'unsupported';
+    return [{ browser: doc.run.browser, suite: rowA.suite, case: rowA.case, size: rowA.size, params: rowA.params, a, b, ratio, verdict: abVerdict(ratio, ab.thresholdPct), pSlower: slowerPValue(ratio, ab.thresholdPct), ...(why ? { why } : {}), ...(neither ? { neither: true as const } : {}) }];
   });
 }
 
@@ -82,12 +85,16 @@ export interface AbDecision {
 }
 
 /** One verdict over every row of every browser. */
-export function abDecision(rows: readonly AbRow[], thresholdPct: number, maxUnsure = AB_MAX_UNSURE): AbDecision {
+export function abDecision(all: readonly AbRow[], thresholdPct: number, maxUnsure = AB_MAX_UNSURE): AbDecision {
+  // A case neither store can run is not a row compared: counted as unsure, it pushed an A/A of the
+  // default plan's 13 cases on idb (2 of them views) toward 'undecided'.
+  const rows = all.filter((r) => !r.neither);
+  const skipped = all.length - rows.length;
   const rejected = holmRejects(rows.map((r) => r.pSlower), AB_ALPHA);
   const slower = rows.filter((r, i) => rejected[i] && r.verdict === 'slower');
   const tally: Record<AbVerdict, number> = { slower: 0, faster: 0, same: 0, unsure: 0 };
   for (const r of rows) tally[r.verdict]++;
-  const words = `${rows.length} row${rows.length === 1 ? '' : 's'} compared: ${tally.slower} slower, ${tally.faster} faster, ${tally.same} same, ${tally.unsure} unsure (against ±${thresholdPct}%, 95% intervals over launches)`;
+  const words = `${rows.length} row${rows.length === 1 ? '' : 's'} compared: ${tally.slower} slower, ${tally.faster} faster, ${tally.same} same, ${tally.unsure} unsure (against ±${thresholdPct}%, 95% intervals over launches)${skipped > 0 ? `; ${skipped} case${skipped === 1 ? '' : 's'} neither store can run, not compared` : ''}`;
   if (slower.length > 0) {
     const named = slower.slice(0, 5).map((r) => `${r.browser} ${r.suite}/${r.case} ${r.size} ×${r.ratio?.ratio.toFixed(3) ?? '?'}`);
     return { code: AB_EXIT.slower, line: `SLOWER: ${slower.length} row${slower.length === 1 ? '' : 's'} of ${rows[0]?.b ?? 'B'} slower than ${rows[0]?.a ?? 'A'} beyond ${thresholdPct}%, with the chance of any false alarm over all rows held at ${AB_ALPHA * 100}% (Holm): ${named.join('; ')}${slower.length > 5 ? '; …' : ''}. ${words}.`, slower, tally };

@@ -107,6 +107,22 @@ describe('A/B forest - where the passes ran', () => {
     expect(mixed?.line).not.toContain(LAUNCH_PHRASES.intervals);
   });
 
+  it('leaves out of the decision a case neither store can run, and says so', () => {
+    const doc = abDoc('chromium', [{ case: 'bulk', b: SAME }, { case: 'serial', b: SAME }]);
+    const unsupported = (c: ResultsFile['cases'][number]): ResultsFile['cases'][number] => ({ suite: c.suite, case: c.case, title: c.title, adapter: c.adapter, size: c.size, params: c.params, operations: c.operations, status: 'unsupported', reason: 'needs mapReduce', samples: [], warmup: [] });
+    // Two cases of the pair, and two more neither store runs: without them the run is decided (2 same).
+    const withViews = { ...doc, cases: [...doc.cases, ...doc.cases.map((c) => unsupported({ ...c, case: `${c.case}-view` }))] };
+    const rows = abRows(withViews);
+    expect(rows.filter((r) => r.neither)).toHaveLength(2);
+    const decision = abDecision(rows, 5);
+    expect(decision.code).toBe(0);
+    expect(decision.line).toContain('2 rows compared: 0 slower, 0 faster, 2 same, 0 unsure');
+    expect(decision.line).toContain('2 cases neither store can run, not compared');
+    // One side unsupported is a row that did not compare: it stays unsure and counts.
+    const oneSide = { ...doc, cases: [...doc.cases.slice(0, 3), unsupported(doc.cases[3]!)] };
+    expect(abDecision(abRows(oneSide), 5).tally.unsure).toBe(1);
+  });
+
   it("finds the phrases it rewords in abDecision's own lines, so a change of wording there fails here", () => {
     const rows = abRows(abDoc('chromium', [{ case: 'bulk', b: SAME }]));
     const ok = abDecision(rows, 5).line;
