@@ -29,8 +29,9 @@ export interface InstrumentOptions {
 export function instrumentAdapter(base: StoreAdapter, percent: number, options: InstrumentOptions = {}): StoreAdapter {
   const clock = options.clock ?? (() => performance.now());
   const n = `+${percent}%`;
-  // What the waits so far fell short of, or (negative) went past, in ms: shared by every handle, see slowed.
-  const owed = { ms: 0 };
+  // What the waits so far fell short of, or (negative) went past, in ms, and how long they spun in
+  // all: shared by every handle, see slowed.
+  const owed = { ms: 0, spun: 0 };
   return {
     id: `${base.id}@${n}`,
     label: `${base.id} ${n} (calibration instrument, not a store)`,
@@ -56,22 +57,26 @@ export function instrumentAdapter(base: StoreAdapter, percent: number, options: 
  * overshoots (or falls short) is carried to the next one, and over many calls the waits add up to
  * `fraction` of the calls' time to within one step.
  */
-function slowed(handle: StoreHandle, fraction: number, clock: () => number, onCall: InstrumentOptions['onCall'], owed: { ms: number }): StoreHandle {
+function slowed(handle: StoreHandle, fraction: number, clock: () => number, onCall: InstrumentOptions['onCall'], owed: { ms: number; spun: number }): StoreHandle {
   const out: Record<string, unknown> = {};
   for (const [method, fn] of Object.entries(handle)) {
     if (typeof fn !== 'function') continue;
     out[method] = async (...args: unknown[]) => {
       const t0 = clock();
+      const spunBefore = owed.spun;
       try {
         return await (fn as (...a: unknown[]) => Promise<unknown>).apply(handle, args);
       } finally {
         const t1 = clock();
-        const callMs = t1 - t0;
+        // The call's own time: calls in flight together (insert/parallel) each spanned the others'
+        // waits, and counting those grew every wait from the last until the page hung.
+        const callMs = Math.max(0, t1 - t0 - (owed.spun - spunBefore));
         const targetMs = callMs * fraction;
         const aim = targetMs + owed.ms;
         let now = t1;
         while (now - t1 < aim) now = clock();
         owed.ms = aim - (now - t1);
+        owed.spun += now - t1;
         onCall?.({ method, callMs, targetMs, aimMs: aim, spunMs: now - t1 });
       }
     };
