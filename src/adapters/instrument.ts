@@ -29,9 +29,10 @@ export interface InstrumentOptions {
 export function instrumentAdapter(base: StoreAdapter, percent: number, options: InstrumentOptions = {}): StoreAdapter {
   const clock = options.clock ?? (() => performance.now());
   const n = `+${percent}%`;
-  // What the waits so far fell short of, or (negative) went past, in ms, and how long they spun in
-  // all: shared by every handle, see slowed.
-  const owed = { ms: 0, spun: 0 };
+  // Shared by every handle (see slowed): what the waits so far fell short of, or (negative) went
+  // past, in ms; how long they spun in all; the calls in flight; and since when the time with calls
+  // in flight is not yet charged.
+  const owed: Owed = { ms: 0, spun: 0, inFlight: 0, mark: 0 };
   return {
     id: `${base.id}@${n}`,
     label: `${base.id} ${n} (calibration instrument, not a store)`,
@@ -50,19 +51,32 @@ export function instrumentAdapter(base: StoreAdapter, percent: number, options: 
   };
 }
 
+/** The instrument's state, shared by its handles. */
+interface Owed {
+  ms: number;
+  spun: number;
+  inFlight: number;
+  mark: number;
+}
+
 /**
- * The handle with each of its methods timed and followed by a wait of `fraction` of that time.
+ * The handle with each of its methods timed and followed by a wait. The waits add up to
+ * `fraction` of the time calls were in flight, their own waits left out: one call at a time, a
+ * tenth of each call; calls in flight together (insert/parallel) share their time, where a tenth of
+ * each call's span would count it once per call (a 100-put batch read ×14 at +10%).
+ *
  * A wait can only end on a reading of the clock, and a clock of 5 µs steps overshoots a wait of a
  * few µs by most of a step: a 25 µs call slowed by "10%" read +23% in Chromium. So what a wait
  * overshoots (or falls short) is carried to the next one, and over many calls the waits add up to
- * `fraction` of the calls' time to within one step.
+ * `fraction` of that time to within one step.
  */
-function slowed(handle: StoreHandle, fraction: number, clock: () => number, onCall: InstrumentOptions['onCall'], owed: { ms: number; spun: number }): StoreHandle {
+function slowed(handle: StoreHandle, fraction: number, clock: () => number, onCall: InstrumentOptions['onCall'], owed: Owed): StoreHandle {
   const out: Record<string, unknown> = {};
   for (const [method, fn] of Object.entries(handle)) {
     if (typeof fn !== 'function') continue;
     out[method] = async (...args: unknown[]) => {
       const t0 = clock();
+      if (owed.inFlight++ === 0) owed.mark = t0;
       const spunBefore = owed.spun;
       try {
         return await (fn as (...a: unknown[]) => Promise<unknown>).apply(handle, args);
@@ -71,12 +85,15 @@ function slowed(handle: StoreHandle, fraction: number, clock: () => number, onCa
         // The call's own time: calls in flight together (insert/parallel) each spanned the others'
         // waits, and counting those grew every wait from the last until the page hung.
         const callMs = Math.max(0, t1 - t0 - (owed.spun - spunBefore));
-        const targetMs = callMs * fraction;
+        // The time with calls in flight since it was last charged (the last wait's end, or this call's start).
+        const targetMs = (t1 - owed.mark) * fraction;
         const aim = targetMs + owed.ms;
         let now = t1;
         while (now - t1 < aim) now = clock();
         owed.ms = aim - (now - t1);
         owed.spun += now - t1;
+        owed.mark = now;
+        owed.inFlight--;
         onCall?.({ method, callMs, targetMs, aimMs: aim, spunMs: now - t1 });
       }
     };

@@ -52,7 +52,7 @@ describe('instrument - ADAPTER@+N%', () => {
     expect(Math.abs(spun - target)).toBeLessThanOrEqual(Math.abs(owed) + 1e-9);
   });
 
-  it('slows calls in flight together by N% of their own time, not of the waits of the others (insert/parallel)', async () => {
+  it('slows calls in flight together by N% of the time they were in flight, not of each span (insert/parallel)', async () => {
     // Each put waits 2 ms on a timer: 300 of them at once all end together, and each call's span
     // holds every wait that ran before its own. Counted in, the waits grew by a tenth each, without end.
     const slow: StoreAdapter = {
@@ -62,18 +62,18 @@ describe('instrument - ADAPTER@+N%', () => {
         return { ...h, put: async (d: Parameters<typeof h.put>[0]) => (await new Promise((r) => setTimeout(r, 2)), h.put(d)) };
       },
     };
-    let own = 0;
     let spun = 0;
-    const adapter = instrumentAdapter(slow, 10, { onCall: (c) => ((own += c.callMs), (spun += c.spunMs)) });
+    const adapter = instrumentAdapter(slow, 10, { onCall: (c) => (spun += c.spunMs) });
     const handle = await adapter.open('instrument-parallel');
     const started = performance.now();
     await Promise.all(Array.from({ length: 300 }, (_, i) => handle.put(doc(i))));
     const took = performance.now() - started;
     await handle.destroy();
-    expect(spun).toBeGreaterThanOrEqual(0.1 * own - 1e-9);
-    expect(spun).toBeLessThan(0.1 * own + 1);
-    // Far below the 2 ms × 300 the calls' spans add up to.
-    expect(took).toBeLessThan(10_000);
+    // A tenth of the time the calls were in flight, not of each call's span (the 300 spans overlap):
+    // the batch with its waits took 1.1 times as long as without them, within a clock step or so.
+    const busy = took - spun;
+    expect(spun).toBeGreaterThan(0.1 * busy - 1);
+    expect(spun).toBeLessThan(0.1 * busy + 1);
   });
 
   it('slows a call of known length by N%: a 30 ms call is followed by a 3 ms wait', async () => {
