@@ -5,7 +5,7 @@
  * folder that the page reads at start. No DOM, no Node APIs.
  */
 import { valueFault } from './results-bounds.ts';
-import { ResultsError, parseResultsJson, validateResults, validateResultsInSteps, type ResultsFile } from './results.ts';
+import { checkedResults, ResultsError, parseResultsJson, validateResults, validateResultsInSteps, type ResultsFile } from './results.ts';
 
 /** Parse a results file: one document, or an array of documents. `source` names it in messages. */
 export function parseResultsInput(text: string, source: string): ResultsFile[] {
@@ -57,7 +57,10 @@ export const RESULTS_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}\.json$/;
 
 export function describeForIndex(name: string, bytes: number, text: string): ResultsIndexEntry {
   try {
-    const docs = parseResultsInput(text, name);
+    const data = parseResultsJson(text, name);
+    // Checked as every reader checks them, without the statistics a listing does not show.
+    if (Array.isArray(data)) checkSet(data, name);
+    const docs = Array.isArray(data) ? data.map((d, i) => checkedResults(d, `${name} [document ${i}]`)) : [checkedResults(data, name)];
     return {
       name,
       bytes,

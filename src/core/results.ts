@@ -128,8 +128,12 @@ export async function validateResultsInSteps(data: unknown, source: string, paus
   return readDocument(doc, cases);
 }
 
-/** The document, checked: within the caps (before any work in proportion to its size), against the schema, then the rules it cannot state. */
-function checkedResults(data: unknown, source: string): ResultsFile {
+/**
+ * The document, checked: within the caps (before any work in proportion to its size), against the
+ * schema, then the rules it cannot state; nothing recomputed. For a listing that only names what a
+ * file holds (results/index.json): the statistics and findings of 38 files took it past 5 s under load.
+ */
+export function checkedResults(data: unknown, source: string): ResultsFile {
   const over = valueFault(data);
   if (over) throw new ResultsError(`${source}: ${over.path}: ${over.what}`);
   const fault = findFault(AS_READ, data, says) ?? breaksARule(data as ResultsFile);

@@ -162,7 +162,8 @@ test.describe('explorer - sources', () => {
     const good = index.files.filter((f) => f.error === undefined);
     test.skip(good.length < 2, 'results/ holds fewer than two valid files');
     await page.goto('/');
-    await expect(page.locator('[data-testid=served-list] input[name=served]')).toHaveCount(index.files.length);
+    // The listing checks every file in results/ (38 of them, some of 1 MB): seconds on a loaded machine.
+    await expect(page.locator('[data-testid=served-list] input[name=served]')).toHaveCount(index.files.length, { timeout: 30_000 });
     const names = good.slice(0, 2).map((f) => f.name);
     await page.goto(`/?results=${names.join(',')}&chart-log=1`);
     await expect(page.locator('[data-testid=loaded-list] li')).toHaveCount(2);
