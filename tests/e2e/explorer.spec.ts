@@ -233,7 +233,7 @@ test.describe('explorer - sources', () => {
   test('the run just finished joins the explorer', async ({ page }) => {
     await page.goto('/?suites=insert&adapters=memory&sizes=100&iterations=2&warmup=0');
     await page.locator('#run').click();
-    await page.waitForFunction(() => (window as unknown as { __storebench: { status: string } }).__storebench.status === 'done', null, { timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as { __storebench?: { status: string } }).__storebench?.status === 'done', null, { timeout: 60_000 });
     await expect(page.locator('[data-testid=loaded-list] li')).toContainText('this run');
     await expect(page.locator('#comparison-table tbody tr[data-row="insert/serial/memory/100"]')).toHaveCount(1);
   });
@@ -241,7 +241,7 @@ test.describe('explorer - sources', () => {
   test('after a run started from the URL (autorun), results/ is listed too', async ({ page, request }) => {
     const index = validateResultsIndex(await (await request.get('/results/index.json')).json(), 'results/index.json');
     await page.goto('/?suites=insert&cases=bulk&adapters=memory&sizes=100&iterations=2&warmup=0&autorun=1');
-    await page.waitForFunction(() => (window as unknown as { __storebench: { status: string } }).__storebench.status === 'done', null, { timeout: 60_000 });
+    await page.waitForFunction(() => (window as unknown as { __storebench?: { status: string } }).__storebench?.status === 'done', null, { timeout: 60_000 });
     await expect(page.locator('[data-testid=loaded-list] li')).toContainText('this run');
     await expect(page.locator('[data-testid=served-list] input[name=served]')).toHaveCount(index.files.length);
   });

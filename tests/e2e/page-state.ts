@@ -9,6 +9,7 @@ export const state = (page: Page): Promise<PageState> => page.evaluate(() => (wi
 
 /** The page's run state once its run has ended, done or in error. */
 export async function settled(page: Page, timeout = 90_000): Promise<PageState> {
-  await page.waitForFunction(() => ['done', 'error'].includes((window as unknown as { __storebench: PageState }).__storebench.status), null, { timeout });
+  // Until the page has booted there is no state to read: under load that is seconds after goto.
+  await page.waitForFunction(() => ['done', 'error'].includes((window as unknown as { __storebench?: PageState }).__storebench?.status ?? ''), null, { timeout });
   return state(page);
 }

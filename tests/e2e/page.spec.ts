@@ -86,7 +86,7 @@ test.describe('page - run', () => {
     await expect(page).toHaveURL(new RegExp(`suites=insert&adapters=${adapters.join('%2C')}&sizes=100&iterations=3`));
 
     await page.locator('#run').click();
-    await page.waitForFunction(() => (window as unknown as { __storebench: PageState }).__storebench.status !== 'running', null, { timeout: 90_000 });
+    await page.waitForFunction(() => ((window as unknown as { __storebench?: PageState }).__storebench?.status ?? 'running') !== 'running', null, { timeout: 90_000 });
     const final = await state(page);
     expect(final.error).toBeUndefined();
     expect(final.status).toBe('done');
@@ -158,7 +158,7 @@ test('cancel stops the run and keeps the rows that finished', async ({ page }) =
     await page.locator('#run').click();
     await expect(page.getByTestId('progress-counter')).toHaveText(/^[1-9]\d*\/\d+ samples$/);
     await page.locator('#cancel').click();
-    await page.waitForFunction(() => (window as unknown as { __storebench: PageState }).__storebench.status !== 'running', null, { timeout: 60_000 });
+    await page.waitForFunction(() => ((window as unknown as { __storebench?: PageState }).__storebench?.status ?? 'running') !== 'running', null, { timeout: 60_000 });
     const final = await state(page);
     expect(final.status).toBe('done');
     expect(final.results?.run.cancelled).toBe(true);
