@@ -25,9 +25,11 @@ const PLAN = ['--suites', 'insert', '--adapters', 'memory', '--sizes', '50,5000'
 test('sweep crash - chromium killed mid-run is reported, its rows are kept, and firefox still runs', async () => {
   test.setTimeout(400_000);
   const out = mkdtempSync(join(tmpdir(), 'storebench-crash-'));
-  const browserFolders = () => readdirSync(tmpdir()).filter((n) => n.startsWith('org.chromium.Chromium.') || n.startsWith('storebench-browser-'));
+  // A temporary folder of its own: another sweep beside the tests puts its browsers' folders in the system one.
+  const tmp = mkdtempSync(join(tmpdir(), 'sbc-'));
+  const browserFolders = () => readdirSync(tmp).filter((n) => n.startsWith('org.chromium.Chromium.') || n.startsWith('storebench-browser-'));
   const before = new Set(browserFolders());
-  const sweep = startSweep(['--browsers', 'chromium,firefox', ...PLAN, '--out', out], 380_000);
+  const sweep = startSweep(['--browsers', 'chromium,firefox', ...PLAN, '--out', out], 380_000, 'sweep', { TMPDIR: tmp });
   try {
     // Once chromium has finished a row, kill its browser process: the one whose parent is not itself chromium.
     const partial = await waitFor('a partial file from chromium', 240_000, () => filesIn(out).find((f) => f.endsWith('-chromium.partial.json')));
@@ -61,6 +63,7 @@ test('sweep crash - chromium killed mid-run is reported, its rows are kept, and 
   } finally {
     signalGroup(sweep.child, 'SIGKILL');
     rmSync(out, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
   }
 });
 

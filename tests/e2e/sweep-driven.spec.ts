@@ -31,14 +31,19 @@ function profileProcesses(): string[] {
   return found;
 }
 
-const profileFolders = () => readdirSync(tmpdir()).filter((f) => f.startsWith(PROFILE_PREFIX));
+// The sweeps here get a temporary folder of their own, so a sweep beside these tests (its profiles
+// in the system one) cannot look like a folder these left behind.
+const TMP = mkdtempSync(join(tmpdir(), 'sbd-'));
+const ENV = { TMPDIR: TMP };
+const profileFolders = () => readdirSync(TMP).filter((f) => f.startsWith(PROFILE_PREFIX));
+test.afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 test('sweep - crash: idb loses no acknowledged write under strict, the write-behind control loses some, nothing is left behind', async () => {
   test.setTimeout(300_000);
   const foldersBefore = profileFolders();
   const out = mkdtempSync(join(tmpdir(), 'storebench-crash-'));
   try {
-    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'crash', '--cases', 'serial-strict,serial-default', '--adapters', 'idb,idb@write-behind', '--sizes', '40', '--params', 'kills=3', '--out', out], 280_000);
+    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'crash', '--cases', 'serial-strict,serial-default', '--adapters', 'idb,idb@write-behind', '--sizes', '40', '--params', 'kills=3', '--out', out], 280_000, ENV);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     for (const browser of ['chromium', 'firefox']) {
       const name = filesIn(out).find((f) => f.endsWith(`-${browser}.json`))!;
@@ -68,7 +73,7 @@ test('sweep - cold: get by id warm, after a reload and after a restart, each ope
   const foldersBefore = profileFolders();
   const out = mkdtempSync(join(tmpdir(), 'storebench-cold-'));
   try {
-    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'cold', '--cases', 'get-warm,get-reload,get-restart', '--adapters', 'idb', '--sizes', '200', '--params', 'restarts=3', '--out', out], 280_000);
+    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'cold', '--cases', 'get-warm,get-reload,get-restart', '--adapters', 'idb', '--sizes', '200', '--params', 'restarts=3', '--out', out], 280_000, ENV);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     for (const browser of ['chromium', 'firefox']) {
       const name = filesIn(out).find((f) => f.endsWith(`-${browser}.json`))!;
@@ -102,7 +107,7 @@ test('sweep - tabs: 1 and 2 tabs on idb write and read without losing a write; b
   const foldersBefore = profileFolders();
   const out = mkdtempSync(join(tmpdir(), 'storebench-tabs-'));
   try {
-    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'tabs', '--adapters', 'idb', '--sizes', '100', '--params', 'tabs=1,2;ops=40;rounds=2', '--out', out], 280_000);
+    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'tabs', '--adapters', 'idb', '--sizes', '100', '--params', 'tabs=1,2;ops=40;rounds=2', '--out', out], 280_000, ENV);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     for (const browser of ['chromium', 'firefox']) {
       const name = filesIn(out).find((f) => f.endsWith(`-${browser}.json`))!;
@@ -127,7 +132,7 @@ test('sweep - quota: under a 2 MB quota idb fails with a quota error after some 
   const foldersBefore = profileFolders();
   const out = mkdtempSync(join(tmpdir(), 'storebench-quota-'));
   try {
-    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'quota', '--adapters', 'idb,memory', '--sizes', '100', '--params', 'quotaMb=2;fills=1', '--out', out], 220_000);
+    const run = await sweep(['--browsers', 'chromium,firefox', '--suites', 'quota', '--adapters', 'idb,memory', '--sizes', '100', '--params', 'quotaMb=2;fills=1', '--out', out], 220_000, ENV);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     for (const browser of ['chromium', 'firefox']) {
       const name = filesIn(out).find((f) => f.endsWith(`-${browser}.json`))!;
@@ -153,7 +158,7 @@ test('sweep - Ctrl-C during the crash trials stops at once, keeps the rows as no
   const foldersBefore = profileFolders();
   const out = mkdtempSync(join(tmpdir(), 'storebench-crash-stop-'));
   try {
-    const running = startSweep(['--browsers', 'chromium', '--suites', 'crash', '--cases', 'serial-default,serial-strict', '--adapters', 'idb', '--sizes', '100', '--params', 'kills=50', '--out', out], 170_000);
+    const running = startSweep(['--browsers', 'chromium', '--suites', 'crash', '--cases', 'serial-default,serial-strict', '--adapters', 'idb', '--sizes', '100', '--params', 'kills=50', '--out', out], 170_000, 'sweep', ENV);
     // Progress lines come every few seconds when the output is not a terminal: any kill of the first row.
     await running.waitForStdout(/crash serial-default idb 100: kill \d+ of 50/, 150_000);
     const signalledAt = Date.now();
