@@ -26,7 +26,9 @@ const LAYERS = [
 
 const layerRules = LAYERS.slice(0, -1).map(([name, path], i) => ({
   name: `${name.replace(/\//g, '-')}-imports-no-higher-layer`,
-  comment: `${name} is below ${LAYERS.slice(i + 1).map(([n]) => n).join(', ')}: it must not import them`,
+  comment: `${name} is below ${LAYERS.slice(i + 1)
+    .map(([n]) => n)
+    .join(', ')}: it must not import them`,
   severity: 'error',
   from: { path },
   to: { path: LAYERS.slice(i + 1).map(([, above]) => above) },
@@ -37,7 +39,8 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'An import circle, type-only imports included: give the shared thing a module of its own, below both.',
+      comment:
+        'An import circle, type-only imports included: give the shared thing a module of its own, below both.',
       severity: 'error',
       from: {},
       to: { circular: true },
@@ -45,28 +48,31 @@ module.exports = {
     ...layerRules,
     {
       name: 'ui-imports-no-cli',
-      comment: 'The page and the CLI meet only in the layers below them (src/core, src/export, ...).',
+      comment:
+        'The page and the CLI meet only in the layers below them (src/core, src/export, ...).',
       severity: 'error',
       from: { path: '^src/ui/' },
       to: { path: '^src/cli/' },
     },
     {
       name: 'cli-imports-no-ui',
-      comment: 'The page and the CLI meet only in the layers below them (src/core, src/export, ...).',
+      comment:
+        'The page and the CLI meet only in the layers below them (src/core, src/export, ...).',
       severity: 'error',
       from: { path: '^src/cli/' },
       to: { path: '^src/ui/' },
     },
     {
       name: 'node-only-in-cli',
-      comment: "Only the CLI runs in Node: everything else is bundled into the page too.",
+      comment: 'Only the CLI runs in Node: everything else is bundled into the page too.',
       severity: 'error',
       from: { path: '^(fixtures|suites|src)/', pathNot: '^src/cli/' },
       to: { dependencyTypes: ['core'] },
     },
     {
       name: 'node-packages-only-in-cli',
-      comment: 'Playwright and Vite drive browsers and build the page from Node: the CLI alone imports them.',
+      comment:
+        'Playwright and Vite drive browsers and build the page from Node: the CLI alone imports them.',
       severity: 'error',
       from: { path: '^(fixtures|suites|src)/', pathNot: '^src/cli/' },
       to: { path: '^node_modules/(playwright-core|@playwright/test|vite)/' },
@@ -85,7 +91,17 @@ module.exports = {
         "results-schema.ts is the results schema's one definition in TypeBox: readers take only its types and the JSON file it publishes, so TypeBox never reaches a bundle (npm run schema writes the file).",
       severity: 'error',
       from: { path: '^(fixtures|src/core)/', pathNot: '^src/core/results-schema\\.ts$' },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown'] },
+      to: {
+        dependencyTypes: [
+          'npm',
+          'npm-dev',
+          'npm-optional',
+          'npm-peer',
+          'npm-bundled',
+          'npm-no-pkg',
+          'npm-unknown',
+        ],
+      },
     },
     {
       name: 'ui-model-is-pure',
@@ -114,6 +130,9 @@ module.exports = {
     // Type-only imports count: a circle of types is still a circle for the reader.
     tsPreCompilationDeps: true,
     // Vite and Playwright publish only under the `import` condition of their package exports.
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
   },
 };

@@ -1,5 +1,10 @@
 import { defineConfig, type PlaywrightTestProject } from '@playwright/test';
-import { findChromium, findFirefox, findWebKit, type BrowserCandidate } from './src/cli/browsers.ts';
+import {
+  findChromium,
+  findFirefox,
+  findWebKit,
+  type BrowserCandidate,
+} from './src/cli/browsers.ts';
 
 /**
  * One project per engine, so `npx playwright test --project=firefox` runs the end-to-end tests
@@ -20,15 +25,32 @@ import { findChromium, findFirefox, findWebKit, type BrowserCandidate } from './
 const PORT = Number(process.env.E2E_PORT ?? 5179);
 const ONCE = [/sweep[^/]*\.spec\.ts$/, /study\.spec\.ts$/, /explorer\.spec\.ts$/];
 
-function project(name: 'chromium' | 'firefox' | 'webkit', b: BrowserCandidate): PlaywrightTestProject | null {
+function project(
+  name: 'chromium' | 'firefox' | 'webkit',
+  b: BrowserCandidate,
+): PlaywrightTestProject | null {
   if (!b.found || !b.playwright) return null;
   const { executablePath, args, channel } = b.playwright;
-  return { name, use: { browserName: name, ...(channel ? { channel } : {}), launchOptions: { ...(executablePath ? { executablePath } : {}), args } } };
+  return {
+    name,
+    use: {
+      browserName: name,
+      ...(channel ? { channel } : {}),
+      launchOptions: { ...(executablePath ? { executablePath } : {}), args },
+    },
+  };
 }
 
-const found = [project('chromium', findChromium()), project('firefox', findFirefox()), project('webkit', findWebKit())].filter((p): p is PlaywrightTestProject => p !== null);
+const found = [
+  project('chromium', findChromium()),
+  project('firefox', findFirefox()),
+  project('webkit', findWebKit()),
+].filter((p): p is PlaywrightTestProject => p !== null);
 // With no browser at all, a bare project makes Playwright say which browser to install.
-const projects = found.length > 0 ? found.map((p, i) => (i === 0 ? p : { ...p, testIgnore: ONCE })) : [{ name: 'chromium', use: { browserName: 'chromium' as const } }];
+const projects =
+  found.length > 0
+    ? found.map((p, i) => (i === 0 ? p : { ...p, testIgnore: ONCE }))
+    : [{ name: 'chromium', use: { browserName: 'chromium' as const } }];
 
 export default defineConfig({
   testDir: 'tests/e2e',

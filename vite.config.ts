@@ -5,17 +5,25 @@ import { defineConfig } from 'vitest/config';
 import { ISOLATION_HEADERS } from './src/cli/isolation.ts';
 import { resultsFolder } from './src/cli/results-index.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /** What the page is built from: a change to anything else (docs, tests, results) does not make a build dirty. */
-const BUILT_FROM = 'src suites fixtures public index.html vite.config.ts package.json package-lock.json';
+const BUILT_FROM =
+  'src suites fixtures public index.html vite.config.ts package.json package-lock.json';
 
 /** The commit the page is built from, `-dirty` when what it is built from differs from it (as `git describe --dirty` marks it). */
 function gitCommit(): string {
-  const git = (args: string) => execSync(`git ${args}`, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  const git = (args: string) =>
+    execSync(`git ${args}`, { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   try {
     const commit = git('rev-parse --short HEAD');
-    return git(`status --porcelain --untracked-files=no -- ${BUILT_FROM}`) === '' ? commit : `${commit}-dirty`;
+    return git(`status --porcelain --untracked-files=no -- ${BUILT_FROM}`) === ''
+      ? commit
+      : `${commit}-dirty`;
   } catch {
     return 'unknown';
   }
@@ -38,7 +46,13 @@ export default defineConfig({
   optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
   // bundlerTimings (here and in worker): Rolldown's note that plugins took most of a build,
   // printed by every `npm start` on a 2-core machine; it asks nothing of a user.
-  build: { target: 'es2022', outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000, rolldownOptions: { checks: { bundlerTimings: false } } },
+  build: {
+    target: 'es2022',
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
   test: {
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',

@@ -52,7 +52,8 @@ export const coldCaseId = (op: ColdOp, state: ColdState): string => `${op}-${sta
 
 /** The op and state of a cold case's id, or null when it is not one. */
 export function coldCaseOf(caseId: string): { op: ColdOp; state: ColdState } | null {
-  for (const op of COLD_OPS) for (const state of COLD_STATES) if (coldCaseId(op, state) === caseId) return { op, state };
+  for (const op of COLD_OPS)
+    for (const state of COLD_STATES) if (coldCaseId(op, state) === caseId) return { op, state };
   return null;
 }
 
@@ -62,17 +63,26 @@ function coldCase(op: ColdOp, state: ColdState): BenchCase {
     title: `open, then ${WHAT[op]}, ${STATE_TEXT[state]}`,
     needs: NEEDS[op],
     params: { op, state },
-    driven: 'reload the page and restart the browser on the same profile between writing the data and reading it',
-    supports: (adapter) => (adapter.backend === 'memory' ? `${adapter.id} keeps nothing across a reload or a restart` : true),
+    driven:
+      'reload the page and restart the browser on the same profile between writing the data and reading it',
+    supports: (adapter) =>
+      adapter.backend === 'memory'
+        ? `${adapter.id} keeps nothing across a reload or a restart`
+        : true,
     operations: () => 1,
-    run: () => Promise.reject(new Error('the cold suite is run by the sweep driver, not in the page')),
+    run: () =>
+      Promise.reject(new Error('the cold suite is run by the sweep driver, not in the page')),
   });
 }
 
 /** The op a cold row measures, from its params. */
-export function coldOpOf(params: Readonly<Record<string, unknown>>): { op: ColdOp; state: ColdState } {
+export function coldOpOf(params: Readonly<Record<string, unknown>>): {
+  op: ColdOp;
+  state: ColdState;
+} {
   const { op, state } = params;
-  if (!COLD_OPS.includes(op as ColdOp) || !COLD_STATES.includes(state as ColdState)) throw new RangeError(`not the params of a cold case: ${JSON.stringify(params)}`);
+  if (!COLD_OPS.includes(op as ColdOp) || !COLD_STATES.includes(state as ColdState))
+    throw new RangeError(`not the params of a cold case: ${JSON.stringify(params)}`);
   return { op: op as ColdOp, state: state as ColdState };
 }
 
@@ -83,7 +93,13 @@ function target(docs: readonly Doc[], field: string): { id: string; value: Scala
 }
 
 /** Per op, a step on a handle with that op's methods (a table, so each op's handle type follows it). */
-type PerOp<Step> = { [Op in ColdOp]: (handle: ColdHandle<Op>, target: { id: string; value: Scalar }, field: string) => Promise<Step> };
+type PerOp<Step> = {
+  [Op in ColdOp]: (
+    handle: ColdHandle<Op>,
+    target: { id: string; value: Scalar },
+    field: string,
+  ) => Promise<Step>;
+};
 
 /** What each read uses, built before it: the view's index, the secondary index. */
 const BUILD: PerOp<void> = {
@@ -119,7 +135,12 @@ export interface ColdStoreSteps {
  * uses (`store` is its adapter's id): call it before the clock starts. The handle and the op go
  * in together, so no read can run on a handle checked for another op.
  */
-export function coldSteps<Op extends ColdOp>(handle: StoreHandle, op: Op, field: string, store: string): ColdStoreSteps {
+export function coldSteps<Op extends ColdOp>(
+  handle: StoreHandle,
+  op: Op,
+  field: string,
+  store: string,
+): ColdStoreSteps {
   // The type argument is spelled out so that the narrowed type is ColdHandle<Op> itself.
   assertMethods<(typeof NEEDS)[Op]>(handle, NEEDS[op], store);
   return {
@@ -130,7 +151,10 @@ export function coldSteps<Op extends ColdOp>(handle: StoreHandle, op: Op, field:
     async read(docs) {
       const { id, value } = target(docs, field);
       const found = await READ[op](handle, { id, value }, field);
-      if (found.length === 0) throw new Error(`${WHAT[op]} found nothing after ${op === 'get' ? id : `${field} = ${JSON.stringify(value)}`}`);
+      if (found.length === 0)
+        throw new Error(
+          `${WHAT[op]} found nothing after ${op === 'get' ? id : `${field} = ${JSON.stringify(value)}`}`,
+        );
     },
   };
 }
@@ -152,7 +176,9 @@ export interface ColdSteps {
 /** The row of a cold case: a sample per read, open plus read, with each recorded apart. */
 export function coldRow(identity: CaseIdentity, samples: readonly ColdSample[]): CaseResult {
   const times = samples.map((s) => s.openMs + s.readMs);
-  return measuredRow(identity, times, { metrics: { openMs: samples.map((s) => s.openMs), readMs: samples.map((s) => s.readMs) } });
+  return measuredRow(identity, times, {
+    metrics: { openMs: samples.map((s) => s.openMs), readMs: samples.map((s) => s.readMs) },
+  });
 }
 
 export const coldSuite: Suite<'cold'> = {
@@ -160,7 +186,15 @@ export const coldSuite: Suite<'cold'> = {
   title: 'Cold start',
   description:
     'Open the store and do one read (get by id, a page of allDocs, a persisted-view query, an indexed find) in the tab that wrote the data, after a page reload, and after a browser restart on the same profile. Driven by the sweep (Chromium, Firefox).',
-  params: { restarts: { kind: 'int', default: 6, min: 1, sampling: true, help: 'samples per row: each fills a fresh store, then reads it warm, after a reload and after a restart' } },
+  params: {
+    restarts: {
+      kind: 'int',
+      default: 6,
+      min: 1,
+      sampling: true,
+      help: 'samples per row: each fills a fresh store, then reads it warm, after a reload and after a restart',
+    },
+  },
   cases: () => COLD_OPS.flatMap((op) => COLD_STATES.map((state) => coldCase(op, state))),
 };
 

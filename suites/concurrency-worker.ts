@@ -18,42 +18,52 @@ export interface WorkerTask {
   count: number;
 }
 
-export type WorkerReply = { type: 'ready' } | { type: 'done'; latencies: number[] } | { type: 'error'; message: string };
+export type WorkerReply =
+  { type: 'ready' } | { type: 'done'; latencies: number[] } | { type: 'error'; message: string };
 
 let handle: StoreHandle | undefined;
 let task: WorkerTask | undefined;
 
 const reply = (msg: WorkerReply) => (self as unknown as Worker).postMessage(msg);
 
-self.addEventListener('message', (event: MessageEvent<{ type: 'task'; task: WorkerTask } | { type: 'go' }>) => {
-  void (async () => {
-    try {
-      const msg = event.data;
-      if (msg.type === 'task') {
-        task = msg.task;
-        handle = await adapterById(task.adapter).open(task.dbName);
-        reply({ type: 'ready' });
-        return;
-      }
-      if (!handle || !task) throw new Error('"go" before "task"');
-      const latencies: number[] = [];
-      if (task.mode === 'write') {
-        for (const doc of makeDocs(fixtureShape(task.fixture), task.seed, task.count, task.start)) {
-          const t0 = performance.now();
-          await handle.put(doc);
-          latencies.push(performance.now() - t0);
+self.addEventListener(
+  'message',
+  (event: MessageEvent<{ type: 'task'; task: WorkerTask } | { type: 'go' }>) => {
+    void (async () => {
+      try {
+        const msg = event.data;
+        if (msg.type === 'task') {
+          task = msg.task;
+          handle = await adapterById(task.adapter).open(task.dbName);
+          reply({ type: 'ready' });
+          return;
         }
-      } else {
-        for (let i = task.start; i < task.start + task.count; i++) {
-          const t0 = performance.now();
-          if ((await handle.get(docId(i))) === undefined) throw new Error(`document ${docId(i)} not found`);
-          latencies.push(performance.now() - t0);
+        if (!handle || !task) throw new Error('"go" before "task"');
+        const latencies: number[] = [];
+        if (task.mode === 'write') {
+          for (const doc of makeDocs(
+            fixtureShape(task.fixture),
+            task.seed,
+            task.count,
+            task.start,
+          )) {
+            const t0 = performance.now();
+            await handle.put(doc);
+            latencies.push(performance.now() - t0);
+          }
+        } else {
+          for (let i = task.start; i < task.start + task.count; i++) {
+            const t0 = performance.now();
+            if ((await handle.get(docId(i))) === undefined)
+              throw new Error(`document ${docId(i)} not found`);
+            latencies.push(performance.now() - t0);
+          }
         }
+        await handle.close();
+        reply({ type: 'done', latencies });
+      } catch (e) {
+        reply({ type: 'error', message: errorMessage(e) });
       }
-      await handle.close();
-      reply({ type: 'done', latencies });
-    } catch (e) {
-      reply({ type: 'error', message: errorMessage(e) });
-    }
-  })();
-});
+    })();
+  },
+);

@@ -7,7 +7,10 @@ import type { WorkerReply, WorkerTask } from './concurrency-worker.ts';
 
 type Mode = 'write' | 'read';
 
-const ACTORS: Record<Mode, [string, string]> = { write: ['writer', 'writers'], read: ['reader', 'readers'] };
+const ACTORS: Record<Mode, [string, string]> = {
+  write: ['writer', 'writers'],
+  read: ['reader', 'readers'],
+};
 const actors = (mode: Mode, k: number) => ACTORS[mode][k === 1 ? 0 : 1];
 
 /** Split `size` operations over k actors as evenly as possible: [start, count] per actor. */
@@ -49,7 +52,8 @@ function inPage(mode: Mode, k: number): BenchCase {
           for (let i = start; i < start + count; i++) {
             const t0 = ctx.now();
             if (mode === 'write') await ctx.handle.put(s.docs[i] as Doc);
-            else if ((await ctx.handle.get(docId(i))) === undefined) throw new Error(`document ${docId(i)} not found`);
+            else if ((await ctx.handle.get(docId(i))) === undefined)
+              throw new Error(`document ${docId(i)} not found`);
             latencies.push(ctx.now() - t0);
           }
         }),
@@ -75,7 +79,8 @@ function nextReply(worker: Worker, want: WorkerReply['type']): Promise<WorkerRep
     const onMessage = (e: MessageEvent<WorkerReply>) => {
       cleanup();
       if (e.data.type === 'error') reject(new Error(`worker: ${e.data.message}`));
-      else if (e.data.type !== want) reject(new Error(`worker sent ${e.data.type}, expected ${want}`));
+      else if (e.data.type !== want)
+        reject(new Error(`worker sent ${e.data.type}, expected ${want}`));
       else resolve(e.data);
     };
     const onError = (e: ErrorEvent) => {
@@ -104,9 +109,19 @@ function inWorkers(mode: Mode, k: number): BenchCase {
       const workers: Worker[] = [];
       const ready: Promise<WorkerReply>[] = [];
       for (const [start, count] of shares(ctx.size, k)) {
-        const worker = new Worker(new URL('./concurrency-worker.ts', import.meta.url), { type: 'module' });
+        const worker = new Worker(new URL('./concurrency-worker.ts', import.meta.url), {
+          type: 'module',
+        });
         workers.push(worker);
-        const task: WorkerTask = { adapter: ctx.adapter.id, dbName: ctx.dbName, mode, fixture: ctx.fixture.shape, seed: ctx.fixture.seed, start, count };
+        const task: WorkerTask = {
+          adapter: ctx.adapter.id,
+          dbName: ctx.dbName,
+          mode,
+          fixture: ctx.fixture.shape,
+          seed: ctx.fixture.seed,
+          start,
+          count,
+        };
         ready.push(nextReply(worker, 'ready'));
         worker.postMessage({ type: 'task', task });
       }
@@ -139,11 +154,17 @@ function inWorkers(mode: Mode, k: number): BenchCase {
 export const concurrencySuite: Suite = {
   id: 'concurrency',
   title: 'Concurrency',
-  description: 'K concurrent writers and readers (one operation at a time each) in the page and in K dedicated Workers; total time and per-operation latency.',
+  description:
+    'K concurrent writers and readers (one operation at a time each) in the page and in K dedicated Workers; total time and per-operation latency.',
   reproduces: 'Persevere JavaScriptDB vs CouchDB vs MySQL (10 concurrent clients)',
-  params: { ks: { kind: 'ints', default: [1, 2, 4, 10], help: 'numbers of concurrent writers or readers' } },
+  params: {
+    ks: { kind: 'ints', default: [1, 2, 4, 10], help: 'numbers of concurrent writers or readers' },
+  },
   cases: (p) => {
     const ks = p.ks as number[];
-    return (['write', 'read'] as const).flatMap((mode) => [...ks.map((k) => inPage(mode, k)), ...ks.map((k) => inWorkers(mode, k))]);
+    return (['write', 'read'] as const).flatMap((mode) => [
+      ...ks.map((k) => inPage(mode, k)),
+      ...ks.map((k) => inWorkers(mode, k)),
+    ]);
   },
 };

@@ -2,7 +2,12 @@ import type { Doc, Durability, StoreAdapter, StoreHandle } from '../src/core/ada
 import type { CaseIdentity } from '../src/core/identity.ts';
 import type { CaseResult } from '../src/core/results.ts';
 import { assertMethods, type HandleFor } from '../src/core/capability-methods.ts';
-import { measuredRow, type CaseRequest, type DrivenSuite, type StoreRequest } from '../src/core/driven.ts';
+import {
+  measuredRow,
+  type CaseRequest,
+  type DrivenSuite,
+  type StoreRequest,
+} from '../src/core/driven.ts';
 import { wilsonInterval, type Interval } from '../src/core/stats.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
 
@@ -38,15 +43,25 @@ function crashCase(write: 'serial' | 'bulk', durability: Durability): BenchCase 
   const chunkSize = write === 'serial' ? 1 : BULK_CHUNK;
   return defineCase({
     id: `${write}-${durability}`,
-    title: write === 'serial' ? `one write at a time, durability ${durability}, killed` : `bulk writes of ${chunkSize}, durability ${durability}, killed`,
-    needs: [...(write === 'bulk' ? (['bulkWrite'] as const) : []), ...(durability === 'default' ? [] : (['durability'] as const))],
+    title:
+      write === 'serial'
+        ? `one write at a time, durability ${durability}, killed`
+        : `bulk writes of ${chunkSize}, durability ${durability}, killed`,
+    needs: [
+      ...(write === 'bulk' ? (['bulkWrite'] as const) : []),
+      ...(durability === 'default' ? [] : (['durability'] as const)),
+    ],
     params: { durability, chunkSize },
     openOptions: { durability },
     driven: KILL,
-    supports: (adapter) => (persistsAcrossRestart(adapter) ? true : `${adapter.id} keeps nothing across a browser restart, so there is nothing a crash could lose`),
+    supports: (adapter) =>
+      persistsAcrossRestart(adapter)
+        ? true
+        : `${adapter.id} keeps nothing across a browser restart, so there is nothing a crash could lose`,
     // One sample is one kill; its time is the mean ms per acknowledged write before the kill.
     operations: () => 1,
-    run: () => Promise.reject(new Error('the crash suite is run by the sweep driver, not in the page')),
+    run: () =>
+      Promise.reject(new Error('the crash suite is run by the sweep driver, not in the page')),
   });
 }
 
@@ -58,7 +73,11 @@ export function persistsAcrossRestart(adapter: StoreAdapter): boolean {
 export function crashWriteOf(params: Readonly<Record<string, unknown>>): CrashWrite {
   const durability = params.durability;
   const chunkSize = params.chunkSize;
-  if (!LEVELS.includes(durability as Durability) || typeof chunkSize !== 'number' || !(chunkSize >= 1)) {
+  if (
+    !LEVELS.includes(durability as Durability) ||
+    typeof chunkSize !== 'number' ||
+    !(chunkSize >= 1)
+  ) {
     throw new RangeError(`not the params of a crash case: ${JSON.stringify(params)}`);
   }
   return { durability: durability as Durability, chunkSize };
@@ -69,7 +88,13 @@ export function crashWriteOf(params: Readonly<Record<string, unknown>>): CrashWr
  * with the ms since the first write began. Runs until every document is written or the browser
  * is killed.
  */
-export async function writeAcknowledged(handle: StoreHandle, docs: readonly Doc[], write: CrashWrite, ack: (ids: string[], ms: number) => void, now: () => number): Promise<void> {
+export async function writeAcknowledged(
+  handle: StoreHandle,
+  docs: readonly Doc[],
+  write: CrashWrite,
+  ack: (ids: string[], ms: number) => void,
+  now: () => number,
+): Promise<void> {
   // Bulk writes need the method bulkWrite guarantees: checked before the first write, not timed.
   const bulk = write.chunkSize === 1 ? null : bulkWriter(handle);
   const t0 = now();
@@ -90,7 +115,10 @@ function bulkWriter(handle: StoreHandle): HandleFor<'bulkWrite'> {
 }
 
 /** Which of `ids` the store holds after the restart, and how many documents it holds in all. */
-export async function survivors(handle: StoreHandle, ids: readonly string[]): Promise<{ present: string[]; count: number }> {
+export async function survivors(
+  handle: StoreHandle,
+  ids: readonly string[],
+): Promise<{ present: string[]; count: number }> {
   const present: string[] = [];
   for (const id of ids) if ((await handle.get(id)) !== undefined) present.push(id);
   return { present, count: await handle.count() };
@@ -105,7 +133,9 @@ export interface CrashSteps {
    */
   write(request: CaseRequest): Promise<'written'>;
   /** After the restart: `survivors` of `ids`; then the database is deleted. */
-  survivors(request: StoreRequest & { params: Record<string, unknown>; ids: string[] }): Promise<{ present: string[]; count: number }>;
+  survivors(
+    request: StoreRequest & { params: Record<string, unknown>; ids: string[] },
+  ): Promise<{ present: string[]; count: number }>;
 }
 
 /** One kill, as the driver saw it. */
@@ -127,12 +157,23 @@ export interface CrashTrial {
  */
 export function crashRow(identity: CaseIdentity, trials: readonly CrashTrial[]): CaseResult {
   const { samples, metrics } = crashRecord(trials);
-  if (samples.length === 0) return { ...identity, samples, warmup: [], metrics, status: 'error', reason: 'no write was acknowledged before any kill' };
+  if (samples.length === 0)
+    return {
+      ...identity,
+      samples,
+      warmup: [],
+      metrics,
+      status: 'error',
+      reason: 'no write was acknowledged before any kill',
+    };
   return measuredRow(identity, samples, { metrics });
 }
 
 /** The samples and metrics of the kills that came after an acknowledged write. */
-export function crashRecord(trials: readonly CrashTrial[]): { samples: number[]; metrics: Record<string, number[]> } {
+export function crashRecord(trials: readonly CrashTrial[]): {
+  samples: number[];
+  metrics: Record<string, number[]>;
+} {
   const counted = trials.filter((t) => t.acknowledged.length > 0);
   return {
     samples: counted.map((t) => t.elapsedMs / t.acknowledged.length),
@@ -160,7 +201,13 @@ export function lostWrites(row: CaseResult): LostWrites | null {
   if (row.suite !== crashSuite.id || !lost || !acknowledged) return null;
   const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
   const killsWithLoss = lost.filter((n) => n > 0).length;
-  return { lost: sum(lost), acknowledged: sum(acknowledged), kills: lost.length, killsWithLoss, lossRate: wilsonInterval(killsWithLoss, lost.length) };
+  return {
+    lost: sum(lost),
+    acknowledged: sum(acknowledged),
+    kills: lost.length,
+    killsWithLoss,
+    lossRate: wilsonInterval(killsWithLoss, lost.length),
+  };
 }
 
 /**
@@ -170,7 +217,9 @@ export function lostWrites(row: CaseResult): LostWrites | null {
 export function describeLost(row: CaseResult): string | null {
   const l = lostWrites(row);
   if (!l) return null;
-  const rate = l.lossRate ? ` (95% CI ${Math.round(l.lossRate.lo * 100)}–${Math.round(l.lossRate.hi * 100)}% of kills)` : '';
+  const rate = l.lossRate
+    ? ` (95% CI ${Math.round(l.lossRate.lo * 100)}–${Math.round(l.lossRate.hi * 100)}% of kills)`
+    : '';
   return `lost ${l.lost} of ${l.acknowledged} acknowledged write${l.acknowledged === 1 ? '' : 's'}; ${l.killsWithLoss} of ${l.kills} kill${l.kills === 1 ? '' : 's'} lost some${rate}`;
 }
 
@@ -179,13 +228,25 @@ export const crashSuite: Suite<'crash'> = {
   title: 'Crash durability',
   description:
     "Writes acknowledged by the store, then the browser killed with SIGKILL at a seeded point and started again on the same profile: how many acknowledged writes are gone. One sample per kill; durability 'default', 'relaxed' and 'strict' where the store can set it. Driven by the sweep (Chromium, Firefox).",
-  params: { kills: { kind: 'int', default: 5, min: 1, sampling: true, help: 'kills per row (one sample each)' } },
+  params: {
+    kills: {
+      kind: 'int',
+      default: 5,
+      min: 1,
+      sampling: true,
+      help: 'kills per row (one sample each)',
+    },
+  },
   cases: () => LEVELS.flatMap((d) => [crashCase('serial', d), crashCase('bulk', d)]),
 };
 
 export const crashDriven: DrivenSuite<'crash'> = {
   suite: crashSuite,
-  finding: { heading: 'Crash durability (acknowledged writes gone after SIGKILL and restart; the ms above are per acknowledged write):', describe: describeLost },
+  finding: {
+    heading:
+      'Crash durability (acknowledged writes gone after SIGKILL and restart; the ms above are per acknowledged write):',
+    describe: describeLost,
+  },
   // A sample is a whole kill's time over its acknowledged writes, never a short timed section.
   timedSection: false,
 };

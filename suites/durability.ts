@@ -49,7 +49,8 @@ function serial(durability: Durability): BenchCase {
 export const durabilitySuite: Suite = {
   id: 'durability',
   title: 'Durability',
-  description: "Bulk and one-at-a-time writes with IndexedDB transaction durability 'relaxed', 'strict' and 'default', for stores that can set it.",
+  description:
+    "Bulk and one-at-a-time writes with IndexedDB transaction durability 'relaxed', 'strict' and 'default', for stores that can set it.",
   reproduces: 'Persevere JavaScriptDB vs CouchDB vs MySQL (fast vs high-integrity commits)',
   cases: () => LEVELS.flatMap((d) => [bulk(d), serial(d)]),
 };

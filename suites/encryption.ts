@@ -21,8 +21,14 @@ interface Enc<C extends Capability> {
  * Setup: the handle to use (wrapped when encrypted, key made untimed; the wrapper checked to keep
  * the methods the case needs) and the work for the case.
  */
-async function prepare<C extends Capability>(ctx: CaseContext<C>, mode: Mode, filled: boolean, queries: number): Promise<Enc<C>> {
-  const handle = mode === 'encrypted' ? ctx.checked(encryptedHandle(ctx.handle, await createKey())) : ctx.handle;
+async function prepare<C extends Capability>(
+  ctx: CaseContext<C>,
+  mode: Mode,
+  filled: boolean,
+  queries: number,
+): Promise<Enc<C>> {
+  const handle =
+    mode === 'encrypted' ? ctx.checked(encryptedHandle(ctx.handle, await createKey())) : ctx.handle;
   if (filled) await prefill(handle, ctx, ctx.size);
   const docs = ctx.fixture.docs(ctx.size);
   const [field] = queryFields(ctx);
@@ -46,7 +52,8 @@ function insert(mode: Mode): BenchCase {
       expectCount('documents after insert', await s.handle.count(), ctx.size);
       const probe = s.docs[ctx.rng.int(s.docs.length)] as Doc;
       const back = await s.handle.get(probe._id);
-      if (JSON.stringify(back) !== JSON.stringify(probe)) throw new Error(`verify failed: ${probe._id} did not read back as written`);
+      if (JSON.stringify(back) !== JSON.stringify(probe))
+        throw new Error(`verify failed: ${probe._id} did not read back as written`);
     },
   });
 }
@@ -80,8 +87,14 @@ function find(mode: Mode, n: number): BenchCase {
 export const encryptionSuite: Suite = {
   id: 'encryption',
   title: 'Encryption',
-  description: 'Bulk insert and scan queries with documents encrypted by AES-GCM (WebCrypto), next to the same cases in plain text.',
+  description:
+    'Bulk insert and scan queries with documents encrypted by AES-GCM (WebCrypto), next to the same cases in plain text.',
   reproduces: 'IBM JSONStore (methods with and without encryption)',
   params: { queries: { kind: 'int', default: 5, help: 'queries per sample in the find cases' } },
-  cases: (p) => [insert('plain'), insert('encrypted'), find('plain', p.queries as number), find('encrypted', p.queries as number)],
+  cases: (p) => [
+    insert('plain'),
+    insert('encrypted'),
+    find('plain', p.queries as number),
+    find('encrypted', p.queries as number),
+  ],
 };

@@ -1,7 +1,14 @@
 import type { FindQuery } from '../src/core/adapter.ts';
 import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
 import { closeReopened, expectCount, prefilled, preparedAndReopened } from './prefill.ts';
-import { findEach, pickValues, prepareIndexedQueries, prepareQueries, queryFields, verifyFound } from './queries.ts';
+import {
+  findEach,
+  pickValues,
+  prepareIndexedQueries,
+  prepareQueries,
+  queryFields,
+  verifyFound,
+} from './queries.ts';
 
 type Kind = 'eq' | 'gt' | 'ne' | 'two-field';
 
@@ -19,12 +26,22 @@ function queriesOf(ctx: CaseContext, kind: Kind, n: number): FindQuery[] {
       case 'ne':
         return { where: [{ field: f1, ne: v }] };
       case 'two-field':
-        return { where: [{ field: f1, gte: v }, { field: f2, eq: v2[i] as FindQuery['where'][number]['eq'] }] };
+        return {
+          where: [
+            { field: f1, gte: v },
+            { field: f2, eq: v2[i] as FindQuery['where'][number]['eq'] },
+          ],
+        };
     }
   });
 }
 
-const TITLES: Record<Kind, string> = { eq: 'equality', gt: 'range ($gt)', ne: 'not equal ($ne)', 'two-field': 'two fields ($gte and $eq)' };
+const TITLES: Record<Kind, string> = {
+  eq: 'equality',
+  gt: 'range ($gt)',
+  ne: 'not equal ($ne)',
+  'two-field': 'two fields ($gte and $eq)',
+};
 
 /** A query case: the same queries with an index built in setup, or without one (a scan). */
 function queryCase(kind: Kind, indexed: boolean, n: number): BenchCase {
@@ -38,19 +55,34 @@ function queryCase(kind: Kind, indexed: boolean, n: number): BenchCase {
     verify: verifyFound,
   } as const;
   // Defined apart, so that only the indexed case's handle promises createIndex.
-  if (!indexed) return defineCase({ ...common, needs: ['query'], setup: (ctx) => prepareQueries(ctx, queriesOf(ctx, kind, n)) });
+  if (!indexed)
+    return defineCase({
+      ...common,
+      needs: ['query'],
+      setup: (ctx) => prepareQueries(ctx, queriesOf(ctx, kind, n)),
+    });
   return defineCase({
     ...common,
     needs: ['query', 'secondaryIndex'],
     setup(ctx) {
       const fields = queryFields(ctx);
-      return prepareIndexedQueries(ctx, queriesOf(ctx, kind, n), kind === 'two-field' ? fields : [fields[0]]);
+      return prepareIndexedQueries(
+        ctx,
+        queriesOf(ctx, kind, n),
+        kind === 'two-field' ? fields : [fields[0]],
+      );
     },
   });
 }
 
 /** Variants of one indexed range query: a page of it, only some fields of it, or its count. */
-function variant(id: string, title: string, n: number, shape: (q: FindQuery, fields: [string, string]) => FindQuery, mode: 'find' | 'count' = 'find'): BenchCase {
+function variant(
+  id: string,
+  title: string,
+  n: number,
+  shape: (q: FindQuery, fields: [string, string]) => FindQuery,
+  mode: 'find' | 'count' = 'find',
+): BenchCase {
   return defineCase({
     id,
     title: `${n} ${title}`,
@@ -60,11 +92,17 @@ function variant(id: string, title: string, n: number, shape: (q: FindQuery, fie
     operations: () => n,
     setup(ctx) {
       const fields = queryFields(ctx);
-      return prepareIndexedQueries(ctx, queriesOf(ctx, 'gt', n).map((q) => shape(q, fields)), [fields[0]]);
+      return prepareIndexedQueries(
+        ctx,
+        queriesOf(ctx, 'gt', n).map((q) => shape(q, fields)),
+        [fields[0]],
+      );
     },
     async run(ctx, s) {
       let found = 0;
-      for (const q of s.queries) found += mode === 'count' ? await ctx.handle.countWhere(q) : (await ctx.handle.find(q)).length;
+      for (const q of s.queries)
+        found +=
+          mode === 'count' ? await ctx.handle.countWhere(q) : (await ctx.handle.find(q)).length;
       s.found = found;
     },
     verify: verifyFound,
@@ -81,7 +119,10 @@ const eqIndexedCold = defineCase({
   needs: ['query', 'secondaryIndex'],
   open: 'self',
   operations: () => 1,
-  setup: (ctx) => preparedAndReopened(ctx, (c) => prepareIndexedQueries(c, queriesOf(c, 'eq', 1), [queryFields(c)[0]])),
+  setup: (ctx) =>
+    preparedAndReopened(ctx, (c) =>
+      prepareIndexedQueries(c, queriesOf(c, 'eq', 1), [queryFields(c)[0]]),
+    ),
   async run(_ctx, s) {
     s.state.found = (await s.handle.find(s.state.queries[0] as FindQuery)).length;
   },
@@ -116,8 +157,10 @@ const countAll = defineCase({
 export const findSuite: Suite = {
   id: 'find',
   title: 'Find and count',
-  description: 'Queries with an index vs without (equality, range, not-equal, two fields), skip/limit, a projection of fields, counting matches vs find-then-length, and counting all.',
-  reproduces: 'PouchDB perf suite (pouchdb-find queries with and without an index), IBM JSONStore (find with query, limit, offset, filter; count)',
+  description:
+    'Queries with an index vs without (equality, range, not-equal, two fields), skip/limit, a projection of fields, counting matches vs find-then-length, and counting all.',
+  reproduces:
+    'PouchDB perf suite (pouchdb-find queries with and without an index), IBM JSONStore (find with query, limit, offset, filter; count)',
   params: { queries: { kind: 'int', default: 10, help: 'queries per sample' } },
   cases: (p) => {
     const n = p.queries as number;
@@ -125,10 +168,30 @@ export const findSuite: Suite = {
     return [
       ...kinds.flatMap((k) => [queryCase(k, true, n), queryCase(k, false, n)]),
       eqIndexedCold,
-      variant('gt-skip-limit', 'range queries, skip 10 limit 10, with an index', n, (q) => ({ ...q, skip: 10, limit: 10 })),
-      variant('gt-projection', 'range queries returning two fields, with an index', n, (q, [f1, f2]) => ({ ...q, fields: [f1, f2] })),
-      variant('gt-count', 'range queries counted (countWhere), with an index', n, (q) => q, 'count'),
-      variant('gt-find-length', 'range queries counted as find().length, with an index', n, (q) => ({ ...q, fields: ['_id'] })),
+      variant('gt-skip-limit', 'range queries, skip 10 limit 10, with an index', n, (q) => ({
+        ...q,
+        skip: 10,
+        limit: 10,
+      })),
+      variant(
+        'gt-projection',
+        'range queries returning two fields, with an index',
+        n,
+        (q, [f1, f2]) => ({ ...q, fields: [f1, f2] }),
+      ),
+      variant(
+        'gt-count',
+        'range queries counted (countWhere), with an index',
+        n,
+        (q) => q,
+        'count',
+      ),
+      variant(
+        'gt-find-length',
+        'range queries counted as find().length, with an index',
+        n,
+        (q) => ({ ...q, fields: ['_id'] }),
+      ),
       countAll,
     ];
   },

@@ -36,7 +36,11 @@ function growth(batchSize: number, batches: number): BenchCase {
       return total;
     },
     async verify(ctx) {
-      expectCount('documents after growth', await ctx.handle.count(), ctx.size + batches * batchSize);
+      expectCount(
+        'documents after growth',
+        await ctx.handle.count(),
+        ctx.size + batches * batchSize,
+      );
     },
   });
 }
@@ -49,8 +53,10 @@ function growth(batchSize: number, batches: number): BenchCase {
 export const growthSuite: Suite = {
   id: 'growth',
   title: 'Growth',
-  description: 'Pre-populate the plan size, then insert batches while the store grows, recording each batch time against the store size.',
-  reproduces: 'PouchDB insertion profile (batches past 1,000,000 rows), Jofti (every 10,000 up to 1,000,000)',
+  description:
+    'Pre-populate the plan size, then insert batches while the store grows, recording each batch time against the store size.',
+  reproduces:
+    'PouchDB insertion profile (batches past 1,000,000 rows), Jofti (every 10,000 up to 1,000,000)',
   params: {
     batch: { kind: 'int', default: 1000, help: 'documents per growth batch' },
     batches: { kind: 'int', default: 10, help: 'number of growth batches after pre-population' },

@@ -6,7 +6,8 @@ import { expectCount } from './prefill.ts';
 /** Setup shared by the insert cases: the documents to write, built before the clock starts. */
 const docsOfSize = async (ctx: CaseContext): Promise<Doc[]> => ctx.fixture.docs(ctx.size);
 
-const verifyCount = async (ctx: CaseContext) => expectCount('documents after insert', await ctx.handle.count(), ctx.size);
+const verifyCount = async (ctx: CaseContext) =>
+  expectCount('documents after insert', await ctx.handle.count(), ctx.size);
 
 const serial = defineCase({
   id: 'serial',
@@ -81,7 +82,12 @@ function keyOrder(order: KeyOrder, chunkSize: number): BenchCase {
     operations: (size) => size,
     async setup(ctx) {
       const docs = ctx.fixture.docs(ctx.size);
-      const ordered = order === 'ascending' ? docs : order === 'descending' ? docs.reverse() : shuffled(docs, ctx.rng);
+      const ordered =
+        order === 'ascending'
+          ? docs
+          : order === 'descending'
+            ? docs.reverse()
+            : shuffled(docs, ctx.rng);
       const out: Doc[][] = [];
       for (let i = 0; i < ordered.length; i += chunkSize) out.push(ordered.slice(i, i + chunkSize));
       return out;
@@ -101,17 +107,29 @@ function keyOrder(order: KeyOrder, chunkSize: number): BenchCase {
 export const insertSuite: Suite = {
   id: 'insert',
   title: 'Insert',
-  description: 'N new documents written one at a time, in one bulk write, in bulk chunks of several sizes, and in ascending, descending and random key order.',
-  reproduces: 'PouchDB 2.2.0 report (basic inserts), PouchDB perf suite (basic-inserts, bulk-inserts), IBM JSONStore (add, chunk size), Jofti (key order)',
+  description:
+    'N new documents written one at a time, in one bulk write, in bulk chunks of several sizes, and in ascending, descending and random key order.',
+  reproduces:
+    'PouchDB 2.2.0 report (basic inserts), PouchDB perf suite (basic-inserts, bulk-inserts), IBM JSONStore (add, chunk size), Jofti (key order)',
   params: {
-    chunkSizes: { kind: 'ints', default: [1, 10, 100, 500, 1000], help: 'documents per bulk call in the chunked cases' },
-    orderChunk: { kind: 'int', default: 100, help: 'documents per bulk call in the key-order cases' },
+    chunkSizes: {
+      kind: 'ints',
+      default: [1, 10, 100, 500, 1000],
+      help: 'documents per bulk call in the chunked cases',
+    },
+    orderChunk: {
+      kind: 'int',
+      default: 100,
+      help: 'documents per bulk call in the key-order cases',
+    },
   },
   cases: (p) => [
     serial,
     parallel,
     bulk,
     ...(p.chunkSizes as number[]).map(chunked),
-    ...(['ascending', 'descending', 'random'] as const).map((o) => keyOrder(o, p.orderChunk as number)),
+    ...(['ascending', 'descending', 'random'] as const).map((o) =>
+      keyOrder(o, p.orderChunk as number),
+    ),
   ],
 };

@@ -1,5 +1,11 @@
 import type { StoreHandle } from '../src/core/adapter.ts';
-import { defineCase, expectEqual, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
+import {
+  defineCase,
+  expectEqual,
+  type BenchCase,
+  type CaseContext,
+  type Suite,
+} from '../src/core/suite.ts';
 import { prefill } from './prefill.ts';
 
 /**
@@ -36,7 +42,11 @@ function reopen(which: 'empty' | 'full'): BenchCase {
       s.handle = await ctx.adapter.open(ctx.dbName);
     },
     async verify(ctx, s) {
-      expectEqual(`documents in the reopened ${which} store`, await s.handle?.count(), which === 'empty' ? 0 : ctx.size);
+      expectEqual(
+        `documents in the reopened ${which} store`,
+        await s.handle?.count(),
+        which === 'empty' ? 0 : ctx.size,
+      );
     },
     teardown: closeIfOpen,
   });
@@ -78,7 +88,11 @@ function end(how: 'close' | 'destroy'): BenchCase {
       // Closing must keep the data and destroying must remove it: reopen and count.
       const again = await ctx.adapter.open(ctx.dbName);
       try {
-        expectEqual(`documents after ${how} and reopen`, await again.count(), how === 'close' ? ctx.size : 0);
+        expectEqual(
+          `documents after ${how} and reopen`,
+          await again.count(),
+          how === 'close' ? ctx.size : 0,
+        );
       } finally {
         await again.close();
       }
@@ -90,7 +104,8 @@ function end(how: 'close' | 'destroy'): BenchCase {
 export const lifecycleSuite: Suite = {
   id: 'lifecycle',
   title: 'Lifecycle',
-  description: 'Open an existing empty store and a full one; close; destroy; time to first insert (create, open and one write).',
+  description:
+    'Open an existing empty store and a full one; close; destroy; time to first insert (create, open and one write).',
   reproduces: 'IBM JSONStore (init, closeAll, destroy)',
   cases: () => [reopen('empty'), reopen('full'), end('close'), end('destroy'), firstInsert],
 };

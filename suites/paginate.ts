@@ -18,7 +18,10 @@ const fresh = async (): Promise<Walk> => ({ read: 0, pages: 0 });
 function reference(mode: 'skip' | 'startkey'): BenchCase {
   return defineCase({
     id: `ref-${mode}`,
-    title: mode === 'skip' ? `${REF_PAGES} pages of ${REF_PAGE_SIZE} at spread offsets, skip/limit` : `${REF_PAGES} pages of ${REF_PAGE_SIZE} at spread offsets, startkey/limit`,
+    title:
+      mode === 'skip'
+        ? `${REF_PAGES} pages of ${REF_PAGE_SIZE} at spread offsets, skip/limit`
+        : `${REF_PAGES} pages of ${REF_PAGE_SIZE} at spread offsets, startkey/limit`,
     needs: ['keyRange'],
     db: 'shared',
     params: { pages: REF_PAGES, pageSize: REF_PAGE_SIZE },
@@ -32,7 +35,10 @@ function reference(mode: 'skip' | 'startkey'): BenchCase {
       let read = 0;
       for (let p = 0; p < REF_PAGES; p++) {
         const offset = p * stride;
-        const range: KeyRange = mode === 'skip' ? { skip: offset, limit: REF_PAGE_SIZE } : { gte: docId(offset), limit: REF_PAGE_SIZE };
+        const range: KeyRange =
+          mode === 'skip'
+            ? { skip: offset, limit: REF_PAGE_SIZE }
+            : { gte: docId(offset), limit: REF_PAGE_SIZE };
         read += (await ctx.handle.range(range)).length;
       }
       w.read = read;
@@ -40,7 +46,8 @@ function reference(mode: 'skip' | 'startkey'): BenchCase {
     async verify(ctx, w) {
       const stride = Math.floor(ctx.size / REF_PAGES);
       let expected = 0;
-      for (let p = 0; p < REF_PAGES; p++) expected += Math.max(0, Math.min(REF_PAGE_SIZE, ctx.size - p * stride));
+      for (let p = 0; p < REF_PAGES; p++)
+        expected += Math.max(0, Math.min(REF_PAGE_SIZE, ctx.size - p * stride));
       expectCount('documents read over the pages', w.read, expected);
     },
   });
@@ -50,7 +57,10 @@ function reference(mode: 'skip' | 'startkey'): BenchCase {
 function walk(mode: 'skip' | 'startkey', pageSize: number): BenchCase {
   return defineCase({
     id: `walk-${mode}`,
-    title: mode === 'skip' ? `walk all in pages of ${pageSize}, skip/limit` : `walk all in pages of ${pageSize}, startkey (last key, skip 1)`,
+    title:
+      mode === 'skip'
+        ? `walk all in pages of ${pageSize}, skip/limit`
+        : `walk all in pages of ${pageSize}, startkey (last key, skip 1)`,
     needs: ['keyRange'],
     db: 'shared',
     params: { pageSize },
@@ -66,7 +76,12 @@ function walk(mode: 'skip' | 'startkey', pageSize: number): BenchCase {
       for (;;) {
         // The startkey pattern PouchDB recommends: start at the last key of the previous page and
         // skip that one row, so the store seeks instead of counting past every earlier row.
-        const range: KeyRange = mode === 'skip' ? { skip: read, limit: pageSize } : last === undefined ? { limit: pageSize } : { gte: last, skip: 1, limit: pageSize };
+        const range: KeyRange =
+          mode === 'skip'
+            ? { skip: read, limit: pageSize }
+            : last === undefined
+              ? { limit: pageSize }
+              : { gte: last, skip: 1, limit: pageSize };
         const page = await ctx.handle.range(range);
         if (page.length === 0) break;
         read += page.length;
@@ -91,11 +106,18 @@ function walk(mode: 'skip' | 'startkey', pageSize: number): BenchCase {
 export const paginateSuite: Suite = {
   id: 'paginate',
   title: 'Paginate',
-  description: 'Pages of documents in key order reached with skip/limit vs startkey: the 2.2.0 reference (10 pages of 10 at spread offsets) and a walk over the whole collection.',
-  reproduces: 'PouchDB 2.2.0 report (allDocs skip/limit vs startkey), PouchDB perf suite (all-docs-skip-limit, all-docs-startkey-endkey)',
+  description:
+    'Pages of documents in key order reached with skip/limit vs startkey: the 2.2.0 reference (10 pages of 10 at spread offsets) and a walk over the whole collection.',
+  reproduces:
+    'PouchDB 2.2.0 report (allDocs skip/limit vs startkey), PouchDB perf suite (all-docs-skip-limit, all-docs-startkey-endkey)',
   params: { pageSize: { kind: 'int', default: 100, help: 'documents per page in the full walk' } },
   cases: (p) => {
     const pageSize = p.pageSize as number;
-    return [reference('skip'), reference('startkey'), walk('skip', pageSize), walk('startkey', pageSize)];
+    return [
+      reference('skip'),
+      reference('startkey'),
+      walk('skip', pageSize),
+      walk('startkey', pageSize),
+    ];
   },
 };

@@ -12,8 +12,14 @@ export const PREFILL_CHUNK = 5_000;
  * Fill the store with fixture documents [start, start + count), untimed. Uses the bulk write
  * where there is one, in chunks, so even a million documents never sit in memory at once.
  */
-export async function prefill(handle: StoreHandle, ctx: Pick<CaseContext, 'fixture'>, count: number, start = 0): Promise<void> {
-  for (const chunk of ctx.fixture.chunks(count, PREFILL_CHUNK, start)) await writeAll(handle, chunk);
+export async function prefill(
+  handle: StoreHandle,
+  ctx: Pick<CaseContext, 'fixture'>,
+  count: number,
+  start = 0,
+): Promise<void> {
+  for (const chunk of ctx.fixture.chunks(count, PREFILL_CHUNK, start))
+    await writeAll(handle, chunk);
 }
 
 /** Write documents with the bulk write if the store has one, else one at a time. */
@@ -29,12 +35,16 @@ export async function prefilled(ctx: CaseContext): Promise<void> {
 
 /** Verify helper: the number of results a case saw equals what it should have seen. */
 export function expectCount(what: string, actual: number, expected: number): void {
-  if (actual !== expected) throw new VerifyError(`verify failed: ${what}: got ${actual}, expected ${expected}`);
+  if (actual !== expected)
+    throw new VerifyError(`verify failed: ${what}: got ${actual}, expected ${expected}`);
 }
 
 /** Indexes [0, count) in a seeded random order (the same for every adapter in a round). */
 export function shuffledIndexes(count: number, rng: CaseContext['rng']): number[] {
-  return shuffled(Array.from({ length: count }, (_, i) => i), rng);
+  return shuffled(
+    Array.from({ length: count }, (_, i) => i),
+    rng,
+  );
 }
 
 /** A case's state with the handle it reopened, for cases that time the first query after opening. */
@@ -48,7 +58,10 @@ export interface Reopened<S, C extends Capability = never> {
  * (fill, save a view, build an index), close it and open it again. The case's `run` then asks the
  * reopened handle its first question, which is what a page does after a reload.
  */
-export async function preparedAndReopened<S, C extends Capability>(ctx: CaseContext<C>, prepare: (ctx: CaseContext<C>) => Promise<S>): Promise<Reopened<S, C>> {
+export async function preparedAndReopened<S, C extends Capability>(
+  ctx: CaseContext<C>,
+  prepare: (ctx: CaseContext<C>) => Promise<S>,
+): Promise<Reopened<S, C>> {
   const first = await ctx.adapter.open(ctx.dbName);
   let state: S;
   try {
@@ -64,6 +77,9 @@ export async function preparedAndReopened<S, C extends Capability>(ctx: CaseCont
  * Teardown of a cold case: close the reopened handle (the runner deletes the database by name).
  * Generic, so that as a case's `teardown` it leaves the case's state type to its `setup`.
  */
-export async function closeReopened<S extends { handle: StoreHandle }>(_ctx: CaseContext, s: S): Promise<void> {
+export async function closeReopened<S extends { handle: StoreHandle }>(
+  _ctx: CaseContext,
+  s: S,
+): Promise<void> {
   await s.handle.close();
 }

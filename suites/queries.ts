@@ -6,7 +6,8 @@ import { expectCount, prefilled } from './prefill.ts';
 /** The two fields of the fixture shape that the find and views suites query. */
 export function queryFields(ctx: CaseContext): [string, string] {
   const [first, second] = ctx.fixture.indexedFields;
-  if (!first || !second) throw new Error(`fixture ${ctx.fixture.shape} declares fewer than two indexed fields`);
+  if (!first || !second)
+    throw new Error(`fixture ${ctx.fixture.shape} declares fewer than two indexed fields`);
   return [first, second];
 }
 
@@ -37,7 +38,11 @@ export async function prepareQueries(ctx: CaseContext, queries: FindQuery[]): Pr
 }
 
 /** prepareQueries, with an index on `fields` built once the store is full. */
-export async function prepareIndexedQueries(ctx: CaseContext<'secondaryIndex'>, queries: FindQuery[], fields: readonly string[]): Promise<Queries> {
+export async function prepareIndexedQueries(
+  ctx: CaseContext<'secondaryIndex'>,
+  queries: FindQuery[],
+  fields: readonly string[],
+): Promise<Queries> {
   await prefilled(ctx);
   await ctx.handle.createIndex(fields);
   return expectedOf(ctx, queries);

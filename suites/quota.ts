@@ -26,9 +26,13 @@ function fill(quotaMb: number, maxDocs: number) {
     needs: [],
     params: { quotaMb, maxDocs },
     driven: 'set a small storage quota on a browser profile of its own',
-    supports: (adapter) => (adapter.backend === 'memory' ? `${adapter.id} keeps its data in the page's memory, which no storage quota limits` : true),
+    supports: (adapter) =>
+      adapter.backend === 'memory'
+        ? `${adapter.id} keeps its data in the page's memory, which no storage quota limits`
+        : true,
     operations: () => 1,
-    run: () => Promise.reject(new Error('the quota suite is run by the sweep driver, not in the page')),
+    run: () =>
+      Promise.reject(new Error('the quota suite is run by the sweep driver, not in the page')),
   });
 }
 
@@ -72,12 +76,24 @@ export interface QuotaSteps {
  * the write calls alone, the failing one included. Building the chunks and measuring their JSON
  * happen outside it.
  */
-export async function fillUntilFull(handle: StoreHandle, chunkOf: (start: number, count: number) => Doc[], maxDocs: number, now: () => number, deadline: number): Promise<{ docs: number; jsonBytes: number; writeMs: number; error: string }> {
+export async function fillUntilFull(
+  handle: StoreHandle,
+  chunkOf: (start: number, count: number) => Doc[],
+  maxDocs: number,
+  now: () => number,
+  deadline: number,
+): Promise<{ docs: number; jsonBytes: number; writeMs: number; error: string }> {
   let docs = 0;
   let jsonBytes = 0;
   let writeMs = 0;
   while (docs < maxDocs) {
-    if (now() > deadline) return { docs, jsonBytes, writeMs, error: `no failure before the time limit, at ${docs} documents` };
+    if (now() > deadline)
+      return {
+        docs,
+        jsonBytes,
+        writeMs,
+        error: `no failure before the time limit, at ${docs} documents`,
+      };
     const chunk = chunkOf(docs, Math.min(CHUNK, maxDocs - docs));
     const t0 = now();
     try {
@@ -96,7 +112,9 @@ export async function fillUntilFull(handle: StoreHandle, chunkOf: (start: number
 function storeError(thrown: unknown): string {
   const err = toError(thrown);
   const text = (err.message || err.name || 'unknown error').split('\n')[0] ?? '';
-  return err.name && err.name !== 'Error' && !text.startsWith(err.name) ? `${err.name}: ${text}` : text;
+  return err.name && err.name !== 'Error' && !text.startsWith(err.name)
+    ? `${err.name}: ${text}`
+    : text;
 }
 
 /**
@@ -104,13 +122,28 @@ function storeError(thrown: unknown): string {
  * and where known `usageBytes`, `quotaBytes`, `persisted`; the error of each fill in `notes`.
  */
 export function quotaRow(identity: CaseIdentity, samples: readonly QuotaSample[]): CaseResult {
-  return measuredRow(identity, samples.map((s) => s.ms), quotaRecord(samples));
+  return measuredRow(
+    identity,
+    samples.map((s) => s.ms),
+    quotaRecord(samples),
+  );
 }
 
 /** What quota fills recorded besides their time: kept by a row that ended in an error too. */
-export function quotaRecord(samples: readonly QuotaSample[]): { metrics: Record<string, number[]>; notes: string[] } {
-  const known = (k: 'stored' | 'usageBytes' | 'quotaBytes' | 'persisted') => (samples.every((s) => s[k] !== null) ? { [k]: samples.map((s) => s[k] as number) } : {});
-  const metrics = { docs: samples.map((s) => s.docs), ...known('stored'), jsonBytes: samples.map((s) => s.jsonBytes), ...known('usageBytes'), ...known('quotaBytes'), ...known('persisted') };
+export function quotaRecord(samples: readonly QuotaSample[]): {
+  metrics: Record<string, number[]>;
+  notes: string[];
+} {
+  const known = (k: 'stored' | 'usageBytes' | 'quotaBytes' | 'persisted') =>
+    samples.every((s) => s[k] !== null) ? { [k]: samples.map((s) => s[k] as number) } : {};
+  const metrics = {
+    docs: samples.map((s) => s.docs),
+    ...known('stored'),
+    jsonBytes: samples.map((s) => s.jsonBytes),
+    ...known('usageBytes'),
+    ...known('quotaBytes'),
+    ...known('persisted'),
+  };
   return { metrics, notes: samples.map((s) => s.error) };
 }
 
@@ -123,13 +156,23 @@ export function quotaRecord(samples: readonly QuotaSample[]): { metrics: Record<
 export function describeQuota(row: CaseResult): string | null {
   const m = row.metrics;
   if (row.suite !== quotaSuite.id || !m?.docs || !m.jsonBytes) return null;
-  const mb = (b: number) => `${(b / 1e6).toLocaleString('en-US', { maximumSignificantDigits: 2 })} MB`;
+  const mb = (b: number) =>
+    `${(b / 1e6).toLocaleString('en-US', { maximumSignificantDigits: 2 })} MB`;
   const json = m.jsonBytes[0] ?? 0;
-  const parts = [`documents that fit per fill: ${m.docs.map((d) => d.toLocaleString('en-US')).join(' / ')} (${mb(json)} of JSON in the first)`];
+  const parts = [
+    `documents that fit per fill: ${m.docs.map((d) => d.toLocaleString('en-US')).join(' / ')} (${mb(json)} of JSON in the first)`,
+  ];
   const used = m.usageBytes?.[0];
-  if (used !== undefined) parts.push(`storage estimate ${mb(used)} used after the first${json > 0 ? ` (×${(used / json).toFixed(2)} its JSON)` : ''}`);
+  if (used !== undefined)
+    parts.push(
+      `storage estimate ${mb(used)} used after the first${json > 0 ? ` (×${(used / json).toFixed(2)} its JSON)` : ''}`,
+    );
   if (m.quotaBytes) parts.push(`estimate's quota ${mb(m.quotaBytes[0] ?? 0)}`);
-  parts.push(m.persisted ? `persist() ${m.persisted.every((p) => p === 1) ? 'granted' : m.persisted.every((p) => p === 0) ? 'refused' : 'granted sometimes'}` : 'persist() not asked');
+  parts.push(
+    m.persisted
+      ? `persist() ${m.persisted.every((p) => p === 1) ? 'granted' : m.persisted.every((p) => p === 0) ? 'refused' : 'granted sometimes'}`
+      : 'persist() not asked',
+  );
   const first = row.notes?.[0];
   if (first !== undefined) parts.push(`the first fill stopped by: ${first}`);
   return parts.join('; ');
@@ -142,14 +185,28 @@ export const quotaSuite: Suite<'quota'> = {
     'Write until the store fails, under a small quota the driver sets: how many documents fit, the error the store gives, how far navigator.storage.estimate() is from the bytes written, and whether navigator.storage.persist() is granted. Driven by the sweep (Chromium, Firefox).',
   params: {
     quotaMb: { kind: 'int', default: 5, min: 1, help: 'the storage quota the driver sets, in MB' },
-    maxDocs: { kind: 'int', default: 200_000, min: 1, help: 'documents after which a fill stops without a failure' },
-    fills: { kind: 'int', default: 3, min: 1, sampling: true, help: 'fills per row (one sample each)' },
+    maxDocs: {
+      kind: 'int',
+      default: 200_000,
+      min: 1,
+      help: 'documents after which a fill stops without a failure',
+    },
+    fills: {
+      kind: 'int',
+      default: 3,
+      min: 1,
+      sampling: true,
+      help: 'fills per row (one sample each)',
+    },
   },
   cases: (params) => [fill(params.quotaMb as number, params.maxDocs as number)],
 };
 
 export const quotaDriven: DrivenSuite<'quota'> = {
   suite: quotaSuite,
-  finding: { heading: 'Storage limits (the ms above are the time of the write calls, until one failed):', describe: describeQuota },
+  finding: {
+    heading: 'Storage limits (the ms above are the time of the write calls, until one failed):',
+    describe: describeQuota,
+  },
   timedSection: true,
 };

@@ -17,7 +17,8 @@ async function idsInRandomOrder(ctx: CaseContext): Promise<Reads> {
   return { ids: shuffledIndexes(ctx.size, ctx.rng).map(docId), found: 0 };
 }
 
-const countFound = (docs: readonly (Doc | undefined)[]) => docs.filter((d) => d !== undefined).length;
+const countFound = (docs: readonly (Doc | undefined)[]) =>
+  docs.filter((d) => d !== undefined).length;
 
 const getSerial = defineCase({
   id: 'get-serial',
@@ -101,7 +102,9 @@ const readAll = defineCase({
 export const readSuite: Suite = {
   id: 'read',
   title: 'Read',
-  description: 'Get by id one at a time vs one batch call with an array of ids; the first vs the last document; a full read of the collection.',
-  reproduces: 'PouchDB perf suite (basic-gets, all-docs-keys, all-docs-include-docs), IBM JSONStore (find by id)',
+  description:
+    'Get by id one at a time vs one batch call with an array of ids; the first vs the last document; a full read of the collection.',
+  reproduces:
+    'PouchDB perf suite (basic-gets, all-docs-keys, all-docs-include-docs), IBM JSONStore (find by id)',
   cases: () => [getSerial, getBatch, getOne('first'), getOne('last'), readAll],
 };

@@ -1,7 +1,12 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
 import type { CaseIdentity } from '../src/core/identity.ts';
 import type { CaseResult } from '../src/core/results.ts';
-import { measuredRow, type DrivenSuite, type FixtureRequest, type StoreRequest } from '../src/core/driven.ts';
+import {
+  measuredRow,
+  type DrivenSuite,
+  type FixtureRequest,
+  type StoreRequest,
+} from '../src/core/driven.ts';
 import { quantile } from '../src/core/stats.ts';
 import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
 
@@ -28,7 +33,11 @@ export interface TabsCase {
 /** The tabs case of a row's params, or null when they are not a tabs case's. */
 export function tabsCaseOf(params: Readonly<Record<string, unknown>>): TabsCase | null {
   const { k, visibility, ops } = params;
-  return typeof k === 'number' && typeof ops === 'number' && (visibility === 'visible' || visibility === 'hidden') ? { k, visibility, ops } : null;
+  return typeof k === 'number' &&
+    typeof ops === 'number' &&
+    (visibility === 'visible' || visibility === 'hidden')
+    ? { k, visibility, ops }
+    : null;
 }
 
 function tabsCase({ k, visibility, ops }: TabsCase): BenchCase {
@@ -38,9 +47,13 @@ function tabsCase({ k, visibility, ops }: TabsCase): BenchCase {
     needs: [],
     params: { k, visibility, ops },
     driven: `open ${k} tab${k === 1 ? '' : 's'} of one browser on the same store and start them together`,
-    supports: (adapter) => (adapter.backend === 'memory' ? `${adapter.id} is private to each tab, so tabs share nothing` : true),
+    supports: (adapter) =>
+      adapter.backend === 'memory'
+        ? `${adapter.id} is private to each tab, so tabs share nothing`
+        : true,
     operations: () => k * ops,
-    run: () => Promise.reject(new Error('the tabs suite is run by the sweep driver, not in the page')),
+    run: () =>
+      Promise.reject(new Error('the tabs suite is run by the sweep driver, not in the page')),
   });
 }
 
@@ -59,7 +72,8 @@ export interface TabReport {
 }
 
 /** The id of the j-th document tab `tab` writes. */
-export const tabDocId = (tab: number, j: number): string => `tab-${tab}-${String(j).padStart(6, '0')}`;
+export const tabDocId = (tab: number, j: number): string =>
+  `tab-${tab}-${String(j).padStart(6, '0')}`;
 
 /** Writes a tab makes in `ops` operations: the even ones. */
 export const writesOf = (ops: number): number => Math.ceil(ops / 2);
@@ -68,19 +82,27 @@ export const writesOf = (ops: number): number => Math.ceil(ops / 2);
  * One tab's work: operation i writes this tab's next document when i is even, and reads back the
  * document it wrote last when i is odd (so every read hits). `docs` supplies the bodies.
  */
-export async function tabWork(handle: StoreHandle, plan: TabPlan, docs: readonly Doc[], now: () => number): Promise<TabReport> {
+export async function tabWork(
+  handle: StoreHandle,
+  plan: TabPlan,
+  docs: readonly Doc[],
+  now: () => number,
+): Promise<TabReport> {
   const latencies: number[] = [];
   const startedAt = now();
   let written = 0;
   for (let i = 0; i < plan.ops; i++) {
     // The document is built before the clock starts: only the store's call is timed.
-    const doc = i % 2 === 0 ? { ...docs[written % docs.length], _id: tabDocId(plan.tab, written) } : null;
+    const doc =
+      i % 2 === 0 ? { ...docs[written % docs.length], _id: tabDocId(plan.tab, written) } : null;
     const t0 = now();
     if (doc) {
       await handle.put(doc);
       written++;
     } else if ((await handle.get(tabDocId(plan.tab, written - 1))) === undefined) {
-      throw new Error(`tab ${plan.tab} could not read back ${tabDocId(plan.tab, written - 1)}, which it wrote`);
+      throw new Error(
+        `tab ${plan.tab} could not read back ${tabDocId(plan.tab, written - 1)}, which it wrote`,
+      );
     }
     latencies.push(now() - t0);
   }
@@ -107,10 +129,18 @@ export interface TabsCheck {
  * tab's writes only some time later, so a write not seen at once is `unseen`, and `lost` only
  * when still missing after SETTLE_MS.
  */
-export async function checkTabs(handle: StoreHandle, k: number, ops: number, now: () => number, wait: (ms: number) => Promise<void>): Promise<TabsCheck> {
+export async function checkTabs(
+  handle: StoreHandle,
+  k: number,
+  ops: number,
+  now: () => number,
+  wait: (ms: number) => Promise<void>,
+): Promise<TabsCheck> {
   const missing = async () => {
     let n = 0;
-    for (let tab = 0; tab < k; tab++) for (let j = 0; j < writesOf(ops); j++) if ((await handle.get(tabDocId(tab, j))) === undefined) n++;
+    for (let tab = 0; tab < k; tab++)
+      for (let j = 0; j < writesOf(ops); j++)
+        if ((await handle.get(tabDocId(tab, j))) === undefined) n++;
     return n;
   };
   const t0 = now();
@@ -159,7 +189,9 @@ export interface TabsSample extends TabsCheck {
  * A sample that lost or duplicated a write makes the row an error: the store broke its contract.
  */
 export function tabsRow(identity: CaseIdentity, samples: readonly TabsSample[]): CaseResult {
-  const wall = samples.map((s) => Math.max(...s.tabs.map((t) => t.endedAt)) - Math.min(...s.tabs.map((t) => t.startedAt)));
+  const wall = samples.map(
+    (s) => Math.max(...s.tabs.map((t) => t.endedAt)) - Math.min(...s.tabs.map((t) => t.startedAt)),
+  );
   const all = samples.map((s) => s.tabs.flatMap((t) => t.latencies));
   const metrics = {
     p50Ms: all.map((l) => quantile(l, 0.5)),
@@ -175,7 +207,14 @@ export function tabsRow(identity: CaseIdentity, samples: readonly TabsSample[]):
   const broken = samples.findIndex((s) => s.lost > 0 || s.extra !== 0);
   const s = samples[broken];
   if (s) {
-    return { ...identity, samples: wall, warmup: [], metrics, status: 'error', reason: `sample ${broken + 1}: ${s.lost} write${s.lost === 1 ? '' : 's'} lost (still unseen ${SETTLE_MS / 1000} s after the tabs ended) and ${s.extra} document${s.extra === 1 ? '' : 's'} beyond those written, with ${identity.params.k} tabs` };
+    return {
+      ...identity,
+      samples: wall,
+      warmup: [],
+      metrics,
+      status: 'error',
+      reason: `sample ${broken + 1}: ${s.lost} write${s.lost === 1 ? '' : 's'} lost (still unseen ${SETTLE_MS / 1000} s after the tabs ended) and ${s.extra} document${s.extra === 1 ? '' : 's'} beyond those written, with ${identity.params.k} tabs`,
+    };
   }
   return measuredRow(identity, wall, { metrics });
 }
@@ -187,13 +226,21 @@ export const tabsSuite: Suite<'tabs'> = {
     'K tabs of one browser writing and reading the same store at once: total throughput, p50/p95/max latency per operation, IndexedDB blocked and versionchange events, and a check that no write is lost or duplicated; also with all but one tab in the background where the browser allows. Driven by the sweep (Chromium, Firefox).',
   params: {
     tabs: { kind: 'ints', default: [1, 2, 4], min: 1, help: 'numbers of tabs (K)' },
-    ops: { kind: 'int', default: 200, min: 2, help: 'operations per tab per sample, writes and reads in turn' },
+    ops: {
+      kind: 'int',
+      default: 200,
+      min: 2,
+      help: 'operations per tab per sample, writes and reads in turn',
+    },
     rounds: { kind: 'int', default: 6, min: 1, sampling: true, help: 'samples per row' },
   },
   cases: (params) => {
     const ks = params.tabs as readonly number[];
     const ops = params.ops as number;
-    return [...ks.map((k) => tabsCase({ k, visibility: 'visible', ops })), ...ks.filter((k) => k > 1).map((k) => tabsCase({ k, visibility: 'hidden', ops }))];
+    return [
+      ...ks.map((k) => tabsCase({ k, visibility: 'visible', ops })),
+      ...ks.filter((k) => k > 1).map((k) => tabsCase({ k, visibility: 'hidden', ops })),
+    ];
   },
 };
 
@@ -207,15 +254,24 @@ export function describeTabs(row: CaseResult): string | null {
   if (row.suite !== tabsSuite.id || !m?.p50Ms || !m.p95Ms || !m.maxMs) return null;
   const ms = (xs: readonly number[]) => `${Number(quantile(xs, 0.5).toPrecision(2))} ms`;
   const total = (xs: readonly number[] | undefined) => (xs ?? []).reduce((a, b) => a + b, 0);
-  const parts = [`median p50 ${ms(m.p50Ms)}, p95 ${ms(m.p95Ms)}, max ${ms(m.maxMs)} per operation`, `${total(m.blocked)} blocked, ${total(m.versionchange)} versionchange events`];
+  const parts = [
+    `median p50 ${ms(m.p50Ms)}, p95 ${ms(m.p95Ms)}, max ${ms(m.maxMs)} per operation`,
+    `${total(m.blocked)} blocked, ${total(m.versionchange)} versionchange events`,
+  ];
   const unseen = total(m.unseen);
   const settled = (m.settleMs ?? []).filter((_, i) => (m.unseen?.[i] ?? 0) > 0);
-  if (unseen > 0) parts.push(`${unseen} writes of other tabs unseen by the first when all ended, in ${settled.length} of ${m.p50Ms.length} samples; seen within ${ms(settled)} (median of those)`);
+  if (unseen > 0)
+    parts.push(
+      `${unseen} writes of other tabs unseen by the first when all ended, in ${settled.length} of ${m.p50Ms.length} samples; seen within ${ms(settled)} (median of those)`,
+    );
   return parts.join('; ');
 }
 
 export const tabsDriven: DrivenSuite<'tabs'> = {
   suite: tabsSuite,
-  finding: { heading: 'Several tabs (the ms above are the wall time of all tabs together):', describe: describeTabs },
+  finding: {
+    heading: 'Several tabs (the ms above are the wall time of all tabs together):',
+    describe: describeTabs,
+  },
   timedSection: true,
 };

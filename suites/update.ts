@@ -76,7 +76,8 @@ const removeBulk = defineCase({
 export const updateSuite: Suite = {
   id: 'update',
   title: 'Update and remove',
-  description: 'Replace every document one at a time vs in one bulk call; remove every document one at a time vs in one bulk call.',
+  description:
+    'Replace every document one at a time vs in one bulk call; remove every document one at a time vs in one bulk call.',
   reproduces: 'PouchDB perf suite (basic-updates), IBM JSONStore (replace, remove)',
   cases: () => [replaceSerial, replaceBulk, removeSerial, removeBulk],
 };

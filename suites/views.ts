@@ -1,7 +1,14 @@
 import type { Scalar, ViewQuery } from '../src/core/adapter.ts';
 import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
 import { closeReopened, expectCount, prefilled, preparedAndReopened } from './prefill.ts';
-import { findEach, pickValues, prepareIndexedQueries, prepareQueries, queryFields, verifyFound } from './queries.ts';
+import {
+  findEach,
+  pickValues,
+  prepareIndexedQueries,
+  prepareQueries,
+  queryFields,
+  verifyFound,
+} from './queries.ts';
 
 const VIEW = 'by_field';
 
@@ -12,20 +19,38 @@ interface ViewState {
 }
 
 /** Setup for map/reduce cases: a full store, the view saved (and built, if `build`), the keys to ask. */
-async function prepareView(ctx: CaseContext<'mapReduce'>, n: number, save: boolean, build: boolean): Promise<ViewState> {
+async function prepareView(
+  ctx: CaseContext<'mapReduce'>,
+  n: number,
+  save: boolean,
+  build: boolean,
+): Promise<ViewState> {
   await prefilled(ctx);
   const [field] = queryFields(ctx);
   if (save) await ctx.handle.createView(VIEW, field);
   if (build) await ctx.handle.queryView(VIEW, { limit: 1 });
   const keys = pickValues(ctx, field, n);
   const docs = ctx.fixture.docs(ctx.size);
-  const expected = keys.reduce<number>((sum, k) => sum + docs.filter((d) => d[field] === k).length, 0);
+  const expected = keys.reduce<number>(
+    (sum, k) => sum + docs.filter((d) => d[field] === k).length,
+    0,
+  );
   return { keys, expected, found: 0 };
 }
 
-const verifyRows = async (_ctx: CaseContext, s: ViewState) => expectCount('view rows returned', s.found, s.expected);
+const verifyRows = async (_ctx: CaseContext, s: ViewState) =>
+  expectCount('view rows returned', s.found, s.expected);
 
-function viewCase(id: string, title: string, n: number, opts: { save: boolean; build: boolean; query: (ctx: CaseContext<'mapReduce'>, key: Scalar) => Promise<unknown[]> }): BenchCase {
+function viewCase(
+  id: string,
+  title: string,
+  n: number,
+  opts: {
+    save: boolean;
+    build: boolean;
+    query: (ctx: CaseContext<'mapReduce'>, key: Scalar) => Promise<unknown[]>;
+  },
+): BenchCase {
   return defineCase({
     id,
     title,
@@ -89,9 +114,15 @@ function indexOrScan(indexed: boolean, n: number): BenchCase {
     run: findEach,
     verify: verifyFound,
   } as const;
-  const equalities = (ctx: CaseContext, field: string) => pickValues(ctx, field, n).map((v) => ({ where: [{ field, eq: v }] }));
+  const equalities = (ctx: CaseContext, field: string) =>
+    pickValues(ctx, field, n).map((v) => ({ where: [{ field, eq: v }] }));
   // Defined apart, so that only the indexed case's handle promises createIndex.
-  if (!indexed) return defineCase({ ...common, needs: ['query'], setup: (ctx) => prepareQueries(ctx, equalities(ctx, queryFields(ctx)[0])) });
+  if (!indexed)
+    return defineCase({
+      ...common,
+      needs: ['query'],
+      setup: (ctx) => prepareQueries(ctx, equalities(ctx, queryFields(ctx)[0])),
+    });
   return defineCase({
     ...common,
     needs: ['query', 'secondaryIndex'],
@@ -122,17 +153,31 @@ const indexBuild = defineCase({
 export const viewsSuite: Suite = {
   id: 'views',
   title: 'Views and indexes',
-  description: "Persisted map/reduce views vs temporary views, stale: 'ok', and the index build; for other stores, a secondary index vs a full scan.",
-  reproduces: 'PouchDB 2.2.0 report (persisted vs temp views), PouchDB perf suite (temp-views, build-secondary-index, persisted-views, persisted-views-stale-ok)',
+  description:
+    "Persisted map/reduce views vs temporary views, stale: 'ok', and the index build; for other stores, a secondary index vs a full scan.",
+  reproduces:
+    'PouchDB 2.2.0 report (persisted vs temp views), PouchDB perf suite (temp-views, build-secondary-index, persisted-views, persisted-views-stale-ok)',
   params: { queries: { kind: 'int', default: 10, help: 'view queries per sample' } },
   cases: (p) => {
     const n = p.queries as number;
     return [
       buildIndex,
-      viewCase('persisted', `${n} key queries, persisted view`, n, { save: true, build: true, query: (ctx, key) => ctx.handle.queryView(VIEW, byKey(key)) }),
-      viewCase('persisted-stale', `${n} key queries, persisted view, stale: 'ok'`, n, { save: true, build: true, query: (ctx, key) => ctx.handle.queryView(VIEW, byKey(key, { stale: true })) }),
+      viewCase('persisted', `${n} key queries, persisted view`, n, {
+        save: true,
+        build: true,
+        query: (ctx, key) => ctx.handle.queryView(VIEW, byKey(key)),
+      }),
+      viewCase('persisted-stale', `${n} key queries, persisted view, stale: 'ok'`, n, {
+        save: true,
+        build: true,
+        query: (ctx, key) => ctx.handle.queryView(VIEW, byKey(key, { stale: true })),
+      }),
       persistedCold,
-      viewCase('temp', `${n} key queries, temporary view`, n, { save: false, build: false, query: (ctx, key) => ctx.handle.queryTemp(queryFields(ctx)[0], byKey(key)) }),
+      viewCase('temp', `${n} key queries, temporary view`, n, {
+        save: false,
+        build: false,
+        query: (ctx, key) => ctx.handle.queryTemp(queryFields(ctx)[0], byKey(key)),
+      }),
       indexBuild,
       indexOrScan(true, n),
       indexOrScan(false, n),

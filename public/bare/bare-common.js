@@ -44,7 +44,8 @@ function deleteIdb(name) {
  */
 function bareOptions(json) {
   const o = JSON.parse(json);
-  o.makeDocs = () => storebenchFixtures.makeDocs(storebenchFixtures.fixtureShape(o.fixture), o.seed, o.size);
+  o.makeDocs = () =>
+    storebenchFixtures.makeDocs(storebenchFixtures.fixtureShape(o.fixture), o.seed, o.size);
   o.docId = storebenchFixtures.docId;
   return o;
 }
@@ -76,14 +77,18 @@ async function sharedSamplesOf({ open, fill, run, verify, close }, samples, warm
   const db = await open();
   try {
     await fill(db);
-    return await samplesOf(async () => {
-      let answer;
-      const t0 = performance.now();
-      for (let r = 0; r < repeats; r++) answer = await run(db);
-      const t1 = performance.now();
-      verify(answer);
-      return (t1 - t0) / repeats;
-    }, samples, warmup);
+    return await samplesOf(
+      async () => {
+        let answer;
+        const t0 = performance.now();
+        for (let r = 0; r < repeats; r++) answer = await run(db);
+        const t1 = performance.now();
+        verify(answer);
+        return (t1 - t0) / repeats;
+      },
+      samples,
+      warmup,
+    );
   } finally {
     await close(db);
   }

@@ -2,7 +2,12 @@ import Installed, { type Collection, type Dexie, type DexieOptions, type Table }
 import type { Doc, FindQuery, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import type { VariantBuild } from '../core/variant.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { durabilityHint, INDEXEDDB_CAPABILITIES, IndexUpgrades, supportedWithLibrary } from './indexeddb-features.ts';
+import {
+  durabilityHint,
+  INDEXEDDB_CAPABILITIES,
+  IndexUpgrades,
+  supportedWithLibrary,
+} from './indexeddb-features.ts';
 import { planIndex, type IndexInfo, type IndexPlan } from './index-plan.ts';
 import { Library } from './library.ts';
 import { isEmptyRange } from './range.ts';
@@ -20,7 +25,8 @@ type DexieClass = typeof Installed;
  */
 
 /** Dexie's schema syntax: `age` for one field, `[age+lastName]` for a compound index. */
-const indexSpec = (fields: readonly string[]) => (fields.length === 1 ? (fields[0] as string) : `[${fields.join('+')}]`);
+const indexSpec = (fields: readonly string[]) =>
+  fields.length === 1 ? (fields[0] as string) : `[${fields.join('+')}]`;
 
 /**
  * Close this connection when another one deletes the database or raises its version. Dexie's
@@ -86,7 +92,12 @@ function candidates(docs: Docs, plan: IndexPlan | undefined): Promise<Doc[]> {
   return docs.where(plan.index).between(lower, upper, !lowerOpen, !upperOpen).toArray();
 }
 
-function handleFor(Dexie: DexieClass, first: Dexie, name: string, options: DexieOptions): StoreHandle {
+function handleFor(
+  Dexie: DexieClass,
+  first: Dexie,
+  name: string,
+  options: DexieOptions,
+): StoreHandle {
   let db = first;
   /** createIndex replaces the connection with one at the next version; operations wait for it. */
   const upgrades = new IndexUpgrades((fields) => addIndex(fields));
@@ -95,10 +106,16 @@ function handleFor(Dexie: DexieClass, first: Dexie, name: string, options: Dexie
     // After close() Dexie rejects every operation with DatabaseClosedError; nothing reopens it.
     return db.table<Doc, string>('docs');
   };
-  const plan = (table: Docs, query: FindQuery) => planIndex(indexesOf(table), query.where, (a, b) => indexedDB.cmp(a, b));
+  const plan = (table: Docs, query: FindQuery) =>
+    planIndex(indexesOf(table), query.where, (a, b) => indexedDB.cmp(a, b));
   /** Reject, and so abort the transaction, unless every id is in the table. */
   const requireAll = async (table: Docs, ids: readonly string[]) => {
-    const present = new Set(await table.where('_id').anyOf([...ids]).primaryKeys());
+    const present = new Set(
+      await table
+        .where('_id')
+        .anyOf([...ids])
+        .primaryKeys(),
+    );
     const missing = ids.find((id) => !present.has(id));
     if (missing !== undefined) throw new Error(`no document ${missing} to update`);
   };
@@ -139,7 +156,10 @@ function handleFor(Dexie: DexieClass, first: Dexie, name: string, options: Dexie
     async bulkUpdate(batch) {
       const table = await docs();
       await db.transaction('rw', table, async () => {
-        await requireAll(table, batch.map((d) => d._id));
+        await requireAll(
+          table,
+          batch.map((d) => d._id),
+        );
         await table.bulkPut([...batch]);
       });
     },
@@ -175,7 +195,6 @@ function handleFor(Dexie: DexieClass, first: Dexie, name: string, options: Dexie
   };
 }
 
-
 /**
  * Dexie 4 over IndexedDB: one table, `docs`, keyed by `_id`. Secondary indexes are added by a
  * schema upgrade (a new Dexie version); queries read one index range through Dexie's where()
@@ -191,7 +210,9 @@ function dexieStore(id: string, label: string, library: Library<DexieClass>): St
     async open(name, options) {
       const Dexie = await library.get();
       const durability = durabilityHint(options?.durability);
-      const dexieOptions: DexieOptions = durability ? { chromeTransactionDurability: durability } : {};
+      const dexieOptions: DexieOptions = durability
+        ? { chromeTransactionDurability: durability }
+        : {};
       return handleFor(Dexie, await connect(Dexie, name, dexieOptions), name, dexieOptions);
     },
     async destroy(name) {
@@ -199,8 +220,16 @@ function dexieStore(id: string, label: string, library: Library<DexieClass>): St
     },
     wraps: { packages: ['dexie'] },
     variant: (build: VariantBuild) =>
-      dexieStore(build.id, `Dexie (${build.what})`, Library.lazy(async () => ((await build.load())[0] as { default: DexieClass }).default)),
+      dexieStore(
+        build.id,
+        `Dexie (${build.what})`,
+        Library.lazy(async () => ((await build.load())[0] as { default: DexieClass }).default),
+      ),
   };
 }
 
-export const dexieAdapter: StoreAdapter = dexieStore('dexie', `Dexie ${Installed.semVer}`, Library.of(Installed));
+export const dexieAdapter: StoreAdapter = dexieStore(
+  'dexie',
+  `Dexie ${Installed.semVer}`,
+  Library.of(Installed),
+);

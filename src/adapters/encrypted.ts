@@ -20,7 +20,8 @@ const decoder = new TextDecoder();
 
 function toBase64(bytes: Uint8Array): string {
   let text = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(text);
 }
 
@@ -34,13 +35,21 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
 export async function encryptDoc(key: CryptoKey, doc: Doc): Promise<EncryptedDoc> {
   const iv = crypto.getRandomValues(new Uint8Array(12)); // a fresh 96-bit IV per document, as GCM requires
   const { _id, ...body } = doc;
-  const cipher = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, encoder.encode(JSON.stringify(body)));
+  const cipher = await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv },
+    key,
+    encoder.encode(JSON.stringify(body)),
+  );
   return { _id, iv: toBase64(iv), data: toBase64(new Uint8Array(cipher)) };
 }
 
 export async function decryptDoc(key: CryptoKey, stored: Doc): Promise<Doc> {
   const { iv, data } = stored as EncryptedDoc;
-  const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(iv) }, key, fromBase64(data));
+  const plain = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv: fromBase64(iv) },
+    key,
+    fromBase64(data),
+  );
   return { _id: stored._id, ...(JSON.parse(decoder.decode(plain)) as Record<string, unknown>) };
 }
 
@@ -57,7 +66,8 @@ export function encryptedHandle(inner: StoreHandle, key: CryptoKey): StoreHandle
     },
     count: () => inner.count(),
     ...(inner.bulkPut && {
-      bulkPut: async (docs: readonly Doc[]) => inner.bulkPut!(await Promise.all(docs.map((d) => encryptDoc(key, d)))),
+      bulkPut: async (docs: readonly Doc[]) =>
+        inner.bulkPut!(await Promise.all(docs.map((d) => encryptDoc(key, d)))),
     }),
     ...(inner.range && { range: async (range: KeyRange) => decryptAll(await inner.range!(range)) }),
     close: () => inner.close(),

@@ -89,16 +89,26 @@ function deleteQuietly(name: string): Promise<void> {
  * synchronously, then delete that database. `openAndDestroy` opens and destroys a database by
  * name with the idb adapter.
  */
-export async function primeBlobCheck(openAndDestroy: (name: string) => Promise<void>): Promise<void> {
+export async function primeBlobCheck(
+  openAndDestroy: (name: string) => Promise<void>,
+): Promise<void> {
   const proto = IDBObjectStore.prototype;
   const put = proto.put;
   proto.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-    if (value instanceof Blob) throw new DOMException('storebench: this browser cannot store a Blob in IndexedDB', 'DataCloneError');
+    if (value instanceof Blob)
+      throw new DOMException(
+        'storebench: this browser cannot store a Blob in IndexedDB',
+        'DataCloneError',
+      );
     return put.call(this, value, key);
   };
   const name = `storebench-blob-check-${Math.random().toString(36).slice(2)}`;
   try {
-    await withTimeout(openAndDestroy(name), PROBE_TIMEOUT_MS, "PouchDB's Blob check in a throwaway database");
+    await withTimeout(
+      openAndDestroy(name),
+      PROBE_TIMEOUT_MS,
+      "PouchDB's Blob check in a throwaway database",
+    );
   } finally {
     proto.put = put;
     // When opening failed (a full disk, a quota error) PouchDB never destroyed it: its database,
@@ -106,4 +116,3 @@ export async function primeBlobCheck(openAndDestroy: (name: string) => Promise<v
     await deleteQuietly(`_pouch_${name}`);
   }
 }
-

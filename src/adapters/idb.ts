@@ -3,7 +3,16 @@ import type { DBSchema, IDBPDatabase, IDBPObjectStore, IDBPTransaction } from 'i
 import type { Doc, FieldCondition, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import type { VariantBuild } from '../core/variant.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { boundsRange, durabilityHint, idbKeyRange, indexesOf, INDEXEDDB_CAPABILITIES, IndexUpgrades, closeAndDestroy, supportedWithLibrary } from './indexeddb-features.ts';
+import {
+  boundsRange,
+  durabilityHint,
+  idbKeyRange,
+  indexesOf,
+  INDEXEDDB_CAPABILITIES,
+  IndexUpgrades,
+  closeAndDestroy,
+  supportedWithLibrary,
+} from './indexeddb-features.ts';
 import { planIndex, type IndexPlan } from './index-plan.ts';
 import { Library } from './library.ts';
 import { isEmptyRange } from './range.ts';
@@ -19,7 +28,6 @@ interface Schema extends DBSchema {
 }
 
 type Store<Mode extends IDBTransactionMode> = IDBPObjectStore<Schema, ['docs'], 'docs', Mode>;
-
 
 /**
  * Run `work` in one transaction. A write resolves only once its transaction has committed; a read
@@ -79,7 +87,12 @@ async function candidates(store: Store<'readonly'>, p: IndexPlan | undefined): P
  * Open the database at its current version, creating it with its object store if it is new;
  * or at `version`, adding an index in the upgrade.
  */
-function connect(idb: Idb, name: string, version?: number, addIndex?: (store: Store<'versionchange'>) => void): Promise<IDBPDatabase<Schema>> {
+function connect(
+  idb: Idb,
+  name: string,
+  version?: number,
+  addIndex?: (store: Store<'versionchange'>) => void,
+): Promise<IDBPDatabase<Schema>> {
   return idb.openDB<Schema>(name, version, {
     upgrade(db, _oldVersion, _newVersion, tx) {
       if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: '_id' });
@@ -94,7 +107,11 @@ function connect(idb: Idb, name: string, version?: number, addIndex?: (store: St
   });
 }
 
-function handleFor(idb: Idb, first: IDBPDatabase<Schema>, txOptions: IDBTransactionOptions | undefined): StoreHandle {
+function handleFor(
+  idb: Idb,
+  first: IDBPDatabase<Schema>,
+  txOptions: IDBTransactionOptions | undefined,
+): StoreHandle {
   let db = first;
   /** createIndex replaces the connection with one at the next version; operations wait for it. */
   const upgrades = new IndexUpgrades((fields) => addIndex(fields));
@@ -113,7 +130,9 @@ function handleFor(idb: Idb, first: IDBPDatabase<Schema>, txOptions: IDBTransact
    */
   const addIndex = async (fields: readonly string[]) => {
     const name = indexName(fields);
-    const exists = await inTransaction(db.transaction(STORE, 'readonly'), async (store) => store.indexNames.contains(name));
+    const exists = await inTransaction(db.transaction(STORE, 'readonly'), async (store) =>
+      store.indexNames.contains(name),
+    );
     if (exists) return;
     const version = db.version + 1;
     db.close();
@@ -148,7 +167,10 @@ function handleFor(idb: Idb, first: IDBPDatabase<Schema>, txOptions: IDBTransact
     },
     async bulkUpdate(docs) {
       await write(async (store) => {
-        await requireAll(store, docs.map((d) => d._id));
+        await requireAll(
+          store,
+          docs.map((d) => d._id),
+        );
         await Promise.all(docs.map((doc) => store.put(doc)));
       });
     },
@@ -159,17 +181,21 @@ function handleFor(idb: Idb, first: IDBPDatabase<Schema>, txOptions: IDBTransact
       await write((store) => Promise.all(ids.map((id) => store.delete(id))));
     },
     createIndex: (fields) => upgrades.create(fields),
-    find: (query) => read(async (store) => applyFind(await candidates(store, plan(store, query.where)), query)),
+    find: (query) =>
+      read(async (store) => applyFind(await candidates(store, plan(store, query.where)), query)),
     countWhere: (query) =>
       read(async (store) => {
         const p = plan(store, query.where);
         if (p?.exact) return p.bounds ? store.index(p.index).count(boundsRange(p.bounds)) : 0;
         return countMatches(await candidates(store, p), query);
       }),
-    ...closeAndDestroy(upgrades, () => db, (name) => idb.deleteDB(name)),
+    ...closeAndDestroy(
+      upgrades,
+      () => db,
+      (name) => idb.deleteDB(name),
+    ),
   };
 }
-
 
 /** Raw IndexedDB through `idb`: one object store, `docs`, keyed by `_id`, with native indexes on fields. */
 function idbStore(id: string, label: string, library: Library<Idb>): StoreAdapter {
@@ -191,8 +217,16 @@ function idbStore(id: string, label: string, library: Library<Idb>): StoreAdapte
     },
     wraps: { packages: ['idb'] },
     variant: (build: VariantBuild) =>
-      idbStore(build.id, `IndexedDB (${build.what})`, Library.lazy(async () => (await build.load())[0] as Idb)),
+      idbStore(
+        build.id,
+        `IndexedDB (${build.what})`,
+        Library.lazy(async () => (await build.load())[0] as Idb),
+      ),
   };
 }
 
-export const idbAdapter: StoreAdapter = idbStore('idb', 'IndexedDB (idb)', Library.of<Idb>(installed));
+export const idbAdapter: StoreAdapter = idbStore(
+  'idb',
+  'IndexedDB (idb)',
+  Library.of<Idb>(installed),
+);

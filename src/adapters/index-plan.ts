@@ -30,7 +30,8 @@ export interface IndexPlan {
 }
 
 /** Numbers (but NaN) and strings; IndexedDB cannot index booleans, so they never bound a range. */
-const isKey = (v: Scalar | undefined): v is string | number => typeof v === 'string' || (typeof v === 'number' && !Number.isNaN(v));
+const isKey = (v: Scalar | undefined): v is string | number =>
+  typeof v === 'string' || (typeof v === 'number' && !Number.isNaN(v));
 
 interface Bound {
   value: string | number;
@@ -50,13 +51,16 @@ function narrower(a: Bound | undefined, b: Bound, sign: 1 | -1): Bound {
  * string): every value at or above one is a number or a string, which IndexedDB indexes. Without
  * one, documents whose value is a boolean would match but are not in the index.
  */
-function interval(conditions: readonly FieldCondition[]): { lower: Bound; upper?: Bound; exact: boolean } | undefined {
+function interval(
+  conditions: readonly FieldCondition[],
+): { lower: Bound; upper?: Bound; exact: boolean } | undefined {
   let lower: Bound | undefined;
   let upper: Bound | undefined;
   let exact = true;
   for (const c of conditions) {
     if (c.ne !== undefined) exact = false;
-    for (const v of [c.eq, c.gt, c.gte, c.lt, c.lte]) if (v !== undefined && !isKey(v)) exact = false;
+    for (const v of [c.eq, c.gt, c.gte, c.lt, c.lte])
+      if (v !== undefined && !isKey(v)) exact = false;
     if (isKey(c.eq)) {
       lower = narrower(lower, { value: c.eq, open: false }, 1);
       upper = narrower(upper, { value: c.eq, open: false }, -1);
@@ -75,11 +79,22 @@ function interval(conditions: readonly FieldCondition[]): { lower: Bound; upper?
  * array. The default upper bound, an empty array, keeps out array values, which IndexedDB
  * indexes and a FieldCondition never matches. `undefined` when the range is empty.
  */
-function keyBounds(compound: boolean, lower: Bound, upper: Bound | undefined, cmp: (a: IDBValidKey, b: IDBValidKey) => number): KeyBounds | undefined {
+function keyBounds(
+  compound: boolean,
+  lower: Bound,
+  upper: Bound | undefined,
+  cmp: (a: IDBValidKey, b: IDBValidKey) => number,
+): KeyBounds | undefined {
   const below = (v: string | number): IDBValidKey => (compound ? [v] : v);
   const above = (v: string | number): IDBValidKey => (compound ? [v, []] : v);
   const lo = lower.open ? above(lower.value) : below(lower.value);
-  const hi: IDBValidKey = upper ? (upper.open ? below(upper.value) : above(upper.value)) : compound ? [[]] : [];
+  const hi: IDBValidKey = upper
+    ? upper.open
+      ? below(upper.value)
+      : above(upper.value)
+    : compound
+      ? [[]]
+      : [];
   const lowerOpen = lower.open;
   const upperOpen = upper ? upper.open : true;
   const c = cmp(lo, hi);

@@ -10,15 +10,19 @@ import type { KeyBounds } from './index-plan.ts';
  * (https://developer.mozilla.org/docs/Web/API/IDBTransaction/durability). An older engine would
  * ignore the option silently, so the capability is declared only where the engine has it.
  */
-export const HAS_DURABILITY = typeof IDBTransaction !== 'undefined' && 'durability' in IDBTransaction.prototype;
+export const HAS_DURABILITY =
+  typeof IDBTransaction !== 'undefined' && 'durability' in IDBTransaction.prototype;
 
 /** The durability hint to give a write transaction, where the engine takes one and the case asks for one. */
-export function durabilityHint(durability: Durability | undefined): 'relaxed' | 'strict' | undefined {
+export function durabilityHint(
+  durability: Durability | undefined,
+): 'relaxed' | 'strict' | undefined {
   return HAS_DURABILITY && durability && durability !== 'default' ? durability : undefined;
 }
 
 /** `supported()` of a store on IndexedDB. */
-export const indexedDbSupported = (): true | string => (typeof indexedDB === 'undefined' ? 'IndexedDB is not available here' : true);
+export const indexedDbSupported = (): true | string =>
+  typeof indexedDB === 'undefined' ? 'IndexedDB is not available here' : true;
 
 /** A KeyRange of the adapter contract as an IDBKeyRange (undefined: every key). */
 export function idbKeyRange({ gte, lte }: KeyRange): IDBKeyRange | undefined {
@@ -29,10 +33,14 @@ export function idbKeyRange({ gte, lte }: KeyRange): IDBKeyRange | undefined {
 }
 
 /** An index plan's bounds as an IDBKeyRange. */
-export const boundsRange = (b: KeyBounds): IDBKeyRange => IDBKeyRange.bound(b.lower, b.upper, b.lowerOpen, b.upperOpen);
+export const boundsRange = (b: KeyBounds): IDBKeyRange =>
+  IDBKeyRange.bound(b.lower, b.upper, b.lowerOpen, b.upperOpen);
 
 /** An object store's indexes as index-plan.ts reads them: the name and the fields in order. */
-export function indexesOf(store: { indexNames: DOMStringList; index(name: string): { keyPath: string | string[] } }): { name: string; fields: string[] }[] {
+export function indexesOf(store: {
+  indexNames: DOMStringList;
+  index(name: string): { keyPath: string | string[] };
+}): { name: string; fields: string[] }[] {
   return Array.from(store.indexNames, (name) => {
     const keyPath = store.index(name).keyPath;
     return { name, fields: Array.isArray(keyPath) ? keyPath : [keyPath] };
@@ -74,7 +82,9 @@ export class IndexUpgrades {
   async create(fields: readonly string[]): Promise<void> {
     const bad = fields.find((f) => !IDENTIFIER.test(f));
     if (fields.length === 0 || bad !== undefined) {
-      throw new Error(`cannot index ${JSON.stringify(fields)}: an IndexedDB key path names a top-level field only when the name is an identifier`);
+      throw new Error(
+        `cannot index ${JSON.stringify(fields)}: an IndexedDB key path names a top-level field only when the name is an identifier`,
+      );
     }
     const previous = this.current;
     const work = (async () => {
@@ -98,7 +108,11 @@ export class IndexUpgrades {
  * close() and destroy() of a handle whose connection an index creation may be replacing: both
  * wait for it, then close the connection there is then (`db()`); destroy also deletes the database.
  */
-export function closeAndDestroy(upgrades: IndexUpgrades, db: () => { name: string; close(): void }, remove: (name: string) => Promise<void>) {
+export function closeAndDestroy(
+  upgrades: IndexUpgrades,
+  db: () => { name: string; close(): void },
+  remove: (name: string) => Promise<void>,
+) {
   return {
     async close(): Promise<void> {
       if (upgrades.current) await upgrades.current;
@@ -114,7 +128,9 @@ export function closeAndDestroy(upgrades: IndexUpgrades, db: () => { name: strin
 }
 
 /** supported() of a store over IndexedDB through a library: a variant's build loads here, before any case; the installed one is loaded already. */
-export function supportedWithLibrary(library: { get(): Promise<unknown> }): () => Promise<true | string> {
+export function supportedWithLibrary(library: {
+  get(): Promise<unknown>;
+}): () => Promise<true | string> {
   return async () => {
     const here = indexedDbSupported();
     if (here !== true) return here;

@@ -9,7 +9,16 @@
  */
 import type { Doc, FieldCondition, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import { applyFind, countMatches } from '../core/query.ts';
-import { boundsRange, durabilityHint, idbKeyRange, indexedDbSupported, indexesOf, INDEXEDDB_CAPABILITIES, IndexUpgrades, closeAndDestroy } from './indexeddb-features.ts';
+import {
+  boundsRange,
+  durabilityHint,
+  idbKeyRange,
+  indexedDbSupported,
+  indexesOf,
+  INDEXEDDB_CAPABILITIES,
+  IndexUpgrades,
+  closeAndDestroy,
+} from './indexeddb-features.ts';
 import { planIndex, type IndexPlan } from './index-plan.ts';
 import { isEmptyRange } from './range.ts';
 
@@ -24,12 +33,18 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
 }
 
 /** Open `name` (at `version`, creating the store and calling `upgrade` in a version change). */
-function openDatabase(name: string, version?: number, upgrade?: (store: IDBObjectStore) => void): Promise<IDBDatabase> {
+function openDatabase(
+  name: string,
+  version?: number,
+  upgrade?: (store: IDBObjectStore) => void,
+): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const req = version === undefined ? indexedDB.open(name) : indexedDB.open(name, version);
     req.onupgradeneeded = () => {
       const db = req.result;
-      const store = db.objectStoreNames.contains(STORE) ? req.transaction!.objectStore(STORE) : db.createObjectStore(STORE, { keyPath: '_id' });
+      const store = db.objectStoreNames.contains(STORE)
+        ? req.transaction!.objectStore(STORE)
+        : db.createObjectStore(STORE, { keyPath: '_id' });
       upgrade?.(store);
     };
     req.onsuccess = () => {
@@ -53,7 +68,8 @@ function deleteDatabase(name: string): Promise<void> {
 /** Documents of a key range by one getAll, or by a cursor where it must skip or walk backwards. */
 function rangeDocs(store: IDBObjectStore, range: KeyRange): Promise<Doc[]> {
   const keys = idbKeyRange(range);
-  if (!range.descending && !range.skip) return request(store.getAll(keys, range.limit) as IDBRequest<Doc[]>);
+  if (!range.descending && !range.skip)
+    return request(store.getAll(keys, range.limit) as IDBRequest<Doc[]>);
   return new Promise((resolve, reject) => {
     const out: Doc[] = [];
     const limit = range.limit ?? Infinity;
@@ -90,7 +106,9 @@ function handleFor(first: IDBDatabase, txOptions: IDBTransactionOptions | undefi
     if (db.transaction(STORE, 'readonly').objectStore(STORE).indexNames.contains(name)) return;
     const version = db.version + 1;
     db.close();
-    db = await openDatabase(db.name, version, (store) => store.createIndex(name, fields.length === 1 ? (fields[0] as string) : [...fields]));
+    db = await openDatabase(db.name, version, (store) =>
+      store.createIndex(name, fields.length === 1 ? (fields[0] as string) : [...fields]),
+    );
   });
   const read = async <T>(work: (store: IDBObjectStore) => Promise<T>): Promise<T> => {
     if (upgrades.current) await upgrades.current;
@@ -127,7 +145,10 @@ function handleFor(first: IDBDatabase, txOptions: IDBTransactionOptions | undefi
     get: (id) => read((store) => request(store.get(id) as IDBRequest<Doc | undefined>)),
     count: () => read((store) => request(store.count())),
     bulkPut: (docs) => write((store) => docs.forEach((doc) => store.put(doc))),
-    getMany: (ids) => read((store) => Promise.all(ids.map((id) => request(store.get(id) as IDBRequest<Doc | undefined>)))),
+    getMany: (ids) =>
+      read((store) =>
+        Promise.all(ids.map((id) => request(store.get(id) as IDBRequest<Doc | undefined>))),
+      ),
     async range(range) {
       if (isEmptyRange(range)) return [];
       return read((store) => rangeDocs(store, range));
@@ -139,20 +160,31 @@ function handleFor(first: IDBDatabase, txOptions: IDBTransactionOptions | undefi
       }),
     bulkUpdate: (docs) =>
       write(async (store) => {
-        await requireAll(store, docs.map((d) => d._id));
+        await requireAll(
+          store,
+          docs.map((d) => d._id),
+        );
         docs.forEach((doc) => store.put(doc));
       }),
     remove: (id) => write((store) => void store.delete(id)),
     bulkRemove: (ids) => write((store) => ids.forEach((id) => store.delete(id))),
     createIndex: (fields) => upgrades.create(fields),
-    find: (query) => read(async (store) => applyFind(await candidates(store, indexPlan(store, query.where)), query)),
+    find: (query) =>
+      read(async (store) =>
+        applyFind(await candidates(store, indexPlan(store, query.where)), query),
+      ),
     countWhere: (query) =>
       read(async (store) => {
         const p = indexPlan(store, query.where);
-        if (p?.exact) return p.bounds ? request(store.index(p.index).count(boundsRange(p.bounds))) : 0;
+        if (p?.exact)
+          return p.bounds ? request(store.index(p.index).count(boundsRange(p.bounds))) : 0;
         return countMatches(await candidates(store, p), query);
       }),
-    ...closeAndDestroy(upgrades, () => db, (name) => deleteDatabase(name)),
+    ...closeAndDestroy(
+      upgrades,
+      () => db,
+      (name) => deleteDatabase(name),
+    ),
   };
 }
 

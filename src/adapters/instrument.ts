@@ -26,7 +26,11 @@ export interface InstrumentOptions {
  * against it. The wait spins instead of sleeping, since a timer's delay is far coarser than N%
  * of a fast call.
  */
-export function instrumentAdapter(base: StoreAdapter, percent: number, options: InstrumentOptions = {}): StoreAdapter {
+export function instrumentAdapter(
+  base: StoreAdapter,
+  percent: number,
+  options: InstrumentOptions = {},
+): StoreAdapter {
   const clock = options.clock ?? (() => performance.now());
   const n = `+${percent}%`;
   // Shared by every handle (see slowed): what the waits so far fell short of, or (negative) went
@@ -70,7 +74,13 @@ interface Owed {
  * overshoots (or falls short) is carried to the next one, and over many calls the waits add up to
  * `fraction` of that time to within one step.
  */
-function slowed(handle: StoreHandle, fraction: number, clock: () => number, onCall: InstrumentOptions['onCall'], owed: Owed): StoreHandle {
+function slowed(
+  handle: StoreHandle,
+  fraction: number,
+  clock: () => number,
+  onCall: InstrumentOptions['onCall'],
+  owed: Owed,
+): StoreHandle {
   const out: Record<string, unknown> = {};
   for (const [method, fn] of Object.entries(handle)) {
     if (typeof fn !== 'function') continue;

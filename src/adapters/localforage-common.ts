@@ -102,7 +102,10 @@ export interface LocalforageSpec {
 }
 
 /** localForage pinned to one driver, so each storage is measured on its own. */
-export function localforageAdapter(spec: LocalforageSpec, library: Library<Localforage> = Library.of(installed)): StoreAdapter {
+export function localforageAdapter(
+  spec: LocalforageSpec,
+  library: Library<Localforage> = Library.of(installed),
+): StoreAdapter {
   const localStorageDriver = spec.driver === 'LOCALSTORAGE';
   const instance = async (name: string) => {
     const localforage = await library.get();

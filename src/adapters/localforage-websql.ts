@@ -21,7 +21,8 @@ function sayingWhenEmulated(inner: StoreAdapter): StoreAdapter {
       return webSqlLabel(inner.label);
     },
     describe: describeWebSql,
-    variant: (build) => sayingWhenEmulated((inner.variant as NonNullable<StoreAdapter['variant']>)(build)),
+    variant: (build) =>
+      sayingWhenEmulated((inner.variant as NonNullable<StoreAdapter['variant']>)(build)),
   };
 }
 

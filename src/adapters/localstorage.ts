@@ -27,7 +27,9 @@ function storage(): Storage {
     s = globalThis.localStorage as Storage | undefined;
   } catch (e) {
     // Reading the property throws a SecurityError where the user blocked site data.
-    throw new Error(`localStorage is blocked here: ${e instanceof Error ? e.message : String(e)}`.split('\n')[0]);
+    throw new Error(
+      `localStorage is blocked here: ${e instanceof Error ? e.message : String(e)}`.split('\n')[0],
+    );
   }
   if (!s) throw new Error('localStorage is not available here (never in a Worker)');
   return s;
@@ -104,7 +106,8 @@ export const localstorageAdapter: StoreAdapter = {
   backend: 'localstorage',
   capabilities: CAPABILITIES,
   lacks: {
-    bulkWrite: 'localStorage has no batch call; a loop of setItem would be timed under a batch name',
+    bulkWrite:
+      'localStorage has no batch call; a loop of setItem would be timed under a batch name',
     getMany: 'localStorage has no batch call',
     bulkUpdate: 'localStorage has no batch call or transaction',
     bulkRemove: 'localStorage has no batch call',

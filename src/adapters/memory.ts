@@ -44,7 +44,9 @@ function handleFor(name: string): StoreHandle {
     },
     async range(range: KeyRange) {
       const map = live();
-      return selectRange([...map.keys()].sort(), range).map((id) => structuredClone(map.get(id) as Doc));
+      return selectRange([...map.keys()].sort(), range).map((id) =>
+        structuredClone(map.get(id) as Doc),
+      );
     },
     async update(doc) {
       const map = live();
@@ -88,7 +90,18 @@ export const memoryAdapter: StoreAdapter = {
   label: 'Memory (Map)',
   backend: 'memory',
   // No `worker`: each Worker would get a Map of its own, so writers there would not share a store.
-  capabilities: ['bulkWrite', 'getMany', 'keyRange', 'skip', 'count', 'update', 'bulkUpdate', 'remove', 'bulkRemove', 'query'],
+  capabilities: [
+    'bulkWrite',
+    'getMany',
+    'keyRange',
+    'skip',
+    'count',
+    'update',
+    'bulkUpdate',
+    'remove',
+    'bulkRemove',
+    'query',
+  ],
   supported: () => true,
   async open(name) {
     if (!databases.has(name)) databases.set(name, new Map());

@@ -1,4 +1,14 @@
-import type { Doc, FieldCondition, FindQuery, KeyRange, Scalar, StoreAdapter, StoreHandle, ViewQuery, ViewRow } from '../core/adapter.ts';
+import type {
+  Doc,
+  FieldCondition,
+  FindQuery,
+  KeyRange,
+  Scalar,
+  StoreAdapter,
+  StoreHandle,
+  ViewQuery,
+  ViewRow,
+} from '../core/adapter.ts';
 import type { Capability } from '../core/capabilities.ts';
 import { withTimeout } from '../core/errors.ts';
 import { applyFind, compareScalars, countMatches } from '../core/query.ts';
@@ -104,7 +114,10 @@ interface PouchPlugins {
   find(request: FindRequest): Promise<{ docs: Doc[] }>;
   createIndex(request: { index: { fields: string[] } }): Promise<{ id: string; name: string }>;
   /** A persisted view by `design/view` name, or a temporary one from its map function (or its source text). */
-  query(view: string | { map: TempMap | string }, options: QueryOptions): Promise<{ rows: { id: string; key: unknown }[] }>;
+  query(
+    view: string | { map: TempMap | string },
+    options: QueryOptions,
+  ): Promise<{ rows: { id: string; key: unknown }[] }>;
 }
 
 export type PouchDatabase = PouchCore & PouchPlugins;
@@ -114,7 +127,9 @@ type PouchOptions = { adapter: string };
 export type PouchConstructor = new (name: string, options: PouchOptions) => PouchDatabase;
 
 /** PouchDB with pouchdb-find installed: the core methods are checked here, the plugins' are asserted. */
-export function withPlugins(PouchDB: new (name: string, options: PouchOptions) => PouchCore): PouchConstructor {
+export function withPlugins(
+  PouchDB: new (name: string, options: PouchOptions) => PouchCore,
+): PouchConstructor {
   return PouchDB as PouchConstructor;
 }
 
@@ -149,7 +164,10 @@ const DESTROY_MS = 5_000;
 /** The IndexedDB databases PouchDB keeps a database in: `_pouch_<name>`, and one per view index. */
 export async function deleteDatabases(name: string): Promise<void> {
   const main = PREFIX + name;
-  const listed = typeof indexedDB.databases === 'function' ? (await indexedDB.databases()).map((d) => d.name ?? '') : [];
+  const listed =
+    typeof indexedDB.databases === 'function'
+      ? (await indexedDB.databases()).map((d) => d.name ?? '')
+      : [];
   const names = [main, ...listed.filter((n) => n.startsWith(`${main}-mrview-`))];
   for (const db of names) {
     await new Promise<void>((resolve, reject) => {
@@ -165,10 +183,13 @@ function forgetChangePing(name: string): void {
   const views = `${PREFIX}${name}-mrview-`;
   // Collected first: removing a key may reorder what localStorage.key(i) returns.
   const keys = Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i));
-  for (const key of keys) if (key !== null && (key === PREFIX + name || key.startsWith(views))) localStorage.removeItem(key);
+  for (const key of keys)
+    if (key !== null && (key === PREFIX + name || key.startsWith(views)))
+      localStorage.removeItem(key);
 }
 
-const isNotFound = (e: unknown) => typeof e === 'object' && e !== null && (e as { status?: unknown }).status === 404;
+const isNotFound = (e: unknown) =>
+  typeof e === 'object' && e !== null && (e as { status?: unknown }).status === 404;
 
 /**
  * Strip `_rev`, and put `_id` first again: both adapters store the body apart from the id and
@@ -195,7 +216,10 @@ const isDesign = (id: string) => id.startsWith(DESIGN_LOW);
 function throwOnFailures(what: string, results: readonly WriteResult[]): void {
   const failed = results.filter((r) => r.error);
   const first = failed[0];
-  if (first) throw new Error(`${what}: ${failed.length} of ${results.length} failed; first ${first.id}: ${first.message ?? String(first.error)}`);
+  if (first)
+    throw new Error(
+      `${what}: ${failed.length} of ${results.length} failed; first ${first.id}: ${first.message ?? String(first.error)}`,
+    );
 }
 
 /** Current revisions of the live documents among `ids`; missing and deleted ones are left out. */
@@ -220,7 +244,8 @@ function allDocsRange(range: KeyRange): AllDocsOptions {
   };
 }
 
-const docsOf = (rows: readonly AllDocsRow[]) => rows.flatMap((row) => (row.doc && !isDesign(row.key) ? [plain(row.doc)] : []));
+const docsOf = (rows: readonly AllDocsRow[]) =>
+  rows.flatMap((row) => (row.doc && !isDesign(row.key) ? [plain(row.doc)] : []));
 
 /**
  * A key range without the design documents. PouchDB's own skip and limit count them, so when
@@ -228,15 +253,25 @@ const docsOf = (rows: readonly AllDocsRow[]) => rows.flatMap((row) => (row.doc &
  * documents that the skip passed over are made up for by skipping as many more rows. `design`
  * is what the handle knows (see DesignState), so a range with none costs no more than allDocs.
  */
-async function rangeWithoutDesign(db: PouchDatabase, range: KeyRange, design: ReadonlySet<string>): Promise<Doc[]> {
-  const inRange = [...design].filter((id) => (range.gte === undefined || id >= range.gte) && (range.lte === undefined || id <= range.lte));
+async function rangeWithoutDesign(
+  db: PouchDatabase,
+  range: KeyRange,
+  design: ReadonlySet<string>,
+): Promise<Doc[]> {
+  const inRange = [...design].filter(
+    (id) =>
+      (range.gte === undefined || id >= range.gte) && (range.lte === undefined || id <= range.lte),
+  );
   if (inRange.length === 0) return docsOf((await db.allDocs(allDocsRange(range))).rows);
   const limit = range.limit === undefined ? undefined : range.limit + inRange.length;
   const { rows } = await db.allDocs(allDocsRange({ ...range, limit }));
   const start = rows[0]?.key;
   if (start === undefined) return [];
   const skippedDesign = inRange.filter((id) => (range.descending ? id > start : id < start)).length;
-  return docsOf(rows).slice(skippedDesign, range.limit === undefined ? undefined : skippedDesign + range.limit);
+  return docsOf(rows).slice(
+    skippedDesign,
+    range.limit === undefined ? undefined : skippedDesign + range.limit,
+  );
 }
 
 /**
@@ -246,7 +281,14 @@ async function rangeWithoutDesign(db: PouchDatabase, range: KeyRange, design: Re
  */
 const FIND_ALL = 2 ** 31 - 1;
 
-const MANGO_OPERATORS = { eq: '$eq', ne: '$ne', gt: '$gt', gte: '$gte', lt: '$lt', lte: '$lte' } as const;
+const MANGO_OPERATORS = {
+  eq: '$eq',
+  ne: '$ne',
+  gt: '$gt',
+  gte: '$gte',
+  lt: '$lt',
+  lte: '$lte',
+} as const;
 
 /** pouchdb-find reads `a.b` as a path into `a`; a FindQuery field is always top-level. */
 const mangoField = (field: string) => field.replace(/[.$]/g, (c) => `\\${c}`);
@@ -295,7 +337,9 @@ function designState(rows: readonly AllDocsRow[]): DesignState {
     const doc = row.doc as StoredDesignDoc;
     if (doc.language !== 'query') continue;
     for (const [name, view] of Object.entries(doc.views ?? {})) {
-      const fields = (view.options?.def?.fields ?? []).flatMap((f) => (typeof f === 'string' ? [f] : Object.keys(f)));
+      const fields = (view.options?.def?.fields ?? []).flatMap((f) =>
+        typeof f === 'string' ? [f] : Object.keys(f),
+      );
       indexes.push({ ddoc: row.key, name, fields });
     }
   }
@@ -313,10 +357,15 @@ function designState(rows: readonly AllDocsRow[]): DesignState {
  */
 function guardCompound(request: FindRequest, indexes: readonly MangoIndex[]): FindRequest {
   const fields = Object.keys(request.selector);
-  const leadsWith = (index: MangoIndex) => index.fields.length > fields.length && index.fields.slice(0, fields.length).every((f) => fields.includes(f));
+  const leadsWith = (index: MangoIndex) =>
+    index.fields.length > fields.length &&
+    index.fields.slice(0, fields.length).every((f) => fields.includes(f));
   if (!indexes.some(leadsWith)) return request;
   const covered = indexes.filter((index) => index.fields.every((f) => fields.includes(f)));
-  const best = covered.reduce<MangoIndex | undefined>((a, b) => (a && a.fields.length >= b.fields.length ? a : b), undefined);
+  const best = covered.reduce<MangoIndex | undefined>(
+    (a, b) => (a && a.fields.length >= b.fields.length ? a : b),
+    undefined,
+  );
   if (best) return { ...request, use_index: [best.ddoc, best.name] };
   return { ...request, selector: { ...request.selector, _id: { $gt: null } } };
 }
@@ -326,9 +375,18 @@ function guardCompound(request: FindRequest, indexes: readonly MangoIndex[]): Fi
  * the index it chose. Only `fields` (plus `_id` and the queried fields, so the results can be
  * checked) are kept when given. `indexes` are known for the adapter that needs guardCompound.
  */
-async function mangoCandidates(db: PouchDatabase, indexes: readonly MangoIndex[] | undefined, query: FindQuery, fields: readonly string[] | undefined): Promise<Doc[]> {
+async function mangoCandidates(
+  db: PouchDatabase,
+  indexes: readonly MangoIndex[] | undefined,
+  query: FindQuery,
+  fields: readonly string[] | undefined,
+): Promise<Doc[]> {
   const wanted = fields && [...new Set(['_id', ...fields, ...query.where.map((c) => c.field)])];
-  const request: FindRequest = { selector: mangoSelector(query.where), limit: FIND_ALL, ...(wanted && { fields: wanted.map(mangoField) }) };
+  const request: FindRequest = {
+    selector: mangoSelector(query.where),
+    limit: FIND_ALL,
+    ...(wanted && { fields: wanted.map(mangoField) }),
+  };
   const { docs } = await db.find(indexes ? guardCompound(request, indexes) : request);
   return docs.filter((d) => !isDesign(d._id));
 }
@@ -344,17 +402,33 @@ function mapSource(field: string): string {
  * endkey, and ignores startkey and endkey when `key` is given; a ViewQuery asks for all of them.
  */
 function viewOptions(q: ViewQuery): QueryOptions | undefined {
-  const below = (a: Scalar | undefined, b: Scalar | undefined) => a !== undefined && b !== undefined && compareScalars(a, b) > 0;
-  if (q.limit === 0 || below(q.startkey, q.endkey) || below(q.startkey, q.key) || below(q.key, q.endkey)) return undefined;
+  const below = (a: Scalar | undefined, b: Scalar | undefined) =>
+    a !== undefined && b !== undefined && compareScalars(a, b) > 0;
+  if (
+    q.limit === 0 ||
+    below(q.startkey, q.endkey) ||
+    below(q.startkey, q.key) ||
+    below(q.key, q.endkey)
+  )
+    return undefined;
   return {
     reduce: false,
-    ...(q.key !== undefined ? { key: q.key } : { ...(q.startkey !== undefined && { startkey: q.startkey }), ...(q.endkey !== undefined && { endkey: q.endkey }) }),
+    ...(q.key !== undefined
+      ? { key: q.key }
+      : {
+          ...(q.startkey !== undefined && { startkey: q.startkey }),
+          ...(q.endkey !== undefined && { endkey: q.endkey }),
+        }),
     ...(q.limit !== undefined && { limit: q.limit }),
     ...(q.stale && { stale: 'ok' as const }),
   };
 }
 
-async function queryRows(db: PouchDatabase, view: string | { map: TempMap | string }, q: ViewQuery): Promise<ViewRow[]> {
+async function queryRows(
+  db: PouchDatabase,
+  view: string | { map: TempMap | string },
+  q: ViewQuery,
+): Promise<ViewRow[]> {
   const options = viewOptions(q);
   if (!options) return [];
   const { rows } = await db.query(view, options);
@@ -365,7 +439,13 @@ async function queryRows(db: PouchDatabase, view: string | { map: TempMap | stri
  * `guard`: the adapter's compound indexes need guardCompound. `legacy`: PouchDB 2.x, which
  * evaluates a temporary view's map from its source text, so a closure would lose `field`.
  */
-function handleFor(db: PouchDatabase, name: string, design: DesignState, guard: boolean, legacy: boolean): StoreHandle {
+function handleFor(
+  db: PouchDatabase,
+  name: string,
+  design: DesignState,
+  guard: boolean,
+  legacy: boolean,
+): StoreHandle {
   const indexes = guard ? design.indexes : undefined;
   return {
     async put(doc) {
@@ -402,10 +482,16 @@ function handleFor(db: PouchDatabase, name: string, design: DesignState, guard: 
       await db.put({ ...doc, _rev: current._rev });
     },
     async bulkUpdate(docs) {
-      const revs = await liveRevs(db, docs.map((d) => d._id));
+      const revs = await liveRevs(
+        db,
+        docs.map((d) => d._id),
+      );
       const missing = docs.find((d) => !revs.has(d._id));
       if (missing) throw new Error(`no document ${missing._id} to update`);
-      throwOnFailures('bulkUpdate', await db.bulkDocs(docs.map((d) => ({ ...d, _rev: revs.get(d._id) }))));
+      throwOnFailures(
+        'bulkUpdate',
+        await db.bulkDocs(docs.map((d) => ({ ...d, _rev: revs.get(d._id) }))),
+      );
     },
     async remove(id) {
       let current: StoredDoc;
@@ -428,7 +514,8 @@ function handleFor(db: PouchDatabase, name: string, design: DesignState, guard: 
       const mango = fields.map(mangoField);
       const made = await db.createIndex({ index: { fields: mango } });
       design.ids.add(made.id);
-      if (!design.indexes.some((i) => i.ddoc === made.id && i.name === made.name)) design.indexes.push({ ddoc: made.id, name: made.name, fields: mango });
+      if (!design.indexes.some((i) => i.ddoc === made.id && i.name === made.name))
+        design.indexes.push({ ddoc: made.id, name: made.name, fields: mango });
     },
     /**
      * pouchdb-find orders by the index it uses and pages in that order, so skip and limit are
@@ -442,7 +529,10 @@ function handleFor(db: PouchDatabase, name: string, design: DesignState, guard: 
       return countMatches(await mangoCandidates(db, indexes, query, []), query);
     },
     async createView(view, field) {
-      const ddoc: DesignDoc = { _id: DESIGN_LOW + view, views: { [view]: { map: mapSource(field) } } };
+      const ddoc: DesignDoc = {
+        _id: DESIGN_LOW + view,
+        views: { [view]: { map: mapSource(field) } },
+      };
       try {
         const current = await db.get(ddoc._id);
         await db.put({ ...ddoc, _rev: current._rev });
@@ -535,7 +625,9 @@ export function pouchAdapter(spec: PouchAdapterSpec): StoreAdapter {
     ...(lacks && { lacks }),
     // The exact version that ran, from the package itself (PouchDB.version).
     async describe() {
-      return { version: String((await pouch() as unknown as { version?: unknown }).version ?? 'unknown') };
+      return {
+        version: String(((await pouch()) as unknown as { version?: unknown }).version ?? 'unknown'),
+      };
     },
     // The runner asks before any case, so loading here keeps the import out of timed samples.
     async supported() {
@@ -549,7 +641,11 @@ export function pouchAdapter(spec: PouchAdapterSpec): StoreAdapter {
       // The constructor opens IndexedDB in the background and queues calls until it is ready;
       // waiting here makes open() cost the opening and surface its errors. The wait is the
       // read of the design documents the handle needs to know (usually none).
-      const { rows } = await db.allDocs({ startkey: DESIGN_LOW, endkey: DESIGN_HIGH, include_docs: true });
+      const { rows } = await db.allDocs({
+        startkey: DESIGN_LOW,
+        endkey: DESIGN_HIGH,
+        include_docs: true,
+      });
       return handleFor(db, name, designState(rows), compoundIndexNeedsEveryField, legacy);
     },
     // PouchDB deletes only through an instance, which opens (or creates) the database first.

@@ -21,7 +21,12 @@ export interface OldPouch {
  * and the adapter does not declare them.
  */
 export function legacyPouch(Old: OldPouch): PouchConstructor & { version?: string } {
-  const refuse = (what: string) => Promise.reject(new Error(`PouchDB ${Old.version ?? '2.x'} has no ${what} (no pouchdb-find was released with it)`));
+  const refuse = (what: string) =>
+    Promise.reject(
+      new Error(
+        `PouchDB ${Old.version ?? '2.x'} has no ${what} (no pouchdb-find was released with it)`,
+      ),
+    );
   return class LegacyDatabase implements PouchDatabase {
     static version = Old.version;
     private readonly db: OldDatabase;

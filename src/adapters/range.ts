@@ -6,7 +6,10 @@ import type { KeyRange } from '../core/adapter.ts';
  * answer a range exactly as IndexedDB and PouchDB do.
  */
 export function selectRange(sortedKeys: readonly string[], range: KeyRange): string[] {
-  let keys = sortedKeys.filter((k) => (range.gte === undefined || k >= range.gte) && (range.lte === undefined || k <= range.lte));
+  let keys = sortedKeys.filter(
+    (k) =>
+      (range.gte === undefined || k >= range.gte) && (range.lte === undefined || k <= range.lte),
+  );
   if (range.descending) keys = keys.slice().reverse();
   const skip = range.skip ?? 0;
   return keys.slice(skip, range.limit === undefined ? undefined : skip + range.limit);
@@ -18,5 +21,8 @@ export function selectRange(sortedKeys: readonly string[], range: KeyRange): str
  * so stores with native ranges answer these before asking the store.
  */
 export function isEmptyRange(range: KeyRange): boolean {
-  return range.limit === 0 || (range.gte !== undefined && range.lte !== undefined && range.gte > range.lte);
+  return (
+    range.limit === 0 ||
+    (range.gte !== undefined && range.lte !== undefined && range.gte > range.lte)
+  );
 }

@@ -9,7 +9,10 @@ export const sessionStorageAdapter: StoreAdapter = {
   backend: 'other',
   // Declare only what the store really does; cases needing anything else become `unsupported`.
   capabilities: ['count'],
-  supported: () => (typeof sessionStorage === 'undefined' ? 'sessionStorage is not available here (never in a Worker)' : true),
+  supported: () =>
+    typeof sessionStorage === 'undefined'
+      ? 'sessionStorage is not available here (never in a Worker)'
+      : true,
   async open(name) {
     const prefix = `${encodeURIComponent(name)}/`;
     const keys = () => Object.keys(sessionStorage).filter((k) => k.startsWith(prefix));
@@ -36,6 +39,7 @@ export const sessionStorageAdapter: StoreAdapter = {
   },
   async destroy(name) {
     const prefix = `${encodeURIComponent(name)}/`;
-    for (const k of Object.keys(sessionStorage)) if (k.startsWith(prefix)) sessionStorage.removeItem(k);
+    for (const k of Object.keys(sessionStorage))
+      if (k.startsWith(prefix)) sessionStorage.removeItem(k);
   },
 };

@@ -20,10 +20,21 @@
  * Every request is handled to the end before the next starts (SQLite calls here are
  * synchronous), so each operation is atomic and the answers come back in order.
  */
-import sqlite3InitModule, { type Database, type PreparedStatement, type SAHPoolUtil, type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import sqlite3InitModule, {
+  type Database,
+  type PreparedStatement,
+  type SAHPoolUtil,
+  type Sqlite3Static,
+} from '@sqlite.org/sqlite-wasm';
 import type { Doc, FindQuery, KeyRange } from '../core/adapter.ts';
 import { applyFind, countMatches, project } from '../core/query.ts';
-import type { EngineInfo, HandleCalls, HandleMethod, Request, Response } from './sqlite-opfs-protocol.ts';
+import type {
+  EngineInfo,
+  HandleCalls,
+  HandleMethod,
+  Request,
+  Response,
+} from './sqlite-opfs-protocol.ts';
 import { extractSql, isIndexableField, orderById, sqlWhere } from './sqlite-query.ts';
 
 /** The pool's OPFS directory: storebench's own, so it never shares (or locks) another app's pool. */
@@ -52,7 +63,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const poolChannel = new BroadcastChannel('storebench-sqlite-opfs-pool');
 
 /** Another pool instance holds a file: createSyncAccessHandle refused. */
-const isBusy = (e: unknown) => /NoModificationAllowed|InvalidState|another open Access Handle|locked/i.test(`${(e as Error)?.name ?? ''} ${(e as Error)?.message ?? String(e)}`);
+const isBusy = (e: unknown) =>
+  /NoModificationAllowed|InvalidState|another open Access Handle|locked/i.test(
+    `${(e as Error)?.name ?? ''} ${(e as Error)?.message ?? String(e)}`,
+  );
 
 /**
  * Run `take` (install or unpause the pool) until it gets the handles. While another context
@@ -64,8 +78,13 @@ async function takePool<T>(take: () => Promise<T>): Promise<T> {
     try {
       return await take();
     } catch (e) {
-      const text = `${(e as Error)?.name ?? 'Error'}: ${(e as Error)?.message ?? String(e)}`.split('\n')[0];
-      if (attempt >= 8 || !isBusy(e)) throw new Error(`the OPFS SyncAccessHandle pool is held elsewhere (a store open in another tab or Worker of this site?): ${text}`);
+      const text = `${(e as Error)?.name ?? 'Error'}: ${(e as Error)?.message ?? String(e)}`.split(
+        '\n',
+      )[0];
+      if (attempt >= 8 || !isBusy(e))
+        throw new Error(
+          `the OPFS SyncAccessHandle pool is held elsewhere (a store open in another tab or Worker of this site?): ${text}`,
+        );
       poolChannel.postMessage('release');
       await sleep(100 * attempt);
     }
@@ -75,7 +94,9 @@ async function takePool<T>(take: () => Promise<T>): Promise<T> {
 async function start(): Promise<Engine> {
   // The "opfs" and "opfs-wl" VFSes install themselves at start-up wherever SharedArrayBuffer
   // exists, each spawning a proxy worker; this adapter uses neither, so they are switched off.
-  (globalThis as { sqlite3ApiConfig?: unknown }).sqlite3ApiConfig = { disable: { vfs: { opfs: true, 'opfs-wl': true } } };
+  (globalThis as { sqlite3ApiConfig?: unknown }).sqlite3ApiConfig = {
+    disable: { vfs: { opfs: true, 'opfs-wl': true } },
+  };
   const sqlite3 = await sqlite3InitModule();
   const pool = await takePool(() =>
     sqlite3.installOpfsSAHPoolVfs({
@@ -105,12 +126,17 @@ async function ready(): Promise<Engine> {
 
 /** Whether SQLite on OPFS can run here, without loading SQLite or taking the pool. */
 async function probe(): Promise<true | string> {
-  const handle = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle;
-  if (!handle || !('createSyncAccessHandle' in handle.prototype)) return 'OPFS sync access handles are not available here (FileSystemFileHandle.createSyncAccessHandle is missing)';
+  const handle = (globalThis as { FileSystemFileHandle?: { prototype: object } })
+    .FileSystemFileHandle;
+  if (!handle || !('createSyncAccessHandle' in handle.prototype))
+    return 'OPFS sync access handles are not available here (FileSystemFileHandle.createSyncAccessHandle is missing)';
   try {
     await navigator.storage.getDirectory();
   } catch (e) {
-    return `OPFS is not available here: ${(e as Error)?.message ?? String(e)}`.split('\n')[0] ?? 'OPFS is not available here';
+    return (
+      `OPFS is not available here: ${(e as Error)?.message ?? String(e)}`.split('\n')[0] ??
+      'OPFS is not available here'
+    );
   }
   return true;
 }
@@ -135,7 +161,9 @@ async function open(name: string): Promise<number> {
       throw e;
     }
     const leading = new Set<string>();
-    for (const [index] of db.selectArrays("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'docs_by_%'")) {
+    for (const [index] of db.selectArrays(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'docs_by_%'",
+    )) {
       leading.add(String(index).slice('docs_by_'.length).split(',')[0] ?? '');
     }
     conn = { name, db, handles: new Set(), statements: new Map(), leading };
@@ -182,7 +210,12 @@ function statement(conn: Connection, sql: string): PreparedStatement {
 }
 
 /** Run a cached statement once; reset even when it fails, so the next use can bind again. */
-function runStatement<T>(conn: Connection, sql: string, params: (string | number)[], read: (stmt: PreparedStatement) => T): T {
+function runStatement<T>(
+  conn: Connection,
+  sql: string,
+  params: (string | number)[],
+  read: (stmt: PreparedStatement) => T,
+): T {
   const stmt = statement(conn, sql);
   try {
     return read(stmt.bind(params));
@@ -204,7 +237,11 @@ const parse = (json: unknown): Doc => JSON.parse(json as string) as Doc;
  * one too (DEFERRED), as IndexedDB's getMany does: otherwise each statement is a transaction of
  * its own, and each start re-reads the database header from OPFS to check the page cache.
  */
-function inTransaction<T>(conn: Connection, work: () => T, mode: 'IMMEDIATE' | 'DEFERRED' = 'IMMEDIATE'): T {
+function inTransaction<T>(
+  conn: Connection,
+  work: () => T,
+  mode: 'IMMEDIATE' | 'DEFERRED' = 'IMMEDIATE',
+): T {
   return conn.db.transaction(mode, () => work());
 }
 
@@ -220,7 +257,9 @@ function insert(conn: Connection, doc: Doc): void {
 }
 
 function getOne(conn: Connection, id: string): Doc | undefined {
-  return runStatement(conn, SELECT_ONE, [id], (stmt) => (stmt.step() ? parse(stmt.get(0)) : undefined));
+  return runStatement(conn, SELECT_ONE, [id], (stmt) =>
+    stmt.step() ? parse(stmt.get(0)) : undefined,
+  );
 }
 
 function removeOne(conn: Connection, id: string): void {
@@ -247,7 +286,11 @@ function range(conn: Connection, r: KeyRange): Doc[] {
   // SQLite needs a LIMIT before an OFFSET; a negative LIMIT means none. OFFSET is native.
   params.push(r.limit ?? -1, r.skip ?? 0);
   const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
-  return rows(conn, `SELECT json FROM docs${filter} ORDER BY id ${r.descending ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`, params).map((row) => parse(row[0]));
+  return rows(
+    conn,
+    `SELECT json FROM docs${filter} ORDER BY id ${r.descending ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
+    params,
+  ).map((row) => parse(row[0]));
 }
 
 /**
@@ -256,30 +299,53 @@ function range(conn: Connection, r: KeyRange): Doc[] {
  */
 function find(conn: Connection, query: FindQuery): Doc[] {
   const filter = sqlWhere(query.where);
-  if (!filter.complete) return applyFind(rows(conn, `SELECT json FROM docs WHERE ${filter.sql}`, filter.params).map((row) => parse(row[0])), query);
+  if (!filter.complete)
+    return applyFind(
+      rows(conn, `SELECT json FROM docs WHERE ${filter.sql}`, filter.params).map((row) =>
+        parse(row[0]),
+      ),
+      query,
+    );
   const params = [...filter.params, query.limit ?? -1, query.skip ?? 0];
-  const docs = rows(conn, `SELECT json FROM docs WHERE ${filter.sql} ORDER BY ${orderById(query.where, conn.leading)} LIMIT ? OFFSET ?`, params).map((row) =>
-    parse(row[0]),
-  );
+  const docs = rows(
+    conn,
+    `SELECT json FROM docs WHERE ${filter.sql} ORDER BY ${orderById(query.where, conn.leading)} LIMIT ? OFFSET ?`,
+    params,
+  ).map((row) => parse(row[0]));
   return query.fields ? docs.map((d) => project(d, query.fields)) : docs;
 }
 
 function countWhere(conn: Connection, query: FindQuery): number {
   const filter = sqlWhere(query.where);
-  if (!filter.complete) return countMatches(rows(conn, `SELECT json FROM docs WHERE ${filter.sql}`, filter.params).map((row) => parse(row[0])), query);
-  return Number(rows(conn, `SELECT COUNT(*) FROM docs WHERE ${filter.sql}`, filter.params)[0]?.[0] ?? 0);
+  if (!filter.complete)
+    return countMatches(
+      rows(conn, `SELECT json FROM docs WHERE ${filter.sql}`, filter.params).map((row) =>
+        parse(row[0]),
+      ),
+      query,
+    );
+  return Number(
+    rows(conn, `SELECT COUNT(*) FROM docs WHERE ${filter.sql}`, filter.params)[0]?.[0] ?? 0,
+  );
 }
 
 /** An index on the fields' values inside the JSON: SQLite indexes expressions (https://sqlite.org/expridx.html). */
 function createIndex(conn: Connection, fields: readonly string[]): void {
   const bad = fields.find((f) => !isIndexableField(f));
-  if (fields.length === 0 || bad !== undefined) throw new Error(`cannot index ${JSON.stringify(fields)}: only fields whose names are identifiers`);
+  if (fields.length === 0 || bad !== undefined)
+    throw new Error(
+      `cannot index ${JSON.stringify(fields)}: only fields whose names are identifiers`,
+    );
   // Identifiers hold no comma or quote, so the name is unique per field list and safe to quote.
-  conn.db.exec(`CREATE INDEX IF NOT EXISTS "docs_by_${fields.join(',')}" ON docs (${fields.map(extractSql).join(', ')})`);
+  conn.db.exec(
+    `CREATE INDEX IF NOT EXISTS "docs_by_${fields.join(',')}" ON docs (${fields.map(extractSql).join(', ')})`,
+  );
   conn.leading.add(fields[0] as string);
 }
 
-type Impl = { [M in HandleMethod]: (conn: Connection, ...args: HandleCalls[M][0]) => HandleCalls[M][1] };
+type Impl = {
+  [M in HandleMethod]: (conn: Connection, ...args: HandleCalls[M][0]) => HandleCalls[M][1];
+};
 
 const METHODS: Impl = {
   put: (conn, doc) => insert(conn, doc),

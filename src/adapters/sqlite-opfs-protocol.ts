@@ -46,4 +46,5 @@ export type Request =
   /** The database files in the pool, for tests that check destroy leaves nothing behind. */
   | { id: number; op: 'files' };
 
-export type Response = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+export type Response =
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };

@@ -1,6 +1,12 @@
 import type { StoreAdapter, StoreHandle } from '../core/adapter.ts';
 import type { Capability } from '../core/capabilities.ts';
-import type { EngineInfo, HandleCalls, HandleMethod, Request, Response } from './sqlite-opfs-protocol.ts';
+import type {
+  EngineInfo,
+  HandleCalls,
+  HandleMethod,
+  Request,
+  Response,
+} from './sqlite-opfs-protocol.ts';
 
 /**
  * The official SQLite Wasm build (@sqlite.org/sqlite-wasm) on the origin private file system,
@@ -44,14 +50,20 @@ let engine: EngineInfo | undefined;
 
 /** Whether this code runs in a dedicated Worker, where the engine can run in this thread. */
 const inDedicatedWorker = (): boolean => {
-  const scope = (globalThis as { DedicatedWorkerGlobalScope?: abstract new () => unknown }).DedicatedWorkerGlobalScope;
+  const scope = (globalThis as { DedicatedWorkerGlobalScope?: abstract new () => unknown })
+    .DedicatedWorkerGlobalScope;
   return typeof scope === 'function' && globalThis instanceof scope;
 };
 
-const RUNS_IN = { worker: 'a SQLite worker of its own', thread: 'the Worker that uses the store' } as const;
+const RUNS_IN = {
+  worker: 'a SQLite worker of its own',
+  thread: 'the Worker that uses the store',
+} as const;
 
 function startClient(): Client {
-  const worker = new Worker(new URL('./sqlite-opfs-worker.ts', import.meta.url), { type: 'module' });
+  const worker = new Worker(new URL('./sqlite-opfs-worker.ts', import.meta.url), {
+    type: 'module',
+  });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   const failAll = (why: string) => {
@@ -73,7 +85,9 @@ function startClient(): Client {
     event.preventDefault();
     failAll(`the SQLite worker failed: ${event.message || 'it could not be loaded'}`);
   });
-  worker.addEventListener('messageerror', () => failAll('the SQLite worker sent a message that could not be read'));
+  worker.addEventListener('messageerror', () =>
+    failAll('the SQLite worker sent a message that could not be read'),
+  );
   const created: Client = {
     request<T>(msg: Without<Request, 'id'>) {
       const id = nextId++;
@@ -108,7 +122,8 @@ function startInThread(): Client {
   return created;
 }
 
-const request = <T>(msg: Without<Request, 'id'>) => (client ??= inDedicatedWorker() ? startInThread() : startClient()).request<T>(msg);
+const request = <T>(msg: Without<Request, 'id'>) =>
+  (client ??= inDedicatedWorker() ? startInThread() : startClient()).request<T>(msg);
 
 const oneLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0] ?? '';
 
@@ -124,8 +139,10 @@ let supportedHere = false;
 async function unsupportedReason(): Promise<string | undefined> {
   if (supportedHere) return undefined;
   if (typeof Worker === 'undefined') return 'dedicated Workers are not available here';
-  const storage = (globalThis.navigator as Navigator | undefined)?.storage as StorageManager | undefined;
-  if (typeof storage?.getDirectory !== 'function') return 'OPFS is not available here (navigator.storage.getDirectory is missing)';
+  const storage = (globalThis.navigator as Navigator | undefined)?.storage as
+    StorageManager | undefined;
+  if (typeof storage?.getDirectory !== 'function')
+    return 'OPFS is not available here (navigator.storage.getDirectory is missing)';
   try {
     const answer = await request<true | string>({ op: 'probe' });
     if (answer !== true) return answer;
@@ -138,7 +155,10 @@ async function unsupportedReason(): Promise<string | undefined> {
 
 function handleFor(id: number, name: string): StoreHandle {
   let open = true;
-  const call = async <M extends HandleMethod>(method: M, ...args: HandleCalls[M][0]): Promise<HandleCalls[M][1]> => {
+  const call = async <M extends HandleMethod>(
+    method: M,
+    ...args: HandleCalls[M][0]
+  ): Promise<HandleCalls[M][1]> => {
     if (!open) throw new Error(`SQLite database ${name} is closed`);
     return request<HandleCalls[M][1]>({ op: 'call', handle: id, method, args });
   };
@@ -194,8 +214,10 @@ export const sqliteOpfsAdapter: StoreAdapter = {
   backend: 'opfs',
   capabilities,
   lacks: {
-    worker: 'its OPFS SyncAccessHandle pool can be held by one context of the site at a time, so K Workers cannot each open the database at once',
-    durability: "SQLite's durability is PRAGMA synchronous, not IndexedDB's transaction hint that the durability suite sets; it runs with SQLite's default, FULL",
+    worker:
+      'its OPFS SyncAccessHandle pool can be held by one context of the site at a time, so K Workers cannot each open the database at once',
+    durability:
+      "SQLite's durability is PRAGMA synchronous, not IndexedDB's transaction hint that the durability suite sets; it runs with SQLite's default, FULL",
   },
   async supported() {
     return (await unsupportedReason()) ?? true;
@@ -211,5 +233,12 @@ export const sqliteOpfsAdapter: StoreAdapter = {
     await request({ op: 'destroy', name });
   },
   // What ran, once it has run: the VFS and SQLite version the engine set up, and where it ran.
-  describe: (): Record<string, string> => (engine ? { vfs: engine.vfs, sqlite: engine.sqlite, runsIn: inDedicatedWorker() ? RUNS_IN.thread : RUNS_IN.worker } : {}),
+  describe: (): Record<string, string> =>
+    engine
+      ? {
+          vfs: engine.vfs,
+          sqlite: engine.sqlite,
+          runsIn: inDedicatedWorker() ? RUNS_IN.thread : RUNS_IN.worker,
+        }
+      : {},
 };

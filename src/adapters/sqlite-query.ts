@@ -52,17 +52,26 @@ export interface SqlFilter {
   complete: boolean;
 }
 
-const typeIn = (t: string, types: readonly string[]) => (types.length === 0 ? '0' : `${t} IN (${types.map((x) => `'${x}'`).join(', ')})`);
+const typeIn = (t: string, types: readonly string[]) =>
+  types.length === 0 ? '0' : `${t} IN (${types.map((x) => `'${x}'`).join(', ')})`;
 
 /** One operator of one condition, or undefined when SQL cannot say it exactly. */
-function term(field: string, op: Op, value: Scalar, params: (string | number)[]): string | undefined {
+function term(
+  field: string,
+  op: Op,
+  value: Scalar,
+  params: (string | number)[],
+): string | undefined {
   const x = extractSql(field);
   const t = typeSql(field);
   if (typeof value === 'boolean') {
     // Only the type decides: false < true < every number < every string.
     const rank = (type: string) => (type === 'false' ? 0 : type === 'true' ? 1 : 2);
     const v = value ? 1 : 0;
-    return typeIn(t, SCALAR_TYPES.filter((type) => HOLDS[op](Math.sign(rank(type) - v))));
+    return typeIn(
+      t,
+      SCALAR_TYPES.filter((type) => HOLDS[op](Math.sign(rank(type) - v))),
+    );
   }
   if (typeof value === 'number' && Number.isNaN(value)) return undefined; // compareScalars makes NaN "equal" to every number
   // oo1 binds a whole JS number as a 64-bit integer, which wraps beyond 2^63 (1e20 arrives as

@@ -20,13 +20,20 @@ export function variantAdapter(id: string, registered: readonly StoreAdapter[]):
   if (known) return known;
   let parsed;
   try {
-    parsed = parseVariant(id, registered.map((a) => a.id), wrapsOf(registered));
+    parsed = parseVariant(
+      id,
+      registered.map((a) => a.id),
+      wrapsOf(registered),
+    );
   } catch (e) {
     if (e instanceof VariantError) throw new RangeError(`unknown adapter "${id}": ${e.message}`);
     throw e;
   }
   const base = registered.find((a) => a.id === parsed.base) as StoreAdapter;
-  const adapter = parsed.spec.kind === 'instrument' ? instrumentAdapter(base, parsed.spec.percent) : built(parsed.id, base);
+  const adapter =
+    parsed.spec.kind === 'instrument'
+      ? instrumentAdapter(base, parsed.spec.percent)
+      : built(parsed.id, base);
   made.set(parsed.id, adapter);
   return adapter;
 }
@@ -34,9 +41,14 @@ export function variantAdapter(id: string, registered: readonly StoreAdapter[]):
 function built(id: string, base: StoreAdapter): StoreAdapter {
   const build = VARIANT_BUILDS[id];
   if (!build || !base.variant) {
-    throw new RangeError(`this page was built without the variant ${id}: a sweep builds it beside the installed ${base.id} (npm run sweep -- --adapters ${base.id},${id})`);
+    throw new RangeError(
+      `this page was built without the variant ${id}: a sweep builds it beside the installed ${base.id} (npm run sweep -- --adapters ${base.id},${id})`,
+    );
   }
   const adapter = base.variant({ ...build, id });
   // What identifies the build (its package, version, folder or integrity), after what the store says of itself.
-  return { ...adapter, describe: async () => ({ ...(await adapter.describe?.()), ...build.facts }) };
+  return {
+    ...adapter,
+    describe: async () => ({ ...(await adapter.describe?.()), ...build.facts }),
+  };
 }

@@ -22,5 +22,7 @@ export function webSqlLabel(label: string): string {
 export function describeWebSql(): Record<string, string> {
   const emulated = webSqlEmulation();
   if (emulated) return { webSql: emulated };
-  return typeof (globalThis as { openDatabase?: unknown }).openDatabase === 'function' ? { webSql: 'the browser’s own' } : {};
+  return typeof (globalThis as { openDatabase?: unknown }).openDatabase === 'function'
+    ? { webSql: 'the browser’s own' }
+    : {};
 }

@@ -25,16 +25,26 @@ interface SqlTransaction {
   ): void;
 }
 
-type TransactionFn = (body: (tx: SqlTransaction) => void, onError?: (error: SqlError) => void, onDone?: () => void) => void;
+type TransactionFn = (
+  body: (tx: SqlTransaction) => void,
+  onError?: (error: SqlError) => void,
+  onDone?: () => void,
+) => void;
 
 interface SqlDatabase {
   transaction: TransactionFn;
   readTransaction: TransactionFn;
 }
 
-type OpenDatabase = (name: string, version: string, displayName: string, estimatedSize: number) => SqlDatabase;
+type OpenDatabase = (
+  name: string,
+  version: string,
+  displayName: string,
+  estimatedSize: number,
+) => SqlDatabase;
 
-const openDatabaseFn = (): OpenDatabase | undefined => (globalThis as { openDatabase?: OpenDatabase }).openDatabase;
+const openDatabaseFn = (): OpenDatabase | undefined =>
+  (globalThis as { openDatabase?: OpenDatabase }).openDatabase;
 
 /** Safari asked the user for more than 5 MB; below that it granted the quota silently. */
 const ESTIMATED_SIZE = 5 * 1024 * 1024;
@@ -46,7 +56,11 @@ const ESTIMATED_SIZE = 5 * 1024 * 1024;
 const MAX_PARAMS = 500;
 
 /** SQL, its arguments, and a check on the result that rolls the transaction back by throwing. */
-type Statement = readonly [sql: string, args: readonly unknown[], check?: (result: SqlResultSet) => void];
+type Statement = readonly [
+  sql: string,
+  args: readonly unknown[],
+  check?: (result: SqlResultSet) => void,
+];
 
 /**
  * Run the statements in one transaction and resolve with their results after it commits. All
@@ -54,7 +68,11 @@ type Statement = readonly [sql: string, args: readonly unknown[], check?: (resul
  * find the transaction already committed. An exception in a result callback rolls the
  * transaction back (WebSQL spec, "processing model", step 6).
  */
-function transact(db: SqlDatabase, mode: 'read' | 'write', statements: readonly Statement[]): Promise<SqlResultSet[]> {
+function transact(
+  db: SqlDatabase,
+  mode: 'read' | 'write',
+  statements: readonly Statement[],
+): Promise<SqlResultSet[]> {
   return new Promise((resolve, reject) => {
     const results: SqlResultSet[] = [];
     let failure: unknown;
@@ -79,7 +97,10 @@ function transact(db: SqlDatabase, mode: 'read' | 'write', statements: readonly 
         );
       });
     };
-    const onError = (error: SqlError) => reject(failure ?? new Error(`WebSQL transaction failed: ${error.message} (code ${error.code})`));
+    const onError = (error: SqlError) =>
+      reject(
+        failure ?? new Error(`WebSQL transaction failed: ${error.message} (code ${error.code})`),
+      );
     const onDone = () => resolve(results);
     if (mode === 'read') db.readTransaction(body, onError, onDone);
     else db.transaction(body, onError, onDone);
@@ -121,7 +142,10 @@ function rangeQuery(range: KeyRange): Statement {
   // SQLite needs a LIMIT before an OFFSET; a negative LIMIT means none.
   args.push(range.limit ?? -1, range.skip ?? 0);
   const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
-  return [`SELECT json FROM docs${filter} ORDER BY id ${range.descending ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`, args];
+  return [
+    `SELECT json FROM docs${filter} ORDER BY id ${range.descending ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`,
+    args,
+  ];
 }
 
 function handleFor(db: SqlDatabase, name: string): StoreHandle {
@@ -134,8 +158,12 @@ function handleFor(db: SqlDatabase, name: string): StoreHandle {
   const read = (statements: readonly Statement[]) => transact(live(), 'read', statements);
   const write = (statements: readonly Statement[]) => transact(live(), 'write', statements);
   // Queries scan: the documents are JSON text, so no column holds a field SQLite could index.
-  const all = async () => rowsOf((await read([['SELECT json FROM docs', []]]))[0]).map((row) => parse(row.json));
-  const insert = (doc: Doc): Statement => ['INSERT OR REPLACE INTO docs (id, json) VALUES (?, ?)', [doc._id, JSON.stringify(doc)]];
+  const all = async () =>
+    rowsOf((await read([['SELECT json FROM docs', []]]))[0]).map((row) => parse(row.json));
+  const insert = (doc: Doc): Statement => [
+    'INSERT OR REPLACE INTO docs (id, json) VALUES (?, ?)',
+    [doc._id, JSON.stringify(doc)],
+  ];
   // An update that matched no row fails the whole transaction, so no document of a batch changes.
   const replace = (doc: Doc): Statement => [
     'UPDATE docs SET json = ? WHERE id = ?',
@@ -161,7 +189,9 @@ function handleFor(db: SqlDatabase, name: string): StoreHandle {
     },
     async getMany(ids) {
       const chunks = chunked(ids, MAX_PARAMS);
-      const results = await read(chunks.map((c) => [`SELECT id, json FROM docs WHERE id IN (${placeholders(c.length)})`, c]));
+      const results = await read(
+        chunks.map((c) => [`SELECT id, json FROM docs WHERE id IN (${placeholders(c.length)})`, c]),
+      );
       const found = new Map<unknown, unknown>();
       for (const result of results) for (const row of rowsOf(result)) found.set(row.id, row.json);
       return ids.map((id) => (found.has(id) ? parse(found.get(id)) : undefined));
@@ -181,7 +211,12 @@ function handleFor(db: SqlDatabase, name: string): StoreHandle {
       await write([['DELETE FROM docs WHERE id = ?', [id]]]);
     },
     async bulkRemove(ids) {
-      await write(chunked(ids, MAX_PARAMS).map((c) => [`DELETE FROM docs WHERE id IN (${placeholders(c.length)})`, c]));
+      await write(
+        chunked(ids, MAX_PARAMS).map((c) => [
+          `DELETE FROM docs WHERE id IN (${placeholders(c.length)})`,
+          c,
+        ]),
+      );
     },
     async close() {
       open = false;
@@ -218,11 +253,25 @@ export const websqlAdapter: StoreAdapter = {
   describe: describeWebSql,
   backend: 'websql',
   // No `worker`: engines differed on whether workers got openDatabase, and none here has it to check.
-  capabilities: ['bulkWrite', 'getMany', 'keyRange', 'skip', 'count', 'update', 'bulkUpdate', 'remove', 'bulkRemove', 'query'],
-  supported: () => (openDatabaseFn() ? true : 'WebSQL (openDatabase) is not available in this browser'),
+  capabilities: [
+    'bulkWrite',
+    'getMany',
+    'keyRange',
+    'skip',
+    'count',
+    'update',
+    'bulkUpdate',
+    'remove',
+    'bulkRemove',
+    'query',
+  ],
+  supported: () =>
+    openDatabaseFn() ? true : 'WebSQL (openDatabase) is not available in this browser',
   async open(name) {
     const db = openNamed(name);
-    await transact(db, 'write', [['CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, json TEXT NOT NULL)', []]]);
+    await transact(db, 'write', [
+      ['CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, json TEXT NOT NULL)', []],
+    ]);
     return handleFor(db, name);
   },
   async destroy(name) {

@@ -8,7 +8,11 @@ import { renderTable, type Align } from './terminal-table.ts';
 const times = (x: number) => `×${x.toFixed(3)}`;
 
 /** The table and the legend; the decision's line is the caller's last. */
-export function abTable(rows: readonly AbRow[], decision: AbDecision, thresholdPct: number): string {
+export function abTable(
+  rows: readonly AbRow[],
+  decision: AbDecision,
+  thresholdPct: number,
+): string {
   if (rows.length === 0) return '(no case ran on both stores)';
   const failing = new Set(decision.slower);
   const header = ['browser', 'suite/case', 'size', 'B/A', '95% interval', 'passes', 'verdict'];
@@ -16,15 +20,22 @@ export function abTable(rows: readonly AbRow[], decision: AbDecision, thresholdP
   // Why a row has no ratio goes below the table, numbered, so a long reason does not widen a column.
   const notes: string[] = [];
   const lines = rows.map((r) => {
-    if (!r.ratio && r.why) notes.push(`[${notes.length + 1}] ${r.browser} ${r.suite}/${r.case}: ${r.why}`);
+    if (!r.ratio && r.why)
+      notes.push(`[${notes.length + 1}] ${r.browser} ${r.suite}/${r.case}: ${r.why}`);
     return [
       r.browser,
       `${r.suite}/${r.case}`,
       String(r.size),
       r.ratio ? times(r.ratio.ratio) : '-',
-      r.ratio ? `[${times(r.ratio.lo)}, ${times(r.ratio.hi)}]` : r.why ? `none [${notes.length}]` : '',
+      r.ratio
+        ? `[${times(r.ratio.lo)}, ${times(r.ratio.hi)}]`
+        : r.why
+          ? `none [${notes.length}]`
+          : '',
       r.ratio ? String(r.ratio.passes) : '-',
-      r.neither ? 'not compared' : `${r.verdict}${failing.has(r) ? ' !!' : r.verdict === 'slower' ? ' (not after Holm)' : ''}`,
+      r.neither
+        ? 'not compared'
+        : `${r.verdict}${failing.has(r) ? ' !!' : r.verdict === 'slower' ? ' (not after Holm)' : ''}`,
     ];
   });
   const { a, b } = rows[0] as AbRow;
@@ -38,4 +49,3 @@ export function abTable(rows: readonly AbRow[], decision: AbDecision, thresholdP
       `!! slower with the chance of any false alarm over all rows held at 5% (Holm): these rows fail the run.`,
   ].join('\n');
 }
-

@@ -7,7 +7,23 @@
 import { isIP } from 'node:net';
 import { MIN_SAMPLES_ON_TIME_CAP } from '../core/allocator.ts';
 import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../core/compare.ts';
-import { DEFAULT_AB_THRESHOLD_PCT, DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, DEFAULT_PLAN_SIZES, DEFAULT_SUITES, formatDuration, MAX_CPU_THROTTLE, parsePlan, passesOf, PlanError, PLAN_LIMITS, type Plan, type PlanFields, type PlanVocabulary } from '../core/plan.ts';
+import {
+  DEFAULT_AB_THRESHOLD_PCT,
+  DEFAULT_AUTO,
+  DEFAULT_BUDGET_MS,
+  DEFAULT_PLAN,
+  DEFAULT_PLAN_SIZES,
+  DEFAULT_SUITES,
+  formatDuration,
+  MAX_CPU_THROTTLE,
+  parsePlan,
+  passesOf,
+  PlanError,
+  PLAN_LIMITS,
+  type Plan,
+  type PlanFields,
+  type PlanVocabulary,
+} from '../core/plan.ts';
 import { MAX_SHARDS } from '../core/shard.ts';
 import { defaultLaunches } from '../core/launch.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
@@ -98,7 +114,9 @@ const EXAMPLES: Record<string, string> = {
 };
 /** The sweep's flags: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
 const SWEEP_FLAGS: Record<string, FlagSpec> = {
-  ...Object.fromEntries(Object.keys(VALUE_FLAGS).map((name) => [name, { kind: 'value', example: EXAMPLES[name] }])),
+  ...Object.fromEntries(
+    Object.keys(VALUE_FLAGS).map((name) => [name, { kind: 'value', example: EXAMPLES[name] }]),
+  ),
   'no-build': { kind: 'switch' },
   manual: { kind: 'switch' },
   auto: { kind: 'switch=' },
@@ -108,9 +126,26 @@ const SWEEP_FLAGS: Record<string, FlagSpec> = {
 export const DEFAULT_OUT = 'out';
 
 /** Parse the sweep's flags. Throws ArgsError; `help` set means print usage and ignore the rest. */
-export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, browserIds: readonly string[]): SweepArgs {
+export function parseSweepArgs(
+  argv: readonly string[],
+  vocab: PlanVocabulary,
+  browserIds: readonly string[],
+): SweepArgs {
   if (argv.includes('--help') || argv.includes('-h')) {
-    return { help: true, browsers: null, plan: parsePlan({}, vocab), out: DEFAULT_OUT, build: true, page: null, manual: false, waitMs: DEFAULT_WAIT_MS, host: DEFAULT_HOST, remote: null, baseline: null, launches: null };
+    return {
+      help: true,
+      browsers: null,
+      plan: parsePlan({}, vocab),
+      out: DEFAULT_OUT,
+      build: true,
+      page: null,
+      manual: false,
+      waitMs: DEFAULT_WAIT_MS,
+      host: DEFAULT_HOST,
+      remote: null,
+      baseline: null,
+      launches: null,
+    };
   }
   const flags = scanFlags(argv, SWEEP_FLAGS);
   const get = (name: string) => flagText(flags, name);
@@ -123,7 +158,9 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
   const auto = flags.values.get('auto');
   if (auto !== undefined) fields.auto = auto === true ? 'on' : auto;
   if (fields.iterations !== undefined && (auto !== undefined || fields.budget !== undefined)) {
-    throw new ArgsError(`--iterations takes a fixed count of samples per row; ${auto !== undefined ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget ${formatDuration(DEFAULT_BUDGET_MS)} (the default), or --iterations 10`);
+    throw new ArgsError(
+      `--iterations takes a fixed count of samples per row; ${auto !== undefined ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget ${formatDuration(DEFAULT_BUDGET_MS)} (the default), or --iterations 10`,
+    );
   }
   if (flags.values.has('worker')) fields.worker = 'on';
   abFields(fields, get);
@@ -139,11 +176,21 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
   const browsersText = get('browsers');
   let browsers: string[] | null = null;
   if (browsersText !== undefined) {
-    const names = [...new Set(browsersText.split(',').map((s) => s.trim()).filter(Boolean))];
-    if (names.length === 0) throw new ArgsError(`--browsers: none given; allowed: ${browserIds.join(', ')}`);
+    const names = [
+      ...new Set(
+        browsersText
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
+    if (names.length === 0)
+      throw new ArgsError(`--browsers: none given; allowed: ${browserIds.join(', ')}`);
     const unknown = names.filter((n) => !browserIds.includes(n));
     if (unknown.length > 0) {
-      throw new ArgsError(`--browsers: unknown ${unknown.map((n) => `"${n}"`).join(', ')}; allowed: ${browserIds.join(', ')}`);
+      throw new ArgsError(
+        `--browsers: unknown ${unknown.map((n) => `"${n}"`).join(', ')}; allowed: ${browserIds.join(', ')}`,
+      );
     }
     browsers = names;
   }
@@ -151,32 +198,67 @@ export function parseSweepArgs(argv: readonly string[], vocab: PlanVocabulary, b
   const manual = flags.values.has('manual');
   const host = parseHost(get('host'));
   const remote = parseRemote(get('remote'), browsers);
-  if (manual && browsers) throw new ArgsError('--manual and --browsers cannot be combined: --manual records whichever browser opens the printed URL; run the other browsers in a sweep of their own');
-  if (manual && remote) throw new ArgsError('--manual and --remote cannot be combined: --manual waits for a person to open the URL, --remote drives a browser elsewhere');
+  if (manual && browsers)
+    throw new ArgsError(
+      '--manual and --browsers cannot be combined: --manual records whichever browser opens the printed URL; run the other browsers in a sweep of their own',
+    );
+  if (manual && remote)
+    throw new ArgsError(
+      '--manual and --remote cannot be combined: --manual waits for a person to open the URL, --remote drives a browser elsewhere',
+    );
   const waitText = get('wait-ms');
-  if (waitText !== undefined && !manual) throw new ArgsError('--wait-ms applies only to --manual (how long to wait for a browser to open the URL)');
+  if (waitText !== undefined && !manual)
+    throw new ArgsError(
+      '--wait-ms applies only to --manual (how long to wait for a browser to open the URL)',
+    );
   let waitMs = DEFAULT_WAIT_MS;
   if (waitText !== undefined) {
     const text = waitText.trim().replace(/_/g, '');
-    if (!/^\d+$/.test(text) || Number(text) < 1000 || Number(text) > MAX_WAIT_MS) throw new ArgsError(`--wait-ms: "${waitText}" is out of range; allowed: 1000 to ${MAX_WAIT_MS} (ms)`);
+    if (!/^\d+$/.test(text) || Number(text) < 1000 || Number(text) > MAX_WAIT_MS)
+      throw new ArgsError(
+        `--wait-ms: "${waitText}" is out of range; allowed: 1000 to ${MAX_WAIT_MS} (ms)`,
+      );
     waitMs = Number(text);
   }
 
   if (plan.ab) {
-    if (manual) throw new ArgsError('--ab takes each pass in a browser launch of its own, its replicate; --manual runs every pass in one page. Leave out one of them');
-    if (get('launches') !== undefined) throw new ArgsError('--ab takes each pass in a browser launch of its own; leave out --launches (--auto passes:N and --budget set them)');
+    if (manual)
+      throw new ArgsError(
+        '--ab takes each pass in a browser launch of its own, its replicate; --manual runs every pass in one page. Leave out one of them',
+      );
+    if (get('launches') !== undefined)
+      throw new ArgsError(
+        '--ab takes each pass in a browser launch of its own; leave out --launches (--auto passes:N and --budget set them)',
+      );
     plan = abPasses(get('budget') === undefined ? { ...plan, budgetMs: AB_BUDGET_MS } : plan);
   }
   const launches = plan.ab ? passesOf(plan.auto) : parseLaunches(get('launches'), plan, manual);
-  return { help: false, browsers, plan, out: get('out') ?? DEFAULT_OUT, build: !flags.values.has('no-build'), page: get('page') ?? null, manual, waitMs, host, remote, baseline: parseBaseline(get('baseline'), plan.ab ? undefined : get('threshold'), plan), launches };
+  return {
+    help: false,
+    browsers,
+    plan,
+    out: get('out') ?? DEFAULT_OUT,
+    build: !flags.values.has('no-build'),
+    page: get('page') ?? null,
+    manual,
+    waitMs,
+    host,
+    remote,
+    baseline: parseBaseline(get('baseline'), plan.ab ? undefined : get('threshold'), plan),
+    launches,
+  };
 }
 
 /** --ab A,B: the plan's two stores, A then B, and the threshold (--threshold) their rows are judged against. */
 function abFields(fields: PlanFields, get: (name: string) => string | undefined): void {
   const pair = get('ab');
   if (pair === undefined) return;
-  if (fields.adapters !== undefined) throw new ArgsError('--ab names the two stores itself, A then B; leave out --adapters');
-  if (get('baseline') !== undefined) throw new ArgsError('--ab compares two stores in one run; --baseline compares with a results file. Give one of them');
+  if (fields.adapters !== undefined)
+    throw new ArgsError('--ab names the two stores itself, A then B; leave out --adapters');
+  if (get('baseline') !== undefined)
+    throw new ArgsError(
+      '--ab compares two stores in one run; --baseline compares with a results file. Give one of them',
+    );
   fields.adapters = pair;
   fields.ab = get('threshold') ?? `${DEFAULT_AB_THRESHOLD_PCT}%`;
 }
@@ -198,22 +280,44 @@ function abPasses(plan: Plan): Plan {
 function parseLaunches(text: string | undefined, plan: Plan, manual: boolean): number | null {
   if (text === undefined) return null;
   const passes = passesOf(plan.auto);
-  if (!plan.auto) throw new ArgsError('--launches spreads the passes of adaptive sampling over browser launches; with --iterations there is one pass. Leave out one of them');
-  if (manual) throw new ArgsError('--launches needs a browser the sweep starts; with --manual one page runs every pass');
+  if (!plan.auto)
+    throw new ArgsError(
+      '--launches spreads the passes of adaptive sampling over browser launches; with --iterations there is one pass. Leave out one of them',
+    );
+  if (manual)
+    throw new ArgsError(
+      '--launches needs a browser the sweep starts; with --manual one page runs every pass',
+    );
   const n = Number(text.trim());
-  if (!/^\d+$/.test(text.trim()) || n < 1 || n > passes) throw new ArgsError(`--launches: "${text}" is out of range; allowed: 1 to ${passes} (the plan's passes; --auto passes:N sets them)`);
+  if (!/^\d+$/.test(text.trim()) || n < 1 || n > passes)
+    throw new ArgsError(
+      `--launches: "${text}" is out of range; allowed: 1 to ${passes} (the plan's passes; --auto passes:N sets them)`,
+    );
   return n;
 }
 
 /** --baseline FILE and its --threshold; the file itself is read by the sweep, before any browser starts. */
-function parseBaseline(path: string | undefined, threshold: string | undefined, plan: Plan): SweepArgs['baseline'] {
+function parseBaseline(
+  path: string | undefined,
+  threshold: string | undefined,
+  plan: Plan,
+): SweepArgs['baseline'] {
   if (path === undefined) {
-    if (threshold !== undefined) throw new ArgsError('--threshold applies only to --baseline or --ab (the slowdown a row is decided against)');
+    if (threshold !== undefined)
+      throw new ArgsError(
+        '--threshold applies only to --baseline or --ab (the slowdown a row is decided against)',
+      );
     return null;
   }
-  if (!plan.auto) throw new ArgsError('--baseline samples each row until its change is decided, which needs adaptive sampling; leave out --iterations');
+  if (!plan.auto)
+    throw new ArgsError(
+      '--baseline samples each row until its change is decided, which needs adaptive sampling; leave out --iterations',
+    );
   try {
-    return { path, thresholdPct: threshold === undefined ? DEFAULT_THRESHOLD_PCT : parseThreshold(threshold) };
+    return {
+      path,
+      thresholdPct: threshold === undefined ? DEFAULT_THRESHOLD_PCT : parseThreshold(threshold),
+    };
   } catch (e) {
     throw new ArgsError(`--${(e as Error).message}`);
   }
@@ -224,9 +328,12 @@ function parseHost(text: string | undefined): string {
   if (text === undefined) return DEFAULT_HOST;
   const host = text.trim();
   const bare = host.replace(/^\[(.*)\]$/, '$1');
-  const hostname = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+  const hostname =
+    /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
   if (isIP(bare) === 0 && !hostname.test(host)) {
-    throw new ArgsError(`--host: "${text}" is not an IP address or host name; allowed: e.g. 127.0.0.1 (the default), this machine's LAN address such as 192.168.1.20, or 0.0.0.0 for every interface`);
+    throw new ArgsError(
+      `--host: "${text}" is not an IP address or host name; allowed: e.g. 127.0.0.1 (the default), this machine's LAN address such as 192.168.1.20, or 0.0.0.0 for every interface`,
+    );
   }
   return bare;
 }
@@ -238,15 +345,28 @@ function parseRemote(text: string | undefined, browsers: string[] | null): strin
   try {
     url = new URL(text.trim());
   } catch {
-    throw new ArgsError(`--remote: "${text}" is not a URL; allowed: ws:// or wss:// (a Playwright browser server), http:// or https:// (a WebDriver endpoint such as Selenium Grid)`);
+    throw new ArgsError(
+      `--remote: "${text}" is not a URL; allowed: ws:// or wss:// (a Playwright browser server), http:// or https:// (a WebDriver endpoint such as Selenium Grid)`,
+    );
   }
   if (url.protocol === 'ws:' || url.protocol === 'wss:') {
-    if (browsers && browsers.length > 1) throw new ArgsError(`--remote ${url.protocol}//: a Playwright browser server runs one browser; give one with --browsers (got ${browsers.join(', ')})`);
-    if (browsers?.[0] === 'safari') throw new ArgsError('--remote ws://: Safari has no Playwright browser server; drive it through safaridriver with --remote http://<mac>:<port>');
+    if (browsers && browsers.length > 1)
+      throw new ArgsError(
+        `--remote ${url.protocol}//: a Playwright browser server runs one browser; give one with --browsers (got ${browsers.join(', ')})`,
+      );
+    if (browsers?.[0] === 'safari')
+      throw new ArgsError(
+        '--remote ws://: Safari has no Playwright browser server; drive it through safaridriver with --remote http://<mac>:<port>',
+      );
   } else if (url.protocol === 'http:' || url.protocol === 'https:') {
-    if (!browsers) throw new ArgsError('--remote http(s)://: say which browsers to ask the WebDriver endpoint for, e.g. --browsers chrome,firefox');
+    if (!browsers)
+      throw new ArgsError(
+        '--remote http(s)://: say which browsers to ask the WebDriver endpoint for, e.g. --browsers chrome,firefox',
+      );
   } else {
-    throw new ArgsError(`--remote: ${url.protocol} is not supported; allowed: ws:// or wss:// (a Playwright browser server), http:// or https:// (a WebDriver endpoint such as Selenium Grid)`);
+    throw new ArgsError(
+      `--remote: ${url.protocol} is not supported; allowed: ws:// or wss:// (a Playwright browser server), http:// or https:// (a WebDriver endpoint such as Selenium Grid)`,
+    );
   }
   return text.trim();
 }
@@ -284,7 +404,7 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     `  --cpu-throttle N   Chromium's DevTools CPU throttling at rate N (1 to ${MAX_CPU_THROTTLE}): emulates a slower CPU, not a`,
     '                     device; where a driver cannot apply it (Firefox, WebKit), every row is unsupported',
     '  --launches N       launches of each browser the passes are spread over (default: one per pass, at',
-    '                     most one per 25 s of budget), so a row\'s interval counts how launches differ; 1 runs',
+    "                     most one per 25 s of budget), so a row's interval counts how launches differ; 1 runs",
     '                     every pass in one browser, as the page does',
     `  --shard i/n        run only shard i of n of the plan's case groups (1 to ${MAX_SHARDS} shards); npm run merge joins them`,
     `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
@@ -295,11 +415,11 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --remote URL       drive a browser elsewhere: ws:// or wss:// is a Playwright browser server (one',
     '                     browser, --browsers names its engine, default chromium); http(s):// is a WebDriver',
     '                     endpoint such as Selenium Grid (--browsers names what to ask it for)',
-    '  --baseline FILE    a results file (e.g. the main branch\'s): each row samples until the 95% interval of its',
-    '                     median\'s change from the baseline row lies wholly above or below +threshold, instead of',
+    "  --baseline FILE    a results file (e.g. the main branch's): each row samples until the 95% interval of its",
+    "                     median's change from the baseline row lies wholly above or below +threshold, instead of",
     '                     to the precision target; the summary compares the two, as npm run compare does',
     '  --ab A,B           B against A in one run: the two stores sample as adjacent pairs in balanced order, each',
-    '                     pass in a browser launch of its own, and each row\'s B/A has its 95% interval over those',
+    "                     pass in a browser launch of its own, and each row's B/A has its 95% interval over those",
     '                     launches; a row is slower, faster, same or unsure against ±threshold (instead of --adapters);',
     `                     its budget is ${formatDuration(AB_BUDGET_MS)} per browser unless --budget says otherwise`,
     `  --threshold P      with --baseline or --ab: the slowdown that counts as a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
@@ -323,13 +443,20 @@ export interface ServeArgs {
 export const DEFAULT_SERVE_PORT = 4173;
 
 /** Flags of `npm start`: --port N, else $PORT, else 4173. */
-export function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ServeArgs {
-  if (argv.includes('--help') || argv.includes('-h')) return { help: true, port: DEFAULT_SERVE_PORT };
+export function parseServeArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ServeArgs {
+  if (argv.includes('--help') || argv.includes('-h'))
+    return { help: true, port: DEFAULT_SERVE_PORT };
   const fromFlag = flagText(scanFlags(argv, { port: { kind: 'value', example: '4173' } }), 'port');
   const text = fromFlag ?? env.PORT;
   if (text === undefined || text === '') return { help: false, port: DEFAULT_SERVE_PORT };
   const source = fromFlag !== undefined ? '--port' : 'PORT';
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535) throw new ArgsError(`${source}: "${text}" is not a port; allowed: 0 to 65535 (0 picks a free one)`);
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535)
+    throw new ArgsError(
+      `${source}: "${text}" is not a port; allowed: 0 to 65535 (0 picks a free one)`,
+    );
   return { help: false, port: Number(text) };
 }
 

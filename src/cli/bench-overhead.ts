@@ -43,7 +43,16 @@ import { makeTempFolder } from './temp.ts';
 import { BareScripts } from './overhead/bare-scripts.ts';
 import { OVERHEAD_CASE_IDS, OVERHEAD_CASES, type OverheadCase } from './overhead/cases.ts';
 import { bareWay, harnessPage, type RunSamples, type RunShape } from './overhead/pages.ts';
-import { badness, INTERVAL_TARGET, meetsTarget, summarizeRounds, TARGET, verdict, type RatioSummary, type Round } from './overhead/summary.ts';
+import {
+  badness,
+  INTERVAL_TARGET,
+  meetsTarget,
+  summarizeRounds,
+  TARGET,
+  verdict,
+  type RatioSummary,
+  type Round,
+} from './overhead/summary.ts';
 
 export { TARGET } from './overhead/summary.ts';
 
@@ -74,12 +83,15 @@ export const OVERHEAD_USAGE = [
   '',
   `  --browsers LIST  comma-separated, of ${OVERHEAD_BROWSERS.join(', ')} (default both)`,
   `  --cases LIST     comma-separated, of ${OVERHEAD_CASE_IDS.join(', ')} (default all):`,
-  ...OVERHEAD_CASES.map((c) => `                     ${c.id.padEnd(11)} ${c.suite}/${c.case} on ${c.adapter}, ${c.size} documents${c.sampleScale ? `, ${c.sampleScale}× the samples (short ones)` : ''}`),
+  ...OVERHEAD_CASES.map(
+    (c) =>
+      `                     ${c.id.padEnd(11)} ${c.suite}/${c.case} on ${c.adapter}, ${c.size} documents${c.sampleScale ? `, ${c.sampleScale}× the samples (short ones)` : ''}`,
+  ),
   '  --rounds N       rounds of one run each way per case, alternating which goes first (default 20)',
   '  --samples N      timed samples per run (default 4)',
   '  --warmup N       warm-up samples per run (default 1)',
   "  --size N         documents for every case (default: each case's own, above)",
-  '  --split          also run the bare page\'s code inside the harness page, to split the',
+  "  --split          also run the bare page's code inside the harness page, to split the",
   '                   overhead into what the page costs and what the harness code costs',
   '  --out FILE       also write every timed sample, round by round and in the order run, as JSON',
   '  --no-build       reuse dist/ if it exists',
@@ -102,12 +114,22 @@ const OVERHEAD_FLAGS: Record<string, FlagSpec> = {
 };
 
 /** A comma-separated list of names from `allowed`, in the order given; all of them when absent. */
-function nameList<T extends string>(text: string | undefined, flag: string, allowed: readonly T[]): T[] {
+function nameList<T extends string>(
+  text: string | undefined,
+  flag: string,
+  allowed: readonly T[],
+): T[] {
   if (text === undefined) return [...allowed];
   const names = text.split(',').map((s) => s.trim());
-  if (names.includes('')) throw new Error(`--${flag}: "${text}" names none between two commas or at an end; allowed: ${allowed.join(', ')}`);
+  if (names.includes(''))
+    throw new Error(
+      `--${flag}: "${text}" names none between two commas or at an end; allowed: ${allowed.join(', ')}`,
+    );
   const bad = names.filter((n) => !(allowed as readonly string[]).includes(n));
-  if (bad.length > 0) throw new Error(`--${flag}: unknown ${bad.map((b) => `"${b}"`).join(', ')}; allowed: ${allowed.join(', ')}`);
+  if (bad.length > 0)
+    throw new Error(
+      `--${flag}: unknown ${bad.map((b) => `"${b}"`).join(', ')}; allowed: ${allowed.join(', ')}`,
+    );
   return [...new Set(names)] as T[];
 }
 
@@ -115,9 +137,15 @@ export function parseOverheadArgs(argv: readonly string[]): OverheadArgs {
   // Many short runs rather than a few long ones: on a busy machine the load changes within
   // seconds, and only a fine alternation spreads it evenly over both ways.
   const flags = scanFlags(argv, OVERHEAD_FLAGS);
-  const limits = { rounds: [1, 1000, 20], samples: [1, 1000, 4], warmup: [0, 100, 1], size: [1, 1_000_000, 0] } as const;
+  const limits = {
+    rounds: [1, 1000, 20],
+    samples: [1, 1000, 4],
+    warmup: [0, 100, 1],
+    size: [1, 1_000_000, 0],
+  } as const;
   const out = flagText(flags, 'out');
-  const count = (name: keyof typeof limits) => flagInteger(flags, name, limits[name][0], limits[name][1], limits[name][2]);
+  const count = (name: keyof typeof limits) =>
+    flagInteger(flags, name, limits[name][0], limits[name][1], limits[name][2]);
   const size = flags.values.has('size') ? count('size') : undefined;
   return {
     help: flags.help,
@@ -151,25 +179,44 @@ interface BrowserResult {
   runs: CaseRun[];
 }
 
-const FINDERS: Record<BrowserId, () => BrowserCandidate> = { chromium: findChromium, firefox: findFirefox };
+const FINDERS: Record<BrowserId, () => BrowserCandidate> = {
+  chromium: findChromium,
+  firefox: findFirefox,
+};
 const ENGINES = { chromium, firefox };
 
 async function launch(id: BrowserId): Promise<{ browser: Browser; label: string; tmp: string }> {
   const found = FINDERS[id]();
-  if (!found.found || !found.playwright) throw new Error(`${id}: ${found.found ? 'no Playwright launch settings' : found.why}`);
+  if (!found.found || !found.playwright)
+    throw new Error(`${id}: ${found.found ? 'no Playwright launch settings' : found.why}`);
   const { executablePath, args, channel } = found.playwright;
   // Short enough for Chromium's socket whatever TMPDIR is (temp.ts), as the sweep gives its browsers.
   const tmp = makeTempFolder('browser');
-  const browser = await ENGINES[id].launch({ executablePath, args, env: { ...process.env, TMPDIR: tmp }, ...(channel ? { channel } : {}), headless: true });
+  const browser = await ENGINES[id].launch({
+    executablePath,
+    args,
+    env: { ...process.env, TMPDIR: tmp },
+    ...(channel ? { channel } : {}),
+    headless: true,
+  });
   return { browser, label: `${found.label} ${found.version}`, tmp };
 }
 
 /** Open each case's pages in the browser: the harness, the bare page and, with --split, the bare code in the harness page. */
-async function openCases(browser: Browser, origin: string, a: OverheadArgs, scripts: BareScripts): Promise<CaseRun[]> {
+async function openCases(
+  browser: Browser,
+  origin: string,
+  a: OverheadArgs,
+  scripts: BareScripts,
+): Promise<CaseRun[]> {
   const runs: CaseRun[] = [];
   for (const id of a.cases) {
     const c = OVERHEAD_CASES.find((k) => k.id === id) as OverheadCase;
-    const shape: RunShape = { size: a.size ?? c.size, samples: a.samples * (c.sampleScale ?? 1), warmup: a.warmup };
+    const shape: RunShape = {
+      size: a.size ?? c.size,
+      samples: a.samples * (c.sampleScale ?? 1),
+      warmup: a.warmup,
+    };
     const h = await harnessPage(browser, origin, c, shape);
     const run: CaseRun = { c, ways: {}, rounds: [], repeats: 1 };
     const bare = await bareWay(browser, origin, c, shape, scripts);
@@ -189,7 +236,13 @@ async function openCases(browser: Browser, origin: string, a: OverheadArgs, scri
 }
 
 /** One browser's rounds: every case each round, each case's ways in alternating order. */
-async function benchBrowser(id: BrowserId, origin: string, a: OverheadArgs, scripts: BareScripts, out: (line: string) => void): Promise<BrowserResult> {
+async function benchBrowser(
+  id: BrowserId,
+  origin: string,
+  a: OverheadArgs,
+  scripts: BareScripts,
+  out: (line: string) => void,
+): Promise<BrowserResult> {
   const { browser, label, tmp } = await launch(id);
   try {
     out(`${id}: ${label}`);
@@ -220,11 +273,16 @@ async function benchBrowser(id: BrowserId, origin: string, a: OverheadArgs, scri
 }
 
 /** A summary line per case and browser, the worst last, with the split lines under each. */
-function report(results: readonly BrowserResult[], a: OverheadArgs, out: (line: string) => void): boolean {
+function report(
+  results: readonly BrowserResult[],
+  a: OverheadArgs,
+  out: (line: string) => void,
+): boolean {
   const rows: { s: RatioSummary; line: string; split?: string }[] = [];
   for (const b of results) {
     for (const run of b.runs) {
-      const pick = (num: string, den: string): Round[] => run.rounds.map((r) => ({ harness: r.samples[num] ?? [], bare: r.samples[den] ?? [] }));
+      const pick = (num: string, den: string): Round[] =>
+        run.rounds.map((r) => ({ harness: r.samples[num] ?? [], bare: r.samples[den] ?? [] }));
       const s = summarizeRounds(pick('harness', 'bare'));
       if (!s) continue;
       const line = `  ${b.id.padEnd(8)} ${run.c.id.padEnd(10)} ${s.ratio.toFixed(4)} [${s.lo.toFixed(4)}, ${s.hi.toFixed(4)}]  ${verdict(s).padEnd(7)} medians ${fmt(s.harnessMedian)} / ${fmt(s.bareMedian)} ms, ${s.rounds} rounds (${run.c.title}, ${a.size ?? run.c.size} docs)`;
@@ -232,13 +290,16 @@ function report(results: readonly BrowserResult[], a: OverheadArgs, out: (line: 
       if (a.split) {
         const page = summarizeRounds(pick(IN_HARNESS, 'bare'));
         const code = summarizeRounds(pick('harness', IN_HARNESS));
-        if (page && code) split = `             split: the page ${page.ratio.toFixed(4)} [${page.lo.toFixed(4)}, ${page.hi.toFixed(4)}] (bare code, harness page / bare page) × the harness code ${code.ratio.toFixed(4)} [${code.lo.toFixed(4)}, ${code.hi.toFixed(4)}]`;
+        if (page && code)
+          split = `             split: the page ${page.ratio.toFixed(4)} [${page.lo.toFixed(4)}, ${page.hi.toFixed(4)}] (bare code, harness page / bare page) × the harness code ${code.ratio.toFixed(4)} [${code.lo.toFixed(4)}, ${code.hi.toFixed(4)}]`;
       }
       rows.push({ s, line, ...(split && { split }) });
     }
   }
   out('');
-  out('harness / bare: ratio of the medians of all timed samples, 95% interval by a bootstrap over rounds; the worst last');
+  out(
+    'harness / bare: ratio of the medians of all timed samples, 95% interval by a bootstrap over rounds; the worst last',
+  );
   rows.sort((x, y) => badness(x.s) - badness(y.s));
   for (const r of rows) {
     out(r.line);
@@ -255,7 +316,17 @@ function writeOut(file: string, results: readonly BrowserResult[], a: OverheadAr
     browsers: results.map((b) => ({
       id: b.id,
       label: b.label,
-      cases: b.runs.map((run) => ({ id: run.c.id, suite: run.c.suite, case: run.c.case, adapter: run.c.adapter, size: a.size ?? run.c.size, summary: summarizeRounds(run.rounds.map((r) => ({ harness: r.samples.harness ?? [], bare: r.samples.bare ?? [] }))), rounds: run.rounds.map((r, i) => ({ round: i + 1, ...r })) })),
+      cases: b.runs.map((run) => ({
+        id: run.c.id,
+        suite: run.c.suite,
+        case: run.c.case,
+        adapter: run.c.adapter,
+        size: a.size ?? run.c.size,
+        summary: summarizeRounds(
+          run.rounds.map((r) => ({ harness: r.samples.harness ?? [], bare: r.samples.bare ?? [] })),
+        ),
+        rounds: run.rounds.map((r, i) => ({ round: i + 1, ...r })),
+      })),
     })),
   };
   writeAtomically(file, `${JSON.stringify(record, null, 1)}\n`);
@@ -293,20 +364,35 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
       fail(`cannot write ${args.out}: ${errorMessage(e)}`);
     }
   }
-  out(within ? 'every ratio is ok' : `not every ratio is ok (an interval within ${100 * INTERVAL_TARGET}% of 1 that holds 1, or with the ratio within ${100 * TARGET}%); unsure ones need more --rounds, or a quieter machine`);
+  out(
+    within
+      ? 'every ratio is ok'
+      : `not every ratio is ok (an interval within ${100 * INTERVAL_TARGET}% of 1 that holds 1, or with the ratio within ${100 * TARGET}%); unsure ones need more --rounds, or a quieter machine`,
+  );
   return within ? 0 : 1;
 }
 
 /** What stops the bench before minutes of runs rather than after: an --out folder or a browser that is not there (2). */
 function preflight(args: OverheadArgs): { why: string; code: number } | null {
-  if (args.out && !existsSync(dirname(resolve(args.out)))) return { why: `--out: the folder ${dirname(resolve(args.out))} does not exist`, code: 2 };
+  if (args.out && !existsSync(dirname(resolve(args.out))))
+    return { why: `--out: the folder ${dirname(resolve(args.out))} does not exist`, code: 2 };
   const missing = args.browsers.map((id) => FINDERS[id]()).filter((b) => !b.found || !b.playwright);
-  if (missing.length > 0) return { why: missing.map((b) => `no ${b.id}: ${b.found ? 'no Playwright launch settings' : b.why}`).join('; '), code: 2 };
+  if (missing.length > 0)
+    return {
+      why: missing
+        .map((b) => `no ${b.id}: ${b.found ? 'no Playwright launch settings' : b.why}`)
+        .join('; '),
+      code: 2,
+    };
   return null;
 }
 
 /** Every browser's rounds, against the built page served here; null (said) when a browser failed. */
-async function measure(args: OverheadArgs, out: Say, fail: (line: string) => void): Promise<BrowserResult[] | null> {
+async function measure(
+  args: OverheadArgs,
+  out: Say,
+  fail: (line: string) => void,
+): Promise<BrowserResult[] | null> {
   if (args.build || !distExists()) {
     process.stdout.write('building the page… ');
     await buildPage();
@@ -315,9 +401,12 @@ async function measure(args: OverheadArgs, out: Say, fail: (line: string) => voi
   const server = await startServer({ root: DIST_DIR });
   const results: BrowserResult[] = [];
   try {
-    out(`bench:overhead: ${args.cases.join(', ')} in ${args.browsers.join(', ')}: ${args.rounds} rounds of ${args.samples} samples (+${args.warmup} warm-up) each way`);
+    out(
+      `bench:overhead: ${args.cases.join(', ')} in ${args.browsers.join(', ')}: ${args.rounds} rounds of ${args.samples} samples (+${args.warmup} warm-up) each way`,
+    );
     const scripts = new BareScripts();
-    for (const id of args.browsers) results.push(await benchBrowser(id, server.origin, args, scripts, out));
+    for (const id of args.browsers)
+      results.push(await benchBrowser(id, server.origin, args, scripts, out));
     return results;
   } catch (e) {
     fail(errorMessage(e));

@@ -24,7 +24,7 @@ export const tableText = (): string => `${JSON.stringify(measureBetweenRuns(), n
 
 async function betweenRuns(argv: readonly string[]): Promise<number> {
   try {
-    if (scanFlags(argv, {}).help) return PROCESS_IO.stdout(`${USAGE}\n`), 0;
+    if (scanFlags(argv, {}).help) return (PROCESS_IO.stdout(`${USAGE}\n`), 0);
   } catch (e) {
     if (!(e instanceof ArgsError)) throw e;
     PROCESS_IO.stderr(`between-runs: ${e.message}\n`);

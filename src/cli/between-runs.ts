@@ -21,9 +21,16 @@ export const AA_PAIRS: [string, string][] = [
 export const BROWSERS = ['chromium', 'firefox', 'webkit'];
 
 /** The pair's two documents for one browser, or null where a side lacks it. */
-export function aaPair(base: string, next: string, browser: string): [ResultsFile, ResultsFile] | null {
+export function aaPair(
+  base: string,
+  next: string,
+  browser: string,
+): [ResultsFile, ResultsFile] | null {
   try {
-    const [a, b] = readResultsFiles([join(REPO_ROOT, 'results', `${base}-${browser}.json`), join(REPO_ROOT, 'results', `${next}-${browser}.json`)]).map((docs) => docs[0]);
+    const [a, b] = readResultsFiles([
+      join(REPO_ROOT, 'results', `${base}-${browser}.json`),
+      join(REPO_ROOT, 'results', `${next}-${browser}.json`),
+    ]).map((docs) => docs[0]);
     return a && b ? [a, b] : null;
   } catch {
     return null;
@@ -39,7 +46,8 @@ export function measureBetweenRuns(pairs: [string, string][] = AA_PAIRS): Betwee
       const docs = aaPair(base, next, browser);
       if (!docs) continue;
       const c = compareResults([docs[0]], [docs[1]]);
-      for (const r of c.rows) if (r.change) rows.push({ browser, store: r.adapter, net: Math.log1p(r.change.pct / 100) });
+      for (const r of c.rows)
+        if (r.change) rows.push({ browser, store: r.adapter, net: Math.log1p(r.change.pct / 100) });
       const shift = c.runToRun.find((x) => x.browser === browser)?.shift;
       if (shift) shifts.push({ browser, shift: Math.log1p(shift.pct / 100) });
     }

@@ -9,7 +9,9 @@ import { helpOrNoFlags, PROCESS_IO } from './entry.ts';
 export function browserLines(candidates: readonly BrowserCandidate[]): string[] {
   const width = Math.max(...candidates.map((b) => b.id.length));
   return candidates.map((b) =>
-    b.found ? `${b.id.padEnd(width)}  found      ${b.label} ${b.version}; driven by ${b.how}` : `${b.id.padEnd(width)}  not found  ${b.why}`,
+    b.found
+      ? `${b.id.padEnd(width)}  found      ${b.label} ${b.version}; driven by ${b.how}`
+      : `${b.id.padEnd(width)}  not found  ${b.why}`,
   );
 }
 

@@ -79,7 +79,14 @@ export const DEBIAN_INSTALL =
   'apt-get update && apt-get install -y --no-install-recommends chromium firefox-esr webkit2gtk-driver xvfb';
 
 /** Every browser id the sweep knows, found on this machine or not (for --browsers). */
-export const KNOWN_BROWSER_IDS: readonly string[] = ['chromium', 'firefox', 'webkit', 'chrome', 'msedge', 'safari'];
+export const KNOWN_BROWSER_IDS: readonly string[] = [
+  'chromium',
+  'firefox',
+  'webkit',
+  'chrome',
+  'msedge',
+  'safari',
+];
 
 /** The Playwright engine behind each id, for `--remote ws://...` (a browser server speaks one engine). */
 export const PLAYWRIGHT_ENGINE_OF: Readonly<Record<string, PlaywrightEngine>> = {
@@ -127,7 +134,10 @@ export const THIS_MACHINE: Machine = {
   },
   run(binary, args) {
     try {
-      return execFileSync(binary, args, { stdio: ['ignore', 'pipe', 'ignore'], timeout: 20_000 }).toString();
+      return execFileSync(binary, args, {
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 20_000,
+      }).toString();
     } catch {
       return undefined;
     }
@@ -142,7 +152,9 @@ export const THIS_MACHINE: Machine = {
   playwrightBuildVersion(engine) {
     try {
       const dir = dirname(createRequire(import.meta.url).resolve('playwright-core/package.json'));
-      const data = JSON.parse(readFileSync(join(dir, 'browsers.json'), 'utf8')) as { browsers: { name: string; browserVersion?: string }[] };
+      const data = JSON.parse(readFileSync(join(dir, 'browsers.json'), 'utf8')) as {
+        browsers: { name: string; browserVersion?: string }[];
+      };
       return data.browsers.find((b) => b.name === engine)?.browserVersion;
     } catch {
       return undefined;
@@ -176,21 +188,61 @@ function ownBuild(m: Machine, engine: PlaywrightEngine): string | undefined {
 export function findChromium(m: Machine = THIS_MACHINE): BrowserCandidate {
   const own = ownBuild(m, 'chromium');
   if (own) {
-    return { id: 'chromium', found: true, label: "Chromium (Playwright's build)", version: m.playwrightBuildVersion('chromium') ?? versionFrom(m.run(own, ['--version'])), driver: 'playwright', how: `Playwright, its own Chromium build at ${own}`, playwright: { engine: 'chromium', executablePath: own, args: CHROMIUM_ARGS } };
+    return {
+      id: 'chromium',
+      found: true,
+      label: "Chromium (Playwright's build)",
+      version: m.playwrightBuildVersion('chromium') ?? versionFrom(m.run(own, ['--version'])),
+      driver: 'playwright',
+      how: `Playwright, its own Chromium build at ${own}`,
+      playwright: { engine: 'chromium', executablePath: own, args: CHROMIUM_ARGS },
+    };
   }
-  const debian = firstExisting(m, ['/usr/bin/chromium', '/usr/bin/chromium-browser', onPath(m, 'chromium'), onPath(m, 'chromium-browser')]);
+  const debian = firstExisting(m, [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    onPath(m, 'chromium'),
+    onPath(m, 'chromium-browser'),
+  ]);
   if (debian) {
-    return { id: 'chromium', found: true, label: 'Chromium', version: versionFrom(m.run(debian, ['--version'])), driver: 'playwright', how: `Playwright, Chromium at ${debian}`, playwright: { engine: 'chromium', executablePath: debian, args: CHROMIUM_ARGS } };
+    return {
+      id: 'chromium',
+      found: true,
+      label: 'Chromium',
+      version: versionFrom(m.run(debian, ['--version'])),
+      driver: 'playwright',
+      how: `Playwright, Chromium at ${debian}`,
+      playwright: { engine: 'chromium', executablePath: debian, args: CHROMIUM_ARGS },
+    };
   }
-  return { id: 'chromium', found: false, label: 'Chromium', why: `no Playwright Chromium build and no chromium on PATH; get it with: npx playwright install chromium; on Debian (root): ${DEBIAN_INSTALL}` };
+  return {
+    id: 'chromium',
+    found: false,
+    label: 'Chromium',
+    why: `no Playwright Chromium build and no chromium on PATH; get it with: npx playwright install chromium; on Debian (root): ${DEBIAN_INSTALL}`,
+  };
 }
 
 export function findFirefox(m: Machine = THIS_MACHINE): BrowserCandidate {
   const own = ownBuild(m, 'firefox');
   if (own) {
-    return { id: 'firefox', found: true, label: "Firefox (Playwright's build)", version: m.playwrightBuildVersion('firefox') ?? versionFrom(m.run(own, ['--version'])), driver: 'playwright', how: `Playwright, its own Firefox build at ${own}`, playwright: { engine: 'firefox', executablePath: own, args: [] } };
+    return {
+      id: 'firefox',
+      found: true,
+      label: "Firefox (Playwright's build)",
+      version: m.playwrightBuildVersion('firefox') ?? versionFrom(m.run(own, ['--version'])),
+      driver: 'playwright',
+      how: `Playwright, its own Firefox build at ${own}`,
+      playwright: { engine: 'firefox', executablePath: own, args: [] },
+    };
   }
-  const stock = firstExisting(m, ['/usr/bin/firefox-esr', '/usr/bin/firefox', onPath(m, 'firefox-esr'), onPath(m, 'firefox'), m.platform === 'darwin' ? '/Applications/Firefox.app/Contents/MacOS/firefox' : undefined]);
+  const stock = firstExisting(m, [
+    '/usr/bin/firefox-esr',
+    '/usr/bin/firefox',
+    onPath(m, 'firefox-esr'),
+    onPath(m, 'firefox'),
+    m.platform === 'darwin' ? '/Applications/Firefox.app/Contents/MacOS/firefox' : undefined,
+  ]);
   if (stock) {
     return {
       id: 'firefox',
@@ -204,7 +256,12 @@ export function findFirefox(m: Machine = THIS_MACHINE): BrowserCandidate {
       playwright: { engine: 'firefox', executablePath: stock, channel: 'moz-firefox', args: [] },
     };
   }
-  return { id: 'firefox', found: false, label: 'Firefox', why: `no Playwright Firefox build and no firefox or firefox-esr on PATH; get it with: npx playwright install firefox; on Debian (root): ${DEBIAN_INSTALL}` };
+  return {
+    id: 'firefox',
+    found: false,
+    label: 'Firefox',
+    why: `no Playwright Firefox build and no firefox or firefox-esr on PATH; get it with: npx playwright install firefox; on Debian (root): ${DEBIAN_INSTALL}`,
+  };
 }
 
 /**
@@ -241,7 +298,15 @@ function debianPackageVersion(m: Machine, pkg: string): string {
 export function findWebKit(m: Machine = THIS_MACHINE): BrowserCandidate {
   const own = ownBuild(m, 'webkit');
   if (own) {
-    return { id: 'webkit', found: true, label: "WebKit (Playwright's build)", version: m.playwrightBuildVersion('webkit') ?? 'unknown', driver: 'playwright', how: `Playwright, its own WebKit build at ${own}`, playwright: { engine: 'webkit', executablePath: own, args: [] } };
+    return {
+      id: 'webkit',
+      found: true,
+      label: "WebKit (Playwright's build)",
+      version: m.playwrightBuildVersion('webkit') ?? 'unknown',
+      driver: 'playwright',
+      how: `Playwright, its own WebKit build at ${own}`,
+      playwright: { engine: 'webkit', executablePath: own, args: [] },
+    };
   }
   const driverBinary = firstExisting(m, ['/usr/bin/WebKitWebDriver', onPath(m, 'WebKitWebDriver')]);
   const binary = miniBrowser(m);
@@ -253,9 +318,15 @@ export function findWebKit(m: Machine = THIS_MACHINE): BrowserCandidate {
       binary ? undefined : 'no WebKitGTK MiniBrowser',
       needsXvfb && !xvfb ? 'no display and no xvfb-run' : undefined,
     ].filter(Boolean);
-    return { id: 'webkit', found: false, label: 'WebKit', why: `no Playwright WebKit build, and for WebKitGTK: ${missing.join(', ')}; get it with: npx playwright install webkit; on Debian (root): ${DEBIAN_INSTALL}; on macOS use safari` };
+    return {
+      id: 'webkit',
+      found: false,
+      label: 'WebKit',
+      why: `no Playwright WebKit build, and for WebKitGTK: ${missing.join(', ')}; get it with: npx playwright install webkit; on Debian (root): ${DEBIAN_INSTALL}; on macOS use safari`,
+    };
   }
-  const env = needsXvfb && m.env[NO_COMPOSITING] === undefined ? { [NO_COMPOSITING]: '1' } : undefined;
+  const env =
+    needsXvfb && m.env[NO_COMPOSITING] === undefined ? { [NO_COMPOSITING]: '1' } : undefined;
   return {
     id: 'webkit',
     found: true,
@@ -268,7 +339,10 @@ export function findWebKit(m: Machine = THIS_MACHINE): BrowserCandidate {
       driverBinary,
       portArgs: (port) => [`--port=${port}`],
       needsXvfb,
-      capabilities: { browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary, args: ['--automation'] } },
+      capabilities: {
+        browserName: 'MiniBrowser',
+        'webkitgtk:browserOptions': { binary, args: ['--automation'] },
+      },
       ...(env ? { env } : {}),
     },
   };
@@ -291,22 +365,46 @@ const CHANNEL_PATHS: Record<'chrome' | 'msedge', Partial<Record<NodeJS.Platform,
 function channelPath(m: Machine, channel: 'chrome' | 'msedge'): string | undefined {
   const paths = CHANNEL_PATHS[channel][m.platform] ?? [];
   if (m.platform !== 'win32') return firstExisting(m, paths);
-  const roots = [m.env.LOCALAPPDATA, m.env.PROGRAMFILES, m.env['PROGRAMFILES(X86)']].filter((r): r is string => !!r);
-  return firstExisting(m, roots.flatMap((root) => paths.map((p) => `${root}${p}`)));
+  const roots = [m.env.LOCALAPPDATA, m.env.PROGRAMFILES, m.env['PROGRAMFILES(X86)']].filter(
+    (r): r is string => !!r,
+  );
+  return firstExisting(
+    m,
+    roots.flatMap((root) => paths.map((p) => `${root}${p}`)),
+  );
 }
 
 /** Installed Google Chrome or Microsoft Edge, launched by Playwright through its `channel`. */
-export function findChannel(channel: 'chrome' | 'msedge', m: Machine = THIS_MACHINE): BrowserCandidate {
+export function findChannel(
+  channel: 'chrome' | 'msedge',
+  m: Machine = THIS_MACHINE,
+): BrowserCandidate {
   const label = channel === 'chrome' ? 'Google Chrome' : 'Microsoft Edge';
   const path = channelPath(m, channel);
   if (path) {
     // Windows builds print nothing for --version; the version then comes from the results' user agent.
     const version = m.platform === 'win32' ? 'unknown' : versionFrom(m.run(path, ['--version']));
-    return { id: channel, found: true, label, version, driver: 'playwright', how: `Playwright, channel ${channel}, ${label} at ${path}`, playwright: { engine: 'chromium', channel, args: CHROMIUM_ARGS } };
+    return {
+      id: channel,
+      found: true,
+      label,
+      version,
+      driver: 'playwright',
+      how: `Playwright, channel ${channel}, ${label} at ${path}`,
+      playwright: { engine: 'chromium', channel, args: CHROMIUM_ARGS },
+    };
   }
   const where = (CHANNEL_PATHS[channel][m.platform] ?? []).join(' or ') || 'its usual place';
-  const get = channel === 'chrome' ? 'install it from https://www.google.com/chrome/, or: npx playwright install chrome' : 'install it from https://www.microsoft.com/edge, or: npx playwright install msedge';
-  return { id: channel, found: false, label, why: `${label} is not installed (looked for ${where}); ${get}${m.platform === 'linux' ? ' (it is not in Debian\'s own archive)' : ''}` };
+  const get =
+    channel === 'chrome'
+      ? 'install it from https://www.google.com/chrome/, or: npx playwright install chrome'
+      : 'install it from https://www.microsoft.com/edge, or: npx playwright install msedge';
+  return {
+    id: channel,
+    found: false,
+    label,
+    why: `${label} is not installed (looked for ${where}); ${get}${m.platform === 'linux' ? " (it is not in Debian's own archive)" : ''}`,
+  };
 }
 
 /**
@@ -316,10 +414,21 @@ export function findChannel(channel: 'chrome' | 'msedge', m: Machine = THIS_MACH
  */
 export function findSafari(m: Machine = THIS_MACHINE): BrowserCandidate {
   if (m.platform !== 'darwin') {
-    return { id: 'safari', found: false, label: 'Safari', why: 'Safari runs only on macOS, where safaridriver drives it; on this machine use webkit (WebKitGTK or Playwright\'s WebKit) for the WebKit engine, or open the URL of `npm run sweep -- --manual --host <LAN address>` in Safari on a Mac or an iPhone' };
+    return {
+      id: 'safari',
+      found: false,
+      label: 'Safari',
+      why: "Safari runs only on macOS, where safaridriver drives it; on this machine use webkit (WebKitGTK or Playwright's WebKit) for the WebKit engine, or open the URL of `npm run sweep -- --manual --host <LAN address>` in Safari on a Mac or an iPhone",
+    };
   }
   const driverBinary = firstExisting(m, ['/usr/bin/safaridriver', onPath(m, 'safaridriver')]);
-  if (!driverBinary) return { id: 'safari', found: false, label: 'Safari', why: 'no safaridriver on this Mac (it ships with Safari in /usr/bin); update macOS or Safari' };
+  if (!driverBinary)
+    return {
+      id: 'safari',
+      found: false,
+      label: 'Safari',
+      why: 'no safaridriver on this Mac (it ships with Safari in /usr/bin); update macOS or Safari',
+    };
   return {
     id: 'safari',
     found: true,
@@ -328,13 +437,26 @@ export function findSafari(m: Machine = THIS_MACHINE): BrowserCandidate {
     version: versionFrom(m.run(driverBinary, ['--version'])),
     driver: 'webdriver',
     how: `WebDriver, ${driverBinary} (run \`safaridriver --enable\` once if the session is refused)`,
-    webdriver: { kind: 'local', driverBinary, portArgs: (port) => ['--port', String(port)], needsXvfb: false, capabilities: { browserName: 'safari' } },
+    webdriver: {
+      kind: 'local',
+      driverBinary,
+      portArgs: (port) => ['--port', String(port)],
+      needsXvfb: false,
+      capabilities: { browserName: 'safari' },
+    },
   };
 }
 
 /** Every candidate this build knows, found or not, in KNOWN_BROWSER_IDS order. */
 export function findBrowsers(m: Machine = THIS_MACHINE): BrowserCandidate[] {
-  return [findChromium(m), findFirefox(m), findWebKit(m), findChannel('chrome', m), findChannel('msedge', m), findSafari(m)];
+  return [
+    findChromium(m),
+    findFirefox(m),
+    findWebKit(m),
+    findChannel('chrome', m),
+    findChannel('msedge', m),
+    findSafari(m),
+  ];
 }
 
 /**
@@ -346,11 +468,30 @@ export function remoteBrowser(id: string, url: string): FoundBrowser {
   const shown = redactUrl(url);
   if (/^wss?:/i.test(url)) {
     const engine = PLAYWRIGHT_ENGINE_OF[id];
-    if (!engine) throw new Error(`${id} cannot be reached through a Playwright browser server; allowed with ws:// and wss://: ${Object.keys(PLAYWRIGHT_ENGINE_OF).join(', ')}`);
-    return { id, found: true, label: `${id} (remote)`, version: 'remote', driver: 'playwright', how: `Playwright connect to the ${engine} browser server at ${shown}`, playwright: { engine, args: [], connect: url } };
+    if (!engine)
+      throw new Error(
+        `${id} cannot be reached through a Playwright browser server; allowed with ws:// and wss://: ${Object.keys(PLAYWRIGHT_ENGINE_OF).join(', ')}`,
+      );
+    return {
+      id,
+      found: true,
+      label: `${id} (remote)`,
+      version: 'remote',
+      driver: 'playwright',
+      how: `Playwright connect to the ${engine} browser server at ${shown}`,
+      playwright: { engine, args: [], connect: url },
+    };
   }
   const browserName = WEBDRIVER_BROWSER_NAME[id] ?? id;
-  return { id, found: true, label: `${id} (remote)`, version: 'remote', driver: 'webdriver', how: `WebDriver at ${shown}, browserName ${browserName}`, webdriver: { kind: 'remote', url: url.replace(/\/+$/, ''), capabilities: { browserName } } };
+  return {
+    id,
+    found: true,
+    label: `${id} (remote)`,
+    version: 'remote',
+    driver: 'webdriver',
+    how: `WebDriver at ${shown}, browserName ${browserName}`,
+    webdriver: { kind: 'remote', url: url.replace(/\/+$/, ''), capabilities: { browserName } },
+  };
 }
 
 /** A URL for printing: cloud grids put credentials in it (https://user:key@hub...). */

@@ -21,7 +21,11 @@ export function distExists(dist = DIST_DIR): boolean {
  * half-written files. `plugins` adds to the config's, in the page and its Workers alike (a
  * sweep's variants: variants-plugin.ts).
  */
-export async function buildPage(root = REPO_ROOT, outDir = join(root, 'dist'), plugins: () => Plugin[] = () => []): Promise<string> {
+export async function buildPage(
+  root = REPO_ROOT,
+  outDir = join(root, 'dist'),
+  plugins: () => Plugin[] = () => [],
+): Promise<string> {
   // Loaded here, not at the top: a sweep that stops at a bad flag should not wait for Vite.
   const { build } = await import('vite');
   await build({
@@ -37,6 +41,9 @@ export async function buildPage(root = REPO_ROOT, outDir = join(root, 'dist'), p
     plugins: plugins(),
   });
   const dist = outDir;
-  if (!distExists(dist)) throw new Error(`the build finished but ${dist} has no index.html; is there an index.html at the repository root?`);
+  if (!distExists(dist))
+    throw new Error(
+      `the build finished but ${dist} has no index.html; is there an index.html at the repository root?`,
+    );
   return dist;
 }

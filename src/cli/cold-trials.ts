@@ -9,12 +9,21 @@ import { stoppedRow } from '../core/driven.ts';
 import { errorMessage, withTimeout } from '../core/errors.ts';
 import type { CaseResult } from '../core/results.ts';
 import { resolveSuiteParams } from '../core/suite.ts';
-import { coldOpOf, coldRow, coldSuite, type ColdSample, type ColdState } from '../../suites/cold.ts';
+import {
+  coldOpOf,
+  coldRow,
+  coldSuite,
+  type ColdSample,
+  type ColdState,
+} from '../../suites/cold.ts';
 import type { DrivenRun } from './driven-run.ts';
 import { RestartableBrowser } from './drivers/restartable.ts';
 
 /** Measured rows for the cold rows given, by row; rows of a group the sweep stopped before are left out. */
-export async function coldRows(rows: readonly CaseResult[], run: DrivenRun): Promise<Map<CaseResult, CaseResult>> {
+export async function coldRows(
+  rows: readonly CaseResult[],
+  run: DrivenRun,
+): Promise<Map<CaseResult, CaseResult>> {
   const groups = new Map<string, CaseResult[]>();
   for (const row of rows) {
     const key = `${row.adapter}\u0000${coldOpOf(row.params).op}\u0000${row.size}`;
@@ -28,14 +37,24 @@ export async function coldRows(rows: readonly CaseResult[], run: DrivenRun): Pro
   return out;
 }
 
-async function coldGroup(rows: readonly CaseResult[], run: DrivenRun): Promise<Map<CaseResult, CaseResult>> {
+async function coldGroup(
+  rows: readonly CaseResult[],
+  run: DrivenRun,
+): Promise<Map<CaseResult, CaseResult>> {
   const first = rows[0]!;
   const states = new Set(rows.map((r) => coldOpOf(r.params).state));
   const n = Number(resolveSuiteParams(coldSuite, run.plan.params).restarts);
   const samples: Record<ColdState, ColdSample[]> = { warm: [], reload: [], restart: [] };
   const browser = new RestartableBrowser(run.how);
   browser.stopOn(run.signal);
-  const request = (db: string) => ({ adapter: first.adapter, db, params: first.params as Record<string, unknown>, fixture: run.plan.fixture, seed: run.plan.seed, size: first.size });
+  const request = (db: string) => ({
+    adapter: first.adapter,
+    db,
+    params: first.params as Record<string, unknown>,
+    fixture: run.plan.fixture,
+    seed: run.plan.seed,
+    size: first.size,
+  });
   const step = <T>(p: Promise<T>, what: string) => withTimeout(p, run.plan.timeoutMs, what);
   let failure: string | null = null;
   try {
@@ -44,8 +63,15 @@ async function coldGroup(rows: readonly CaseResult[], run: DrivenRun): Promise<M
       const op = coldOpOf(first.params).op;
       run.onProgress(`cold ${op} ${first.adapter} ${first.size}: sample ${s + 1} of ${n}`);
       const r = request(`storebench-cold-${s}`);
-      const read = () => step(page.evaluate((q) => window.__storebenchTrials.cold.read(q), r), 'the read');
-      await step(page.evaluate((q) => window.__storebenchTrials.cold.fill(q), r), 'filling the store');
+      const read = () =>
+        step(
+          page.evaluate((q) => window.__storebenchTrials.cold.read(q), r),
+          'the read',
+        );
+      await step(
+        page.evaluate((q) => window.__storebenchTrials.cold.fill(q), r),
+        'filling the store',
+      );
       samples.warm.push(await read());
       if (states.has('reload')) {
         await page.reload({ waitUntil: 'load' });
@@ -56,7 +82,10 @@ async function coldGroup(rows: readonly CaseResult[], run: DrivenRun): Promise<M
         page = await browser.start(run.pageUrl);
         samples.restart.push(await read());
       }
-      await step(page.evaluate((q) => window.__storebenchTrials.destroy(q), r), 'deleting the store');
+      await step(
+        page.evaluate((q) => window.__storebenchTrials.destroy(q), r),
+        'deleting the store',
+      );
     }
   } catch (e) {
     failure = errorMessage(e);
@@ -70,7 +99,14 @@ async function coldGroup(rows: readonly CaseResult[], run: DrivenRun): Promise<M
       continue;
     }
     const taken = samples[coldOpOf(row.params).state];
-    if (failure !== null) out.set(row, { ...row, samples: taken.map((t) => t.openMs + t.readMs), warmup: [], status: 'error', reason: `cold sample ${taken.length + 1}: ${failure}` });
+    if (failure !== null)
+      out.set(row, {
+        ...row,
+        samples: taken.map((t) => t.openMs + t.readMs),
+        warmup: [],
+        status: 'error',
+        reason: `cold sample ${taken.length + 1}: ${failure}`,
+      });
     else if (taken.length > 0) out.set(row, coldRow(row, taken));
   }
   return out;

@@ -30,32 +30,52 @@ export function checkCollectorText(text: string): { status: number; reason: stri
 }
 
 export function checkCollectorMessage(data: unknown, token: string): CheckOutcome {
-  const refuse = (status: number, reason: string, claims: { type?: string; browser?: string } = {}): CheckOutcome => ({ ok: false, status, reason, ...claims });
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return refuse(400, 'expected a JSON object');
+  const refuse = (
+    status: number,
+    reason: string,
+    claims: { type?: string; browser?: string } = {},
+  ): CheckOutcome => ({ ok: false, status, reason, ...claims });
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    return refuse(400, 'expected a JSON object');
   const m = data as Record<string, unknown>;
-  if (typeof m.token !== 'string') return refuse(403, 'no token; every message must carry the run token');
-  if (!sameToken(m.token, token)) return refuse(403, 'wrong token; this collector belongs to another run');
-  if (!TYPES.includes(m.type as (typeof TYPES)[number])) return refuse(400, `type: expected one of ${TYPES.join(', ')}, got ${describe(m.type)}`);
+  if (typeof m.token !== 'string')
+    return refuse(403, 'no token; every message must carry the run token');
+  if (!sameToken(m.token, token))
+    return refuse(403, 'wrong token; this collector belongs to another run');
+  if (!TYPES.includes(m.type as (typeof TYPES)[number]))
+    return refuse(400, `type: expected one of ${TYPES.join(', ')}, got ${describe(m.type)}`);
   const type = m.type as string;
-  if (typeof m.browser !== 'string' || m.browser === '') return refuse(400, `${type}: browser: expected the browser label, got ${describe(m.browser)}`, { type });
+  if (typeof m.browser !== 'string' || m.browser === '')
+    return refuse(400, `${type}: browser: expected the browser label, got ${describe(m.browser)}`, {
+      type,
+    });
   const claims = { type, browser: m.browser };
   const bad = (reason: string, status = 400) => refuse(status, `${type}: ${reason}`, claims);
-  if (m.launch !== undefined && !(isCount(m.launch) && m.launch >= 1)) return bad(`launch: expected a whole number from 1, got ${describe(m.launch)}`);
+  if (m.launch !== undefined && !(isCount(m.launch) && m.launch >= 1))
+    return bad(`launch: expected a whole number from 1, got ${describe(m.launch)}`);
 
   switch (type) {
     case 'hello':
-      if (typeof m.userAgent !== 'string') return bad(`userAgent: expected a string, got ${describe(m.userAgent)}`);
+      if (typeof m.userAgent !== 'string')
+        return bad(`userAgent: expected a string, got ${describe(m.userAgent)}`);
       break;
     case 'progress': {
       const event = m.event as Record<string, unknown> | null;
-      if (event === null || typeof event !== 'object' || typeof event.type !== 'string') return bad(`event: expected a runner event object, got ${describe(m.event)}`);
-      if (event.type === 'case-end' || event.type === 'pass-end') return bad(`event: ${event.type} goes in a '${event.type === 'case-end' ? 'case' : 'pass'}' message, not in progress`);
+      if (event === null || typeof event !== 'object' || typeof event.type !== 'string')
+        return bad(`event: expected a runner event object, got ${describe(m.event)}`);
+      if (event.type === 'case-end' || event.type === 'pass-end')
+        return bad(
+          `event: ${event.type} goes in a '${event.type === 'case-end' ? 'case' : 'pass'}' message, not in progress`,
+        );
       break;
     }
     case 'case': {
       const problem = caseProblem(m.result);
       if (problem) return bad(`result.${problem}`, 422);
-      if (!isCount(m.rowsDone) || !isCount(m.rows) || m.rowsDone > m.rows) return bad(`rowsDone/rows: expected whole numbers with rowsDone <= rows, got ${describe(m.rowsDone)}/${describe(m.rows)}`);
+      if (!isCount(m.rowsDone) || !isCount(m.rows) || m.rowsDone > m.rows)
+        return bad(
+          `rowsDone/rows: expected whole numbers with rowsDone <= rows, got ${describe(m.rowsDone)}/${describe(m.rows)}`,
+        );
       break;
     }
     case 'pass':
@@ -77,10 +97,13 @@ export function checkCollectorMessage(data: unknown, token: string): CheckOutcom
       }
       break;
     case 'fatal':
-      if (typeof m.message !== 'string') return bad(`message: expected a string, got ${describe(m.message)}`);
+      if (typeof m.message !== 'string')
+        return bad(`message: expected a string, got ${describe(m.message)}`);
       break;
     case 'hung':
-      for (const k of ['limitMs', 'overdueMs'] as const) if (typeof m[k] !== 'number' || !Number.isFinite(m[k]) || m[k] < 0) return bad(`${k}: expected a time in ms, got ${describe(m[k])}`);
+      for (const k of ['limitMs', 'overdueMs'] as const)
+        if (typeof m[k] !== 'number' || !Number.isFinite(m[k]) || m[k] < 0)
+          return bad(`${k}: expected a time in ms, got ${describe(m[k])}`);
       break;
   }
   return { ok: true, message: data as CollectorMessage };
@@ -88,16 +111,26 @@ export function checkCollectorMessage(data: unknown, token: string): CheckOutcom
 
 /** The fields of a case row that the sweep reads (table, progress, exit code); null when fine. */
 function caseProblem(row: unknown): string | null {
-  if (row === null || typeof row !== 'object' || Array.isArray(row)) return `expected a case row object, got ${describe(row)}`;
+  if (row === null || typeof row !== 'object' || Array.isArray(row))
+    return `expected a case row object, got ${describe(row)}`;
   const r = row as Record<string, unknown>;
-  for (const k of ['suite', 'case', 'adapter'] as const) if (typeof r[k] !== 'string') return `${k}: expected a string, got ${describe(r[k])}`;
-  if (!isCount(r.size) || r.size < 1) return `size: expected a whole number >= 1, got ${describe(r.size)}`;
-  if (!CASE_STATUSES.includes(r.status as never)) return `status: expected one of ${CASE_STATUSES.join(', ')}, got ${describe(r.status)}`;
-  if (!Array.isArray(r.samples) || !r.samples.every((s) => typeof s === 'number' && Number.isFinite(s) && s >= 0)) return 'samples: expected an array of numbers >= 0';
+  for (const k of ['suite', 'case', 'adapter'] as const)
+    if (typeof r[k] !== 'string') return `${k}: expected a string, got ${describe(r[k])}`;
+  if (!isCount(r.size) || r.size < 1)
+    return `size: expected a whole number >= 1, got ${describe(r.size)}`;
+  if (!CASE_STATUSES.includes(r.status as never))
+    return `status: expected one of ${CASE_STATUSES.join(', ')}, got ${describe(r.status)}`;
+  if (
+    !Array.isArray(r.samples) ||
+    !r.samples.every((s) => typeof s === 'number' && Number.isFinite(s) && s >= 0)
+  )
+    return 'samples: expected an array of numbers >= 0';
   if (r.status === 'ok') {
     const stats = r.stats as Record<string, unknown> | null;
-    if (stats === null || typeof stats !== 'object' || typeof stats.median !== 'number') return 'stats: an ok row needs stats with a median';
-  } else if (typeof r.reason !== 'string' || r.reason === '') return `reason: a ${String(r.status)} row needs a reason`;
+    if (stats === null || typeof stats !== 'object' || typeof stats.median !== 'number')
+      return 'stats: an ok row needs stats with a median';
+  } else if (typeof r.reason !== 'string' || r.reason === '')
+    return `reason: a ${String(r.status)} row needs a reason`;
   return null;
 }
 

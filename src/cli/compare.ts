@@ -3,7 +3,16 @@
  * per case, the change of the median from BASE to NEW with its 95% interval, a table, and an
  * exit code CI can gate on (gate.ts).
  */
-import { compareResults, DEFAULT_THRESHOLD_PCT, formatRunToRun, listedByUrgency, parseThreshold, signedPct, type CaseComparison, type Comparison } from '../core/compare.ts';
+import {
+  compareResults,
+  DEFAULT_THRESHOLD_PCT,
+  formatRunToRun,
+  listedByUrgency,
+  parseThreshold,
+  signedPct,
+  type CaseComparison,
+  type Comparison,
+} from '../core/compare.ts';
 import { DEFAULT_GATE, gate, parseMinCompared, type GatePolicy } from '../core/gate.ts';
 import { ResultsError } from '../core/results.ts';
 import { isEntry, runEntry, PROCESS_IO, type CommandIo } from './entry.ts';
@@ -18,10 +27,10 @@ export const COMPARE_USAGE = [
   'Compares two results files case by case: matched on browser, suite, case, adapter and size, and',
   'on the parameters both rows record. Each file is one results document or a JSON array of them.',
   'The statistics in the files are not trusted: they are recomputed from the raw samples.',
-  "With 10 compared rows or more in a browser, each row is judged net of the shift every row of",
+  'With 10 compared rows or more in a browser, each row is judged net of the shift every row of',
   "the browser shares (the median row's change: a slower machine, or a change every store shares,",
   'which one run per side cannot tell apart), and its interval includes the run-to-run spread the',
-  "rows show beyond that and their own intervals. Both are printed under the table.",
+  'rows show beyond that and their own intervals. Both are printed under the table.',
   '',
   `  --threshold P          a row whose whole interval is slower than +P% is a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
   '  --min-compared N|P%    the fewest rows, of those ok in both files, that must be compared (default: 90%)',
@@ -50,17 +59,31 @@ function parseCompareArgs(argv: readonly string[]): CompareArgs | 'help' {
   const flags = scanFlags(argv, COMPARE_FLAGS, { positionals: 'results files' });
   if (flags.help) return 'help';
   const files = flags.positionals;
-  if (files.length !== 2) throw new ArgsError(`give exactly two results files, BASE and NEW; got ${files.length}\n\n${COMPARE_USAGE}`);
+  if (files.length !== 2)
+    throw new ArgsError(
+      `give exactly two results files, BASE and NEW; got ${files.length}\n\n${COMPARE_USAGE}`,
+    );
   const threshold = flagText(flags, 'threshold');
   const min = flagText(flags, 'min-compared');
   return {
     files,
-    thresholdPct: threshold === undefined ? DEFAULT_THRESHOLD_PCT : asFlagError(() => parseThreshold(threshold)),
-    policy: { minCompared: min === undefined ? DEFAULT_GATE.minCompared : asFlagError(() => parseMinCompared(min)), failOnInconclusive: flags.values.has('fail-on-inconclusive') },
+    thresholdPct:
+      threshold === undefined
+        ? DEFAULT_THRESHOLD_PCT
+        : asFlagError(() => parseThreshold(threshold)),
+    policy: {
+      minCompared:
+        min === undefined ? DEFAULT_GATE.minCompared : asFlagError(() => parseMinCompared(min)),
+      failOnInconclusive: flags.values.has('fail-on-inconclusive'),
+    },
   };
 }
 
-export async function compareCommand(argv: readonly string[], io: CommandIo, read: (path: string) => string = readResultsText): Promise<number> {
+export async function compareCommand(
+  argv: readonly string[],
+  io: CommandIo,
+  read: (path: string) => string = readResultsText,
+): Promise<number> {
   let args: CompareArgs | 'help';
   try {
     args = parseCompareArgs(argv);
@@ -107,16 +130,39 @@ const MARKS: Record<CaseComparison['verdict'], string> = {
   'only in new': 'only in new',
 };
 
-
 /** A row's verdict mark; an inconclusive row whose interval lies wholly above 0 is significant too (`*`). */
 function mark(r: CaseComparison): string {
-  return r.verdict === 'inconclusive' && r.change && r.change.low > 0 ? `${MARKS.inconclusive} *` : MARKS[r.verdict];
+  return r.verdict === 'inconclusive' && r.change && r.change.low > 0
+    ? `${MARKS.inconclusive} *`
+    : MARKS[r.verdict];
 }
 
 /** The table (regressions first), its legend and notes. Pure, so tests compare the text. */
 export function formatComparison(c: Comparison): string {
-  const header = ['browser', 'suite/case', 'adapter', 'size', 'base median ms', 'new median ms', 'measured', 'change', '95% CI', 'verdict'];
-  const align: Align[] = ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right', 'left', 'left'];
+  const header = [
+    'browser',
+    'suite/case',
+    'adapter',
+    'size',
+    'base median ms',
+    'new median ms',
+    'measured',
+    'change',
+    '95% CI',
+    'verdict',
+  ];
+  const align: Align[] = [
+    'left',
+    'left',
+    'left',
+    'right',
+    'right',
+    'right',
+    'right',
+    'right',
+    'left',
+    'left',
+  ];
   // Rows not ok in either file, or in one only, are counted in the verdict line instead.
   const listed = listedByUrgency(c.rows);
   const rows = listed.map((r) => [
@@ -143,7 +189,10 @@ export function formatComparison(c: Comparison): string {
   const noted = listed.filter((r) => r.note);
   if (noted.length > 0) {
     out.push('', 'Notes:');
-    for (const r of noted) out.push(`  ${printableField(`${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${r.note}`)}`);
+    for (const r of noted)
+      out.push(
+        `  ${printableField(`${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${r.note}`)}`,
+      );
   }
   if (c.notes.length > 0) {
     out.push('', 'The environments differ:');

@@ -44,7 +44,11 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
       const db = `storebench-crash-${k}`;
       acks.ids = [];
       acks.ms = 0;
-      acks.killAt = 1 + createRng(deriveSeed(run.plan.seed, `crash/${row.adapter}/${row.case}/${row.size}/${k}`)).int(row.size);
+      acks.killAt =
+        1 +
+        createRng(
+          deriveSeed(run.plan.seed, `crash/${row.adapter}/${row.case}/${row.size}/${k}`),
+        ).int(row.size);
       await writeUntilKillPoint(page, row, db, run.plan, acks);
       await browser.kill();
       // Every acknowledgement that arrived before the browser died counts: the store gave it.
@@ -52,7 +56,12 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
       const elapsedMs = acks.ms;
       page = await browser.start(run.pageUrl);
       const seen = await withTimeout(
-        page.evaluate((r) => window.__storebenchTrials.crash.survivors(r), { adapter: row.adapter, db, params: row.params as Record<string, unknown>, ids: acknowledged }),
+        page.evaluate((r) => window.__storebenchTrials.crash.survivors(r), {
+          adapter: row.adapter,
+          db,
+          params: row.params as Record<string, unknown>,
+          ids: acknowledged,
+        }),
         run.plan.timeoutMs,
         'counting the documents after the restart',
       );
@@ -61,7 +70,13 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
   } catch (e) {
     if (run.signal.aborted) return stoppedRow(row);
     // The kills before keep their counts.
-    return { ...row, ...crashRecord(trials), warmup: [], status: 'error', reason: `crash trial ${trials.length + 1}: ${errorMessage(e)}` };
+    return {
+      ...row,
+      ...crashRecord(trials),
+      warmup: [],
+      status: 'error',
+      reason: `crash trial ${trials.length + 1}: ${errorMessage(e)}`,
+    };
   } finally {
     await browser.dispose();
   }
@@ -73,16 +88,34 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
  * last write (its last acknowledgement may still be on its way: 50 ms for it). The write is left
  * running for the kill to end. Throws when the page fails or passes the plan's time limit first.
  */
-async function writeUntilKillPoint(page: Page, row: CaseIdentity, db: string, plan: Plan, acks: Acks): Promise<void> {
+async function writeUntilKillPoint(
+  page: Page,
+  row: CaseIdentity,
+  db: string,
+  plan: Plan,
+  acks: Acks,
+): Promise<void> {
   const reached = new Promise<void>((resolve) => (acks.reached = resolve));
   const writing = page
-    .evaluate((r) => window.__storebenchTrials.crash.write(r), { adapter: row.adapter, db, params: row.params as Record<string, unknown>, fixture: plan.fixture, seed: plan.seed, size: row.size })
+    .evaluate((r) => window.__storebenchTrials.crash.write(r), {
+      adapter: row.adapter,
+      db,
+      params: row.params as Record<string, unknown>,
+      fixture: plan.fixture,
+      seed: plan.seed,
+      size: row.size,
+    })
     .then(
       () => new Promise<void>((r) => setTimeout(r, 50)),
       (e: unknown) => {
-        if (acks.ids.length < acks.killAt) throw new Error(`the page's writes failed: ${errorMessage(e)}`);
+        if (acks.ids.length < acks.killAt)
+          throw new Error(`the page's writes failed: ${errorMessage(e)}`);
       },
     );
-  await withTimeout(Promise.race([reached, writing]), plan.timeoutMs, `reaching the kill point (${acks.killAt} acknowledged writes)`);
+  await withTimeout(
+    Promise.race([reached, writing]),
+    plan.timeoutMs,
+    `reaching the kill point (${acks.killAt} acknowledged writes)`,
+  );
   writing.catch(() => {});
 }

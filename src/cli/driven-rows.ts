@@ -30,19 +30,25 @@ type Awaiting = CaseResult & { status: 'unsupported'; reason: string };
 
 /** What in the plan the driven trials cannot honour: they run in the page's main thread, unthrottled. */
 function planProblem(plan: Plan): string | null {
-  if (plan.worker) return 'the driven suites run in the page, and this plan runs in a Worker (--worker)';
-  if (plan.cpuThrottle) return 'the driven suites start browsers of their own, which the CPU throttling does not reach';
+  if (plan.worker)
+    return 'the driven suites run in the page, and this plan runs in a Worker (--worker)';
+  if (plan.cpuThrottle)
+    return 'the driven suites start browsers of their own, which the CPU throttling does not reach';
   return null;
 }
 
 /** The rows of `cases`, with every row the page left for the driver measured, or given why it cannot be. */
-export async function runDrivenRows(cases: readonly CaseResult[], run: Omit<DrivenRun, 'how'> & { how: PlaywrightLaunch | undefined }): Promise<CaseResult[]> {
+export async function runDrivenRows(
+  cases: readonly CaseResult[],
+  run: Omit<DrivenRun, 'how'> & { how: PlaywrightLaunch | undefined },
+): Promise<CaseResult[]> {
   const problem = killProblem(run.how) ?? planProblem(run.plan);
   const out = [...cases];
   const awaiting = cases.filter(awaitsDriver);
   const at = new Map(cases.map((row, i) => [row, i]));
   const put = (row: CaseResult, measured: CaseResult) => (out[at.get(row)!] = measured);
-  const left = (row: Awaiting, why: string) => put(row, { ...row, reason: `${row.reason} (${why})` });
+  const left = (row: Awaiting, why: string) =>
+    put(row, { ...row, reason: `${row.reason} (${why})` });
   if (problem !== null || !run.how) {
     for (const row of awaiting) left(row, `not run: ${problem}`);
     return out;
@@ -51,7 +57,8 @@ export async function runDrivenRows(cases: readonly CaseResult[], run: Omit<Driv
   // Suite by suite, in the order the page ran them.
   const bySuite = new Map<DrivenSuiteId, Awaiting[]>();
   for (const row of awaiting) {
-    if (isDrivenSuiteId(row.suite)) bySuite.set(row.suite, [...(bySuite.get(row.suite) ?? []), row]);
+    if (isDrivenSuiteId(row.suite))
+      bySuite.set(row.suite, [...(bySuite.get(row.suite) ?? []), row]);
     else left(row, `not run: the sweep has no trials for suite ${row.suite}`);
   }
   for (const [suite, rows] of bySuite) {

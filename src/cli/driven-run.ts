@@ -20,10 +20,15 @@ export interface DrivenRun {
  * A driven suite's trials: the measured row of each row given, by row. A row left out was not
  * reached (the sweep was stopped first).
  */
-export type DrivenTrials = (rows: readonly CaseResult[], run: DrivenRun) => Promise<Map<CaseResult, CaseResult>>;
+export type DrivenTrials = (
+  rows: readonly CaseResult[],
+  run: DrivenRun,
+) => Promise<Map<CaseResult, CaseResult>>;
 
 /** Trials that measure each row on its own, one after the other. */
-export function oneByOne(rowOf: (row: CaseResult, run: DrivenRun) => Promise<CaseResult>): DrivenTrials {
+export function oneByOne(
+  rowOf: (row: CaseResult, run: DrivenRun) => Promise<CaseResult>,
+): DrivenTrials {
   return async (rows, run) => {
     const out = new Map<CaseResult, CaseResult>();
     for (const row of rows) {

@@ -35,14 +35,25 @@ export function isEntry(moduleUrl: string): boolean {
  * the command did not expect is a bug: its message is printed, never a stack trace, and the
  * stack only with STOREBENCH_DEBUG=1.
  */
-export function runEntry(name: string, command: (argv: readonly string[]) => Promise<number>): void {
+export function runEntry(
+  name: string,
+  command: (argv: readonly string[]) => Promise<number>,
+): void {
   command(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },
     (e: unknown) => {
-      const detail = process.env.STOREBENCH_DEBUG ? (e instanceof Error ? (e.stack ?? e.message) : String(e)) : e instanceof Error ? e.message : String(e);
-      PROCESS_IO.stderr(`${name}: unexpected failure (a bug; please report it, with STOREBENCH_DEBUG=1 for the stack): ${detail}\n`);
+      const detail = process.env.STOREBENCH_DEBUG
+        ? e instanceof Error
+          ? (e.stack ?? e.message)
+          : String(e)
+        : e instanceof Error
+          ? e.message
+          : String(e);
+      PROCESS_IO.stderr(
+        `${name}: unexpected failure (a bug; please report it, with STOREBENCH_DEBUG=1 for the stack): ${detail}\n`,
+      );
       process.exitCode = 1;
     },
   );
@@ -52,7 +63,11 @@ export function runEntry(name: string, command: (argv: readonly string[]) => Pro
  * For a command that takes no flags but --help: on --help, print `usage` and exit 0; on any
  * other flag, say what was wrong and exit 2. Returns when there was nothing to say.
  */
-export function helpOrNoFlags(name: string, usage: string, argv: readonly string[] = process.argv.slice(2)): void {
+export function helpOrNoFlags(
+  name: string,
+  usage: string,
+  argv: readonly string[] = process.argv.slice(2),
+): void {
   try {
     if (scanFlags(argv, {}).help) {
       process.stdout.write(`${usage}\n`);

@@ -65,37 +65,69 @@ const EXPORT_FLAGS: Record<string, FlagSpec> = {
 /** Parse the flags. Throws ArgsError with a one-line message. */
 export function parseExportArgs(argv: readonly string[]): ExportArgs {
   const flags = scanFlags(argv, EXPORT_FLAGS, { positionals: 'results files' });
-  if (flags.help) return { help: true, files: [], format: 'csv', samples: false, findings: false, bom: false, out: null };
+  if (flags.help)
+    return {
+      help: true,
+      files: [],
+      format: 'csv',
+      samples: false,
+      findings: false,
+      bom: false,
+      out: null,
+    };
   const files = flags.positionals;
   let format = flagText(flags, 'format');
   const out = flagText(flags, 'out');
   const samples = flags.values.has('samples');
   const findings = flags.values.has('findings');
   const bom = flags.values.has('bom');
-  if (files.length === 0) throw new ArgsError('no results file given; e.g. npm run export -- results/run-chromium.json --format csv');
+  if (files.length === 0)
+    throw new ArgsError(
+      'no results file given; e.g. npm run export -- results/run-chromium.json --format csv',
+    );
   if (format === undefined && out !== undefined) {
     const ext = extname(out).slice(1).toLowerCase();
     if ((EXPORT_FORMATS as readonly string[]).includes(ext)) format = ext;
   }
-  if (format === undefined) throw new ArgsError(`--format is needed (${EXPORT_FORMATS.join(', ')}), or an --out path ending in one of them`);
-  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new ArgsError(`--format: unknown "${format}"; allowed: ${EXPORT_FORMATS.join(', ')}`);
+  if (format === undefined)
+    throw new ArgsError(
+      `--format is needed (${EXPORT_FORMATS.join(', ')}), or an --out path ending in one of them`,
+    );
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format))
+    throw new ArgsError(`--format: unknown "${format}"; allowed: ${EXPORT_FORMATS.join(', ')}`);
   const checked = format as ExportFormat;
-  if (samples && checked !== 'csv' && checked !== 'tsv') throw new ArgsError(`--samples works with csv and tsv, not ${checked}`);
-  if (findings && checked !== 'csv' && checked !== 'tsv') throw new ArgsError(`--findings works with csv and tsv, not ${checked}${checked === 'xlsx' ? ' (the workbook has a findings sheet)' : ''}`);
-  if (findings && samples) throw new ArgsError('--samples and --findings are two different tables; give one');
+  if (samples && checked !== 'csv' && checked !== 'tsv')
+    throw new ArgsError(`--samples works with csv and tsv, not ${checked}`);
+  if (findings && checked !== 'csv' && checked !== 'tsv')
+    throw new ArgsError(
+      `--findings works with csv and tsv, not ${checked}${checked === 'xlsx' ? ' (the workbook has a findings sheet)' : ''}`,
+    );
+  if (findings && samples)
+    throw new ArgsError('--samples and --findings are two different tables; give one');
   if (bom && checked !== 'csv') throw new ArgsError(`--bom works with csv, not ${checked}`);
-  if (checked === 'xlsx' && out === undefined) throw new ArgsError('xlsx is binary: give --out PATH, e.g. --out book.xlsx');
+  if (checked === 'xlsx' && out === undefined)
+    throw new ArgsError('xlsx is binary: give --out PATH, e.g. --out book.xlsx');
   return { help: false, files, format: checked, samples, findings, bom, out: out ?? null };
 }
 
 /** The exported bytes or text, exactly what the page's buttons download. */
-export async function exportResults(docs: readonly ResultsFile[], format: ExportFormat, which: ExportTable, bom = false): Promise<string | Uint8Array> {
+export async function exportResults(
+  docs: readonly ResultsFile[],
+  format: ExportFormat,
+  which: ExportTable,
+  bom = false,
+): Promise<string | Uint8Array> {
   const output = await exportPieces(docs, format, which, bom);
   return output instanceof Uint8Array ? output : joined(output);
 }
 
 /** exportResults, text a piece at a time: written as it is made, so no export holds its whole text. */
-export async function exportPieces(docs: readonly ResultsFile[], format: ExportFormat, which: ExportTable, bom = false): Promise<Iterable<string> | Uint8Array> {
+export async function exportPieces(
+  docs: readonly ResultsFile[],
+  format: ExportFormat,
+  which: ExportTable,
+  bom = false,
+): Promise<Iterable<string> | Uint8Array> {
   switch (format) {
     case 'csv':
       return bom ? withBomFirst(csvChunks(docs, which)) : csvChunks(docs, which);
@@ -138,7 +170,12 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
   }
   let output: Iterable<string> | Uint8Array;
   try {
-    output = await exportPieces(docs, args.format, args.findings ? 'findings' : args.samples ? 'samples' : 'cases', args.bom);
+    output = await exportPieces(
+      docs,
+      args.format,
+      args.findings ? 'findings' : args.samples ? 'samples' : 'cases',
+      args.bom,
+    );
   } catch (e) {
     if (!(e instanceof ExportLimitError)) throw e;
     io.stderr(`export: ${e.message}\n`);
@@ -155,8 +192,14 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
     return 2;
   }
   const rows = docs.reduce((n, d) => n + d.cases.length, 0);
-  const what = args.samples ? ', one row per sample' : args.findings ? ', one row per finding in a browser and store' : '';
-  io.stderr(`export: wrote ${args.out} (${args.format}${what}) from ${docs.length} document${docs.length === 1 ? '' : 's'}, ${rows} case rows\n`);
+  const what = args.samples
+    ? ', one row per sample'
+    : args.findings
+      ? ', one row per finding in a browser and store'
+      : '';
+  io.stderr(
+    `export: wrote ${args.out} (${args.format}${what}) from ${docs.length} document${docs.length === 1 ? '' : 's'}, ${rows} case rows\n`,
+  );
   return 0;
 }
 

@@ -36,10 +36,26 @@ export interface ScanOptions {
 }
 
 /** Scan argv against the declared flags. Throws ArgsError; `help` wins over every mistake. */
-export function scanFlags(argv: readonly string[], specs: Readonly<Record<string, FlagSpec>>, options: ScanOptions = {}): ScannedFlags {
-  if (argv.includes('--help') || argv.includes('-h')) return { help: true, values: new Map(), positionals: [] };
-  const declared = Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { type: spec.kind === 'value' ? ('string' as const) : ('boolean' as const) }]));
-  const { tokens } = parseArgs({ args: [...argv], options: declared, strict: false, allowPositionals: true, tokens: true });
+export function scanFlags(
+  argv: readonly string[],
+  specs: Readonly<Record<string, FlagSpec>>,
+  options: ScanOptions = {},
+): ScannedFlags {
+  if (argv.includes('--help') || argv.includes('-h'))
+    return { help: true, values: new Map(), positionals: [] };
+  const declared = Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [
+      name,
+      { type: spec.kind === 'value' ? ('string' as const) : ('boolean' as const) },
+    ]),
+  );
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: declared,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const known = [...Object.keys(specs), 'help'];
   const values = new Map<string, string | true>();
   const positionals: string[] = [];
@@ -48,23 +64,35 @@ export function scanFlags(argv: readonly string[], specs: Readonly<Record<string
     if (token.kind === 'option-terminator') terminated = true;
     else if (token.kind === 'positional') {
       if (options.positionals === undefined) {
-        throw new ArgsError(`unexpected argument "${token.value}"; flags start with --${terminated ? '' : ', e.g. --' + exampleOf(specs)}`);
+        throw new ArgsError(
+          `unexpected argument "${token.value}"; flags start with --${terminated ? '' : ', e.g. --' + exampleOf(specs)}`,
+        );
       }
       positionals.push(token.value);
     } else {
       const spec = specs[token.name];
       if (!spec || token.rawName !== `--${token.name}`) {
         const near = nearest(token.name, known);
-        throw new ArgsError(`unknown flag ${token.rawName}${near ? ` (did you mean --${near}?)` : ''}; allowed: ${known.map((k) => `--${k}`).join(', ')}`);
+        throw new ArgsError(
+          `unknown flag ${token.rawName}${near ? ` (did you mean --${near}?)` : ''}; allowed: ${known.map((k) => `--${k}`).join(', ')}`,
+        );
       }
-      if (values.has(token.name)) throw new ArgsError(`--${token.name} is given more than once; give it once${spec.kind === 'value' ? ' (lists are comma-separated)' : ''}`);
+      if (values.has(token.name))
+        throw new ArgsError(
+          `--${token.name} is given more than once; give it once${spec.kind === 'value' ? ' (lists are comma-separated)' : ''}`,
+        );
       values.set(token.name, valueOf(token.name, spec, token.value, token.inlineValue));
     }
   }
   return { help: false, values, positionals };
 }
 
-function valueOf(name: string, spec: FlagSpec, value: string | undefined, inline: boolean | undefined): string | true {
+function valueOf(
+  name: string,
+  spec: FlagSpec,
+  value: string | undefined,
+  inline: boolean | undefined,
+): string | true {
   if (spec.kind === 'value') {
     if (value === undefined || value.trim() === '' || (!inline && value.startsWith('--'))) {
       throw new ArgsError(`--${name} needs a value, e.g. --${name} ${spec.example ?? '...'}`);
@@ -83,11 +111,18 @@ export function flagText(flags: ScannedFlags, name: string): string | undefined 
 }
 
 /** A whole number flag within [min, max], or the fallback when not given. */
-export function flagInteger(flags: ScannedFlags, name: string, min: number, max: number, fallback: number): number {
+export function flagInteger(
+  flags: ScannedFlags,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
   const text = flagText(flags, name);
   if (text === undefined) return fallback;
   const digits = text.trim().replace(/_/g, '');
-  if (!/^\d+$/.test(digits) || Number(digits) < min || Number(digits) > max) throw new ArgsError(`--${name}: "${text}" is not a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(digits) || Number(digits) < min || Number(digits) > max)
+    throw new ArgsError(`--${name}: "${text}" is not a whole number from ${min} to ${max}`);
   return Number(digits);
 }
 
@@ -102,7 +137,10 @@ export function asFlagError<T>(parse: () => T): T {
 }
 
 function exampleOf(specs: Readonly<Record<string, FlagSpec>>): string {
-  const [name, spec] = Object.entries(specs).find(([, s]) => s.kind === 'value') ?? ['help', { kind: 'switch' as const }];
+  const [name, spec] = Object.entries(specs).find(([, s]) => s.kind === 'value') ?? [
+    'help',
+    { kind: 'switch' as const },
+  ];
   return spec.example ? `${name} ${spec.example}` : name;
 }
 
@@ -122,7 +160,13 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      row.push(Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1)));
+      row.push(
+        Math.min(
+          (prev[j] as number) + 1,
+          (row[j - 1] as number) + 1,
+          (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+        ),
+      );
     }
     prev = row;
   }

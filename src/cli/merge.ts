@@ -35,11 +35,19 @@ export interface MergeArgs {
 }
 
 export function parseMergeArgs(argv: readonly string[]): MergeArgs {
-  const flags = scanFlags(argv, { out: { kind: 'value', example: 'merged.json' } }, { positionals: 'results files' });
+  const flags = scanFlags(
+    argv,
+    { out: { kind: 'value', example: 'merged.json' } },
+    { positionals: 'results files' },
+  );
   if (flags.help) return { help: true, files: [], out: '' };
   const out = flagText(flags, 'out');
-  if (flags.positionals.length === 0) throw new ArgsError('no files given; e.g. npm run merge -- out/*-chromium.json out/*-firefox.json --out merged.json');
-  if (out === undefined) throw new ArgsError('--out FILE is required: where to write the merged set');
+  if (flags.positionals.length === 0)
+    throw new ArgsError(
+      'no files given; e.g. npm run merge -- out/*-chromium.json out/*-firefox.json --out merged.json',
+    );
+  if (out === undefined)
+    throw new ArgsError('--out FILE is required: where to write the merged set');
   return { help: false, files: flags.positionals, out };
 }
 
@@ -85,7 +93,9 @@ export async function mergeCommand(argv: readonly string[], io: CommandIo): Prom
   }
   for (const note of merged.notes) io.stdout(`  ${note}\n`);
   const rows = merged.documents.reduce((n, d) => n + d.cases.length, 0);
-  io.stdout(`merge: wrote ${args.out}: ${merged.documents.length} document${merged.documents.length === 1 ? '' : 's'}, ${rows} rows, from ${args.files.length} file${args.files.length === 1 ? '' : 's'}\n`);
+  io.stdout(
+    `merge: wrote ${args.out}: ${merged.documents.length} document${merged.documents.length === 1 ? '' : 's'}, ${rows} rows, from ${args.files.length} file${args.files.length === 1 ? '' : 's'}\n`,
+  );
   return 0;
 }
 

@@ -3,7 +3,19 @@
  * renamed into place, so a crash or Ctrl-C never leaves half a JSON document behind.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statfsSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Plan } from '../core/plan.ts';
@@ -71,14 +83,18 @@ export class OutputDir {
         closeSync(fd);
       }
     } catch (e) {
-      throw new OutputError(`--out ${dir}: ${outputFailure(dir, e).replace(/^cannot write [^:]*: /, 'cannot write there: ')}`);
+      throw new OutputError(
+        `--out ${dir}: ${outputFailure(dir, e).replace(/^cannot write [^:]*: /, 'cannot write there: ')}`,
+      );
     } finally {
       rmSync(probe, { force: true });
     }
     const need = rows * MIN_BYTES_PER_ROW;
     const free = freeBytes(dir);
     if (free !== null && free < need) {
-      throw new OutputError(`--out ${dir}: ${formatBytes(free)} free, and the plan's ${rows} rows need ${formatBytes(need)} at the least; free some room or choose another folder`);
+      throw new OutputError(
+        `--out ${dir}: ${formatBytes(free)} free, and the plan's ${rows} rows need ${formatBytes(need)} at the least; free some room or choose another folder`,
+      );
     }
   }
 
@@ -90,11 +106,16 @@ export class OutputDir {
     } catch {
       stat = undefined;
     }
-    if (stat && !stat.isDirectory()) throw new OutputError(`--out ${dir} is ${stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isFile() ? 'a file' : 'not a folder'}; give a folder for the results, e.g. --out out`);
+    if (stat && !stat.isDirectory())
+      throw new OutputError(
+        `--out ${dir} is ${stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isFile() ? 'a file' : 'not a folder'}; give a folder for the results, e.g. --out out`,
+      );
     try {
       makeFolders(dir);
     } catch (e) {
-      throw new OutputError(outputFailure(dir, e).replace(/^cannot write /, `--out: cannot make the folder `));
+      throw new OutputError(
+        outputFailure(dir, e).replace(/^cannot write /, `--out: cannot make the folder `),
+      );
     }
   }
 
@@ -117,7 +138,8 @@ export class OutputDir {
   /** The validated results of a finished browser; the partial file has served its purpose. */
   writeResults(browser: string, results: ResultsFile): string {
     const path = this.write(this.resultsPath(browser), `${JSON.stringify(results, null, 2)}\n`);
-    for (const partial of this.placesOf(this.partialPath(browser))) rmSync(partial, { force: true });
+    for (const partial of this.placesOf(this.partialPath(browser)))
+      rmSync(partial, { force: true });
     this.written.push(path);
     return path;
   }
@@ -159,7 +181,9 @@ export class OutputDir {
     try {
       writeAtomically(rescued, data);
     } catch (e) {
-      throw new OutputError(`${this.rescued.why}, and the fallback failed too: ${outputFailure(rescued, e).replace(/^cannot write /, '')}`);
+      throw new OutputError(
+        `${this.rescued.why}, and the fallback failed too: ${outputFailure(rescued, e).replace(/^cannot write /, '')}`,
+      );
     }
     return rescued;
   }
@@ -215,8 +239,19 @@ export function checkWritableTarget(path: string): void {
   } catch {
     return; // nothing there yet: fine
   }
-  const kind = stat.isSymbolicLink() ? 'a symbolic link' : stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a named pipe (FIFO)' : !stat.isFile() ? 'not a regular file' : null;
-  if (kind) throw new OutputError(`${path} is ${kind}; give the path of a regular file, or of one that does not exist yet`);
+  const kind = stat.isSymbolicLink()
+    ? 'a symbolic link'
+    : stat.isDirectory()
+      ? 'a directory'
+      : stat.isFIFO()
+        ? 'a named pipe (FIFO)'
+        : !stat.isFile()
+          ? 'not a regular file'
+          : null;
+  if (kind)
+    throw new OutputError(
+      `${path} is ${kind}; give the path of a regular file, or of one that does not exist yet`,
+    );
 }
 
 /** Why writing `path` failed, in one line. */
@@ -229,7 +264,7 @@ export function outputFailure(path: string, e: unknown): string {
     EACCES: 'permission denied',
     EROFS: 'the file system is read-only',
     ENOSPC: 'the disk is full',
-    EFBIG: "the file is larger than this process may write (its file-size limit, ulimit -f)",
+    EFBIG: 'the file is larger than this process may write (its file-size limit, ulimit -f)',
     EISDIR: 'it is a directory',
   };
   return `cannot write ${path}: ${(code && why[code]) ?? (e as Error).message}`;
@@ -241,7 +276,11 @@ export function outputFailure(path: string, e: unknown): string {
  * rename fails. Refuses a target that is not a regular file (checkWritableTarget). `data` may come
  * in pieces (an export of millions of rows), each written as it comes.
  */
-export function writeAtomically(path: string, data: string | Uint8Array | Iterable<string>, random: () => string = () => randomBytes(8).toString('hex')): void {
+export function writeAtomically(
+  path: string,
+  data: string | Uint8Array | Iterable<string>,
+  random: () => string = () => randomBytes(8).toString('hex'),
+): void {
   checkWritableTarget(path);
   const { tmp, fd } = openTemporary(path, random);
   try {

@@ -16,17 +16,26 @@ export function formatDuration(ms: number): string {
 }
 
 /** One line: samples and rows done, elapsed, estimated remaining, and the case in flight. */
-export function progressLine(browser: string, p: SessionProgress, nowMs: number, waiting = 'starting the browser and loading the page…'): string {
+export function progressLine(
+  browser: string,
+  p: SessionProgress,
+  nowMs: number,
+  waiting = 'starting the browser and loading the page…',
+): string {
   const name = browser.padEnd(9);
   if (p.userAgent === null && p.startedAt === null) return `${name} ${waiting}`;
-  if (p.startedAt === null || p.samples === null || p.rows === null) return `${name} page loaded, checking which stores it supports…`;
+  if (p.startedAt === null || p.samples === null || p.rows === null)
+    return `${name} page loaded, checking which stores it supports…`;
   const elapsed = nowMs - p.startedAt;
   const left = timeLeft(p, elapsed);
   const c = p.current;
   const now = c
     ? ` | ${c.suite}/${c.case} size ${c.size}${c.adapter ? ` ${c.adapter} ${inFlight(c, p.fraction !== undefined)}` : ''}`
     : '';
-  const samples = p.fraction === undefined ? `samples ${p.samplesDone}/${p.samples}` : `${Math.floor(p.fraction * 100)}% | samples ${p.samplesDone}`;
+  const samples =
+    p.fraction === undefined
+      ? `samples ${p.samplesDone}/${p.samples}`
+      : `${Math.floor(p.fraction * 100)}% | samples ${p.samplesDone}`;
   const pass = `${p.pass ? ` | pass ${p.pass.pass}/${p.pass.of}` : ''}${p.launch ? ` | launch ${p.launch.launch}/${p.launch.of}` : ''}`;
   return `${name} ${samples} | rows ${p.rowsDone}/${p.rows}${pass} | ${formatDuration(elapsed)} elapsed | ${left}${now}`;
 }
@@ -53,12 +62,27 @@ export interface LaunchProgress {
  * samples of every launch, and the share of the whole budget done (the earlier launches' time in
  * their pages, then this launch's own fraction of its share).
  */
-export function acrossLaunches(p: SessionProgress, a: LaunchProgress, nowMs: number): SessionProgress {
+export function acrossLaunches(
+  p: SessionProgress,
+  a: LaunchProgress,
+  nowMs: number,
+): SessionProgress {
   const launch = { launch: a.launch, of: a.of };
   if (p.startedAt === null) return { ...p, launch };
-  const fraction = p.fraction === undefined || a.budgetMs <= 0 ? undefined : Math.min(1, (a.budgetUsedMs + p.fraction * a.launchBudgetMs) / a.budgetMs);
+  const fraction =
+    p.fraction === undefined || a.budgetMs <= 0
+      ? undefined
+      : Math.min(1, (a.budgetUsedMs + p.fraction * a.launchBudgetMs) / a.budgetMs);
   const samplesDone = a.samplesBefore + p.samplesDone;
-  return { ...p, launch, startedAt: Math.min(a.startedAt, nowMs), samplesDone, rowsDone: Math.max(a.rowsBefore, p.rowsDone), samples: Math.max(samplesDone, a.samplesBefore + (p.samples ?? 0)), ...(fraction === undefined ? {} : { fraction, budgetMs: a.budgetMs }) };
+  return {
+    ...p,
+    launch,
+    startedAt: Math.min(a.startedAt, nowMs),
+    samplesDone,
+    rowsDone: Math.max(a.rowsBefore, p.rowsDone),
+    samples: Math.max(samplesDone, a.samplesBefore + (p.samples ?? 0)),
+    ...(fraction === undefined ? {} : { fraction, budgetMs: a.budgetMs }),
+  };
 }
 
 /**
@@ -83,7 +107,8 @@ function timeLeft(p: SessionProgress, elapsed: number): string {
   if (done >= 1) return 'finishing';
   // Under a budget, the budget left until a tenth of it is spent: scaling the first seconds (a
   // browser start, the first warm-ups) up by the fraction read 25 to 49 minutes for a 6-minute run.
-  if (p.budgetMs !== undefined && done < EARLY_FRACTION) return `~${formatDuration((1 - done) * p.budgetMs)} left`;
+  if (p.budgetMs !== undefined && done < EARLY_FRACTION)
+    return `~${formatDuration((1 - done) * p.budgetMs)} left`;
   if (done <= 0) return '? left';
   return `~${formatDuration((elapsed * (1 - done)) / done)} left`;
 }

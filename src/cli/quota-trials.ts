@@ -16,15 +16,29 @@ import { RestartableBrowser } from './drivers/restartable.ts';
 export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseResult> {
   const quotaBytes = Number(row.params.quotaMb) * 1024 * 1024;
   const fills = Number(resolveSuiteParams(quotaSuite, run.plan.params).fills);
-  if (run.how.engine === 'webkit') return { ...row, samples: [], warmup: [], status: 'unsupported', reason: "Playwright's WebKit has no way to set a storage quota" };
-  const browser = new RestartableBrowser(run.how, {}, { 'dom.quotaManager.temporaryStorage.fixedLimit': Math.round(quotaBytes / 1024) });
+  if (run.how.engine === 'webkit')
+    return {
+      ...row,
+      samples: [],
+      warmup: [],
+      status: 'unsupported',
+      reason: "Playwright's WebKit has no way to set a storage quota",
+    };
+  const browser = new RestartableBrowser(
+    run.how,
+    {},
+    { 'dom.quotaManager.temporaryStorage.fixedLimit': Math.round(quotaBytes / 1024) },
+  );
   browser.stopOn(run.signal);
   const samples: QuotaSample[] = [];
   try {
     const page = await browser.start(run.pageUrl);
     if (run.how.engine === 'chromium') {
       const cdp = await browser.devtools(page);
-      await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(run.pageUrl).origin, quotaSize: quotaBytes });
+      await cdp.send('Storage.overrideQuotaForOrigin', {
+        origin: new URL(run.pageUrl).origin,
+        quotaSize: quotaBytes,
+      });
     }
     for (let s = 0; s < fills && !run.signal.aborted; s++) {
       run.onProgress(`quota ${row.adapter}: fill ${s + 1} of ${fills}`);
@@ -38,13 +52,26 @@ export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseR
         // Firefox asks the user whether to persist; a headless browser shows no one the prompt.
         askPersist: run.how.engine === 'chromium',
       };
-      samples.push(await withTimeout(page.evaluate((q) => window.__storebenchTrials.quota.fill(q), request), run.plan.timeoutMs + 30_000, 'filling the store'));
+      samples.push(
+        await withTimeout(
+          page.evaluate((q) => window.__storebenchTrials.quota.fill(q), request),
+          run.plan.timeoutMs + 30_000,
+          'filling the store',
+        ),
+      );
     }
   } catch (e) {
     if (run.signal.aborted) return stoppedRow(row);
     // The fills before keep their findings: a store that hangs once it was full is a finding too.
     const status = e instanceof TimeoutError ? 'timeout' : 'error';
-    return { ...row, samples: samples.map((s) => s.ms), warmup: [], ...quotaRecord(samples), status, reason: `quota fill ${samples.length + 1}: ${errorMessage(e)}` };
+    return {
+      ...row,
+      samples: samples.map((s) => s.ms),
+      warmup: [],
+      ...quotaRecord(samples),
+      status,
+      reason: `quota fill ${samples.length + 1}: ${errorMessage(e)}`,
+    };
   } finally {
     await browser.dispose();
   }

@@ -5,7 +5,12 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { parseResultsInput } from '../core/results-input.ts';
-import { MAX_RESULTS_BYTES, RESULTS_SCHEMA_ID, ResultsError, type ResultsFile } from '../core/results.ts';
+import {
+  MAX_RESULTS_BYTES,
+  RESULTS_SCHEMA_ID,
+  ResultsError,
+  type ResultsFile,
+} from '../core/results.ts';
 
 const WHY: Record<string, string> = {
   ENOENT: 'no such file',
@@ -16,7 +21,9 @@ const WHY: Record<string, string> = {
 
 function failure(path: string, e: unknown): ResultsError {
   const code = (e as NodeJS.ErrnoException).code ?? '';
-  return new ResultsError(`${path}: ${WHY[code] ?? `cannot read it (${code || (e as Error).message})`}`);
+  return new ResultsError(
+    `${path}: ${WHY[code] ?? `cannot read it (${code || (e as Error).message})`}`,
+  );
 }
 
 /** The text of one results file, or a ResultsError that says why not. */
@@ -25,12 +32,16 @@ export function readResultsText(path: string): string {
   try {
     const stat = statSync(path);
     if (stat.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
-    if (!stat.isFile()) throw new ResultsError(`${path}: not a regular file; give a results .json file`);
+    if (!stat.isFile())
+      throw new ResultsError(`${path}: not a regular file; give a results .json file`);
     size = stat.size;
   } catch (e) {
     throw e instanceof ResultsError ? e : failure(path, e);
   }
-  if (size > MAX_RESULTS_BYTES) throw new ResultsError(`${path}: ${size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
+  if (size > MAX_RESULTS_BYTES)
+    throw new ResultsError(
+      `${path}: ${size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`,
+    );
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
@@ -42,7 +53,10 @@ export function readResultsText(path: string): string {
  * Every document in the files (a file holds one or an array of them), validated. The published
  * schema (results/schema.json), which a glob such as `results/*.json` also names, holds none.
  */
-export function readResultsFiles(paths: readonly string[], read: (path: string) => string = readResultsText): ResultsFile[][] {
+export function readResultsFiles(
+  paths: readonly string[],
+  read: (path: string) => string = readResultsText,
+): ResultsFile[][] {
   return paths.map((path) => {
     const text = read(path);
     return isPublishedSchema(text) ? [] : parseResultsInput(text, path);

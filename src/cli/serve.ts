@@ -20,7 +20,9 @@ async function serve(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (!distExists()) {
-    process.stderr.write(`serve: ${DIST_DIR} has no index.html; build the page first (npm run build), or use npm start, which does\n`);
+    process.stderr.write(
+      `serve: ${DIST_DIR} has no index.html; build the page first (npm run build), or use npm start, which does\n`,
+    );
     return 1;
   }
   let server;
@@ -28,11 +30,18 @@ async function serve(argv: readonly string[]): Promise<number> {
     server = await startServer({ root: DIST_DIR, port: args.port });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const hint = code === 'EADDRINUSE' ? `; port ${args.port} is taken, pick another with --port N or PORT=N (0 picks a free one)` : '';
-    process.stderr.write(`serve: could not listen on 127.0.0.1:${args.port}: ${(e as Error).message}${hint}\n`);
+    const hint =
+      code === 'EADDRINUSE'
+        ? `; port ${args.port} is taken, pick another with --port N or PORT=N (0 picks a free one)`
+        : '';
+    process.stderr.write(
+      `serve: could not listen on 127.0.0.1:${args.port}: ${(e as Error).message}${hint}\n`,
+    );
     return 1;
   }
-  process.stdout.write(`storebench: serving ${DIST_DIR}, cross-origin isolated\n  ${server.origin}/\nCtrl-C stops it.\n`);
+  process.stdout.write(
+    `storebench: serving ${DIST_DIR}, cross-origin isolated\n  ${server.origin}/\nCtrl-C stops it.\n`,
+  );
   await new Promise<void>((ok) => {
     process.once('SIGINT', ok);
     process.once('SIGTERM', ok);
@@ -46,7 +55,9 @@ serve(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`serve: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.stderr.write(
+      `serve: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+    );
     process.exitCode = 1;
   },
 );

@@ -12,7 +12,11 @@ import { networkInterfaces } from 'node:os';
 import { extname, resolve, sep } from 'node:path';
 import type { Baseline } from '../core/baseline.ts';
 import type { LaunchOrder } from '../core/launch.ts';
-import { MAX_COLLECTOR_MESSAGE_BYTES, STOP_REPLY, type CollectorMessage } from '../core/collector.ts';
+import {
+  MAX_COLLECTOR_MESSAGE_BYTES,
+  STOP_REPLY,
+  type CollectorMessage,
+} from '../core/collector.ts';
 import { checkCollectorMessage, checkCollectorText } from './collector-check.ts';
 import { ISOLATION_HEADERS } from './isolation.ts';
 
@@ -88,7 +92,9 @@ export function isWildcardHost(host: string): boolean {
 }
 
 export function isLoopbackHost(host: string): boolean {
-  return /^127\./.test(host) || host === '::1' || host === '[::1]' || host.toLowerCase() === 'localhost';
+  return (
+    /^127\./.test(host) || host === '::1' || host === '[::1]' || host.toLowerCase() === 'localhost'
+  );
 }
 
 function originOf(host: string, port: number): string {
@@ -100,7 +106,12 @@ function originOf(host: string, port: number): string {
 function interfaceAddresses(ipv6: boolean): string[] {
   return Object.values(networkInterfaces())
     .flat()
-    .filter((a): a is NonNullable<typeof a> => !!a && !a.internal && (a.family === 'IPv4' || (ipv6 && a.family === 'IPv6' && !a.address.startsWith('fe80'))))
+    .filter(
+      (a): a is NonNullable<typeof a> =>
+        !!a &&
+        !a.internal &&
+        (a.family === 'IPv4' || (ipv6 && a.family === 'IPv6' && !a.address.startsWith('fe80'))),
+    )
     .map((a) => a.address);
 }
 
@@ -153,7 +164,8 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
   const counts: BodyCounts = { inFlight: 0, total: 0 };
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) reply(res, 500, `internal error: ${e instanceof Error ? e.message : String(e)}`);
+      if (!res.headersSent)
+        reply(res, 500, `internal error: ${e instanceof Error ? e.message : String(e)}`);
       else res.destroy();
     });
   });
@@ -161,18 +173,28 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://storebench.invalid');
     if (url.pathname === COLLECT_PATH) {
-      if (!collector) return reply(res, 404, 'no collector on this server; it only serves the page');
+      if (!collector)
+        return reply(res, 404, 'no collector on this server; it only serves the page');
       if (collector.onRequestTimes) timeRequest(req, res, collector.onRequestTimes);
       // Before a byte of the body is read: without the run's token, or from a page of another
       // origin, a post costs the collector nothing (it may be large, and there may be many).
       const denied = deniedReason(req, url, collector, allowedOrigins());
       if (denied) return refuseAndDrop(req, res, () => reply(res, 403, denied));
-      if (req.method === 'GET' && url.searchParams.has('baseline')) return replyJson(res, collector.baseline?.(url.searchParams.get('baseline') ?? ''));
-      if (req.method === 'GET' && url.searchParams.has('launch')) return replyJson(res, collector.launch?.(url.searchParams.get('launch') ?? ''));
-      if (req.method !== 'POST') return reply(res, 405, `${COLLECT_PATH} takes POST (and GET ?baseline=BROWSER or ?launch=BROWSER)`, { Allow: 'GET, POST' });
+      if (req.method === 'GET' && url.searchParams.has('baseline'))
+        return replyJson(res, collector.baseline?.(url.searchParams.get('baseline') ?? ''));
+      if (req.method === 'GET' && url.searchParams.has('launch'))
+        return replyJson(res, collector.launch?.(url.searchParams.get('launch') ?? ''));
+      if (req.method !== 'POST')
+        return reply(
+          res,
+          405,
+          `${COLLECT_PATH} takes POST (and GET ?baseline=BROWSER or ?launch=BROWSER)`,
+          { Allow: 'GET, POST' },
+        );
       return collect(req, res, collector, counts);
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'only GET and HEAD are served here', { Allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return reply(res, 405, 'only GET and HEAD are served here', { Allow: 'GET, HEAD' });
     return serveFile(req, res, root, url.pathname);
   }
 
@@ -190,7 +212,9 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
   const port = (server.address() as AddressInfo).port;
   const wildcard = isWildcardHost(host);
   const origin = originOf(wildcard ? (host === '0.0.0.0' ? '127.0.0.1' : '::1') : host, port);
-  const externalOrigins = wildcard ? interfaceAddresses(host !== '0.0.0.0').map((a) => originOf(a, port)) : [origin];
+  const externalOrigins = wildcard
+    ? interfaceAddresses(host !== '0.0.0.0').map((a) => originOf(a, port))
+    : [origin];
   let closing: Promise<void> | undefined;
   return {
     origin,
@@ -208,7 +232,11 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
   };
 }
 
-function timeRequest(req: IncomingMessage, res: ServerResponse, told: (times: RequestTimes) => void): void {
+function timeRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  told: (times: RequestTimes) => void,
+): void {
   const wallClock = () => performance.timeOrigin + performance.now();
   const arrivedAt = wallClock();
   let endedAt: number | undefined;
@@ -220,10 +248,22 @@ function timeRequest(req: IncomingMessage, res: ServerResponse, told: (times: Re
     return end(...args);
   }) as typeof res.end;
   // A connection cut before an answer ends the request too.
-  res.once('close', () => told({ method: req.method ?? '', arrivedAt, endedAt: endedAt ?? wallClock(), status: res.statusCode }));
+  res.once('close', () =>
+    told({
+      method: req.method ?? '',
+      arrivedAt,
+      endedAt: endedAt ?? wallClock(),
+      status: res.statusCode,
+    }),
+  );
 }
 
-async function serveFile(req: IncomingMessage, res: ServerResponse, root: string, pathname: string): Promise<void> {
+async function serveFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  root: string,
+  pathname: string,
+): Promise<void> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
@@ -266,24 +306,52 @@ async function serveFile(req: IncomingMessage, res: ServerResponse, root: string
   }
 }
 
-async function collect(req: IncomingMessage, res: ServerResponse, collector: CollectorOptions, counts: BodyCounts): Promise<void> {
+async function collect(
+  req: IncomingMessage,
+  res: ServerResponse,
+  collector: CollectorOptions,
+  counts: BodyCounts,
+): Promise<void> {
   const max = collector.maxBytes ?? MAX_COLLECTOR_MESSAGE_BYTES;
-  const refuse = (status: number, reason: string, claims: { type?: string; browser?: string } = {}, extra: Record<string, string> = {}) => {
+  const refuse = (
+    status: number,
+    reason: string,
+    claims: { type?: string; browser?: string } = {},
+    extra: Record<string, string> = {},
+  ) => {
     collector.onRejected?.({ status, reason, ...claims });
     reply(res, status, reason, extra);
   };
   // fetch() with a string body sends text/plain and sendBeacon() does too; both are JSON here.
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type !== '' && type !== 'application/json' && type !== 'text/plain') {
-    return refuse(415, `content type ${type} refused; send the message as JSON (application/json or text/plain)`);
+    return refuse(
+      415,
+      `content type ${type} refused; send the message as JSON (application/json or text/plain)`,
+    );
   }
   const tooBig = `message larger than the ${max}-byte limit`;
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) return refuseAndDrop(req, res, () => refuse(413, tooBig));
+  if (Number.isFinite(declared) && declared > max)
+    return refuseAndDrop(req, res, () => refuse(413, tooBig));
   const body = await readBody(req, max, counts, collector);
   if (body === 'too big') return refuseAndDrop(req, res, () => refuse(413, tooBig));
-  if (body === 'busy') return refuseAndDrop(req, res, () => refuse(503, `the collector is reading ${MAX_IN_FLIGHT_BYTES}-odd bytes of other messages; send this one again`, {}, { 'Retry-After': '1' }));
-  if (body === 'spent') return refuseAndDrop(req, res, () => refuse(413, `this run's messages have passed the ${collector.maxTotalBytes ?? MAX_TOTAL_BYTES}-byte total the collector takes`));
+  if (body === 'busy')
+    return refuseAndDrop(req, res, () =>
+      refuse(
+        503,
+        `the collector is reading ${MAX_IN_FLIGHT_BYTES}-odd bytes of other messages; send this one again`,
+        {},
+        { 'Retry-After': '1' },
+      ),
+    );
+  if (body === 'spent')
+    return refuseAndDrop(req, res, () =>
+      refuse(
+        413,
+        `this run's messages have passed the ${collector.maxTotalBytes ?? MAX_TOTAL_BYTES}-byte total the collector takes`,
+      ),
+    );
   const { chunks, size } = body;
 
   let data: unknown;
@@ -298,9 +366,11 @@ async function collect(req: IncomingMessage, res: ServerResponse, collector: Col
     return refuse(400, `not JSON: ${(e as Error).message}`);
   }
   const outcome = checkCollectorMessage(data, collector.token);
-  if (!outcome.ok) return refuse(outcome.status, outcome.reason, { type: outcome.type, browser: outcome.browser });
+  if (!outcome.ok)
+    return refuse(outcome.status, outcome.reason, { type: outcome.type, browser: outcome.browser });
   const conflict = collector.onMessage(outcome.message);
-  if (typeof conflict === 'string') return refuse(409, conflict, { type: outcome.message.type, browser: outcome.message.browser });
+  if (typeof conflict === 'string')
+    return refuse(409, conflict, { type: outcome.message.type, browser: outcome.message.browser });
   if (collector.stopRequested?.()) return replyJson(res, STOP_REPLY);
   res.writeHead(204, COMMON_HEADERS);
   res.end();
@@ -310,7 +380,12 @@ async function collect(req: IncomingMessage, res: ServerResponse, collector: Col
  * A request's body in chunks, or why it was not read to the end: over the message limit, over the
  * bytes all messages may hold at once (busy), or over what the collector takes in all (spent).
  */
-async function readBody(req: IncomingMessage, max: number, counts: BodyCounts, limits: CollectorOptions): Promise<{ chunks: Uint8Array[]; size: number } | 'too big' | 'busy' | 'spent'> {
+async function readBody(
+  req: IncomingMessage,
+  max: number,
+  counts: BodyCounts,
+  limits: CollectorOptions,
+): Promise<{ chunks: Uint8Array[]; size: number } | 'too big' | 'busy' | 'spent'> {
   const inFlightMax = limits.maxInFlightBytes ?? MAX_IN_FLIGHT_BYTES;
   const totalMax = limits.maxTotalBytes ?? MAX_TOTAL_BYTES;
   const chunks: Uint8Array[] = [];
@@ -321,7 +396,14 @@ async function readBody(req: IncomingMessage, max: number, counts: BodyCounts, l
       req.on('data', (chunk: Uint8Array) => {
         size += chunk.length;
         counts.inFlight += chunk.length;
-        stop = size > max ? 'too big' : counts.total + size > totalMax ? 'spent' : counts.inFlight > inFlightMax ? 'busy' : null;
+        stop =
+          size > max
+            ? 'too big'
+            : counts.total + size > totalMax
+              ? 'spent'
+              : counts.inFlight > inFlightMax
+                ? 'busy'
+                : null;
         if (stop) {
           req.pause();
           ok();
@@ -360,7 +442,12 @@ function refuseAndDrop(req: IncomingMessage, res: ServerResponse, answer: () => 
  * be in the URL (`?token=`, as the page sends it), and a browser's Origin header, when there is
  * one, must be the page's own.
  */
-function deniedReason(req: IncomingMessage, url: URL, collector: CollectorOptions, origins: ReadonlySet<string>): string | null {
+function deniedReason(
+  req: IncomingMessage,
+  url: URL,
+  collector: CollectorOptions,
+  origins: ReadonlySet<string>,
+): string | null {
   if (url.searchParams.get('token') !== collector.token) {
     collector.onRejected?.({ status: 403, reason: 'no run token or a wrong one in the URL' });
     return 'no run token or a wrong one in the URL';
@@ -381,12 +468,26 @@ function replyJson(res: ServerResponse, value: unknown): void {
     return;
   }
   const body = JSON.stringify(value);
-  res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.writeHead(200, {
+    ...COMMON_HEADERS,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+  });
   res.end(body);
 }
 
-function reply(res: ServerResponse, status: number, reason: string, extra: Record<string, string> = {}): void {
+function reply(
+  res: ServerResponse,
+  status: number,
+  reason: string,
+  extra: Record<string, string> = {},
+): void {
   const body = `${reason}\n`;
-  res.writeHead(status, { ...COMMON_HEADERS, ...extra, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.writeHead(status, {
+    ...COMMON_HEADERS,
+    ...extra,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+  });
   res.end(body);
 }

@@ -34,7 +34,15 @@ export interface SessionProgress {
   /** The budget the fraction is of, in ms, where the sweep knows it (spread over launches). */
   budgetMs?: number;
   /** The group in flight and the last sample taken in it. */
-  current: { suite: string; case: string; size: number; adapter: string | null; warmup: boolean; index: number; of: number } | null;
+  current: {
+    suite: string;
+    case: string;
+    size: number;
+    adapter: string | null;
+    warmup: boolean;
+    index: number;
+    of: number;
+  } | null;
   /** The pass over the plan in flight, when the run takes more than one. */
   pass?: { pass: number; of: number } | null;
   /** The browser launch in flight, when the sweep spreads the passes over several (launch.ts). */
@@ -62,7 +70,14 @@ export interface SessionLimits {
  * longer than that plus a margin is hung (e.g. a synchronous loop the runner cannot time out).
  */
 export function defaultLimits(timeoutMs: number, budgetMs = 0): SessionLimits {
-  return { startupMs: 90_000, idleMs: timeoutMs + 2 * 15_000 + 60_000, caseTimeoutMs: timeoutMs, budgetMs, deadlineSlackMs: 120_000, cleanupPerSampleMs: 2 * 15_000 };
+  return {
+    startupMs: 90_000,
+    idleMs: timeoutMs + 2 * 15_000 + 60_000,
+    caseTimeoutMs: timeoutMs,
+    budgetMs,
+    deadlineSlackMs: 120_000,
+    cleanupPerSampleMs: 2 * 15_000,
+  };
 }
 
 export interface SessionHooks {
@@ -78,19 +93,37 @@ export interface SessionHooks {
 
 /** Why a message belongs to another run and is refused (409), or null: a results document carries its run id. */
 export function otherRunReason(message: CollectorMessage, runId: string): string | null {
-  const of = message.type === 'done' ? message.results.run.id : message.type === 'pass' ? message.carry.runId : runId;
-  return of === runId ? null : `these results are of run ${of}; this sweep records run ${runId} only`;
+  const of =
+    message.type === 'done'
+      ? message.results.run.id
+      : message.type === 'pass'
+        ? message.carry.runId
+        : runId;
+  return of === runId
+    ? null
+    : `these results are of run ${of}; this sweep records run ${runId} only`;
 }
 
 export class BrowserSession {
   readonly cases: CaseResult[] = [];
   /** The rows as the page's last finished pass left them, when its launch has passes after it. */
   lastPass: Carry | null = null;
-  readonly progress: SessionProgress = { userAgent: null, startedAt: null, rows: null, rowsDone: 0, samples: null, samplesDone: 0, current: null };
+  readonly progress: SessionProgress = {
+    userAgent: null,
+    startedAt: null,
+    rows: null,
+    rowsDone: 0,
+    samples: null,
+    samplesDone: 0,
+    current: null,
+  };
   readonly ended: Promise<RunEnd>;
   private finish!: (end: RunEnd) => void;
   private over = false;
-  private readonly timers = new Map<'startup' | 'idle' | 'deadline', ReturnType<typeof setTimeout>>();
+  private readonly timers = new Map<
+    'startup' | 'idle' | 'deadline',
+    ReturnType<typeof setTimeout>
+  >();
 
   private label: string | null;
 
@@ -108,7 +141,11 @@ export class BrowserSession {
     this.label = browser;
     this.ended = new Promise<RunEnd>((ok) => (this.finish = ok));
     const waitingFor = browser === null ? 'of printing the URL' : 'of starting the browser';
-    this.arm('startup', limits.startupMs, () => `the page did not say hello within ${seconds(limits.startupMs)} ${waitingFor}`);
+    this.arm(
+      'startup',
+      limits.startupMs,
+      () => `the page did not say hello within ${seconds(limits.startupMs)} ${waitingFor}`,
+    );
   }
 
   /** The page's label: the driver's, or (--manual) the first hello's; null until then. */
@@ -122,12 +159,17 @@ export class BrowserSession {
    * should hear that its results are not recorded, not believe they were.
    */
   conflict(message: CollectorMessage, adopting: boolean): string | null {
-    if ((message.type === 'pass' || message.type === 'done') && (message.launch ?? 1) !== this.launch) {
+    if (
+      (message.type === 'pass' || message.type === 'done') &&
+      (message.launch ?? 1) !== this.launch
+    ) {
       return `this ${message.type} is of launch ${message.launch ?? 1} of the browser; the sweep is in launch ${this.launch}`;
     }
     if (!adopting || this.label === null) return null;
-    if (message.browser !== this.label) return `this sweep already records the browser that opened its URL first (${this.label}); start another sweep with --manual for this one`;
-    if (message.type === 'hello' && this.progress.userAgent !== null) return `this sweep already records a ${this.label} that opened its URL first; open the URL in one browser only`;
+    if (message.browser !== this.label)
+      return `this sweep already records the browser that opened its URL first (${this.label}); start another sweep with --manual for this one`;
+    if (message.type === 'hello' && this.progress.userAgent !== null)
+      return `this sweep already records a ${this.label} that opened its URL first; open the URL in one browser only`;
     return null;
   }
 
@@ -149,7 +191,11 @@ export class BrowserSession {
     if (this.label === null && message.type === 'hello') this.label = message.browser;
     if (this.over || message.browser !== this.label) return;
     this.clear('startup');
-    this.arm('idle', this.limits.idleMs, () => `no word from the page for ${seconds(this.limits.idleMs)}${this.inFlight()}`);
+    this.arm(
+      'idle',
+      this.limits.idleMs,
+      () => `no word from the page for ${seconds(this.limits.idleMs)}${this.inFlight()}`,
+    );
     const p = this.progress;
     switch (message.type) {
       case 'hello':
@@ -161,10 +207,26 @@ export class BrowserSession {
           p.startedAt = Date.now();
           p.rows = e.rows;
           p.samples = e.samples;
-          const worst = e.samples * this.limits.cleanupPerSampleMs + e.rows * this.limits.caseTimeoutMs + this.limits.budgetMs + this.limits.deadlineSlackMs;
-          this.arm('deadline', worst, () => `the run went past its overall deadline of ${seconds(worst)}${this.inFlight()}`);
+          const worst =
+            e.samples * this.limits.cleanupPerSampleMs +
+            e.rows * this.limits.caseTimeoutMs +
+            this.limits.budgetMs +
+            this.limits.deadlineSlackMs;
+          this.arm(
+            'deadline',
+            worst,
+            () => `the run went past its overall deadline of ${seconds(worst)}${this.inFlight()}`,
+          );
         } else if (e.type === 'group-start') {
-          p.current = { suite: e.suite, case: e.case, size: e.size, adapter: null, warmup: false, index: 0, of: 0 };
+          p.current = {
+            suite: e.suite,
+            case: e.case,
+            size: e.size,
+            adapter: null,
+            warmup: false,
+            index: 0,
+            of: 0,
+          };
           p.pass = e.passes > 1 ? { pass: e.pass, of: e.passes } : null;
         } else if (e.type === 'sample') {
           // Messages may overtake each other on the wire; progress only moves forward.
@@ -179,7 +241,15 @@ export class BrowserSession {
             // seen is the newest.
             p.samples = p.samples === null ? e.samplesTotal : Math.min(p.samples, e.samplesTotal);
           }
-          p.current = { suite: e.suite, case: e.case, size: e.size, adapter: e.adapter, warmup: e.warmup, index: e.index, of: e.of };
+          p.current = {
+            suite: e.suite,
+            case: e.case,
+            size: e.size,
+            adapter: e.adapter,
+            warmup: e.warmup,
+            index: e.index,
+            of: e.of,
+          };
         } else if (e.type === 'warning') {
           this.hooks.onWarning?.(e.message);
         }
@@ -202,7 +272,11 @@ export class BrowserSession {
         p.rowsDone = message.results.cases.length;
         if (p.samples !== null) p.samplesDone = p.samples;
         this.hooks.onProgress?.();
-        this.end({ kind: 'done', results: message.results, ...(message.carry ? { carry: message.carry } : {}) });
+        this.end({
+          kind: 'done',
+          results: message.results,
+          ...(message.carry ? { carry: message.carry } : {}),
+        });
         return;
       case 'fatal':
         this.hooks.onProgress?.();
@@ -211,7 +285,10 @@ export class BrowserSession {
       case 'hung':
         if ((message.launch ?? 1) !== this.launch) break;
         this.hooks.onProgress?.();
-        this.end({ kind: 'stalled', message: `the page's thread is blocked: a step is ${seconds(message.overdueMs)} past its ${seconds(message.limitMs)} time limit, which it could not enforce (a store that loops without yielding, or a browser call that never returns)${this.inFlight()}` });
+        this.end({
+          kind: 'stalled',
+          message: `the page's thread is blocked: a step is ${seconds(message.overdueMs)} past its ${seconds(message.limitMs)} time limit, which it could not enforce (a store that loops without yielding, or a browser call that never returns)${this.inFlight()}`,
+        });
         return;
     }
     this.hooks.onProgress?.();
@@ -226,7 +303,8 @@ export class BrowserSession {
     if (this.over || (r.browser !== undefined && r.browser !== this.label)) return;
     const what = r.type ? `a '${r.type}' message` : 'a message';
     this.hooks.onWarning?.(`the collector refused ${what} (HTTP ${r.status}): ${r.reason}`);
-    if (r.type === 'done' && r.status !== 409) this.end({ kind: 'rejected', message: `the page's results were refused: ${r.reason}` });
+    if (r.type === 'done' && r.status !== 409)
+      this.end({ kind: 'rejected', message: `the page's results were refused: ${r.reason}` });
   }
 
   private inFlight(): string {

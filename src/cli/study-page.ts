@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import type { PlanVocabulary } from '../core/plan.ts';
 import { buildPage, REPO_ROOT } from './build.ts';
 import { writeAtomically } from './output.ts';
-import { describeSource, packageVariants, variantSource, VariantSourceError, writeBuiltVariants, type VariantSource } from './variant-sources.ts';
+import {
+  describeSource,
+  packageVariants,
+  variantSource,
+  VariantSourceError,
+  writeBuiltVariants,
+  type VariantSource,
+} from './variant-sources.ts';
 import { variantsPlugin } from './variants-plugin.ts';
 
 const FAILURES = 'variant-failures.json';
@@ -18,7 +25,12 @@ const FAILURES = 'variant-failures.json';
 export type VariantFailures = Record<string, string>;
 
 /** Build the page into `page` with the variants among `adapterIds`; the ones left out, each with why. */
-export async function buildStudyPage(page: string, adapterIds: readonly string[], vocab: PlanVocabulary, note: (line: string) => void): Promise<VariantFailures> {
+export async function buildStudyPage(
+  page: string,
+  adapterIds: readonly string[],
+  vocab: PlanVocabulary,
+  note: (line: string) => void,
+): Promise<VariantFailures> {
   const failures: VariantFailures = {};
   let sources: VariantSource[] = [];
   for (const v of packageVariants(adapterIds, vocab)) {
@@ -49,8 +61,13 @@ export async function buildStudyPage(page: string, adapterIds: readonly string[]
 export function firstErrorLine(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
   // eslint-disable-next-line no-control-regex
-  const lines = text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim());
-  return lines.find((l) => l !== '' && !/^(Build failed|error during build)/i.test(l)) ?? text.trim();
+  const lines = text
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((l) => l.trim());
+  return (
+    lines.find((l) => l !== '' && !/^(Build failed|error during build)/i.test(l)) ?? text.trim()
+  );
 }
 
 /** Keep the failures beside the parts, so a later --report-only names them too; none removes the file. */
@@ -66,7 +83,9 @@ export function readVariantFailures(dir: string): VariantFailures {
   try {
     const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
     if (typeof data !== 'object' || data === null) return {};
-    return Object.fromEntries(Object.entries(data).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    return Object.fromEntries(
+      Object.entries(data).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
   } catch {
     return {};
   }

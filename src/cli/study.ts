@@ -72,36 +72,93 @@ export interface StudyArgs {
 export function parseStudyArgs(argv: readonly string[]): StudyArgs {
   const flags = scanFlags(argv, STUDY_FLAGS, { positionals: 'a study name' });
   const partsText = flagText(flags, 'parts');
-  const base = { quick: flags.values.has('quick'), browsers: flagText(flags, 'browsers') ?? null, out: flagText(flags, 'out') ?? DEFAULT_STUDY_OUT, reportOnly: flags.values.has('report-only'), parts: partsText === undefined ? null : [...new Set(partsText.split(',').map((p) => p.trim()).filter(Boolean))] };
+  const base = {
+    quick: flags.values.has('quick'),
+    browsers: flagText(flags, 'browsers') ?? null,
+    out: flagText(flags, 'out') ?? DEFAULT_STUDY_OUT,
+    reportOnly: flags.values.has('report-only'),
+    parts:
+      partsText === undefined
+        ? null
+        : [
+            ...new Set(
+              partsText
+                .split(',')
+                .map((p) => p.trim())
+                .filter(Boolean),
+            ),
+          ],
+  };
   if (flags.help) return { help: true, list: false, study: null, ...base };
   if (flags.values.has('list')) {
     if (flags.positionals.length > 0) throw new ArgsError('--list takes no study name');
     return { help: false, list: true, study: null, ...base };
   }
-  if (flags.positionals.length !== 1) throw new ArgsError(`give one study name; allowed: ${STUDY_IDS.join(', ')} (or --list)`);
+  if (flags.positionals.length !== 1)
+    throw new ArgsError(`give one study name; allowed: ${STUDY_IDS.join(', ')} (or --list)`);
   const name = flags.positionals[0] as string;
   const study = studyById(name);
   if (!study) throw new ArgsError(`unknown study "${name}"; allowed: ${STUDY_IDS.join(', ')}`);
-  const unknownBrowsers = (base.browsers ?? '').split(',').map((b) => b.trim()).filter((b) => b && !KNOWN_BROWSER_IDS.includes(b));
-  if (unknownBrowsers.length > 0) throw new ArgsError(`--browsers: unknown ${unknownBrowsers.map((b) => `"${b}"`).join(', ')}; allowed: ${KNOWN_BROWSER_IDS.join(', ')}`);
-  if (base.reportOnly && (base.quick || base.browsers !== null || base.parts !== null)) throw new ArgsError('--report-only runs nothing, so --quick, --browsers and --parts do not apply');
+  const unknownBrowsers = (base.browsers ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter((b) => b && !KNOWN_BROWSER_IDS.includes(b));
+  if (unknownBrowsers.length > 0)
+    throw new ArgsError(
+      `--browsers: unknown ${unknownBrowsers.map((b) => `"${b}"`).join(', ')}; allowed: ${KNOWN_BROWSER_IDS.join(', ')}`,
+    );
+  if (base.reportOnly && (base.quick || base.browsers !== null || base.parts !== null))
+    throw new ArgsError(
+      '--report-only runs nothing, so --quick, --browsers and --parts do not apply',
+    );
   const unknown = (base.parts ?? []).filter((p) => !study.parts.some((x) => x.id === p));
   if (base.parts !== null && (base.parts.length === 0 || unknown.length > 0)) {
-    throw new ArgsError(`--parts: ${unknown.length > 0 ? `unknown ${unknown.map((p) => `"${p}"`).join(', ')}` : 'none given'}; ${study.id} has ${study.parts.map((p) => p.id).join(', ')}`);
+    throw new ArgsError(
+      `--parts: ${unknown.length > 0 ? `unknown ${unknown.map((p) => `"${p}"`).join(', ')}` : 'none given'}; ${study.id} has ${study.parts.map((p) => p.id).join(', ')}`,
+    );
   }
   return { help: false, list: false, study, ...base };
 }
 
 export function studyList(): string {
-  return STUDIES.map((s) => [`${s.id}: ${s.title} (${s.source.author}, ${s.source.date})`, ...s.parts.map((p) => `    part ${p.id}: ${p.title}`), `    ${s.findings.length} findings, ${s.findings.filter((f) => f.notMeasurable).length} not measurable here`].join('\n')).join('\n');
+  return STUDIES.map((s) =>
+    [
+      `${s.id}: ${s.title} (${s.source.author}, ${s.source.date})`,
+      ...s.parts.map((p) => `    part ${p.id}: ${p.title}`),
+      `    ${s.findings.length} findings, ${s.findings.filter((f) => f.notMeasurable).length} not measurable here`,
+    ].join('\n'),
+  ).join('\n');
 }
 
 /** The sweep's arguments for one part, without the variants in `leaveOut` (they could not be built). */
-export function partArgv(study: Study, partId: string, args: StudyArgs, outDir: string, page: string, leaveOut: ReadonlySet<string> = new Set()): string[] {
+export function partArgv(
+  study: Study,
+  partId: string,
+  args: StudyArgs,
+  outDir: string,
+  page: string,
+  leaveOut: ReadonlySet<string> = new Set(),
+): string[] {
   const part = study.parts.find((p) => p.id === partId);
   if (!part) throw new RangeError(`study ${study.id} has no part ${partId}`);
-  const flags = (args.quick ? part.quick : part.full).map((f, i, all) => (all[i - 1] === '--adapters' ? f.split(',').filter((a) => !leaveOut.has(a)).join(',') : f));
-  return [...flags, '--study', `${study.id}/${part.id}`, '--out', join(outDir, part.id), '--page', page, ...(args.browsers ? ['--browsers', args.browsers] : [])];
+  const flags = (args.quick ? part.quick : part.full).map((f, i, all) =>
+    all[i - 1] === '--adapters'
+      ? f
+          .split(',')
+          .filter((a) => !leaveOut.has(a))
+          .join(',')
+      : f,
+  );
+  return [
+    ...flags,
+    '--study',
+    `${study.id}/${part.id}`,
+    '--out',
+    join(outDir, part.id),
+    '--page',
+    page,
+    ...(args.browsers ? ['--browsers', args.browsers] : []),
+  ];
 }
 
 /** The adapters a part's plan names. */
@@ -122,7 +179,8 @@ function resultsFilesBelow(dir: string, seen = new Set<string>()): string[] {
   const out: string[] = [];
   for (const name of readable(dir, (d) => readdirSync(d))) {
     const path = join(dir, name);
-    if (readable(path, (p) => statSync(p)).isDirectory()) out.push(...resultsFilesBelow(path, seen));
+    if (readable(path, (p) => statSync(p)).isDirectory())
+      out.push(...resultsFilesBelow(path, seen));
     else if (name.endsWith('.json') && !name.endsWith('.partial.json')) out.push(path);
   }
   return out.sort();
@@ -149,7 +207,11 @@ function readable<T>(path: string, read: (path: string) => T): T {
 /** One part's sweep as a child process; SIGINT and SIGTERM to this process reach it. */
 function runSweep(argv: string[]): Promise<number> {
   return new Promise((resolveCode) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/sweep/main.ts'), ...argv], { cwd: REPO_ROOT, stdio: 'inherit' });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(REPO_ROOT, 'src/cli/sweep/main.ts'), ...argv],
+      { cwd: REPO_ROOT, stdio: 'inherit' },
+    );
     const relay = (sig: NodeJS.Signals) => child.kill(sig);
     process.on('SIGINT', relay);
     process.on('SIGTERM', relay);
@@ -170,8 +232,8 @@ export async function studyCommand(argv: readonly string[], io: CommandIo): Prom
     io.stderr(`study: ${e.message} (see --help)\n`);
     return 2;
   }
-  if (args.help) return io.stdout(`${STUDY_USAGE}\n`), 0;
-  if (args.list) return io.stdout(`${studyList()}\n`), 0;
+  if (args.help) return (io.stdout(`${STUDY_USAGE}\n`), 0);
+  if (args.list) return (io.stdout(`${studyList()}\n`), 0);
   const study = args.study as Study;
   const dir = resolve(args.out, study.id);
   try {
@@ -192,7 +254,12 @@ export async function studyCommand(argv: readonly string[], io: CommandIo): Prom
 const BAD_INPUT = -1;
 
 /** Run the parts; the count of parts that failed, or BAD_INPUT. */
-async function runParts(study: Study, args: StudyArgs, dir: string, io: CommandIo): Promise<number> {
+async function runParts(
+  study: Study,
+  args: StudyArgs,
+  dir: string,
+  io: CommandIo,
+): Promise<number> {
   let stopped = false;
   const stop = () => {
     stopped = true;
@@ -204,15 +271,21 @@ async function runParts(study: Study, args: StudyArgs, dir: string, io: CommandI
   const parts = study.parts.filter((p) => args.parts === null || args.parts.includes(p.id));
   let failed = 0;
   try {
-    io.stdout(`storebench study ${study.id}${args.quick ? ' (quick)' : ''}: ${parts.length} part${parts.length === 1 ? '' : 's'} into ${displayPath(dir)}\n  building the page…\n`);
+    io.stdout(
+      `storebench study ${study.id}${args.quick ? ' (quick)' : ''}: ${parts.length} part${parts.length === 1 ? '' : 's'} into ${displayPath(dir)}\n  building the page…\n`,
+    );
     const ids = parts.flatMap((p) => adaptersOf(args.quick ? p.quick : p.full));
-    const failures = await buildStudyPage(page, ids, await loadVocabulary(), (line) => io.stdout(`  ${line}\n`));
+    const failures = await buildStudyPage(page, ids, await loadVocabulary(), (line) =>
+      io.stdout(`  ${line}\n`),
+    );
     writeVariantFailures(dir, failures);
     io.stdout('  built\n');
     for (const [i, part] of parts.entries()) {
       if (stopped) break;
       io.stdout(`\n== part ${i + 1} of ${parts.length}: ${part.id}: ${part.title}\n`);
-      const code = await runSweep(partArgv(study, part.id, args, dir, page, new Set(Object.keys(failures))));
+      const code = await runSweep(
+        partArgv(study, part.id, args, dir, page, new Set(Object.keys(failures))),
+      );
       if (code !== 0) {
         failed++;
         io.stderr(`study: part ${part.id}: the sweep exited ${code}\n`);
@@ -240,7 +313,10 @@ async function writeReport(study: Study, dir: string, io: CommandIo): Promise<nu
   }
   const report = studyReport(study, docs, readVariantFailures(dir));
   const written: string[] = [];
-  for (const [name, text] of [['report.html', reportHtml(report)], ['report.md', reportMarkdown(report)]] as const) {
+  for (const [name, text] of [
+    ['report.html', reportHtml(report)],
+    ['report.md', reportMarkdown(report)],
+  ] as const) {
     const path = join(dir, name);
     try {
       writeAtomically(path, text);
@@ -250,7 +326,13 @@ async function writeReport(study: Study, dir: string, io: CommandIo): Promise<nu
       return 2;
     }
   }
-  io.stdout(`\n${study.title}: ${Object.entries(report.tally).map(([v, n]) => `${n} ${v}`).join(', ')} (${report.documents} results files, ${report.browsers.join(', ') || 'no browser'})\n`);
+  io.stdout(
+    `\n${study.title}: ${Object.entries(report.tally)
+      .map(([v, n]) => `${n} ${v}`)
+      .join(
+        ', ',
+      )} (${report.documents} results files, ${report.browsers.join(', ') || 'no browser'})\n`,
+  );
   for (const path of written) io.stdout(`  ${displayPath(path)}\n`);
   return null;
 }

@@ -18,7 +18,14 @@ const START_LEAD_MS = 300;
 
 export async function tabsRowOf(row: CaseResult, run: DrivenRun): Promise<CaseResult> {
   const c = tabsCaseOf(row.params);
-  if (!c) return { ...row, samples: [], warmup: [], status: 'error', reason: `not the params of a tabs case: ${JSON.stringify(row.params)}` };
+  if (!c)
+    return {
+      ...row,
+      samples: [],
+      warmup: [],
+      status: 'error',
+      reason: `not the params of a tabs case: ${JSON.stringify(row.params)}`,
+    };
   const { k, ops } = c;
   const rounds = Number(resolveSuiteParams(tabsSuite, run.plan.params).rounds);
   const browser = new RestartableBrowser(run.how);
@@ -30,9 +37,17 @@ export async function tabsRowOf(row: CaseResult, run: DrivenRun): Promise<CaseRe
     while (pages.length < k) pages.push(await browser.newPage(run.pageUrl));
     if (c.visibility === 'hidden') {
       await pages[0]!.bringToFront();
-      const shown = await Promise.all(pages.slice(1).map((p) => p.evaluate(() => document.visibilityState)));
+      const shown = await Promise.all(
+        pages.slice(1).map((p) => p.evaluate(() => document.visibilityState)),
+      );
       if (shown.some((v) => v !== 'hidden')) {
-        return { ...row, samples: [], warmup: [], status: 'unsupported', reason: `the other tabs stay visible here (document.visibilityState "${shown.join('", "')}" after the first was brought to the front): a headless ${run.how.engine} shows every tab` };
+        return {
+          ...row,
+          samples: [],
+          warmup: [],
+          status: 'unsupported',
+          reason: `the other tabs stay visible here (document.visibilityState "${shown.join('", "')}" after the first was brought to the front): a headless ${run.how.engine} shows every tab`,
+        };
       }
     }
     for (let s = 0; s < rounds && !run.signal.aborted; s++) {
@@ -40,16 +55,48 @@ export async function tabsRowOf(row: CaseResult, run: DrivenRun): Promise<CaseRe
       const db = `storebench-tabs-${s}`;
       const startAt = Date.now() + START_LEAD_MS;
       const reports = await step(
-        Promise.all(pages.map((p, tab) => p.evaluate((q) => window.__storebenchTrials.tabs.work(q), { adapter: row.adapter, db, tab, ops, fixture: run.plan.fixture, seed: run.plan.seed, startAt }))),
+        Promise.all(
+          pages.map((p, tab) =>
+            p.evaluate((q) => window.__storebenchTrials.tabs.work(q), {
+              adapter: row.adapter,
+              db,
+              tab,
+              ops,
+              fixture: run.plan.fixture,
+              seed: run.plan.seed,
+              startAt,
+            }),
+          ),
+        ),
         `${k} tabs' work`,
       );
-      const check = await step(pages[0]!.evaluate((q) => window.__storebenchTrials.tabs.check(q), { adapter: row.adapter, db, k, ops }), 'checking the writes');
-      const sum = (f: (r: (typeof reports)[number]) => number) => reports.reduce((a, r) => a + f(r), 0);
-      samples.push({ tabs: reports, blocked: sum((r) => r.blocked), versionchange: sum((r) => r.versionchange), ...check });
+      const check = await step(
+        pages[0]!.evaluate((q) => window.__storebenchTrials.tabs.check(q), {
+          adapter: row.adapter,
+          db,
+          k,
+          ops,
+        }),
+        'checking the writes',
+      );
+      const sum = (f: (r: (typeof reports)[number]) => number) =>
+        reports.reduce((a, r) => a + f(r), 0);
+      samples.push({
+        tabs: reports,
+        blocked: sum((r) => r.blocked),
+        versionchange: sum((r) => r.versionchange),
+        ...check,
+      });
     }
   } catch (e) {
     if (run.signal.aborted) return stoppedRow(row);
-    return { ...row, samples: [], warmup: [], status: 'error', reason: `tabs sample ${samples.length + 1}: ${errorMessage(e)}` };
+    return {
+      ...row,
+      samples: [],
+      warmup: [],
+      status: 'error',
+      reason: `tabs sample ${samples.length + 1}: ${errorMessage(e)}`,
+    };
   } finally {
     await browser.dispose();
   }

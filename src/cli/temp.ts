@@ -4,7 +4,15 @@
  * whatever TMPDIR is; and the removal of the folders that a killed process (kill -9, a crash)
  * left behind, which no one else would ever remove.
  */
-import { accessSync, constants, lstatSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -100,7 +108,10 @@ export function makeTempFolder(kind: TempKind): string {
  * that have not changed for STALE_AFTER_MS. Anything else is left alone: other names, files,
  * symbolic links, other users' folders. Returns the folders removed.
  */
-export function removeStaleTempFolders(bases: readonly string[] = [tmpdir(), SHORT_TMP], now = Date.now()): string[] {
+export function removeStaleTempFolders(
+  bases: readonly string[] = [tmpdir(), SHORT_TMP],
+  now = Date.now(),
+): string[] {
   const removed: string[] = [];
   for (const base of new Set(bases)) {
     let names: string[];
@@ -115,7 +126,12 @@ export function removeStaleTempFolders(bases: readonly string[] = [tmpdir(), SHO
       const path = join(base, name);
       try {
         const stat = lstatSync(path);
-        if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid()) || now - stat.mtimeMs < STALE_AFTER_MS) continue;
+        if (
+          !stat.isDirectory() ||
+          (process.getuid && stat.uid !== process.getuid()) ||
+          now - stat.mtimeMs < STALE_AFTER_MS
+        )
+          continue;
         rmSync(path, { recursive: true, force: true });
         removed.push(path);
       } catch {

@@ -24,12 +24,17 @@ export type Align = 'left' | 'right';
  * several lines (one array each), e.g. a name over what its numbers are. Cells often hold text
  * from a results file, so their control characters are escaped (terminal-text.ts).
  */
-export function renderTable(header: readonly string[] | readonly (readonly string[])[], rawRows: readonly (readonly string[])[], align: readonly Align[]): string {
+export function renderTable(
+  header: readonly string[] | readonly (readonly string[])[],
+  rawRows: readonly (readonly string[])[],
+  align: readonly Align[],
+): string {
   const heads = isLines(header) ? header : [header];
   const rows = rawRows.map((r) => r.map(printableField));
   // A loop, not Math.max(...): a compare of many thousand rows would overflow the stack with its arguments.
   const widths = (heads[0] ?? []).map(() => 0);
-  for (const r of [...heads, ...rows]) widths.forEach((w, i) => (widths[i] = Math.max(w, (r[i] ?? '').length)));
+  for (const r of [...heads, ...rows])
+    widths.forEach((w, i) => (widths[i] = Math.max(w, (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     widths
       .map((w, i) => {
@@ -41,13 +46,24 @@ export function renderTable(header: readonly string[] | readonly (readonly strin
   return [...heads.map(line), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-function isLines(header: readonly string[] | readonly (readonly string[])[]): header is readonly (readonly string[])[] {
+function isLines(
+  header: readonly string[] | readonly (readonly string[])[],
+): header is readonly (readonly string[])[] {
   return Array.isArray(header[0]);
 }
 
 /** Three significant figures, and never fewer decimals than needed to tell 0.0412 from 0.0415. */
 export function formatMs(ms: number): string {
-  const decimals = ms >= 100 ? 0 : ms >= 10 ? 1 : ms >= 1 ? 2 : ms > 0 ? Math.min(6, 2 - Math.floor(Math.log10(ms))) : 3;
+  const decimals =
+    ms >= 100
+      ? 0
+      : ms >= 10
+        ? 1
+        : ms >= 1
+          ? 2
+          : ms > 0
+            ? Math.min(6, 2 - Math.floor(Math.log10(ms)))
+            : 3;
   return ms.toFixed(decimals);
 }
 
@@ -64,7 +80,8 @@ export function formatMedian(row: OkRow): string {
   const p = rowPrecision(row);
   if (p === null) return `${median} (n<${MEDIAN_CI_MIN_N}, no interval)`;
   // A 0 ms median (a coarse timer) has no relative interval: give the interval itself.
-  if (!Number.isFinite(p)) return ci ? `${median} [${formatMs(ci.lo)}, ${formatMs(ci.hi)}]` : median;
+  if (!Number.isFinite(p))
+    return ci ? `${median} [${formatMs(ci.lo)}, ${formatMs(ci.hi)}]` : median;
   return `${median} ${formatPrecision(p)}`;
 }
 
@@ -73,9 +90,14 @@ function underTimerFloor(row: OkRow, timerStepMs: number): boolean {
   return isTimedSection(row) && underTimerResolution(timedSectionMs(row), timerStepMs);
 }
 
-export function formatCell(row: CaseResult | undefined, timerStepMs = 0, fastestMs?: number): string {
+export function formatCell(
+  row: CaseResult | undefined,
+  timerStepMs = 0,
+  fastestMs?: number,
+): string {
   if (!row) return '-';
-  if (row.status === 'ok') return `${formatMedian(row)}${fastestMs !== undefined ? ` ${formatFactor(row.stats.median / fastestMs)}` : ''}${underTimerFloor(row, timerStepMs) ? ' ~' : ''}`;
+  if (row.status === 'ok')
+    return `${formatMedian(row)}${fastestMs !== undefined ? ` ${formatFactor(row.stats.median / fastestMs)}` : ''}${underTimerFloor(row, timerStepMs) ? ' ~' : ''}`;
   return row.status;
 }
 
@@ -85,7 +107,8 @@ export function formatFactor(f: number): string {
   return `×${f < 10 ? f.toFixed(2) : f < 100 ? f.toFixed(1) : f.toFixed(0)}`;
 }
 
-const key = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) => `${r.suite}\u0000${r.case}\u0000${r.adapter}\u0000${r.size}`;
+const key = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) =>
+  `${r.suite}\u0000${r.case}\u0000${r.adapter}\u0000${r.size}`;
 
 /** What the browser columns hold, under each browser's name. */
 export const COLUMN_NOTE = 'median ms (95% CI) × fastest';
@@ -103,7 +126,10 @@ export const LEGEND =
  * within one group the adapters follow `adapterOrder` (the plan's), not the order rows finished
  * in: the runner finishes unsupported rows first.
  */
-export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: readonly string[] = []): string {
+export function resultsTable(
+  columns: readonly BrowserColumn[],
+  adapterOrder: readonly string[] = [],
+): string {
   const order = rowOrder(columns, adapterOrder);
   const byBrowser = columns.map((col) => new Map(col.cases.map((r) => [key(r), r])));
   const header = [
@@ -113,24 +139,36 @@ export function resultsTable(columns: readonly BrowserColumn[], adapterOrder: re
   const align: Align[] = ['left', 'left', 'left', 'right', ...columns.map((): Align => 'right')];
   const fastest = columns.map(fastestByGroup);
   // A row every browser reports unsupported says nothing a line under Unsupported does not.
-  const shown = order.filter((r) => byBrowser.some((m) => {
-    const cell = m.get(key(r));
-    return cell !== undefined && cell.status !== 'unsupported';
-  }));
+  const shown = order.filter((r) =>
+    byBrowser.some((m) => {
+      const cell = m.get(key(r));
+      return cell !== undefined && cell.status !== 'unsupported';
+    }),
+  );
   const rows = shown.map((r) => [
     r.suite,
     r.case,
     r.adapter,
     String(r.size),
-    ...byBrowser.map((m, i) => formatCell(m.get(key(r)), columns[i]?.timerStepMs, fastest[i]?.get(groupKey(r)))),
+    ...byBrowser.map((m, i) =>
+      formatCell(m.get(key(r)), columns[i]?.timerStepMs, fastest[i]?.get(groupKey(r))),
+    ),
   ]);
-  return [rows.length > 0 ? renderTable(header, rows, align) : '(no rows)', LEGEND, ...tableNotes(columns)].join('\n');
+  return [
+    rows.length > 0 ? renderTable(header, rows, align) : '(no rows)',
+    LEGEND,
+    ...tableNotes(columns),
+  ].join('\n');
 }
 
-const groupKey = (r: Pick<CaseResult, 'suite' | 'case' | 'size'>) => `${r.suite}\u0000${r.case}\u0000${r.size}`;
+const groupKey = (r: Pick<CaseResult, 'suite' | 'case' | 'size'>) =>
+  `${r.suite}\u0000${r.case}\u0000${r.size}`;
 
 /** Rows as the run went (suite, case, size as they came), the adapters of a group in the plan's order. */
-function rowOrder(columns: readonly BrowserColumn[], adapterOrder: readonly string[]): Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] {
+function rowOrder(
+  columns: readonly BrowserColumn[],
+  adapterOrder: readonly string[],
+): Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] {
   const order: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] = [];
   const seen = new Set<string>();
   const groupRank = new Map<string, number>();
@@ -146,7 +184,11 @@ function rowOrder(columns: readonly BrowserColumn[], adapterOrder: readonly stri
     return i === -1 ? adapterOrder.length : i;
   };
   // Array sort is stable, so adapters the plan does not name keep their first-seen order.
-  return order.sort((a, b) => (groupRank.get(groupKey(a)) ?? 0) - (groupRank.get(groupKey(b)) ?? 0) || adapterRank(a.adapter) - adapterRank(b.adapter));
+  return order.sort(
+    (a, b) =>
+      (groupRank.get(groupKey(a)) ?? 0) - (groupRank.get(groupKey(b)) ?? 0) ||
+      adapterRank(a.adapter) - adapterRank(b.adapter),
+  );
 }
 
 /** The fastest ok median of each case and size in one browser: the factor's denominator. */
@@ -167,43 +209,92 @@ function tableNotes(columns: readonly BrowserColumn[]): string[] {
     out.push('', heading, ...lines.slice(0, most).map((line) => `  ${line}`));
     if (lines.length > most) out.push(`  … and ${lines.length - most} more`);
   };
-  const each = (fn: (col: BrowserColumn, r: CaseResult) => string | null) => columns.flatMap((col) => col.cases.flatMap((r) => fn(col, r) ?? []));
-  section(`Under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes):`, each((col, r) =>
-    r.status === 'ok' && col.timerStepMs !== undefined && underTimerFloor(r, col.timerStepMs)
-      ? `${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median timed section ${formatMs(timedSectionMs(r))} ms = ${Math.round(timedSectionMs(r) / col.timerStepMs)} steps of ${col.timerStepMs} ms`
-      : null), 10);
-  section('Costly rows (a sample costs too much of its share of the budget to take its minimum in every pass):', each((col, r) =>
-    r.status === 'ok' && r.stopped === 'share' && r.share ? printableField(`${col.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${shareNote(r.share, r.stats.n)}`) : null), 10);
+  const each = (fn: (col: BrowserColumn, r: CaseResult) => string | null) =>
+    columns.flatMap((col) => col.cases.flatMap((r) => fn(col, r) ?? []));
+  section(
+    `Under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes):`,
+    each((col, r) =>
+      r.status === 'ok' && col.timerStepMs !== undefined && underTimerFloor(r, col.timerStepMs)
+        ? `${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median timed section ${formatMs(timedSectionMs(r))} ms = ${Math.round(timedSectionMs(r) / col.timerStepMs)} steps of ${col.timerStepMs} ms`
+        : null,
+    ),
+    10,
+  );
+  section(
+    'Costly rows (a sample costs too much of its share of the budget to take its minimum in every pass):',
+    each((col, r) =>
+      r.status === 'ok' && r.stopped === 'share' && r.share
+        ? printableField(
+            `${col.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${shareNote(r.share, r.stats.n)}`,
+          )
+        : null,
+    ),
+    10,
+  );
   for (const { suite, finding } of Object.values(DRIVEN_SUITES)) {
     if (finding === null) continue;
-    section(finding.heading, each((col, r) => {
-      const found = r.suite === suite.id ? finding.describe(r) : null;
-      return found === null ? null : printableField(`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${found}`);
-    }));
+    section(
+      finding.heading,
+      each((col, r) => {
+        const found = r.suite === suite.id ? finding.describe(r) : null;
+        return found === null
+          ? null
+          : printableField(`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${found}`);
+      }),
+    );
   }
   const { problems, unsupported } = failures(columns);
-  section('Errors and timeouts:', [...problems.values()].map((p) => {
-    const where = p.where.length === 1 ? (p.where[0] as string) : `${p.where.length} rows: ${p.where.slice(0, 3).join(', ')}${p.where.length > 3 ? ', …' : ''}`;
-    return `${p.browser} ${p.adapter} ${p.status} (${where}): ${oneLine(p.reason)}`;
-  }));
-  section('Unsupported:', [...unsupported.values()].map((u) => `${u.browser} ${u.adapter} (${u.rows} row${u.rows === 1 ? '' : 's'}): ${oneLine(u.reason)}`));
+  section(
+    'Errors and timeouts:',
+    [...problems.values()].map((p) => {
+      const where =
+        p.where.length === 1
+          ? (p.where[0] as string)
+          : `${p.where.length} rows: ${p.where.slice(0, 3).join(', ')}${p.where.length > 3 ? ', …' : ''}`;
+      return `${p.browser} ${p.adapter} ${p.status} (${where}): ${oneLine(p.reason)}`;
+    }),
+  );
+  section(
+    'Unsupported:',
+    [...unsupported.values()].map(
+      (u) =>
+        `${u.browser} ${u.adapter} (${u.rows} row${u.rows === 1 ? '' : 's'}): ${oneLine(u.reason)}`,
+    ),
+  );
   return out;
 }
 
 /** Rows that failed, or were unsupported, for the same reason in one browser and store, as one line each: a store missing in a browser fails every case alike. */
 function failures(columns: readonly BrowserColumn[]) {
-  const problems = new Map<string, { browser: string; adapter: string; status: string; reason: string; where: string[] }>();
-  const unsupported = new Map<string, { browser: string; adapter: string; reason: string; rows: number }>();
+  const problems = new Map<
+    string,
+    { browser: string; adapter: string; status: string; reason: string; where: string[] }
+  >();
+  const unsupported = new Map<
+    string,
+    { browser: string; adapter: string; reason: string; rows: number }
+  >();
   for (const col of columns) {
     for (const r of col.cases) {
       if (r.status === 'error' || r.status === 'timeout') {
         const k = `${col.browser}\u0000${r.adapter}\u0000${r.status}\u0000${r.reason}`;
-        const p = problems.get(k) ?? { browser: col.browser, adapter: r.adapter, status: r.status, reason: r.reason, where: [] };
+        const p = problems.get(k) ?? {
+          browser: col.browser,
+          adapter: r.adapter,
+          status: r.status,
+          reason: r.reason,
+          where: [],
+        };
         p.where.push(`${r.suite}/${r.case} size ${r.size}`);
         problems.set(k, p);
       } else if (r.status === 'unsupported') {
         const k = `${col.browser}\u0000${r.adapter}\u0000${r.reason}`;
-        const u = unsupported.get(k) ?? { browser: col.browser, adapter: r.adapter, reason: r.reason, rows: 0 };
+        const u = unsupported.get(k) ?? {
+          browser: col.browser,
+          adapter: r.adapter,
+          reason: r.reason,
+          rows: 0,
+        };
         u.rows++;
         unsupported.set(k, u);
       }

@@ -6,7 +6,15 @@
  * the installed packages (variants-plugin.ts).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { PlanVocabulary } from '../core/plan.ts';
@@ -44,10 +52,15 @@ export function packageVariants(ids: readonly string[], vocab: PlanVocabulary): 
 }
 
 /** Where a variant's packages come from: installed from npm (`note` hears of an install) or a folder. */
-export async function variantSource(v: ParsedVariant, vocab: PlanVocabulary, note: (line: string) => void): Promise<VariantSource> {
+export async function variantSource(
+  v: ParsedVariant,
+  vocab: PlanVocabulary,
+  note: (line: string) => void,
+): Promise<VariantSource> {
   const wraps = vocab.wraps?.[v.base];
   if (!wraps) throw new VariantSourceError(`${v.base} wraps no npm package`);
-  if (v.spec.kind === 'version') return npmSource({ ...v, spec: v.spec }, wraps, variantCache(), note);
+  if (v.spec.kind === 'version')
+    return npmSource({ ...v, spec: v.spec }, wraps, variantCache(), note);
   if (v.spec.kind === 'folder') return folderSource({ ...v, spec: v.spec }, wraps);
   throw new VariantSourceError(`${v.id} is an instrument, built from no package`);
 }
@@ -64,7 +77,14 @@ const MANIFEST = 'storebench-variants.json';
 
 /** Record which variants a page holds, for a sweep that serves it with --page (npm run study). */
 export function writeBuiltVariants(page: string, sources: readonly VariantSource[]): void {
-  writeFileSync(join(page, MANIFEST), JSON.stringify(sources.map((s) => ({ id: s.id, facts: s.facts })), null, 2));
+  writeFileSync(
+    join(page, MANIFEST),
+    JSON.stringify(
+      sources.map((s) => ({ id: s.id, facts: s.facts })),
+      null,
+      2,
+    ),
+  );
 }
 
 /** The ids of the variants a built page holds; none when it lists none. */
@@ -79,7 +99,10 @@ export function builtVariants(page: string): string[] {
 
 /** The cache of installed variants. */
 export function variantCache(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  const base =
+    env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)
+      ? env.XDG_CACHE_HOME
+      : join(homedir(), '.cache');
   return join(base, 'storebench', 'variants');
 }
 
@@ -101,7 +124,12 @@ const LEGACY_TOOLS = ['browserify', 'tape', 'es3ify'];
 const COMPLETE = 'storebench-variant.json';
 
 /** The npm packages of `version`, installed into the cache unless they are there already. */
-export async function npmSource(v: ParsedVariant & { spec: { kind: 'version' } }, wraps: Wraps, cache: string, note: (line: string) => void): Promise<VariantSource> {
+export async function npmSource(
+  v: ParsedVariant & { spec: { kind: 'version' } },
+  wraps: Wraps,
+  cache: string,
+  note: (line: string) => void,
+): Promise<VariantSource> {
   const { version } = v.spec;
   const { packages, legacy } = packagesFor(wraps, version);
   const dir = join(cache, `${packages.map((p) => p.replace('/', '__')).join('+')}@${version}`);
@@ -113,23 +141,46 @@ export async function npmSource(v: ParsedVariant & { spec: { kind: 'version' } }
   const lock = readLock(dir);
   const [main, ...companions] = packages.map((pkg) => ({ pkg, ...lock(pkg) }));
   if (!main) throw new VariantSourceError(`${v.id}: the adapter names no package`);
-  const facts: Record<string, string> = { package: main.pkg, version: main.version, source: `npm ${registry()}`, integrity: main.integrity };
+  const facts: Record<string, string> = {
+    package: main.pkg,
+    version: main.version,
+    source: `npm ${registry()}`,
+    integrity: main.integrity,
+  };
   for (const c of companions) facts[c.pkg] = `npm ${c.version}, ${c.integrity}`;
-  if (legacy) facts.build = `CommonJS for browserify, bundled with ${NODE_SHIMS.join(', ')} for Node's builtins`;
+  if (legacy)
+    facts.build = `CommonJS for browserify, bundled with ${NODE_SHIMS.join(', ')} for Node's builtins`;
   const dirs = packages.map((pkg) => join(dir, 'node_modules', pkg));
-  return { id: v.id, base: v.base, version: main.version, what: `${main.pkg} ${main.version}`, legacy, facts, dirs, local: [] };
+  return {
+    id: v.id,
+    base: v.base,
+    version: main.version,
+    what: `${main.pkg} ${main.version}`,
+    legacy,
+    facts,
+    dirs,
+    local: [],
+  };
 }
 
 function isComplete(dir: string, packages: readonly string[]): boolean {
-  return existsSync(join(dir, COMPLETE)) && packages.every((p) => existsSync(join(dir, 'node_modules', p, 'package.json')));
+  return (
+    existsSync(join(dir, COMPLETE)) &&
+    packages.every((p) => existsSync(join(dir, 'node_modules', p, 'package.json')))
+  );
 }
 
 /** The version and integrity npm installed of each package, from the cache folder's package-lock.json. */
 function readLock(dir: string): (pkg: string) => { version: string; integrity: string } {
-  const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as { packages?: Record<string, { version?: string; integrity?: string }> };
+  const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+    packages?: Record<string, { version?: string; integrity?: string }>;
+  };
   return (pkg) => {
     const entry = lock.packages?.[`node_modules/${pkg}`];
-    if (!entry?.version || !entry.integrity) throw new VariantSourceError(`${dir}/package-lock.json records no version and integrity of ${pkg}; remove that folder and run again`);
+    if (!entry?.version || !entry.integrity)
+      throw new VariantSourceError(
+        `${dir}/package-lock.json records no version and integrity of ${pkg}; remove that folder and run again`,
+      );
     return { version: entry.version, integrity: entry.integrity };
   };
 }
@@ -137,7 +188,11 @@ function readLock(dir: string): (pkg: string) => { version: string; integrity: s
 /** npm's registry, as npm itself is configured. */
 function registry(): string {
   try {
-    return execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 }).trim();
+    return execFileSync('npm', ['config', 'get', 'registry'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 30_000,
+    }).trim();
   } catch {
     return 'https://registry.npmjs.org/';
   }
@@ -149,22 +204,42 @@ function registry(): string {
  */
 function npm(args: readonly string[]): Promise<string> {
   return new Promise((ok, fail) => {
-    execFile('npm', [...args, '--loglevel=error'], { encoding: 'utf8', timeout: 600_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (!error) return ok(stdout);
-      const code = /npm (?:error|ERR!) code (\S+)/.exec(stderr)?.[1] ?? (error as NodeJS.ErrnoException).code ?? String(error.code ?? 'failed');
-      const lines = stderr.split('\n').filter((l) => /^npm (error|ERR!)/.test(l) && !/ code | A complete log /.test(l));
-      fail(Object.assign(new Error(lines[0]?.replace(/^npm (error|ERR!)\s*/, '') ?? error.message), { npmCode: code }));
-    });
+    execFile(
+      'npm',
+      [...args, '--loglevel=error'],
+      { encoding: 'utf8', timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (!error) return ok(stdout);
+        const code =
+          /npm (?:error|ERR!) code (\S+)/.exec(stderr)?.[1] ??
+          (error as NodeJS.ErrnoException).code ??
+          String(error.code ?? 'failed');
+        const lines = stderr
+          .split('\n')
+          .filter((l) => /^npm (error|ERR!)/.test(l) && !/ code | A complete log /.test(l));
+        fail(
+          Object.assign(new Error(lines[0]?.replace(/^npm (error|ERR!)\s*/, '') ?? error.message), {
+            npmCode: code,
+          }),
+        );
+      },
+    );
   });
 }
 
-const UNREACHABLE = /^(E[A-Z_]*(NOTFOUND|REFUSED|RESET|TIMEDOUT|UNREACH|AGAIN)|ETIMEDOUT|EAI_AGAIN|ECONNRESET|ENETUNREACH|EHOSTUNREACH|CERT_|UNABLE_TO|SELF_SIGNED|ERR_SOCKET)/;
+const UNREACHABLE =
+  /^(E[A-Z_]*(NOTFOUND|REFUSED|RESET|TIMEDOUT|UNREACH|AGAIN)|ETIMEDOUT|EAI_AGAIN|ECONNRESET|ENETUNREACH|EHOSTUNREACH|CERT_|UNABLE_TO|SELF_SIGNED|ERR_SOCKET)/;
 
 /** Why npm failed, in words: an unreachable registry, or npm's own first line. */
 function npmProblem(e: unknown, doing: string): VariantSourceError {
   const code = (e as { npmCode?: string }).npmCode ?? 'failed';
-  if (UNREACHABLE.test(code)) return new VariantSourceError(`the npm registry ${registry()} could not be reached (${code}) while ${doing}`);
-  return new VariantSourceError(`npm failed (${code}) while ${doing}: ${e instanceof Error ? e.message : String(e)}`);
+  if (UNREACHABLE.test(code))
+    return new VariantSourceError(
+      `the npm registry ${registry()} could not be reached (${code}) while ${doing}`,
+    );
+  return new VariantSourceError(
+    `npm failed (${code}) while ${doing}: ${e instanceof Error ? e.message : String(e)}`,
+  );
 }
 
 /** That npm has this version of the package; otherwise what it has. */
@@ -172,33 +247,55 @@ async function checkPublished(pkg: string, version: string): Promise<void> {
   try {
     if ((await npm(['view', `${pkg}@${version}`, 'version'])).trim() !== '') return;
   } catch (e) {
-    if ((e as { npmCode?: string }).npmCode !== 'E404') throw npmProblem(e, `looking up ${pkg}@${version}`);
+    if ((e as { npmCode?: string }).npmCode !== 'E404')
+      throw npmProblem(e, `looking up ${pkg}@${version}`);
   }
   let latest: string;
   try {
     latest = (await npm(['view', pkg, 'dist-tags.latest'])).trim();
   } catch (e) {
-    if ((e as { npmCode?: string }).npmCode === 'E404') throw new VariantSourceError(`npm has no package named ${pkg}`);
+    if ((e as { npmCode?: string }).npmCode === 'E404')
+      throw new VariantSourceError(`npm has no package named ${pkg}`);
     throw npmProblem(e, `looking up ${pkg}`);
   }
   throw new VariantSourceError(`npm has no version ${version} of ${pkg}; its latest is ${latest}`);
 }
 
 /** Install into a folder of its own, then move it into place: an interrupted install never looks complete. */
-async function install(dir: string, packages: readonly string[], version: string, legacy: boolean): Promise<void> {
+async function install(
+  dir: string,
+  packages: readonly string[],
+  version: string,
+  legacy: boolean,
+): Promise<void> {
   const partial = `${dir}.partial-${process.pid}-${Date.now().toString(36)}`;
   mkdirSync(partial, { recursive: true });
   try {
-    const manifest: Record<string, unknown> = { private: true, description: 'storebench: a variant of a store, installed by npm run sweep' };
+    const manifest: Record<string, unknown> = {
+      private: true,
+      description: 'storebench: a variant of a store, installed by npm run sweep',
+    };
     if (legacy) {
       mkdirSync(join(partial, 'empty'));
-      writeFileSync(join(partial, 'empty', 'package.json'), JSON.stringify({ name: 'storebench-empty', version: '1.0.0' }));
+      writeFileSync(
+        join(partial, 'empty', 'package.json'),
+        JSON.stringify({ name: 'storebench-empty', version: '1.0.0' }),
+      );
       manifest.overrides = Object.fromEntries(LEGACY_TOOLS.map((t) => [t, 'file:./empty']));
     }
     writeFileSync(join(partial, 'package.json'), JSON.stringify(manifest, null, 2));
     const specs = [...packages.map((p) => `${p}@${version}`), ...(legacy ? NODE_SHIMS : [])];
     try {
-      await npm(['install', '--prefix', partial, '--ignore-scripts', '--no-audit', '--no-fund', '--save-exact', ...specs]);
+      await npm([
+        'install',
+        '--prefix',
+        partial,
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        '--save-exact',
+        ...specs,
+      ]);
     } catch (e) {
       throw npmProblem(e, `installing ${specs.join(' ')}`);
     }
@@ -213,25 +310,41 @@ async function install(dir: string, packages: readonly string[], version: string
 
 /** A package's folder: its package.json, and its build's entry file present. */
 function packageIn(dir: string, shown: string): { name: string; version: string } {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new VariantSourceError(`${shown}: no such folder (${dir})`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new VariantSourceError(`${shown}: no such folder (${dir})`);
   const file = join(dir, 'package.json');
-  if (!existsSync(file)) throw new VariantSourceError(`${shown} has no package.json; give the folder of the package itself`);
+  if (!existsSync(file))
+    throw new VariantSourceError(
+      `${shown} has no package.json; give the folder of the package itself`,
+    );
   let pkg: { name?: unknown; version?: unknown; module?: unknown; main?: unknown };
   try {
     pkg = JSON.parse(readFileSync(file, 'utf8')) as typeof pkg;
   } catch (e) {
-    throw new VariantSourceError(`${shown}/package.json is not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    throw new VariantSourceError(
+      `${shown}/package.json is not JSON: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   const entry = [pkg.module, pkg.main].find((f): f is string => typeof f === 'string');
   if (entry && !existsSync(join(dir, entry)) && !existsSync(join(dir, `${entry}.js`))) {
-    throw new VariantSourceError(`${shown} has no ${entry} (its package.json's entry): build the package first`);
+    throw new VariantSourceError(
+      `${shown} has no ${entry} (its package.json's entry): build the package first`,
+    );
   }
-  return { name: typeof pkg.name === 'string' ? pkg.name : '(no name)', version: typeof pkg.version === 'string' ? pkg.version : 'unknown' };
+  return {
+    name: typeof pkg.name === 'string' ? pkg.name : '(no name)',
+    version: typeof pkg.version === 'string' ? pkg.version : 'unknown',
+  };
 }
 
 /** The folder's git commit, `-dirty` when its work tree has changes, or that it is not in git. */
 export function gitCommit(dir: string): string {
-  const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 30_000 }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', dir, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 30_000,
+    }).trim();
   try {
     const commit = git('rev-parse', 'HEAD');
     return git('status', '--porcelain') === '' ? commit : `${commit}-dirty`;
@@ -245,29 +358,53 @@ export function gitCommit(dir: string): string {
  * (pouchdb-find beside pouchdb-browser) comes from a sibling folder of its name when there is one,
  * as in PouchDB's `packages/node_modules/`, otherwise from this project's node_modules. No network.
  */
-export function folderSource(v: ParsedVariant & { spec: { kind: 'folder' } }, wraps: Wraps, cwd = process.cwd()): VariantSource {
+export function folderSource(
+  v: ParsedVariant & { spec: { kind: 'folder' } },
+  wraps: Wraps,
+  cwd = process.cwd(),
+): VariantSource {
   const shown = v.spec.path;
   const dir = resolve(cwd, shown);
   const [main, ...companions] = wraps.packages;
   if (!main) throw new VariantSourceError(`${v.id}: the adapter names no package`);
   const pkg = packageIn(dir, shown);
-  if (pkg.name !== main) throw new VariantSourceError(`${shown} holds package ${pkg.name}, not ${main}`);
-  const facts: Record<string, string> = { package: main, version: pkg.version, source: 'folder', folder: dir, commit: gitCommit(dir) };
+  if (pkg.name !== main)
+    throw new VariantSourceError(`${shown} holds package ${pkg.name}, not ${main}`);
+  const facts: Record<string, string> = {
+    package: main,
+    version: pkg.version,
+    source: 'folder',
+    folder: dir,
+    commit: gitCommit(dir),
+  };
   const dirs = [dir];
   const local = [dir];
   for (const name of companions) {
     const sibling = join(dirname(dir), name);
     const installed = join(REPO_ROOT, 'node_modules', name);
     if (existsSync(join(sibling, 'package.json')) && packageIn(sibling, sibling).name === name) {
-      facts[name] = `sibling folder ${sibling}, ${packageIn(sibling, sibling).version}, commit ${gitCommit(sibling)}`;
+      facts[name] =
+        `sibling folder ${sibling}, ${packageIn(sibling, sibling).version}, commit ${gitCommit(sibling)}`;
       dirs.push(sibling);
       local.push(sibling);
     } else if (existsSync(join(installed, 'package.json'))) {
-      facts[name] = `installed ${packageIn(installed, name).version} (this project's node_modules; no sibling folder ${sibling})`;
+      facts[name] =
+        `installed ${packageIn(installed, name).version} (this project's node_modules; no sibling folder ${sibling})`;
       dirs.push(installed);
     } else {
-      throw new VariantSourceError(`${v.id}: ${name} is neither in a sibling folder (${sibling}) nor installed in this project`);
+      throw new VariantSourceError(
+        `${v.id}: ${name} is neither in a sibling folder (${sibling}) nor installed in this project`,
+      );
     }
   }
-  return { id: v.id, base: v.base, version: pkg.version, what: `${main} ${pkg.version} from ${shown}`, legacy: false, facts, dirs, local };
+  return {
+    id: v.id,
+    base: v.base,
+    version: pkg.version,
+    what: `${main} ${pkg.version} from ${shown}`,
+    legacy: false,
+    facts,
+    dirs,
+    local,
+  };
 }

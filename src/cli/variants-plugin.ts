@@ -27,14 +27,22 @@ export function variantsPlugin(variants: readonly VariantSource[]): Plugin {
   };
   const inLocal = under(variants.flatMap((v) => v.local));
   // The whole install of a legacy build: its packages and every dependency under its node_modules.
-  const inLegacy = under(variants.filter((v) => v.legacy).map((v) => join(v.dirs[0] as string, '..')));
+  const inLegacy = under(
+    variants.filter((v) => v.legacy).map((v) => join(v.dirs[0] as string, '..')),
+  );
   const legacy = variants.some((v) => v.legacy);
   return {
     name: 'storebench-variants',
     // Before Vite's own resolver, which would take a builtin the variant's folders lack for Node's.
     enforce: 'pre',
     // PouchDB 2.x evaluates views with eval(), as it always did: Rolldown's note about it asks nothing of a user.
-    config: () => (legacy ? { build: { rolldownOptions: { checks: { eval: false } } }, worker: { rolldownOptions: { checks: { eval: false } } } } : {}),
+    config: () =>
+      legacy
+        ? {
+            build: { rolldownOptions: { checks: { eval: false } } },
+            worker: { rolldownOptions: { checks: { eval: false } } },
+          }
+        : {},
     resolveId(source, importer, options) {
       if (!isBare(source) || importer === undefined) return null;
       const installed = packageDir(source, dirname(importer)) !== undefined;
@@ -77,7 +85,13 @@ const isNodeBuiltin = (s: string) => builtinModules.includes(s.replace(/^node:/,
 /** src/adapters/variant-builds.ts as this build's variants: plain JavaScript, which TypeScript accepts. */
 function buildsModule(variants: readonly VariantSource[]): string {
   const entries = variants.map((v) => {
-    const data: Omit<BuiltVariant, 'load'> = { base: v.base, version: v.version, what: v.what, legacy: v.legacy, facts: v.facts };
+    const data: Omit<BuiltVariant, 'load'> = {
+      base: v.base,
+      version: v.version,
+      what: v.what,
+      legacy: v.legacy,
+      facts: v.facts,
+    };
     const fields = Object.entries(data).map(([k, value]) => `${k}: ${JSON.stringify(value)}`);
     const imports = v.dirs.map((d) => `import(${JSON.stringify(d)})`).join(', ');
     return `  ${JSON.stringify(v.id)}: { ${fields.join(', ')}, load: () => Promise.all([${imports}]) },`;
@@ -90,17 +104,36 @@ function buildsModule(variants: readonly VariantSource[]): string {
  * variables, and sloppy mode, where assigning an undeclared name makes a global (md5-jkmyers
  * assigns `txt`); in a bundle's strict mode that throws, so such names are declared first.
  */
-function nodeGlobals(code: string, declared: ReadonlySet<string> & { assigned: ReadonlySet<string> }): string {
+function nodeGlobals(
+  code: string,
+  declared: ReadonlySet<string> & { assigned: ReadonlySet<string> },
+): string {
   const head: string[] = [];
   const implicit = [...declared.assigned].filter((n) => !declared.has(n) && !GLOBALS.has(n));
   if (implicit.length > 0) head.push(`var ${implicit.join(', ')};`);
-  if (/\bBuffer\b/.test(code) && !declared.has('Buffer')) head.push("var Buffer = require('buffer').Buffer;");
-  if (/\bprocess\b/.test(code) && !declared.has('process')) head.push("var process = require('process/browser.js');");
+  if (/\bBuffer\b/.test(code) && !declared.has('Buffer'))
+    head.push("var Buffer = require('buffer').Buffer;");
+  if (/\bprocess\b/.test(code) && !declared.has('process'))
+    head.push("var process = require('process/browser.js');");
   return head.join(' ');
 }
 
 /** Names a CommonJS module may assign without declaring them: the module's own and the browser's. */
-const GLOBALS = new Set(['module', 'exports', 'require', 'window', 'self', 'global', 'globalThis', 'document', 'navigator', 'location', 'indexedDB', 'localStorage', 'console']);
+const GLOBALS = new Set([
+  'module',
+  'exports',
+  'require',
+  'window',
+  'self',
+  'global',
+  'globalThis',
+  'document',
+  'navigator',
+  'location',
+  'indexedDB',
+  'localStorage',
+  'console',
+]);
 
 interface Node {
   type: string;
@@ -121,7 +154,8 @@ function declaredNames(ast: unknown): Set<string> & { assigned: Set<string> } {
     else if (n.type === 'AssignmentPattern') bind(n.left);
     else if (n.type === 'RestElement') bind(n.argument);
     else if (n.type === 'ArrayPattern') (n.elements as unknown[]).forEach(bind);
-    else if (n.type === 'ObjectPattern') (n.properties as Node[]).forEach((q) => bind(q.value ?? q.argument));
+    else if (n.type === 'ObjectPattern')
+      (n.properties as Node[]).forEach((q) => bind(q.value ?? q.argument));
   };
   walk(ast, (n) => {
     if (n.type === 'VariableDeclarator') bind(n.id);
@@ -130,7 +164,8 @@ function declaredNames(ast: unknown): Set<string> & { assigned: Set<string> } {
       (n.params as unknown[]).forEach(bind);
     } else if (n.type === 'CatchClause') bind(n.param);
     else if (n.type === 'ClassDeclaration') bind(n.id);
-    else if (n.type === 'AssignmentExpression' && (n.left as Node).type === 'Identifier') declared.assigned.add((n.left as Node).name as string);
+    else if (n.type === 'AssignmentExpression' && (n.left as Node).type === 'Identifier')
+      declared.assigned.add((n.left as Node).name as string);
   });
   return declared;
 }

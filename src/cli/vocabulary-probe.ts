@@ -22,12 +22,26 @@ if (process.argv[2] === '--check') {
   let error: string | null = null;
   let rows = 0;
   try {
-    const groups = selectShard(planGroups(plan, suites.SUITES.filter((s) => plan.suites.includes(s.id))), plan.shard, (g) => g.size);
+    const groups = selectShard(
+      planGroups(
+        plan,
+        suites.SUITES.filter((s) => plan.suites.includes(s.id)),
+      ),
+      plan.shard,
+      (g) => g.size,
+    );
     rows = groups.length * plan.adapters.length;
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
   }
   process.stdout.write(JSON.stringify({ error, rows }));
 } else {
-  process.stdout.write(JSON.stringify({ suites: suites.SUITE_IDS, adapters: adapters.ADAPTER_IDS, fixtures: fixtures.FIXTURE_IDS, wraps: adapters.ADAPTER_WRAPS }));
+  process.stdout.write(
+    JSON.stringify({
+      suites: suites.SUITE_IDS,
+      adapters: adapters.ADAPTER_IDS,
+      fixtures: fixtures.FIXTURE_IDS,
+      wraps: adapters.ADAPTER_WRAPS,
+    }),
+  );
 }

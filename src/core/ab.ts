@@ -5,7 +5,14 @@
  * sweep prints it, the page draws it, the results file keeps each row's.
  */
 import type { ParamValue } from './identity.ts';
-import { abVerdict, holmRejects, pairOf, slowerPValue, type AbVerdict, type PairedRatio } from './paired.ts';
+import {
+  abVerdict,
+  holmRejects,
+  pairOf,
+  slowerPValue,
+  type AbVerdict,
+  type PairedRatio,
+} from './paired.ts';
 import type { CaseResult, ResultsFile } from './results-schema.ts';
 
 /** One case of an A/B run in one browser: B against A. */
@@ -41,9 +48,31 @@ export function abRows(doc: ResultsFile): AbRow[] {
     if (!rowB) return [];
     const both = rowA.status === 'ok' && rowB.status === 'ok';
     const ratio = both ? pairOf(rowA, rowB) : null;
-    const why = both ? (ratio ? undefined : 'too few passes with samples on both sides for an interval') : [rowA, rowB].filter((r) => r.status !== 'ok').map((r) => `${r.adapter} ${r.status}: ${r.reason ?? ''}`).join('; ');
+    const why = both
+      ? ratio
+        ? undefined
+        : 'too few passes with samples on both sides for an interval'
+      : [rowA, rowB]
+          .filter((r) => r.status !== 'ok')
+          .map((r) => `${r.adapter} ${r.status}: ${r.reason ?? ''}`)
+          .join('; ');
     const neither = rowA.status === 'unsupported' && rowB.status === 'unsupported';
-    return [{ browser: doc.run.browser, suite: rowA.suite, case: rowA.case, size: rowA.size, params: rowA.params, a, b, ratio, verdict: abVerdict(ratio, ab.thresholdPct), pSlower: slowerPValue(ratio, ab.thresholdPct), ...(why ? { why } : {}), ...(neither ? { neither: true as const } : {}) }];
+    return [
+      {
+        browser: doc.run.browser,
+        suite: rowA.suite,
+        case: rowA.case,
+        size: rowA.size,
+        params: rowA.params,
+        a,
+        b,
+        ratio,
+        verdict: abVerdict(ratio, ab.thresholdPct),
+        pSlower: slowerPValue(ratio, ab.thresholdPct),
+        ...(why ? { why } : {}),
+        ...(neither ? { neither: true as const } : {}),
+      },
+    ];
   });
 }
 
@@ -57,7 +86,9 @@ export function abSummary(doc: ResultsFile): ResultsFile['ab'] {
     case: r.case,
     size: r.size,
     params: r.params,
-    ratio: r.ratio ? { ratio: r.ratio.ratio, lo: r.ratio.lo, hi: r.ratio.hi, passes: r.ratio.passes } : null,
+    ratio: r.ratio
+      ? { ratio: r.ratio.ratio, lo: r.ratio.lo, hi: r.ratio.hi, passes: r.ratio.passes }
+      : null,
     verdict: r.verdict,
     pSlower: r.pSlower,
   }));
@@ -85,22 +116,48 @@ export interface AbDecision {
 }
 
 /** One verdict over every row of every browser. */
-export function abDecision(all: readonly AbRow[], thresholdPct: number, maxUnsure = AB_MAX_UNSURE): AbDecision {
+export function abDecision(
+  all: readonly AbRow[],
+  thresholdPct: number,
+  maxUnsure = AB_MAX_UNSURE,
+): AbDecision {
   // A case neither store can run is not a row compared: counted as unsure, it pushed an A/A of the
   // default plan's 13 cases on idb (2 of them views) toward 'undecided'.
   const rows = all.filter((r) => !r.neither);
   const skipped = all.length - rows.length;
-  const rejected = holmRejects(rows.map((r) => r.pSlower), AB_ALPHA);
+  const rejected = holmRejects(
+    rows.map((r) => r.pSlower),
+    AB_ALPHA,
+  );
   const slower = rows.filter((r, i) => rejected[i] && r.verdict === 'slower');
   const tally: Record<AbVerdict, number> = { slower: 0, faster: 0, same: 0, unsure: 0 };
   for (const r of rows) tally[r.verdict]++;
   const words = `${rows.length} row${rows.length === 1 ? '' : 's'} compared: ${tally.slower} slower, ${tally.faster} faster, ${tally.same} same, ${tally.unsure} unsure (against ±${thresholdPct}%, 95% intervals over launches)${skipped > 0 ? `; ${skipped} case${skipped === 1 ? '' : 's'} neither store can run, not compared` : ''}`;
   if (slower.length > 0) {
-    const named = slower.slice(0, 5).map((r) => `${r.browser} ${r.suite}/${r.case} ${r.size} ×${r.ratio?.ratio.toFixed(3) ?? '?'}`);
-    return { code: AB_EXIT.slower, line: `SLOWER: ${slower.length} row${slower.length === 1 ? '' : 's'} of ${rows[0]?.b ?? 'B'} slower than ${rows[0]?.a ?? 'A'} beyond ${thresholdPct}%, with the chance of any false alarm over all rows held at ${AB_ALPHA * 100}% (Holm): ${named.join('; ')}${slower.length > 5 ? '; …' : ''}. ${words}.`, slower, tally };
+    const named = slower
+      .slice(0, 5)
+      .map(
+        (r) => `${r.browser} ${r.suite}/${r.case} ${r.size} ×${r.ratio?.ratio.toFixed(3) ?? '?'}`,
+      );
+    return {
+      code: AB_EXIT.slower,
+      line: `SLOWER: ${slower.length} row${slower.length === 1 ? '' : 's'} of ${rows[0]?.b ?? 'B'} slower than ${rows[0]?.a ?? 'A'} beyond ${thresholdPct}%, with the chance of any false alarm over all rows held at ${AB_ALPHA * 100}% (Holm): ${named.join('; ')}${slower.length > 5 ? '; …' : ''}. ${words}.`,
+      slower,
+      tally,
+    };
   }
   if (rows.length === 0 || tally.unsure > maxUnsure * rows.length) {
-    return { code: AB_EXIT.undecided, line: `UNDECIDED: ${rows.length === 0 ? 'no row was compared' : `${tally.unsure} of ${rows.length} rows are unsure, more than ${Math.round(maxUnsure * 100)}%: a slowdown could hide among them; a longer --budget gives more launches`}. ${words}.`, slower, tally };
+    return {
+      code: AB_EXIT.undecided,
+      line: `UNDECIDED: ${rows.length === 0 ? 'no row was compared' : `${tally.unsure} of ${rows.length} rows are unsure, more than ${Math.round(maxUnsure * 100)}%: a slowdown could hide among them; a longer --budget gives more launches`}. ${words}.`,
+      slower,
+      tally,
+    };
   }
-  return { code: AB_EXIT.ok, line: `OK: no row of ${rows[0]?.b ?? 'B'} is slower than ${rows[0]?.a ?? 'A'} beyond ${thresholdPct}% (Holm, ${AB_ALPHA * 100}% over all rows). ${words}.`, slower, tally };
+  return {
+    code: AB_EXIT.ok,
+    line: `OK: no row of ${rows[0]?.b ?? 'B'} is slower than ${rows[0]?.a ?? 'A'} beyond ${thresholdPct}% (Holm, ${AB_ALPHA * 100}% over all rows). ${words}.`,
+    slower,
+    tally,
+  };
 }

@@ -49,7 +49,9 @@ function need(row: RowGauge): number {
 export function pickRound<T extends RowGauge>(rows: readonly T[]): T[] {
   // Rows that had their share of the pass go only when no other row can use the time.
   const open = rows.filter((row) => row.passShareUsed !== true);
-  const ranked = (open.length > 0 ? open : rows).map((row) => ({ row, need: need(row) })).sort((a, b) => b.need - a.need || a.row.n - b.row.n);
+  const ranked = (open.length > 0 ? open : rows)
+    .map((row) => ({ row, need: need(row) }))
+    .sort((a, b) => b.need - a.need || a.row.n - b.row.n);
   const top = ranked[0]?.need ?? 0;
   return ranked.filter((r) => r.need >= top / 2).map((r) => r.row);
 }
@@ -61,7 +63,13 @@ export function pickRound<T extends RowGauge>(rows: readonly T[]): T[] {
  */
 export function stopReason(row: RowGauge, auto: AutoSampling): StopReason | undefined {
   if (row.n >= auto.minN && row.decided === true) return 'decided';
-  if (row.n >= auto.minN && row.decided === undefined && row.precision !== null && row.precision <= auto.targetRelCi) return 'ci-target';
+  if (
+    row.n >= auto.minN &&
+    row.decided === undefined &&
+    row.precision !== null &&
+    row.precision <= auto.targetRelCi
+  )
+    return 'ci-target';
   return capReason(row, auto);
 }
 
@@ -74,7 +82,12 @@ export function stopReason(row: RowGauge, auto: AutoSampling): StopReason | unde
  * (a fresh database per sample, below the timer's step) would otherwise take all maxN samples in
  * the first passes and none in the rest.
  */
-export function passShareUsed(samplesPerPass: readonly number[], passBound: boolean, maxN = Infinity, passes = 1): boolean {
+export function passShareUsed(
+  samplesPerPass: readonly number[],
+  passBound: boolean,
+  maxN = Infinity,
+  passes = 1,
+): boolean {
   const n = samplesPerPass.reduce((a, k) => a + k, 0);
   if (n >= (maxN * samplesPerPass.length) / passes) return true;
   if (!passBound || samplesPerPass.length < 2) return false;
@@ -92,7 +105,12 @@ export function capReason(row: RowGauge, auto: AutoSampling): StopReason | undef
 }
 
 /** Stop reasons a later pass takes back: the row samples again and is judged on all its samples. */
-export const RESUMED_IN_LATER_PASSES: ReadonlySet<StopReason> = new Set(['ci-target', 'decided', 'budget', 'share']);
+export const RESUMED_IN_LATER_PASSES: ReadonlySet<StopReason> = new Set([
+  'ci-target',
+  'decided',
+  'budget',
+  'share',
+]);
 
 /**
  * The run's sampling budget, handed out group by group in proportion to each group's rows (a
@@ -133,7 +151,8 @@ export class Budget {
   /** Start the next group, of this weight: the clock reading its share of the remaining budget ends at. */
   nextGroupEnd(weight = 1): number {
     const left = this.totalMs === undefined ? Infinity : Math.max(0, this.totalMs - this.spentMs());
-    const share = this.weightLeft > 0 ? (left * Math.min(weight, this.weightLeft)) / this.weightLeft : left;
+    const share =
+      this.weightLeft > 0 ? (left * Math.min(weight, this.weightLeft)) / this.weightLeft : left;
     this.weightLeft = Math.max(0, this.weightLeft - weight);
     return this.clock() + share;
   }

@@ -9,7 +9,17 @@
 import { paramsDiffer } from './compare.ts';
 import type { CaseIdentity } from './identity.ts';
 import type { ResultsFile } from './results.ts';
-import { logRatio, median, medianCi, netOf, ratioOfMedians, widenRatio, type Interval, type LogRatio, type MedianWithCi } from './stats.ts';
+import {
+  logRatio,
+  median,
+  medianCi,
+  netOf,
+  ratioOfMedians,
+  widenRatio,
+  type Interval,
+  type LogRatio,
+  type MedianWithCi,
+} from './stats.ts';
 
 /** What the runner needs of one baseline row: where it matches, and its median with interval. */
 export interface BaselineRow {
@@ -49,15 +59,33 @@ export function baselineRows(docs: readonly ResultsFile[], browser: string): Bas
       if (row.status !== 'ok') continue;
       const ci = medianCi(row.samples, row.samplesPerPass);
       if (!ci) continue;
-      out.push({ suite: row.suite, case: row.case, adapter: row.adapter, size: row.size, params: row.params, median: median(row.samples), ci });
+      out.push({
+        suite: row.suite,
+        case: row.case,
+        adapter: row.adapter,
+        size: row.size,
+        params: row.params,
+        median: median(row.samples),
+        ci,
+      });
     }
   }
   return out;
 }
 
 /** The baseline row of this case, if any: same suite, case, adapter and size, no shared parameter differing. */
-export function matchBaseline(rows: readonly BaselineRow[], id: Pick<CaseIdentity, 'suite' | 'case' | 'adapter' | 'size' | 'params'>): BaselineRow | undefined {
-  return rows.find((r) => r.suite === id.suite && r.case === id.case && r.adapter === id.adapter && r.size === id.size && paramsDiffer(r.params, id.params).length === 0);
+export function matchBaseline(
+  rows: readonly BaselineRow[],
+  id: Pick<CaseIdentity, 'suite' | 'case' | 'adapter' | 'size' | 'params'>,
+): BaselineRow | undefined {
+  return rows.find(
+    (r) =>
+      r.suite === id.suite &&
+      r.case === id.case &&
+      r.adapter === id.adapter &&
+      r.size === id.size &&
+      paramsDiffer(r.params, id.params).length === 0,
+  );
 }
 
 /**
@@ -66,7 +94,12 @@ export function matchBaseline(rows: readonly BaselineRow[], id: Pick<CaseIdentit
  * already computed. Why net: the machine moves between runs, and a row decided on the raw ratio
  * stops sampling on a shift every row shares, which the final comparison then takes out.
  */
-export function decided(now: MedianWithCi, base: BaselineRow, thresholdPct: number, shift: LogRatio | null = null): boolean {
+export function decided(
+  now: MedianWithCi,
+  base: BaselineRow,
+  thresholdPct: number,
+  shift: LogRatio | null = null,
+): boolean {
   const ratio = changeFrom(base, now);
   if (!ratio) return false;
   const r = widenRatio(netOf(ratio, shift), 0);
@@ -87,16 +120,26 @@ export function checkBaseline(data: unknown): Baseline {
   };
   if (data === null || typeof data !== 'object') fail('expected an object');
   const b = data as Record<string, unknown>;
-  if (typeof b.thresholdPct !== 'number' || !(b.thresholdPct >= 0)) fail('thresholdPct: expected a number >= 0');
+  if (typeof b.thresholdPct !== 'number' || !(b.thresholdPct >= 0))
+    fail('thresholdPct: expected a number >= 0');
   if (!Array.isArray(b.rows)) fail('rows: expected an array');
   (b.rows as unknown[]).forEach((r, i) => {
     const row = r as Record<string, unknown> | null;
     const ci = row?.ci as Record<string, unknown> | undefined;
     const ok =
-      row !== null && typeof row === 'object' && typeof row.suite === 'string' && typeof row.case === 'string' && typeof row.adapter === 'string' &&
-      typeof row.size === 'number' && typeof row.params === 'object' && row.params !== null && typeof row.median === 'number' &&
-      typeof ci?.lo === 'number' && typeof ci.hi === 'number';
-    if (!ok) fail(`rows[${i}]: expected {suite, case, adapter, size, params, median, ci: {lo, hi}}`);
+      row !== null &&
+      typeof row === 'object' &&
+      typeof row.suite === 'string' &&
+      typeof row.case === 'string' &&
+      typeof row.adapter === 'string' &&
+      typeof row.size === 'number' &&
+      typeof row.params === 'object' &&
+      row.params !== null &&
+      typeof row.median === 'number' &&
+      typeof ci?.lo === 'number' &&
+      typeof ci.hi === 'number';
+    if (!ok)
+      fail(`rows[${i}]: expected {suite, case, adapter, size, params, median, ci: {lo, hi}}`);
   });
   return data as Baseline;
 }

@@ -32,7 +32,11 @@ export const BETWEEN_RUNS = TABLE as BetweenRuns;
 const table = BETWEEN_RUNS;
 
 /** No scatter between runs: a comparison judged on the two files alone. */
-export const NO_BETWEEN_RUNS: BetweenRuns = { pairs: [], browsers: {}, fallback: { shift: 0, pooled: 0 } };
+export const NO_BETWEEN_RUNS: BetweenRuns = {
+  pairs: [],
+  browsers: {},
+  fallback: { shift: 0, pooled: 0 },
+};
 
 /** A row's between-run scatter, log scale: its browser and store's, else its browser's, else the fallback. */
 export function rowScatter(browser: string, store: string, from: BetweenRuns = table): number {
@@ -53,7 +57,11 @@ export interface AaRow {
 }
 
 /** The table from A/A pairs' compared rows and shifts (log scale). */
-export function estimateBetweenRuns(pairs: string[][], rows: readonly AaRow[], shifts: readonly { browser: string; shift: number }[]): BetweenRuns {
+export function estimateBetweenRuns(
+  pairs: string[][],
+  rows: readonly AaRow[],
+  shifts: readonly { browser: string; shift: number }[],
+): BetweenRuns {
   const scale = (xs: readonly number[]) => quantile90(xs.map(Math.abs)) / Z90;
   const browsers: BetweenRuns['browsers'] = {};
   for (const browser of [...new Set(rows.map((r) => r.browser))].sort()) {
@@ -64,10 +72,21 @@ export function estimateBetweenRuns(pairs: string[][], rows: readonly AaRow[], s
       if (nets.length >= MIN_ROWS_PER_STORE) stores[store] = round(scale(nets));
     }
     const s = shifts.filter((x) => x.browser === browser).map((x) => x.shift);
-    browsers[browser] = { shift: round(Math.sqrt(s.reduce((a, x) => a + x * x, 0) / Math.max(1, s.length))), pooled: round(scale(mine.map((r) => r.net))), stores };
+    browsers[browser] = {
+      shift: round(Math.sqrt(s.reduce((a, x) => a + x * x, 0) / Math.max(1, s.length))),
+      pooled: round(scale(mine.map((r) => r.net))),
+      stores,
+    };
   }
   const all = Object.values(browsers);
-  return { pairs, browsers, fallback: { shift: Math.max(0, ...all.map((b) => b.shift)), pooled: Math.max(0, ...all.map((b) => b.pooled)) } };
+  return {
+    pairs,
+    browsers,
+    fallback: {
+      shift: Math.max(0, ...all.map((b) => b.shift)),
+      pooled: Math.max(0, ...all.map((b) => b.pooled)),
+    },
+  };
 }
 
 function quantile90(xs: readonly number[]): number {

@@ -5,5 +5,7 @@
 declare const __STOREBENCH_VERSION__: string | undefined;
 declare const __STOREBENCH_COMMIT__: string | undefined;
 
-export const HARNESS_VERSION: string = typeof __STOREBENCH_VERSION__ === 'string' ? __STOREBENCH_VERSION__ : 'dev';
-export const HARNESS_COMMIT: string = typeof __STOREBENCH_COMMIT__ === 'string' ? __STOREBENCH_COMMIT__ : 'unknown';
+export const HARNESS_VERSION: string =
+  typeof __STOREBENCH_VERSION__ === 'string' ? __STOREBENCH_VERSION__ : 'dev';
+export const HARNESS_COMMIT: string =
+  typeof __STOREBENCH_COMMIT__ === 'string' ? __STOREBENCH_COMMIT__ : 'unknown';

@@ -6,7 +6,9 @@ import type { StoreHandle } from './adapter.ts';
 import type { Capability } from './capabilities.ts';
 
 /** The StoreHandle methods that exist only on stores that declare a capability. */
-export type OptionalMethod = { [M in keyof StoreHandle]-?: undefined extends StoreHandle[M] ? M : never }[keyof StoreHandle];
+export type OptionalMethod = {
+  [M in keyof StoreHandle]-?: undefined extends StoreHandle[M] ? M : never;
+}[keyof StoreHandle];
 
 /**
  * The methods each capability guarantees: a case that needs the capability may call them, the
@@ -34,30 +36,52 @@ export const CAPABILITY_METHODS = {
 export type MethodsOf<C extends Capability> = (typeof CAPABILITY_METHODS)[C][number];
 
 /** A handle with the methods of the capabilities `C` present; every other optional method stays optional. */
-export type HandleFor<C extends Capability = never> = StoreHandle & Required<Pick<StoreHandle, MethodsOf<C>>>;
+export type HandleFor<C extends Capability = never> = StoreHandle &
+  Required<Pick<StoreHandle, MethodsOf<C>>>;
 
 /** Whether the tuple `T` holds `C` in a place of its own: not in a union, not in an array of any length. */
-type Holds<T, C> = T extends readonly [infer Head, ...infer Rest] ? ([Head] extends [C] ? ([C] extends [Head] ? true : Holds<Rest, C>) : Holds<Rest, C>) : false;
+type Holds<T, C> = T extends readonly [infer Head, ...infer Rest]
+  ? [Head] extends [C]
+    ? [C] extends [Head]
+      ? true
+      : Holds<Rest, C>
+    : Holds<Rest, C>
+  : false;
 
 /**
  * The capabilities a `needs` list surely holds. `['query', 'secondaryIndex']` holds both;
  * `['query'] | ['query', 'secondaryIndex']` (a case that needs an index only sometimes) holds
  * `query` alone; a `Capability[]` of unknown length holds none.
  */
-export type Guaranteed<Needs extends readonly Capability[]> = { [C in Capability]: false extends Holds<Needs, C> ? never : C }[Capability];
+export type Guaranteed<Needs extends readonly Capability[]> = {
+  [C in Capability]: false extends Holds<Needs, C> ? never : C;
+}[Capability];
 
 /** The methods `needs` guarantee that `handle` lacks, each with the capability that guarantees it. */
-export function missingMethods(handle: StoreHandle, needs: readonly Capability[]): { capability: Capability; method: OptionalMethod }[] {
-  return needs.flatMap((capability) => CAPABILITY_METHODS[capability].filter((method) => typeof handle[method] !== 'function').map((method) => ({ capability, method })));
+export function missingMethods(
+  handle: StoreHandle,
+  needs: readonly Capability[],
+): { capability: Capability; method: OptionalMethod }[] {
+  return needs.flatMap((capability) =>
+    CAPABILITY_METHODS[capability]
+      .filter((method) => typeof handle[method] !== 'function')
+      .map((method) => ({ capability, method })),
+  );
 }
 
 /**
  * Narrow `handle` to the methods `needs` guarantee, after checking that it has them. `store` (an
  * adapter id) declared those capabilities, so a method it lacks is a bug of its adapter.
  */
-export function assertMethods<const Needs extends readonly Capability[]>(handle: StoreHandle, needs: Needs, store: string): asserts handle is HandleFor<Guaranteed<Needs>> {
+export function assertMethods<const Needs extends readonly Capability[]>(
+  handle: StoreHandle,
+  needs: Needs,
+  store: string,
+): asserts handle is HandleFor<Guaranteed<Needs>> {
   const missing = missingMethods(handle, needs);
   if (missing.length === 0) return;
   const declared = [...new Set(missing.map((m) => m.capability))].join(', ');
-  throw new Error(`${store} declares ${declared} but its handle has no ${missing.map((m) => `${m.method}()`).join(', ')}: an adapter must have every method of the capabilities it declares`);
+  throw new Error(
+    `${store} declares ${declared} but its handle has no ${missing.map((m) => `${m.method}()`).join(', ')}: an adapter must have every method of the capabilities it declares`,
+  );
 }

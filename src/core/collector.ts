@@ -15,24 +15,50 @@ export type CollectorMessage =
   /** The page loaded and is about to run. */
   | { type: 'hello'; token: string; browser: string; userAgent: string }
   /** A runner event, for live progress (sample, group-start, warning, ...). */
-  | { type: 'progress'; token: string; browser: string; event: Exclude<RunEvent, { type: 'case-end' | 'pass-end' }> }
+  | {
+      type: 'progress';
+      token: string;
+      browser: string;
+      event: Exclude<RunEvent, { type: 'case-end' | 'pass-end' }>;
+    }
   /** The rows after a pass with passes left in the launch (RunEvent pass-end): kept so a crash later loses only the pass in flight. */
   | { type: 'pass'; token: string; browser: string; launch?: number; carry: Carry }
   /** One finished case row, sent as soon as it finishes so a crash later loses nothing. */
-  | { type: 'case'; token: string; browser: string; result: CaseResult; rowsDone: number; rows: number }
+  | {
+      type: 'case';
+      token: string;
+      browser: string;
+      result: CaseResult;
+      rowsDone: number;
+      rows: number;
+    }
   /**
    * The complete results document at the end of the run; with `carry` when the sweep's later
    * launches take the passes left (launch.ts), and then `results` holds only the rows that never ran.
    * `launch` (as in 'pass'): which launch of the browser sent it, 1 when absent.
    */
-  | { type: 'done'; token: string; browser: string; launch?: number; results: ResultsFile; carry?: Carry }
+  | {
+      type: 'done';
+      token: string;
+      browser: string;
+      launch?: number;
+      results: ResultsFile;
+      carry?: Carry;
+    }
   /** The page could not run the plan at all (bad plan, crash in the harness). */
   | { type: 'fatal'; token: string; browser: string; message: string }
   /**
    * Sent by the page's watchdog Worker: a step of the run is `overdueMs` past its `limitMs` time
    * limit, so the page's thread is blocked (ui/run/watchdog.ts). Nothing more will come.
    */
-  | { type: 'hung'; token: string; browser: string; launch?: number; limitMs: number; overdueMs: number };
+  | {
+      type: 'hung';
+      token: string;
+      browser: string;
+      launch?: number;
+      limitMs: number;
+      overdueMs: number;
+    };
 
 /**
  * The collector's answer to an accepted message once the sweep asks the page to stop (Ctrl-C or
@@ -43,7 +69,11 @@ export const STOP_REPLY = { stop: 'cancel' } as const;
 
 /** Whether a collector's JSON answer is STOP_REPLY. */
 export function isStopReply(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && (data as { stop?: unknown }).stop === STOP_REPLY.stop;
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    (data as { stop?: unknown }).stop === STOP_REPLY.stop
+  );
 }
 
 /** Largest message the collector accepts, in bytes. */

@@ -16,7 +16,19 @@
  */
 import { BETWEEN_RUNS, rowScatter, shiftScatter, type BetweenRuns } from './between-runs.ts';
 import type { CaseResult, ResultsFile } from './results.ts';
-import { logRatio, medianWithCi, netOf, ratioOfMedians, RUN_TO_RUN_MIN_ROWS, runToRunSpread, sharedShift, widenRatio, type Interval, type LogRatio, type MedianWithCi } from './stats.ts';
+import {
+  logRatio,
+  medianWithCi,
+  netOf,
+  ratioOfMedians,
+  RUN_TO_RUN_MIN_ROWS,
+  runToRunSpread,
+  sharedShift,
+  widenRatio,
+  type Interval,
+  type LogRatio,
+  type MedianWithCi,
+} from './stats.ts';
 
 export const DEFAULT_THRESHOLD_PCT = 5;
 
@@ -46,21 +58,54 @@ export type Verdict =
   | 'only in base'
   | 'only in new';
 
-export const VERDICTS: readonly Verdict[] = ['regression', 'broke', 'inconclusive', 'slower', 'faster', 'same', 'status changed', 'not comparable', 'not ok in either', 'only in base', 'only in new'];
+export const VERDICTS: readonly Verdict[] = [
+  'regression',
+  'broke',
+  'inconclusive',
+  'slower',
+  'faster',
+  'same',
+  'status changed',
+  'not comparable',
+  'not ok in either',
+  'only in base',
+  'only in new',
+];
 
 /** Verdicts that make the comparison fail. */
 export const FAILING_VERDICTS: readonly Verdict[] = ['regression', 'broke'];
 /** Verdicts with nothing to compare: counted and folded away, not listed among the changes. */
-export const UNLISTED_VERDICTS: readonly Verdict[] = ['not ok in either', 'only in base', 'only in new'];
+export const UNLISTED_VERDICTS: readonly Verdict[] = [
+  'not ok in either',
+  'only in base',
+  'only in new',
+];
 
 /** The rows to list, most urgent first (broke, regression, inconclusive, …, same), as the CLI and the page list them. */
 export function listedByUrgency(rows: readonly CaseComparison[]): CaseComparison[] {
-  const order: readonly Verdict[] = ['broke', 'regression', 'inconclusive', 'slower', 'status changed', 'not comparable', 'faster', 'same'];
-  return rows.filter((r) => !UNLISTED_VERDICTS.includes(r.verdict)).sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict));
+  const order: readonly Verdict[] = [
+    'broke',
+    'regression',
+    'inconclusive',
+    'slower',
+    'status changed',
+    'not comparable',
+    'faster',
+    'same',
+  ];
+  return rows
+    .filter((r) => !UNLISTED_VERDICTS.includes(r.verdict))
+    .sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict));
 }
 
 /** Verdicts that carry a change interval: the rows that were compared. */
-export const COMPARED_VERDICTS: readonly Verdict[] = ['regression', 'inconclusive', 'slower', 'faster', 'same'];
+export const COMPARED_VERDICTS: readonly Verdict[] = [
+  'regression',
+  'inconclusive',
+  'slower',
+  'faster',
+  'same',
+];
 
 export interface Side {
   status: CaseResult['status'];
@@ -130,7 +175,8 @@ export interface Comparison {
 export function parseThreshold(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
   const pct = m ? Number(m[1]) : NaN;
-  if (!(pct >= 0 && pct <= 1000)) throw new RangeError(`threshold: "${text}" is not a percentage from 0% to 1000%, e.g. 5%`);
+  if (!(pct >= 0 && pct <= 1000))
+    throw new RangeError(`threshold: "${text}" is not a percentage from 0% to 1000%, e.g. 5%`);
   return pct;
 }
 
@@ -149,14 +195,18 @@ interface Pooled {
   summary?: MedianWithCi;
 }
 
-const keyOf = (browser: string, r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) => JSON.stringify([browser, r.suite, r.case, r.adapter, r.size]);
+const keyOf = (browser: string, r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) =>
+  JSON.stringify([browser, r.suite, r.case, r.adapter, r.size]);
 
 /**
  * The parameters two rows both record, where they differ; empty when the rows measured the same
  * thing. Only shared names count: older files record their suite's whole parameter set, newer
  * ones only what the case uses, and a name only one side has is one the other's case never read.
  */
-export function paramsDiffer(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): string[] {
+export function paramsDiffer(
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+): string[] {
   return Object.keys(a).filter((k) => k in b && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
 }
 
@@ -168,7 +218,15 @@ function pool(side: readonly ResultsFile[]): Map<string, Pooled> {
     for (const row of file.cases) {
       const key = keyOf(file.run.browser, row);
       const seen = out.get(key);
-      if (!seen) out.set(key, { row, samples: row.samples, perPass: samplesPerPassOf(row), files: 1, throttle: file.run.plan.cpuThrottle ?? 1, twice: false });
+      if (!seen)
+        out.set(key, {
+          row,
+          samples: row.samples,
+          perPass: samplesPerPassOf(row),
+          files: 1,
+          throttle: file.run.plan.cpuThrottle ?? 1,
+          twice: false,
+        });
       else if (inThisFile.has(key)) seen.twice = true;
       else addRun(seen, row);
       inThisFile.add(key);
@@ -206,7 +264,13 @@ function summaryOf(p: Pooled): MedianWithCi {
 function sideOf(p: Pooled): Side {
   const ok = p.row.status === 'ok';
   const s = ok ? summaryOf(p) : null;
-  return { status: p.row.status, n: ok ? p.samples.length : 0, median: s ? s.median : NaN, medianCi: s ? s.ci : null, files: p.files };
+  return {
+    status: p.row.status,
+    n: ok ? p.samples.length : 0,
+    median: s ? s.median : NaN,
+    medianCi: s ? s.ci : null,
+    files: p.files,
+  };
 }
 
 /** The verdict of a change interval (in %) against the threshold. */
@@ -229,7 +293,8 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
     if (sa === 'ok' && (sb === 'error' || sb === 'timeout')) row.verdict = 'broke';
     else row.verdict = sa !== sb ? 'status changed' : 'not ok in either';
     // Unsupported in both, say, is no news; a change of status is.
-    if (sa !== sb) row.note = `${sa} → ${sb}${sb !== 'ok' ? `: ${oneLine(pb.row.reason ?? '')}` : ''}`;
+    if (sa !== sb)
+      row.note = `${sa} → ${sb}${sb !== 'ok' ? `: ${oneLine(pb.row.reason ?? '')}` : ''}`;
     return null;
   }
   if (pa.twice || pb.twice) {
@@ -250,10 +315,15 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
   if (!r) {
     const few = Math.min(pa.samples.length, pb.samples.length) < 6;
     const zero = !(base.median > 0 && next.median > 0);
-    if (few) row.note = `needs 6 or more samples on each side for an interval of the median (n = ${pa.samples.length} and ${pb.samples.length})`;
+    if (few)
+      row.note = `needs 6 or more samples on each side for an interval of the median (n = ${pa.samples.length} and ${pb.samples.length})`;
     else if (zero) row.note = 'a median is 0 ms (under the timer step): no ratio; use bigger sizes';
-    else row.note = 'an interval of a median reaches 0 ms: a stretch of its samples ran many times slower than the rest, so no ratio; take more samples';
-    return { why: few ? 'fewer than 6 samples' : zero ? 'a median of 0 ms' : 'an interval reaching 0 ms' };
+    else
+      row.note =
+        'an interval of a median reaches 0 ms: a stretch of its samples ran many times slower than the rest, so no ratio; take more samples';
+    return {
+      why: few ? 'fewer than 6 samples' : zero ? 'a median of 0 ms' : 'an interval reaching 0 ms',
+    };
   }
   return { ratio: logRatio(r) };
 }
@@ -265,35 +335,71 @@ const pct = (ratio: number) => 100 * (ratio - 1);
  * by `spread`: the run-to-run spread the two files show and the scatter identical code shows
  * between runs here for its browser and store (between-runs.ts), added in quadrature.
  */
-function decide(row: CaseComparison, ratio: LogRatio, spread: number, shift: LogRatio | null, thresholdPct: number): void {
+function decide(
+  row: CaseComparison,
+  ratio: LogRatio,
+  spread: number,
+  shift: LogRatio | null,
+  thresholdPct: number,
+): void {
   const r = widenRatio(netOf(ratio, shift), spread);
-  row.change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi), measured: pct(Math.exp(ratio.y)) };
+  row.change = {
+    pct: pct(r.ratio),
+    low: pct(r.lo),
+    high: pct(r.hi),
+    measured: pct(Math.exp(ratio.y)),
+  };
   row.verdict = verdictOf(row.change, thresholdPct);
   const n = `n = ${row.base?.n ?? 0} and ${row.next?.n ?? 0}`;
   if (row.verdict === 'inconclusive') {
     // More samples narrow the row's own part of the interval, not the run-to-run spread.
-    const remedy = spread > ratio.se ? 'most of its width is the run-to-run spread, which more samples in one run do not narrow: pool several runs per side, or sample both sides in one run (npm run sweep -- --ab A,B)' : 'take more samples, or sweep with --baseline';
+    const remedy =
+      spread > ratio.se
+        ? 'most of its width is the run-to-run spread, which more samples in one run do not narrow: pool several runs per side, or sample both sides in one run (npm run sweep -- --ab A,B)'
+        : 'take more samples, or sweep with --baseline';
     row.note = `the interval reaches past +${thresholdPct}%: it cannot tell a slowdown beyond the threshold from noise (${n}); ${remedy}`;
   }
   const [baseFiles, newFiles] = [row.base?.files ?? 1, row.next?.files ?? 1];
-  if (baseFiles > 1 || newFiles > 1) row.note = `${row.note ? `${row.note}; ` : ''}samples pooled from ${baseFiles} base and ${newFiles} new results`;
+  if (baseFiles > 1 || newFiles > 1)
+    row.note = `${row.note ? `${row.note}; ` : ''}samples pooled from ${baseFiles} base and ${newFiles} new results`;
 }
 
 /** Each browser's shift and run-to-run spread, from its rows that have a ratio, and those rows decided with them. */
-function decideAll(pending: ReadonlyMap<CaseComparison, LogRatio>, thresholdPct: number, between: BetweenRuns): RunToRun[] {
+function decideAll(
+  pending: ReadonlyMap<CaseComparison, LogRatio>,
+  thresholdPct: number,
+  between: BetweenRuns,
+): RunToRun[] {
   const browsers = [...new Set([...pending.keys()].map((row) => row.browser))];
   return browsers.map((browser) => {
     const rows = [...pending].filter(([row]) => row.browser === browser);
     const ratios = rows.map(([, ratio]) => ratio);
     const shift = sharedShift(ratios);
     const { tau } = runToRunSpread(ratios, shift);
-    for (const [row, ratio] of rows) decide(row, ratio, Math.hypot(tau, rowScatter(row.browser, row.adapter, between)), shift, thresholdPct);
-    return { browser, rows: rows.length, pct: 100 * tau, estimated: rows.length >= RUN_TO_RUN_MIN_ROWS, shift: shift && shiftChange(shift, thresholdPct, shiftScatter(browser, between)) };
+    for (const [row, ratio] of rows)
+      decide(
+        row,
+        ratio,
+        Math.hypot(tau, rowScatter(row.browser, row.adapter, between)),
+        shift,
+        thresholdPct,
+      );
+    return {
+      browser,
+      rows: rows.length,
+      pct: 100 * tau,
+      estimated: rows.length >= RUN_TO_RUN_MIN_ROWS,
+      shift: shift && shiftChange(shift, thresholdPct, shiftScatter(browser, between)),
+    };
   });
 }
 
 /** The shift's change in %, with its 95% interval, widened by how far identical code's shift moves between runs here, and its verdict. */
-function shiftChange(shift: LogRatio, thresholdPct: number, scatter: number): NonNullable<RunToRun['shift']> {
+function shiftChange(
+  shift: LogRatio,
+  thresholdPct: number,
+  scatter: number,
+): NonNullable<RunToRun['shift']> {
   const r = widenRatio(shift, scatter);
   const change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi) };
   return { ...change, verdict: verdictOf(change, thresholdPct) };
@@ -303,7 +409,12 @@ function shiftChange(shift: LogRatio, thresholdPct: number, scatter: number): No
  * `between`: how far identical code moves between runs (between-runs.ts), which every row's and
  * shift's interval is widened by; the committed table by default.
  */
-export function compareResults(base: readonly ResultsFile[], next: readonly ResultsFile[], thresholdPct = DEFAULT_THRESHOLD_PCT, between: BetweenRuns = BETWEEN_RUNS): Comparison {
+export function compareResults(
+  base: readonly ResultsFile[],
+  next: readonly ResultsFile[],
+  thresholdPct = DEFAULT_THRESHOLD_PCT,
+  between: BetweenRuns = BETWEEN_RUNS,
+): Comparison {
   const a = pool(base);
   const b = pool(next);
   const rows: CaseComparison[] = [];
@@ -312,10 +423,27 @@ export function compareResults(base: readonly ResultsFile[], next: readonly Resu
   let okInBoth = 0;
   const keys = [...a.keys(), ...[...b.keys()].filter((k) => !a.has(k))];
   for (const key of keys) {
-    const [browser, suite, caseId, adapter, size] = JSON.parse(key) as [string, string, string, string, number];
+    const [browser, suite, caseId, adapter, size] = JSON.parse(key) as [
+      string,
+      string,
+      string,
+      string,
+      number,
+    ];
     const pa = a.get(key);
     const pb = b.get(key);
-    const row: CaseComparison = { browser, suite, case: caseId, adapter, size, base: pa ? sideOf(pa) : null, next: pb ? sideOf(pb) : null, change: null, verdict: 'not comparable', note: null };
+    const row: CaseComparison = {
+      browser,
+      suite,
+      case: caseId,
+      adapter,
+      size,
+      base: pa ? sideOf(pa) : null,
+      next: pb ? sideOf(pb) : null,
+      change: null,
+      verdict: 'not comparable',
+      note: null,
+    };
     rows.push(row);
     if (!pa || !pb) {
       row.verdict = pa ? 'only in base' : 'only in new';
@@ -327,7 +455,9 @@ export function compareResults(base: readonly ResultsFile[], next: readonly Resu
     if (outcome && 'ratio' in outcome) pending.set(row, outcome.ratio);
   }
   const runToRun = decideAll(pending, thresholdPct, between);
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v, rows.filter((r) => r.verdict === v).length])) as Record<Verdict, number>;
+  const counts = Object.fromEntries(
+    VERDICTS.map((v) => [v, rows.filter((r) => r.verdict === v).length]),
+  ) as Record<Verdict, number>;
   const compared = COMPARED_VERDICTS.reduce((sum, v) => sum + counts[v], 0);
   return {
     thresholdPct,
@@ -347,7 +477,11 @@ export function compareResults(base: readonly ResultsFile[], next: readonly Resu
 export function formatRunToRun(runToRun: readonly RunToRun[]): string | null {
   if (runToRun.length === 0) return null;
   const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
-  const parts = runToRun.map((r) => (r.estimated ? `${r.browser} ${r.pct.toFixed(1)}% (from ${rows(r.rows)})` : `${r.browser} none (${rows(r.rows)}: too few to estimate it from, ${RUN_TO_RUN_MIN_ROWS} needed)`));
+  const parts = runToRun.map((r) =>
+    r.estimated
+      ? `${r.browser} ${r.pct.toFixed(1)}% (from ${rows(r.rows)})`
+      : `${r.browser} none (${rows(r.rows)}: too few to estimate it from, ${RUN_TO_RUN_MIN_ROWS} needed)`,
+  );
   const shifts = runToRun.filter((r) => r.shift).map(shiftText);
   return (
     `Run-to-run spread added to every row's interval: ${parts.join(', ')}. ` +
@@ -363,27 +497,35 @@ export function formatRunToRun(runToRun: readonly RunToRun[]): string | null {
 
 /** A browser's shift as "chromium +16.2% [+14.0%, +18.5%]"; its browser alone when it has none. */
 export function shiftText(r: RunToRun): string {
-  return r.shift ? `${r.browser} ${signedPct(r.shift.pct)} [${signedPct(r.shift.low)}, ${signedPct(r.shift.high)}]` : r.browser;
+  return r.shift
+    ? `${r.browser} ${signedPct(r.shift.pct)} [${signedPct(r.shift.low)}, ${signedPct(r.shift.high)}]`
+    : r.browser;
 }
 
 /** A change in % with its sign: "+1.2%", "-3.4%", "±0.0%". */
-export const signedPct = (x: number) => `${x > 0 ? '+' : x < 0 ? '-' : '±'}${Math.abs(x).toFixed(1)}%`;
+export const signedPct = (x: number) =>
+  `${x > 0 ? '+' : x < 0 ? '-' : '±'}${Math.abs(x).toFixed(1)}%`;
 
 /** Per browser: what differs between the sides' environments and could explain a change. */
 function environmentNotes(base: readonly ResultsFile[], next: readonly ResultsFile[]): string[] {
   const notes: string[] = [];
-  const first = (side: readonly ResultsFile[], browser: string) => side.find((f) => f.run.browser === browser)?.environment;
+  const first = (side: readonly ResultsFile[], browser: string) =>
+    side.find((f) => f.run.browser === browser)?.environment;
   const browsers = [...new Set([...base, ...next].map((f) => f.run.browser))];
   for (const browser of browsers) {
     const ea = first(base, browser);
     const eb = first(next, browser);
     if (!ea || !eb) continue;
     const diffs: string[] = [];
-    if (ea.browser.version !== eb.browser.version) diffs.push(`version ${ea.browser.version} → ${eb.browser.version}`);
-    if (ea.timerStepMs !== eb.timerStepMs) diffs.push(`timer step ${ea.timerStepMs} → ${eb.timerStepMs} ms`);
-    if (ea.crossOriginIsolated !== eb.crossOriginIsolated) diffs.push(`cross-origin isolated ${ea.crossOriginIsolated} → ${eb.crossOriginIsolated}`);
+    if (ea.browser.version !== eb.browser.version)
+      diffs.push(`version ${ea.browser.version} → ${eb.browser.version}`);
+    if (ea.timerStepMs !== eb.timerStepMs)
+      diffs.push(`timer step ${ea.timerStepMs} → ${eb.timerStepMs} ms`);
+    if (ea.crossOriginIsolated !== eb.crossOriginIsolated)
+      diffs.push(`cross-origin isolated ${ea.crossOriginIsolated} → ${eb.crossOriginIsolated}`);
     if (ea.context !== eb.context) diffs.push(`ran in ${ea.context} → ${eb.context}`);
-    if (ea.os !== eb.os || ea.cores !== eb.cores) diffs.push(`machine ${ea.os}/${ea.cores ?? '?'} cores → ${eb.os}/${eb.cores ?? '?'} cores`);
+    if (ea.os !== eb.os || ea.cores !== eb.cores)
+      diffs.push(`machine ${ea.os}/${ea.cores ?? '?'} cores → ${eb.os}/${eb.cores ?? '?'} cores`);
     if (diffs.length > 0) notes.push(`${browser}: ${diffs.join('; ')}`);
   }
   return notes;

@@ -4,14 +4,28 @@
  * case's rows: its fastest store against the next fastest, and every store against raw
  * IndexedDB. Data for the one rule in findings.ts; results-document.ts writes what they find.
  */
-import { browsersOf, checkFindings, findingLines, isOk, perOperation, type CheckedFinding, type Finding } from './findings.ts';
+import {
+  browsersOf,
+  checkFindings,
+  findingLines,
+  isOk,
+  perOperation,
+  type CheckedFinding,
+  type Finding,
+} from './findings.ts';
 import { DEFAULT_SUITES } from './plan.ts';
 import type { CaseResult, FindingLine, ResultsFile } from './results-schema.ts';
 
 /** The store every other is set against: IndexedDB with no library on top. */
 export const RAW_INDEXEDDB = 'indexeddb-raw';
 
-function pair(id: string, suite: string, slower: string, faster: string, names: { slower: string; faster: string }): Finding {
+function pair(
+  id: string,
+  suite: string,
+  slower: string,
+  faster: string,
+  names: { slower: string; faster: string },
+): Finding {
   return {
     id,
     says: `${names.faster} is faster than ${names.slower}`,
@@ -24,24 +38,57 @@ function pair(id: string, suite: string, slower: string, faster: string, names: 
 
 /** The pairs of the default plan's cases, each checked per store, in the order the page lists them. */
 export const PAIR_FINDINGS: readonly Finding[] = [
-  pair('bulk-over-serial', 'insert', 'serial', 'bulk', { slower: 'one write at a time', faster: 'a bulk write' }),
-  pair('batch-over-serial-get', 'read', 'get-serial', 'get-batch', { slower: 'one get at a time', faster: 'one batch get' }),
-  pair('startkey-over-skip', 'paginate', 'ref-skip', 'ref-startkey', { slower: 'skip/limit paging', faster: 'startkey paging' }),
-  pair('index-over-scan', 'find', 'eq-scan', 'eq-indexed', { slower: 'a scan', faster: 'an indexed query' }),
-  pair('persisted-over-temp', 'views', 'temp', 'persisted', { slower: 'a temporary view', faster: 'a persisted view' }),
-  pair('warm-over-cold', 'find', 'eq-indexed-cold', 'eq-indexed', { slower: 'the first query after opening', faster: 'a warm indexed query' }),
+  pair('bulk-over-serial', 'insert', 'serial', 'bulk', {
+    slower: 'one write at a time',
+    faster: 'a bulk write',
+  }),
+  pair('batch-over-serial-get', 'read', 'get-serial', 'get-batch', {
+    slower: 'one get at a time',
+    faster: 'one batch get',
+  }),
+  pair('startkey-over-skip', 'paginate', 'ref-skip', 'ref-startkey', {
+    slower: 'skip/limit paging',
+    faster: 'startkey paging',
+  }),
+  pair('index-over-scan', 'find', 'eq-scan', 'eq-indexed', {
+    slower: 'a scan',
+    faster: 'an indexed query',
+  }),
+  pair('persisted-over-temp', 'views', 'temp', 'persisted', {
+    slower: 'a temporary view',
+    faster: 'a persisted view',
+  }),
+  pair('warm-over-cold', 'find', 'eq-indexed-cold', 'eq-indexed', {
+    slower: 'the first query after opening',
+    faster: 'a warm indexed query',
+  }),
 ];
 
 /** The headings findings are listed under, in order: each pair's own, then the two made per case. */
 export const FINDING_TOPICS: readonly { id: string; title: string }[] = [
-  ...PAIR_FINDINGS.map((f) => ({ id: f.id, title: f.says.charAt(0).toUpperCase() + f.says.slice(1) })),
-  { id: 'fastest', title: 'The fastest store of each case, against the next fastest: median(next) ÷ median(fastest)' },
-  { id: 'over-raw', title: `Each store against raw IndexedDB, per case: median(store) ÷ median(${RAW_INDEXEDDB}), above 1 when the store is slower` },
+  ...PAIR_FINDINGS.map((f) => ({
+    id: f.id,
+    title: f.says.charAt(0).toUpperCase() + f.says.slice(1),
+  })),
+  {
+    id: 'fastest',
+    title:
+      'The fastest store of each case, against the next fastest: median(next) ÷ median(fastest)',
+  },
+  {
+    id: 'over-raw',
+    title: `Each store against raw IndexedDB, per case: median(store) ÷ median(${RAW_INDEXEDDB}), above 1 when the store is slower`,
+  },
 ];
 
 /** The ok rows of the default plan's suites in one browser, by case, at the largest size any store has ok. */
-function casesOf(rows: readonly CaseResult[]): { suite: string; kase: string; size: number; ok: (CaseResult & { status: 'ok' })[] }[] {
-  const byCase = new Map<string, { suite: string; kase: string; ok: (CaseResult & { status: 'ok' })[] }>();
+function casesOf(
+  rows: readonly CaseResult[],
+): { suite: string; kase: string; size: number; ok: (CaseResult & { status: 'ok' })[] }[] {
+  const byCase = new Map<
+    string,
+    { suite: string; kase: string; ok: (CaseResult & { status: 'ok' })[] }
+  >();
   for (const row of rows) {
     if (!isOk(row) || !DEFAULT_SUITES.includes(row.suite)) continue;
     const key = `${row.suite}/${row.case}`;
@@ -58,19 +105,23 @@ function casesOf(rows: readonly CaseResult[]): { suite: string; kase: string; si
 function fastestFindings(docs: readonly ResultsFile[]): Finding[] {
   return browsersOf(docs).flatMap((b) =>
     casesOf(b.rows).flatMap(({ suite, kase, size, ok }) => {
-      const [first, second] = [...ok].sort((x, y) => perOperation(x).median - perOperation(y).median);
+      const [first, second] = [...ok].sort(
+        (x, y) => perOperation(x).median - perOperation(y).median,
+      );
       if (!first || !second) return [];
-      return [{
-        id: `fastest:${suite}/${kase}`,
-        topic: 'fastest',
-        says: `${first.adapter} is the fastest store at ${suite} ${kase}, ahead of ${second.adapter}`,
-        slower: { suite, case: kase, size, adapter: second.adapter },
-        faster: { suite, case: kase, size, adapter: first.adapter },
-        claim: { kind: 'faster' },
-        names: { slower: second.adapter, faster: first.adapter },
-        store: first.adapter,
-        browser: b.browser,
-      }];
+      return [
+        {
+          id: `fastest:${suite}/${kase}`,
+          topic: 'fastest',
+          says: `${first.adapter} is the fastest store at ${suite} ${kase}, ahead of ${second.adapter}`,
+          slower: { suite, case: kase, size, adapter: second.adapter },
+          faster: { suite, case: kase, size, adapter: first.adapter },
+          claim: { kind: 'faster' },
+          names: { slower: second.adapter, faster: first.adapter },
+          store: first.adapter,
+          browser: b.browser,
+        },
+      ];
     }),
   );
 }
@@ -80,9 +131,19 @@ function overRawFindings(docs: readonly ResultsFile[]): Finding[] {
   return browsersOf(docs).flatMap((b) => {
     const rows = b.rows.filter((c) => DEFAULT_SUITES.includes(c.suite));
     // A case raw IndexedDB cannot run (views need map/reduce) asks nothing of the others.
-    const cases = new Map(rows.filter((c) => c.adapter === RAW_INDEXEDDB && isOk(c)).map((c) => [`${c.suite}/${c.case}`, { suite: c.suite, kase: c.case }]));
+    const cases = new Map(
+      rows
+        .filter((c) => c.adapter === RAW_INDEXEDDB && isOk(c))
+        .map((c) => [`${c.suite}/${c.case}`, { suite: c.suite, kase: c.case }]),
+    );
     return [...cases].flatMap(([key, { suite, kase }]) => {
-      const stores = [...new Set(rows.filter((c) => c.suite === suite && c.case === kase && c.adapter !== RAW_INDEXEDDB).map((c) => c.adapter))];
+      const stores = [
+        ...new Set(
+          rows
+            .filter((c) => c.suite === suite && c.case === kase && c.adapter !== RAW_INDEXEDDB)
+            .map((c) => c.adapter),
+        ),
+      ];
       return stores.map((store): Finding => ({
         id: `over-raw:${key}:${store}`,
         topic: 'over-raw',

@@ -18,7 +18,9 @@ export function drivenReason(what: string): string {
 }
 
 /** A row the page left for the driver. */
-export function awaitsDriver(row: CaseResult): row is CaseResult & { status: 'unsupported'; reason: string } {
+export function awaitsDriver(
+  row: CaseResult,
+): row is CaseResult & { status: 'unsupported'; reason: string } {
   return row.status === 'unsupported' && row.reason.startsWith(DRIVER_NEEDED);
 }
 
@@ -27,14 +29,37 @@ export function awaitsDriver(row: CaseResult): row is CaseResult & { status: 'un
  * (`metrics`, and `notes` for what is not a number), and the statistics of the samples. A driver
  * runs a fixed number of trials, so the row stopped at its count.
  */
-export function measuredRow(identity: CaseIdentity, samples: number[], recorded: { metrics: Record<string, number[]>; notes?: string[] }): CaseResult {
+export function measuredRow(
+  identity: CaseIdentity,
+  samples: number[],
+  recorded: { metrics: Record<string, number[]>; notes?: string[] },
+): CaseResult {
   const { stats, precision, outliers } = derivedFromSamples(samples);
-  return { ...identity, samples, warmup: [], db: 'fresh', repeats: 1, ...recorded, status: 'ok', reason: null, stats, stopped: 'iterations', precision, outliers };
+  return {
+    ...identity,
+    samples,
+    warmup: [],
+    db: 'fresh',
+    repeats: 1,
+    ...recorded,
+    status: 'ok',
+    reason: null,
+    stats,
+    stopped: 'iterations',
+    precision,
+    outliers,
+  };
 }
 
 /** A driven row the sweep was stopped before or during (Ctrl-C, SIGTERM): not measured, and why. */
 export function stoppedRow(row: CaseIdentity): CaseResult {
-  return { ...row, samples: [], warmup: [], status: 'unsupported', reason: 'not measured: the sweep was stopped before this row finished' };
+  return {
+    ...row,
+    samples: [],
+    warmup: [],
+    status: 'unsupported',
+    reason: 'not measured: the sweep was stopped before this row finished',
+  };
 }
 
 /**

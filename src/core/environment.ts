@@ -28,7 +28,8 @@ export function detectBrowser(ua: string, uaData?: UaData): BrowserInfo {
   const webkit = m(/AppleWebKit\/([\d.]+)/);
   if (webkit) {
     const safari = m(/Version\/([\d.]+).*Safari/);
-    if (safari && /Mac OS X|iPhone|iPad/.test(ua)) return { name: 'Safari', version: safari, engine: 'WebKit' };
+    if (safari && /Mac OS X|iPhone|iPad/.test(ua))
+      return { name: 'Safari', version: safari, engine: 'WebKit' };
     return { name: 'WebKit', version: safari ?? webkit, engine: 'WebKit' };
   }
   return { name: 'unknown', version: 'unknown', engine: 'unknown' };
@@ -76,7 +77,9 @@ export async function collectEnvironment(context: 'main' | 'worker'): Promise<En
  * Asked after the run, when the stores know: which SQLite VFS started, whether WebSQL was
  * emulated. Only stores with something to say; a failing describe() is recorded, not thrown.
  */
-export async function describeAdapters(adapters: readonly StoreAdapter[]): Promise<Record<string, Record<string, string>>> {
+export async function describeAdapters(
+  adapters: readonly StoreAdapter[],
+): Promise<Record<string, Record<string, string>>> {
   const out: Record<string, Record<string, string>> = {};
   for (const adapter of adapters) {
     if (!adapter.describe) continue;

@@ -24,7 +24,10 @@ export function errorMessage(thrown: unknown): string {
   // PouchDB's errors keep the cause in `reason`, behind a message as plain as 'unknown'.
   const reason = (thrown as { reason?: unknown } | null)?.reason;
   const message = err.message || err.name || 'unknown error';
-  const text = typeof reason === 'string' && reason !== '' && !message.includes(reason) ? `${message} (${reason})` : message;
+  const text =
+    typeof reason === 'string' && reason !== '' && !message.includes(reason)
+      ? `${message} (${reason})`
+      : message;
   if (/quota/i.test(`${err.name} ${text}`)) return `quota exceeded: ${text}`;
   return text.split('\n')[0] ?? text;
 }
@@ -46,7 +49,10 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
     // A case whose time limit is already used up reaches here with ms <= 0: say so, not "-128 ms".
-    const text = ms > 0 ? `${what} did not finish within ${Math.round(ms)} ms` : `no time was left for ${what}`;
+    const text =
+      ms > 0
+        ? `${what} did not finish within ${Math.round(ms)} ms`
+        : `no time was left for ${what}`;
     timer = setTimeout(() => reject(new TimeoutError(text)), Math.max(0, ms));
   });
   promise.catch(() => {});

@@ -47,7 +47,9 @@ export function shortWhy(cell: FindingCell): string {
 export function findingsList(checked: readonly CheckedFinding[]): ListTopic[] {
   const topicOf = (c: CheckedFinding) => c.finding.topic ?? c.finding.id;
   const known = FINDING_TOPICS.map((t) => t.id);
-  const others = [...new Set(checked.map(topicOf))].filter((id) => !known.includes(id)).map((id) => ({ id, title: id }));
+  const others = [...new Set(checked.map(topicOf))]
+    .filter((id) => !known.includes(id))
+    .map((id) => ({ id, title: id }));
   return [...FINDING_TOPICS, ...others].flatMap((topic) => {
     const mine = checked.filter((c) => topicOf(c) === topic.id);
     return mine.length > 0 ? [{ id: topic.id, title: topic.title, groups: groupsOf(mine) }] : [];
@@ -68,14 +70,20 @@ function groupsOf(checked: readonly CheckedFinding[]): ListGroup[] {
       .filter((list) => list[0]?.cell.browser === browser)
       .map((list) => {
         const first = list[0] as Measured;
-        return { browser, label: caseOf(first.finding), measured: list.filter((m) => m.cell.verdict !== 'missing'), missing: foldMissing(list) };
+        return {
+          browser,
+          label: caseOf(first.finding),
+          measured: list.filter((m) => m.cell.verdict !== 'missing'),
+          missing: foldMissing(list),
+        };
       }),
   );
 }
 
 function foldMissing(list: readonly Measured[]): MissingFold[] {
   const folds = new Map<string, FindingCell[]>();
-  for (const { cell } of list.filter((m) => m.cell.verdict === 'missing')) folds.set(shortWhy(cell), [...(folds.get(shortWhy(cell)) ?? []), cell]);
+  for (const { cell } of list.filter((m) => m.cell.verdict === 'missing'))
+    folds.set(shortWhy(cell), [...(folds.get(shortWhy(cell)) ?? []), cell]);
   return [...folds].map(([why, cells]) => ({
     why,
     stores: cells.map((c) => c.adapter),

@@ -64,7 +64,10 @@ export interface Finding {
  * - `differs`: wholly outside the band (an `about` claim);
  * - `too close to call`: the interval reaches both ways, or there is none.
  */
-export function verdictOf(claim: Claim, interval: { lo: number; hi: number } | null): 'holds' | 'reversed' | 'differs' | 'too close to call' {
+export function verdictOf(
+  claim: Claim,
+  interval: { lo: number; hi: number } | null,
+): 'holds' | 'reversed' | 'differs' | 'too close to call' {
   if (interval === null) return 'too close to call';
   if (claim.kind === 'faster') {
     if (interval.lo > 1) return 'holds';
@@ -111,13 +114,17 @@ export function browsersOf(docs: readonly ResultsFile[]): BrowserRows[] {
   const out: BrowserRows[] = [];
   for (const [browser, list] of byBrowser) {
     const keys = list.flatMap((d) => d.cases.map(rowKey));
-    if (list.length === 1 || new Set(keys).size === keys.length) out.push({ browser, rows: list.flatMap((d) => d.cases), plans: list.map((d) => d.run.plan) });
-    else for (const d of list) out.push({ browser: `${browser} (${d.run.id})`, rows: d.cases, plans: [d.run.plan] });
+    if (list.length === 1 || new Set(keys).size === keys.length)
+      out.push({ browser, rows: list.flatMap((d) => d.cases), plans: list.map((d) => d.run.plan) });
+    else
+      for (const d of list)
+        out.push({ browser: `${browser} (${d.run.id})`, rows: d.cases, plans: [d.run.plan] });
   }
   return out;
 }
 
-const rowKey = (c: CaseResult) => `${c.suite}\u0000${c.case}\u0000${c.adapter}\u0000${c.size}\u0000${JSON.stringify(c.params)}`;
+const rowKey = (c: CaseResult) =>
+  `${c.suite}\u0000${c.case}\u0000${c.adapter}\u0000${c.size}\u0000${JSON.stringify(c.params)}`;
 
 /** Whether a plan asked for a case: its suite, and the case unless the plan names other cases. */
 function asked(plans: readonly Plan[], suite: string, kase: string): boolean {
@@ -132,27 +139,38 @@ function leftOut(plans: readonly Plan[], suite: string, kase: string): boolean {
 /** The finding checked in every browser and store of the documents that ran either side. */
 export function findingCells(finding: Finding, docs: readonly ResultsFile[]): FindingCell[] {
   if (finding.notMeasurable) return [];
-  return browsersOf(docs).flatMap((b) => (finding.browser === undefined || finding.browser === b.browser ? browserCells(finding, b) : []));
+  return browsersOf(docs).flatMap((b) =>
+    finding.browser === undefined || finding.browser === b.browser ? browserCells(finding, b) : [],
+  );
 }
 
 /** The two stores a finding compares when both its sides name one, or null: it is checked on each store. */
 export function namedStores(finding: Finding): { slower: string; faster: string } | null {
   const { slower, faster } = finding;
-  return slower.adapter !== undefined && faster.adapter !== undefined ? { slower: slower.adapter, faster: faster.adapter } : null;
+  return slower.adapter !== undefined && faster.adapter !== undefined
+    ? { slower: slower.adapter, faster: faster.adapter }
+    : null;
 }
 
 /** What a cell of a finding about named stores is called: its store, or `slower → faster`. */
 export function storeLabel(finding: Finding, named: { slower: string; faster: string }): string {
-  return finding.store ?? (named.slower === named.faster ? named.slower : `${named.slower} → ${named.faster}`);
+  return (
+    finding.store ??
+    (named.slower === named.faster ? named.slower : `${named.slower} → ${named.faster}`)
+  );
 }
 
 function browserCells(finding: Finding, b: BrowserRows): FindingCell[] {
   const named = namedStores(finding);
   if (named) return [cellOf(finding, b, storeLabel(finding, named))];
   const sides = [finding.slower, finding.faster];
-  const ran = b.rows.filter((c) => sides.some((s) => c.suite === s.suite && c.case === s.case)).map((c) => c.adapter);
+  const ran = b.rows
+    .filter((c) => sides.some((s) => c.suite === s.suite && c.case === s.case))
+    .map((c) => c.adapter);
   // A store the plan asked for either side of, with no row of it, is missing too, not left out.
-  const plannedStores = sides.some((s) => asked(b.plans, s.suite, s.case)) ? b.plans.flatMap((p) => p.adapters) : [];
+  const plannedStores = sides.some((s) => asked(b.plans, s.suite, s.case))
+    ? b.plans.flatMap((p) => p.adapters)
+    : [];
   // In the plan's order of stores, as the run took them; stores it did not name after them.
   const order = [...new Set([...b.plans.flatMap((p) => p.adapters), ...ran])];
   const stores = new Set([...ran, ...plannedStores]);
@@ -163,25 +181,58 @@ function cellOf(finding: Finding, b: BrowserRows, store: string): FindingCell {
   const of = (ref: RowRef) => ({ ...ref, adapter: ref.adapter ?? store });
   const [slowerRef, fasterRef] = [of(finding.slower), of(finding.faster)];
   const size = sizeOf(b.rows, slowerRef, fasterRef);
-  const find = (ref: Required<RowRef>) => b.rows.find((c) => c.suite === ref.suite && c.case === ref.case && c.adapter === ref.adapter && c.size === size);
+  const find = (ref: Required<RowRef>) =>
+    b.rows.find(
+      (c) =>
+        c.suite === ref.suite &&
+        c.case === ref.case &&
+        c.adapter === ref.adapter &&
+        c.size === size,
+    );
   const [slower, faster] = [find(slowerRef), find(fasterRef)];
   const base = { browser: b.browser, adapter: store, size: size ?? null };
   if (!isOk(slower) || !isOk(faster)) {
-    const why = !isOk(slower) ? notOk(finding, slowerRef, slower, b.plans, size) : notOk(finding, fasterRef, faster, b.plans, size);
+    const why = !isOk(slower)
+      ? notOk(finding, slowerRef, slower, b.plans, size)
+      : notOk(finding, fasterRef, faster, b.plans, size);
     return { ...base, verdict: 'missing', ratio: null, point: null, why };
   }
   const [a, z] = [perOperation(faster), perOperation(slower)];
   const ratio = ratioOfMedians(a, z);
   const point = a.median > 0 && z.median > 0 ? z.median / a.median : null;
-  const why = ratio ? undefined : !a.ci || !z.ci ? 'a row has fewer than 6 samples, too few for an interval of its median' : "a median's interval reaches 0 (samples below the timer step), where a ratio has no bound";
-  return { ...base, verdict: verdictOf(finding.claim, ratio), ratio, point, ...(why ? { why } : {}) };
+  const why = ratio
+    ? undefined
+    : !a.ci || !z.ci
+      ? 'a row has fewer than 6 samples, too few for an interval of its median'
+      : "a median's interval reaches 0 (samples below the timer step), where a ratio has no bound";
+  return {
+    ...base,
+    verdict: verdictOf(finding.claim, ratio),
+    ratio,
+    point,
+    ...(why ? { why } : {}),
+  };
 }
 
 /** The size both sides are read at: exact, or the largest (next-largest) at which the store has a row of either side. */
-function sizeOf(rows: readonly CaseResult[], slower: Required<RowRef>, faster: Required<RowRef>): number | undefined {
+function sizeOf(
+  rows: readonly CaseResult[],
+  slower: Required<RowRef>,
+  faster: Required<RowRef>,
+): number | undefined {
   const size = slower.size;
   if (typeof size === 'number') return size;
-  const sizes = [...new Set(rows.filter((c) => [slower, faster].some((s) => c.suite === s.suite && c.case === s.case && c.adapter === s.adapter)).map((c) => c.size))].sort((x, y) => x - y);
+  const sizes = [
+    ...new Set(
+      rows
+        .filter((c) =>
+          [slower, faster].some(
+            (s) => c.suite === s.suite && c.case === s.case && c.adapter === s.adapter,
+          ),
+        )
+        .map((c) => c.size),
+    ),
+  ].sort((x, y) => x - y);
   return size === 'largest' ? sizes.at(-1) : sizes.at(-2);
 }
 
@@ -197,7 +248,13 @@ export function isOk(row: CaseResult | undefined): row is CaseResult & { status:
 }
 
 /** Which side is missing and why: its status and reason, or that it did not run (or that the plan chose other cases). */
-function notOk(finding: Finding, ref: Required<RowRef>, row: CaseResult | undefined, plans: readonly Plan[], size: number | undefined): string {
+function notOk(
+  finding: Finding,
+  ref: Required<RowRef>,
+  row: CaseResult | undefined,
+  plans: readonly Plan[],
+  size: number | undefined,
+): string {
   const label = namedStores(finding) ? `${ref.adapter} ${ref.case}` : ref.case;
   if (row) return `${label} is ${row.status}${row.reason ? `: ${row.reason}` : ''}`;
   if (leftOut(plans, ref.suite, ref.case)) return `${label} was not in the plan`;
@@ -213,7 +270,9 @@ export function formatRatio(r: MedianRatio | null): string {
 /** A cell's ratio as a list shows it: with its interval, or alone and saying it has none. */
 export function formatCellRatio(cell: FindingCell): string {
   if (cell.ratio) return formatRatio(cell.ratio);
-  return cell.point === null || cell.point === undefined ? 'no ratio' : `${fmt(cell.point)}× (no interval)`;
+  return cell.point === null || cell.point === undefined
+    ? 'no ratio'
+    : `${fmt(cell.point)}× (no interval)`;
 }
 
 /** Three significant figures, as a factor reads. */
@@ -224,7 +283,9 @@ export function fmt(x: number): string {
 
 /** Where a cell is, in words: "on idb in chromium", or for a finding about named stores "at paginate ref-skip in chromium". */
 function whereOf(finding: Finding, cell: FindingCell): string {
-  return namedStores(finding) ? `at ${finding.slower.suite} ${finding.slower.case} in ${cell.browser}` : `on ${cell.adapter} in ${cell.browser}`;
+  return namedStores(finding)
+    ? `at ${finding.slower.suite} ${finding.slower.case} in ${cell.browser}`
+    : `on ${cell.adapter} in ${cell.browser}`;
 }
 
 /**
@@ -234,11 +295,13 @@ function whereOf(finding: Finding, cell: FindingCell): string {
 export function findingSentence(finding: Finding, cell: FindingCell): string {
   const names = finding.names ?? { slower: finding.slower.case, faster: finding.faster.case };
   const where = whereOf(finding, cell);
-  if (cell.verdict === 'missing') return `${names.faster} against ${names.slower} ${where}: missing (${cell.why ?? 'a row is absent'})`;
+  if (cell.verdict === 'missing')
+    return `${names.faster} against ${names.slower} ${where}: missing (${cell.why ?? 'a row is absent'})`;
   const value = cell.point ?? 0;
   const relation = value >= 1 ? 'faster than' : 'as fast as';
   const interval = cell.ratio ? ` [${fmt(cell.ratio.lo)}, ${fmt(cell.ratio.hi)}]` : '';
-  const band = finding.claim.kind === 'about' ? ` (claimed: about ${fmt(finding.claim.value)}×)` : '';
+  const band =
+    finding.claim.kind === 'about' ? ` (claimed: about ${fmt(finding.claim.value)}×)` : '';
   const none = cell.ratio ? '' : ` (no interval: ${cell.why ?? 'none'})`;
   // A small factor is hard to read: say the other way round too.
   const turned = value > 0 && value < 1 ? ` (${names.slower} is ${fmt(1 / value)}× faster)` : '';
@@ -270,8 +333,13 @@ export interface CheckedFinding {
 }
 
 /** Every finding checked in the documents, in the findings' order; those no store ran are left out. */
-export function checkFindings(findings: readonly Finding[], docs: readonly ResultsFile[]): CheckedFinding[] {
-  return findings.map((finding) => ({ finding, cells: findingCells(finding, docs) })).filter((c) => c.cells.length > 0);
+export function checkFindings(
+  findings: readonly Finding[],
+  docs: readonly ResultsFile[],
+): CheckedFinding[] {
+  return findings
+    .map((finding) => ({ finding, cells: findingCells(finding, docs) }))
+    .filter((c) => c.cells.length > 0);
 }
 
 /** Every finding checked in every browser and store of the documents, as lines, in the findings' order. */

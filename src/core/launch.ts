@@ -65,7 +65,12 @@ export function defaultLaunches(passes: number, budgetMs: number | undefined): n
 }
 
 /** The key of a row across launches. */
-export function carryKey(row: { suite: string; case: string; size: number; adapter: string }): string {
+export function carryKey(row: {
+  suite: string;
+  case: string;
+  size: number;
+  adapter: string;
+}): string {
   return JSON.stringify([row.suite, row.case, row.size, row.adapter]);
 }
 
@@ -82,28 +87,58 @@ export function launchPasses(passes: number, launches: number): { first: number;
   return out;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
-const isNumbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number');
+const isNumbers = (v: unknown): v is number[] =>
+  Array.isArray(v) && v.every((x) => typeof x === 'number');
 const STATE_KINDS = new Set(['sampling', 'stopped', 'failed']);
 
 /** Check one carried row; the message says which field is wrong. */
 function checkRow(data: unknown, where: string): CarriedRow {
   if (!isObject(data)) throw new LaunchError(`${where}: not an object`);
-  for (const key of ['suite', 'case', 'adapter', 'title'] as const) if (typeof data[key] !== 'string') throw new LaunchError(`${where}.${key}: not a string`);
-  for (const key of ['size', 'repeats'] as const) if (!isCount(data[key])) throw new LaunchError(`${where}.${key}: not a whole number`);
-  if (typeof data.operations !== 'number' || !(data.operations > 0)) throw new LaunchError(`${where}.operations: not a count above 0`);
+  for (const key of ['suite', 'case', 'adapter', 'title'] as const)
+    if (typeof data[key] !== 'string') throw new LaunchError(`${where}.${key}: not a string`);
+  for (const key of ['size', 'repeats'] as const)
+    if (!isCount(data[key])) throw new LaunchError(`${where}.${key}: not a whole number`);
+  if (typeof data.operations !== 'number' || !(data.operations > 0))
+    throw new LaunchError(`${where}.operations: not a count above 0`);
   if (!isObject(data.params)) throw new LaunchError(`${where}.params: not an object`);
-  if (!DB_MODES.includes(data.db as DbMode)) throw new LaunchError(`${where}.db: not ${DB_MODES.join(' or ')}`);
-  if (data.series !== undefined && !(isObject(data.series) && typeof data.series.x === 'string' && typeof data.series.y === 'string')) throw new LaunchError(`${where}.series: not the names of its x and y`);
-  for (const key of ['spentMs', 'sampleWallMs'] as const) if (typeof data[key] !== 'number' || !((data[key] as number) >= 0)) throw new LaunchError(`${where}.${key}: not a time`);
-  if (data.settledCostMs !== undefined && !(typeof data.settledCostMs === 'number' && data.settledCostMs >= 0)) throw new LaunchError(`${where}.settledCostMs: not a time`);
-  for (const key of ['samples', 'warmup', 'samplesPerPass'] as const) if (!isNumbers(data[key])) throw new LaunchError(`${where}.${key}: not a list of numbers`);
+  if (!DB_MODES.includes(data.db as DbMode))
+    throw new LaunchError(`${where}.db: not ${DB_MODES.join(' or ')}`);
+  if (
+    data.series !== undefined &&
+    !(
+      isObject(data.series) &&
+      typeof data.series.x === 'string' &&
+      typeof data.series.y === 'string'
+    )
+  )
+    throw new LaunchError(`${where}.series: not the names of its x and y`);
+  for (const key of ['spentMs', 'sampleWallMs'] as const)
+    if (typeof data[key] !== 'number' || !((data[key] as number) >= 0))
+      throw new LaunchError(`${where}.${key}: not a time`);
+  if (
+    data.settledCostMs !== undefined &&
+    !(typeof data.settledCostMs === 'number' && data.settledCostMs >= 0)
+  )
+    throw new LaunchError(`${where}.settledCostMs: not a time`);
+  for (const key of ['samples', 'warmup', 'samplesPerPass'] as const)
+    if (!isNumbers(data[key])) throw new LaunchError(`${where}.${key}: not a list of numbers`);
   const samples = data.samples as number[];
-  if ((data.samplesPerPass as number[]).reduce((a, k) => a + k, 0) !== samples.length) throw new LaunchError(`${where}.samplesPerPass: does not add up to the ${samples.length} samples`);
-  if (!isObject(data.metrics) || !Object.values(data.metrics).every((m) => isNumbers(m) && m.length === samples.length)) throw new LaunchError(`${where}.metrics: not one number per sample for each metric`);
-  if (!Array.isArray(data.points) || data.points.length !== samples.length) throw new LaunchError(`${where}.points: not one list per sample`);
-  if (!isObject(data.state) || !STATE_KINDS.has(data.state.kind as string)) throw new LaunchError(`${where}.state: not sampling, stopped or failed`);
+  if ((data.samplesPerPass as number[]).reduce((a, k) => a + k, 0) !== samples.length)
+    throw new LaunchError(
+      `${where}.samplesPerPass: does not add up to the ${samples.length} samples`,
+    );
+  if (
+    !isObject(data.metrics) ||
+    !Object.values(data.metrics).every((m) => isNumbers(m) && m.length === samples.length)
+  )
+    throw new LaunchError(`${where}.metrics: not one number per sample for each metric`);
+  if (!Array.isArray(data.points) || data.points.length !== samples.length)
+    throw new LaunchError(`${where}.points: not one list per sample`);
+  if (!isObject(data.state) || !STATE_KINDS.has(data.state.kind as string))
+    throw new LaunchError(`${where}.state: not sampling, stopped or failed`);
   return data as unknown as CarriedRow;
 }
 
@@ -112,11 +147,20 @@ function checkRow(data: unknown, where: string): CarriedRow {
  * run it belongs to. Both sides of the page/CLI line call it. Throws LaunchError saying what is wrong.
  */
 export function checkCarry(data: unknown, runId: string, passesDone?: number): Carry {
-  if (!isObject(data) || data.schema !== CARRY_SCHEMA) throw new LaunchError(`the carried rows are not ${CARRY_SCHEMA}`);
-  if (data.runId !== runId) throw new LaunchError(`the carried rows are of run ${String(data.runId)}, not of this run (${runId})`);
-  if (!isCount(data.passesDone) || data.passesDone < 1) throw new LaunchError(`the carried rows' passesDone is not a whole number from 1`);
-  if (passesDone !== undefined && data.passesDone !== passesDone) throw new LaunchError(`the carried rows have been through ${String(data.passesDone)} passes; this launch continues after ${passesDone}`);
-  if (!Array.isArray(data.rows) || !Array.isArray(data.order)) throw new LaunchError('the carried rows have no rows or order list');
+  if (!isObject(data) || data.schema !== CARRY_SCHEMA)
+    throw new LaunchError(`the carried rows are not ${CARRY_SCHEMA}`);
+  if (data.runId !== runId)
+    throw new LaunchError(
+      `the carried rows are of run ${String(data.runId)}, not of this run (${runId})`,
+    );
+  if (!isCount(data.passesDone) || data.passesDone < 1)
+    throw new LaunchError(`the carried rows' passesDone is not a whole number from 1`);
+  if (passesDone !== undefined && data.passesDone !== passesDone)
+    throw new LaunchError(
+      `the carried rows have been through ${String(data.passesDone)} passes; this launch continues after ${passesDone}`,
+    );
+  if (!Array.isArray(data.rows) || !Array.isArray(data.order))
+    throw new LaunchError('the carried rows have no rows or order list');
   data.rows.forEach((row, i) => checkRow(row, `carry.rows[${i}]`));
   return data as unknown as Carry;
 }
@@ -124,10 +168,18 @@ export function checkCarry(data: unknown, runId: string, passesDone?: number): C
 export function checkLaunchOrder(data: unknown, runId: string, passes: number): LaunchOrder {
   if (!isObject(data)) throw new LaunchError('the launch order is not an object');
   const { launch, first, last, budgetMs, budgetLeftMs } = data;
-  if (!isCount(launch) || launch < 1) throw new LaunchError(`the launch order's launch is not a whole number from 1, got ${String(launch)}`);
-  if (!isCount(first) || !isCount(last) || first < 1 || last < first || last > passes) throw new LaunchError(`the launch order's passes ${String(first)} to ${String(last)} are not within the plan's 1 to ${passes}`);
-  if (typeof budgetMs !== 'number' || !(budgetMs >= 0)) throw new LaunchError('the launch order has no budget');
-  if (typeof budgetLeftMs !== 'number' || !(budgetLeftMs >= budgetMs)) throw new LaunchError("the launch order's budget left of the run is missing or below its own");
+  if (!isCount(launch) || launch < 1)
+    throw new LaunchError(
+      `the launch order's launch is not a whole number from 1, got ${String(launch)}`,
+    );
+  if (!isCount(first) || !isCount(last) || first < 1 || last < first || last > passes)
+    throw new LaunchError(
+      `the launch order's passes ${String(first)} to ${String(last)} are not within the plan's 1 to ${passes}`,
+    );
+  if (typeof budgetMs !== 'number' || !(budgetMs >= 0))
+    throw new LaunchError('the launch order has no budget');
+  if (typeof budgetLeftMs !== 'number' || !(budgetLeftMs >= budgetMs))
+    throw new LaunchError("the launch order's budget left of the run is missing or below its own");
   if (first === 1 && data.carry !== null) throw new LaunchError('the first launch carries no rows');
   const carry = first === 1 ? null : checkCarry(data.carry, runId, first - 1);
   return { launch, first, last, budgetMs, budgetLeftMs, carry };

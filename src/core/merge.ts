@@ -43,7 +43,8 @@ interface Doc {
 }
 
 export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
-  if (inputs.length === 0) throw new MergeError('no files to merge; give one or more results files');
+  if (inputs.length === 0)
+    throw new MergeError('no files to merge; give one or more results files');
   const notes: string[] = [];
   const raw = withoutPartials(inputs, notes);
   checkOneSchema(raw);
@@ -52,7 +53,10 @@ export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
   const kept = withoutTwins(docs, notes);
   checkRowsOnce(kept);
   const ordered = [...kept].sort(
-    (a, b) => a.doc.run.browser.localeCompare(b.doc.run.browser) || (a.doc.run.plan.shard?.index ?? 0) - (b.doc.run.plan.shard?.index ?? 0) || a.doc.run.startedAt.localeCompare(b.doc.run.startedAt),
+    (a, b) =>
+      a.doc.run.browser.localeCompare(b.doc.run.browser) ||
+      (a.doc.run.plan.shard?.index ?? 0) - (b.doc.run.plan.shard?.index ?? 0) ||
+      a.doc.run.startedAt.localeCompare(b.doc.run.startedAt),
   );
   notes.push(...coverageNotes(ordered), ...commitNotes(ordered));
   return { documents: ordered.map((d) => d.doc), notes };
@@ -62,7 +66,9 @@ export function mergeResults(inputs: readonly MergeInput[]): MergeOutcome {
 function withoutPartials(inputs: readonly MergeInput[], notes: string[]): MergeInput[] {
   return inputs.filter((input) => {
     if (schemaOf(input.data) !== PARTIAL_SCHEMA) return true;
-    notes.push(`skipped ${input.source}: rows of a browser run that did not finish (${PARTIAL_SCHEMA}), not a results document`);
+    notes.push(
+      `skipped ${input.source}: rows of a browser run that did not finish (${PARTIAL_SCHEMA}), not a results document`,
+    );
     return false;
   });
 }
@@ -82,12 +88,18 @@ function checkOneSchema(raw: readonly MergeInput[]): void {
     }
   }
   if (schemas.size > 1) {
-    const list = [...schemas].map(([schema, files]) => `${schema} in ${files.join(', ')}`).join('; ');
-    throw new MergeError(`the files are of different schema versions (${list}); a results set holds one version, and this build reads ${RESULTS_SCHEMA}`);
+    const list = [...schemas]
+      .map(([schema, files]) => `${schema} in ${files.join(', ')}`)
+      .join('; ');
+    throw new MergeError(
+      `the files are of different schema versions (${list}); a results set holds one version, and this build reads ${RESULTS_SCHEMA}`,
+    );
   }
   const only = [...schemas.keys()][0];
   if (only !== undefined && only !== RESULTS_SCHEMA) {
-    throw new MergeError(`${[...schemas.values()].flat().join(', ')}: schema ${only}; this build reads and merges only ${RESULTS_SCHEMA}`);
+    throw new MergeError(
+      `${[...schemas.values()].flat().join(', ')}: schema ${only}; this build reads and merges only ${RESULTS_SCHEMA}`,
+    );
   }
 }
 
@@ -102,9 +114,12 @@ function validated(raw: readonly MergeInput[]): Doc[] {
       if (e instanceof ResultsError) throw new MergeError(e.message);
       throw e;
     }
-    parsed.forEach((doc, i) => docs.push({ source: parsed.length === 1 ? source : `${source} [document ${i}]`, doc }));
+    parsed.forEach((doc, i) =>
+      docs.push({ source: parsed.length === 1 ? source : `${source} [document ${i}]`, doc }),
+    );
   }
-  if (docs.length === 0) throw new MergeError('no results documents to merge; every file was skipped');
+  if (docs.length === 0)
+    throw new MergeError('no results documents to merge; every file was skipped');
   return docs;
 }
 
@@ -127,7 +142,8 @@ function withoutTwins(docs: readonly Doc[], notes: string[]): Doc[] {
   const kept: Doc[] = [];
   for (const d of docs) {
     const twin = kept.find((k) => sameDocument(k.doc, d.doc));
-    if (twin) notes.push(`skipped ${d.source}: the same run as ${twin.source} (${describeDoc(d.doc)})`);
+    if (twin)
+      notes.push(`skipped ${d.source}: the same run as ${twin.source} (${describeDoc(d.doc)})`);
     else kept.push(d);
   }
   return kept;
@@ -165,21 +181,47 @@ function planKey(plan: Plan): string {
 
 /** Which plan fields differ, with both values, e.g. `sizes: 100,1000 in a.json, 100 in b.json`. */
 function planDifference(a: Plan, b: Plan, aSource: string, bSource: string): string {
-  const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => k !== 'shard').sort();
-  const show = (v: unknown) => (v === undefined ? 'absent' : Array.isArray(v) ? v.join(',') : typeof v === 'object' ? canonicalJson(v) : String(v));
+  const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => k !== 'shard')
+    .sort();
+  const show = (v: unknown) =>
+    v === undefined
+      ? 'absent'
+      : Array.isArray(v)
+        ? v.join(',')
+        : typeof v === 'object'
+          ? canonicalJson(v)
+          : String(v);
   const diffs = fields
-    .filter((k) => canonicalJson((a as unknown as Record<string, unknown>)[k]) !== canonicalJson((b as unknown as Record<string, unknown>)[k]))
-    .map((k) => `${k}: ${show((a as unknown as Record<string, unknown>)[k])} in ${aSource}, ${show((b as unknown as Record<string, unknown>)[k])} in ${bSource}`);
+    .filter(
+      (k) =>
+        canonicalJson((a as unknown as Record<string, unknown>)[k]) !==
+        canonicalJson((b as unknown as Record<string, unknown>)[k]),
+    )
+    .map(
+      (k) =>
+        `${k}: ${show((a as unknown as Record<string, unknown>)[k])} in ${aSource}, ${show((b as unknown as Record<string, unknown>)[k])} in ${bSource}`,
+    );
   return diffs.join('; ');
 }
 
 function sameDocument(a: ResultsFile, b: ResultsFile): boolean {
-  return a.run.id === b.run.id && a.run.browser === b.run.browser && a.run.startedAt === b.run.startedAt && shardText(a) === shardText(b);
+  return (
+    a.run.id === b.run.id &&
+    a.run.browser === b.run.browser &&
+    a.run.startedAt === b.run.startedAt &&
+    shardText(a) === shardText(b)
+  );
 }
 
 /** One browser on one machine, as far as a document can tell. */
 function machineKey(doc: ResultsFile): string {
-  return [doc.run.browser, doc.environment.userAgent, doc.environment.os, doc.environment.cores ?? ''].join('\u0000');
+  return [
+    doc.run.browser,
+    doc.environment.userAgent,
+    doc.environment.os,
+    doc.environment.cores ?? '',
+  ].join('\u0000');
 }
 
 function shardText(doc: ResultsFile): string {
@@ -204,7 +246,8 @@ function coverageNotes(docs: readonly Doc[]): string[] {
       const count = counts[0] as number;
       const have = new Set(mine.map((d) => d.doc.run.plan.shard?.index));
       const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !have.has(i));
-      if (missing.length > 0) line += `; MISSING shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')}: their rows are not in the set`;
+      if (missing.length > 0)
+        line += `; MISSING shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')}: their rows are not in the set`;
     } else if (counts.length > 1) {
       line += '; the plan was split in different ways on different runs, so the set may lack rows';
     }
@@ -216,5 +259,9 @@ function coverageNotes(docs: readonly Doc[]): string[] {
 /** Different harness commits measure with different code; worth knowing, not a reason to refuse. */
 function commitNotes(docs: readonly Doc[]): string[] {
   const commits = [...new Set(docs.map((d) => d.doc.harness.commit))];
-  return commits.length > 1 ? [`note: the documents come from different harness commits (${commits.join(', ')}); suites or stores may have changed between them`] : [];
+  return commits.length > 1
+    ? [
+        `note: the documents come from different harness commits (${commits.join(', ')}); suites or stores may have changed between them`,
+      ]
+    : [];
 }

@@ -70,7 +70,14 @@ export function pairedRatio(logs: readonly number[]): PairedRatio | null {
   const mean = logs.reduce((s, y) => s + y, 0) / n;
   const sd = Math.sqrt(logs.reduce((s, y) => s + (y - mean) ** 2, 0) / (n - 1));
   const half = (tQuantile95(n - 1) * sd) / Math.sqrt(n);
-  return { ratio: Math.exp(mean), lo: Math.exp(mean - half), hi: Math.exp(mean + half), passes: n, logMean: mean, logSd: sd };
+  return {
+    ratio: Math.exp(mean),
+    lo: Math.exp(mean - half),
+    hi: Math.exp(mean + half),
+    passes: n,
+    logMean: mean,
+    logSd: sd,
+  };
 }
 
 /** The pair's ratio and interval from its two rows' samples. */

@@ -19,7 +19,11 @@ export function pairUp(rows: readonly Row[]): void {
  * A round's order: a pair as the group's turn says (AB or BA, alternating from a seeded start, so
  * each store goes first as often as the other); any other rows as `shuffle` deals them.
  */
-export function roundOrder(rows: readonly Row[], aFirst: boolean, shuffle: (rows: readonly Row[]) => Row[]): Row[] {
+export function roundOrder(
+  rows: readonly Row[],
+  aFirst: boolean,
+  shuffle: (rows: readonly Row[]) => Row[],
+): Row[] {
   const [x, y] = rows;
   if (rows.length !== 2 || !x || !y || x.pair?.other !== y) return shuffle(rows);
   const [a, b] = x.pair.side === 'A' ? [x, y] : [y, x];

@@ -110,7 +110,13 @@ export function passesOf(auto: AutoSampling | undefined): number {
  * median row at ±4.1% against ±5.0% and ±4.5%; 24 passes spend too much of the budget on each
  * pass's fills and warm-ups.
  */
-export const DEFAULT_AUTO: Readonly<AutoSampling> = { targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60_000, passes: 12 };
+export const DEFAULT_AUTO: Readonly<AutoSampling> = {
+  targetRelCi: 0.02,
+  minN: 6,
+  maxN: 1000,
+  maxMs: 60_000,
+  passes: 12,
+};
 
 /** Sampling time per browser by default: the default plan in three engines takes about 15 minutes. */
 export const DEFAULT_BUDGET_MS = 5 * 60_000;
@@ -138,11 +144,19 @@ export const PLAN_LIMITS = {
  */
 export const DEFAULT_SUITES: readonly string[] = ['insert', 'read', 'paginate', 'find', 'views'];
 export const DEFAULT_CASES: readonly string[] = [
-  'serial', 'bulk', // insert
-  'get-serial', 'get-batch', 'all', // read
-  'ref-skip', 'ref-startkey', // paginate
-  'eq-indexed', 'eq-scan', 'eq-indexed-cold', 'count-all', // find
-  'persisted', 'temp', // views
+  'serial',
+  'bulk', // insert
+  'get-serial',
+  'get-batch',
+  'all', // read
+  'ref-skip',
+  'ref-startkey', // paginate
+  'eq-indexed',
+  'eq-scan',
+  'eq-indexed-cold',
+  'count-all', // find
+  'persisted',
+  'temp', // views
 ];
 
 /**
@@ -180,9 +194,19 @@ export class PlanError extends Error {
 }
 
 /** The fields every plan has, as text. */
-type CoreField = 'suites' | 'adapters' | 'sizes' | 'iterations' | 'warmup' | 'seed' | 'timeoutMs' | 'fixture' | 'params';
+type CoreField =
+  | 'suites'
+  | 'adapters'
+  | 'sizes'
+  | 'iterations'
+  | 'warmup'
+  | 'seed'
+  | 'timeoutMs'
+  | 'fixture'
+  | 'params';
 /** Fields added later; absent in a plan (and its text) means off or all. */
-type OptionalField = 'auto' | 'budget' | 'worker' | 'cases' | 'shard' | 'study' | 'cpuThrottle' | 'ab';
+type OptionalField =
+  'auto' | 'budget' | 'worker' | 'cases' | 'shard' | 'study' | 'cpuThrottle' | 'ab';
 
 /** The fields of a plan as text, as they come from a URL query or command-line flags. */
 export type PlanFields = Partial<Record<CoreField | OptionalField, string>>;
@@ -196,27 +220,82 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
   const auto = parseSampling(fields);
   // The default plan's suites and cases only when neither is named: --suites insert is all of insert.
   const named = fields.suites !== undefined || fields.cases !== undefined;
-  const defaults = !named && DEFAULT_SUITES.every((s) => vocab.suites.includes(s)) ? [...DEFAULT_SUITES] : [];
+  const defaults =
+    !named && DEFAULT_SUITES.every((s) => vocab.suites.includes(s)) ? [...DEFAULT_SUITES] : [];
   return {
-    suites: fields.suites !== undefined ? parseNames('suites', fields.suites, vocab.suites) : defaults.length > 0 ? defaults : [...vocab.suites],
+    suites:
+      fields.suites !== undefined
+        ? parseNames('suites', fields.suites, vocab.suites)
+        : defaults.length > 0
+          ? defaults
+          : [...vocab.suites],
     // Older versions of a store (ids with an @) run only when named.
-    adapters: fields.adapters === undefined ? vocab.adapters.filter((a) => !a.includes('@')) : parseAdapters(fields.adapters, vocab),
-    sizes: fields.sizes === undefined ? [...(defaults.length > 0 ? DEFAULT_PLAN_SIZES : DEFAULT_PLAN.sizes)] : parseIntList('sizes', fields.sizes, 1, PLAN_LIMITS.maxSize),
-    iterations: fields.iterations === undefined ? DEFAULT_PLAN.iterations : parseInteger('iterations', fields.iterations, 1, PLAN_LIMITS.maxIterations),
-    warmup: fields.warmup === undefined ? DEFAULT_PLAN.warmup : parseInteger('warmup', fields.warmup, 0, PLAN_LIMITS.maxWarmup),
-    seed: fields.seed === undefined ? DEFAULT_PLAN.seed : parseInteger('seed', fields.seed, 0, 2 ** 32 - 1),
-    timeoutMs: fields.timeoutMs === undefined ? DEFAULT_PLAN.timeoutMs : parseInteger('timeout-ms', fields.timeoutMs, 1, PLAN_LIMITS.maxTimeoutMs),
-    fixture: fields.fixture === undefined ? DEFAULT_PLAN.fixture : parseNames('fixture', fields.fixture, vocab.fixtures, 1)[0] as string,
-    params: fields.params === undefined ? (defaults.length > 0 ? { ...DEFAULT_PLAN_PARAMS } : {}) : parseParams(fields.params),
+    adapters:
+      fields.adapters === undefined
+        ? vocab.adapters.filter((a) => !a.includes('@'))
+        : parseAdapters(fields.adapters, vocab),
+    sizes:
+      fields.sizes === undefined
+        ? [...(defaults.length > 0 ? DEFAULT_PLAN_SIZES : DEFAULT_PLAN.sizes)]
+        : parseIntList('sizes', fields.sizes, 1, PLAN_LIMITS.maxSize),
+    iterations:
+      fields.iterations === undefined
+        ? DEFAULT_PLAN.iterations
+        : parseInteger('iterations', fields.iterations, 1, PLAN_LIMITS.maxIterations),
+    warmup:
+      fields.warmup === undefined
+        ? DEFAULT_PLAN.warmup
+        : parseInteger('warmup', fields.warmup, 0, PLAN_LIMITS.maxWarmup),
+    seed:
+      fields.seed === undefined
+        ? DEFAULT_PLAN.seed
+        : parseInteger('seed', fields.seed, 0, 2 ** 32 - 1),
+    timeoutMs:
+      fields.timeoutMs === undefined
+        ? DEFAULT_PLAN.timeoutMs
+        : parseInteger('timeout-ms', fields.timeoutMs, 1, PLAN_LIMITS.maxTimeoutMs),
+    fixture:
+      fields.fixture === undefined
+        ? DEFAULT_PLAN.fixture
+        : (parseNames('fixture', fields.fixture, vocab.fixtures, 1)[0] as string),
+    params:
+      fields.params === undefined
+        ? defaults.length > 0
+          ? { ...DEFAULT_PLAN_PARAMS }
+          : {}
+        : parseParams(fields.params),
     // Added only when on, so plans and files from before these fields read exactly as they did.
     ...optional('auto', auto),
-    ...optional('budgetMs', auto ? (fields.budget === undefined ? DEFAULT_BUDGET_MS : parseDuration('budget', fields.budget, PLAN_LIMITS.minBudgetMs, PLAN_LIMITS.maxBudgetMs)) : undefined),
-    ...optional('worker', fields.worker === undefined ? undefined : parseSwitch('worker', fields.worker) || undefined),
-    ...optional('cases', fields.cases !== undefined ? parseCaseIds(fields.cases) : defaults.length > 0 ? [...DEFAULT_CASES] : undefined),
+    ...optional(
+      'budgetMs',
+      auto
+        ? fields.budget === undefined
+          ? DEFAULT_BUDGET_MS
+          : parseDuration('budget', fields.budget, PLAN_LIMITS.minBudgetMs, PLAN_LIMITS.maxBudgetMs)
+        : undefined,
+    ),
+    ...optional(
+      'worker',
+      fields.worker === undefined ? undefined : parseSwitch('worker', fields.worker) || undefined,
+    ),
+    ...optional(
+      'cases',
+      fields.cases !== undefined
+        ? parseCaseIds(fields.cases)
+        : defaults.length > 0
+          ? [...DEFAULT_CASES]
+          : undefined,
+    ),
     ...optional('shard', fields.shard === undefined ? undefined : parseShardField(fields.shard)),
     ...optional('study', fields.study === undefined ? undefined : parseStudyTag(fields.study)),
-    ...optional('cpuThrottle', fields.cpuThrottle === undefined ? undefined : parseThrottle(fields.cpuThrottle)),
-    ...optional('ab', fields.ab === undefined ? undefined : parseAb(fields.ab, fields.adapters, auto)),
+    ...optional(
+      'cpuThrottle',
+      fields.cpuThrottle === undefined ? undefined : parseThrottle(fields.cpuThrottle),
+    ),
+    ...optional(
+      'ab',
+      fields.ab === undefined ? undefined : parseAb(fields.ab, fields.adapters, auto),
+    ),
   };
 }
 
@@ -224,12 +303,28 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
 export const DEFAULT_AB_THRESHOLD_PCT = 5;
 
 /** `ab`: the threshold in percent (`5` or `5%`), for a plan of exactly two adapters, A then B, sampled adaptively. */
-function parseAb(text: string, adapters: string | undefined, auto: AutoSampling | undefined): Plan['ab'] {
+function parseAb(
+  text: string,
+  adapters: string | undefined,
+  auto: AutoSampling | undefined,
+): Plan['ab'] {
   const pct = Number(text.trim().replace(/%$/, ''));
-  if (!/^\d+(\.\d+)?%?$/.test(text.trim()) || !(pct > 0) || pct >= 100) throw new PlanError(`ab: "${text}" is not a threshold; allowed: a percentage above 0 and below 100, e.g. 5%`);
-  const pair = (adapters ?? '').split(',').map((a) => a.trim()).filter(Boolean);
-  if (pair.length !== 2 || pair[0] === pair[1]) throw new PlanError(`ab: compares two different stores, A then B; the plan has ${pair.length === 0 ? 'every store' : pair.join(', ')}`);
-  if (!auto) throw new PlanError('ab: samples each pair until its interval is narrow enough or the budget ends, which needs adaptive sampling; leave out iterations');
+  if (!/^\d+(\.\d+)?%?$/.test(text.trim()) || !(pct > 0) || pct >= 100)
+    throw new PlanError(
+      `ab: "${text}" is not a threshold; allowed: a percentage above 0 and below 100, e.g. 5%`,
+    );
+  const pair = (adapters ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (pair.length !== 2 || pair[0] === pair[1])
+    throw new PlanError(
+      `ab: compares two different stores, A then B; the plan has ${pair.length === 0 ? 'every store' : pair.join(', ')}`,
+    );
+  if (!auto)
+    throw new PlanError(
+      'ab: samples each pair until its interval is narrow enough or the budget ends, which needs adaptive sampling; leave out iterations',
+    );
   return { thresholdPct: pct };
 }
 
@@ -237,13 +332,19 @@ function parseAb(text: string, adapters: string | undefined, auto: AutoSampling 
 function parseThrottle(text: string): number | undefined {
   const t = text.trim();
   const rate = Number(t);
-  if (!/^\d+(\.\d)?$/.test(t) || rate < 1 || rate > MAX_CPU_THROTTLE) throw new PlanError(`cpu-throttle: "${text}" is not a rate; allowed: 1 to ${MAX_CPU_THROTTLE}, e.g. 4 (about 4 times slower)`);
+  if (!/^\d+(\.\d)?$/.test(t) || rate < 1 || rate > MAX_CPU_THROTTLE)
+    throw new PlanError(
+      `cpu-throttle: "${text}" is not a rate; allowed: 1 to ${MAX_CPU_THROTTLE}, e.g. 4 (about 4 times slower)`,
+    );
   return rate === 1 ? undefined : rate;
 }
 
 function parseStudyTag(text: string): string {
   const tag = text.trim();
-  if (!STUDY_TAG.test(tag)) throw new PlanError(`study: "${text}" is not a study part such as pouchdb-2.2/paging (set by npm run study)`);
+  if (!STUDY_TAG.test(tag))
+    throw new PlanError(
+      `study: "${text}" is not a study part such as pouchdb-2.2/paging (set by npm run study)`,
+    );
   return tag;
 }
 
@@ -267,9 +368,16 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
  * given `iterations` means fixed, and neither means the adaptive default.
  */
 function parseSampling(fields: PlanFields): AutoSampling | undefined {
-  const auto = fields.auto !== undefined ? parseAuto(fields.auto) : fields.iterations === undefined ? { ...DEFAULT_AUTO } : undefined;
+  const auto =
+    fields.auto !== undefined
+      ? parseAuto(fields.auto)
+      : fields.iterations === undefined
+        ? { ...DEFAULT_AUTO }
+        : undefined;
   if (!auto && fields.budget !== undefined) {
-    throw new PlanError('budget: applies to adaptive sampling, and this plan takes a fixed count of samples (iterations, or auto off); give one of the two');
+    throw new PlanError(
+      'budget: applies to adaptive sampling, and this plan takes a fixed count of samples (iterations, or auto off); give one of the two',
+    );
   }
   return auto;
 }
@@ -280,11 +388,14 @@ const DURATION_UNITS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 100
 export function parseDuration(field: string, text: string, min: number, max: number): number {
   const t = text.trim().toLowerCase().replace(/\s+/g, '');
   const allowed = `allowed: ${formatDuration(min)} to ${formatDuration(max)}, written like 10m, 90s, 1m30s or 1h`;
-  if (!/^(\d+(\.\d+)?(h|ms|m|s))+$/.test(t)) throw new PlanError(`${field}: "${text}" is not a duration; ${allowed}`);
+  if (!/^(\d+(\.\d+)?(h|ms|m|s))+$/.test(t))
+    throw new PlanError(`${field}: "${text}" is not a duration; ${allowed}`);
   let ms = 0;
-  for (const [, value, , unit] of t.matchAll(/(\d+(\.\d+)?)(h|ms|m|s)/g)) ms += Number(value) * (DURATION_UNITS[unit as string] as number);
+  for (const [, value, , unit] of t.matchAll(/(\d+(\.\d+)?)(h|ms|m|s)/g))
+    ms += Number(value) * (DURATION_UNITS[unit as string] as number);
   ms = Math.round(ms);
-  if (ms < min || ms > max) throw new PlanError(`${field}: ${formatDuration(ms)} is out of range; ${allowed}`);
+  if (ms < min || ms > max)
+    throw new PlanError(`${field}: ${formatDuration(ms)} is out of range; ${allowed}`);
   return ms;
 }
 
@@ -306,7 +417,9 @@ export function checkPlan(plan: Plan, vocab: PlanVocabulary): Plan {
 }
 
 /** The plan as text fields, the inverse of parsePlan. Optional fields appear only when set. */
-export function planToFields(plan: Plan): Required<Pick<PlanFields, CoreField>> & Pick<PlanFields, OptionalField> {
+export function planToFields(
+  plan: Plan,
+): Required<Pick<PlanFields, CoreField>> & Pick<PlanFields, OptionalField> {
   return {
     suites: plan.suites.join(','),
     adapters: plan.adapters.join(','),
@@ -370,14 +483,26 @@ export function planToQuery(plan: Plan): URLSearchParams {
   return query;
 }
 
-function parseNames(field: string, text: string, allowed: readonly string[], exactly?: number): string[] {
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new PlanError(`${field}: none given; allowed: ${allowed.join(', ')}`);
+function parseNames(
+  field: string,
+  text: string,
+  allowed: readonly string[],
+  exactly?: number,
+): string[] {
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0)
+    throw new PlanError(`${field}: none given; allowed: ${allowed.join(', ')}`);
   const unknown = names.filter((n) => !allowed.includes(n));
   if (unknown.length > 0) {
-    throw new PlanError(`${field}: unknown ${unknown.map((n) => `"${n}"`).join(', ')}; allowed: ${allowed.join(', ')}`);
+    throw new PlanError(
+      `${field}: unknown ${unknown.map((n) => `"${n}"`).join(', ')}; allowed: ${allowed.join(', ')}`,
+    );
   }
-  if (exactly !== undefined && names.length !== exactly) throw new PlanError(`${field}: give exactly ${exactly}, got ${names.length}`);
+  if (exactly !== undefined && names.length !== exactly)
+    throw new PlanError(`${field}: give exactly ${exactly}, got ${names.length}`);
   return [...new Set(names)];
 }
 
@@ -386,15 +511,20 @@ function parseNames(field: string, text: string, allowed: readonly string[], exa
  * over parsing. A name without an `@` is checked as any other name.
  */
 function parseAdapters(text: string, vocab: PlanVocabulary): string[] {
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const withoutAt = names.filter((n) => !n.includes('@'));
-  if (names.length === 0 || withoutAt.length > 0) parseNames('adapters', withoutAt.join(',') || text, vocab.adapters);
+  if (names.length === 0 || withoutAt.length > 0)
+    parseNames('adapters', withoutAt.join(',') || text, vocab.adapters);
   const ids = names.map((name) => {
     if (vocab.adapters.includes(name)) return name;
     try {
       return parseVariant(name, vocab.adapters, vocab.wraps ?? {}).id;
     } catch (e) {
-      if (e instanceof VariantError) throw new PlanError(`adapters: ${e.message}; registered: ${vocab.adapters.join(', ')}`);
+      if (e instanceof VariantError)
+        throw new PlanError(`adapters: ${e.message}; registered: ${vocab.adapters.join(', ')}`);
       throw e;
     }
   });
@@ -403,27 +533,40 @@ function parseAdapters(text: string, vocab: PlanVocabulary): string[] {
 
 function parseInteger(field: string, text: string, min: number, max: number): number {
   const trimmed = text.trim().replace(/_/g, '');
-  if (!/^\d+$/.test(trimmed)) throw new PlanError(`${field}: "${text}" is not a whole number; allowed: ${min} to ${max}`);
+  if (!/^\d+$/.test(trimmed))
+    throw new PlanError(`${field}: "${text}" is not a whole number; allowed: ${min} to ${max}`);
   const n = Number(trimmed);
-  if (n < min || n > max) throw new PlanError(`${field}: ${n} is out of range; allowed: ${min} to ${max}`);
+  if (n < min || n > max)
+    throw new PlanError(`${field}: ${n} is out of range; allowed: ${min} to ${max}`);
   return n;
 }
 
 function parseIntList(field: string, text: string, min: number, max: number): number[] {
-  const parts = text.split(',').map((s) => s.trim()).filter(Boolean);
-  if (parts.length === 0) throw new PlanError(`${field}: none given; give whole numbers from ${min} to ${max}, comma-separated`);
+  const parts = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (parts.length === 0)
+    throw new PlanError(
+      `${field}: none given; give whole numbers from ${min} to ${max}, comma-separated`,
+    );
   return [...new Set(parts.map((p) => parseInteger(field, p, min, max)))];
 }
 
 /** Suite parameters as `name=value;name=1,2,3`. Values stay text-or-number; suites check them. */
 function parseParams(text: string): Record<string, ParamValue> {
   const out: Record<string, ParamValue> = {};
-  for (const pair of text.split(';').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of text
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = pair.indexOf('=');
     const name = pair.slice(0, eq).trim();
     const value = pair.slice(eq + 1).trim();
     if (eq < 1 || !/^[A-Za-z][A-Za-z0-9]*$/.test(name) || value === '') {
-      throw new PlanError(`params: "${pair}" is not name=value; write e.g. chunkSizes=1,10,100;pageSize=10`);
+      throw new PlanError(
+        `params: "${pair}" is not name=value; write e.g. chunkSizes=1,10,100;pageSize=10`,
+      );
     }
     if (/^\d+(,\d+)+$/.test(value)) out[name] = value.split(',').map(Number);
     else if (/^\d+$/.test(value)) out[name] = Number(value);
@@ -446,10 +589,18 @@ function parseSwitch(field: string, text: string): boolean {
   // A bare `?worker` in a URL arrives as ''; it reads as switching the feature on.
   if (t === '' || ON.includes(t)) return true;
   if (OFF.includes(t)) return false;
-  throw new PlanError(`${field}: "${text}" is not on or off; allowed: ${[...ON, ...OFF].join(', ')}`);
+  throw new PlanError(
+    `${field}: "${text}" is not on or off; allowed: ${[...ON, ...OFF].join(', ')}`,
+  );
 }
 
-const AUTO_KEYS = { ci: 'targetRelCi', 'min-n': 'minN', 'max-n': 'maxN', 'max-ms': 'maxMs', passes: 'passes' } as const;
+const AUTO_KEYS = {
+  ci: 'targetRelCi',
+  'min-n': 'minN',
+  'max-n': 'maxN',
+  'max-ms': 'maxMs',
+  passes: 'passes',
+} as const;
 const AUTO_EXAMPLE = 'ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:12';
 
 /**
@@ -461,26 +612,39 @@ export function parseAuto(text: string): AutoSampling | undefined {
   if (t === '' || ON.includes(t.toLowerCase())) return { ...DEFAULT_AUTO };
   if (OFF.includes(t.toLowerCase())) return undefined;
   const auto: AutoSampling = { ...DEFAULT_AUTO };
-  for (const part of t.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of t
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const colon = part.indexOf(':');
     const key = part.slice(0, colon).trim();
     const value = part.slice(colon + 1).trim();
     if (colon < 1 || !(key in AUTO_KEYS)) {
-      throw new PlanError(`auto: "${part}" is not key:value with a key of ${Object.keys(AUTO_KEYS).join(', ')}; write e.g. ${AUTO_EXAMPLE}, or on, or off`);
+      throw new PlanError(
+        `auto: "${part}" is not key:value with a key of ${Object.keys(AUTO_KEYS).join(', ')}; write e.g. ${AUTO_EXAMPLE}, or on, or off`,
+      );
     }
     if (key === 'ci') {
       const m = /^(\d+(?:\.\d+)?)\s*%?$/.exec(value);
       const fraction = m ? Number(m[1]) / 100 : NaN;
       if (!(fraction >= PLAN_LIMITS.minTargetRelCi && fraction <= PLAN_LIMITS.maxTargetRelCi)) {
-        throw new PlanError(`auto: ci "${value}" is not a percentage of the median from ${PLAN_LIMITS.minTargetRelCi * 100}% to ${PLAN_LIMITS.maxTargetRelCi * 100}%, e.g. ci:2%`);
+        throw new PlanError(
+          `auto: ci "${value}" is not a percentage of the median from ${PLAN_LIMITS.minTargetRelCi * 100}% to ${PLAN_LIMITS.maxTargetRelCi * 100}%, e.g. ci:2%`,
+        );
       }
       auto.targetRelCi = fraction;
-    } else if (key === 'min-n') auto.minN = parseInteger('auto: min-n', value, 2, PLAN_LIMITS.maxIterations);
-    else if (key === 'max-n') auto.maxN = parseInteger('auto: max-n', value, 2, PLAN_LIMITS.maxIterations);
-    else if (key === 'passes') auto.passes = parseInteger('auto: passes', value, 1, PLAN_LIMITS.maxPasses);
+    } else if (key === 'min-n')
+      auto.minN = parseInteger('auto: min-n', value, 2, PLAN_LIMITS.maxIterations);
+    else if (key === 'max-n')
+      auto.maxN = parseInteger('auto: max-n', value, 2, PLAN_LIMITS.maxIterations);
+    else if (key === 'passes')
+      auto.passes = parseInteger('auto: passes', value, 1, PLAN_LIMITS.maxPasses);
     else auto.maxMs = parseInteger('auto: max-ms', value, 1, PLAN_LIMITS.maxTimeoutMs);
   }
-  if (auto.maxN < auto.minN) throw new PlanError(`auto: max-n ${auto.maxN} is below min-n ${auto.minN}; allowed: max-n >= min-n`);
+  if (auto.maxN < auto.minN)
+    throw new PlanError(
+      `auto: max-n ${auto.maxN} is below min-n ${auto.minN}; allowed: max-n >= min-n`,
+    );
   return auto;
 }
 
@@ -491,9 +655,22 @@ export function formatAuto(auto: AutoSampling): string {
 
 /** Case ids as a list; whether each exists depends on the suites and their parameters (see the runner). */
 function parseCaseIds(text: string): string[] {
-  const ids = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
-  if (ids.length === 0) throw new PlanError('cases: none given; give case ids, comma-separated, e.g. bulk,serial (leave the field out for every case)');
+  const ids = [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (ids.length === 0)
+    throw new PlanError(
+      'cases: none given; give case ids, comma-separated, e.g. bulk,serial (leave the field out for every case)',
+    );
   const bad = ids.filter((id) => !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(id));
-  if (bad.length > 0) throw new PlanError(`cases: ${bad.map((b) => JSON.stringify(b.length > 40 ? `${b.slice(0, 40)}…` : b)).join(', ')} is not a case id; ids use letters, digits, ".", "_" and "-"`);
+  if (bad.length > 0)
+    throw new PlanError(
+      `cases: ${bad.map((b) => JSON.stringify(b.length > 40 ? `${b.slice(0, 40)}…` : b)).join(', ')} is not a case id; ids use letters, digits, ".", "_" and "-"`,
+    );
   return ids;
 }

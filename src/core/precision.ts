@@ -46,9 +46,17 @@ export interface PassDifference {
 }
 
 export function passDifference(cases: readonly CaseResult[]): PassDifference | null {
-  const spreads = cases.flatMap((c) => (c.status === 'ok' && c.samplesPerPass ? [passSpread(c.samples, c.samplesPerPass)] : [])).filter((s): s is PassSpread => s !== null);
+  const spreads = cases
+    .flatMap((c) =>
+      c.status === 'ok' && c.samplesPerPass ? [passSpread(c.samples, c.samplesPerPass)] : [],
+    )
+    .filter((s): s is PassSpread => s !== null);
   if (spreads.length === 0) return null;
-  return { tau: median(spreads.map((s) => s.tau)), part: median(spreads.map(passPart)), rows: spreads.length };
+  return {
+    tau: median(spreads.map((s) => s.tau)),
+    part: median(spreads.map(passPart)),
+    rows: spreads.length,
+  };
 }
 
 export function precisionSummary(cases: readonly CaseResult[], target = 0.02): PrecisionSummary {
@@ -77,7 +85,10 @@ export function formatPrecision(p: number | null): string {
 /** One line: "median row ±1.4% (95% interval of the median); 180 of 200 ok rows within ±2%; 196 within ±5%". */
 export function formatPrecisionSummary(s: PrecisionSummary): string {
   if (s.rows === 0) return 'no ok rows';
-  const median = s.medianPrecision !== null && Number.isFinite(s.medianPrecision) ? `median row ${formatPrecision(s.medianPrecision)} (95% interval of the median)` : 'the median row has no interval (fewer than 6 samples)';
+  const median =
+    s.medianPrecision !== null && Number.isFinite(s.medianPrecision)
+      ? `median row ${formatPrecision(s.medianPrecision)} (95% interval of the median)`
+      : 'the median row has no interval (fewer than 6 samples)';
   const parts = [
     median,
     `${s.withinTarget} of ${s.rows} ok rows within ±${percent(s.target)}`,
@@ -92,6 +103,7 @@ export function formatPrecisionSummary(s: PrecisionSummary): string {
  * median row's passes differ by no more than their samples' noise shows, that more samples narrow it.
  */
 export function formatPassDifference(p: PassDifference): string {
-  if (p.tau === 0) return "passes differ by no more than their samples' noise (τ 0 at the median over rows): more samples narrow an interval";
+  if (p.tau === 0)
+    return "passes differ by no more than their samples' noise (τ 0 at the median over rows): more samples narrow an interval";
   return `passes differ by τ ${percent(p.tau)} (median over rows, a standard deviation): ±${percent(p.part)} of an interval, which only more passes narrow`;
 }

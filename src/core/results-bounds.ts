@@ -25,15 +25,21 @@ export const MAX_TEXT_CHARS = 10_000;
 export const MAX_DEPTH = 32;
 
 const count = (n: number) => n.toLocaleString('en-US');
-const ordinal = (n: number) => `${count(n)}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+const ordinal = (n: number) =>
+  `${count(n)}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
 
 /** The words of each fault, shared by both checks. */
 const WHAT = {
-  items: () => `a list of more than ${count(MAX_LIST_ITEMS)} items; a list in a results file holds at most ${count(MAX_LIST_ITEMS)} (a row's samples)`,
-  numbers: () => `the ${ordinal(MAX_FILE_NUMBERS + 1)} number; a results file holds at most ${count(MAX_FILE_NUMBERS)} numbers`,
-  values: () => `the ${ordinal(MAX_FILE_VALUES + 1)} value; a results file holds at most ${count(MAX_FILE_VALUES)} values (numbers, texts, lists and objects)`,
-  rows: () => `the ${ordinal(MAX_FILE_ROWS + 1)} row; a results file holds at most ${count(MAX_FILE_ROWS)} rows over all its documents`,
-  text: (chars: number, key: boolean) => `a ${key ? 'key' : 'text'} of ${count(chars)} characters; a text in a results file holds at most ${count(MAX_TEXT_CHARS)}`,
+  items: () =>
+    `a list of more than ${count(MAX_LIST_ITEMS)} items; a list in a results file holds at most ${count(MAX_LIST_ITEMS)} (a row's samples)`,
+  numbers: () =>
+    `the ${ordinal(MAX_FILE_NUMBERS + 1)} number; a results file holds at most ${count(MAX_FILE_NUMBERS)} numbers`,
+  values: () =>
+    `the ${ordinal(MAX_FILE_VALUES + 1)} value; a results file holds at most ${count(MAX_FILE_VALUES)} values (numbers, texts, lists and objects)`,
+  rows: () =>
+    `the ${ordinal(MAX_FILE_ROWS + 1)} row; a results file holds at most ${count(MAX_FILE_ROWS)} rows over all its documents`,
+  text: (chars: number, key: boolean) =>
+    `a ${key ? 'key' : 'text'} of ${count(chars)} characters; a text in a results file holds at most ${count(MAX_TEXT_CHARS)}`,
   depth: () => `nested deeper than ${MAX_DEPTH} levels; a results document is far shallower`,
 };
 
@@ -61,11 +67,13 @@ class Tally {
     const top = this.frames.at(-1);
     if (top?.list) {
       top.items++;
-      if (top.items > MAX_LIST_ITEMS) return { path: this.path(this.frames.length - 1), what: WHAT.items() };
+      if (top.items > MAX_LIST_ITEMS)
+        return { path: this.path(this.frames.length - 1), what: WHAT.items() };
       if (top.rows && ++this.rows > MAX_FILE_ROWS) return { path: this.path(), what: WHAT.rows() };
     }
     if (++this.values > MAX_FILE_VALUES) return { path: this.path(), what: WHAT.values() };
-    if (number && ++this.numbers > MAX_FILE_NUMBERS) return { path: this.path(), what: WHAT.numbers() };
+    if (number && ++this.numbers > MAX_FILE_NUMBERS)
+      return { path: this.path(), what: WHAT.numbers() };
     return null;
   }
 
@@ -74,13 +82,23 @@ class Tally {
     if (this.frames.length >= MAX_DEPTH) return { path: this.path(), what: WHAT.depth() };
     const up = this.frames.at(-1);
     // A document's rows are 2 levels down ($.cases), or 3 in a set or a message ($[0].cases, $.results.cases); a plan's cases are deeper.
-    this.frames.push({ list, items: 0, key: '', rows: list && up !== undefined && !up.list && up.key === 'cases' && this.frames.length <= 2 });
+    this.frames.push({
+      list,
+      items: 0,
+      key: '',
+      rows: list && up !== undefined && !up.list && up.key === 'cases' && this.frames.length <= 2,
+    });
     return null;
   }
 
   /** A text at the current place, or a key of the innermost object (named by that object's path): a fault when it is too long. */
   text(chars: number, key: boolean): Fault | null {
-    return chars > MAX_TEXT_CHARS && (this.texts || key) ? { path: this.path(key ? this.frames.length - 1 : this.frames.length), what: WHAT.text(chars, key) } : null;
+    return chars > MAX_TEXT_CHARS && (this.texts || key)
+      ? {
+          path: this.path(key ? this.frames.length - 1 : this.frames.length),
+          what: WHAT.text(chars, key),
+        }
+      : null;
   }
 
   /** The JSON path of the current place, through the first `depth` frames. */
@@ -88,7 +106,9 @@ class Tally {
     let out = '$';
     for (let i = 0; i < depth; i++) {
       const f = this.frames[i] as Frame;
-      out += f.list ? `[${f.items - 1}]` : `.${/^[A-Za-z_$][\w$]*$/.test(f.key) ? f.key : JSON.stringify(f.key.length > 40 ? `${f.key.slice(0, 40)}…` : f.key)}`;
+      out += f.list
+        ? `[${f.items - 1}]`
+        : `.${/^[A-Za-z_$][\w$]*$/.test(f.key) ? f.key : JSON.stringify(f.key.length > 40 ? `${f.key.slice(0, 40)}…` : f.key)}`;
     }
     return out;
   }
@@ -104,13 +124,14 @@ class Tally {
 export function textFault(text: string, texts = true): Fault | null {
   const tally = new Tally(texts);
   let keyNext = false;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       const end = closingQuote(text, i);
       if (end < 0) return null;
       const key = keyNext;
-      const fault = tally.text(textLength(text, i + 1, end), key) ?? (key ? null : tally.value(false));
+      const fault =
+        tally.text(textLength(text, i + 1, end), key) ?? (key ? null : tally.value(false));
       if (fault) return fault;
       if (key) (tally.frames.at(-1) as Frame).key = keyText(text, i, end);
       i = end + 1;
@@ -130,18 +151,24 @@ export function textFault(text: string, texts = true): Fault | null {
     } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
       const fault = tally.value(false);
       if (fault) return fault;
-      while (i + 1 < text.length && text.charCodeAt(i + 1) >= 0x61 && text.charCodeAt(i + 1) <= 0x7a) i++;
+      while (
+        i + 1 < text.length &&
+        text.charCodeAt(i + 1) >= 0x61 &&
+        text.charCodeAt(i + 1) <= 0x7a
+      )
+        i++;
     } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return null;
     i++;
   }
   return null;
 }
 
-const isNumberChar = (c: number) => (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+const isNumberChar = (c: number) =>
+  (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
 
 /** The index of the quote that closes the string opening at `start`; -1 when none does. */
 function closingQuote(text: string, start: number): number {
-  for (let at = start + 1; ; ) {
+  for (let at = start + 1; ;) {
     const q = text.indexOf('"', at);
     if (q < 0) return -1;
     let slashes = 0;
@@ -173,7 +200,8 @@ function keyText(text: string, open: number, close: number): string {
 export function valueFault(data: unknown): Fault | null {
   const tally = new Tally();
   // Per open level: its values, and where the walk is in them.
-  const open: { keys: string[] | null; values: unknown[] | Record<string, unknown>; at: number }[] = [];
+  const open: { keys: string[] | null; values: unknown[] | Record<string, unknown>; at: number }[] =
+    [];
   let next: unknown = data;
   for (;;) {
     const fault = visit(tally, next);
@@ -194,7 +222,10 @@ export function valueFault(data: unknown): Fault | null {
           if (long) return long;
           (tally.frames.at(-1) as Frame).key = key;
         }
-        next = key !== undefined ? (level.values as Record<string, unknown>)[key] : (level.values as unknown[])[level.at];
+        next =
+          key !== undefined
+            ? (level.values as Record<string, unknown>)[key]
+            : (level.values as unknown[])[level.at];
         level.at++;
         break;
       }

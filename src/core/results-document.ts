@@ -8,7 +8,13 @@ import { abSummary } from './ab.ts';
 import { HARNESS_COMMIT, HARNESS_VERSION } from './build-info.ts';
 import { runFindings } from './default-findings.ts';
 import type { Plan } from './plan.ts';
-import { RESULTS_SCHEMA, type CaseResult, type Environment, type ResultsFile, type RunInfo } from './results.ts';
+import {
+  RESULTS_SCHEMA,
+  type CaseResult,
+  type Environment,
+  type ResultsFile,
+  type RunInfo,
+} from './results.ts';
 
 export interface ResultsDocumentInput {
   runId: string;

@@ -5,7 +5,14 @@
  * folder that the page reads at start. No DOM, no Node APIs.
  */
 import { valueFault } from './results-bounds.ts';
-import { checkedResults, ResultsError, parseResultsJson, validateResults, validateResultsInSteps, type ResultsFile } from './results.ts';
+import {
+  checkedResults,
+  ResultsError,
+  parseResultsJson,
+  validateResults,
+  validateResultsInSteps,
+  type ResultsFile,
+} from './results.ts';
 
 /** Parse a results file: one document, or an array of documents. `source` names it in messages. */
 export function parseResultsInput(text: string, source: string): ResultsFile[] {
@@ -19,17 +26,25 @@ export function validateResultsInput(data: unknown, source: string): ResultsFile
 }
 
 /** validateResultsInput for a page, with `pause` between its steps (results.ts validateResultsInSteps). */
-export async function validateResultsInputInSteps(data: unknown, source: string, pause: () => Promise<void>): Promise<ResultsFile[]> {
+export async function validateResultsInputInSteps(
+  data: unknown,
+  source: string,
+  pause: () => Promise<void>,
+): Promise<ResultsFile[]> {
   if (!Array.isArray(data)) return [await validateResultsInSteps(data, source, pause)];
   checkSet(data, source);
   const docs: ResultsFile[] = [];
-  for (let i = 0; i < data.length; i++) docs.push(await validateResultsInSteps(data[i], `${source} [document ${i}]`, pause));
+  for (let i = 0; i < data.length; i++)
+    docs.push(await validateResultsInSteps(data[i], `${source} [document ${i}]`, pause));
   return docs;
 }
 
 /** A set of documents: not empty, and within the caps as a whole (its rows and values over all its documents). */
 function checkSet(data: readonly unknown[], source: string): void {
-  if (data.length === 0) throw new ResultsError(`${source}: $: an empty array; expected a results document or an array of them`);
+  if (data.length === 0)
+    throw new ResultsError(
+      `${source}: $: an empty array; expected a results document or an array of them`,
+    );
   const over = valueFault(data);
   if (over) throw new ResultsError(`${source}: ${over.path}: ${over.what}`);
 }
@@ -42,7 +57,14 @@ export interface ResultsIndexEntry {
   name: string;
   bytes: number;
   /** Set when the file holds valid results. */
-  documents?: { runId: string; browser: string; browserVersion: string; startedAt: string; suites: string[]; rows: number }[];
+  documents?: {
+    runId: string;
+    browser: string;
+    browserVersion: string;
+    startedAt: string;
+    suites: string[];
+    rows: number;
+  }[];
   /** Set when it does not: the validator's message. */
   error?: string;
 }
@@ -60,7 +82,9 @@ export function describeForIndex(name: string, bytes: number, text: string): Res
     const data = parseResultsJson(text, name);
     // Checked as every reader checks them, without the statistics a listing does not show.
     if (Array.isArray(data)) checkSet(data, name);
-    const docs = Array.isArray(data) ? data.map((d, i) => checkedResults(d, `${name} [document ${i}]`)) : [checkedResults(data, name)];
+    const docs = Array.isArray(data)
+      ? data.map((d, i) => checkedResults(d, `${name} [document ${i}]`))
+      : [checkedResults(data, name)];
     return {
       name,
       bytes,
@@ -83,7 +107,8 @@ export function validateResultsIndex(data: unknown, source: string): ResultsInde
   const fail = (path: string, what: string): never => {
     throw new ResultsError(`${source}: ${path}: ${what}`);
   };
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) fail('$', 'expected an object');
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    fail('$', 'expected an object');
   const root = data as Record<string, unknown>;
   if (root.schema !== RESULTS_INDEX_SCHEMA) fail('$.schema', `expected "${RESULTS_INDEX_SCHEMA}"`);
   if (!Array.isArray(root.files)) fail('$.files', 'expected an array');
@@ -91,17 +116,21 @@ export function validateResultsIndex(data: unknown, source: string): ResultsInde
     const p = `$.files[${i}]`;
     if (f === null || typeof f !== 'object') fail(p, 'expected an object');
     const entry = f as Record<string, unknown>;
-    if (typeof entry.name !== 'string' || !RESULTS_FILE_NAME.test(entry.name)) fail(`${p}.name`, 'expected a plain .json file name');
+    if (typeof entry.name !== 'string' || !RESULTS_FILE_NAME.test(entry.name))
+      fail(`${p}.name`, 'expected a plain .json file name');
     if (typeof entry.bytes !== 'number') fail(`${p}.bytes`, 'expected a number');
-    if (entry.error !== undefined && typeof entry.error !== 'string') fail(`${p}.error`, 'expected a string');
+    if (entry.error !== undefined && typeof entry.error !== 'string')
+      fail(`${p}.error`, 'expected a string');
     if (entry.documents === undefined) return;
     if (!Array.isArray(entry.documents)) fail(`${p}.documents`, 'expected an array');
     (entry.documents as unknown[]).forEach((d, j) => {
       const q = `${p}.documents[${j}]`;
       if (d === null || typeof d !== 'object') fail(q, 'expected an object');
       const doc = d as Record<string, unknown>;
-      for (const k of ['runId', 'browser', 'browserVersion', 'startedAt'] as const) if (typeof doc[k] !== 'string') fail(`${q}.${k}`, 'expected a string');
-      if (!Array.isArray(doc.suites) || !doc.suites.every((s) => typeof s === 'string')) fail(`${q}.suites`, 'expected an array of strings');
+      for (const k of ['runId', 'browser', 'browserVersion', 'startedAt'] as const)
+        if (typeof doc[k] !== 'string') fail(`${q}.${k}`, 'expected a string');
+      if (!Array.isArray(doc.suites) || !doc.suites.every((s) => typeof s === 'string'))
+        fail(`${q}.suites`, 'expected an array of strings');
       if (typeof doc.rows !== 'number') fail(`${q}.rows`, 'expected a number');
     });
   });

@@ -16,7 +16,15 @@ export const CASE_STATUSES: readonly CaseStatus[] = STATUSES;
 export const DB_MODES: readonly DbMode[] = ['fresh', 'shared'];
 
 /** Why a row stopped taking samples; the schema's `stopped` says what each means. */
-const STOPS = ['iterations', 'ci-target', 'decided', 'time-cap', 'budget', 'cancelled', 'share'] as const;
+const STOPS = [
+  'iterations',
+  'ci-target',
+  'decided',
+  'time-cap',
+  'budget',
+  'cancelled',
+  'share',
+] as const;
 export type StopReason = (typeof STOPS)[number];
 export const STOP_REASONS: readonly StopReason[] = STOPS;
 
@@ -25,7 +33,14 @@ export const STOP_REASONS: readonly StopReason[] = STOPS;
  * `holds`, `reversed`, `differs` and `too close to call` come from the interval of a ratio;
  * `missing` names a row that is absent or not ok; `not measurable` is a study's own declaration.
  */
-const VERDICT_WORDS = ['holds', 'reversed', 'differs', 'too close to call', 'missing', 'not measurable'] as const;
+const VERDICT_WORDS = [
+  'holds',
+  'reversed',
+  'differs',
+  'too close to call',
+  'missing',
+  'not measurable',
+] as const;
 export type Verdict = (typeof VERDICT_WORDS)[number];
 export const VERDICTS: readonly Verdict[] = VERDICT_WORDS;
 

@@ -15,9 +15,25 @@ import { abSummary } from './ab.ts';
 import { runFindings } from './default-findings.ts';
 import { derivedFromSamples } from './stats.ts';
 
-export type { BrowserInfo, CaseIdentity, CaseResult, Environment, Outliers, ResultsFile, RunInfo } from './results-schema.ts';
+export type {
+  BrowserInfo,
+  CaseIdentity,
+  CaseResult,
+  Environment,
+  Outliers,
+  ResultsFile,
+  RunInfo,
+} from './results-schema.ts';
 
-export { CASE_STATUSES, DB_MODES, RESULTS_SCHEMA, RESULTS_SCHEMA_ID, STOP_REASONS, type CaseStatus, type StopReason } from './results-vocabulary.ts';
+export {
+  CASE_STATUSES,
+  DB_MODES,
+  RESULTS_SCHEMA,
+  RESULTS_SCHEMA_ID,
+  STOP_REASONS,
+  type CaseStatus,
+  type StopReason,
+} from './results-vocabulary.ts';
 export type { DbMode } from './identity.ts';
 
 /** Results files larger than this are refused before parsing (a hostile or corrupt file). */
@@ -33,7 +49,9 @@ export class ResultsError extends Error {
  */
 export function parseResultsJson(text: string, source: string): unknown {
   if (text.length > MAX_RESULTS_BYTES) {
-    throw new ResultsError(`${source}: ${text.length} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`);
+    throw new ResultsError(
+      `${source}: ${text.length} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`,
+    );
   }
   const over = textFault(text);
   if (over) throw new ResultsError(`${source}: ${over.path}: ${over.what}`);
@@ -63,27 +81,53 @@ const isOkRow = (row: SchemaNode) => row.properties?.status?.const === 'ok';
 /** The published schema less DERIVED on ok rows: a file's claims about them are neither checked nor trusted. */
 const AS_READ: SchemaNode = (() => {
   const lenient = (row: SchemaNode): SchemaNode =>
-    isOkRow(row) ? { ...row, required: row.required?.filter((k) => !DERIVED.includes(k)), properties: Object.fromEntries(Object.entries(row.properties ?? {}).filter(([k]) => !DERIVED.includes(k))) } : row;
+    isOkRow(row)
+      ? {
+          ...row,
+          required: row.required?.filter((k) => !DERIVED.includes(k)),
+          properties: Object.fromEntries(
+            Object.entries(row.properties ?? {}).filter(([k]) => !DERIVED.includes(k)),
+          ),
+        }
+      : row;
   const doc = PUBLISHED as SchemaNode;
-  return { ...doc, properties: { ...doc.properties, cases: { ...CASES, items: { ...(CASES.items as SchemaNode), anyOf: ROWS.map(lenient) } } } };
+  return {
+    ...doc,
+    properties: {
+      ...doc.properties,
+      cases: { ...CASES, items: { ...(CASES.items as SchemaNode), anyOf: ROWS.map(lenient) } },
+    },
+  };
 })();
 
 /** The fields the schema refuses on rows that are not ok (`not: {}` there). */
-const ONLY_OK = Object.entries(ROWS.find((row) => !isOkRow(row))?.properties ?? {}).flatMap(([key, node]) => (node.not ? [key] : []));
+const ONLY_OK = Object.entries(ROWS.find((row) => !isOkRow(row))?.properties ?? {}).flatMap(
+  ([key, node]) => (node.not ? [key] : []),
+);
 
 /** The wording of faults a bare "expected a number" would leave unclear, by where they are. */
 const says: Says = (path, value, row, got) => {
   const field = path.startsWith('$.cases[].') ? path.slice('$.cases[].'.length) : null;
-  if (field === 'reason') return row.status === 'ok' ? `expected null for an ok case, got ${got}` : value === '' ? `a ${String(row.status)} case needs a reason` : undefined;
-  if (field === 'samples' && Array.isArray(value) && value.length === 0) return 'an ok case needs at least one sample';
-  if (field !== null && ONLY_OK.includes(field) && row.status !== 'ok') return `only an ok row has ${field}; this one is ${String(row.status)}`;
-  if (field === 'series.samples[][]') return `expected an [x, y] pair, got ${Array.isArray(value) ? `${value.length} values` : got}`;
+  if (field === 'reason')
+    return row.status === 'ok'
+      ? `expected null for an ok case, got ${got}`
+      : value === ''
+        ? `a ${String(row.status)} case needs a reason`
+        : undefined;
+  if (field === 'samples' && Array.isArray(value) && value.length === 0)
+    return 'an ok case needs at least one sample';
+  if (field !== null && ONLY_OK.includes(field) && row.status !== 'ok')
+    return `only an ok row has ${field}; this one is ${String(row.status)}`;
+  if (field === 'series.samples[][]')
+    return `expected an [x, y] pair, got ${Array.isArray(value) ? `${value.length} values` : got}`;
   return SAYS_AT[path]?.(got);
 };
 
 const SAYS_AT: Record<string, (got: string) => string> = {
-  '$.schema': (got) => `expected "${RESULTS_SCHEMA}", got ${got}; this reader understands only schema v1`,
-  '$.run.plan.auto.targetRelCi': (got) => `expected a fraction of the mean between 0 and 1, got ${got}`,
+  '$.schema': (got) =>
+    `expected "${RESULTS_SCHEMA}", got ${got}; this reader understands only schema v1`,
+  '$.run.plan.auto.targetRelCi': (got) =>
+    `expected a fraction of the mean between 0 and 1, got ${got}`,
   '$.run.plan.study': (got) => `expected a study part such as pouchdb-2.2/paging, got ${got}`,
   '$.run.plan.cpuThrottle': (got) => `expected a rate of at least 1, got ${got}`,
 };
@@ -113,7 +157,11 @@ const SAMPLES_PER_STEP = 250_000;
  * validateResults for a page: `pause` (the next task) between rows once SAMPLES_PER_STEP samples
  * have been summarised, so a file at the caps of results-bounds.ts does not freeze the tab.
  */
-export async function validateResultsInSteps(data: unknown, source: string, pause: () => Promise<void>): Promise<ResultsFile> {
+export async function validateResultsInSteps(
+  data: unknown,
+  source: string,
+  pause: () => Promise<void>,
+): Promise<ResultsFile> {
   const doc = checkedResults(data, source);
   const cases: ResultsFile['cases'] = [];
   let done = 0;
@@ -142,11 +190,20 @@ export function checkedResults(data: unknown, source: string): ResultsFile {
 }
 
 /** A row with what readers derive from its samples (ok rows only), recomputed. */
-const derivedRow = (row: ResultsFile['cases'][number]): ResultsFile['cases'][number] => (row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples, row.samplesPerPass) } : row);
+const derivedRow = (row: ResultsFile['cases'][number]): ResultsFile['cases'][number] =>
+  row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples, row.samplesPerPass) } : row;
 
 /** The rules a schema cannot state, on a document the schema accepted: the first one broken. */
 function breaksARule(doc: ResultsFile): Fault | null {
-  return autoBounds(doc.run.plan.auto) ?? shardInRange(doc.run.plan.shard) ?? doc.cases.reduce<Fault | null>((found, row, i) => found ?? perSampleLists(row, `$.cases[${i}]`), null) ?? duplicateRow(doc);
+  return (
+    autoBounds(doc.run.plan.auto) ??
+    shardInRange(doc.run.plan.shard) ??
+    doc.cases.reduce<Fault | null>(
+      (found, row, i) => found ?? perSampleLists(row, `$.cases[${i}]`),
+      null,
+    ) ??
+    duplicateRow(doc)
+  );
 }
 
 /** A row the document holds twice (suite, case, adapter, size and parameters): a reader would pool it with itself. */
@@ -154,33 +211,56 @@ function duplicateRow(doc: ResultsFile): Fault | null {
   const first = new Map<string, number>();
   for (let i = 0; i < doc.cases.length; i++) {
     const row = doc.cases[i] as ResultsFile['cases'][number];
-    const key = JSON.stringify([row.suite, row.case, row.adapter, row.size, canonicalJson(row.params)]);
+    const key = JSON.stringify([
+      row.suite,
+      row.case,
+      row.adapter,
+      row.size,
+      canonicalJson(row.params),
+    ]);
     const seen = first.get(key);
-    if (seen !== undefined) return { path: `$.cases[${i}]`, what: `the same suite, case, adapter, size and parameters as $.cases[${seen}]; a document holds each row once` };
+    if (seen !== undefined)
+      return {
+        path: `$.cases[${i}]`,
+        what: `the same suite, case, adapter, size and parameters as $.cases[${seen}]; a document holds each row once`,
+      };
     first.set(key, i);
   }
   return null;
 }
 
 function autoBounds(auto: ResultsFile['run']['plan']['auto']): Fault | null {
-  return auto && auto.maxN < auto.minN ? { path: '$.run.plan.auto.maxN', what: `is below minN ${auto.minN}` } : null;
+  return auto && auto.maxN < auto.minN
+    ? { path: '$.run.plan.auto.maxN', what: `is below minN ${auto.minN}` }
+    : null;
 }
 
 function shardInRange(shard: ResultsFile['run']['plan']['shard']): Fault | null {
-  return shard && shard.index > shard.count ? { path: '$.run.plan.shard.index', what: `is ${shard.index}, beyond the shard count ${shard.count}` } : null;
+  return shard && shard.index > shard.count
+    ? {
+        path: '$.run.plan.shard.index',
+        what: `is ${shard.index}, beyond the shard count ${shard.count}`,
+      }
+    : null;
 }
 
 /** What goes with each timed sample has one entry per sample, so it lines up with the sample it was taken in. */
 function perSampleLists(row: ResultsFile['cases'][number], p: string): Fault | null {
   const n = row.samples.length;
   for (const [name, values] of Object.entries(row.metrics ?? {})) {
-    if (values.length !== n) return { path: `${p}.metrics.${name}`, what: `has ${values.length} values but there are ${n} samples` };
+    if (values.length !== n)
+      return {
+        path: `${p}.metrics.${name}`,
+        what: `has ${values.length} values but there are ${n} samples`,
+      };
   }
-  if (row.notes && row.notes.length !== n) return { path: `${p}.notes`, what: `has ${row.notes.length} notes but there are ${n} samples` };
+  if (row.notes && row.notes.length !== n)
+    return { path: `${p}.notes`, what: `has ${row.notes.length} notes but there are ${n} samples` };
   if (row.samplesPerPass) {
     let sum = 0;
     for (const count of row.samplesPerPass) sum += count;
-    if (sum !== n) return { path: `${p}.samplesPerPass`, what: `adds up to ${sum} but there are ${n} samples` };
+    if (sum !== n)
+      return { path: `${p}.samplesPerPass`, what: `adds up to ${sum} but there are ${n} samples` };
   }
   return null;
 }

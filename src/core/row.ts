@@ -7,7 +7,15 @@ import { MIN_SAMPLES_ON_TIME_CAP, RESUMED_IN_LATER_PASSES } from './allocator.ts
 import type { BaselineState } from './baseline.ts';
 import type { CaseIdentity, DbMode } from './identity.ts';
 import type { CaseResult, StopReason } from './results.ts';
-import { derivedFromSamples, median, medianCiWith, medianPrecision, passesDominate, passNoise, passSpread } from './stats.ts';
+import {
+  derivedFromSamples,
+  median,
+  medianCiWith,
+  medianPrecision,
+  passesDominate,
+  passNoise,
+  passSpread,
+} from './stats.ts';
 import type { BenchCase } from './suite.ts';
 
 export type RowState =
@@ -66,11 +74,39 @@ export interface Row {
 }
 
 export function newRow(adapter: StoreAdapter, c: BenchCase): Row {
-  return { adapter, state: { kind: 'sampling' }, samples: [], warmup: [], metrics: {}, points: [], repeats: 1, samplesPerPass: [0], db: c.db ?? 'fresh', precision: null, passBound: false, spentMs: 0, sampleWallMs: 0, warmupWallMs: 0 };
+  return {
+    adapter,
+    state: { kind: 'sampling' },
+    samples: [],
+    warmup: [],
+    metrics: {},
+    points: [],
+    repeats: 1,
+    samplesPerPass: [0],
+    db: c.db ?? 'fresh',
+    precision: null,
+    passBound: false,
+    spentMs: 0,
+    sampleWallMs: 0,
+    warmupWallMs: 0,
+  };
 }
 
 /** What a row carries from one browser launch to the next (launch.ts): the rest is rebuilt from it. */
-const CARRIED = ['state', 'samples', 'warmup', 'metrics', 'points', 'repeats', 'samplesPerPass', 'spentMs', 'sampleWallMs', 'warmupWallMs', 'share', 'settledCostMs'] as const;
+const CARRIED = [
+  'state',
+  'samples',
+  'warmup',
+  'metrics',
+  'points',
+  'repeats',
+  'samplesPerPass',
+  'spentMs',
+  'sampleWallMs',
+  'warmupWallMs',
+  'share',
+  'settledCostMs',
+] as const;
 export type CarriedState = Pick<Row, (typeof CARRIED)[number]>;
 
 /**
@@ -84,7 +120,10 @@ export interface CarriedRow extends CarriedState, CaseIdentity {
 }
 
 // Keys a carry may lack (older pages, or a row with no share note) are left out, not set to undefined.
-const carriedState = (from: CarriedState): CarriedState => Object.fromEntries(CARRIED.flatMap((key) => (from[key] === undefined ? [] : [[key, from[key]]]))) as unknown as CarriedState;
+const carriedState = (from: CarriedState): CarriedState =>
+  Object.fromEntries(
+    CARRIED.flatMap((key) => (from[key] === undefined ? [] : [[key, from[key]]])),
+  ) as unknown as CarriedState;
 
 /** A row as an earlier launch left it (launch.ts); call refreshInterval once its baseline is set. */
 export function restoreRow(adapter: StoreAdapter, c: BenchCase, carried: CarriedRow): Row {
@@ -104,9 +143,13 @@ export function carriedRow(id: CaseIdentity, row: Row, series: BenchCase['series
  * rows and rows at their own caps stay as they are.
  */
 export function cutShort(row: Pick<Row, 'state' | 'samples'>): RowState | null {
-  const resumable = row.state.kind === 'sampling' || (row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why));
+  const resumable =
+    row.state.kind === 'sampling' ||
+    (row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why));
   if (!resumable) return row.state;
-  return row.samples.length < MIN_SAMPLES_ON_TIME_CAP ? null : { kind: 'stopped', why: 'cancelled' };
+  return row.samples.length < MIN_SAMPLES_ON_TIME_CAP
+    ? null
+    : { kind: 'stopped', why: 'cancelled' };
 }
 
 /**
@@ -118,7 +161,11 @@ export function carriedResult(carried: CarriedRow): CaseResult | null {
   const state = cutShort(carried);
   if (!state) return null;
   const { suite, case: caseId, title, adapter, size, params, operations } = carried;
-  return rowResult({ suite, case: caseId, title, adapter, size, params, operations }, { ...carriedState(carried), state, db: carried.db }, carried.series);
+  return rowResult(
+    { suite, case: caseId, title, adapter, size, params, operations },
+    { ...carriedState(carried), state, db: carried.db },
+    carried.series,
+  );
 }
 
 export const isSampling = (row: Row): boolean => row.state.kind === 'sampling';
@@ -129,13 +176,20 @@ export function costPerSample(row: Row): number {
 }
 
 /** What a sample of the row costs as far as is known: its timed samples' mean, else its warm-ups', else null. */
-export function knownCost(row: Pick<Row, 'samples' | 'sampleWallMs' | 'warmup' | 'warmupWallMs'>): number | null {
+export function knownCost(
+  row: Pick<Row, 'samples' | 'sampleWallMs' | 'warmup' | 'warmupWallMs'>,
+): number | null {
   if (row.samples.length > 0) return row.sampleWallMs / row.samples.length;
   return row.warmup.length > 0 ? row.warmupWallMs / row.warmup.length : null;
 }
 
 /** Add one timed sample and the metrics and points the case recorded in it. */
-export function addSample(row: Row, ms: number, metrics: Record<string, number>, points: [number, number][]): void {
+export function addSample(
+  row: Row,
+  ms: number,
+  metrics: Record<string, number>,
+  points: [number, number][],
+): void {
   row.samples.push(ms);
   row.samplesPerPass[row.samplesPerPass.length - 1] = (row.samplesPerPass.at(-1) ?? 0) + 1;
   for (const [name, value] of Object.entries(metrics)) {
@@ -143,7 +197,8 @@ export function addSample(row: Row, ms: number, metrics: Record<string, number>,
     const list = (row.metrics[name] ??= new Array<number>(row.samples.length - 1).fill(NaN));
     list.push(value);
   }
-  for (const list of Object.values(row.metrics)) if (list.length < row.samples.length) list.push(NaN);
+  for (const list of Object.values(row.metrics))
+    if (list.length < row.samples.length) list.push(NaN);
   row.points.push(points);
   refreshInterval(row);
 }
@@ -165,7 +220,8 @@ export function refreshInterval(row: Row): void {
  */
 function noiseOf(row: Row): number {
   const kept = row.passNoise;
-  if (kept && row.samplesPerPass.every((k, i) => k <= (kept.perPass[i] ?? 0) * 1.1)) return kept.value;
+  if (kept && row.samplesPerPass.every((k, i) => k <= (kept.perPass[i] ?? 0) * 1.1))
+    return kept.value;
   const value = passNoise(row.samples, row.samplesPerPass);
   row.passNoise = { perPass: row.samplesPerPass.slice(), value };
   return value;
@@ -175,10 +231,16 @@ function noiseOf(row: Row): number {
 type ResultState = CarriedState & Pick<Row, 'db' | 'blocking' | 'footprint'>;
 
 /** The row as a results row. A row still `sampling` (the run ended it) counts as stopped by its count. */
-export function rowResult(identity: CaseIdentity, row: ResultState, series: BenchCase['series']): CaseResult {
+export function rowResult(
+  identity: CaseIdentity,
+  row: ResultState,
+  series: BenchCase['series'],
+): CaseResult {
   // Metrics that some sample could not record (a probe that failed once) are dropped whole:
   // a value that cannot be matched to its sample is worse than none.
-  const metrics = Object.fromEntries(Object.entries(row.metrics).filter(([, list]) => list.every(Number.isFinite)));
+  const metrics = Object.fromEntries(
+    Object.entries(row.metrics).filter(([, list]) => list.every(Number.isFinite)),
+  );
   const common = {
     ...identity,
     samples: row.samples,
@@ -189,7 +251,8 @@ export function rowResult(identity: CaseIdentity, row: ResultState, series: Benc
     ...(Object.keys(metrics).length > 0 ? { metrics } : {}),
     ...(series ? { series: { ...series, samples: row.points } } : {}),
   };
-  if (row.state.kind === 'failed') return { ...common, status: row.state.status, reason: row.state.reason };
+  if (row.state.kind === 'failed')
+    return { ...common, status: row.state.status, reason: row.state.reason };
   const { stats, precision, outliers } = derivedFromSamples(row.samples, row.samplesPerPass);
   return {
     ...common,

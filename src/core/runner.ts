@@ -23,7 +23,16 @@
  * a `timeout`; running out of budget or of a row's time cap only stops its sampling.
  */
 import type { Doc, StoreAdapter } from './adapter.ts';
-import { Budget, capReason, MIN_SAMPLES_ON_TIME_CAP, passShareUsed, pickRound, RESUMED_IN_LATER_PASSES, stopReason, type RowGauge } from './allocator.ts';
+import {
+  Budget,
+  capReason,
+  MIN_SAMPLES_ON_TIME_CAP,
+  passShareUsed,
+  pickRound,
+  RESUMED_IN_LATER_PASSES,
+  stopReason,
+  type RowGauge,
+} from './allocator.ts';
 import { changeFrom, isDecided, matchBaseline, type Baseline } from './baseline.ts';
 import { nextRepeats, sampleTargetMs } from './calibrate.ts';
 import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
@@ -34,7 +43,21 @@ import { createRng, deriveSeed, shuffled, type Rng } from '../../fixtures/random
 import type { CaseIdentity } from './identity.ts';
 import type { CaseResult, RunInfo, StopReason } from './results.ts';
 import { CARRY_SCHEMA, carryKey, type Carry, type LaunchOrder } from './launch.ts';
-import { addSample, carriedResult, carriedRow, costPerSample, cutShort, isSampling, knownCost, newRow, refreshInterval, restoreRow, rowResult, type CarriedRow, type Row } from './row.ts';
+import {
+  addSample,
+  carriedResult,
+  carriedRow,
+  costPerSample,
+  cutShort,
+  isSampling,
+  knownCost,
+  newRow,
+  refreshInterval,
+  restoreRow,
+  rowResult,
+  type CarriedRow,
+  type Row,
+} from './row.ts';
 import { passNeed, shareClass, type PassShare } from './share.ts';
 import { equalRepeats, pairedPrecision, pairUp, roundOrder, withPartners } from './pairing.ts';
 import { Sampler, type FootprintProbe, type PassProbe, type SampleTarget } from './sample.ts';
@@ -50,7 +73,16 @@ export { OUTLIER_K } from './stats.ts';
 
 export type RunEvent =
   | { type: 'run-start'; rows: number; samples: number }
-  | { type: 'group-start'; suite: string; case: string; title: string; size: number; adapters: string[]; pass: number; passes: number }
+  | {
+      type: 'group-start';
+      suite: string;
+      case: string;
+      title: string;
+      size: number;
+      adapters: string[];
+      pass: number;
+      passes: number;
+    }
   | {
       type: 'sample';
       suite: string;
@@ -140,8 +172,12 @@ export function planGroups(plan: Plan, suites: readonly Suite[]): PlannedGroup[]
   const declared = new Set(suites.flatMap((s) => Object.keys(s.params ?? {})));
   const unknownParams = Object.keys(plan.params).filter((name) => !declared.has(name));
   if (unknownParams.length > 0) {
-    const allowed = suites.filter((s) => s.params).map((s) => `${s.id}: ${Object.keys(s.params ?? {}).join(', ')}`);
-    throw new PlanError(`params: unknown ${unknownParams.map((n) => `"${n}"`).join(', ')} for suites ${suites.map((s) => s.id).join(', ')}; allowed: ${allowed.length > 0 ? allowed.join('; ') : 'none (these suites take no parameters)'}`);
+    const allowed = suites
+      .filter((s) => s.params)
+      .map((s) => `${s.id}: ${Object.keys(s.params ?? {}).join(', ')}`);
+    throw new PlanError(
+      `params: unknown ${unknownParams.map((n) => `"${n}"`).join(', ')} for suites ${suites.map((s) => s.id).join(', ')}; allowed: ${allowed.length > 0 ? allowed.join('; ') : 'none (these suites take no parameters)'}`,
+    );
   }
   const all = suites.map((suite) => {
     try {
@@ -155,11 +191,15 @@ export function planGroups(plan: Plan, suites: readonly Suite[]): PlannedGroup[]
     const known = new Set(all.flatMap((s) => s.cases.map((c) => c.id)));
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) {
-      throw new PlanError(`cases: unknown ${unknown.map((id) => `"${id}"`).join(', ')} in suites ${suites.map((s) => s.id).join(', ')}; allowed: ${[...known].join(', ')}`);
+      throw new PlanError(
+        `cases: unknown ${unknown.map((id) => `"${id}"`).join(', ')} in suites ${suites.map((s) => s.id).join(', ')}; allowed: ${[...known].join(', ')}`,
+      );
     }
   }
   return all.flatMap(({ suite, cases }) =>
-    cases.filter((c) => !wanted || wanted.includes(c.id)).flatMap((c) => plan.sizes.map((size) => ({ suite, c, size }))),
+    cases
+      .filter((c) => !wanted || wanted.includes(c.id))
+      .flatMap((c) => plan.sizes.map((size) => ({ suite, c, size }))),
   );
 }
 
@@ -228,7 +268,10 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
     // Delete anything a cancelled or wedged sample left behind, and report what could not be.
     await run.sampler.disposeAll();
     run.emit({ type: 'run-end', cancelled });
-    const leftover = [...run.sampler.created].map(([name, adapter]) => ({ adapter: adapter.id, name }));
+    const leftover = [...run.sampler.created].map(([name, adapter]) => ({
+      adapter: adapter.id,
+      name,
+    }));
     const carry = !cancelled && run.last < run.passes ? carryOf(run, run.last) : undefined;
     return { cases: run.cases, order: run.order, cancelled, leftover, ...(carry ? { carry } : {}) };
   } finally {
@@ -242,7 +285,8 @@ async function runPasses(run: Run, groups: readonly PlannedGroup[]): Promise<boo
     for (let pass = run.first; pass <= run.last; pass++) {
       for (const planned of groups) await runGroupPass(run, planned, pass);
       // A copy: the rows go on growing, and a listener may keep the event.
-      if (pass < run.last && run.open.size > 0) run.emit({ type: 'pass-end', carry: structuredClone(carryOf(run, pass)) });
+      if (pass < run.last && run.open.size > 0)
+        run.emit({ type: 'pass-end', carry: structuredClone(carryOf(run, pass)) });
     }
     return false;
   } catch (e) {
@@ -256,7 +300,9 @@ async function runPasses(run: Run, groups: readonly PlannedGroup[]): Promise<boo
 
 /** The open groups' rows and order after `passesDone` passes: for the next launch, or kept against a crash. */
 function carryOf(run: Run, passesDone: number): Carry {
-  const rows = [...run.open.values()].flatMap((group) => group.rows.map((row) => carriedRow(group.identity(row.adapter), row, group.target.c.series)));
+  const rows = [...run.open.values()].flatMap((group) =>
+    group.rows.map((row) => carriedRow(group.identity(row.adapter), row, group.target.c.series)),
+  );
   return { schema: CARRY_SCHEMA, runId: run.input.runId, passesDone, rows, order: run.order };
 }
 
@@ -273,15 +319,26 @@ async function askSupport(adapters: readonly StoreAdapter[]): Promise<Map<string
   return support;
 }
 
-function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map<string, true | string>): Run {
+function startRun(
+  input: RunInput,
+  groups: readonly PlannedGroup[],
+  support: Map<string, true | string>,
+): Run {
   const { plan } = input;
   const emit = (event: RunEvent) => input.onEvent?.(event);
-  const runnable = (a: StoreAdapter, c: BenchCase) => c.driven === undefined && support.get(a.id) === true && missingCapabilities(c.needs, a.capabilities).length === 0;
-  const runnableRows = groups.reduce((sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length, 0);
+  const runnable = (a: StoreAdapter, c: BenchCase) =>
+    c.driven === undefined &&
+    support.get(a.id) === true &&
+    missingCapabilities(c.needs, a.capabilities).length === 0;
+  const runnableRows = groups.reduce(
+    (sum, g) => sum + input.adapters.filter((a) => runnable(a, g.c)).length,
+    0,
+  );
   const passes = passesOf(plan.auto);
   const { first, last, carried } = launchOf(input, passes);
   const here = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-  const samplesTotal = runnableRows * here.map((pass) => passSamples(plan, pass)).reduce((a, b) => a + b, 0);
+  const samplesTotal =
+    runnableRows * here.map((pass) => passSamples(plan, pass)).reduce((a, b) => a + b, 0);
   const weightTotal = runnableRows * minimumSamples(plan) * here.length;
   const rowsTotal = groups.length * input.adapters.length;
   emit({ type: 'run-start', rows: rowsTotal, samples: samplesTotal });
@@ -290,10 +347,20 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
     plan,
     emit,
     sampler: makeSampler(input, emit),
-    budget: plan.auto ? new Budget(input.launch?.budgetMs ?? plan.budgetMs, weightTotal, now, input.launch?.budgetLeftMs ?? plan.budgetMs) : new Budget(undefined, weightTotal, now),
+    budget: plan.auto
+      ? new Budget(
+          input.launch?.budgetMs ?? plan.budgetMs,
+          weightTotal,
+          now,
+          input.launch?.budgetLeftMs ?? plan.budgetMs,
+        )
+      : new Budget(undefined, weightTotal, now),
     support,
     sampleTargetMs: sampleTargetMs(input.timerStepMs ?? measureTimerStep()),
-    shareMs: plan.auto && plan.budgetMs !== undefined && runnableRows > 0 ? plan.budgetMs / runnableRows : Infinity,
+    shareMs:
+      plan.auto && plan.budgetMs !== undefined && runnableRows > 0
+        ? plan.budgetMs / runnableRows
+        : Infinity,
     cases: [],
     order: structuredClone(input.launch?.carry?.order ?? []),
     passes,
@@ -312,13 +379,27 @@ function startRun(input: RunInput, groups: readonly PlannedGroup[], support: Map
 }
 
 /** The passes this launch takes and the rows it goes on from; PlanError when they do not fit the plan. */
-function launchOf(input: RunInput, passes: number): { first: number; last: number; carried: Map<string, CarriedRow> } {
+function launchOf(
+  input: RunInput,
+  passes: number,
+): { first: number; last: number; carried: Map<string, CarriedRow> } {
   const { launch } = input;
   if (!launch) return { first: 1, last: passes, carried: new Map() };
-  if (!input.plan.auto && launch.last > 1) throw new PlanError('only adaptive sampling runs in several launches');
-  if (launch.first < 1 || launch.last < launch.first || launch.last > passes) throw new PlanError(`passes ${launch.first} to ${launch.last} are not within the plan's 1 to ${passes}`);
-  if ((launch.carry?.passesDone ?? 0) !== launch.first - 1) throw new PlanError(`pass ${launch.first} needs the rows of the ${launch.first - 1} passes before it`);
-  return { first: launch.first, last: launch.last, carried: new Map((launch.carry?.rows ?? []).map((row) => [carryKey(row), row])) };
+  if (!input.plan.auto && launch.last > 1)
+    throw new PlanError('only adaptive sampling runs in several launches');
+  if (launch.first < 1 || launch.last < launch.first || launch.last > passes)
+    throw new PlanError(
+      `passes ${launch.first} to ${launch.last} are not within the plan's 1 to ${passes}`,
+    );
+  if ((launch.carry?.passesDone ?? 0) !== launch.first - 1)
+    throw new PlanError(
+      `pass ${launch.first} needs the rows of the ${launch.first - 1} passes before it`,
+    );
+  return {
+    first: launch.first,
+    last: launch.last,
+    carried: new Map((launch.carry?.rows ?? []).map((row) => [carryKey(row), row])),
+  };
 }
 
 /** The sampler of a run: its databases, its clock, Cancel, and where its warnings go. */
@@ -343,7 +424,10 @@ function makeSampler(input: RunInput, emit: (event: RunEvent) => void): Sampler 
     warnOnce: (what, e) => {
       if (warned.has(what)) return;
       warned.add(what);
-      emit({ type: 'warning', message: `${what} failed; its metrics are left out: ${errorMessage(e)}` });
+      emit({
+        type: 'warning',
+        message: `${what} failed; its metrics are left out: ${errorMessage(e)}`,
+      });
     },
   });
 }
@@ -356,7 +440,8 @@ function fixtureSource(plan: Plan): FixtureSource {
     seed: plan.seed,
     indexedFields: shape.indexedFields,
     docs: (count: number, start = 0): Doc[] => makeDocs(shape, plan.seed, count, start),
-    chunks: (count: number, chunkSize: number, start = 0) => chunks(shape, plan.seed, count, chunkSize, start),
+    chunks: (count: number, chunkSize: number, start = 0) =>
+      chunks(shape, plan.seed, count, chunkSize, start),
   };
 }
 
@@ -367,7 +452,16 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
   if (pass > 1) resumeRows(group);
   if (run.input.baseline) shareBaselineShift(run);
   const last = pass === run.passes;
-  run.emit({ type: 'group-start', suite: group.suiteId, case: planned.c.id, title: planned.c.title, size: planned.size, adapters: group.rows.map((r) => r.adapter.id), pass, passes: run.passes });
+  run.emit({
+    type: 'group-start',
+    suite: group.suiteId,
+    case: planned.c.id,
+    title: planned.c.title,
+    size: planned.size,
+    adapters: group.rows.map((r) => r.adapter.id),
+    pass,
+    passes: run.passes,
+  });
   group.startedAt = now();
   group.endsAt = run.budget.nextGroupEnd(group.weight);
   stopRowsOutOfTime(run, group, pass);
@@ -376,7 +470,8 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
     await warmUp(run, group, pass);
     await takeMinimumSamples(run, group, minimumInPass(run.plan, pass), pass);
     // Time left at the end of a launch that is not the run's last goes to the later launches (launch.ts).
-    if (run.plan.auto) await takeAdditionalSamples(run, group, run.budget.hasLaterShares() || run.last < run.passes);
+    if (run.plan.auto)
+      await takeAdditionalSamples(run, group, run.budget.hasLaterShares() || run.last < run.passes);
     if (last) await measurementPass(run, group);
   } finally {
     await closeSharedDatabases(run, group);
@@ -388,7 +483,8 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
 /** Emit the group's rows (all of them, or those given). */
 function finishGroup(run: Run, group: Group, rows: readonly Row[] = group.rows): void {
   group.finished = true;
-  for (const row of rows) finishRow(run, rowResult(group.identity(row.adapter), row, group.target.c.series));
+  for (const row of rows)
+    finishRow(run, rowResult(group.identity(row.adapter), row, group.target.c.series));
 }
 
 /** After Cancel: each row ends as row.cutShort says, and one with too few samples to keep is left out. */
@@ -417,7 +513,8 @@ function endCarriedRows(run: Run): void {
  */
 function resumeRows(group: Group): void {
   for (const row of group.rows) {
-    if (row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why)) row.state = { kind: 'sampling' };
+    if (row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why))
+      row.state = { kind: 'sampling' };
     row.samplesPerPass.push(0);
   }
 }
@@ -440,15 +537,39 @@ function openGroup(run: Run, planned: PlannedGroup): Group | undefined {
   for (const adapter of run.input.adapters) {
     const reason = unsupportedReason(run.support.get(adapter.id) ?? 'not checked', c, adapter);
     if (reason === null) rows.push(rowFor(run, adapter, c, identity(adapter)));
-    else finishRow(run, { ...identity(adapter), status: 'unsupported', reason, samples: [], warmup: [] });
+    else
+      finishRow(run, {
+        ...identity(adapter),
+        status: 'unsupported',
+        reason,
+        samples: [],
+        warmup: [],
+      });
   }
   const earlier = run.order.find((o) => o.suite === suite.id && o.case === c.id && o.size === size);
   const rounds: string[][] = earlier?.rounds ?? [];
   // A later launch deals its own orders: the same seed would repeat the first launch's.
-  const rng = createRng(deriveSeed(run.plan.seed, `order/${suite.id}/${c.id}/${size}${run.first > 1 ? `/from-pass-${run.first}` : ''}`));
+  const rng = createRng(
+    deriveSeed(
+      run.plan.seed,
+      `order/${suite.id}/${c.id}/${size}${run.first > 1 ? `/from-pass-${run.first}` : ''}`,
+    ),
+  );
   const weight = rows.length * minimumSamples(run.plan);
   if (run.plan.ab) pairRows(run, rows, identity);
-  const group: Group = { target: { c, size, params }, suiteId: suite.id, rows, rounds, rng, identity, startedAt: now(), endsAt: Infinity, weight, finished: false, aFirst: rng.next() < 0.5 };
+  const group: Group = {
+    target: { c, size, params },
+    suiteId: suite.id,
+    rows,
+    rounds,
+    rng,
+    identity,
+    startedAt: now(),
+    endsAt: Infinity,
+    weight,
+    finished: false,
+    aFirst: rng.next() < 0.5,
+  };
   if (rows.length === 0) return undefined;
   if (!earlier) run.order.push({ suite: suite.id, case: c.id, size, rounds });
   run.open.set(planned, group);
@@ -463,14 +584,24 @@ function pairRows(run: Run, rows: Row[], identity: (adapter: StoreAdapter) => Ca
   if (rows.length === 2) return pairUp(rows);
   for (const row of rows.splice(0)) {
     const other = run.input.adapters.find((a) => a !== row.adapter)?.id ?? 'the other store';
-    finishRow(run, { ...identity(row.adapter), status: 'unsupported', reason: `--ab: ${other} cannot run this case, so ${row.adapter.id} has nothing to be compared with`, samples: row.samples, warmup: row.warmup });
+    finishRow(run, {
+      ...identity(row.adapter),
+      status: 'unsupported',
+      reason: `--ab: ${other} cannot run this case, so ${row.adapter.id} has nothing to be compared with`,
+      samples: row.samples,
+      warmup: row.warmup,
+    });
   }
 }
 
 /** A new row, or the one an earlier launch carried; set to sample against its baseline counterpart where there is one. */
 function rowFor(run: Run, adapter: StoreAdapter, c: BenchCase, id: CaseIdentity): Row {
   const carried = run.carried.get(carryKey(id));
-  const row = withBaseline(carried ? restoreRow(adapter, c, carried) : newRow(adapter, c), run.input.baseline, id);
+  const row = withBaseline(
+    carried ? restoreRow(adapter, c, carried) : newRow(adapter, c),
+    run.input.baseline,
+    id,
+  );
   if (carried) refreshInterval(row);
   return row;
 }
@@ -511,7 +642,11 @@ function warmupsIn(plan: Plan, pass: number): number {
   return pass === 1 ? plan.warmup : Math.min(1, plan.warmup);
 }
 
-function unsupportedReason(support: true | string, c: BenchCase, adapter: StoreAdapter): string | null {
+function unsupportedReason(
+  support: true | string,
+  c: BenchCase,
+  adapter: StoreAdapter,
+): string | null {
   if (support !== true) return support;
   const missing = missingCapabilities(c.needs, adapter.capabilities);
   if (missing.length === 0) {
@@ -547,7 +682,8 @@ function stopRowsOutOfTime(run: Run, group: Group, pass: number): void {
     // went to the groups before it must not take them (views, last in the plan, lost every one).
     if (isCostly(run, row, pass)) continue;
     const gauge = gaugeOf(run, row);
-    if (gauge.n >= MIN_SAMPLES_ON_TIME_CAP && outOfTime(run.budget.endsAt(), gauge, runs)) stopRow(row, 'budget');
+    if (gauge.n >= MIN_SAMPLES_ON_TIME_CAP && outOfTime(run.budget.endsAt(), gauge, runs))
+      stopRow(row, 'budget');
   }
 }
 
@@ -572,19 +708,29 @@ function isCostly(run: Run, row: Row, pass: number): boolean {
 function shareOf(run: Run, row: Row, pass: number): PassShare | null {
   const auto = run.plan.auto;
   if (!auto || !sharedOut(run.plan)) return null;
-  const costs = [knownCost(row), ...(row.pair ? [knownCost(row.pair.other)] : [])].filter((c): c is number => c !== null);
+  const costs = [knownCost(row), ...(row.pair ? [knownCost(row.pair.other)] : [])].filter(
+    (c): c is number => c !== null,
+  );
   const live = costs.length > 0 ? Math.max(...costs) : null;
   // Settled after the row's first pass: a cost near the line flipped a row between cheap and costly
   // from pass to pass, and a costly row that had skipped passes then lost its set-aside ones as a
   // cheap row out of time (Firefox, 2026-11-25: pouchdb-indexeddb ref-startkey ended at 3 samples).
   if (pass > 1 && row.settledCostMs === undefined && live !== null) row.settledCostMs = live;
-  return { passes: run.passes, pass, minN: auto.minN, n: row.samples.length, costMs: pass > 1 && row.settledCostMs !== undefined ? row.settledCostMs : live, shareMs: run.shareMs };
+  return {
+    passes: run.passes,
+    pass,
+    minN: auto.minN,
+    n: row.samples.length,
+    costMs: pass > 1 && row.settledCostMs !== undefined ? row.settledCostMs : live,
+    shareMs: run.shareMs,
+  };
 }
 
 /** A costly row stops for now, and records what a sample costs against its share (share.ts). */
 function stopForShare(run: Run, row: Row): void {
   const cost = row.settledCostMs ?? knownCost(row);
-  if (cost !== null && Number.isFinite(run.shareMs)) row.share = { sampleMs: cost, shareMs: run.shareMs };
+  if (cost !== null && Number.isFinite(run.shareMs))
+    row.share = { sampleMs: cost, shareMs: run.shareMs };
   stopRow(row, 'share');
 }
 
@@ -596,7 +742,8 @@ function stopForShare(run: Run, row: Row): void {
 async function fillSharedDatabases(run: Run, group: Group, last: boolean): Promise<void> {
   const measured = last && measuresGroup(run, group);
   for (const row of shuffled(group.rows, group.rng)) {
-    const wanted = isSampling(row) || (measured && row.state.kind === 'stopped' && row.samples.length > 0);
+    const wanted =
+      isSampling(row) || (measured && row.state.kind === 'stopped' && row.samples.length > 0);
     if (row.db !== 'shared' || !wanted) continue;
     await beforeSample(run);
     try {
@@ -623,13 +770,21 @@ async function warmUp(run: Run, group: Group, pass: number): Promise<void> {
     else settled.delete(row);
     fastest.set(row, Math.min(before, ms));
   };
-  for (let r = 0; r < warmupsIn(run.plan, pass); r++) await round(run, group, group.rows.filter(isSampling), true, note);
+  for (let r = 0; r < warmupsIn(run.plan, pass); r++)
+    await round(run, group, group.rows.filter(isSampling), true, note);
   if (run.plan.warmup === 0 || pass > 1) return;
   try {
     for (let tries = 0; tries < 8; tries++) {
-      const pending = group.rows.filter((row) => isSampling(row) && row.db === 'shared' && ((fastest.get(row) ?? Infinity) * row.repeats < run.sampleTargetMs || (row.repeats > 1 && !settled.has(row))));
+      const pending = group.rows.filter(
+        (row) =>
+          isSampling(row) &&
+          row.db === 'shared' &&
+          ((fastest.get(row) ?? Infinity) * row.repeats < run.sampleTargetMs ||
+            (row.repeats > 1 && !settled.has(row))),
+      );
       if (pending.length === 0) return;
-      for (const row of pending) row.repeats = nextRepeats(row.repeats, fastest.get(row) ?? 0, run.sampleTargetMs);
+      for (const row of pending)
+        row.repeats = nextRepeats(row.repeats, fastest.get(row) ?? 0, run.sampleTargetMs);
       run.samplesTotal += pending.length;
       await round(run, group, pending, true, note);
     }
@@ -644,7 +799,12 @@ async function warmUp(run: Run, group: Group, pass: number): Promise<void> {
  * cap of its own, or one more sample would pass the end of the budget; its precision does not
  * stop it here.
  */
-async function takeMinimumSamples(run: Run, group: Group, want: number, pass: number): Promise<void> {
+async function takeMinimumSamples(
+  run: Run,
+  group: Group,
+  want: number,
+  pass: number,
+): Promise<void> {
   const auto = run.plan.auto;
   const inPass = (row: Row) => row.samplesPerPass.at(-1) ?? 0;
   // Decided once the warm-up told what a sample costs: a costly row's least in this pass (share.ts).
@@ -665,7 +825,11 @@ async function takeMinimumSamples(run: Run, group: Group, want: number, pass: nu
       const gauge = gaugeOf(run, row);
       // Bounded by the whole budget, not the group's share: a row without its minimum has no interval.
       // A costly row takes its least in its pass whatever is left: that is its share (phase 0).
-      const why = gauge.n >= MIN_SAMPLES_ON_TIME_CAP ? (capReason(gauge, auto) ?? (costly(row) ? undefined : outOfTime(run.budget.endsAt(), gauge))) : undefined;
+      const why =
+        gauge.n >= MIN_SAMPLES_ON_TIME_CAP
+          ? (capReason(gauge, auto) ??
+            (costly(row) ? undefined : outOfTime(run.budget.endsAt(), gauge)))
+          : undefined;
       if (why) stopRow(row, why);
     }
     const short = group.rows.filter((row) => isSampling(row) && inPass(row) < wantOf(row));
@@ -696,7 +860,11 @@ async function takeAdditionalSamples(run: Run, group: Group, timeFlowsOn: boolea
       const gauge = judge(row);
       if (gauge) gauges.set(gauge, row);
     }
-    if (timeFlowsOn && gauges.size > 0 && [...gauges.keys()].every((g) => g.passShareUsed === true)) {
+    if (
+      timeFlowsOn &&
+      gauges.size > 0 &&
+      [...gauges.keys()].every((g) => g.passShareUsed === true)
+    ) {
       for (const row of gauges.values()) stopRow(row, 'budget');
       return;
     }
@@ -721,25 +889,36 @@ async function takeAdditionalSamples(run: Run, group: Group, timeFlowsOn: boolea
 async function measurementPass(run: Run, group: Group): Promise<void> {
   if (!measuresGroup(run, group)) return;
   const { probe, footprint } = run.input;
-  const pass = { probe, footprint: footprint?.appliesTo(group.suiteId, group.target.c.id) ? footprint : undefined };
+  const pass = {
+    probe,
+    footprint: footprint?.appliesTo(group.suiteId, group.target.c.id) ? footprint : undefined,
+  };
   for (const row of group.rows) {
     if (row.state.kind === 'failed' || row.samples.length === 0) continue;
     await beforeSample(run);
     try {
       const measured = await run.sampler.take(row, group.target, -1, 1, pass);
-      if (measured.blocking && Object.keys(measured.blocking).length > 0) row.blocking = measured.blocking;
-      if (measured.footprint && Object.keys(measured.footprint).length > 0) row.footprint = measured.footprint;
+      if (measured.blocking && Object.keys(measured.blocking).length > 0)
+        row.blocking = measured.blocking;
+      if (measured.footprint && Object.keys(measured.footprint).length > 0)
+        row.footprint = measured.footprint;
     } catch (e) {
       if (e instanceof CancelledError) throw e;
       // The samples are good; a store that fails only when measured loses only the measurement.
-      run.emit({ type: 'warning', message: `the measurement pass (${row.adapter.id}, ${group.target.c.id}) failed; its metrics are left out: ${errorMessage(e)}` });
+      run.emit({
+        type: 'warning',
+        message: `the measurement pass (${row.adapter.id}, ${group.target.c.id}) failed; its metrics are left out: ${errorMessage(e)}`,
+      });
     }
   }
 }
 
 /** Whether the measurement pass has anything to measure in the group. */
 function measuresGroup(run: Run, group: Group): boolean {
-  return run.input.probe !== undefined || run.input.footprint?.appliesTo(group.suiteId, group.target.c.id) === true;
+  return (
+    run.input.probe !== undefined ||
+    run.input.footprint?.appliesTo(group.suiteId, group.target.c.id) === true
+  );
 }
 
 /** Phase 6: tear down and delete the shared databases, also after a failure or Cancel. */
@@ -753,7 +932,13 @@ async function closeSharedDatabases(run: Run, group: Group): Promise<void> {
 }
 
 /** One round: each of `rows` takes a sample, in a seeded random order that is recorded (none for no rows). */
-async function round(run: Run, group: Group, rows: readonly Row[], warmup: boolean, onSample?: (row: Row, ms: number) => void): Promise<void> {
+async function round(
+  run: Run,
+  group: Group,
+  rows: readonly Row[],
+  warmup: boolean,
+  onSample?: (row: Row, ms: number) => void,
+): Promise<void> {
   if (rows.length === 0) return;
   const order = roundOrder(rows, group.aFirst, (rs) => shuffled(rs, group.rng));
   if (order[0]?.pair) group.aFirst = !group.aFirst;
@@ -766,11 +951,21 @@ async function round(run: Run, group: Group, rows: readonly Row[], warmup: boole
 }
 
 /** Take one sample of the row and record it; a failure ends the row. Returns the sample's ms. */
-async function sampleOnce(run: Run, group: Group, row: Row, warmup: boolean): Promise<number | undefined> {
+async function sampleOnce(
+  run: Run,
+  group: Group,
+  row: Row,
+  warmup: boolean,
+): Promise<number | undefined> {
   await beforeSample(run);
   const index = warmup ? row.warmup.length + 1 : row.samples.length + 1;
   try {
-    const sample = await run.sampler.take(row, group.target, warmup ? `w${index}` : index, row.repeats);
+    const sample = await run.sampler.take(
+      row,
+      group.target,
+      warmup ? `w${index}` : index,
+      row.repeats,
+    );
     if (warmup) {
       row.warmup.push(sample.ms);
       row.warmupWallMs += sample.wallMs;
@@ -807,13 +1002,26 @@ async function beforeSample(run: Run): Promise<void> {
   if (run.input.signal?.aborted) throw new CancelledError('cancelled');
 }
 
-function emitSample(run: Run, group: Group, row: Row, warmup: boolean, index: number, ms: number): void {
+function emitSample(
+  run: Run,
+  group: Group,
+  row: Row,
+  warmup: boolean,
+  index: number,
+  ms: number,
+): void {
   const { plan } = run;
   run.samplesDone++;
   // With a budget, progress is time: the share of the run the budget says is done. Without one
   // (fixed sampling) the total count is known.
-  const fraction = run.budget.totalMs === undefined ? undefined : run.budget.fraction(run.weightDone + group.weight * groupShareDone(group), run.weightTotal);
-  const total = fraction === undefined ? run.samplesTotal : Math.round(run.samplesDone / Math.max(fraction, 0.001));
+  const fraction =
+    run.budget.totalMs === undefined
+      ? undefined
+      : run.budget.fraction(run.weightDone + group.weight * groupShareDone(group), run.weightTotal);
+  const total =
+    fraction === undefined
+      ? run.samplesTotal
+      : Math.round(run.samplesDone / Math.max(fraction, 0.001));
   run.emit({
     type: 'sample',
     suite: group.suiteId,
@@ -851,11 +1059,28 @@ function failRow(run: Run, row: Row, e: unknown, during: string, inSample: boole
   const taken = `after ${row.samples.length} timed samples`;
   row.state =
     e instanceof TimeoutError
-      ? { kind: 'failed', status: 'timeout', reason: `${during} made no progress within the ${run.plan.timeoutMs} ms limit of one step (${taken}): ${e.message}` }
+      ? {
+          kind: 'failed',
+          status: 'timeout',
+          reason: `${during} made no progress within the ${run.plan.timeoutMs} ms limit of one step (${taken}): ${e.message}`,
+        }
       : { kind: 'failed', status: 'error', reason: `${errorMessage(e)} (${during}, ${taken})` };
-  if (!run.plan.auto) run.samplesTotal -= Math.max(0, run.plan.warmup + run.plan.iterations - row.warmup.length - row.samples.length - (inSample ? 1 : 0));
+  if (!run.plan.auto)
+    run.samplesTotal -= Math.max(
+      0,
+      run.plan.warmup +
+        run.plan.iterations -
+        row.warmup.length -
+        row.samples.length -
+        (inSample ? 1 : 0),
+    );
   const other = row.pair?.other;
-  if (other && other.state.kind !== 'failed') other.state = { kind: 'failed', status: 'error', reason: `not compared: the other side of the pair, ${row.adapter.id}, failed (${row.state.reason})` };
+  if (other && other.state.kind !== 'failed')
+    other.state = {
+      kind: 'failed',
+      status: 'error',
+      reason: `not compared: the other side of the pair, ${row.adapter.id}, failed (${row.state.reason})`,
+    };
 }
 
 function gaugeOf(run: Run, row: Row): RowGauge {
@@ -864,7 +1089,12 @@ function gaugeOf(run: Run, row: Row): RowGauge {
     precision: pairedPrecision(row),
     costMs: costPerSample(row),
     spentMs: row.spentMs,
-    passShareUsed: passShareUsed(row.samplesPerPass, row.passBound, run.plan.auto?.maxN, run.passes),
+    passShareUsed: passShareUsed(
+      row.samplesPerPass,
+      row.passBound,
+      run.plan.auto?.maxN,
+      run.passes,
+    ),
     ...(row.baseline ? { decided: isDecided(row.baseline, run.baselineShift) } : {}),
   };
 }
@@ -876,7 +1106,11 @@ function gaugeOf(run: Run, row: Row): RowGauge {
  * are decided on their raw change.
  */
 function shareBaselineShift(run: Run): void {
-  const changes = [...run.open.values()].flatMap((g) => g.rows.flatMap((row) => (row.baseline?.now ? (changeFrom(row.baseline.row, row.baseline.now) ?? []) : [])));
+  const changes = [...run.open.values()].flatMap((g) =>
+    g.rows.flatMap((row) =>
+      row.baseline?.now ? (changeFrom(row.baseline.row, row.baseline.now) ?? []) : [],
+    ),
+  );
   run.baselineShift = sharedShift(changes);
 }
 

@@ -90,7 +90,12 @@ export interface SamplerInput {
 const SELF_OPEN_HANDLE = new Proxy({} as StoreHandle, {
   get(_target, prop) {
     if (prop === 'then') return undefined; // not a thenable
-    return () => Promise.reject(new Error(`this case opens its own database (open: 'self'); ctx.handle.${String(prop)} is not available`));
+    return () =>
+      Promise.reject(
+        new Error(
+          `this case opens its own database (open: 'self'); ctx.handle.${String(prop)} is not available`,
+        ),
+      );
   },
 });
 
@@ -113,11 +118,20 @@ export class Sampler {
     const deadline = started + this.input.plan.timeoutMs;
     let handle: StoreHandle | undefined;
     try {
-      handle = t.c.open === 'self' ? undefined : await this.step(deadline, `${row.adapter.id}: open`, () => row.adapter.open(name, t.c.openOptions));
+      handle =
+        t.c.open === 'self'
+          ? undefined
+          : await this.step(deadline, `${row.adapter.id}: open`, () =>
+              row.adapter.open(name, t.c.openOptions),
+            );
       if (handle) this.checkOnce(row, t, handle);
       const ctx = this.context(row, t, name, handle, 'shared', {});
       const { setup } = t.c;
-      const state = setup ? await this.step(deadline, `${t.c.id} setup of the shared database`, () => setup.call(t.c, ctx)) : undefined;
+      const state = setup
+        ? await this.step(deadline, `${t.c.id} setup of the shared database`, () =>
+            setup.call(t.c, ctx),
+          )
+        : undefined;
       return { name, handle, state };
     } catch (e) {
       await this.dispose(row.adapter, name, handle);
@@ -135,10 +149,15 @@ export class Sampler {
     const started = now();
     try {
       const { teardown } = t.c;
-      if (teardown && !deleteOnly) await this.step(now() + this.input.plan.timeoutMs, `${t.c.id} teardown`, () => teardown.call(t.c, this.context(row, t, db.name, db.handle, 'shared', {}), db.state));
+      if (teardown && !deleteOnly)
+        await this.step(now() + this.input.plan.timeoutMs, `${t.c.id} teardown`, () =>
+          teardown.call(t.c, this.context(row, t, db.name, db.handle, 'shared', {}), db.state),
+        );
     } catch (e) {
       if (e instanceof CancelledError) throw e;
-      this.input.warning(`${row.adapter.id}: the teardown of ${t.c.id}'s shared database failed: ${errorMessage(e)}`);
+      this.input.warning(
+        `${row.adapter.id}: the teardown of ${t.c.id}'s shared database failed: ${errorMessage(e)}`,
+      );
     } finally {
       await this.dispose(row.adapter, db.name, db.handle);
       row.spentMs += now() - started;
@@ -149,7 +168,13 @@ export class Sampler {
    * One sample of the row: on its shared database when it has one, else on a fresh one. With
    * `pass`, the measurement pass instead: one run with the pass's probes around it.
    */
-  async take(row: Row, t: SampleTarget, index: number | string, repeats: number, pass?: Pass): Promise<Sample> {
+  async take(
+    row: Row,
+    t: SampleTarget,
+    index: number | string,
+    repeats: number,
+    pass?: Pass,
+  ): Promise<Sample> {
     const started = now();
     const deadline = started + this.input.plan.timeoutMs;
     const metrics: Record<string, number> = {};
@@ -163,12 +188,20 @@ export class Sampler {
     const name = shared ? shared.name : this.newName(row.adapter);
     let handle: StoreHandle | undefined = shared?.handle;
     try {
-      if (footprint) await withTimeout(footprint.before(), PROBE_TIMEOUT_MS, "the footprint's baseline");
-      if (!shared && t.c.open !== 'self') handle = await this.step(deadline, `${row.adapter.id}: open`, () => row.adapter.open(name, t.c.openOptions));
+      if (footprint)
+        await withTimeout(footprint.before(), PROBE_TIMEOUT_MS, "the footprint's baseline");
+      if (!shared && t.c.open !== 'self')
+        handle = await this.step(deadline, `${row.adapter.id}: open`, () =>
+          row.adapter.open(name, t.c.openOptions),
+        );
       if (handle) this.checkOnce(row, t, handle);
       const ctx = this.context(row, t, name, handle, index, { metrics, points });
       const { setup, verify, teardown } = t.c;
-      const state = shared ? shared.state : setup ? await this.step(deadline, `${t.c.id} setup`, () => setup.call(t.c, ctx)) : undefined;
+      const state = shared
+        ? shared.state
+        : setup
+          ? await this.step(deadline, `${t.c.id} setup`, () => setup.call(t.c, ctx))
+          : undefined;
       const timed = async () => {
         if (probe) await this.startProbe(owner, probe);
         try {
@@ -179,15 +212,28 @@ export class Sampler {
       };
       ms = await this.step(deadline, `${t.c.id} run`, timed);
       if (verify) await this.step(deadline, `${t.c.id} verify`, () => verify.call(t.c, ctx, state));
-      if (footprint) measured = await withTimeout(footprint.after(), PROBE_TIMEOUT_MS, 'the footprint measurement');
-      if (!shared && teardown) await this.step(deadline, `${t.c.id} teardown`, () => teardown.call(t.c, ctx, state));
+      if (footprint)
+        measured = await withTimeout(
+          footprint.after(),
+          PROBE_TIMEOUT_MS,
+          'the footprint measurement',
+        );
+      if (!shared && teardown)
+        await this.step(deadline, `${t.c.id} teardown`, () => teardown.call(t.c, ctx, state));
     } finally {
       // A pass cut off by its time limit never reached its own stop.
       await this.stopProbe(owner, probe);
       if (!shared) await this.dispose(row.adapter, name, handle);
       row.spentMs += now() - started;
     }
-    return { ms, metrics, points, wallMs: now() - started, ...(blocking ? { blocking } : {}), ...(measured ? { footprint: measured } : {}) };
+    return {
+      ms,
+      metrics,
+      points,
+      wallMs: now() - started,
+      ...(blocking ? { blocking } : {}),
+      ...(measured ? { footprint: measured } : {}),
+    };
   }
 
   /** Delete whatever a cancelled or wedged sample left behind. */
@@ -211,7 +257,14 @@ export class Sampler {
     this.checkedRows.add(row);
   }
 
-  private context(row: Row, t: SampleTarget, name: string, handle: StoreHandle | undefined, index: number | string, sink: { metrics?: Record<string, number>; points?: [number, number][] }): CaseContext {
+  private context(
+    row: Row,
+    t: SampleTarget,
+    name: string,
+    handle: StoreHandle | undefined,
+    index: number | string,
+    sink: { metrics?: Record<string, number>; points?: [number, number][] },
+  ): CaseContext {
     const { plan, fixture, signal } = this.input;
     return {
       adapter: row.adapter,
@@ -254,14 +307,21 @@ export class Sampler {
       }
       return await Promise.race([withTimeout(work, deadline - now(), what), this.input.cancelled]);
     } catch (e) {
-      if (e instanceof TimeoutError) throw new TimeoutError(`${what} did not finish within the ${this.input.plan.timeoutMs} ms time limit`);
+      if (e instanceof TimeoutError)
+        throw new TimeoutError(
+          `${what} did not finish within the ${this.input.plan.timeoutMs} ms time limit`,
+        );
       throw e;
     } finally {
       if (token !== undefined) watch?.close(token);
     }
   }
 
-  private async dispose(adapter: StoreAdapter, name: string, handle: StoreHandle | undefined): Promise<void> {
+  private async dispose(
+    adapter: StoreAdapter,
+    name: string,
+    handle: StoreHandle | undefined,
+  ): Promise<void> {
     const { cleanupMs } = this.input;
     try {
       if (handle) await withTimeout(handle.destroy(), cleanupMs, `destroying ${name}`);
@@ -278,7 +338,9 @@ export class Sampler {
       } catch {
         /* reported below */
       }
-      this.input.warning(`${adapter.id}: could not delete database ${name}: ${errorMessage(first)}`);
+      this.input.warning(
+        `${adapter.id}: could not delete database ${name}: ${errorMessage(first)}`,
+      );
     }
   }
 
@@ -291,7 +353,10 @@ export class Sampler {
     }
   }
 
-  private async stopProbe(owner: object, probe: PassProbe | undefined): Promise<Record<string, number>> {
+  private async stopProbe(
+    owner: object,
+    probe: PassProbe | undefined,
+  ): Promise<Record<string, number>> {
     if (!probe || this.probeOwner !== owner) return {};
     this.probeOwner = null;
     try {
@@ -307,7 +372,12 @@ export class Sampler {
  * The timed section: the case body `repeats` times back to back, under one pair of clock
  * readings, as the time of one run. A body that times itself (returns a number) is summed instead.
  */
-async function runRepeated(c: BenchCase, ctx: CaseContext, state: unknown, repeats: number): Promise<number> {
+async function runRepeated(
+  c: BenchCase,
+  ctx: CaseContext,
+  state: unknown,
+  repeats: number,
+): Promise<number> {
   let own = 0;
   let ownCount = 0;
   const t0 = now();
@@ -321,4 +391,3 @@ async function runRepeated(c: BenchCase, ctx: CaseContext, state: unknown, repea
   const t1 = now();
   return (ownCount === repeats ? own : t1 - t0) / repeats;
 }
-

@@ -32,13 +32,36 @@ export interface SchemaNode {
 
 /** The keywords checked above, and those that only describe. */
 export const KEYWORDS: readonly string[] = [
-  ...['type', 'const', 'anyOf', 'not', 'minimum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'pattern'],
-  ...['minItems', 'maxItems', 'items', 'additionalItems', 'properties', 'required', 'patternProperties'],
+  ...[
+    'type',
+    'const',
+    'anyOf',
+    'not',
+    'minimum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'minLength',
+    'pattern',
+  ],
+  ...[
+    'minItems',
+    'maxItems',
+    'items',
+    'additionalItems',
+    'properties',
+    'required',
+    'patternProperties',
+  ],
   ...['$schema', '$id', 'title', 'description'],
 ];
 
 /** Wording for a fault at `path` (array indexes as `[]`), or undefined for the usual one. `got` is the value as a message shows it. */
-export type Says = (path: string, value: unknown, parent: Record<string, unknown>, got: string) => string | undefined;
+export type Says = (
+  path: string,
+  value: unknown,
+  parent: Record<string, unknown>,
+  got: string,
+) => string | undefined;
 
 export interface Fault {
   path: string;
@@ -48,7 +71,8 @@ export interface Fault {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const patterns = new Map<string, RegExp>();
-const regex = (p: string) => patterns.get(p) ?? (patterns.set(p, new RegExp(p, 'u')), patterns.get(p) as RegExp);
+const regex = (p: string) =>
+  patterns.get(p) ?? (patterns.set(p, new RegExp(p, 'u')), patterns.get(p) as RegExp);
 
 /** Whether a value is of a JSON Schema type, before any other keyword; numbers are finite, as JSON has them. */
 const KIND: Record<string, (v: unknown) => boolean> = {
@@ -69,19 +93,35 @@ export function conforms(node: SchemaNode, value: unknown): boolean {
   if (node.type === undefined) return true;
   if (!KIND[node.type]?.(value)) return false;
   if (typeof value === 'number') return inBounds(node, value);
-  if (typeof value === 'string') return (node.minLength === undefined || value.length >= node.minLength) && (node.pattern === undefined || regex(node.pattern).test(value));
+  if (typeof value === 'string')
+    return (
+      (node.minLength === undefined || value.length >= node.minLength) &&
+      (node.pattern === undefined || regex(node.pattern).test(value))
+    );
   if (Array.isArray(value)) return itemsConform(node, value);
   return isObj(value) ? propertiesConform(node, value) : true;
 }
 
 function inBounds(node: SchemaNode, n: number): boolean {
-  return (node.minimum === undefined || n >= node.minimum) && (node.exclusiveMinimum === undefined || n > node.exclusiveMinimum) && (node.exclusiveMaximum === undefined || n < node.exclusiveMaximum);
+  return (
+    (node.minimum === undefined || n >= node.minimum) &&
+    (node.exclusiveMinimum === undefined || n > node.exclusiveMinimum) &&
+    (node.exclusiveMaximum === undefined || n < node.exclusiveMaximum)
+  );
 }
 
 function itemsConform(node: SchemaNode, list: readonly unknown[]): boolean {
-  if ((node.minItems !== undefined && list.length < node.minItems) || (node.maxItems !== undefined && list.length > node.maxItems)) return false;
+  if (
+    (node.minItems !== undefined && list.length < node.minItems) ||
+    (node.maxItems !== undefined && list.length > node.maxItems)
+  )
+    return false;
   const items = node.items;
-  if (Array.isArray(items)) return (node.additionalItems !== false || list.length <= items.length) && items.every((n: SchemaNode, i) => i >= list.length || conforms(n, list[i]));
+  if (Array.isArray(items))
+    return (
+      (node.additionalItems !== false || list.length <= items.length) &&
+      items.every((n: SchemaNode, i) => i >= list.length || conforms(n, list[i]))
+    );
   if (items === undefined) return true;
   for (let i = 0; i < list.length; i++) if (!conforms(items as SchemaNode, list[i])) return false;
   return true;
@@ -90,9 +130,11 @@ function itemsConform(node: SchemaNode, list: readonly unknown[]): boolean {
 /** Properties present as undefined count as absent, as a page's own objects may have them. */
 function propertiesConform(node: SchemaNode, obj: Obj): boolean {
   if (node.required && !node.required.every((k) => obj[k] !== undefined)) return false;
-  for (const [key, child] of Object.entries(node.properties ?? {})) if (obj[key] !== undefined && !conforms(child, obj[key])) return false;
+  for (const [key, child] of Object.entries(node.properties ?? {}))
+    if (obj[key] !== undefined && !conforms(child, obj[key])) return false;
   for (const [pattern, child] of Object.entries(node.patternProperties ?? {})) {
-    for (const [key, v] of Object.entries(obj)) if (regex(pattern).test(key) && !conforms(child, v)) return false;
+    for (const [key, v] of Object.entries(obj))
+      if (regex(pattern).test(key) && !conforms(child, v)) return false;
   }
   return true;
 }
@@ -112,7 +154,12 @@ export function findFault(schema: SchemaNode, value: unknown, says: Says): Fault
   let at: Spot = { node: schema, value, path: '$', shape: '$', parent: {} };
   for (let next = inside(at); next; next = inside(at)) at = next;
   const got = describe(at.value);
-  return { path: at.path, what: says(at.shape, at.value, at.parent, got) ?? `expected ${expected(at.node, at.value)}, got ${got}` };
+  return {
+    path: at.path,
+    what:
+      says(at.shape, at.value, at.parent, got) ??
+      `expected ${expected(at.node, at.value)}, got ${got}`,
+  };
 }
 
 /** The failing part just inside `at`: a property, an item, or a union's variant. Undefined: `at` itself fails. */
@@ -123,11 +170,25 @@ function inside(at: Spot): Spot | undefined {
     const required = node.required ?? [];
     for (const [key, child] of Object.entries(node.properties ?? {})) {
       const v = value[key];
-      if (v === undefined ? required.includes(key) : !conforms(child, v)) return { node: child, value: v, path: `${path}.${key}`, shape: `${shape}.${key}`, parent: value };
+      if (v === undefined ? required.includes(key) : !conforms(child, v))
+        return {
+          node: child,
+          value: v,
+          path: `${path}.${key}`,
+          shape: `${shape}.${key}`,
+          parent: value,
+        };
     }
     for (const [pattern, child] of Object.entries(node.patternProperties ?? {})) {
       for (const [key, v] of Object.entries(value)) {
-        if (regex(pattern).test(key) && !conforms(child, v)) return { node: child, value: v, path: `${path}.${key}`, shape: `${shape}.${key}`, parent: value };
+        if (regex(pattern).test(key) && !conforms(child, v))
+          return {
+            node: child,
+            value: v,
+            path: `${path}.${key}`,
+            shape: `${shape}.${key}`,
+            parent: value,
+          };
       }
     }
   }
@@ -135,7 +196,14 @@ function inside(at: Spot): Spot | undefined {
     const items = node.items;
     for (let i = 0; i < value.length; i++) {
       const child = Array.isArray(items) ? (items as SchemaNode[])[i] : (items as SchemaNode);
-      if (child && !conforms(child, value[i])) return { node: child, value: value[i], path: `${path}[${i}]`, shape: `${shape}[]`, parent: {} };
+      if (child && !conforms(child, value[i]))
+        return {
+          node: child,
+          value: value[i],
+          path: `${path}[${i}]`,
+          shape: `${shape}[]`,
+          parent: {},
+        };
     }
   }
   return undefined;
@@ -151,12 +219,22 @@ function variant(variants: readonly SchemaNode[], at: Spot): Spot | undefined {
   const fits = variants.filter((v) => v.type !== undefined && KIND[v.type]?.(value));
   if (fits.length === 1) return { ...at, node: fits[0] as SchemaNode };
   if (fits.length === 0 || !isObj(value)) return undefined;
-  const key = Object.keys(fits[0]?.properties ?? {}).find((k) => fits.every((v) => v.required?.includes(k) && choices(v.properties?.[k]).length > 0));
+  const key = Object.keys(fits[0]?.properties ?? {}).find((k) =>
+    fits.every((v) => v.required?.includes(k) && choices(v.properties?.[k]).length > 0),
+  );
   if (key === undefined) return undefined;
   const chosen = fits.find((v) => conforms(v.properties?.[key] as SchemaNode, value[key]));
   if (chosen) return { ...at, node: chosen };
-  const allowed: SchemaNode = { anyOf: fits.flatMap((v) => choices(v.properties?.[key]).map((c) => ({ const: c }))) };
-  return { node: allowed, value: value[key], path: `${at.path}.${key}`, shape: `${at.shape}.${key}`, parent: value };
+  const allowed: SchemaNode = {
+    anyOf: fits.flatMap((v) => choices(v.properties?.[key]).map((c) => ({ const: c }))),
+  };
+  return {
+    node: allowed,
+    value: value[key],
+    path: `${at.path}.${key}`,
+    shape: `${at.shape}.${key}`,
+    parent: value,
+  };
 }
 
 /** The values a node allows when it is a list of them (a const, or a union of consts); else none. */

@@ -21,11 +21,18 @@ export class ShardError extends Error {
 /** Parse `i/n`. Throws ShardError saying what is allowed. */
 export function parseShard(text: string): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!m) throw new ShardError(`"${text}" is not i/n; write e.g. 2/4 for the second of four shards`);
+  if (!m)
+    throw new ShardError(`"${text}" is not i/n; write e.g. 2/4 for the second of four shards`);
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || count > MAX_SHARDS) throw new ShardError(`"${text}": the shard count ${count} is out of range; allowed: 1 to ${MAX_SHARDS}`);
-  if (index < 1 || index > count) throw new ShardError(`"${text}": shard ${index} does not exist; allowed: 1 to ${count} (shards count from 1)`);
+  if (count < 1 || count > MAX_SHARDS)
+    throw new ShardError(
+      `"${text}": the shard count ${count} is out of range; allowed: 1 to ${MAX_SHARDS}`,
+    );
+  if (index < 1 || index > count)
+    throw new ShardError(
+      `"${text}": shard ${index} does not exist; allowed: 1 to ${count} (shards count from 1)`,
+    );
   return { index, count };
 }
 
@@ -41,9 +48,15 @@ export function formatShard(shard: Shard): string {
  * size-1000 group. Every item lands in exactly one shard, and a shard may be empty when there
  * are more shards than items.
  */
-export function selectShard<T>(items: readonly T[], shard: Shard | undefined, sizeOf: (item: T) => number): T[] {
+export function selectShard<T>(
+  items: readonly T[],
+  shard: Shard | undefined,
+  sizeOf: (item: T) => number,
+): T[] {
   if (!shard || shard.count === 1) return [...items];
-  const canonical = items.map((item, i) => ({ i, size: sizeOf(item) })).sort((a, b) => a.size - b.size || a.i - b.i);
+  const canonical = items
+    .map((item, i) => ({ i, size: sizeOf(item) }))
+    .sort((a, b) => a.size - b.size || a.i - b.i);
   const mine = new Set<number>();
   canonical.forEach((entry, position) => {
     if (position % shard.count === shard.index - 1) mine.add(entry.i);

@@ -47,7 +47,10 @@ export function shareClass(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs'>):
 /** The passes a row that needs `count` of them samples in: the first, then spread evenly to the last. */
 export function spreadPasses(count: number, passes: number): number[] {
   if (count <= 1 || passes <= 1) return [1];
-  return Array.from({ length: Math.min(count, passes) }, (_, k) => 1 + Math.round((k * (passes - 1)) / (Math.min(count, passes) - 1)));
+  return Array.from(
+    { length: Math.min(count, passes) },
+    (_, k) => 1 + Math.round((k * (passes - 1)) / (Math.min(count, passes) - 1)),
+  );
 }
 
 /**
@@ -61,8 +64,11 @@ export function passNeed(s: PassShare): { take: number } | 'skip' | 'done' {
   if (s.n >= target) return 'done';
   const perPass = cls === 'too costly' ? 1 : COSTLY_PER_PASS;
   // The passes it needs from its first on: its first pass took PASS_MINIMUM (or 1 once known too costly).
-  const count = cls === 'too costly' ? TOO_COSTLY_SAMPLES : 1 + Math.ceil((s.minN - PASS_MINIMUM) / perPass);
-  return spreadPasses(count, s.passes).includes(s.pass) ? { take: Math.min(perPass, target - s.n) } : 'skip';
+  const count =
+    cls === 'too costly' ? TOO_COSTLY_SAMPLES : 1 + Math.ceil((s.minN - PASS_MINIMUM) / perPass);
+  return spreadPasses(count, s.passes).includes(s.pass)
+    ? { take: Math.min(perPass, target - s.n) }
+    : 'skip';
 }
 
 /**

@@ -34,9 +34,9 @@ export interface Interval {
 /** Two-sided 95% quantiles of Student's t for df = 1..30 (standard tables). */
 const T95 = [
   12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157,
-  2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.13145, 2.119905, 2.109816, 2.100922,
-  2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831,
-  2.048407, 2.04523, 2.042272,
+  2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.13145, 2.119905, 2.109816, 2.100922, 2.093024,
+  2.085963, 2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.04523,
+  2.042272,
 ] as const;
 
 const Z975 = 1.959963984540054;
@@ -47,7 +47,8 @@ const Z975 = 1.959963984540054;
  * 1e-5 of the true value there.
  */
 export function tQuantile95(df: number): number {
-  if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
+  if (!Number.isInteger(df) || df < 1)
+    throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
   const tabled = T95[df - 1];
   if (tabled !== undefined) return tabled;
   const z = Z975;
@@ -308,8 +309,14 @@ function batchInterval(xs: readonly number[], m: number): Interval | null {
   const n = xs.length;
   if (n < DRIFT_MIN_N) return null;
   const medians: number[] = [];
-  for (let b = 0; b < DRIFT_BATCHES; b++) medians.push(median(xs.slice(Math.floor((b * n) / DRIFT_BATCHES), Math.floor(((b + 1) * n) / DRIFT_BATCHES))));
-  const half = (tQuantile95(DRIFT_BATCHES - 1) * Math.sqrt(variance(medians))) / Math.sqrt(DRIFT_BATCHES);
+  for (let b = 0; b < DRIFT_BATCHES; b++)
+    medians.push(
+      median(
+        xs.slice(Math.floor((b * n) / DRIFT_BATCHES), Math.floor(((b + 1) * n) / DRIFT_BATCHES)),
+      ),
+    );
+  const half =
+    (tQuantile95(DRIFT_BATCHES - 1) * Math.sqrt(variance(medians))) / Math.sqrt(DRIFT_BATCHES);
   return { lo: m - half, hi: m + half };
 }
 
@@ -336,7 +343,11 @@ export interface PassSpread {
  * millisecond or two at 1,000 samples). `null` with fewer than 2 passes of PASS_CHECK_MIN_N
  * samples, counts that do not add up, or a median of 0.
  */
-export function passSpread(xs: readonly number[], perPass: readonly number[], noise?: number): PassSpread | null {
+export function passSpread(
+  xs: readonly number[],
+  perPass: readonly number[],
+  noise?: number,
+): PassSpread | null {
   const counted = countedPasses(xs, perPass);
   if (!counted) return null;
   const { passes, medians } = counted;
@@ -348,12 +359,20 @@ export function passSpread(xs: readonly number[], perPass: readonly number[], no
   });
   const within = 1.4826 * quantileInPlace(deviations.subarray(0, d), 0.5);
   const between = variance(medians.map((m) => Math.log(m)));
-  const tau = Math.sqrt(Math.max(0, between - (noise !== undefined && Number.isFinite(noise) ? noise : noiseOfPasses(passes))));
+  const tau = Math.sqrt(
+    Math.max(
+      0,
+      between - (noise !== undefined && Number.isFinite(noise) ? noise : noiseOfPasses(passes)),
+    ),
+  );
   return { tau, weight: passes.reduce((a, p) => a + (p.length / n) ** 2, 0), within, n };
 }
 
 /** The passes passSpread counts (those of PASS_CHECK_MIN_N samples or more) with their medians, or null where it has none. */
-function countedPasses(xs: readonly number[], perPass: readonly number[]): { passes: number[][]; medians: number[] } | null {
+function countedPasses(
+  xs: readonly number[],
+  perPass: readonly number[],
+): { passes: number[][]; medians: number[] } | null {
   if (perPass.reduce((a, k) => a + k, 0) !== xs.length) return null;
   const passes: number[][] = [];
   let at = 0;
@@ -501,18 +520,30 @@ export function medianCiWith(xs: readonly number[], spread: PassSpread | null): 
 }
 
 /** medianCiWith from the samples in the order taken and in ascending order. */
-function ciOfSorted(xs: readonly number[], sorted: Float64Array, spread: PassSpread | null): Interval | null {
+function ciOfSorted(
+  xs: readonly number[],
+  sorted: Float64Array,
+  spread: PassSpread | null,
+): Interval | null {
   const os = intervalOfSorted(sorted, 0.95);
   if (!os) return null;
   const m = quantileOfSorted(sorted, 0.5);
-  const wider = [batchInterval(xs, m), spread ? intervalOverPasses(m, spread) : null].filter((i): i is Interval => i !== null);
-  return wider.reduce((a, b) => ({ lo: Math.max(0, Math.min(a.lo, b.lo)), hi: Math.max(a.hi, b.hi) }), os);
+  const wider = [batchInterval(xs, m), spread ? intervalOverPasses(m, spread) : null].filter(
+    (i): i is Interval => i !== null,
+  );
+  return wider.reduce(
+    (a, b) => ({ lo: Math.max(0, Math.min(a.lo, b.lo)), hi: Math.max(a.hi, b.hi) }),
+    os,
+  );
 }
 
 /** A median with its 95% interval (medianCi), the samples sorted once for both. */
 export function medianWithCi(xs: readonly number[], perPass?: readonly number[]): MedianWithCi {
   const sorted = ascending(xs);
-  return { median: quantileOfSorted(sorted, 0.5), ci: ciOfSorted(xs, sorted, perPass ? passSpread(xs, perPass) : null) };
+  return {
+    median: quantileOfSorted(sorted, 0.5),
+    ci: ciOfSorted(xs, sorted, perPass ? passSpread(xs, perPass) : null),
+  };
 }
 
 /**
@@ -544,8 +575,16 @@ export interface MedianRatio {
  * and, given each side's samples per pass, for passes that disagree.
  * `null` when a side has no interval (n < 6) or a median or bound of 0 (no log).
  */
-export function medianRatio(a: readonly number[], b: readonly number[], perPassA?: readonly number[], perPassB?: readonly number[]): MedianRatio | null {
-  return ratioOfMedians({ median: median(a), ci: medianCi(a, perPassA) }, { median: median(b), ci: medianCi(b, perPassB) });
+export function medianRatio(
+  a: readonly number[],
+  b: readonly number[],
+  perPassA?: readonly number[],
+  perPassB?: readonly number[],
+): MedianRatio | null {
+  return ratioOfMedians(
+    { median: median(a), ci: medianCi(a, perPassA) },
+    { median: median(b), ci: medianCi(b, perPassB) },
+  );
 }
 
 /** A median with its 95% interval, as kept for a side that is not all at hand (a baseline row). */
@@ -598,7 +637,10 @@ const CHI2_1_MEDIAN = 0.454936423119572;
  * row shows as a shift, not as spread. tau is 0 when the rows' own intervals already explain how
  * they scatter, or below RUN_TO_RUN_MIN_ROWS (no shift).
  */
-export function runToRunSpread(rows: readonly LogRatio[], shift: LogRatio | null = sharedShift(rows)): { tau: number } {
+export function runToRunSpread(
+  rows: readonly LogRatio[],
+  shift: LogRatio | null = sharedShift(rows),
+): { tau: number } {
   return { tau: shift ? spreadAround(rows, shift.y) : 0 };
 }
 
@@ -625,7 +667,8 @@ export function netOf(row: LogRatio, shift: LogRatio | null): LogRatio {
 /** runToRunSpread's tau: the root of its median equation, by bisection. */
 function spreadAround(rows: readonly LogRatio[], centre: number): number {
   // A row on the centre adds 0, also with a zero-width interval (constant samples), not 0/0.
-  const term = (r: LogRatio, tau: number) => (r.y === centre ? 0 : (r.y - centre) ** 2 / (r.se ** 2 + tau ** 2));
+  const term = (r: LogRatio, tau: number) =>
+    r.y === centre ? 0 : (r.y - centre) ** 2 / (r.se ** 2 + tau ** 2);
   const excess = (tau: number) => median(rows.map((r) => term(r, tau))) - CHI2_1_MEDIAN;
   if (excess(0) <= 0) return 0;
   // excess falls as tau grows; the rows' own spread around the centre bounds the root.
@@ -646,9 +689,23 @@ export function summarize(samples: readonly number[], perPass?: readonly number[
 }
 
 /** summarize, with the samples also in ascending order. */
-function summaryOfSorted(samples: readonly number[], sorted: Float64Array, perPass?: readonly number[]): Stats {
+function summaryOfSorted(
+  samples: readonly number[],
+  sorted: Float64Array,
+  perPass?: readonly number[],
+): Stats {
   const n = samples.length;
-  if (n === 0) return { n: 0, min: NaN, max: NaN, mean: NaN, median: NaN, stddev: 0, ci95: null, medianCi: null };
+  if (n === 0)
+    return {
+      n: 0,
+      min: NaN,
+      max: NaN,
+      mean: NaN,
+      median: NaN,
+      stddev: 0,
+      ci95: null,
+      medianCi: null,
+    };
   let min = Infinity;
   let max = -Infinity;
   for (const x of samples) {
@@ -672,9 +729,16 @@ function summaryOfSorted(samples: readonly number[], sorted: Float64Array, perPa
 export const OUTLIER_K = 3;
 
 /** What a results row derives from its samples: never trusted from a file, always recomputed. */
-export function derivedFromSamples(samples: readonly number[], perPass?: readonly number[]): { stats: Stats; precision: number | null; outliers: { k: number; indexes: number[] } } {
+export function derivedFromSamples(
+  samples: readonly number[],
+  perPass?: readonly number[],
+): { stats: Stats; precision: number | null; outliers: { k: number; indexes: number[] } } {
   const stats = summaryOfSorted(samples, ascending(samples), perPass);
-  return { stats, precision: medianPrecision(stats), outliers: { k: OUTLIER_K, indexes: outliersAbout(samples, stats.median, OUTLIER_K) } };
+  return {
+    stats,
+    precision: medianPrecision(stats),
+    outliers: { k: OUTLIER_K, indexes: outliersAbout(samples, stats.median, OUTLIER_K) },
+  };
 }
 
 /** Operations per second for a sample that covered `operations` operations in `ms`. */
@@ -693,6 +757,6 @@ export function wilsonInterval(k: number, n: number): Interval | null {
   const z = 1.959963984540054;
   const p = k / n;
   const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
-  const half = ((z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n)));
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
   return { lo: Math.max(0, centre - half), hi: Math.min(1, centre + half) };
 }

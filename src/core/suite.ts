@@ -68,7 +68,10 @@ export interface CaseContext<C extends Capability = never> {
  * `verify` proves the store holds what `run` wrote (a broken adapter cannot look fast): it
  * throws with a message when it does not. Its steps' handle has the methods of what it `needs`.
  */
-export interface BenchCase<State = unknown, Needs extends readonly Capability[] = readonly Capability[]> {
+export interface BenchCase<
+  State = unknown,
+  Needs extends readonly Capability[] = readonly Capability[],
+> {
   readonly id: string;
   readonly title: string;
   /** What the store must declare for the case to run; the handle then has their methods. */
@@ -132,7 +135,10 @@ export interface Suite<Id extends string = string> {
  * which promises no method. The runner holds the case as a plain BenchCase and checks the
  * handle (src/core/sample.ts).
  */
-export function defineCase<State, const Needs extends readonly Capability[] = readonly Capability[]>(c: BenchCase<State, Needs>): BenchCase {
+export function defineCase<
+  State,
+  const Needs extends readonly Capability[] = readonly Capability[],
+>(c: BenchCase<State, Needs>): BenchCase {
   // The one erasure: BenchCase's steps are methods, whose parameters TypeScript compares both
   // ways, so this case's narrower context passes for the runner's, which gives no method.
   return c;
@@ -145,14 +151,20 @@ export class VerifyError extends Error {
 
 /** Throw a VerifyError unless `actual` equals `expected`. */
 export function expectEqual(what: string, actual: unknown, expected: unknown): void {
-  if (actual !== expected) throw new VerifyError(`verify failed: ${what} is ${String(actual)}, expected ${String(expected)}`);
+  if (actual !== expected)
+    throw new VerifyError(
+      `verify failed: ${what} is ${String(actual)}, expected ${String(expected)}`,
+    );
 }
 
 /**
  * The suite's parameter values: its declared defaults, overridden by the plan's `params` where
  * the plan names them. Throws a message naming the parameter and what is allowed.
  */
-export function resolveSuiteParams(suite: Suite, planParams: Readonly<Record<string, ParamValue>>): Record<string, ParamValue> {
+export function resolveSuiteParams(
+  suite: Suite,
+  planParams: Readonly<Record<string, ParamValue>>,
+): Record<string, ParamValue> {
   const out: Record<string, ParamValue> = {};
   for (const [name, spec] of Object.entries(suite.params ?? {})) {
     const given = planParams[name];
@@ -160,19 +172,27 @@ export function resolveSuiteParams(suite: Suite, planParams: Readonly<Record<str
       out[name] = spec.default;
       continue;
     }
-    const bad = (what: string) => new RangeError(`suite ${suite.id}: parameter ${name}: ${what} (${spec.help})`);
+    const bad = (what: string) =>
+      new RangeError(`suite ${suite.id}: parameter ${name}: ${what} (${spec.help})`);
     const min = spec.min ?? 1;
     if (spec.kind === 'string') {
       if (typeof given !== 'string' || (spec.choices && !spec.choices.includes(given))) {
-        throw bad(`"${String(given)}" is not allowed; allowed: ${spec.choices?.join(', ') ?? 'text'}`);
+        throw bad(
+          `"${String(given)}" is not allowed; allowed: ${spec.choices?.join(', ') ?? 'text'}`,
+        );
       }
       out[name] = given;
     } else if (spec.kind === 'int') {
-      if (typeof given !== 'number' || !Number.isInteger(given) || given < min) throw bad(`expected a whole number >= ${min}, got ${String(given)}`);
+      if (typeof given !== 'number' || !Number.isInteger(given) || given < min)
+        throw bad(`expected a whole number >= ${min}, got ${String(given)}`);
       out[name] = given;
     } else {
       const list = typeof given === 'number' ? [given] : given;
-      if (!Array.isArray(list) || list.length === 0 || list.some((n) => !Number.isInteger(n) || n < min)) {
+      if (
+        !Array.isArray(list) ||
+        list.length === 0 ||
+        list.some((n) => !Number.isInteger(n) || n < min)
+      ) {
         throw bad(`expected whole numbers >= ${min}, comma-separated, got ${String(given)}`);
       }
       out[name] = list;

@@ -58,7 +58,8 @@ export class VariantError extends Error {
 }
 
 /** The spec forms, for messages. */
-export const VARIANT_FORMS = 'ADAPTER@VERSION (e.g. idb@8.0.4), ADAPTER@file:DIR (a local build of its package), ADAPTER@+N% (an instrument, N from 0.1 to 100)';
+export const VARIANT_FORMS =
+  'ADAPTER@VERSION (e.g. idb@8.0.4), ADAPTER@file:DIR (a local build of its package), ADAPTER@+N% (an instrument, N from 0.1 to 100)';
 
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 const INSTRUMENT = /^\+(\d+(\.\d)?)%$/;
@@ -76,17 +77,30 @@ export function variantBase(id: string, registered: readonly string[]): string |
  * an `@` included) are not variants: check them before. Throws VariantError saying what is wrong
  * and what is allowed.
  */
-export function parseVariant(id: string, registered: readonly string[], wraps: Readonly<Record<string, Wraps>>): ParsedVariant {
+export function parseVariant(
+  id: string,
+  registered: readonly string[],
+  wraps: Readonly<Record<string, Wraps>>,
+): ParsedVariant {
   const base = variantBase(id, registered);
-  if (base === undefined) throw new VariantError(`"${id}" names no registered adapter before its "@"; variants are ${VARIANT_FORMS}`);
+  if (base === undefined)
+    throw new VariantError(
+      `"${id}" names no registered adapter before its "@"; variants are ${VARIANT_FORMS}`,
+    );
   const text = id.slice(base.length + 1);
   if (text.startsWith('+')) {
     const percent = Number(INSTRUMENT.exec(text)?.[1] ?? NaN);
-    if (!(percent >= 0.1 && percent <= 100)) throw new VariantError(`"${id}": an instrument is +N% with N from 0.1 to 100 (one decimal at most), e.g. ${base}@+10%`);
+    if (!(percent >= 0.1 && percent <= 100))
+      throw new VariantError(
+        `"${id}": an instrument is +N% with N from 0.1 to 100 (one decimal at most), e.g. ${base}@+10%`,
+      );
     return { id: `${base}@+${percent}%`, base, spec: { kind: 'instrument', percent } };
   }
   const spec = specOf(id, base, text);
-  if (!wraps[base]) throw new VariantError(`"${id}": ${base} wraps no npm package, so it takes only an instrument, ${base}@+N% (e.g. ${base}@+10%)`);
+  if (!wraps[base])
+    throw new VariantError(
+      `"${id}": ${base} wraps no npm package, so it takes only an instrument, ${base}@+N% (e.g. ${base}@+10%)`,
+    );
   return { id, base, spec };
 }
 
@@ -94,16 +108,23 @@ function specOf(id: string, base: string, text: string): VariantSpec {
   if (text.startsWith('file:')) {
     const path = text.slice('file:'.length);
     // eslint-disable-next-line no-control-regex
-    if (path === '' || /[\u0000-\u001f\u007f]/.test(path)) throw new VariantError(`"${id}": file: needs a folder, e.g. ${base}@file:../${base}`);
+    if (path === '' || /[\u0000-\u001f\u007f]/.test(path))
+      throw new VariantError(`"${id}": file: needs a folder, e.g. ${base}@file:../${base}`);
     return { kind: 'folder', path };
   }
   if (VERSION.test(text)) return { kind: 'version', version: text };
-  throw new VariantError(`"${id}": "${text}" is not an exact version (1.2.3 or 1.2.3-beta.1), a folder (file:DIR) or an instrument (+N%)`);
+  throw new VariantError(
+    `"${id}": "${text}" is not an exact version (1.2.3 or 1.2.3-beta.1), a folder (file:DIR) or an instrument (+N%)`,
+  );
 }
 
 /** The packages a version of the store is made of, and whether it is a legacy CommonJS build. */
-export function packagesFor(wraps: Wraps, version: string): { packages: readonly string[]; legacy: boolean } {
-  if (wraps.before && compareVersions(version, wraps.before.version) < 0) return { packages: wraps.before.packages, legacy: true };
+export function packagesFor(
+  wraps: Wraps,
+  version: string,
+): { packages: readonly string[]; legacy: boolean } {
+  if (wraps.before && compareVersions(version, wraps.before.version) < 0)
+    return { packages: wraps.before.packages, legacy: true };
   return { packages: wraps.packages, legacy: false };
 }
 
@@ -111,11 +132,15 @@ export function packagesFor(wraps: Wraps, version: string): { packages: readonly
 export function compareVersions(a: string, b: string): number {
   const split = (v: string) => {
     const dash = v.indexOf('-');
-    return { nums: (dash < 0 ? v : v.slice(0, dash)).split('.').map(Number), pre: dash < 0 ? null : v.slice(dash + 1) };
+    return {
+      nums: (dash < 0 ? v : v.slice(0, dash)).split('.').map(Number),
+      pre: dash < 0 ? null : v.slice(dash + 1),
+    };
   };
   const x = split(a);
   const y = split(b);
-  for (let i = 0; i < 3; i++) if ((x.nums[i] ?? 0) !== (y.nums[i] ?? 0)) return (x.nums[i] ?? 0) - (y.nums[i] ?? 0);
+  for (let i = 0; i < 3; i++)
+    if ((x.nums[i] ?? 0) !== (y.nums[i] ?? 0)) return (x.nums[i] ?? 0) - (y.nums[i] ?? 0);
   if (x.pre === y.pre) return 0;
   if (x.pre === null) return 1;
   if (y.pre === null) return -1;

@@ -79,7 +79,12 @@ const CHUNK_CHARS = 1 << 20;
  * A delimited table (CSV, TSV) a piece at a time, CRLF after every line: a table of millions of
  * samples, or of texts repeated on every row, is written as it is made, never held as one string.
  */
-export function* delimitedChunks(columns: readonly string[], rows: Iterable<readonly Cell[]>, cell: (value: Cell) => string, separator: string): Generator<string> {
+export function* delimitedChunks(
+  columns: readonly string[],
+  rows: Iterable<readonly Cell[]>,
+  cell: (value: Cell) => string,
+  separator: string,
+): Generator<string> {
   let chunk = `${columns.map(cell).join(separator)}\r\n`;
   for (const row of rows) {
     chunk += `${row.map(cell).join(separator)}\r\n`;

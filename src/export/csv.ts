@@ -6,7 +6,13 @@
  */
 import type { ResultsFile } from '../core/results.ts';
 import { delimitedCell, delimitedChunks, joined, type Cell } from './cells.ts';
-import { CASE_COLUMNS, exportTable, type CaseColumn, type ExportTable, type Table } from './table.ts';
+import {
+  CASE_COLUMNS,
+  exportTable,
+  type CaseColumn,
+  type ExportTable,
+  type Table,
+} from './table.ts';
 
 export { plainNumber } from './cells.ts';
 
@@ -32,7 +38,10 @@ export function toSamplesCsv(results: ResultsFile | readonly ResultsFile[]): str
 }
 
 /** toCsv, toSamplesCsv or toFindingsCsv a piece at a time, for a writer that streams it. */
-export function csvChunks(results: ResultsFile | readonly ResultsFile[], which: ExportTable): Iterable<string> {
+export function csvChunks(
+  results: ResultsFile | readonly ResultsFile[],
+  which: ExportTable,
+): Iterable<string> {
   const table = exportTable(asList(results), which);
   return delimitedChunks(table.columns, table.rows, csvCell, ',');
 }
@@ -47,7 +56,9 @@ export function tableToCsv(table: Table): string {
 }
 
 export function csvCell(value: Cell): string {
-  return delimitedCell(value, (safe) => (/[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe));
+  return delimitedCell(value, (safe) =>
+    /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe,
+  );
 }
 
 export function asList(results: ResultsFile | readonly ResultsFile[]): readonly ResultsFile[] {

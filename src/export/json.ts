@@ -71,10 +71,12 @@ function open(stack: Level[], raw: unknown, indent: string, key: string): string
   return isWritten(value) ? (JSON.stringify(value) as string) : 'null';
 }
 
-const isWritten = (v: unknown) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+const isWritten = (v: unknown) =>
+  v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
 
 /** A value as JSON.stringify sees it: through its toJSON method, where it has one (a Date). */
 function toJsonValue(v: unknown, key: string): unknown {
-  const method = v !== null && typeof v === 'object' ? (v as { toJSON?: unknown }).toJSON : undefined;
+  const method =
+    v !== null && typeof v === 'object' ? (v as { toJSON?: unknown }).toJSON : undefined;
   return typeof method === 'function' ? (method as (key: string) => unknown).call(v, key) : v;
 }

@@ -60,7 +60,19 @@ export type CaseColumn = (typeof CASE_COLUMNS)[number];
 
 /** Columns that only a suite sheet needs; the environment has a sheet of its own in XLSX. */
 export const SUITE_SHEET_COLUMNS: readonly CaseColumn[] = CASE_COLUMNS.filter(
-  (c) => !['browser_name', 'browser_version', 'engine', 'os', 'cores', 'context', 'cross_origin_isolated', 'timer_step_ms', 'harness_version', 'harness_commit'].includes(c),
+  (c) =>
+    ![
+      'browser_name',
+      'browser_version',
+      'engine',
+      'os',
+      'cores',
+      'context',
+      'cross_origin_isolated',
+      'timer_step_ms',
+      'harness_version',
+      'harness_commit',
+    ].includes(c),
 );
 
 export function caseCells(file: ResultsFile, row: CaseResult): Record<CaseColumn, Cell> {
@@ -119,12 +131,18 @@ export function caseCells(file: ResultsFile, row: CaseResult): Record<CaseColumn
 }
 
 /** One row per case of every file, in the order given. */
-export function caseTable(files: readonly ResultsFile[], columns: readonly CaseColumn[] = CASE_COLUMNS): Table {
+export function caseTable(
+  files: readonly ResultsFile[],
+  columns: readonly CaseColumn[] = CASE_COLUMNS,
+): Table {
   return { columns, rows: [...caseRows(files, columns)] };
 }
 
 /** caseTable's rows one at a time, for a writer that streams them instead of holding them all. */
-export function* caseRows(files: readonly ResultsFile[], columns: readonly CaseColumn[] = CASE_COLUMNS): Generator<Cell[]> {
+export function* caseRows(
+  files: readonly ResultsFile[],
+  columns: readonly CaseColumn[] = CASE_COLUMNS,
+): Generator<Cell[]> {
   for (const file of files) {
     for (const row of file.cases) {
       const cells = caseCells(file, row);
@@ -133,7 +151,21 @@ export function* caseRows(files: readonly ResultsFile[], columns: readonly CaseC
   }
 }
 
-export const SAMPLE_COLUMNS = ['run_id', 'browser', 'suite', 'case', 'adapter', 'size', 'operations', 'status', 'phase', 'index', 'ms', 'per_op_ms', 'outlier'] as const;
+export const SAMPLE_COLUMNS = [
+  'run_id',
+  'browser',
+  'suite',
+  'case',
+  'adapter',
+  'size',
+  'operations',
+  'status',
+  'phase',
+  'index',
+  'ms',
+  'per_op_ms',
+  'outlier',
+] as const;
 
 /**
  * One row per sample: warm-up samples first (phase `warmup`), then the timed ones (`timed`),
@@ -149,26 +181,69 @@ export function samplesTable(files: readonly ResultsFile[]): Table {
 }
 
 /** samplesTable's columns, and its rows one at a time: millions of samples are written, never held. */
-export function samplesRows(files: readonly ResultsFile[]): { columns: readonly string[]; rows: Iterable<Cell[]> } {
-  const metricNames = [...new Set(files.flatMap((f) => f.cases.flatMap((c) => Object.keys(c.metrics ?? {}))))].sort();
+export function samplesRows(files: readonly ResultsFile[]): {
+  columns: readonly string[];
+  rows: Iterable<Cell[]>;
+} {
+  const metricNames = [
+    ...new Set(files.flatMap((f) => f.cases.flatMap((c) => Object.keys(c.metrics ?? {})))),
+  ].sort();
   const noted = files.some((f) => f.cases.some((c) => c.notes !== undefined));
   const passed = files.some((f) => f.cases.some((c) => c.samplesPerPass !== undefined));
-  const columns = [...SAMPLE_COLUMNS, ...metricNames.map((m) => `metric_${m}`), ...(noted ? ['note'] : []), ...(passed ? ['pass'] : [])];
+  const columns = [
+    ...SAMPLE_COLUMNS,
+    ...metricNames.map((m) => `metric_${m}`),
+    ...(noted ? ['note'] : []),
+    ...(passed ? ['pass'] : []),
+  ];
   function* rows(): Generator<Cell[]> {
     for (const file of files) {
       for (const row of file.cases) {
         const flagged = row.status === 'ok' && row.outliers ? new Set(row.outliers.indexes) : null;
         const perOp = (ms: number) => (row.operations > 0 ? ms / row.operations : null);
-        const head = (): Cell[] => [file.run.id, file.run.browser, row.suite, row.case, row.adapter, row.size, row.operations, row.status];
-        const passOf = row.samplesPerPass ? row.samplesPerPass.flatMap((count, p) => new Array<number>(count).fill(p + 1)) : [];
+        const head = (): Cell[] => [
+          file.run.id,
+          file.run.browser,
+          row.suite,
+          row.case,
+          row.adapter,
+          row.size,
+          row.operations,
+          row.status,
+        ];
+        const passOf = row.samplesPerPass
+          ? row.samplesPerPass.flatMap((count, p) => new Array<number>(count).fill(p + 1))
+          : [];
         for (let i = 0; i < row.warmup.length; i++) {
           const ms = row.warmup[i] as number;
-          yield [...head(), 'warmup', i + 1, ms, perOp(ms), null, ...metricNames.map(() => null), ...(noted ? [null] : []), ...(passed ? [null] : [])];
+          yield [
+            ...head(),
+            'warmup',
+            i + 1,
+            ms,
+            perOp(ms),
+            null,
+            ...metricNames.map(() => null),
+            ...(noted ? [null] : []),
+            ...(passed ? [null] : []),
+          ];
         }
         for (let i = 0; i < row.samples.length; i++) {
           const ms = row.samples[i] as number;
-          const metrics = metricNames.map((m) => (row.metrics && Object.hasOwn(row.metrics, m) ? (row.metrics[m]?.[i] ?? null) : null));
-          yield [...head(), 'timed', i + 1, ms, perOp(ms), flagged ? flagged.has(i) : null, ...metrics, ...(noted ? [row.notes?.[i] ?? null] : []), ...(passed ? [passOf[i] ?? null] : [])];
+          const metrics = metricNames.map((m) =>
+            row.metrics && Object.hasOwn(row.metrics, m) ? (row.metrics[m]?.[i] ?? null) : null,
+          );
+          yield [
+            ...head(),
+            'timed',
+            i + 1,
+            ms,
+            perOp(ms),
+            flagged ? flagged.has(i) : null,
+            ...metrics,
+            ...(noted ? [row.notes?.[i] ?? null] : []),
+            ...(passed ? [passOf[i] ?? null] : []),
+          ];
         }
       }
     }
@@ -254,7 +329,18 @@ export function environmentTable(files: readonly ResultsFile[]): Table {
 }
 
 /** The findings' columns: the cells the page shows (claim, store, browser, ratio, its interval, verdict), then why, size and the finding's id. */
-export const FINDING_COLUMNS = ['claim', 'store', 'browser', 'ratio', 'lo', 'hi', 'verdict', 'why', 'size', 'finding'] as const;
+export const FINDING_COLUMNS = [
+  'claim',
+  'store',
+  'browser',
+  'ratio',
+  'lo',
+  'hi',
+  'verdict',
+  'why',
+  'size',
+  'finding',
+] as const;
 
 /**
  * One row per finding checked in a browser and store: the default plan's findings recomputed from
@@ -263,7 +349,18 @@ export const FINDING_COLUMNS = ['claim', 'store', 'browser', 'ratio', 'lo', 'hi'
  */
 export function findingsTable(files: readonly ResultsFile[]): Table {
   const rows = runFindings(files).map((f): Cell[] => {
-    const cells: Record<(typeof FINDING_COLUMNS)[number], Cell> = { claim: f.claim, store: f.store, browser: f.browser, ratio: f.ratio, lo: f.lo, hi: f.hi, verdict: f.verdict, why: f.why, size: f.size, finding: f.finding };
+    const cells: Record<(typeof FINDING_COLUMNS)[number], Cell> = {
+      claim: f.claim,
+      store: f.store,
+      browser: f.browser,
+      ratio: f.ratio,
+      lo: f.lo,
+      hi: f.hi,
+      verdict: f.verdict,
+      why: f.why,
+      size: f.size,
+      finding: f.finding,
+    };
     return FINDING_COLUMNS.map((c) => cells[c]);
   });
   return { columns: FINDING_COLUMNS, rows };
@@ -273,7 +370,10 @@ export function findingsTable(files: readonly ResultsFile[]): Table {
 export type ExportTable = 'cases' | 'samples' | 'findings';
 
 /** The columns and rows of the table chosen; rows come one at a time where there can be millions (samples). */
-export function exportTable(files: readonly ResultsFile[], which: ExportTable): { columns: readonly string[]; rows: Iterable<readonly Cell[]> } {
+export function exportTable(
+  files: readonly ResultsFile[],
+  which: ExportTable,
+): { columns: readonly string[]; rows: Iterable<readonly Cell[]> } {
   if (which === 'samples') return samplesRows(files);
   if (which === 'findings') return findingsTable(files);
   return { columns: CASE_COLUMNS, rows: caseRows(files) };

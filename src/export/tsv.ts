@@ -21,7 +21,10 @@ export function toSamplesTsv(results: ResultsFile | readonly ResultsFile[]): str
 }
 
 /** toTsv, toSamplesTsv or toFindingsTsv a piece at a time, for a writer that streams it. */
-export function tsvChunks(results: ResultsFile | readonly ResultsFile[], which: ExportTable): Iterable<string> {
+export function tsvChunks(
+  results: ResultsFile | readonly ResultsFile[],
+  which: ExportTable,
+): Iterable<string> {
   const table = exportTable(asList(results), which);
   return delimitedChunks(table.columns, table.rows, tsvCell, '\t');
 }

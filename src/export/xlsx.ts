@@ -7,11 +7,21 @@
  * `xlsxSheets` is the pure part, a description of every cell, and is what the tests compare
  * exactly; `toXlsx` only zips it.
  */
-import writeXlsxFile, { type Cell as XlsxCell, type Feature, type Sheet } from 'write-excel-file/universal';
+import writeXlsxFile, {
+  type Cell as XlsxCell,
+  type Feature,
+  type Sheet,
+} from 'write-excel-file/universal';
 import type { ResultsFile } from '../core/results.ts';
 import { ExportLimitError, safeText, type Cell } from './cells.ts';
 import { asList } from './csv.ts';
-import { caseTable, environmentTable, findingsTable, SUITE_SHEET_COLUMNS, type Table } from './table.ts';
+import {
+  caseTable,
+  environmentTable,
+  findingsTable,
+  SUITE_SHEET_COLUMNS,
+  type Table,
+} from './table.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const ENVIRONMENT_SHEET = 'environment';
@@ -37,16 +47,24 @@ function checkRows(files: readonly ResultsFile[]): void {
   let rows = files.length;
   for (const f of files) rows += f.cases.length;
   if (rows > MAX_XLSX_ROWS) {
-    throw new ExportLimitError(`xlsx: ${rows.toLocaleString('en-US')} rows (cases and documents) is more than the ${MAX_XLSX_ROWS.toLocaleString('en-US')} a workbook takes here (it is built in memory); export csv or tsv instead, or fewer files`);
+    throw new ExportLimitError(
+      `xlsx: ${rows.toLocaleString('en-US')} rows (cases and documents) is more than the ${MAX_XLSX_ROWS.toLocaleString('en-US')} a workbook takes here (it is built in memory); export csv or tsv instead, or fewer files`,
+    );
   }
 }
 
 /** Refuse a workbook whose text is over MAX_XLSX_TEXT. */
 function checkText(sheets: readonly Sheet<Blob>[]): void {
   let chars = 0;
-  for (const sheet of sheets) for (const row of sheet.data) for (const cell of row) if (cell && typeof cell === 'object' && 'value' in cell && typeof cell.value === 'string') chars += cell.value.length;
+  for (const sheet of sheets)
+    for (const row of sheet.data)
+      for (const cell of row)
+        if (cell && typeof cell === 'object' && 'value' in cell && typeof cell.value === 'string')
+          chars += cell.value.length;
   if (chars > MAX_XLSX_TEXT) {
-    throw new ExportLimitError(`xlsx: ${chars.toLocaleString('en-US')} characters of text is more than the ${MAX_XLSX_TEXT.toLocaleString('en-US')} a workbook takes here (it is built in memory); export csv or tsv instead, or fewer files`);
+    throw new ExportLimitError(
+      `xlsx: ${chars.toLocaleString('en-US')} characters of text is more than the ${MAX_XLSX_TEXT.toLocaleString('en-US')} a workbook takes here (it is built in memory); export csv or tsv instead, or fewer files`,
+    );
   }
 }
 
@@ -67,7 +85,8 @@ export async function toXlsx(results: ResultsFile | readonly ResultsFile[]): Pro
  * the layout (sheetN.xml in sheet order, an empty <definedNames/>) ever changes.
  */
 export function autoFilters(sheets: readonly Sheet<Blob>[]): Feature<Blob> {
-  const range = (sheet: Sheet<Blob>) => `$A$1:$${columnLetters(sheet.data[0]?.length ?? 1)}$${Math.max(1, sheet.data.length)}`;
+  const range = (sheet: Sheet<Blob>) =>
+    `$A$1:$${columnLetters(sheet.data[0]?.length ?? 1)}$${Math.max(1, sheet.data.length)}`;
   const names = sheets.map((sheet, i) => {
     const quoted = `'${(sheet.sheet ?? '').replace(/'/g, "''")}'`;
     return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">${xmlText(quoted)}!${range(sheet)}</definedName>`;
@@ -76,9 +95,23 @@ export function autoFilters(sheets: readonly Sheet<Blob>[]): Feature<Blob> {
     files: {
       transform: {
         'xl/worksheets/sheet{id}.xml': {
-          transform: (xml, _options, { sheetIndex }) => edited(xml, `sheet${sheetIndex + 1}.xml`, '</sheetData>', `</sheetData><autoFilter ref="${range(sheets[sheetIndex] as Sheet<Blob>).replace(/\$/g, '')}"/>`),
+          transform: (xml, _options, { sheetIndex }) =>
+            edited(
+              xml,
+              `sheet${sheetIndex + 1}.xml`,
+              '</sheetData>',
+              `</sheetData><autoFilter ref="${range(sheets[sheetIndex] as Sheet<Blob>).replace(/\$/g, '')}"/>`,
+            ),
         },
-        'xl/workbook.xml': { transform: (xml) => edited(xml, 'workbook.xml', '<definedNames/>', `<definedNames>${names.join('')}</definedNames>`) },
+        'xl/workbook.xml': {
+          transform: (xml) =>
+            edited(
+              xml,
+              'workbook.xml',
+              '<definedNames/>',
+              `<definedNames>${names.join('')}</definedNames>`,
+            ),
+        },
       },
     },
   };
@@ -86,14 +119,16 @@ export function autoFilters(sheets: readonly Sheet<Blob>[]): Feature<Blob> {
 
 /** `xml` with `marker` replaced (literally: a sheet name may hold `$'`), or an error when write-excel-file's layout changed. */
 function edited(xml: string, file: string, marker: string, replacement: string): string {
-  if (!xml.includes(marker)) throw new Error(`xlsx: ${file} has no ${marker}; write-excel-file's layout changed`);
+  if (!xml.includes(marker))
+    throw new Error(`xlsx: ${file} has no ${marker}; write-excel-file's layout changed`);
   return xml.replace(marker, () => replacement);
 }
 
 /** 1 -> A, 26 -> Z, 27 -> AA. */
 export function columnLetters(n: number): string {
   let letters = '';
-  for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) letters = String.fromCharCode(65 + ((k - 1) % 26)) + letters;
+  for (let k = n; k > 0; k = Math.floor((k - 1) / 26))
+    letters = String.fromCharCode(65 + ((k - 1) % 26)) + letters;
   return letters;
 }
 
@@ -104,7 +139,9 @@ function xmlText(text: string): string {
 export function xlsxSheets(results: ResultsFile | readonly ResultsFile[]): Sheet<Blob>[] {
   const files = asList(results);
   const names = new SheetNames(new Set<string>([ENVIRONMENT_SHEET, FINDINGS_SHEET]));
-  const sheets = [...bySuite(files)].map(([suite, only]) => sheetOf(names.take(suite), caseTable(only, SUITE_SHEET_COLUMNS)));
+  const sheets = [...bySuite(files)].map(([suite, only]) =>
+    sheetOf(names.take(suite), caseTable(only, SUITE_SHEET_COLUMNS)),
+  );
   sheets.push(sheetOf(ENVIRONMENT_SHEET, environmentTable(files)));
   const findings = findingsTable(files);
   if (findings.rows.length > 0) sheets.push(sheetOf(FINDINGS_SHEET, findings));
@@ -142,17 +179,26 @@ export function columnFormat(column: string): string | undefined {
   // A ratio and its interval: three decimals at least, five for a small factor such as 0.00872.
   if (column === 'ratio' || column === 'lo' || column === 'hi') return '0.000##';
   if (column === 'ops_per_sec' || column.endsWith('_bytes')) return '#,##0';
-  if (['n', 'size', 'operations', 'cores', 'repeats', 'outliers', 'index'].includes(column)) return '0';
+  if (['n', 'size', 'operations', 'cores', 'repeats', 'outliers', 'index'].includes(column))
+    return '0';
   return undefined;
 }
 
 function sheetOf(name: string, table: Table): Sheet<Blob> {
-  const header = table.columns.map((c): XlsxCell => ({ value: safeText(c), type: String, fontWeight: 'bold' }));
+  const header = table.columns.map((c): XlsxCell => ({
+    value: safeText(c),
+    type: String,
+    fontWeight: 'bold',
+  }));
   const formats = table.columns.map(columnFormat);
-  const data = [header, ...table.rows.map((row) => row.map((value, i) => withFormat(xlsxCell(value), formats[i])))];
+  const data = [
+    header,
+    ...table.rows.map((row) => row.map((value, i) => withFormat(xlsxCell(value), formats[i]))),
+  ];
   // A loop, not Math.max(...rows): 200,000 rows as arguments overflow the stack.
   const widths = table.columns.map((c) => c.length);
-  for (const row of table.rows) widths.forEach((w, i) => (widths[i] = Math.max(w, displayLength(row[i] ?? null))));
+  for (const row of table.rows)
+    widths.forEach((w, i) => (widths[i] = Math.max(w, displayLength(row[i] ?? null))));
   const columns = widths.map((w) => ({ width: Math.min(WIDEST_COLUMN, w + 2) }));
   return { sheet: name, data, columns, stickyRowsCount: 1 };
 }
@@ -166,7 +212,15 @@ export function xlsxCell(value: Cell): XlsxCell {
 }
 
 function withFormat(cell: XlsxCell, format: string | undefined): XlsxCell {
-  if (!format || cell === null || cell === undefined || typeof cell !== 'object' || !('type' in cell) || cell.type !== Number) return cell;
+  if (
+    !format ||
+    cell === null ||
+    cell === undefined ||
+    typeof cell !== 'object' ||
+    !('type' in cell) ||
+    cell.type !== Number
+  )
+    return cell;
   return { ...cell, format };
 }
 
@@ -190,7 +244,11 @@ class SheetNames {
   }
 
   take(wanted: string): string {
-    const base = wanted.replace(SHEET_NAME_BAD, '_').replace(/^'+|'+$/g, '').slice(0, SHEET_NAME_MAX) || 'suite';
+    const base =
+      wanted
+        .replace(SHEET_NAME_BAD, '_')
+        .replace(/^'+|'+$/g, '')
+        .slice(0, SHEET_NAME_MAX) || 'suite';
     let name = base;
     for (let i = this.next.get(base.toLowerCase()) ?? 2; this.lower.has(name.toLowerCase()); i++) {
       const suffix = ` (${i})`;

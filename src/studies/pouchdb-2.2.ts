@@ -1,10 +1,27 @@
 import type { PublishedFigure, Study } from './study.ts';
 
-const MEASURED_IN = ['Chrome 34, IndexedDB', 'Firefox 28, IndexedDB', 'IE 11, IndexedDB', 'Chrome 34, WebSQL', 'Safari 6.1, WebSQL'];
+const MEASURED_IN = [
+  'Chrome 34, IndexedDB',
+  'Firefox 28, IndexedDB',
+  'IE 11, IndexedDB',
+  'Chrome 34, WebSQL',
+  'Safari 6.1, WebSQL',
+];
 
 /** One row of the report's "change in speed" tables: PouchDB 2.2.0-alpha against 2.1.2, per browser. */
 function changeInSpeed(table: string, values: (number | null)[]): PublishedFigure[] {
-  return values.flatMap((value, i) => (value === null ? [] : [{ value, unit: '×' as const, where: `change in speed, ${table}`, measuredIn: MEASURED_IN[i] as string }]));
+  return values.flatMap((value, i) =>
+    value === null
+      ? []
+      : [
+          {
+            value,
+            unit: '×' as const,
+            where: `change in speed, ${table}`,
+            measuredIn: MEASURED_IN[i] as string,
+          },
+        ],
+  );
 }
 
 /**
@@ -18,7 +35,8 @@ const NEWER = 'pouchdb-idb@2.2.0';
 const ADAPTERS = `pouchdb-idb,pouchdb-indexeddb,pouchdb-idb@7.3.1,${OLDER},${NEWER}`;
 
 /** The direction the published factors give, over every browser: their geometric mean above or below 1. */
-const newerFaster = (values: readonly (number | null)[]) => values.reduce<number>((p, v) => p * (v ?? 1), 1) > 1;
+const newerFaster = (values: readonly (number | null)[]) =>
+  values.reduce<number>((p, v) => p * (v ?? 1), 1) > 1;
 
 export const pouchdb22: Study = {
   id: 'pouchdb-2.2',
@@ -28,7 +46,8 @@ export const pouchdb22: Study = {
     author: 'Nolan Lawson',
     date: '2014-04-19 (tests run), published April 2014',
     url: 'https://gist.github.com/nolanlawson/11100235',
-    setup: '2013 MacBook Air; Chrome 34, Firefox 28, IE 11 (VirtualBox, Windows 8.1), Safari 6.1; 1,000-document databases; total ms per test',
+    setup:
+      '2013 MacBook Air; Chrome 34, Firefox 28, IE 11 (VirtualBox, Windows 8.1), Safari 6.1; 1,000-document databases; total ms per test',
   },
   summary:
     'allDocs paging through 1,000 documents in pages of 100 by skip/limit and by startkey, basic inserts, persisted views (with and without stale: ok) and temporary views. ' +
@@ -38,20 +57,101 @@ export const pouchdb22: Study = {
     {
       id: 'paging',
       title: 'allDocs paging through every document, pages of 100: skip/limit against startkey',
-      full: ['--suites', 'paginate', '--cases', 'walk-skip,walk-startkey', '--sizes', '1000', '--params', 'pageSize=100', '--adapters', ADAPTERS, '--auto=min-n:50', '--budget', '1m'],
-      quick: ['--suites', 'paginate', '--cases', 'walk-skip,walk-startkey', '--sizes', '200', '--params', 'pageSize=20', '--adapters', ADAPTERS, '--iterations', '8', '--warmup', '1'],
+      full: [
+        '--suites',
+        'paginate',
+        '--cases',
+        'walk-skip,walk-startkey',
+        '--sizes',
+        '1000',
+        '--params',
+        'pageSize=100',
+        '--adapters',
+        ADAPTERS,
+        '--auto=min-n:50',
+        '--budget',
+        '1m',
+      ],
+      quick: [
+        '--suites',
+        'paginate',
+        '--cases',
+        'walk-skip,walk-startkey',
+        '--sizes',
+        '200',
+        '--params',
+        'pageSize=20',
+        '--adapters',
+        ADAPTERS,
+        '--iterations',
+        '8',
+        '--warmup',
+        '1',
+      ],
     },
     {
       id: 'inserts',
       title: 'basic inserts, one at a time',
-      full: ['--suites', 'insert', '--cases', 'serial', '--sizes', '1000', '--adapters', ADAPTERS, '--budget', '1m'],
-      quick: ['--suites', 'insert', '--cases', 'serial', '--sizes', '200', '--adapters', ADAPTERS, '--iterations', '8', '--warmup', '1'],
+      full: [
+        '--suites',
+        'insert',
+        '--cases',
+        'serial',
+        '--sizes',
+        '1000',
+        '--adapters',
+        ADAPTERS,
+        '--budget',
+        '1m',
+      ],
+      quick: [
+        '--suites',
+        'insert',
+        '--cases',
+        'serial',
+        '--sizes',
+        '200',
+        '--adapters',
+        ADAPTERS,
+        '--iterations',
+        '8',
+        '--warmup',
+        '1',
+      ],
     },
     {
       id: 'views',
       title: "persisted views (with and without stale: 'ok') against temporary views",
-      full: ['--suites', 'views', '--cases', 'persisted,persisted-stale,temp', '--sizes', '1000', '--params', 'queries=3', '--adapters', ADAPTERS, '--budget', '3m'],
-      quick: ['--suites', 'views', '--cases', 'persisted,persisted-stale,temp', '--sizes', '200', '--params', 'queries=3', '--adapters', ADAPTERS, '--iterations', '8', '--warmup', '1'],
+      full: [
+        '--suites',
+        'views',
+        '--cases',
+        'persisted,persisted-stale,temp',
+        '--sizes',
+        '1000',
+        '--params',
+        'queries=3',
+        '--adapters',
+        ADAPTERS,
+        '--budget',
+        '3m',
+      ],
+      quick: [
+        '--suites',
+        'views',
+        '--cases',
+        'persisted,persisted-stale,temp',
+        '--sizes',
+        '200',
+        '--params',
+        'queries=3',
+        '--adapters',
+        ADAPTERS,
+        '--iterations',
+        '8',
+        '--warmup',
+        '1',
+      ],
     },
   ],
   findings: [
@@ -84,11 +184,35 @@ export const pouchdb22: Study = {
     },
     ...(
       [
-        ['alldocs-1', 'allDocs, the first of its two tables', [2.0, 0.96, 1.15, 1.75, 2.19], 'paginate', 'walk-skip'],
-        ['alldocs-2', 'allDocs, the second of its two tables', [8.04, 1.6, 3.3, 1.3, 3.07], 'paginate', 'walk-startkey'],
+        [
+          'alldocs-1',
+          'allDocs, the first of its two tables',
+          [2.0, 0.96, 1.15, 1.75, 2.19],
+          'paginate',
+          'walk-skip',
+        ],
+        [
+          'alldocs-2',
+          'allDocs, the second of its two tables',
+          [8.04, 1.6, 3.3, 1.3, 3.07],
+          'paginate',
+          'walk-startkey',
+        ],
         ['persisted', 'persisted views', [61.32, 72.8, 58.79, 10.67, 11.84], 'views', 'persisted'],
-        ['persisted-stale', "persisted views, stale: 'ok'", [83.25, 94.36, 94.52, 34.91, 46.95], 'views', 'persisted-stale'],
-        ['temp', 'temporary views (IE never finished)', [0.02, 0.03, null, 0.01, 0.01], 'views', 'temp'],
+        [
+          'persisted-stale',
+          "persisted views, stale: 'ok'",
+          [83.25, 94.36, 94.52, 34.91, 46.95],
+          'views',
+          'persisted-stale',
+        ],
+        [
+          'temp',
+          'temporary views (IE never finished)',
+          [0.02, 0.03, null, 0.01, 0.01],
+          'views',
+          'temp',
+        ],
       ] as const
     ).map(([id, table, values, suite, kase]) => {
       // The claim is the published direction: the newer version faster, or (temporary views) slower.

@@ -7,9 +7,27 @@
  * own intervals (stats.ratioOfMedians), so a verdict comes from the same intervals as every
  * other number storebench shows.
  */
-import { findingCells, fmt, isOk, namedStores, perOperation, VERDICTS, type Finding, type FindingCell, type RowRef, type Verdict } from '../core/findings.ts';
+import {
+  findingCells,
+  fmt,
+  isOk,
+  namedStores,
+  perOperation,
+  VERDICTS,
+  type Finding,
+  type FindingCell,
+  type RowRef,
+  type Verdict,
+} from '../core/findings.ts';
 import type { CaseResult, ResultsFile } from '../core/results.ts';
-import { median, medianCi, quantile, ratioOfMedians, type MedianRatio, type MedianWithCi } from '../core/stats.ts';
+import {
+  median,
+  medianCi,
+  quantile,
+  ratioOfMedians,
+  type MedianRatio,
+  type MedianWithCi,
+} from '../core/stats.ts';
 import type { PublishedFigure, Reference, Study, StudyFinding } from './study.ts';
 
 export { fmt, formatRatio } from '../core/findings.ts';
@@ -92,7 +110,11 @@ export interface StudyReport {
 }
 
 /** The part's documents per browser, the latest of each browser's if there are several. */
-function partDocs(study: Study, part: string, docs: readonly ResultsFile[]): Map<string, ResultsFile> {
+function partDocs(
+  study: Study,
+  part: string,
+  docs: readonly ResultsFile[],
+): Map<string, ResultsFile> {
   const out = new Map<string, ResultsFile>();
   for (const d of docs) {
     if (d.run.plan.study !== `${study.id}/${part}`) continue;
@@ -104,9 +126,12 @@ function partDocs(study: Study, part: string, docs: readonly ResultsFile[]): Map
 
 /** The row a reference names, for one store, in one document: at its own largest size, or the one below. */
 function findRow(doc: ResultsFile, ref: RowRef, adapter: string): CaseResult | undefined {
-  const rows = doc.cases.filter((c) => c.suite === ref.suite && c.case === ref.case && c.adapter === adapter);
+  const rows = doc.cases.filter(
+    (c) => c.suite === ref.suite && c.case === ref.case && c.adapter === adapter,
+  );
   const sizes = [...new Set(rows.map((c) => c.size))].sort((a, b) => a - b);
-  const size = ref.size === 'largest' ? sizes.at(-1) : ref.size === 'next-largest' ? sizes.at(-2) : ref.size;
+  const size =
+    ref.size === 'largest' ? sizes.at(-1) : ref.size === 'next-largest' ? sizes.at(-2) : ref.size;
   return rows.find((c) => c.size === size);
 }
 
@@ -120,20 +145,45 @@ export function storePair(finding: Finding): { slower: string; faster: string } 
  * A finding's cells by the one rule (core/findings.ts), from the latest file of its part in each
  * browser; a version the study could not build is named in one cell instead.
  */
-function studyFindingCells(study: Study, finding: Finding & { part: string }, docs: readonly ResultsFile[], failures: Readonly<Record<string, string>>): FindingCell[] {
+function studyFindingCells(
+  study: Study,
+  finding: Finding & { part: string },
+  docs: readonly ResultsFile[],
+  failures: Readonly<Record<string, string>>,
+): FindingCell[] {
   if (finding.notMeasurable) return [];
   const pair = storePair(finding);
   const failed = pair && [pair.slower, pair.faster].find((a) => failures[a] !== undefined);
-  if (pair && failed) return [{ browser: 'every browser', adapter: `${pair.slower} → ${pair.faster}`, verdict: 'not measurable', ratio: null, why: `${failed} ${failures[failed]}` }];
+  if (pair && failed)
+    return [
+      {
+        browser: 'every browser',
+        adapter: `${pair.slower} → ${pair.faster}`,
+        verdict: 'not measurable',
+        ratio: null,
+        why: `${failed} ${failures[failed]}`,
+      },
+    ];
   return findingCells(finding, [...partDocs(study, finding.part, docs).values()]);
 }
 
-function referenceCells(study: Study, reference: Reference, docs: readonly ResultsFile[]): ReferenceCell[] {
+function referenceCells(
+  study: Study,
+  reference: Reference,
+  docs: readonly ResultsFile[],
+): ReferenceCell[] {
   const cells: ReferenceCell[] = [];
   for (const [browser, doc] of partDocs(study, reference.part, docs)) {
     for (const adapter of new Set(doc.cases.map((c) => c.adapter))) {
       const row = findRow(doc, reference.row, adapter);
-      if (isOk(row)) cells.push({ browser, adapter, medianMs: row.stats.median, ci: row.stats.medianCi ?? null, n: row.stats.n });
+      if (isOk(row))
+        cells.push({
+          browser,
+          adapter,
+          medianMs: row.stats.median,
+          ci: row.stats.medianCi ?? null,
+          n: row.stats.n,
+        });
     }
   }
   return cells;
@@ -148,7 +198,10 @@ function versionPairs(study: Study, doc: ResultsFile): { older: string; newer: s
 
 /** A store's version as its results say (`environment.adapters`), else as its id says. */
 function versionOf(doc: ResultsFile, adapter: string): string {
-  return doc.environment.adapters?.[adapter]?.version ?? (adapter.includes('@') ? adapter.slice(adapter.indexOf('@') + 1) : 'current');
+  return (
+    doc.environment.adapters?.[adapter]?.version ??
+    (adapter.includes('@') ? adapter.slice(adapter.indexOf('@') + 1) : 'current')
+  );
 }
 
 function versionCells(study: Study, docs: readonly ResultsFile[]): VersionCell[] {
@@ -157,11 +210,30 @@ function versionCells(study: Study, docs: readonly ResultsFile[]): VersionCell[]
     for (const [browser, doc] of partDocs(study, part.id, docs)) {
       for (const pair of versionPairs(study, doc)) {
         for (const older of doc.cases.filter((c) => c.adapter === pair.older)) {
-          const newer = doc.cases.find((c) => c.adapter === pair.newer && c.suite === older.suite && c.case === older.case && c.size === older.size);
+          const newer = doc.cases.find(
+            (c) =>
+              c.adapter === pair.newer &&
+              c.suite === older.suite &&
+              c.case === older.case &&
+              c.size === older.size,
+          );
           if (!newer) continue;
-          const ratio = isOk(older) && isOk(newer) ? ratioOfMedians(perOperation(newer), perOperation(older)) : null;
+          const ratio =
+            isOk(older) && isOk(newer)
+              ? ratioOfMedians(perOperation(newer), perOperation(older))
+              : null;
           const store = pair.older.slice(0, pair.older.indexOf('@'));
-          cells.push({ part: part.id, suite: older.suite, case: older.case, size: older.size, browser, store, older: versionOf(doc, pair.older), newer: versionOf(doc, pair.newer), ratio });
+          cells.push({
+            part: part.id,
+            suite: older.suite,
+            case: older.case,
+            size: older.size,
+            browser,
+            store,
+            older: versionOf(doc, pair.older),
+            newer: versionOf(doc, pair.newer),
+            ratio,
+          });
         }
       }
     }
@@ -175,7 +247,18 @@ function distributionCells(study: Study, docs: readonly ResultsFile[]): Distribu
   for (const [browser, doc] of partDocs(study, study.distribution.part, docs)) {
     for (const row of doc.cases.filter(isOk)) {
       const xs = row.samples;
-      cells.push({ browser, adapter: row.adapter, size: row.size, n: xs.length, min: Math.min(...xs), p25: quantile(xs, 0.25), median: median(xs), p75: quantile(xs, 0.75), p95: quantile(xs, 0.95), max: Math.max(...xs) });
+      cells.push({
+        browser,
+        adapter: row.adapter,
+        size: row.size,
+        n: xs.length,
+        min: Math.min(...xs),
+        p25: quantile(xs, 0.25),
+        median: median(xs),
+        p75: quantile(xs, 0.75),
+        p95: quantile(xs, 0.95),
+        max: Math.max(...xs),
+      });
     }
   }
   return cells;
@@ -194,7 +277,15 @@ function growthCells(study: Study, docs: readonly ResultsFile[]): GrowthCell[] {
       const side = (ys: number[]): MedianWithCi => ({ median: median(ys), ci: medianCi(ys) });
       const first = side(points.slice(0, take).map((p) => p[1]));
       const last = side(points.slice(-take).map((p) => p[1]));
-      cells.push({ browser, adapter: row.adapter, batches: points.length, reached: points.at(-1)![0], first, last, ratio: ratioOfMedians(first, last) });
+      cells.push({
+        browser,
+        adapter: row.adapter,
+        batches: points.length,
+        reached: points.at(-1)![0],
+        first,
+        last,
+        ratio: ratioOfMedians(first, last),
+      });
     }
   }
   return cells;
@@ -204,9 +295,16 @@ function growthCells(study: Study, docs: readonly ResultsFile[]): GrowthCell[] {
  * The report of `study` from results documents. `failures`: the variants the study could not
  * build, each with the first line of why (cli/study-page.ts), named in the findings that need them.
  */
-export function studyReport(study: Study, docs: readonly ResultsFile[], failures: Readonly<Record<string, string>> = {}): StudyReport {
+export function studyReport(
+  study: Study,
+  docs: readonly ResultsFile[],
+  failures: Readonly<Record<string, string>> = {},
+): StudyReport {
   const mine = docs.filter((d) => d.run.plan.study?.startsWith(`${study.id}/`));
-  const findings = study.findings.map((finding) => ({ finding, cells: studyFindingCells(study, finding, mine, failures) }));
+  const findings = study.findings.map((finding) => ({
+    finding,
+    cells: studyFindingCells(study, finding, mine, failures),
+  }));
   const tally = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const f of findings) {
     if (f.finding.notMeasurable) tally['not measurable']++;
@@ -219,10 +317,19 @@ export function studyReport(study: Study, docs: readonly ResultsFile[], failures
     environments: browsers.map((browser) => {
       const list = mine.filter((d) => d.run.browser === browser);
       const b = list[0]!.environment.browser;
-      return { browser, name: b.name, version: b.version, os: list[0]!.environment.os, runIds: list.map((d) => d.run.id) };
+      return {
+        browser,
+        name: b.name,
+        version: b.version,
+        os: list[0]!.environment.os,
+        runIds: list.map((d) => d.run.id),
+      };
     }),
     findings,
-    references: study.references.map((reference) => ({ reference, cells: referenceCells(study, reference, mine) })),
+    references: study.references.map((reference) => ({
+      reference,
+      cells: referenceCells(study, reference, mine),
+    })),
     versions: versionCells(study, mine),
     distribution: distributionCells(study, mine),
     growth: growthCells(study, mine),
@@ -239,8 +346,20 @@ export function formatPublished(p: PublishedFigure): string {
 /** What the claim asks of the ratio, in words. */
 export function claimText(f: Finding): string {
   // The same case twice compares two stores or two sizes: say which.
-  const size = (ref: RowRef) => (ref.size === 'largest' ? 'the largest size' : ref.size === 'next-largest' ? 'the next size down' : ref.size.toLocaleString('en-US'));
-  const name = (ref: RowRef) => (storePair(f) ? `${ref.adapter} ${ref.case}` : f.slower.case !== f.faster.case ? ref.case : `${ref.case} at ${size(ref)}`);
+  const size = (ref: RowRef) =>
+    ref.size === 'largest'
+      ? 'the largest size'
+      : ref.size === 'next-largest'
+        ? 'the next size down'
+        : ref.size.toLocaleString('en-US');
+  const name = (ref: RowRef) =>
+    storePair(f)
+      ? `${ref.adapter} ${ref.case}`
+      : f.slower.case !== f.faster.case
+        ? ref.case
+        : `${ref.case} at ${size(ref)}`;
   const ratio = `${name(f.slower)} ÷ ${name(f.faster)}, per operation`;
-  return f.claim.kind === 'faster' ? `${ratio} > 1` : `${ratio} within ${fmt(f.claim.value / f.claim.tolerance)} to ${fmt(f.claim.value * f.claim.tolerance)} (published ${fmt(f.claim.value)})`;
+  return f.claim.kind === 'faster'
+    ? `${ratio} > 1`
+    : `${ratio} within ${fmt(f.claim.value / f.claim.tolerance)} to ${fmt(f.claim.value * f.claim.tolerance)} (published ${fmt(f.claim.value)})`;
 }

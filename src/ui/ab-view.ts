@@ -50,9 +50,24 @@ function runBlock(forest: AbForest): HTMLElement {
   const browsers = forest.browsers.join(', ');
   return h(
     'section',
-    { className: 'ab-run', attrs: { 'data-run': forest.runId, 'data-pair': `${forest.a},${forest.b}` } },
-    h('h3', { className: 'explorer-heading' }, `B against A: ${forest.b} (B) against ${forest.a} (A)`, h('span', { className: 'muted ab-where' }, ` · ${browsers} · run ${forest.runId}`)),
-    h('p', { className: 'ab-verdict', attrs: { 'data-code': CODE_WORDS[forest.decision.code], 'data-testid': 'ab-verdict' } }, forest.line),
+    {
+      className: 'ab-run',
+      attrs: { 'data-run': forest.runId, 'data-pair': `${forest.a},${forest.b}` },
+    },
+    h(
+      'h3',
+      { className: 'explorer-heading' },
+      `B against A: ${forest.b} (B) against ${forest.a} (A)`,
+      h('span', { className: 'muted ab-where' }, ` · ${browsers} · run ${forest.runId}`),
+    ),
+    h(
+      'p',
+      {
+        className: 'ab-verdict',
+        attrs: { 'data-code': CODE_WORDS[forest.decision.code], 'data-testid': 'ab-verdict' },
+      },
+      forest.line,
+    ),
     scopeNote(forest),
     legend(forest),
     forestPlot(forest),
@@ -62,8 +77,16 @@ function runBlock(forest: AbForest): HTMLElement {
 
 /** Where the passes ran: a page's run has them all in one launch, and its intervals are narrower for it. */
 function scopeNote(forest: AbForest): HTMLElement | null {
-  if (forest.oneLaunch.length === 0) return h('p', { className: 'ab-scope muted' }, 'Each pass ran in a browser launch of its own: each interval is over launches.');
-  const which = forest.oneLaunch.length === forest.browsers.length ? 'this run' : `${forest.oneLaunch.join(', ')}`;
+  if (forest.oneLaunch.length === 0)
+    return h(
+      'p',
+      { className: 'ab-scope muted' },
+      'Each pass ran in a browser launch of its own: each interval is over launches.',
+    );
+  const which =
+    forest.oneLaunch.length === forest.browsers.length
+      ? 'this run'
+      : `${forest.oneLaunch.join(', ')}`;
   return h(
     'p',
     { className: 'ab-scope', attrs: { 'data-testid': 'ab-scope' } },
@@ -80,15 +103,27 @@ function legend(forest: AbForest): HTMLElement {
     'ul',
     { className: 'ab-legend', attrs: { 'aria-label': 'What the verdicts mean' } },
     ...(['slower', 'faster', 'same', 'unsure'] as const).map((v) =>
-      h('li', { attrs: { 'data-verdict': v } }, h('span', { className: 'ab-swatch', attrs: { 'aria-hidden': 'true' } }), h('span', { className: `ab-word ab-word-${v}` }, v), ` ${meaning(v, t)} · ${rowCount(forest.decision.tally[v])}`),
+      h(
+        'li',
+        { attrs: { 'data-verdict': v } },
+        h('span', { className: 'ab-swatch', attrs: { 'aria-hidden': 'true' } }),
+        h('span', { className: `ab-word ab-word-${v}` }, v),
+        ` ${meaning(v, t)} · ${rowCount(forest.decision.tally[v])}`,
+      ),
     ),
-    h('li', {}, h('span', { className: 'ab-fails' }, '⚑ fails the run'), ` slower with the chance of any false alarm over every row${forest.browsers.length > 1 ? ' and browser' : ''} held at ${AB_ALPHA * 100}% (Holm's procedure); a slower row without it is marked "not after Holm".`),
+    h(
+      'li',
+      {},
+      h('span', { className: 'ab-fails' }, '⚑ fails the run'),
+      ` slower with the chance of any false alarm over every row${forest.browsers.length > 1 ? ' and browser' : ''} held at ${AB_ALPHA * 100}% (Holm's procedure); a slower row without it is marked "not after Holm".`,
+    ),
   );
 }
 
 function table(forest: AbForest): HTMLElement {
   const head = ['Row', 'B/A', '95% interval', 'Passes', 'Verdict'];
-  const cell = (label: string, className: string, ...children: (Node | string)[]) => h('td', { className, attrs: { 'data-label': label } }, ...children);
+  const cell = (label: string, className: string, ...children: (Node | string)[]) =>
+    h('td', { className, attrs: { 'data-label': label } }, ...children);
   const rows = forest.lines.map((line) => {
     const [row, ...meta] = lineName(line, forest.browsers.length);
     return h(
@@ -96,9 +131,17 @@ function table(forest: AbForest): HTMLElement {
       { attrs: { 'data-verdict': line.verdict, 'data-key': line.key } },
       cell('Row', 'case', row ?? '', h('span', { className: 'case-title' }, meta.join(' · '))),
       cell('B/A', 'num', line.ratio ? times(line.ratio.ratio) : '—'),
-      cell('95% interval', 'ab-interval', line.ratio ? `${times(line.ratio.lo)} to ${times(line.ratio.hi)}` : (line.why ?? '')),
+      cell(
+        '95% interval',
+        'ab-interval',
+        line.ratio ? `${times(line.ratio.lo)} to ${times(line.ratio.hi)}` : (line.why ?? ''),
+      ),
       cell('Passes', 'num', line.ratio ? String(line.ratio.passes) : '—'),
-      cell('Verdict', 'ab-verdict-cell', h('span', { className: 'ab-badges' }, ...verdictBadges(line))),
+      cell(
+        'Verdict',
+        'ab-verdict-cell',
+        h('span', { className: 'ab-badges' }, ...verdictBadges(line)),
+      ),
     );
   });
   return h(
@@ -107,8 +150,29 @@ function table(forest: AbForest): HTMLElement {
     h(
       'table',
       { className: 'ab-table', attrs: { 'data-testid': 'ab-table' } },
-      h('caption', { className: 'visually-hidden' }, `B = ${forest.b} against A = ${forest.a}: B/A per row with its 95% interval over passes and its verdict against ±${forest.thresholdPct}%`),
-      h('thead', {}, h('tr', {}, ...head.map((label) => h('th', { className: label === 'B/A' || label === 'Passes' ? 'num' : '', attrs: { scope: 'col' } }, label)))),
+      h(
+        'caption',
+        { className: 'visually-hidden' },
+        `B = ${forest.b} against A = ${forest.a}: B/A per row with its 95% interval over passes and its verdict against ±${forest.thresholdPct}%`,
+      ),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...head.map((label) =>
+            h(
+              'th',
+              {
+                className: label === 'B/A' || label === 'Passes' ? 'num' : '',
+                attrs: { scope: 'col' },
+              },
+              label,
+            ),
+          ),
+        ),
+      ),
       h('tbody', {}, ...rows),
     ),
   );

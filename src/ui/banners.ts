@@ -10,11 +10,22 @@ export class Banners {
     if (key) this.remove(key);
     const banner = h(
       'div',
-      { className: `banner banner-${kind}`, attrs: { role: kind === 'error' ? 'alert' : 'status', ...(key ? { 'data-key': key } : {}) } },
+      {
+        className: `banner banner-${kind}`,
+        attrs: { role: kind === 'error' ? 'alert' : 'status', ...(key ? { 'data-key': key } : {}) },
+      },
       h('strong', {}, title),
       lines.length === 1 ? h('p', {}, lines[0]) : h('ul', {}, ...lines.map((l) => h('li', {}, l))),
     );
-    const close = h('button', { className: 'banner-close', title: 'Dismiss', attrs: { type: 'button', 'aria-label': 'Dismiss' } }, '×');
+    const close = h(
+      'button',
+      {
+        className: 'banner-close',
+        title: 'Dismiss',
+        attrs: { type: 'button', 'aria-label': 'Dismiss' },
+      },
+      '×',
+    );
     close.addEventListener('click', () => banner.remove());
     banner.prepend(close);
     this.root.append(banner);

@@ -6,7 +6,22 @@
  */
 import type { StoreAdapter } from '../core/adapter.ts';
 import { adapterById } from '../adapters/registry.ts';
-import { DEFAULT_AB_THRESHOLD_PCT, DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_CASES, DEFAULT_PLAN_PARAMS, DEFAULT_SUITES, formatAuto, formatDuration, formatParams, parsePlan, planToFields, PlanError, type Plan, type PlanFields } from '../core/plan.ts';
+import {
+  DEFAULT_AB_THRESHOLD_PCT,
+  DEFAULT_AUTO,
+  DEFAULT_BUDGET_MS,
+  DEFAULT_CASES,
+  DEFAULT_PLAN_PARAMS,
+  DEFAULT_SUITES,
+  formatAuto,
+  formatDuration,
+  formatParams,
+  parsePlan,
+  planToFields,
+  PlanError,
+  type Plan,
+  type PlanFields,
+} from '../core/plan.ts';
 import type { Suite } from '../core/suite.ts';
 import { h } from './dom.ts';
 import { abChoices, type AbChoice } from './model/ab-choices.ts';
@@ -26,7 +41,10 @@ export class Controls {
   private readonly suiteBoxes = new Map<string, HTMLInputElement>();
   private readonly adapterBoxes = new Map<string, HTMLInputElement>();
   private readonly supportNotes = new Map<string, HTMLElement>();
-  private readonly inputs: Record<'sizes' | 'iterations' | 'warmup' | 'seed' | 'timeoutMs' | 'params', HTMLInputElement>;
+  private readonly inputs: Record<
+    'sizes' | 'iterations' | 'warmup' | 'seed' | 'timeoutMs' | 'params',
+    HTMLInputElement
+  >;
   private readonly fixture: HTMLSelectElement;
   private readonly auto: HTMLInputElement;
   private readonly autoSpec: HTMLInputElement;
@@ -34,7 +52,13 @@ export class Controls {
   private readonly worker: HTMLInputElement;
   private readonly adapterCard: HTMLFieldSetElement;
   /** B against A: the switch, the two stores and the threshold; on, they replace the adapter boxes. */
-  private readonly ab: { on: HTMLInputElement; a: HTMLSelectElement; b: HTMLSelectElement; threshold: HTMLInputElement; card: HTMLFieldSetElement };
+  private readonly ab: {
+    on: HTMLInputElement;
+    a: HTMLSelectElement;
+    b: HTMLSelectElement;
+    threshold: HTMLInputElement;
+    card: HTMLFieldSetElement;
+  };
   private readonly stores: readonly { id: string; label: string }[];
   /** Case ids from the URL or the default plan; the form has no control for them but keeps them in the plan it reads. */
   private cases: string | undefined;
@@ -48,7 +72,18 @@ export class Controls {
       const box = checkbox('suite', suite.id);
       this.suiteBoxes.set(suite.id, box);
       suiteList.append(
-        h('label', { className: 'choice', title: suite.description }, box, h('span', { className: 'choice-body' }, h('span', { className: 'choice-name' }, suite.title), ' ', h('code', {}, suite.id))),
+        h(
+          'label',
+          { className: 'choice', title: suite.description },
+          box,
+          h(
+            'span',
+            { className: 'choice-body' },
+            h('span', { className: 'choice-name' }, suite.title),
+            ' ',
+            h('code', {}, suite.id),
+          ),
+        ),
       );
     }
 
@@ -68,7 +103,13 @@ export class Controls {
             'span',
             { className: 'choice-body' },
             h('span', { className: 'choice-name' }, adapter.label),
-            h('span', { className: 'choice-meta' }, h('code', {}, adapter.id), ' · ', adapter.backend),
+            h(
+              'span',
+              { className: 'choice-meta' },
+              h('code', {}, adapter.id),
+              ' · ',
+              adapter.backend,
+            ),
             note,
           ),
         ),
@@ -83,22 +124,46 @@ export class Controls {
       timeoutMs: numberInput('timeout-ms', 1),
       params: textInput('params', 'e.g. chunkSizes=1,10,100'),
     };
-    this.fixture = h('select', { attrs: { name: 'fixture', id: 'plan-fixture' } }, ...options.fixtures.map((f) => h('option', { attrs: { value: f } }, f)));
+    this.fixture = h(
+      'select',
+      { attrs: { name: 'fixture', id: 'plan-fixture' } },
+      ...options.fixtures.map((f) => h('option', { attrs: { value: f } }, f)),
+    );
     this.auto = h('input', { attrs: { type: 'checkbox', name: 'auto', id: 'plan-auto' } });
     this.autoSpec = textInput('auto-spec', formatAuto(DEFAULT_AUTO));
     this.budget = textInput('budget', formatDuration(DEFAULT_BUDGET_MS));
     this.auto.addEventListener('change', () => this.syncSampling());
     this.worker = h('input', { attrs: { type: 'checkbox', name: 'worker', id: 'plan-worker' } });
-    this.error = h('p', { className: 'form-error', attrs: { role: 'alert', 'aria-live': 'polite' } });
+    this.error = h('p', {
+      className: 'form-error',
+      attrs: { role: 'alert', 'aria-live': 'polite' },
+    });
 
     const field = (label: string, control: HTMLElement, hint?: string, wide = false) =>
-      h('label', { className: wide ? 'field field-wide' : 'field' }, h('span', { className: 'field-label' }, label), control, hint ? h('span', { className: 'field-hint' }, hint) : null);
+      h(
+        'label',
+        { className: wide ? 'field field-wide' : 'field' },
+        h('span', { className: 'field-label' }, label),
+        control,
+        hint ? h('span', { className: 'field-hint' }, hint) : null,
+      );
 
     this.stores = options.adapters.map((a) => ({ id: a.id, label: a.label }));
-    this.adapterCard = h('fieldset', { className: 'card' }, h('legend', {}, 'Adapters'), allNone(this.adapterBoxes, changed), adapterList);
+    this.adapterCard = h(
+      'fieldset',
+      { className: 'card' },
+      h('legend', {}, 'Adapters'),
+      allNone(this.adapterBoxes, changed),
+      adapterList,
+    );
     const on = h('input', { attrs: { type: 'checkbox', name: 'ab', id: 'plan-ab' } });
     const pick = (name: string) => h('select', { attrs: { name, id: `plan-${name}` } });
-    const abFields = { on, a: pick('ab-a'), b: pick('ab-b'), threshold: textInput('ab-threshold', `${DEFAULT_AB_THRESHOLD_PCT}%`) };
+    const abFields = {
+      on,
+      a: pick('ab-a'),
+      b: pick('ab-b'),
+      threshold: textInput('ab-threshold', `${DEFAULT_AB_THRESHOLD_PCT}%`),
+    };
     this.ab = {
       ...abFields,
       card: h(
@@ -107,13 +172,26 @@ export class Controls {
         h('legend', {}, 'A against B'),
         h(
           'label',
-          { className: 'field field-wide', title: 'Sample B against A as adjacent pairs in every pass, in balanced order; each row gets B/A with its 95% interval over passes and a verdict against the threshold' },
+          {
+            className: 'field field-wide',
+            title:
+              'Sample B against A as adjacent pairs in every pass, in balanced order; each row gets B/A with its 95% interval over passes and a verdict against the threshold',
+          },
           h('span', { className: 'field-label' }, on, ' Run B against A'),
-          h('span', { className: 'field-hint' }, 'instead of the adapters above; needs adaptive sampling'),
+          h(
+            'span',
+            { className: 'field-hint' },
+            'instead of the adapters above; needs adaptive sampling',
+          ),
         ),
         field('A (baseline)', abFields.a),
         field('B (candidate)', abFields.b),
-        field('Threshold', abFields.threshold, 'a difference within ± this is the same, e.g. 5%', true),
+        field(
+          'Threshold',
+          abFields.threshold,
+          'a difference within ± this is the same, e.g. 5%',
+          true,
+        ),
       ),
     };
     on.addEventListener('change', () => this.syncAb());
@@ -123,7 +201,13 @@ export class Controls {
     this.element = h(
       'form',
       { className: 'controls', attrs: { id: 'plan-form', novalidate: '' } },
-      h('fieldset', { className: 'card' }, h('legend', {}, 'Suites'), allNone(this.suiteBoxes, changed), suiteList),
+      h(
+        'fieldset',
+        { className: 'card' },
+        h('legend', {}, 'Suites'),
+        allNone(this.suiteBoxes, changed),
+        suiteList,
+      ),
       h('div', { className: 'controls-column' }, this.adapterCard, this.ab.card),
       h(
         'fieldset',
@@ -132,23 +216,51 @@ export class Controls {
         field('Sizes (documents)', this.inputs.sizes, 'comma-separated'),
         h(
           'label',
-          { className: 'field field-wide', title: 'Sample each row until the 95% interval of its median is within ci of the median, after min-n samples, up to max-n or max-ms per row, within the time budget, spent in passes over every case' },
+          {
+            className: 'field field-wide',
+            title:
+              'Sample each row until the 95% interval of its median is within ci of the median, after min-n samples, up to max-n or max-ms per row, within the time budget, spent in passes over every case',
+          },
           h('span', { className: 'field-label' }, this.auto, ' Adaptive sampling (the default)'),
           this.autoSpec,
-          h('span', { className: 'field-hint' }, 'ci = target ± % of the median; min-n, max-n samples; max-ms per case, store and size'),
+          h(
+            'span',
+            { className: 'field-hint' },
+            'ci = target ± % of the median; min-n, max-n samples; max-ms per case, store and size',
+          ),
         ),
-        field('Time budget', this.budget, 'sampling time of the whole run, e.g. 4m, 90s, 1h; adaptive only'),
-        field('Iterations', this.inputs.iterations, 'timed samples per case with adaptive sampling off'),
+        field(
+          'Time budget',
+          this.budget,
+          'sampling time of the whole run, e.g. 4m, 90s, 1h; adaptive only',
+        ),
+        field(
+          'Iterations',
+          this.inputs.iterations,
+          'timed samples per case with adaptive sampling off',
+        ),
         field('Warm-up', this.inputs.warmup, 'untimed samples first'),
         field('Seed', this.inputs.seed),
-        field('Time limit (ms)', this.inputs.timeoutMs, 'per sample (or a shared database\'s fill): past it the row times out'),
+        field(
+          'Time limit (ms)',
+          this.inputs.timeoutMs,
+          "per sample (or a shared database's fill): past it the row times out",
+        ),
         field('Fixture', this.fixture),
         field('Suite parameters', this.inputs.params, 'optional; name=value;name=1,2', true),
         h(
           'label',
-          { className: 'field field-wide', title: 'Run the whole plan in a dedicated Worker; stores that need the page (localStorage, WebSQL) are unsupported there' },
+          {
+            className: 'field field-wide',
+            title:
+              'Run the whole plan in a dedicated Worker; stores that need the page (localStorage, WebSQL) are unsupported there',
+          },
           h('span', { className: 'field-label' }, this.worker, ' Run in a Worker'),
-          h('span', { className: 'field-hint' }, 'off the main thread; results record where they ran'),
+          h(
+            'span',
+            { className: 'field-hint' },
+            'off the main thread; results record where they ran',
+          ),
         ),
       ),
       this.error,
@@ -183,10 +295,16 @@ export class Controls {
 
   /** The plan the form describes, checked by parsePlan; on a bad field, its message. */
   read(): PlanReading {
-    const checked = (boxes: Map<string, HTMLInputElement>) => [...boxes].filter(([, b]) => b.checked).map(([id]) => id).join(',');
+    const checked = (boxes: Map<string, HTMLInputElement>) =>
+      [...boxes]
+        .filter(([, b]) => b.checked)
+        .map(([id]) => id)
+        .join(',');
     const fields: PlanFields = {
       suites: checked(this.suiteBoxes),
-      adapters: this.ab.on.checked ? `${this.ab.a.value},${this.ab.b.value}` : checked(this.adapterBoxes),
+      adapters: this.ab.on.checked
+        ? `${this.ab.a.value},${this.ab.b.value}`
+        : checked(this.adapterBoxes),
       sizes: this.inputs.sizes.value,
       iterations: this.inputs.iterations.value,
       warmup: this.inputs.warmup.value,
@@ -203,8 +321,10 @@ export class Controls {
       if (this.budget.value.trim() !== '') fields.budget = this.budget.value;
     }
     if (this.worker.checked) fields.worker = '1';
-    if (this.ab.on.checked) fields.ab = this.ab.threshold.value.trim() || `${DEFAULT_AB_THRESHOLD_PCT}%`;
-    if (this.cases !== undefined && !this.dropsDefaultCases(fields.suites ?? '')) fields.cases = this.cases;
+    if (this.ab.on.checked)
+      fields.ab = this.ab.threshold.value.trim() || `${DEFAULT_AB_THRESHOLD_PCT}%`;
+    if (this.cases !== undefined && !this.dropsDefaultCases(fields.suites ?? ''))
+      fields.cases = this.cases;
     try {
       const plan = parsePlan(fields, PLAN_VOCABULARY);
       this.showError(null);
@@ -274,7 +394,10 @@ export class Controls {
 
   /** The default plan's parameters go with its suites, as on the command line: insert alone takes none of them. */
   private dropsDefaultParams(suites: string): boolean {
-    return this.inputs.params.value.trim() === formatParams(DEFAULT_PLAN_PARAMS) && !sameIds(suites, DEFAULT_SUITES);
+    return (
+      this.inputs.params.value.trim() === formatParams(DEFAULT_PLAN_PARAMS) &&
+      !sameIds(suites, DEFAULT_SUITES)
+    );
   }
 
   /** Only the fields of the sampling chosen can be edited: the others would not change the plan. */
@@ -298,9 +421,24 @@ function sameIds(list: string, ids: readonly string[]): boolean {
 
 function fillSelect(select: HTMLSelectElement, choices: readonly AbChoice[], value: string): void {
   const group = (label: string, list: readonly AbChoice[]) =>
-    list.length === 0 ? null : h('optgroup', { attrs: { label } }, ...list.map((c) => h('option', { attrs: { value: c.value } }, c.text)));
+    list.length === 0
+      ? null
+      : h(
+          'optgroup',
+          { attrs: { label } },
+          ...list.map((c) => h('option', { attrs: { value: c.value } }, c.text)),
+        );
   select.replaceChildren(
-    ...[group('Stores', choices.filter((c) => c.group === 'stores')), group('Calibration instrument', choices.filter((c) => c.group === 'instrument'))].filter((g): g is HTMLOptGroupElement => g !== null),
+    ...[
+      group(
+        'Stores',
+        choices.filter((c) => c.group === 'stores'),
+      ),
+      group(
+        'Calibration instrument',
+        choices.filter((c) => c.group === 'instrument'),
+      ),
+    ].filter((g): g is HTMLOptGroupElement => g !== null),
   );
   select.value = value;
 }
@@ -310,11 +448,29 @@ function checkbox(name: string, value: string): HTMLInputElement {
 }
 
 function textInput(name: string, placeholder: string): HTMLInputElement {
-  return h('input', { attrs: { type: 'text', name, id: `plan-${name}`, placeholder, spellcheck: 'false', autocomplete: 'off' } });
+  return h('input', {
+    attrs: {
+      type: 'text',
+      name,
+      id: `plan-${name}`,
+      placeholder,
+      spellcheck: 'false',
+      autocomplete: 'off',
+    },
+  });
 }
 
 function numberInput(name: string, min: number): HTMLInputElement {
-  return h('input', { attrs: { type: 'number', name, id: `plan-${name}`, min: String(min), step: '1', inputmode: 'numeric' } });
+  return h('input', {
+    attrs: {
+      type: 'number',
+      name,
+      id: `plan-${name}`,
+      min: String(min),
+      step: '1',
+      inputmode: 'numeric',
+    },
+  });
 }
 
 function allNone(boxes: Map<string, HTMLInputElement>, changed: () => void): HTMLElement {

@@ -10,7 +10,11 @@ export interface Props {
   attrs?: Record<string, string>;
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (props.className) el.className = props.className;
   if (props.title) el.title = props.title;
@@ -22,7 +26,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
 export function append(parent: Node, ...children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+    parent.appendChild(
+      typeof child === 'string' || typeof child === 'number'
+        ? document.createTextNode(String(child))
+        : child,
+    );
   }
 }
 

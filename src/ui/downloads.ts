@@ -16,9 +16,29 @@ export class Downloads {
   private results: ResultsFile | null = null;
 
   constructor() {
-    this.json = h('button', { className: 'button', attrs: { type: 'button', id: 'download-json', disabled: '' } }, 'Download JSON');
-    this.csv = h('button', { className: 'button', attrs: { type: 'button', id: 'download-csv', disabled: '' } }, 'Download CSV');
-    this.excel = h('button', { className: 'button', attrs: { type: 'button', id: 'download-csv-excel', disabled: '', title: 'The CSV with a byte-order mark, so Excel reads it as UTF-8' } }, 'CSV for Excel');
+    this.json = h(
+      'button',
+      { className: 'button', attrs: { type: 'button', id: 'download-json', disabled: '' } },
+      'Download JSON',
+    );
+    this.csv = h(
+      'button',
+      { className: 'button', attrs: { type: 'button', id: 'download-csv', disabled: '' } },
+      'Download CSV',
+    );
+    this.excel = h(
+      'button',
+      {
+        className: 'button',
+        attrs: {
+          type: 'button',
+          id: 'download-csv-excel',
+          disabled: '',
+          title: 'The CSV with a byte-order mark, so Excel reads it as UTF-8',
+        },
+      },
+      'CSV for Excel',
+    );
     this.json.addEventListener('click', () => this.save('json'));
     this.csv.addEventListener('click', () => this.save('csv'));
     this.excel.addEventListener('click', () => this.save('csv', true));
@@ -35,7 +55,8 @@ export class Downloads {
   private save(format: 'json' | 'csv', bom = false): void {
     const results = this.results;
     if (!results) return;
-    const text = format === 'json' ? toJson(results) : bom ? withBom(toCsv(results)) : toCsv(results);
+    const text =
+      format === 'json' ? toJson(results) : bom ? withBom(toCsv(results)) : toCsv(results);
     const type = format === 'json' ? 'application/json' : 'text/csv;charset=utf-8';
     saveBlob(new Blob([text], { type }), `${results.run.id}-${results.run.browser}.${format}`);
   }

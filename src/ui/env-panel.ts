@@ -10,7 +10,10 @@ export function renderEnvironment(root: HTMLElement, env: Environment): void {
   const isolated = env.crossOriginIsolated;
   const indicator = h(
     'p',
-    { className: `isolation ${isolated ? 'isolation-ok' : 'isolation-bad'}`, attrs: { 'data-testid': 'isolation' } },
+    {
+      className: `isolation ${isolated ? 'isolation-ok' : 'isolation-bad'}`,
+      attrs: { 'data-testid': 'isolation' },
+    },
     isolated ? 'cross-origin isolated ✓' : 'not cross-origin isolated ✗',
     h('span', { className: 'timer-step' }, ` · timer step ${formatStep(env.timerStepMs)}`),
   );
@@ -19,10 +22,15 @@ export function renderEnvironment(root: HTMLElement, env: Environment): void {
     env.os,
     env.cores !== null ? `${env.cores} cores` : null,
     env.deviceMemoryGb !== null ? `${env.deviceMemoryGb} GiB memory` : null,
-    env.storageEstimate?.quota != null ? `storage quota ${formatBytes(env.storageEstimate.quota)}` : null,
+    env.storageEstimate?.quota != null
+      ? `storage quota ${formatBytes(env.storageEstimate.quota)}`
+      : null,
     `harness ${env.harness.version} @ ${env.harness.commit}`,
   ].filter((x): x is string => x !== null);
-  root.replaceChildren(indicator, h('p', { className: 'env-details', title: env.userAgent }, details.join(' · ')));
+  root.replaceChildren(
+    indicator,
+    h('p', { className: 'env-details', title: env.userAgent }, details.join(' · ')),
+  );
   if (!isolated) {
     root.append(
       h(

@@ -6,7 +6,13 @@
  * missing on fold into one line per reason, with each store's own reason under it.
  */
 import { checkDefaultFindings } from '../core/default-findings.ts';
-import { findingsList, type ListGroup, type ListTopic, type Measured, type MissingFold } from '../core/findings-list.ts';
+import {
+  findingsList,
+  type ListGroup,
+  type ListTopic,
+  type Measured,
+  type MissingFold,
+} from '../core/findings-list.ts';
 import { findingSentence, formatCellRatio } from '../core/findings.ts';
 import type { ResultsFile } from '../core/results.ts';
 import { h } from './dom.ts';
@@ -24,7 +30,13 @@ export class FindingsList {
 
   constructor(title: string) {
     this.body = h('div', { className: 'findings-body' });
-    this.element = h('section', { className: 'findings', attrs: { 'data-testid': 'findings', 'aria-label': title } }, h('h3', { className: 'findings-title' }, title), h('p', { className: 'findings-note muted' }, NOTE), this.body);
+    this.element = h(
+      'section',
+      { className: 'findings', attrs: { 'data-testid': 'findings', 'aria-label': title } },
+      h('h3', { className: 'findings-title' }, title),
+      h('p', { className: 'findings-note muted' }, NOTE),
+      this.body,
+    );
     this.element.hidden = true;
   }
 
@@ -38,42 +50,72 @@ export class FindingsList {
 
 function topicElement(topic: ListTopic): HTMLElement {
   const items = topic.groups.flatMap((g) => (g.label === null ? storeItems(g) : [caseItem(g)]));
-  const details = h('details', { className: 'findings-topic', attrs: { 'data-topic': topic.id } }, h('summary', {}, topic.title), h('ul', { className: 'findings-items' }, ...items));
+  const details = h(
+    'details',
+    { className: 'findings-topic', attrs: { 'data-topic': topic.id } },
+    h('summary', {}, topic.title),
+    h('ul', { className: 'findings-items' }, ...items),
+  );
   details.open = !FOLDED.has(topic.id);
   return details;
 }
 
 /** A measured finding's line, its verdict in its class for the colour and in data- attributes for tests. */
 function verdictItem(m: Measured, text = findingSentence(m.finding, m.cell)): HTMLElement {
-  const attrs = { 'data-finding': m.finding.id, 'data-store': m.cell.adapter, 'data-browser': m.cell.browser, 'data-verdict': m.cell.verdict };
-  return h('li', { className: `finding verdict-${m.cell.verdict.replace(/ /g, '-')}`, attrs }, text);
+  const attrs = {
+    'data-finding': m.finding.id,
+    'data-store': m.cell.adapter,
+    'data-browser': m.cell.browser,
+    'data-verdict': m.cell.verdict,
+  };
+  return h(
+    'li',
+    { className: `finding verdict-${m.cell.verdict.replace(/ /g, '-')}`, attrs },
+    text,
+  );
 }
 
 function missingItem(fold: MissingFold, browser: string): HTMLElement {
   const on = fold.every ? `every store (${fold.stores.length})` : fold.stores.join(', ');
-  const reasons = h('ul', { className: 'finding-reasons' }, ...fold.stores.map((store, i) => h('li', {}, `${store}: ${fold.reasons[i] ?? fold.why}`)));
+  const reasons = h(
+    'ul',
+    { className: 'finding-reasons' },
+    ...fold.stores.map((store, i) => h('li', {}, `${store}: ${fold.reasons[i] ?? fold.why}`)),
+  );
   return h(
     'li',
-    { className: 'finding verdict-missing', attrs: { 'data-verdict': 'missing', 'data-browser': browser } },
+    {
+      className: 'finding verdict-missing',
+      attrs: { 'data-verdict': 'missing', 'data-browser': browser },
+    },
     h('details', {}, h('summary', {}, `missing on ${on} in ${browser}: ${fold.why}`), reasons),
   );
 }
 
 /** A pair in one browser: a line per store, then the stores it is missing on. */
 function storeItems(group: ListGroup): HTMLElement[] {
-  return [...group.measured.map((m) => verdictItem(m)), ...group.missing.map((f) => missingItem(f, group.browser))];
+  return [
+    ...group.measured.map((m) => verdictItem(m)),
+    ...group.missing.map((f) => missingItem(f, group.browser)),
+  ];
 }
 
 /** A case in one browser: its fastest store's sentence, or every store against raw IndexedDB in short. */
 function caseItem(group: ListGroup): HTMLElement {
-  const only = group.measured.length === 1 && group.missing.length === 0 ? group.measured[0] : undefined;
+  const only =
+    group.measured.length === 1 && group.missing.length === 0 ? group.measured[0] : undefined;
   if (only) return verdictItem(only);
-  const short = (m: Measured) => verdictItem(m, `${m.cell.adapter}: ${formatCellRatio(m.cell)}, ${m.cell.verdict}`);
+  const short = (m: Measured) =>
+    verdictItem(m, `${m.cell.adapter}: ${formatCellRatio(m.cell)}, ${m.cell.verdict}`);
   return h(
     'li',
     { className: 'finding-case' },
     h('span', { className: 'finding-case-label' }, `${group.label ?? ''} in ${group.browser}`),
-    h('ul', { className: 'findings-items' }, ...group.measured.map(short), ...group.missing.map((f) => missingItem(f, group.browser))),
+    h(
+      'ul',
+      { className: 'findings-items' },
+      ...group.measured.map(short),
+      ...group.missing.map((f) => missingItem(f, group.browser)),
+    ),
   );
 }
-

@@ -48,7 +48,9 @@ installTrials();
 
 const banners = new Banners(byId('banners'));
 const query = readPageQuery(location.search, location.href, navigator.userAgent);
-const collector = query.collector ? new CollectorClient(query.collector.url, query.collector.token, query.browser) : null;
+const collector = query.collector
+  ? new CollectorClient(query.collector.url, query.collector.token, query.browser)
+  : null;
 
 const progress = new ProgressView();
 const warnings = new WarningsView();
@@ -60,9 +62,12 @@ const compareView = new CompareView();
 const abView = new AbView();
 // Started at load: where the heap can only be measured slowly, the trial settles before a run.
 const heapSupport = detectHeapSupport();
-const HEAP_WAIT = 'Waiting for the browser to finish a trial heap measurement before the first sample (Chromium answers it at its next garbage collection, within 25 s), so that it cannot land inside a timed sample…';
+const HEAP_WAIT =
+  'Waiting for the browser to finish a trial heap measurement before the first sample (Chromium answers it at its next garbage collection, within 25 s), so that it cannot land inside a timed sample…';
 // The explorer's state shares the URL with the plan; each side rewrites only its own keys.
-const explorer = new Explorer(byId('explorer-panel'), location.search, (search) => history.replaceState(null, '', `${location.pathname}${search}`));
+const explorer = new Explorer(byId('explorer-panel'), location.search, (search) =>
+  history.replaceState(null, '', `${location.pathname}${search}`),
+);
 table.setAdapterLabels(adapterLabels([]));
 
 const runButton = byId<HTMLButtonElement>('run');
@@ -81,7 +86,12 @@ const controls = new Controls({
   onChange: (reading) => {
     showPlan(reading.ok ? reading.plan : null);
     // The address bar always holds a link that reproduces the plan on screen.
-    if (reading.ok) history.replaceState(null, '', `${location.pathname}${withPlanQuery(location.search, planToQuery(reading.plan))}`);
+    if (reading.ok)
+      history.replaceState(
+        null,
+        '',
+        `${location.pathname}${withPlanQuery(location.search, planToQuery(reading.plan))}`,
+      );
   },
 });
 
@@ -101,7 +111,11 @@ showPlan(query.plan);
 runButton.addEventListener('click', () => {
   const reading = controls.read();
   if (!reading.ok || !describePlan(reading.plan).ok) return;
-  history.replaceState(null, '', `${location.pathname}${withPlanQuery(location.search, planToQuery(reading.plan))}`);
+  history.replaceState(
+    null,
+    '',
+    `${location.pathname}${withPlanQuery(location.search, planToQuery(reading.plan))}`,
+  );
   void startRun(reading.plan, newRunId());
 });
 cancelButton.addEventListener('click', cancelRun);
@@ -118,10 +132,22 @@ void boot();
 
 async function boot(): Promise<void> {
   if (query.planErrors.length > 0) {
-    banners.show('error', 'Some plan parameters in the URL are not valid; their defaults are used instead.', query.planErrors, 'url-plan');
+    banners.show(
+      'error',
+      'Some plan parameters in the URL are not valid; their defaults are used instead.',
+      query.planErrors,
+      'url-plan',
+    );
   }
-  if (query.queryErrors.length > 0) banners.show('warning', 'Some URL parameters are not valid.', query.queryErrors, 'url-query');
-  if (collector) banners.show('info', 'Collector mode', [`Results are sent to ${collector.url} as browser "${query.browser}".`], 'collector');
+  if (query.queryErrors.length > 0)
+    banners.show('warning', 'Some URL parameters are not valid.', query.queryErrors, 'url-query');
+  if (collector)
+    banners.show(
+      'info',
+      'Collector mode',
+      [`Results are sent to ${collector.url} as browser "${query.browser}".`],
+      'collector',
+    );
 
   checkSupport();
   try {
@@ -133,7 +159,8 @@ async function boot(): Promise<void> {
   }
 
   // A sweep's page (collector or autorun) loads nothing more before its run, which starts at once.
-  if (!collector && !query.autorun) void explorer.start(location.href).then((index) => compareView.setServed(index, location.href));
+  if (!collector && !query.autorun)
+    void explorer.start(location.href).then((index) => compareView.setServed(index, location.href));
 
   const badForCollector = [...query.planErrors, ...query.queryErrors];
   if (collector && badForCollector.length > 0) {
@@ -144,10 +171,14 @@ async function boot(): Promise<void> {
     return;
   }
   if (query.autorun) {
-    if (query.planErrors.length > 0) setPageState({ status: 'error', error: query.planErrors.join('; ') });
+    if (query.planErrors.length > 0)
+      setPageState({ status: 'error', error: query.planErrors.join('; ') });
     else await startRun(query.plan, query.runId ?? newRunId());
     // Listed only now, so that none of it runs during the samples.
-    if (!collector) void explorer.start(location.href).then((index) => compareView.setServed(index, location.href));
+    if (!collector)
+      void explorer
+        .start(location.href)
+        .then((index) => compareView.setServed(index, location.href));
   }
 }
 
@@ -261,9 +292,24 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
       windows.open();
     };
     // A sweep's page in the main thread is watched from a Worker, so a thread that blocks is reported at once (watchdog.ts).
-    watchdog = collector && !plan.worker ? startWatchdog(collector.watchdogOrder(plan.timeoutMs)) : null;
+    watchdog =
+      collector && !plan.worker ? startWatchdog(collector.watchdogOrder(plan.timeoutMs)) : null;
     const stepWatch = watchdog?.watch;
-    const { results, leftover, carry } = await run({ plan, runId, browser: query.browser, signal: controller.signal, onEvent, probe, footprint, metricNotes, betweenSamples, baseline, throttledAt: query.throttled, launch, ...(stepWatch ? { stepWatch } : {}) });
+    const { results, leftover, carry } = await run({
+      plan,
+      runId,
+      browser: query.browser,
+      signal: controller.signal,
+      onEvent,
+      probe,
+      footprint,
+      metricNotes,
+      betweenSamples,
+      baseline,
+      throttledAt: query.throttled,
+      launch,
+      ...(stepWatch ? { stepWatch } : {}),
+    });
     const elapsedMs = performance.now() - startedAt;
     const took = formatElapsed(elapsedMs);
 
@@ -276,16 +322,36 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     abView.render([results]);
     runSummary.textContent = runSummaryText(results, elapsedMs);
     findings.render([results]);
-    if (results.run.cancelled) progress.finish('cancelled', `Cancelled after ${took}; the ${results.cases.length} rows that finished are kept.`);
-    else if (carry && launch) progress.finish('done', `Passes ${launch.first} to ${launch.last} done in ${took}; the sweep takes the next ones in a new browser launch.`);
+    if (results.run.cancelled)
+      progress.finish(
+        'cancelled',
+        `Cancelled after ${took}; the ${results.cases.length} rows that finished are kept.`,
+      );
+    else if (carry && launch)
+      progress.finish(
+        'done',
+        `Passes ${launch.first} to ${launch.last} done in ${took}; the sweep takes the next ones in a new browser launch.`,
+      );
     else progress.finish('done', `Done: ${results.cases.length} rows in ${took}.`);
     if (leftover.length > 0) {
-      banners.show('warning', 'Some databases could not be deleted; clear site data to remove them.', leftover.map((l) => `${l.adapter}: ${l.name}`), 'run');
+      banners.show(
+        'warning',
+        'Some databases could not be deleted; clear site data to remove them.',
+        leftover.map((l) => `${l.adapter}: ${l.name}`),
+        'run',
+      );
     }
     if (collector) {
       await collector.done(results, carry);
       if (collector.stats.failed > 0) {
-        banners.show('warning', 'Some messages to the collector failed.', [`${collector.stats.failed} failed, ${collector.stats.sent} sent; last error: ${collector.stats.lastError ?? 'unknown'}`], 'collector-failed');
+        banners.show(
+          'warning',
+          'Some messages to the collector failed.',
+          [
+            `${collector.stats.failed} failed, ${collector.stats.sent} sent; last error: ${collector.stats.lastError ?? 'unknown'}`,
+          ],
+          'collector-failed',
+        );
       }
     }
     if (!collector) {
@@ -331,15 +397,25 @@ function settleLayout(): void {
 /** What the plan amounts to, or why a suite rejects its parameters (which would fail the run). */
 function describePlan(plan: Plan): { ok: boolean; text: string } {
   try {
-    const rows = planGroups(plan, SUITES.filter((s) => plan.suites.includes(s.id))).length * plan.adapters.length;
+    const rows =
+      planGroups(
+        plan,
+        SUITES.filter((s) => plan.suites.includes(s.id)),
+      ).length * plan.adapters.length;
     const a = plan.auto;
     const passes = passesOf(a) > 1 ? ` spent in ${passesOf(a)} passes` : '';
-    const budget = plan.budgetMs !== undefined ? `, within a ${formatDuration(plan.budgetMs)} budget${passes}` : '';
+    const budget =
+      plan.budgetMs !== undefined
+        ? `, within a ${formatDuration(plan.budgetMs)} budget${passes}`
+        : '';
     const samples = a
       ? `adaptive: until the median's 95% interval is within ±${Number((a.targetRelCi * 100).toPrecision(6))}% of it, ${a.minN} to ${a.maxN} samples or ${a.maxMs} ms a row${budget}`
       : `${plan.iterations} timed`;
     const where = plan.worker ? ' · in a Worker' : '';
-    return { ok: true, text: `${rows} row${rows === 1 ? '' : 's'} · ${samples} + ${plan.warmup} warm-up sample${plan.warmup === 1 ? '' : 's'} each${where}` };
+    return {
+      ok: true,
+      text: `${rows} row${rows === 1 ? '' : 's'} · ${samples} + ${plan.warmup} warm-up sample${plan.warmup === 1 ? '' : 's'} each${where}`,
+    };
   } catch (e) {
     return { ok: false, text: errorMessage(e) };
   }

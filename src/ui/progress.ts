@@ -22,7 +22,8 @@ const ETA_MIN_ELAPSED_MS = 2000;
  */
 export function timeLeftText(elapsedMs: number, fraction: number): string {
   if (fraction >= 1) return '';
-  if (!(fraction >= ETA_MIN_FRACTION) || elapsedMs < ETA_MIN_ELAPSED_MS) return 'estimating time left…';
+  if (!(fraction >= ETA_MIN_FRACTION) || elapsedMs < ETA_MIN_ELAPSED_MS)
+    return 'estimating time left…';
   const leftS = Math.max(1, Math.round((elapsedMs * (1 - fraction)) / fraction / 1000));
   return `~${formatDuration(leftS * 1000)} left`;
 }
@@ -45,12 +46,44 @@ export class ProgressView {
   private pass = '';
 
   constructor() {
-    this.label = h('span', { className: 'progress-label', attrs: { 'data-testid': 'progress-label' } }, 'Ready.');
-    this.counter = h('span', { className: 'progress-counter', attrs: { 'data-testid': 'progress-counter' } });
-    this.eta = h('span', { className: 'progress-counter', attrs: { 'data-testid': 'progress-eta' } });
+    this.label = h(
+      'span',
+      { className: 'progress-label', attrs: { 'data-testid': 'progress-label' } },
+      'Ready.',
+    );
+    this.counter = h('span', {
+      className: 'progress-counter',
+      attrs: { 'data-testid': 'progress-counter' },
+    });
+    this.eta = h('span', {
+      className: 'progress-counter',
+      attrs: { 'data-testid': 'progress-eta' },
+    });
     this.fill = h('div', { className: 'progress-fill' });
-    this.bar = h('div', { className: 'progress-bar', attrs: { role: 'progressbar', 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': '0' } }, this.fill);
-    this.element = h('div', { className: 'progress' }, h('div', { className: 'progress-text' }, this.label, h('span', { className: 'progress-numbers' }, this.counter, ' ', this.eta)), this.bar);
+    this.bar = h(
+      'div',
+      {
+        className: 'progress-bar',
+        attrs: {
+          role: 'progressbar',
+          'aria-valuemin': '0',
+          'aria-valuemax': '100',
+          'aria-valuenow': '0',
+        },
+      },
+      this.fill,
+    );
+    this.element = h(
+      'div',
+      { className: 'progress' },
+      h(
+        'div',
+        { className: 'progress-text' },
+        this.label,
+        h('span', { className: 'progress-numbers' }, this.counter, ' ', this.eta),
+      ),
+      this.bar,
+    );
   }
 
   /** Apply a runner event; returns whether the DOM changed (the caller then settles layout). */
@@ -66,7 +99,9 @@ export class ProgressView {
         return true;
       case 'group-start':
         this.pass = event.passes > 1 ? `pass ${event.pass} of ${event.passes} · ` : '';
-        this.draw(`${this.pass}${event.suite}/${event.case} · ${event.size} docs · starting (${event.adapters.join(', ')})`);
+        this.draw(
+          `${this.pass}${event.suite}/${event.case} · ${event.size} docs · starting (${event.adapters.join(', ')})`,
+        );
         return true;
       case 'sample': {
         this.done = event.samplesDone;
@@ -76,7 +111,9 @@ export class ProgressView {
         if (t - this.lastDrawAt < SAMPLE_REDRAW_MS) return false;
         this.lastDrawAt = t;
         const kind = event.warmup ? 'warm-up' : 'sample';
-        this.draw(`${this.pass}${event.suite}/${event.case} · ${event.adapter} · ${event.size} docs · ${kind} ${event.index}/${event.of}`);
+        this.draw(
+          `${this.pass}${event.suite}/${event.case} · ${event.adapter} · ${event.size} docs · ${kind} ${event.index}/${event.of}`,
+        );
         return true;
       }
       case 'case-end':
@@ -120,9 +157,17 @@ export class ProgressView {
   private draw(label: string): void {
     this.label.textContent = label;
     const estimated = this.fraction !== null;
-    this.counter.textContent = this.total > 0 ? (estimated ? `${this.done} of ~${this.total} samples` : `${this.done}/${this.total} samples`) : '';
+    this.counter.textContent =
+      this.total > 0
+        ? estimated
+          ? `${this.done} of ~${this.total} samples`
+          : `${this.done}/${this.total} samples`
+        : '';
     const fraction = Math.min(1, this.fraction ?? (this.total > 0 ? this.done / this.total : 0));
-    this.eta.textContent = this.startedAt !== null && this.total > 0 ? timeLeftText(performance.now() - this.startedAt, fraction) : '';
+    this.eta.textContent =
+      this.startedAt !== null && this.total > 0
+        ? timeLeftText(performance.now() - this.startedAt, fraction)
+        : '';
     this.fill.style.width = `${(fraction * 100).toFixed(1)}%`;
     this.bar.setAttribute('aria-valuenow', (fraction * 100).toFixed(0));
   }

@@ -11,7 +11,13 @@ import { opsPerSecond } from '../core/stats.ts';
 import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../core/timer.ts';
 import { h } from './dom.ts';
 import { formatDuration, formatMs, formatRate } from './format.ts';
-import { describeMean, describeMedian, formatMedianInterval, precisionNotes, samplingNotes } from './row-text.ts';
+import {
+  describeMean,
+  describeMedian,
+  formatMedianInterval,
+  precisionNotes,
+  samplingNotes,
+} from './row-text.ts';
 
 /** A frame gap beyond this is a freeze a reader notices (a long task is 50 ms or more). */
 const FREEZE_MS = 50;
@@ -22,11 +28,17 @@ const COLUMNS: { label: string; title?: string; numeric?: boolean }[] = [
   { label: 'Size', numeric: true, title: 'documents' },
   { label: 'n', numeric: true, title: 'timed samples taken' },
   { label: 'Median (ms)', numeric: true, title: 'median of the timed samples' },
-  { label: '× fastest', numeric: true, title: 'the median over the fastest store’s median for this case and size (×1.00 is the fastest)' },
+  {
+    label: '× fastest',
+    numeric: true,
+    title:
+      'the median over the fastest store’s median for this case and size (×1.00 is the fastest)',
+  },
   {
     label: '95% CI of median (ms)',
     numeric: true,
-    title: 'the 95% confidence interval of the median, distribution-free (order statistics); none with fewer than 6 samples. The mean and its own interval are in the tooltip.',
+    title:
+      'the 95% confidence interval of the median, distribution-free (order statistics); none with fewer than 6 samples. The mean and its own interval are in the tooltip.',
   },
   { label: 'Per op', numeric: true, title: 'median ÷ operations per sample' },
   { label: 'Ops/s', numeric: true, title: 'operations per second at the median' },
@@ -38,7 +50,12 @@ export class ResultsTable {
   readonly element: HTMLElement;
   private readonly body: HTMLTableSectionElement;
   private readonly summary: HTMLElement;
-  private readonly counts: Record<CaseStatus, number> = { ok: 0, unsupported: 0, error: 0, timeout: 0 };
+  private readonly counts: Record<CaseStatus, number> = {
+    ok: 0,
+    unsupported: 0,
+    error: 0,
+    timeout: 0,
+  };
   /** ok rows whose median is under MIN_TIMER_STEPS timer steps. */
   private coarseRows = 0;
   private timerStepMs = 0;
@@ -55,16 +72,29 @@ export class ResultsTable {
 
   constructor() {
     this.body = h('tbody');
-    this.summary = h('p', { className: 'table-summary', attrs: { 'data-testid': 'table-summary' } });
-    this.factors = h('p', { className: 'table-factors muted', attrs: { 'data-testid': 'table-factors' } });
-    this.folded = h('div', { className: 'table-unsupported', attrs: { 'data-testid': 'table-unsupported' } });
+    this.summary = h('p', {
+      className: 'table-summary',
+      attrs: { 'data-testid': 'table-summary' },
+    });
+    this.factors = h('p', {
+      className: 'table-factors muted',
+      attrs: { 'data-testid': 'table-factors' },
+    });
+    this.folded = h('div', {
+      className: 'table-unsupported',
+      attrs: { 'data-testid': 'table-unsupported' },
+    });
     const head = h('thead', {}, h('tr', {}, ...COLUMNS.map((c, i) => this.header(c, i))));
     this.element = h(
       'div',
       { className: 'results-table' },
       this.summary,
       this.factors,
-      h('div', { className: 'table-scroll results-scroll' }, h('table', { attrs: { id: 'results-table' } }, head, this.body)),
+      h(
+        'div',
+        { className: 'table-scroll results-scroll' },
+        h('table', { attrs: { id: 'results-table' } }, head, this.body),
+      ),
       this.folded,
     );
     this.clear();
@@ -72,12 +102,20 @@ export class ResultsTable {
 
   /** A column header; numeric columns sort the rows by their value on a click (again: the other way). */
   private header(c: (typeof COLUMNS)[number], index: number): HTMLElement {
-    const th = h('th', { className: c.numeric ? 'num' : '', title: c.title ?? '', attrs: { scope: 'col' } });
+    const th = h('th', {
+      className: c.numeric ? 'num' : '',
+      title: c.title ?? '',
+      attrs: { scope: 'col' },
+    });
     if (!c.numeric || c.label === '95% CI of median (ms)') {
       th.textContent = c.label;
       return th;
     }
-    const button = h('button', { className: 'link-button', attrs: { type: 'button', 'data-sort': String(index) } }, c.label);
+    const button = h(
+      'button',
+      { className: 'link-button', attrs: { type: 'button', 'data-sort': String(index) } },
+      c.label,
+    );
     button.addEventListener('click', () => this.sortBy(th, index));
     th.append(button);
     return th;
@@ -87,13 +125,17 @@ export class ResultsTable {
     const ascending = th.getAttribute('aria-sort') !== 'ascending';
     for (const other of th.parentElement?.children ?? []) other.removeAttribute('aria-sort');
     th.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
-    const value = (tr: Element) => Number((tr.children[index] as HTMLElement | undefined)?.dataset.value ?? NaN);
-    const rows = [...this.body.querySelectorAll('tr')].filter((tr) => !tr.classList.contains('empty-row'));
+    const value = (tr: Element) =>
+      Number((tr.children[index] as HTMLElement | undefined)?.dataset.value ?? NaN);
+    const rows = [...this.body.querySelectorAll('tr')].filter(
+      (tr) => !tr.classList.contains('empty-row'),
+    );
     // Rows without a value (an error, a timeout) go last either way.
     rows.sort((a, b) => {
       const x = value(a);
       const y = value(b);
-      if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
+      if (Number.isNaN(x) || Number.isNaN(y))
+        return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
       return ascending ? x - y : y - x;
     });
     for (const tr of rows) tr.classList.remove('group-first');
@@ -123,7 +165,17 @@ export class ResultsTable {
     this.medians.clear();
     this.folded.replaceChildren();
     this.factors.textContent = '';
-    this.body.append(h('tr', { className: 'empty-row' }, h('td', { attrs: { colspan: String(COLUMNS.length) } }, 'No results yet. Choose a plan and press Run.')));
+    this.body.append(
+      h(
+        'tr',
+        { className: 'empty-row' },
+        h(
+          'td',
+          { attrs: { colspan: String(COLUMNS.length) } },
+          'No results yet. Choose a plan and press Run.',
+        ),
+      ),
+    );
     this.renderSummary();
   }
 
@@ -135,7 +187,9 @@ export class ResultsTable {
       seen.reasons.add(result.reason);
       this.unsupported.set(result.adapter, seen);
       const empty = this.body.querySelector('.empty-row td');
-      if (empty) empty.textContent = 'No measured rows yet; the stores that cannot run a case are listed below the table.';
+      if (empty)
+        empty.textContent =
+          'No measured rows yet; the stores that cannot run a case are listed below the table.';
       this.renderFolded();
       this.renderSummary();
       return;
@@ -172,14 +226,27 @@ export class ResultsTable {
       const f = fastest > 0 ? median / fastest : NaN;
       cell.textContent = Number.isFinite(f) ? `×${f < 10 ? f.toFixed(2) : f.toFixed(1)}` : '—';
       if (Number.isFinite(f)) cell.dataset.value = String(f);
-      cell.dataset.band = !Number.isFinite(f) ? '' : f <= 1.1 ? 'best' : f <= 2 ? 'near' : f <= 10 ? 'far' : 'farthest';
+      cell.dataset.band = !Number.isFinite(f)
+        ? ''
+        : f <= 1.1
+          ? 'best'
+          : f <= 2
+            ? 'near'
+            : f <= 10
+              ? 'far'
+              : 'farthest';
     }
     const means = geometricMeans(this.medians);
     const overFloor = geometricMeans(this.medians, INDEXEDDB_FLOOR);
-    const list = (ms: typeof means) => ms.map((m) => `${m.adapter} ×${m.factor.toFixed(2)} (${m.cases})`).join(', ');
+    const list = (ms: typeof means) =>
+      ms.map((m) => `${m.adapter} ×${m.factor.toFixed(2)} (${m.cases})`).join(', ');
     this.factors.textContent =
-      (means.length > 1 ? `Geometric mean of each store’s factor to the fastest, over the cases it ran: ${list(means)}.` : '') +
-      (overFloor.length > 0 ? ` Over the IndexedDB floor (${INDEXEDDB_FLOOR}, plain requests), in the cases both ran: ${list(overFloor)}.` : '');
+      (means.length > 1
+        ? `Geometric mean of each store’s factor to the fastest, over the cases it ran: ${list(means)}.`
+        : '') +
+      (overFloor.length > 0
+        ? ` Over the IndexedDB floor (${INDEXEDDB_FLOOR}, plain requests), in the cases both ran: ${list(overFloor)}.`
+        : '');
   }
 
   private renderFolded(): void {
@@ -192,8 +259,23 @@ export class ResultsTable {
       h(
         'details',
         {},
-        h('summary', {}, `${total} unsupported row${total === 1 ? '' : 's'}, in ${this.unsupported.size} store${this.unsupported.size === 1 ? '' : 's'}`),
-        h('ul', {}, ...[...this.unsupported].map(([adapter, u]) => h('li', {}, h('code', {}, adapter), ` (${u.cases} case${u.cases === 1 ? '' : 's'}): ${[...u.reasons].join('; ')}`))),
+        h(
+          'summary',
+          {},
+          `${total} unsupported row${total === 1 ? '' : 's'}, in ${this.unsupported.size} store${this.unsupported.size === 1 ? '' : 's'}`,
+        ),
+        h(
+          'ul',
+          {},
+          ...[...this.unsupported].map(([adapter, u]) =>
+            h(
+              'li',
+              {},
+              h('code', {}, adapter),
+              ` (${u.cases} case${u.cases === 1 ? '' : 's'}): ${[...u.reasons].join('; ')}`,
+            ),
+          ),
+        ),
       ),
     );
   }
@@ -209,7 +291,8 @@ export class ResultsTable {
       if (list) list.push(r);
       else groups.set(groupKey(r), [r]);
     }
-    const rank = (id: string) => (adapterOrder.includes(id) ? adapterOrder.indexOf(id) : adapterOrder.length);
+    const rank = (id: string) =>
+      adapterOrder.includes(id) ? adapterOrder.indexOf(id) : adapterOrder.length;
     this.clear();
     for (const list of groups.values()) {
       for (const r of [...list].sort((a, b) => rank(a.adapter) - rank(b.adapter))) this.add(r);
@@ -218,12 +301,34 @@ export class ResultsTable {
 
   private row(r: CaseResult): HTMLTableRowElement {
     // data-value holds the number a sort compares (the text may carry units or a ×).
-    const num = (text: string, title?: string, value?: number) => h('td', { className: 'num', ...(title ? { title } : {}), attrs: value === undefined || !Number.isFinite(value) ? {} : { 'data-value': String(value) } }, text);
+    const num = (text: string, title?: string, value?: number) =>
+      h(
+        'td',
+        {
+          className: 'num',
+          ...(title ? { title } : {}),
+          attrs:
+            value === undefined || !Number.isFinite(value) ? {} : { 'data-value': String(value) },
+        },
+        text,
+      );
     const label = this.adapterLabels.get(r.adapter);
-    const adapterCell = h('td', { className: 'adapter', title: label ?? '' }, h('code', {}, r.adapter));
-    const caseCell = h('td', { className: 'case', title: r.title }, `${r.suite}/${r.case}`, h('span', { className: 'case-title' }, r.title));
+    const adapterCell = h(
+      'td',
+      { className: 'adapter', title: label ?? '' },
+      h('code', {}, r.adapter),
+    );
+    const caseCell = h(
+      'td',
+      { className: 'case', title: r.title },
+      `${r.suite}/${r.case}`,
+      h('span', { className: 'case-title' }, r.title),
+    );
     const status = h('td', {}, h('span', { className: `status status-${r.status}` }, r.status));
-    const samplesTitle = r.samples.length > 0 ? `samples (ms): ${r.samples.map((s) => formatMs(s)).join(', ')}` : 'no timed samples';
+    const samplesTitle =
+      r.samples.length > 0
+        ? `samples (ms): ${r.samples.map((s) => formatMs(s)).join(', ')}`
+        : 'no timed samples';
     const n = num(String(r.samples.length), samplesTitle, r.samples.length);
 
     if (r.status !== 'ok') {
@@ -232,14 +337,36 @@ export class ResultsTable {
       const sampling = samplingNotes(r);
       return h(
         'tr',
-        { className: `row-${r.status}`, attrs: { 'data-status': r.status, 'data-adapter': r.adapter } },
-        adapterCell, caseCell, num(String(r.size), undefined, r.size), n, dash(), dash(), dash(), dash(), dash(), status,
-        h('td', { className: 'reason' }, sampling.length > 0 && r.samples.length > 0 ? `${r.reason} (${sampling.join('; ')})` : r.reason),
+        {
+          className: `row-${r.status}`,
+          attrs: { 'data-status': r.status, 'data-adapter': r.adapter },
+        },
+        adapterCell,
+        caseCell,
+        num(String(r.size), undefined, r.size),
+        n,
+        dash(),
+        dash(),
+        dash(),
+        dash(),
+        dash(),
+        status,
+        h(
+          'td',
+          { className: 'reason' },
+          sampling.length > 0 && r.samples.length > 0
+            ? `${r.reason} (${sampling.join('; ')})`
+            : r.reason,
+        ),
       );
     }
     const s = r.stats;
     const coarse = isTimedSection(r) && underTimerResolution(timedSectionMs(r), this.timerStepMs);
-    const median = num(formatMs(s.median), `${describeMedian(r)}\n${describeMean(s)}\n${samplesTitle}`, s.median);
+    const median = num(
+      formatMs(s.median),
+      `${describeMedian(r)}\n${describeMean(s)}\n${samplesTitle}`,
+      s.median,
+    );
     const notes: string[] = [];
     const found = drivenFinding(r);
     if (found !== null) notes.push(found);
@@ -248,11 +375,16 @@ export class ResultsTable {
       const steps = Math.round(timedSectionMs(r) / this.timerStepMs);
       median.classList.add('coarse');
       median.title = `only ${steps} timer steps of ${this.timerStepMs} ms: mostly timer noise. ${median.title}`;
-      notes.push(`⚠ median is ${steps} timer step${steps === 1 ? '' : 's'} (under ${MIN_TIMER_STEPS}): mostly timer noise; use bigger sizes`);
+      notes.push(
+        `⚠ median is ${steps} timer step${steps === 1 ? '' : 's'} (under ${MIN_TIMER_STEPS}): mostly timer noise; use bigger sizes`,
+      );
     }
     notes.push(...precisionNotes(r, this.adaptive));
     const outliers = r.outliers?.indexes.length ?? 0;
-    if (outliers > 0) notes.push(`${outliers} outlier${outliers === 1 ? '' : 's'} flagged (beyond median ± ${r.outliers?.k}·MAD), kept in the statistics`);
+    if (outliers > 0)
+      notes.push(
+        `${outliers} outlier${outliers === 1 ? '' : 's'} flagged (beyond median ± ${r.outliers?.k}·MAD), kept in the statistics`,
+      );
     // Files written before the probe moved to the measurement pass have it per sample.
     const gap = r.blocking?.maxFrameGapMs ?? maxOf(r.metrics?.maxFrameGapMs);
     if (gap !== undefined && gap > FREEZE_MS) notes.push(`page froze up to ${formatMs(gap)} ms`);
@@ -270,7 +402,11 @@ export class ResultsTable {
       h('td', { className: 'num factor' }, '—'),
       num(formatMedianInterval(r) ?? '—', `${describeMedian(r)}\n${describeMean(s)}`),
       num(formatDuration(perOp), undefined, perOp ?? undefined),
-      num(r.operations > 0 ? formatRate(opsPerSecond(s.median, r.operations)) : '—', undefined, r.operations > 0 ? opsPerSecond(s.median, r.operations) : undefined),
+      num(
+        r.operations > 0 ? formatRate(opsPerSecond(s.median, r.operations)) : '—',
+        undefined,
+        r.operations > 0 ? opsPerSecond(s.median, r.operations) : undefined,
+      ),
       status,
       h('td', { className: 'reason' }, notes.join('; ')),
     );
@@ -282,7 +418,9 @@ export class ResultsTable {
       this.summary.textContent = '';
       return;
     }
-    const parts = (Object.entries(this.counts) as [CaseStatus, number][]).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`);
+    const parts = (Object.entries(this.counts) as [CaseStatus, number][])
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${n} ${k}`);
     const coarse =
       this.coarseRows > 0
         ? ` ⚠ ${this.coarseRows} row${this.coarseRows === 1 ? ' has a median' : 's have medians'} under ${MIN_TIMER_STEPS} timer steps (${this.timerStepMs} ms): mostly timer noise; use bigger sizes.`
@@ -304,17 +442,25 @@ function formatBytes(bytes: number): string {
  * does not swamp the rest. Fastest store first. With `reference`, the factor is to that store
  * instead, over the groups it ran (the IndexedDB floor, `indexeddb-raw`), and it is left out.
  */
-export function geometricMeans(medians: ReadonlyMap<string, ReadonlyMap<string, number>>, reference?: string): { adapter: string; factor: number; cases: number }[] {
+export function geometricMeans(
+  medians: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  reference?: string,
+): { adapter: string; factor: number; cases: number }[] {
   const logs = new Map<string, number[]>();
   for (const group of medians.values()) {
     const base = reference === undefined ? Math.min(...group.values()) : group.get(reference);
     if (base === undefined || !(base > 0)) continue;
     for (const [adapter, median] of group) {
-      if (adapter !== reference) (logs.get(adapter) ?? logs.set(adapter, []).get(adapter)!).push(Math.log(median / base));
+      if (adapter !== reference)
+        (logs.get(adapter) ?? logs.set(adapter, []).get(adapter)!).push(Math.log(median / base));
     }
   }
   return [...logs]
-    .map(([adapter, l]) => ({ adapter, factor: Math.exp(l.reduce((a, b) => a + b, 0) / l.length), cases: l.length }))
+    .map(([adapter, l]) => ({
+      adapter,
+      factor: Math.exp(l.reduce((a, b) => a + b, 0) / l.length),
+      cases: l.length,
+    }))
     .sort((a, b) => a.factor - b.factor);
 }
 
@@ -326,4 +472,5 @@ export function groupKey(r: Pick<CaseResult, 'suite' | 'case' | 'size'>): string
   return `${r.suite}/${r.case}/${r.size}`;
 }
 
-const maxOf = (values: readonly number[] | undefined): number | undefined => (values && values.length > 0 ? Math.max(...values) : undefined);
+const maxOf = (values: readonly number[] | undefined): number | undefined =>
+  values && values.length > 0 ? Math.max(...values) : undefined;

@@ -56,7 +56,9 @@ export function describeMedian(row: OkCase): string {
 /** `mean 4.50 ms ± 0.300 ms (Student-t 95% CI of the mean)`: always labelled as the mean. */
 export function describeMean(stats: Pick<Stats, 'mean' | 'ci95' | 'n'>): string {
   const mean = `mean ${formatMs(stats.mean)} ms`;
-  return stats.ci95 === null ? `${mean} (no interval of the mean with ${stats.n} sample${stats.n === 1 ? '' : 's'})` : `${mean} ± ${formatMs(stats.ci95)} ms (Student-t 95% CI of the mean)`;
+  return stats.ci95 === null
+    ? `${mean} (no interval of the mean with ${stats.n} sample${stats.n === 1 ? '' : 's'})`
+    : `${mean} ± ${formatMs(stats.ci95)} ms (Student-t 95% CI of the mean)`;
 }
 
 const STOPPED: Record<StopReason, string | null> = {
@@ -72,18 +74,19 @@ const STOPPED: Record<StopReason, string | null> = {
 
 /** Why sampling stopped, when it says something: `adaptive` tells a sample cap from a fixed count. */
 export function stopNote(row: OkCase, adaptive: boolean): string | null {
-  if (row.stopped === 'iterations') return adaptive ? 'stopped at its sample cap (max-n) before its precision target' : null;
+  if (row.stopped === 'iterations')
+    return adaptive ? 'stopped at its sample cap (max-n) before its precision target' : null;
   if (row.stopped === 'share' && row.share) return shareNote(row.share, row.stats.n);
   return row.stopped ? STOPPED[row.stopped] : null;
 }
-
 
 /** `shared database`, `fresh database per sample`, `40 runs per sample`: how each sample ran. */
 export function samplingNotes(row: CaseResult): string[] {
   const notes: string[] = [];
   if (row.db === 'shared') notes.push('shared database');
   else if (row.db === 'fresh') notes.push('fresh database per sample');
-  if (row.repeats !== undefined && row.repeats > 1) notes.push(`${row.repeats.toLocaleString()} runs per sample (times are per run)`);
+  if (row.repeats !== undefined && row.repeats > 1)
+    notes.push(`${row.repeats.toLocaleString()} runs per sample (times are per run)`);
   return notes;
 }
 
@@ -92,5 +95,8 @@ export function precisionNotes(row: OkCase, adaptive: boolean): string[] {
   const pm = medianPlusMinus(row);
   const precision = pm ? `median ${pm}` : noMedianInterval(row);
   const stop = stopNote(row, adaptive);
-  return [[precision, stop].filter((x): x is string => x !== null).join(', '), ...samplingNotes(row)].filter((x) => x !== '');
+  return [
+    [precision, stop].filter((x): x is string => x !== null).join(', '),
+    ...samplingNotes(row),
+  ].filter((x) => x !== '');
 }

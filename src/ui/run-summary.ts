@@ -4,7 +4,11 @@
  * them. Pure: text out.
  */
 import { formatDuration } from '../core/plan.ts';
-import { formatPassDifference, formatPrecisionSummary, precisionSummary } from '../core/precision.ts';
+import {
+  formatPassDifference,
+  formatPrecisionSummary,
+  precisionSummary,
+} from '../core/precision.ts';
 import type { ResultsFile } from '../core/results.ts';
 
 /** The target rows are counted against when the plan has none (fixed sampling): the adaptive default. */
@@ -23,7 +27,10 @@ export function formatElapsed(ms: number): string {
 export function runSummaryText(results: ResultsFile, elapsedMs: number): string {
   const plan = results.run.plan;
   const took = `${results.run.cancelled ? 'Cancelled after' : 'Took'} ${formatElapsed(elapsedMs)}`;
-  const budget = plan.auto && plan.budgetMs !== undefined ? ` (sampling budget ${formatDuration(plan.budgetMs)})` : '';
+  const budget =
+    plan.auto && plan.budgetMs !== undefined
+      ? ` (sampling budget ${formatDuration(plan.budgetMs)})`
+      : '';
   const summary = precisionSummary(results.cases, plan.auto?.targetRelCi ?? FIXED_TARGET);
   const passes = summary.passes ? ` The ${formatPassDifference(summary.passes)}.` : '';
   return `${took}${budget}. Precision: ${formatPrecisionSummary(summary)}.${passes}`;

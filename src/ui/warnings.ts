@@ -7,7 +7,12 @@ export class WarningsView {
 
   constructor() {
     this.list = h('ul');
-    this.element = h('div', { className: 'warnings', attrs: { role: 'status' } }, h('strong', {}, 'Warnings'), this.list);
+    this.element = h(
+      'div',
+      { className: 'warnings', attrs: { role: 'status' } },
+      h('strong', {}, 'Warnings'),
+      this.list,
+    );
     this.element.hidden = true;
   }
 

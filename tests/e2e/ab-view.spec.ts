@@ -14,10 +14,12 @@ import { settled } from './page-state.ts';
  * B against A in the page and in the explorer: memory against idb, so B is far slower in every
  * row. The fixture is a real run of the page with this URL; AB_SAVE_FIXTURE=1 writes a new one.
  */
-const AB_URL = '/?suites=insert&cases=bulk,serial&adapters=memory,idb&sizes=50&budget=12s&ab=5%&autorun=1';
+const AB_URL =
+  '/?suites=insert&cases=bulk,serial&adapters=memory,idb&sizes=50&budget=12s&ab=5%&autorun=1';
 const FIXTURE = fileURLToPath(new URL('./fixtures/ab-chromium.json', import.meta.url));
 
-const results = (page: Page) => page.locator('section[aria-labelledby=results-heading] [data-testid=ab-view]');
+const results = (page: Page) =>
+  page.locator('section[aria-labelledby=results-heading] [data-testid=ab-view]');
 const explorer = (page: Page) => page.locator('#explorer-panel [data-testid=ab-view]');
 
 /**
@@ -26,25 +28,85 @@ const explorer = (page: Page) => page.locator('#explorer-panel [data-testid=ab-v
  * A takes 10 ms in every pass, B 10 × each factor; `null` is a row B could not run.
  */
 const BUILT: Record<string, Record<string, number[] | null>> = {
-  chromium: { 'insert/bulk': [0.8, 0.81, 0.79, 0.8, 0.82, 0.8], 'insert/serial': [1, 1.01, 0.99, 1, 1.01, 0.99], 'read/get-serial': [0.95, 1.15, 1.02, 1.1, 0.98, 1.05], 'read/all': [1.1, 1.12, 1.14] },
-  firefox: { 'insert/bulk': [0.8, 0.83, 0.79, 0.81, 0.8, 0.8], 'insert/serial': [1, 1.02, 0.99, 1.01, 1, 0.99], 'read/get-serial': [1.3, 1.31, 1.29, 1.3, 1.32, 1.3], 'read/all': null },
+  chromium: {
+    'insert/bulk': [0.8, 0.81, 0.79, 0.8, 0.82, 0.8],
+    'insert/serial': [1, 1.01, 0.99, 1, 1.01, 0.99],
+    'read/get-serial': [0.95, 1.15, 1.02, 1.1, 0.98, 1.05],
+    'read/all': [1.1, 1.12, 1.14],
+  },
+  firefox: {
+    'insert/bulk': [0.8, 0.83, 0.79, 0.81, 0.8, 0.8],
+    'insert/serial': [1, 1.02, 0.99, 1.01, 1, 0.99],
+    'read/get-serial': [1.3, 1.31, 1.29, 1.3, 1.32, 1.3],
+    'read/all': null,
+  },
 };
 
 function builtDoc(browser: string): ResultsFile {
-  const plan: Plan = { ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['idb', 'dexie'], sizes: [1000], auto: { ...DEFAULT_AUTO, passes: 6 }, budgetMs: 60_000, ab: { thresholdPct: 5 } };
-  const row = (id: string, adapter: string, samples: number[], status: 'ok' | 'unsupported' = 'ok') => {
-    const [suite, kase] = id.split('/') as [string, string];
-    const base = { suite, case: kase, title: kase, adapter, size: 1000, params: {}, operations: 1000, samples, warmup: [] };
-    return (status === 'ok' ? { ...base, status, reason: null, samplesPerPass: samples.map(() => 1), stats: summarize(samples) } : { ...base, status, reason: 'dexie cannot run this case here' }) as CaseResult;
+  const plan: Plan = {
+    ...DEFAULT_PLAN,
+    suites: ['insert', 'read'],
+    adapters: ['idb', 'dexie'],
+    sizes: [1000],
+    auto: { ...DEFAULT_AUTO, passes: 6 },
+    budgetMs: 60_000,
+    ab: { thresholdPct: 5 },
   };
-  const cases = Object.entries(BUILT[browser]!).flatMap(([id, b]) => (b ? [row(id, 'idb', b.map(() => 10)), row(id, 'dexie', b.map((f) => 10 * f))] : [row(id, 'idb', [], 'unsupported'), row(id, 'dexie', [], 'unsupported')]));
+  const row = (
+    id: string,
+    adapter: string,
+    samples: number[],
+    status: 'ok' | 'unsupported' = 'ok',
+  ) => {
+    const [suite, kase] = id.split('/') as [string, string];
+    const base = {
+      suite,
+      case: kase,
+      title: kase,
+      adapter,
+      size: 1000,
+      params: {},
+      operations: 1000,
+      samples,
+      warmup: [],
+    };
+    return (
+      status === 'ok'
+        ? {
+            ...base,
+            status,
+            reason: null,
+            samplesPerPass: samples.map(() => 1),
+            stats: summarize(samples),
+          }
+        : { ...base, status, reason: 'dexie cannot run this case here' }
+    ) as CaseResult;
+  };
+  const cases = Object.entries(BUILT[browser]!).flatMap(([id, b]) =>
+    b
+      ? [
+          row(
+            id,
+            'idb',
+            b.map(() => 10),
+          ),
+          row(
+            id,
+            'dexie',
+            b.map((f) => 10 * f),
+          ),
+        ]
+      : [row(id, 'idb', [], 'unsupported'), row(id, 'dexie', [], 'unsupported')],
+  );
   const doc = resultsDocument({
     runId: '2026-11-25T10-00-00Z-ab00',
     browser,
     plan,
     startedAt: '2026-11-25T10:00:00.000Z',
     finishedAt: '2026-11-25T10:10:00.000Z',
-    environment: nodeEnvironment({ browser: { name: browser, version: '1', engine: browser === 'firefox' ? 'Gecko' : 'Blink' } }),
+    environment: nodeEnvironment({
+      browser: { name: browser, version: '1', engine: browser === 'firefox' ? 'Gecko' : 'Blink' },
+    }),
     output: { cases, order: [], cancelled: false },
     harness: { version: 'test', commit: 'test' },
   });
@@ -74,7 +136,9 @@ async function expectForest(view: Locator, doc: ResultsFile): Promise<void> {
     await expect(line.locator('.forest-point')).toBeVisible();
     const ratio = row.ratio!;
     await expect(table.nth(i).locator('td[data-label="B/A"]')).toHaveText(times(ratio.ratio));
-    await expect(table.nth(i).locator('td[data-label="95% interval"]')).toHaveText(`${times(ratio.lo)} to ${times(ratio.hi)}`);
+    await expect(table.nth(i).locator('td[data-label="95% interval"]')).toHaveText(
+      `${times(ratio.lo)} to ${times(ratio.hi)}`,
+    );
     await expect(table.nth(i).locator('td[data-label=Passes]')).toHaveText(String(ratio.passes));
     await expect(table.nth(i).locator('td[data-label=Verdict]')).toContainText('slower');
     // The point sits right of the line at ×1, as B/A > 1 says.
@@ -84,11 +148,16 @@ async function expectForest(view: Locator, doc: ResultsFile): Promise<void> {
   }
   const verdict = view.locator('[data-testid=ab-verdict]');
   await expect(verdict).toHaveAttribute('data-code', 'slower');
-  await expect(verdict).toHaveText(new RegExp(`^SLOWER: ${rows.length} rows of idb slower than memory beyond 5%`));
+  await expect(verdict).toHaveText(
+    new RegExp(`^SLOWER: ${rows.length} rows of idb slower than memory beyond 5%`),
+  );
   await expect(verdict).toContainText('95% intervals over passes in one browser launch');
   await expect(verdict).not.toContainText('over launches');
-  await expect(view.locator('[data-testid=ab-scope]')).toContainText('every pass ran in one browser launch: each interval is over passes, not launches');
-  for (const word of ['slower', 'faster', 'same', 'unsure']) await expect(view.locator(`.ab-legend li[data-verdict=${word}]`)).toContainText(word);
+  await expect(view.locator('[data-testid=ab-scope]')).toContainText(
+    'every pass ran in one browser launch: each interval is over passes, not launches',
+  );
+  for (const word of ['slower', 'faster', 'same', 'unsure'])
+    await expect(view.locator(`.ab-legend li[data-verdict=${word}]`)).toContainText(word);
   await expect(view.locator('.forest-band')).toHaveCount(rows.length);
   await expect(view.locator('.forest-tick').filter({ hasText: /^×1$/ })).toHaveCount(1);
 }
@@ -96,29 +165,54 @@ async function expectForest(view: Locator, doc: ResultsFile): Promise<void> {
 /** Nothing in the view sticks out of it, the page does not scroll sideways, and no two labels overlap. */
 async function expectFits(page: Page, view: Locator): Promise<void> {
   // Polled: after the window narrows, the explorer's charts take a frame or two to shrink with it.
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), { message: 'the page scrolls sideways' }).toBeLessThanOrEqual(0);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        ),
+      { message: 'the page scrolls sideways' },
+    )
+    .toBeLessThanOrEqual(0);
   const wrap = view.locator('.ab-table-wrap').first();
   const table = await wrap.evaluate((el) => ({ client: el.clientWidth, scroll: el.scrollWidth }));
   expect(table.scroll, 'the table is wider than its box').toBeLessThanOrEqual(table.client);
   const overlaps = await view.evaluate((root) => {
-    const boxes = (els: Iterable<Element>) => [...els].map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
-    const meet = (a: DOMRect, b: DOMRect) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const boxes = (els: Iterable<Element>) =>
+      [...els].map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+    const meet = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right - 0.5 &&
+      b.left < a.right - 0.5 &&
+      a.top < b.bottom - 0.5 &&
+      b.top < a.bottom - 0.5;
     const found: string[] = [];
     const plot = root.querySelector('.forest')!.getBoundingClientRect();
     for (const line of root.querySelectorAll('.forest-line')) {
-      const parts = boxes(line.querySelectorAll(':scope > .forest-label, :scope > .forest-value, :scope > .forest-track, :scope > .forest-ticks'));
-      parts.forEach((a, i) => parts.slice(i + 1).forEach((b) => meet(a, b) && found.push(`parts of ${line.textContent}`)));
-      for (const r of boxes(line.querySelectorAll('*'))) if (r.left < plot.left - 0.5 || r.right > plot.right + 0.5) found.push(`outside the plot: ${line.textContent}`);
+      const parts = boxes(
+        line.querySelectorAll(
+          ':scope > .forest-label, :scope > .forest-value, :scope > .forest-track, :scope > .forest-ticks',
+        ),
+      );
+      parts.forEach((a, i) =>
+        parts.slice(i + 1).forEach((b) => meet(a, b) && found.push(`parts of ${line.textContent}`)),
+      );
+      for (const r of boxes(line.querySelectorAll('*')))
+        if (r.left < plot.left - 0.5 || r.right > plot.right + 0.5)
+          found.push(`outside the plot: ${line.textContent}`);
     }
     const ticks = boxes(root.querySelectorAll('.forest-tick'));
-    ticks.forEach((a, i) => ticks.slice(i + 1).forEach((b) => meet(a, b) && found.push('tick labels')));
+    ticks.forEach((a, i) =>
+      ticks.slice(i + 1).forEach((b) => meet(a, b) && found.push('tick labels')),
+    );
     return found;
   });
   expect(overlaps).toEqual([]);
 }
 
 test.describe('A against B', () => {
-  test('the page runs an A/B pair from the URL and draws its forest plot, verdicts and table', async ({ page }, info) => {
+  test('the page runs an A/B pair from the URL and draws its forest plot, verdicts and table', async ({
+    page,
+  }, info) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(AB_URL);
     const s = await settled(page, 110_000);
@@ -146,7 +240,9 @@ test.describe('A against B', () => {
     // Two stores that are the same pair are refused in words.
     await page.locator('#plan-ab').check();
     await page.locator('#plan-ab-b').selectOption('memory');
-    await expect(page.locator('.form-error')).toHaveText(/^ab: compares two different stores, A then B/);
+    await expect(page.locator('.form-error')).toHaveText(
+      /^ab: compares two different stores, A then B/,
+    );
     await expect(page.locator('#run')).toBeDisabled();
   });
 
@@ -161,7 +257,9 @@ test.describe('A against B', () => {
     await expectFits(page, explorer(page));
   });
 
-  test('the explorer draws several files of one A/B run together: every verdict, Holm, and a row with no interval', async ({ page }, info) => {
+  test('the explorer draws several files of one A/B run together: every verdict, Holm, and a row with no interval', async ({
+    page,
+  }, info) => {
     const docs = ['chromium', 'firefox'].map(builtDoc);
     const files = docs.map((d) => {
       const path = info.outputPath(`${d.run.id}-${d.run.browser}.json`);
@@ -179,22 +277,32 @@ test.describe('A against B', () => {
     await expect(lines).toHaveCount(8);
     // A case's browsers side by side, each named.
     await expect(lines.locator('.forest-label')).toHaveText(
-      ['insert/bulk', 'insert/serial', 'read/get-serial', 'read/all'].flatMap((c) => ['chromium', 'firefox'].map((b) => new RegExp(`^${c}.*${b}$`))),
+      ['insert/bulk', 'insert/serial', 'read/get-serial', 'read/all'].flatMap((c) =>
+        ['chromium', 'firefox'].map((b) => new RegExp(`^${c}.*${b}$`)),
+      ),
     );
-    const verdictOf = (kase: string, browser: string) => rows.find((r) => `${r.suite}/${r.case}` === kase && r.browser === browser)!.verdict;
-    const expected = ['insert/bulk', 'insert/serial', 'read/get-serial', 'read/all'].flatMap((c) => ['chromium', 'firefox'].map((b) => verdictOf(c, b)));
+    const verdictOf = (kase: string, browser: string) =>
+      rows.find((r) => `${r.suite}/${r.case}` === kase && r.browser === browser)!.verdict;
+    const expected = ['insert/bulk', 'insert/serial', 'read/get-serial', 'read/all'].flatMap((c) =>
+      ['chromium', 'firefox'].map((b) => verdictOf(c, b)),
+    );
     expect(new Set(expected)).toEqual(new Set(['faster', 'same', 'unsure', 'slower']));
-    for (const [i, verdict] of expected.entries()) await expect(lines.nth(i)).toHaveAttribute('data-verdict', verdict);
+    for (const [i, verdict] of expected.entries())
+      await expect(lines.nth(i)).toHaveAttribute('data-verdict', verdict);
     // read/all in Chromium is slower by its own interval, but not after Holm over all eight rows; get-serial in Firefox is, and fails the run.
     await expect(lines.nth(6).locator('.ab-spared')).toHaveText('not after Holm');
     await expect(lines.nth(6)).toHaveAttribute('data-fails', 'false');
     await expect(lines.nth(5)).toHaveAttribute('data-fails', 'true');
     await expect(view.locator('[data-fails=true]')).toHaveCount(decision.slower.length);
     // Firefox's read/all has no interval, and says why.
-    await expect(lines.nth(7).locator('.forest-why')).toContainText('dexie unsupported: dexie cannot run this case here');
+    await expect(lines.nth(7).locator('.forest-why')).toContainText(
+      'dexie unsupported: dexie cannot run this case here',
+    );
     await expect(lines.nth(7).locator('.forest-bar')).toHaveCount(0);
     await expect(view.locator('[data-testid=ab-verdict]')).toHaveText(decision.line);
-    await expect(view.locator('.ab-scope')).toHaveText('Each pass ran in a browser launch of its own: each interval is over launches.');
+    await expect(view.locator('.ab-scope')).toHaveText(
+      'Each pass ran in a browser launch of its own: each interval is over launches.',
+    );
     await view.screenshot({ path: info.outputPath('ab-built-1280.png') });
     await expectFits(page, view);
     await page.setViewportSize({ width: 390, height: 844 });
@@ -219,7 +327,12 @@ test.describe('A against B', () => {
     // The form's pair fits too.
     await page.locator('#plan-ab').check();
     await expect(page.locator('#plan-ab-a')).toBeEnabled();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      ),
+      'the page scrolls sideways',
+    ).toBeLessThanOrEqual(0);
     await page.locator('.ab-card').screenshot({ path: info.outputPath('ab-controls-390.png') });
   });
 });

@@ -1,5 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { Doc, Durability, FindQuery, KeyRange, Scalar, StoreAdapter, ViewQuery, ViewRow } from '../../src/core/adapter.ts';
+import type {
+  Doc,
+  Durability,
+  FindQuery,
+  KeyRange,
+  Scalar,
+  StoreAdapter,
+  ViewQuery,
+  ViewRow,
+} from '../../src/core/adapter.ts';
 import { CAPABILITY_IDS, type Capability } from '../../src/core/capabilities.ts';
 import { CAPABILITY_METHODS } from '../../src/core/capability-methods.ts';
 import { ADAPTER_IDS } from '../../src/adapters/registry.ts';
@@ -19,7 +28,12 @@ type ShimModule = typeof import('./websql-shim.ts');
 
 const SHIM_MODULE = '/tests/e2e/websql-shim.ts';
 
-const MODULES = { registry: '/src/adapters/registry.ts', fixtures: '/fixtures/index.ts', memory: '/src/adapters/memory.ts', query: '/src/core/query.ts' };
+const MODULES = {
+  registry: '/src/adapters/registry.ts',
+  fixtures: '/fixtures/index.ts',
+  memory: '/src/adapters/memory.ts',
+  query: '/src/core/query.ts',
+};
 
 const EXPECTED_IDS = [
   'pouchdb-idb',
@@ -50,7 +64,10 @@ const ENGINE_FACTS: Partial<Record<string, { unsupported: string[]; idbDurabilit
 };
 
 /** The handle methods each capability promises, as cases and the runner rely on them; `skip` is a native skip of `range`, so it needs `range` too. */
-const METHODS: Readonly<Record<Capability, readonly string[]>> = { ...CAPABILITY_METHODS, skip: ['range'] };
+const METHODS: Readonly<Record<Capability, readonly string[]>> = {
+  ...CAPABILITY_METHODS,
+  skip: ['range'],
+};
 
 /** Optional methods that must not exist without their capability (a runner would never call them). */
 const GATED: Readonly<Record<string, Capability>> = {
@@ -122,16 +139,24 @@ function exercise(page: Page, id: string): Promise<Report> {
       const { adapterById } = (await import(modules.registry)) as Registry;
       const { fixtureShape, makeDocs } = (await import(modules.fixtures)) as Fixtures;
       const { memoryDatabaseNames } = (await import(modules.memory)) as MemoryModule;
-      const { applyFind, compareScalars, countMatches } = (await import(modules.query)) as QueryModule;
+      const { applyFind, compareScalars, countMatches } = (await import(
+        modules.query
+      )) as QueryModule;
       const adapter = adapterById(id);
-      const unique = (tag: string) => `contract-${id}-${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      const unique = (tag: string) =>
+        `contract-${id}-${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
       const settle = (p: Promise<unknown>) =>
         p.then(
           () => 'resolved',
           () => 'rejected',
         );
       const within = <T>(p: Promise<T>, ms: number, what: string) =>
-        Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms))]);
+        Promise.race([
+          p,
+          new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms),
+          ),
+        ]);
       const footprint = async (): Promise<Footprint> => ({
         idb: (await indexedDB.databases()).map((d) => d.name ?? '').sort(),
         localStorage: Object.keys(localStorage).sort(),
@@ -141,11 +166,20 @@ function exercise(page: Page, id: string): Promise<Report> {
       const supported = await adapter.supported();
       if (supported !== true) {
         // A store that says it cannot run here must not quietly open something else instead.
-        return { supported, openWhenUnsupported: await settle(within(adapter.open(unique('unsupported')), 10_000, 'open')) };
+        return {
+          supported,
+          openWhenUnsupported: await settle(
+            within(adapter.open(unique('unsupported')), 10_000, 'open'),
+          ),
+        };
       }
 
       /** The same operations on any store; `caps` decides which optional ones run. */
-      const transcript = async (store: StoreAdapter, caps: readonly string[], look?: { filled(): Promise<void>; destroyed(): Promise<void> }) => {
+      const transcript = async (
+        store: StoreAdapter,
+        caps: readonly string[],
+        look?: { filled(): Promise<void>; destroyed(): Promise<void> },
+      ) => {
         const has = (c: string) => caps.includes(c);
         const steps: Step[] = [];
         const note = (name: string, value: unknown) => {
@@ -168,7 +202,10 @@ function exercise(page: Page, id: string): Promise<Report> {
         note('count after 50', await h.count());
         note('get each', await Promise.all(ids.map((i) => h.get(i))));
         note('get missing', await h.get('doc-missing'));
-        note('inputs left as given', docs.every((d) => Object.keys(d).every((k) => !k.startsWith('_') || k === '_id')));
+        note(
+          'inputs left as given',
+          docs.every((d) => Object.keys(d).every((k) => !k.startsWith('_') || k === '_id')),
+        );
         if (has('getMany')) {
           note('getMany', await h.getMany!([at(3), 'doc-missing', at(40), at(3), at(49)]));
           note('getMany, no ids', await h.getMany!([]));
@@ -191,7 +228,8 @@ function exercise(page: Page, id: string): Promise<Report> {
           { gte: at(20), lte: at(10) },
           { gte: at(20), lte: at(10), descending: true },
         ];
-        if (has('keyRange')) for (const r of ranges) note(`range ${JSON.stringify(r)}`, await h.range!(r));
+        if (has('keyRange'))
+          for (const r of ranges) note(`range ${JSON.stringify(r)}`, await h.range!(r));
         if (has('update')) {
           await h.update!({ ...doc(5), age: 99, note: 'updated' });
           await h.update!({ _id: at(6), replaced: true });
@@ -201,10 +239,24 @@ function exercise(page: Page, id: string): Promise<Report> {
           note('count after update', await h.count());
         }
         if (has('bulkUpdate')) {
-          await h.bulkUpdate!([{ ...doc(11), age: 1 }, { _id: at(12), tiny: 'x' }]);
+          await h.bulkUpdate!([
+            { ...doc(11), age: 1 },
+            { _id: at(12), tiny: 'x' },
+          ]);
           note('get after bulkUpdate', [await h.get(at(11)), await h.get(at(12))]);
-          note('bulkUpdate with a missing id', await settle(h.bulkUpdate!([{ ...doc(13), age: 2 }, { _id: 'doc-missing', y: 1 }])));
-          note('bulkUpdate with a missing id changed nothing', [await h.get(at(13)), await h.get('doc-missing')]);
+          note(
+            'bulkUpdate with a missing id',
+            await settle(
+              h.bulkUpdate!([
+                { ...doc(13), age: 2 },
+                { _id: 'doc-missing', y: 1 },
+              ]),
+            ),
+          );
+          note('bulkUpdate with a missing id changed nothing', [
+            await h.get(at(13)),
+            await h.get('doc-missing'),
+          ]);
         }
         if (has('remove')) {
           await h.remove!(at(7));
@@ -216,13 +268,20 @@ function exercise(page: Page, id: string): Promise<Report> {
           await h.bulkRemove!([at(8), at(20), 'doc-missing', at(8)]);
           note('get bulk-removed', await Promise.all([at(8), at(20), at(21)].map((i) => h.get(i))));
           note('count after bulkRemove', await h.count());
-          if (has('getMany')) note('getMany after removes', await h.getMany!([at(7), at(8), at(9)]));
+          if (has('getMany'))
+            note('getMany after removes', await h.getMany!([at(7), at(8), at(9)]));
         }
         if (has('keyRange')) {
-          const after: KeyRange[] = [{ gte: at(5), limit: 5 }, { lte: at(22), descending: true, skip: 1, limit: 4 }, { skip: 5, limit: 3 }];
-          for (const r of after) note(`range after changes ${JSON.stringify(r)}`, await h.range!(r));
+          const after: KeyRange[] = [
+            { gte: at(5), limit: 5 },
+            { lte: at(22), descending: true, skip: 1, limit: 4 },
+            { skip: 5, limit: 3 },
+          ];
+          for (const r of after)
+            note(`range after changes ${JSON.stringify(r)}`, await h.range!(r));
         }
-        const everything = async () => (has('keyRange') ? h.range!({}) : Promise.all(ids.map((i) => h.get(i))));
+        const everything = async () =>
+          has('keyRange') ? h.range!({}) : Promise.all(ids.map((i) => h.get(i)));
         note('count before close', await h.count());
         note('all documents before close', await everything());
         await h.close();
@@ -255,7 +314,9 @@ function exercise(page: Page, id: string): Promise<Report> {
       const afterSecondDestroy = await footprint();
 
       const probe = await adapter.open(unique('methods'));
-      const methods = Object.entries(probe).flatMap(([k, v]) => (typeof v === 'function' ? [k] : []));
+      const methods = Object.entries(probe).flatMap(([k, v]) =>
+        typeof v === 'function' ? [k] : [],
+      );
       await probe.destroy();
 
       /** Delete by name, as the runner does after a case hung or threw, with the handle closed or not. */
@@ -306,7 +367,12 @@ function exercise(page: Page, id: string): Promise<Report> {
           { where: [{ field: 'age', gt: 50, lt: 40 }] },
           { where: [{ field: 'age', gt: 200 }] },
           { where: [{ field: 'age', eq: true }] },
-          { where: [{ field: 'age', eq: age }, { field: 'age', gt: age - 1 }] },
+          {
+            where: [
+              { field: 'age', eq: age },
+              { field: 'age', gt: age - 1 },
+            ],
+          },
           { where: [{ field: 'age', gt: 30 }], fields: ['age', 'city'] },
           { where: [{ field: 'age', gt: 30 }], skip: 5, limit: 7 },
           { where: [{ field: 'age', gte: 20 }], fields: ['lastName'], skip: 3, limit: 4 },
@@ -317,14 +383,43 @@ function exercise(page: Page, id: string): Promise<Report> {
           { where: [{ field: 'lastName', gte: 'C', lt: 'H' }] },
           { where: [{ field: 'lastName', ne: last }] },
           { where: [{ field: 'lastName', lt: 'D' }] },
-          { where: [{ field: 'lastName', gt: 'B' }], fields: ['lastName', 'age'], skip: 2, limit: 3 },
-          { where: [{ field: 'age', gte: 30 }, { field: 'lastName', eq: last }] },
-          { where: [{ field: 'age', gt: 40 }, { field: 'lastName', lt: 'M' }], fields: ['firstName'] },
-          { where: [{ field: 'lastName', gte: 'K' }, { field: 'age', lt: 50 }], skip: 1, limit: 5 },
+          {
+            where: [{ field: 'lastName', gt: 'B' }],
+            fields: ['lastName', 'age'],
+            skip: 2,
+            limit: 3,
+          },
+          {
+            where: [
+              { field: 'age', gte: 30 },
+              { field: 'lastName', eq: last },
+            ],
+          },
+          {
+            where: [
+              { field: 'age', gt: 40 },
+              { field: 'lastName', lt: 'M' },
+            ],
+            fields: ['firstName'],
+          },
+          {
+            where: [
+              { field: 'lastName', gte: 'K' },
+              { field: 'age', lt: 50 },
+            ],
+            skip: 1,
+            limit: 5,
+          },
           { where: [{ field: 'city', eq: person(0).city as string }] },
           { where: [], skip: 2, limit: 3 },
         ];
-        const ranges: KeyRange[] = [{}, { skip: 1, limit: 3 }, { lte: 'doc-0000000003', descending: true, skip: 1, limit: 3 }, { gte: 'O', lte: 'p' }, { skip: 125 }];
+        const ranges: KeyRange[] = [
+          {},
+          { skip: 1, limit: 3 },
+          { lte: 'doc-0000000003', descending: true, skip: 1, limit: 3 },
+          { gte: 'O', lte: 'p' },
+          { skip: 125 },
+        ];
 
         /**
          * The same query steps on any store: with no index; with a compound index alone; with
@@ -342,11 +437,23 @@ function exercise(page: Page, id: string): Promise<Report> {
           const ask = async (phase: string) => {
             for (const [i, q] of list.entries()) {
               steps.push([`${phase} | find | ${i} | ${JSON.stringify(q)}`, await h.find!(q)]);
-              steps.push([`${phase} | count | ${i} | ${JSON.stringify(q)}`, await h.countWhere!(q)]);
+              steps.push([
+                `${phase} | count | ${i} | ${JSON.stringify(q)}`,
+                await h.countWhere!(q),
+              ]);
             }
             steps.push([`${phase} | count()`, await h.count()]);
-            if (has('keyRange')) for (const r of ranges) steps.push([`${phase} | range ${JSON.stringify(r)}`, (await h.range!(r)).map((d) => d._id)]);
-            if (has('getMany')) steps.push([`${phase} | getMany`, await h.getMany!(['odd-string', 'doc-0000000002'])]);
+            if (has('keyRange'))
+              for (const r of ranges)
+                steps.push([
+                  `${phase} | range ${JSON.stringify(r)}`,
+                  (await h.range!(r)).map((d) => d._id),
+                ]);
+            if (has('getMany'))
+              steps.push([
+                `${phase} | getMany`,
+                await h.getMany!(['odd-string', 'doc-0000000002']),
+              ]);
           };
           await ask('no index');
           if (has('secondaryIndex')) {
@@ -376,19 +483,35 @@ function exercise(page: Page, id: string): Promise<Report> {
 
         const reference = await queryTranscript(adapterById('memory'));
         const steps = await queryTranscript(adapter);
-        const expected = { find: list.map((q) => applyFind(docs, q)), count: list.map((q) => countMatches(docs, q)) };
+        const expected = {
+          find: list.map((q) => applyFind(docs, q)),
+          count: list.map((q) => countMatches(docs, q)),
+        };
 
         let views: ViewCheck[] | undefined;
         if (adapter.capabilities.includes('mapReduce')) {
           // View keys are scalars (ViewRow), so this store's documents hold only scalars there.
-          const viewDocs = [...people, ...odd.filter((d) => ['odd-boolean', 'odd-string', 'odd-fraction', 'odd-missing', 'Odd-first'].includes(d._id))];
+          const viewDocs = [
+            ...people,
+            ...odd.filter((d) =>
+              ['odd-boolean', 'odd-string', 'odd-fraction', 'odd-missing', 'Odd-first'].includes(
+                d._id,
+              ),
+            ),
+          ];
           const rowsOf = (from: readonly Doc[], field: string, q: ViewQuery): ViewRow[] => {
             const within = (k: Scalar) =>
               (q.key === undefined || compareScalars(k, q.key) === 0) &&
               (q.startkey === undefined || compareScalars(k, q.startkey) >= 0) &&
               (q.endkey === undefined || compareScalars(k, q.endkey) <= 0);
-            const rows = from.flatMap((d) => (d[field] !== undefined && within(d[field] as Scalar) ? [{ key: d[field] as Scalar, id: d._id }] : []));
-            rows.sort((a, b) => compareScalars(a.key, b.key) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+            const rows = from.flatMap((d) =>
+              d[field] !== undefined && within(d[field] as Scalar)
+                ? [{ key: d[field] as Scalar, id: d._id }]
+                : [],
+            );
+            rows.sort(
+              (a, b) => compareScalars(a.key, b.key) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+            );
             return rows.slice(0, q.limit);
           };
           const viewQueries: [string, ViewQuery][] = [
@@ -412,27 +535,68 @@ function exercise(page: Page, id: string): Promise<Report> {
           await (h.bulkPut ? h.bulkPut(viewDocs) : Promise.all(viewDocs.map((d) => h.put(d))));
           await h.createView!('by_age', 'age');
           await h.createView!('by_lastName', 'lastName');
-          views.push(['stale query of a view never built: the index as it is, empty', await h.queryView!('by_age', { stale: true }), []]);
+          views.push([
+            'stale query of a view never built: the index as it is, empty',
+            await h.queryView!('by_age', { stale: true }),
+            [],
+          ]);
           for (const [field, q] of viewQueries) {
             const want = rowsOf(viewDocs, field, q);
-            views.push([`queryView ${field} ${JSON.stringify(q)}`, await h.queryView!(`by_${field}`, q), want]);
-            views.push([`queryView ${field} ${JSON.stringify(q)}, stale`, await h.queryView!(`by_${field}`, { ...q, stale: true }), want]);
-            views.push([`queryTemp ${field} ${JSON.stringify(q)}`, await h.queryTemp!(field, q), want]);
+            views.push([
+              `queryView ${field} ${JSON.stringify(q)}`,
+              await h.queryView!(`by_${field}`, q),
+              want,
+            ]);
+            views.push([
+              `queryView ${field} ${JSON.stringify(q)}, stale`,
+              await h.queryView!(`by_${field}`, { ...q, stale: true }),
+              want,
+            ]);
+            views.push([
+              `queryTemp ${field} ${JSON.stringify(q)}`,
+              await h.queryTemp!(field, q),
+              want,
+            ]);
           }
           views.push(['count() with two views', await h.count(), viewDocs.length]);
           views.push(['get of a design document id', await h.get('_design/by_age'), undefined]);
-          if (h.range) views.push(['range ids with two views', (await h.range({})).map((d) => d._id), viewDocs.map((d) => d._id).sort()]);
+          if (h.range)
+            views.push([
+              'range ids with two views',
+              (await h.range({})).map((d) => d._id),
+              viewDocs.map((d) => d._id).sort(),
+            ]);
           // A stale query answers from the index as it was; the next fresh one brings it up to date.
           const before = rowsOf(viewDocs, 'age', { key: age });
           await h.put({ _id: 'view-late', age });
           const after = rowsOf([...viewDocs, { _id: 'view-late', age }], 'age', { key: age });
-          views.push(['stale query after a write', await h.queryView!('by_age', { key: age, stale: true }), before]);
-          views.push(['fresh query after a write', await h.queryView!('by_age', { key: age }), after]);
-          views.push(['temporary view after a write', await h.queryTemp!('age', { key: age }), after]);
+          views.push([
+            'stale query after a write',
+            await h.queryView!('by_age', { key: age, stale: true }),
+            before,
+          ]);
+          views.push([
+            'fresh query after a write',
+            await h.queryView!('by_age', { key: age }),
+            after,
+          ]);
+          views.push([
+            'temporary view after a write',
+            await h.queryTemp!('age', { key: age }),
+            after,
+          ]);
           views.push(['count() after a write', await h.count(), viewDocs.length + 1]);
           await h.destroy();
         }
-        queries = { reference, steps, expected, docCount: docs.length, ids: docs.map((d) => d._id).sort(), ...(views && { views }), left: await footprint() };
+        queries = {
+          reference,
+          steps,
+          expected,
+          docCount: docs.length,
+          ids: docs.map((d) => d._id).sort(),
+          ...(views && { views }),
+          left: await footprint(),
+        };
       }
 
       let durability: Record<Durability, string[]> | undefined;
@@ -525,7 +689,11 @@ function exercise(page: Page, id: string): Promise<Report> {
 /** What `later` holds that `earlier` did not, per kind of storage. */
 function added(later: Footprint, earlier: Footprint): Footprint {
   const diff = (a: string[], b: string[]) => a.filter((x) => !b.includes(x));
-  return { idb: diff(later.idb, earlier.idb), localStorage: diff(later.localStorage, earlier.localStorage), memory: diff(later.memory, earlier.memory) };
+  return {
+    idb: diff(later.idb, earlier.idb),
+    localStorage: diff(later.localStorage, earlier.localStorage),
+    memory: diff(later.memory, earlier.memory),
+  };
 }
 
 const NOTHING: Footprint = { idb: [], localStorage: [], memory: [] };
@@ -538,11 +706,17 @@ const NOTHING: Footprint = { idb: [], localStorage: [], memory: [] };
 async function openBlankPage(page: Page): Promise<void> {
   await page.route('**/tests/e2e/blank.html', async (route) => {
     const response = await route.fetch();
-    const body = (await response.text()).replace(/<script[^>]*\/@vite\/client[^>]*><\/script>/g, '');
+    const body = (await response.text()).replace(
+      /<script[^>]*\/@vite\/client[^>]*><\/script>/g,
+      '',
+    );
     await route.fulfill({ response, body });
   });
   await page.goto('/tests/e2e/blank.html');
-  expect(await page.evaluate(() => document.querySelector('script[src*="@vite/client"]')), 'no HMR client in the test page').toBeNull();
+  expect(
+    await page.evaluate(() => document.querySelector('script[src*="@vite/client"]')),
+    'no HMR client in the test page',
+  ).toBeNull();
 }
 
 test('adapters - registry', async ({ page, browserName }) => {
@@ -550,14 +724,28 @@ test('adapters - registry', async ({ page, browserName }) => {
   await openBlankPage(page);
   const listed = await page.evaluate(async (url) => {
     const { ADAPTERS } = (await import(url)) as Registry;
-    return Promise.all(ADAPTERS.map(async (a) => ({ id: a.id, label: a.label, capabilities: [...a.capabilities], supported: await a.supported() })));
+    return Promise.all(
+      ADAPTERS.map(async (a) => ({
+        id: a.id,
+        label: a.label,
+        capabilities: [...a.capabilities],
+        supported: await a.supported(),
+      })),
+    );
   }, MODULES.registry);
-  expect(listed.map((a) => a.id), 'the page sees the same registry').toEqual(EXPECTED_IDS);
+  expect(
+    listed.map((a) => a.id),
+    'the page sees the same registry',
+  ).toEqual(EXPECTED_IDS);
   for (const a of listed) {
     expect(a.label.trim(), a.id).not.toBe('');
-    expect(new Set(a.capabilities).size, `${a.id}: capabilities listed twice`).toBe(a.capabilities.length);
-    for (const c of a.capabilities) expect(CAPABILITY_IDS, `${a.id}: unknown capability`).toContain(c);
-    if (a.capabilities.includes('skip')) expect(a.capabilities, `${a.id}: skip without keyRange`).toContain('keyRange');
+    expect(new Set(a.capabilities).size, `${a.id}: capabilities listed twice`).toBe(
+      a.capabilities.length,
+    );
+    for (const c of a.capabilities)
+      expect(CAPABILITY_IDS, `${a.id}: unknown capability`).toContain(c);
+    if (a.capabilities.includes('skip'))
+      expect(a.capabilities, `${a.id}: skip without keyRange`).toContain('keyRange');
   }
   const unsupported = listed.filter((a) => a.supported !== true);
   for (const { id, supported: reason } of unsupported) {
@@ -575,10 +763,16 @@ test('adapters - registry', async ({ page, browserName }) => {
  * registry is imported: localForage checks for openDatabase when its module is evaluated.
  */
 const EMULATED_WEBSQL = ['localforage-websql', 'websql'];
-const RUNS = [...ADAPTER_IDS.map((id) => ({ id, emulated: false })), ...EMULATED_WEBSQL.map((id) => ({ id, emulated: true }))];
+const RUNS = [
+  ...ADAPTER_IDS.map((id) => ({ id, emulated: false })),
+  ...EMULATED_WEBSQL.map((id) => ({ id, emulated: true })),
+];
 
 for (const { id, emulated } of RUNS) {
-  test(`adapters - ${id}${emulated ? ' (WebSQL emulated over SQLite Wasm)' : ''}`, async ({ page, browserName }) => {
+  test(`adapters - ${id}${emulated ? ' (WebSQL emulated over SQLite Wasm)' : ''}`, async ({
+    page,
+    browserName,
+  }) => {
     await openBlankPage(page);
     if (emulated) {
       await page.evaluate(async (url) => {
@@ -611,10 +805,12 @@ for (const { id, emulated } of RUNS) {
     }
     if (facts && !emulated) expect(facts.unsupported).not.toContain(id);
     // Where the engine has the durability hint (Chrome 83+, Firefox), the check below must run.
-    if (facts?.idbDurability && ['idb', 'indexeddb-raw', 'dexie'].includes(id)) expect(report.capabilities).toContain('durability');
+    if (facts?.idbDurability && ['idb', 'indexeddb-raw', 'dexie'].includes(id))
+      expect(report.capabilities).toContain('durability');
 
     // Each declared capability has its methods, and no gated method exists undeclared.
-    for (const c of report.capabilities) for (const m of METHODS[c] ?? []) expect(report.methods, `${id} declares ${c}`).toContain(m);
+    for (const c of report.capabilities)
+      for (const m of METHODS[c] ?? []) expect(report.methods, `${id} declares ${c}`).toContain(m);
     for (const m of report.methods) {
       const needs = GATED[m];
       if (needs) expect(report.capabilities, `${id} has ${m}()`).toContain(needs);
@@ -629,7 +825,9 @@ for (const { id, emulated } of RUNS) {
     // Anchors that do not depend on the reference being right.
     const step = (name: string) => report.steps.find(([n]) => n === name)?.[1];
     expect(step('count after 50')).toBe(50);
-    expect(step('get each'), 'get returns exactly what was put').toStrictEqual(makeDocs(fixtureShape('person'), 42, 50));
+    expect(step('get each'), 'get returns exactly what was put').toStrictEqual(
+      makeDocs(fixtureShape('person'), 42, 50),
+    );
     expect(step('get missing')).toBeUndefined();
     expect(step('get after close')).toBe('rejected');
     expect(step('count after reopen')).toBe(step('count before close'));
@@ -642,10 +840,20 @@ for (const { id, emulated } of RUNS) {
     const kind = { indexeddb: 'idb', localstorage: 'localStorage', memory: 'memory' } as const;
     const where = kind[report.backend as keyof typeof kind];
     if (where) expect(created[where], `${id} stores its data in ${report.backend}`).not.toEqual([]);
-    expect(added(report.afterDestroy, report.before), 'left after handle.destroy()').toEqual(NOTHING);
-    expect(added(report.afterSecondDestroy, report.before), 'left after the transcript').toEqual(NOTHING);
-    expect(added(report.byNameClosed.footprint, report.before), 'left after adapter.destroy(name)').toEqual(NOTHING);
-    expect(added(report.byNameOpen.footprint, report.before), 'left after adapter.destroy(name) with a handle open').toEqual(NOTHING);
+    expect(added(report.afterDestroy, report.before), 'left after handle.destroy()').toEqual(
+      NOTHING,
+    );
+    expect(added(report.afterSecondDestroy, report.before), 'left after the transcript').toEqual(
+      NOTHING,
+    );
+    expect(
+      added(report.byNameClosed.footprint, report.before),
+      'left after adapter.destroy(name)',
+    ).toEqual(NOTHING);
+    expect(
+      added(report.byNameOpen.footprint, report.before),
+      'left after adapter.destroy(name) with a handle open',
+    ).toEqual(NOTHING);
     expect(report.byNameClosed.countWhenReopened).toBe(0);
     expect(report.byNameOpen.countWhenReopened).toBe(0);
     expect(added(report.afterWorker, report.before), 'left after the worker').toEqual(NOTHING);
@@ -657,21 +865,33 @@ for (const { id, emulated } of RUNS) {
       expect(q, 'query transcript').toBeDefined();
       if (q) {
         expect(q.steps.map(([name]) => name)).toEqual(q.reference.map(([name]) => name));
-        q.steps.forEach(([name, value], i) => expect(value, `${id}: ${name}`).toStrictEqual(q.reference[i]?.[1]));
+        q.steps.forEach(([name, value], i) =>
+          expect(value, `${id}: ${name}`).toStrictEqual(q.reference[i]?.[1]),
+        );
         const phases = new Set<string>();
         for (const [name, value] of q.steps) {
           const [phase, kind, n] = name.split(' | ');
           phases.add(phase as string);
           if (phase === 'after changes' || phase === 'after reopening') continue;
-          if (kind === 'find') expect(value, `${id}: ${name} equals applyFind`).toStrictEqual(q.expected.find[Number(n)]);
-          if (kind === 'count') expect(value, `${id}: ${name} equals countMatches`).toBe(q.expected.count[Number(n)]);
+          if (kind === 'find')
+            expect(value, `${id}: ${name} equals applyFind`).toStrictEqual(
+              q.expected.find[Number(n)],
+            );
+          if (kind === 'count')
+            expect(value, `${id}: ${name} equals countMatches`).toBe(q.expected.count[Number(n)]);
           if (kind === 'count()') expect(value, `${id}: ${name}`).toBe(q.docCount);
           if (kind === 'range {}') expect(value, `${id}: ${name}`).toEqual(q.ids);
         }
-        if (report.capabilities.includes('secondaryIndex')) expect(phases.size, `${id}: queried with and without indexes`).toBe(5);
-        expect(q.expected.find.some((docs) => docs.length > 0), 'some query finds documents').toBe(true);
-        for (const [name, actual, expected] of q.views ?? []) expect(actual, `${id}: ${name}`).toStrictEqual(expected);
-        if (report.capabilities.includes('mapReduce')) expect(q.views?.length, `${id}: views checked`).toBeGreaterThan(40);
+        if (report.capabilities.includes('secondaryIndex'))
+          expect(phases.size, `${id}: queried with and without indexes`).toBe(5);
+        expect(
+          q.expected.find.some((docs) => docs.length > 0),
+          'some query finds documents',
+        ).toBe(true);
+        for (const [name, actual, expected] of q.views ?? [])
+          expect(actual, `${id}: ${name}`).toStrictEqual(expected);
+        if (report.capabilities.includes('mapReduce'))
+          expect(q.views?.length, `${id}: views checked`).toBeGreaterThan(40);
         expect(added(q.left, report.before), 'left after the query stores').toEqual(NOTHING);
       }
     }
@@ -681,11 +901,16 @@ for (const { id, emulated } of RUNS) {
       expect(seen).toBeDefined();
       for (const level of ['relaxed', 'strict', 'default'] as const) {
         expect(seen?.[level].length, `${level}: readwrite transactions seen`).toBeGreaterThan(0);
-        for (const d of seen?.[level] ?? []) expect(d, `transaction opened with durability ${level}`).toBe(level);
+        for (const d of seen?.[level] ?? [])
+          expect(d, `transaction opened with durability ${level}`).toBe(level);
       }
     }
     if (report.capabilities.includes('worker')) {
-      expect(report.worker, 'the store works in a dedicated Worker').toEqual({ ok: true, count: 2, doc: { _id: 'b', n: 2 } });
+      expect(report.worker, 'the store works in a dedicated Worker').toEqual({
+        ok: true,
+        count: 2,
+        doc: { _id: 'b', n: 2 },
+      });
     }
   });
 }

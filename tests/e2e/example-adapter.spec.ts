@@ -12,7 +12,10 @@ test('adapters - README example (sessionStorage)', async ({ page }) => {
   // Without Vite's HMR client, which would reload the page when any source file is saved.
   await page.route('**/tests/e2e/blank.html', async (route) => {
     const response = await route.fetch();
-    await route.fulfill({ response, body: (await response.text()).replace(/<script[^>]*\/@vite\/client[^>]*><\/script>/g, '') });
+    await route.fulfill({
+      response,
+      body: (await response.text()).replace(/<script[^>]*\/@vite\/client[^>]*><\/script>/g, ''),
+    });
   });
   await page.goto('/tests/e2e/blank.html');
   const seen = await page.evaluate(async (url) => {
@@ -39,8 +42,17 @@ test('adapters - README example (sessionStorage)', async ({ page }) => {
     const afterDestroy = await h.count();
     await h.put({ _id: 'c' });
     await adapter.destroy(name);
-    const afterDestroyByName = Object.keys(sessionStorage).filter((k) => k.startsWith(encodeURIComponent(name))).length;
-    return { supported: await adapter.supported(), got, afterClose, reopened, afterDestroy, afterDestroyByName };
+    const afterDestroyByName = Object.keys(sessionStorage).filter((k) =>
+      k.startsWith(encodeURIComponent(name)),
+    ).length;
+    return {
+      supported: await adapter.supported(),
+      got,
+      afterClose,
+      reopened,
+      afterDestroy,
+      afterDestroyByName,
+    };
   }, '/src/adapters/session-storage.ts');
   expect(seen).toEqual({
     supported: true,

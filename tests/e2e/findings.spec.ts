@@ -9,12 +9,17 @@ import { settled } from './page-state.ts';
  */
 // Twelve samples a row, so that every row has an interval of its median however busy the machine (a 15 s budget over a loaded
 // machine left a row of PouchDB with fewer than 6), at 1,000 documents, where a page takes many timer steps.
-const PLAN = '/?suites=paginate&cases=ref-skip,ref-startkey&adapters=pouchdb-idb,idb&sizes=1000&iterations=12&warmup=1&autorun=1';
+const PLAN =
+  '/?suites=paginate&cases=ref-skip,ref-startkey&adapters=pouchdb-idb,idb&sizes=1000&iterations=12&warmup=1&autorun=1';
 const STORES = ['pouchdb-idb', 'idb'];
 const LINE = (store: string, browser: string) =>
-  new RegExp(`^startkey paging is \\d+(\\.\\d+)?× \\[\\d+(\\.\\d+)?, \\d+(\\.\\d+)?\\] (faster than|as fast as) skip/limit paging .*on ${store} in ${browser}: (holds|reversed|too close to call)$`);
+  new RegExp(
+    `^startkey paging is \\d+(\\.\\d+)?× \\[\\d+(\\.\\d+)?, \\d+(\\.\\d+)?\\] (faster than|as fast as) skip/limit paging .*on ${store} in ${browser}: (holds|reversed|too close to call)$`,
+  );
 
-test('page - what this run found: a startkey-over-skip line per store, with a ratio, an interval and a verdict, at any width', async ({ page }) => {
+test('page - what this run found: a startkey-over-skip line per store, with a ratio, an interval and a verdict, at any width', async ({
+  page,
+}) => {
   await page.goto(PLAN);
   // A cold dev server takes a while to serve the page's modules: wait for them before reading the run's state.
   await page.waitForFunction(() => '__storebench' in window, null, { timeout: 60_000 });
@@ -27,22 +32,34 @@ test('page - what this run found: a startkey-over-skip line per store, with a ra
   await expect(list).toBeVisible();
   await expect(list.getByRole('heading', { name: 'What this run found' })).toBeVisible();
   // It comes before the chart and the table of the Results.
-  expect(await list.evaluate((el) => el.compareDocumentPosition(document.getElementById('table')!) & Node.DOCUMENT_POSITION_FOLLOWING)).toBeTruthy();
+  expect(
+    await list.evaluate(
+      (el) =>
+        el.compareDocumentPosition(document.getElementById('table')!) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ),
+  ).toBeTruthy();
   for (const store of STORES) {
     const line = list.locator(`li[data-finding="startkey-over-skip"][data-store="${store}"]`);
     await expect(line).toHaveCount(1);
     await expect(line).toHaveText(LINE(store, browser));
     // The sentence the results file carries for the same store, recomputed by the page from the rows.
-    const inFile = results.findings?.find((f) => f.finding === 'startkey-over-skip' && f.store === store);
+    const inFile = results.findings?.find(
+      (f) => f.finding === 'startkey-over-skip' && f.store === store,
+    );
     expect(inFile?.text).toBe(await line.textContent());
-    expect(['holds', 'reversed', 'too close to call']).toContain(await line.getAttribute('data-verdict'));
+    expect(['holds', 'reversed', 'too close to call']).toContain(
+      await line.getAttribute('data-verdict'),
+    );
   }
   // The fastest store of each case, too.
   await expect(list.locator('li[data-finding="fastest:paginate/ref-skip"]')).toHaveCount(1);
 
   // The explorer the run is added to lists the same findings.
   const explored = page.getByTestId('explorer').getByTestId('findings');
-  await expect(explored.locator('li[data-finding="startkey-over-skip"]')).toHaveCount(STORES.length);
+  await expect(explored.locator('li[data-finding="startkey-over-skip"]')).toHaveCount(
+    STORES.length,
+  );
 
   // At phone width the list wraps inside the screen: nothing in it is wider than it, and it is no wider than the page.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -56,5 +73,8 @@ test('page - what this run found: a startkey-over-skip line per store, with a ra
     };
   });
   expect(fits).toEqual({ list: true, right: true, items: [] });
-  for (const store of STORES) await expect(list.locator(`li[data-finding="startkey-over-skip"][data-store="${store}"]`)).toBeVisible();
+  for (const store of STORES)
+    await expect(
+      list.locator(`li[data-finding="startkey-over-skip"][data-store="${store}"]`),
+    ).toBeVisible();
 });

@@ -21,7 +21,10 @@ function row(r: ResultsFile, adapter: string, caseId = 'bulk'): CaseResult {
 }
 
 test.describe('measure - main-thread blocking', () => {
-  test('a store that holds the main thread shows a long frame gap; in a Worker the page stays free', async ({ page, browserName }) => {
+  test('a store that holds the main thread shows a long frame gap; in a Worker the page stays free', async ({
+    page,
+    browserName,
+  }) => {
     test.setTimeout(240_000);
     // The memory store clones every document synchronously in one bulk write: 50,000 of them
     // hold the thread for well over 100 ms, however fast the average document is.
@@ -56,8 +59,14 @@ test.describe('measure - main-thread blocking', () => {
 });
 
 test.describe('measure - footprint, outliers, stop reasons', () => {
-  test('insert rows record the bytes stored (and the heap where it can be measured) from an untimed pass', async ({ page, browserName }) => {
-    const r = await run(page, 'suites=insert&cases=bulk&adapters=idb,memory&sizes=1000&iterations=3&warmup=0');
+  test('insert rows record the bytes stored (and the heap where it can be measured) from an untimed pass', async ({
+    page,
+    browserName,
+  }) => {
+    const r = await run(
+      page,
+      'suites=insert&cases=bulk&adapters=idb,memory&sizes=1000&iterations=3&warmup=0',
+    );
     const idb = row(r, 'idb');
     if (idb.status !== 'ok') throw new Error(idb.reason);
     expect(idb.samples).toHaveLength(3);
@@ -77,9 +86,20 @@ test.describe('measure - footprint, outliers, stop reasons', () => {
     expect(memory.status === 'ok' && memory.footprint?.storageBytes).toBe(0);
   });
 
-  test('adaptive sampling goes over the plan in passes and stops each row for a recorded reason', async ({ page }) => {
-    const r = await run(page, 'suites=insert&cases=bulk&adapters=idb,memory&sizes=200&warmup=1&auto=ci:50%25,min-n:6,max-n:1000,max-ms:20000');
-    expect(r.run.plan.auto).toEqual({ targetRelCi: 0.5, minN: 6, maxN: 1000, maxMs: 20000, passes: 12 });
+  test('adaptive sampling goes over the plan in passes and stops each row for a recorded reason', async ({
+    page,
+  }) => {
+    const r = await run(
+      page,
+      'suites=insert&cases=bulk&adapters=idb,memory&sizes=200&warmup=1&auto=ci:50%25,min-n:6,max-n:1000,max-ms:20000',
+    );
+    expect(r.run.plan.auto).toEqual({
+      targetRelCi: 0.5,
+      minN: 6,
+      maxN: 1000,
+      maxMs: 20000,
+      passes: 12,
+    });
     const rounds = r.run.order[0]?.rounds ?? [];
     for (const adapter of ['idb', 'memory']) {
       const c = row(r, adapter);
@@ -93,25 +113,40 @@ test.describe('measure - footprint, outliers, stop reasons', () => {
       for (const n of later) expect(n).toBeGreaterThanOrEqual(2);
       expect(c.warmup).toHaveLength(12);
       // Recorded as run: every warm-up and timed sample of the row, in rounds of one or both rows.
-      expect(rounds.flat().filter((id) => id === adapter)).toHaveLength(c.warmup.length + c.samples.length);
+      expect(rounds.flat().filter((id) => id === adapter)).toHaveLength(
+        c.warmup.length + c.samples.length,
+      );
     }
     expect(rounds.every((round) => round.length >= 1 && round.length <= 2)).toBe(true);
   });
 });
 
 test.describe('measure - Worker', () => {
-  test('stores that need the page say so in a Worker; IndexedDB stores run there', async ({ page }) => {
+  test('stores that need the page say so in a Worker; IndexedDB stores run there', async ({
+    page,
+  }) => {
     await page.goto('/');
-    const listed = await page.locator('input[name=adapter]').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
+    const listed = await page
+      .locator('input[name=adapter]')
+      .evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
     // Every store built on localStorage or WebSQL the registry has; none of them exists in a Worker.
-    const pageOnly = ['localforage-localstorage', 'localstorage', 'websql', 'localforage-websql'].filter((id) => listed.includes(id));
+    const pageOnly = [
+      'localforage-localstorage',
+      'localstorage',
+      'websql',
+      'localforage-websql',
+    ].filter((id) => listed.includes(id));
     expect(pageOnly).toContain('localforage-localstorage');
     const plan = `suites=insert&cases=serial&adapters=${['idb', 'memory', ...pageOnly].join(',')}&sizes=50&iterations=2&warmup=0`;
     const worker = await run(page, `${plan}&worker=1`);
     expect(worker.environment.context).toBe('worker');
     expect(row(worker, 'idb', 'serial').status).toBe('ok');
     expect(row(worker, 'memory', 'serial').status).toBe('ok');
-    for (const id of pageOnly) expect(row(worker, id, 'serial'), id).toMatchObject({ status: 'unsupported', reason: expect.stringMatching(/localStorage|openDatabase|WebSQL/) });
+    for (const id of pageOnly)
+      expect(row(worker, id, 'serial'), id).toMatchObject({
+        status: 'unsupported',
+        reason: expect.stringMatching(/localStorage|openDatabase|WebSQL/),
+      });
     const main = await run(page, plan);
     expect(main.environment.context).toBe('main');
     expect(row(main, 'localforage-localstorage', 'serial').status).toBe('ok');

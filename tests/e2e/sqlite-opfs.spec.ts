@@ -22,17 +22,23 @@ async function openPage(page: Page, isolated: boolean): Promise<void> {
       delete headers['cross-origin-embedder-policy'];
     }
     const html = route.request().url().endsWith('/tests/e2e/blank.html');
-    const body = html ? (await response.text()).replace(/<script[^>]*\/@vite\/client[^>]*><\/script>/g, '') : await response.body();
+    const body = html
+      ? (await response.text()).replace(/<script[^>]*\/@vite\/client[^>]*><\/script>/g, '')
+      : await response.body();
     await route.fulfill({ response, headers, body });
   });
   await page.goto('/tests/e2e/blank.html');
 }
 
 for (const isolated of [true, false]) {
-  test(`sqlite-opfs - files, VFS and deletion, ${isolated ? 'cross-origin isolated' : 'not isolated'}`, async ({ page }) => {
+  test(`sqlite-opfs - files, VFS and deletion, ${isolated ? 'cross-origin isolated' : 'not isolated'}`, async ({
+    page,
+  }) => {
     await openPage(page, isolated);
     const seen = await page.evaluate(async (url) => {
-      const { sqliteOpfsAdapter: adapter, sqliteOpfsFileNames: files } = (await import(url)) as SqliteModule;
+      const { sqliteOpfsAdapter: adapter, sqliteOpfsFileNames: files } = (await import(
+        url
+      )) as SqliteModule;
       const supported = await adapter.supported();
       const describedBefore = await adapter.describe?.();
       const name = `sqlite-test-${Math.random().toString(36).slice(2)}`;
@@ -79,7 +85,11 @@ for (const isolated of [true, false]) {
     expect(seen.isolated).toBe(isolated);
     expect(seen.supported).toBe(true);
     expect(seen.describedBefore, 'nothing is claimed before SQLite ran').toEqual({});
-    expect(seen.described).toEqual({ vfs: 'opfs-sahpool', sqlite: expect.stringMatching(/^3\.\d+\.\d+$/), runsIn: 'a SQLite worker of its own' });
+    expect(seen.described).toEqual({
+      vfs: 'opfs-sahpool',
+      sqlite: expect.stringMatching(/^3\.\d+\.\d+$/),
+      runsIn: 'a SQLite worker of its own',
+    });
     expect(seen.whileOpen).toContain(`/${seen.name}.sqlite3`);
     expect(seen.countAfterOtherClosed).toBe(2);
     expect(seen.afterDestroy).toEqual([]);
@@ -124,7 +134,14 @@ test('sqlite-opfs - the pool passes between the page and a Worker', async ({ pag
     const inWorker = await new Promise((resolve) => {
       worker.onmessage = (e) => (e.data.step ? steps.push(e.data.step) : resolve(e.data));
       worker.onerror = (e) => resolve({ ok: false, error: e.message });
-      setTimeout(() => resolve({ ok: false, error: `no answer in 30 s; steps done: ${steps.join(', ') || 'none'}` }), 30_000);
+      setTimeout(
+        () =>
+          resolve({
+            ok: false,
+            error: `no answer in 30 s; steps done: ${steps.join(', ') || 'none'}`,
+          }),
+        30_000,
+      );
     });
     worker.terminate();
     URL.revokeObjectURL(blob);
@@ -132,5 +149,17 @@ test('sqlite-opfs - the pool passes between the page and a Worker', async ({ pag
     const backInPage = await roundTrip('back');
     return { inPage, inWorker, backInPage };
   }, MODULE);
-  expect(seen).toEqual({ inPage: 1, inWorker: { ok: true, n: 1, described: { vfs: 'opfs-sahpool', sqlite: expect.any(String), runsIn: 'the Worker that uses the store' } }, backInPage: 1 });
+  expect(seen).toEqual({
+    inPage: 1,
+    inWorker: {
+      ok: true,
+      n: 1,
+      described: {
+        vfs: 'opfs-sahpool',
+        sqlite: expect.any(String),
+        runsIn: 'the Worker that uses the store',
+      },
+    },
+    backInPage: 1,
+  });
 });

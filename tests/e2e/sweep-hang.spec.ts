@@ -20,16 +20,40 @@ const SILENCE_LIMIT_MS = 3_000 + 90_000;
 test('sweep hang - a page blocked in a step is reported by its watchdog at once, and keeps the rows of its finished passes', async () => {
   test.setTimeout(300_000);
   const found = findChromium();
-  if (!found.found || !found.playwright) throw new Error(`this test opens the URL in Chromium, which is not found: ${found.found ? 'no launch settings' : found.why}`);
+  if (!found.found || !found.playwright)
+    throw new Error(
+      `this test opens the URL in Chromium, which is not found: ${found.found ? 'no launch settings' : found.why}`,
+    );
   const out = mkdtempSync(join(tmpdir(), 'storebench-hang-'));
-  const plan = ['--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory,idb', '--sizes', '50', '--budget', '9s', '--auto=passes:3', '--timeout-ms', '3000'];
+  const plan = [
+    '--suites',
+    'insert',
+    '--cases',
+    'bulk',
+    '--adapters',
+    'memory,idb',
+    '--sizes',
+    '50',
+    '--budget',
+    '9s',
+    '--auto=passes:3',
+    '--timeout-ms',
+    '3000',
+  ];
   const sweep = startSweep(['--manual', '--wait-ms', '240000', ...plan, '--out', out], 280_000);
   let browser: Browser | undefined;
   try {
-    await sweep.waitForStdout(/Waiting up to 4:00 for a browser to open it; Ctrl-C stops\./, 120_000);
+    await sweep.waitForStdout(
+      /Waiting up to 4:00 for a browser to open it; Ctrl-C stops\./,
+      120_000,
+    );
     const url = /^\s+(http:\/\/127\.0\.0\.1:\d+\/\?\S*token=\S+)$/m.exec(sweep.stdout)?.[1];
     expect(url, sweep.stdout).toBeDefined();
-    browser = await chromium.launch({ executablePath: found.playwright.executablePath, args: found.playwright.args, headless: true });
+    browser = await chromium.launch({
+      executablePath: found.playwright.executablePath,
+      args: found.playwright.args,
+      headless: true,
+    });
     const page = await browser.newPage();
     await page.addInitScript(() => {
       let passSent = false;
@@ -39,7 +63,10 @@ test('sweep hang - a page blocked in a step is reported by its watchdog at once,
         return send.call(this, input, init);
       };
       const put = IDBObjectStore.prototype.put;
-      IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<typeof put>) {
+      IDBObjectStore.prototype.put = function (
+        this: IDBObjectStore,
+        ...args: Parameters<typeof put>
+      ) {
         // A loop the runner's own time limit cannot cut off: no timer runs while it spins.
         if (passSent && this.transaction.db.name.startsWith('storebench-')) for (;;);
         return put.apply(this, args);
@@ -52,7 +79,9 @@ test('sweep hang - a page blocked in a step is reported by its watchdog at once,
     const tookMs = Date.now() - opened;
     const log = `${run.stdout}\n${run.stderr}`;
     expect(run.code, log).toBe(1);
-    expect(run.stdout).toMatch(/manual-chromium\s+FAILED after \S+ \(stalled, [1-9]\d* rows? kept\): the page's thread is blocked: a step is \d+ s past its 3 s time limit/);
+    expect(run.stdout).toMatch(
+      /manual-chromium\s+FAILED after \S+ \(stalled, [1-9]\d* rows? kept\): the page's thread is blocked: a step is \d+ s past its 3 s time limit/,
+    );
     // The whole run, hang included, ends before the silence limit alone would have let the sweep notice.
     expect(tookMs, log).toBeLessThan(SILENCE_LIMIT_MS);
 

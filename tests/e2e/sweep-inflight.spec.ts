@@ -55,16 +55,35 @@ test('sweep in-flight - no collector request overlaps a timed sample', async ({ 
       await page.goto(`${server.origin}/?${query}`);
       const end = await settled(page, 240_000);
       expect(end.status, end.error).toBe('done');
-      const windows = await page.evaluate(() => (window as unknown as { __storebenchTimedWindows?: TimedWindow[] }).__storebenchTimedWindows ?? []);
+      const windows = await page.evaluate(
+        () =>
+          (window as unknown as { __storebenchTimedWindows?: TimedWindow[] })
+            .__storebenchTimedWindows ?? [],
+      );
       // 2 stores × (1 warm-up + 40 timed) samples, each in a window of its own.
       expect(windows.filter((w) => w.closedBy.startsWith('sample ')).length).toBe(82);
       const first = Math.min(...windows.map((w) => w.start));
       const last = Math.max(...windows.map((w) => w.end));
-      const during = requests.filter((r) => r.method === 'POST' && r.endedAt > first && r.arrivedAt < last);
+      const during = requests.filter(
+        (r) => r.method === 'POST' && r.endedAt > first && r.arrivedAt < last,
+      );
       // The run did post while it sampled: else no overlap would prove nothing.
-      expect(during.length, `posts during the run: ${during.length}; messages: ${messages.join(', ')}`).toBeGreaterThanOrEqual(5);
-      const overlaps = during.flatMap((r) => windows.filter((w) => r.arrivedAt < w.end && w.start < r.endedAt).map((w) => `a request from ${(r.arrivedAt - first).toFixed(1)} to ${(r.endedAt - first).toFixed(1)} ms met the window from ${(w.start - first).toFixed(1)} to ${(w.end - first).toFixed(1)} ms (closed by ${w.closedBy})`));
-      expect(overlaps, `${overlaps.length} of ${during.length} posts were in flight during a timed window`).toEqual([]);
+      expect(
+        during.length,
+        `posts during the run: ${during.length}; messages: ${messages.join(', ')}`,
+      ).toBeGreaterThanOrEqual(5);
+      const overlaps = during.flatMap((r) =>
+        windows
+          .filter((w) => r.arrivedAt < w.end && w.start < r.endedAt)
+          .map(
+            (w) =>
+              `a request from ${(r.arrivedAt - first).toFixed(1)} to ${(r.endedAt - first).toFixed(1)} ms met the window from ${(w.start - first).toFixed(1)} to ${(w.end - first).toFixed(1)} ms (closed by ${w.closedBy})`,
+          ),
+      );
+      expect(
+        overlaps,
+        `${overlaps.length} of ${during.length} posts were in flight during a timed window`,
+      ).toEqual([]);
     } finally {
       await server.close();
     }

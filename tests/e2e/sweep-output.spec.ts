@@ -33,9 +33,25 @@ test('sweep - a read-only --out stops the sweep with exit 2 before the page is b
   const mnt = mountTmpfs('1m', true);
   try {
     const t0 = Date.now();
-    const run = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--adapters', 'idb,memory', '--budget', '20s', '--out', mnt.dir], 60_000);
+    const run = await sweep(
+      [
+        '--browsers',
+        'chromium',
+        '--suites',
+        'insert',
+        '--adapters',
+        'idb,memory',
+        '--budget',
+        '20s',
+        '--out',
+        mnt.dir,
+      ],
+      60_000,
+    );
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(2);
-    expect(run.stderr).toContain(`--out ${mnt.dir}: cannot write there: the file system is read-only`);
+    expect(run.stderr).toContain(
+      `--out ${mnt.dir}: cannot write there: the file system is read-only`,
+    );
     expect(run.stdout).not.toContain('building the page');
     expect(run.stdout).not.toContain('starting the browser');
     // Seconds, not a sweep: only the plan check (a child process that loads the registries) runs first.
@@ -52,10 +68,31 @@ test('sweep - an --out too small for the results keeps every row in a fallback f
   const mnt = mountTmpfs('16k');
   let rescued: string | undefined;
   try {
-    const run = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--cases', 'bulk,serial', '--adapters', 'memory', '--sizes', '20', '--iterations', '300', '--out', mnt.dir], 200_000);
+    const run = await sweep(
+      [
+        '--browsers',
+        'chromium',
+        '--suites',
+        'insert',
+        '--cases',
+        'bulk,serial',
+        '--adapters',
+        'memory',
+        '--sizes',
+        '20',
+        '--iterations',
+        '300',
+        '--out',
+        mnt.dir,
+      ],
+      200_000,
+    );
     const log = `${run.stdout}\n${run.stderr}`;
     expect(run.code, log).toBe(1);
-    const said = /--out could not take them \(cannot write \S+: the disk is full\): they are in (\S+),/.exec(run.stdout);
+    const said =
+      /--out could not take them \(cannot write \S+: the disk is full\): they are in (\S+),/.exec(
+        run.stdout,
+      );
     expect(said, log).not.toBeNull();
     rescued = (said as RegExpExecArray)[1] as string;
     expect(run.stdout).toContain('FAILED: the results could not all be written to --out');

@@ -30,8 +30,18 @@ export interface RunningSweep {
  * Start a sweep. It runs in a process group of its own, so a test can send the group a signal
  * the way a terminal sends Ctrl-C, and kill what is left of it if the test fails.
  */
-export function startSweep(args: readonly string[], timeoutMs: number, script = 'sweep', env: NodeJS.ProcessEnv = {}): RunningSweep {
-  const child = spawn('npm', ['run', '--silent', script, '--', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '1', ...env }, detached: true });
+export function startSweep(
+  args: readonly string[],
+  timeoutMs: number,
+  script = 'sweep',
+  env: NodeJS.ProcessEnv = {},
+): RunningSweep {
+  const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: '1', ...env },
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   const waiters: (() => void)[] = [];
@@ -65,9 +75,15 @@ export function startSweep(args: readonly string[], timeoutMs: number, script = 
         const check = () => {
           const m = re.exec(stdout);
           if (m) return finish(() => ok(m));
-          if (ended || child.exitCode !== null) finish(() => fail(new Error(`the sweep ended before printing ${re}:\n${stdout}\n${stderr}`)));
+          if (ended || child.exitCode !== null)
+            finish(() =>
+              fail(new Error(`the sweep ended before printing ${re}:\n${stdout}\n${stderr}`)),
+            );
         };
-        const t = setTimeout(() => finish(() => fail(new Error(`no ${re} within ${ms} ms:\n${stdout}\n${stderr}`))), ms);
+        const t = setTimeout(
+          () => finish(() => fail(new Error(`no ${re} within ${ms} ms:\n${stdout}\n${stderr}`))),
+          ms,
+        );
         const finish = (then: () => void) => {
           clearTimeout(t);
           const i = waiters.indexOf(check);
@@ -81,7 +97,11 @@ export function startSweep(args: readonly string[], timeoutMs: number, script = 
   };
 }
 
-export async function sweep(args: readonly string[], timeoutMs: number, env: NodeJS.ProcessEnv = {}): Promise<SweepRun> {
+export async function sweep(
+  args: readonly string[],
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<SweepRun> {
   return startSweep(args, timeoutMs, 'sweep', env).done;
 }
 
@@ -141,7 +161,11 @@ export function alive(pid: number): boolean {
 }
 
 /** Poll until `check` returns a value, or fail after `ms`. */
-export async function waitFor<T>(what: string, ms: number, check: () => T | null | undefined | false): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  ms: number,
+  check: () => T | null | undefined | false,
+): Promise<T> {
   const t0 = Date.now();
   for (;;) {
     const value = check();

@@ -26,7 +26,8 @@ async function answers(url: string, ms: number): Promise<void> {
       await fetch(url, { signal: AbortSignal.timeout(1_000) });
       return;
     } catch (e) {
-      if (Date.now() - t0 > ms) throw new Error(`nothing answered at ${url} within ${ms} ms: ${String(e)}`);
+      if (Date.now() - t0 > ms)
+        throw new Error(`nothing answered at ${url} within ${ms} ms: ${String(e)}`);
       await new Promise((ok) => setTimeout(ok, 200));
     }
   }
@@ -38,7 +39,9 @@ function freePort(): Promise<number> {
     probe.once('error', fail);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? ok(address.port) : fail(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? ok(address.port) : fail(new Error('no port')),
+      );
     });
   });
 }
@@ -46,14 +49,42 @@ function freePort(): Promise<number> {
 test('sweep remote - ws:// connects to a Playwright browser server; its shard is recorded and merges', async () => {
   test.setTimeout(300_000);
   const found = findChromium();
-  if (!found.found || !found.playwright) throw new Error(`this test starts a Chromium browser server, and Chromium is not found: ${found.found ? 'no launch settings' : found.why}`);
+  if (!found.found || !found.playwright)
+    throw new Error(
+      `this test starts a Chromium browser server, and Chromium is not found: ${found.found ? 'no launch settings' : found.why}`,
+    );
   const out = mkdtempSync(join(tmpdir(), 'storebench-remote-'));
   let server: BrowserServer | undefined;
   try {
-    server = await chromium.launchServer({ executablePath: found.playwright.executablePath, args: found.playwright.args, host: '127.0.0.1', headless: true });
-    const run = await sweep(['--remote', server.wsEndpoint(), '--shard', '2/2', '--suites', 'insert', '--adapters', 'memory', '--sizes', '50,100', '--iterations', '2', '--out', out], 280_000);
+    server = await chromium.launchServer({
+      executablePath: found.playwright.executablePath,
+      args: found.playwright.args,
+      host: '127.0.0.1',
+      headless: true,
+    });
+    const run = await sweep(
+      [
+        '--remote',
+        server.wsEndpoint(),
+        '--shard',
+        '2/2',
+        '--suites',
+        'insert',
+        '--adapters',
+        'memory',
+        '--sizes',
+        '50,100',
+        '--iterations',
+        '2',
+        '--out',
+        out,
+      ],
+      280_000,
+    );
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    expect(run.stdout).toMatch(/chromium: chromium \(remote\) remote, driven by Playwright connect to the chromium browser server at ws:\/\/127\.0\.0\.1:\d+\//);
+    expect(run.stdout).toMatch(
+      /chromium: chromium \(remote\) remote, driven by Playwright connect to the chromium browser server at ws:\/\/127\.0\.0\.1:\d+\//,
+    );
     expect(run.stdout).toContain('plan: shard 2/2 of the case groups');
 
     const name = filesIn(out).find((f) => f.endsWith('-chromium.json'));
@@ -73,9 +104,15 @@ test('sweep remote - ws:// connects to a Playwright browser server; its shard is
 
     // npm run merge takes the shard file and says which shard the set still lacks.
     const merged = join(out, 'merged.json');
-    const merge = spawnSync('npm', ['run', '--silent', 'merge', '--', path, '--out', merged], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+    const merge = spawnSync('npm', ['run', '--silent', 'merge', '--', path, '--out', merged], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(merge.status, merge.stdout + merge.stderr).toBe(0);
-    expect(merge.stdout).toContain(`chromium: 1 document (2/2), ${results.cases.length} rows; MISSING shard 1/2: their rows are not in the set`);
+    expect(merge.stdout).toContain(
+      `chromium: 1 document (2/2), ${results.cases.length} rows; MISSING shard 1/2: their rows are not in the set`,
+    );
     const set = JSON.parse(readFileSync(merged, 'utf8')) as unknown[];
     expect(set).toHaveLength(1);
   } finally {
@@ -88,20 +125,49 @@ test('sweep remote - http:// drives a WebDriver endpoint (WebKitWebDriver standi
   test.setTimeout(300_000);
   const webkit = findWebKit();
   const local = webkit.found && webkit.webdriver?.kind === 'local' ? webkit.webdriver : undefined;
-  if (!local) throw new Error(`this test starts WebKitWebDriver as a stand-in grid, and it is not found: ${webkit.found ? webkit.how : webkit.why}`);
+  if (!local)
+    throw new Error(
+      `this test starts WebKitWebDriver as a stand-in grid, and it is not found: ${webkit.found ? webkit.how : webkit.why}`,
+    );
   const port = await freePort();
   const out = mkdtempSync(join(tmpdir(), 'storebench-remote-'));
   // The X authority file in a folder of the test's own: xvfb-run's own folder outlives a SIGKILL.
   const xauth = mkdtempSync(join(tmpdir(), 'storebench-xvfb-'));
-  const [cmd, args] = local.needsXvfb ? ['xvfb-run', ['-a', '-f', join(xauth, 'Xauthority'), local.driverBinary, `--port=${port}`]] : [local.driverBinary, [`--port=${port}`]];
+  const [cmd, args] = local.needsXvfb
+    ? ['xvfb-run', ['-a', '-f', join(xauth, 'Xauthority'), local.driverBinary, `--port=${port}`]]
+    : [local.driverBinary, [`--port=${port}`]];
   // Its own process group, so the test stops all of it (Xvfb, the driver, the browser) at the end.
-  const driver = spawn(cmd, args, { detached: true, stdio: 'ignore', env: { ...process.env, ...local.env } });
+  const driver = spawn(cmd, args, {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, ...local.env },
+  });
   try {
     const endpoint = `http://127.0.0.1:${port}`;
     await answers(`${endpoint}/status`, 30_000);
-    const run = await sweep(['--remote', endpoint, '--browsers', 'webkit', '--suites', 'insert', '--adapters', 'memory,pouchdb-idb', '--sizes', '50', '--iterations', '2', '--out', out], 280_000);
+    const run = await sweep(
+      [
+        '--remote',
+        endpoint,
+        '--browsers',
+        'webkit',
+        '--suites',
+        'insert',
+        '--adapters',
+        'memory,pouchdb-idb',
+        '--sizes',
+        '50',
+        '--iterations',
+        '2',
+        '--out',
+        out,
+      ],
+      280_000,
+    );
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    expect(run.stdout).toContain(`webkit: webkit (remote) remote, driven by WebDriver at ${endpoint}/, browserName MiniBrowser`);
+    expect(run.stdout).toContain(
+      `webkit: webkit (remote) remote, driven by WebDriver at ${endpoint}/, browserName MiniBrowser`,
+    );
     // The page is on loopback: the sweep warns that a grid elsewhere could not reach it.
     expect(run.stdout).toContain('pass --host <an address of this machine they can reach>');
     const name = filesIn(out).find((f) => f.endsWith('-webkit.json'));

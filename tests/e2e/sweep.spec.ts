@@ -19,13 +19,32 @@ test('sweep - chromium, firefox and webkit: one validated results file per engin
   test.setTimeout(420_000);
   const out = mkdtempSync(join(tmpdir(), 'storebench-sweep-'));
   try {
-    const run = await sweep(['--browsers', 'chromium,firefox,webkit', '--suites', 'insert', '--adapters', 'memory,idb', '--sizes', '50', '--iterations', '2', '--out', out], 400_000);
+    const run = await sweep(
+      [
+        '--browsers',
+        'chromium,firefox,webkit',
+        '--suites',
+        'insert',
+        '--adapters',
+        'memory,idb',
+        '--sizes',
+        '50',
+        '--iterations',
+        '2',
+        '--out',
+        out,
+      ],
+      400_000,
+    );
     const log = `${run.stdout}\n${run.stderr}`;
     expect(run.code, log).toBe(0);
     expect(run.stdout).toContain('OK: 3 browsers completed');
 
     const files = filesIn(out);
-    expect(files.filter((f) => f.includes('.partial.')), files.join(', ')).toEqual([]);
+    expect(
+      files.filter((f) => f.includes('.partial.')),
+      files.join(', '),
+    ).toEqual([]);
     const csvName = files.find((f) => f.endsWith('.csv'));
     expect(csvName, files.join(', ')).toBeDefined();
     const runId = (csvName as string).slice(0, -'.csv'.length);
@@ -40,15 +59,39 @@ test('sweep - chromium, firefox and webkit: one validated results file per engin
       expect(results.run.browser).toBe(browser);
       expect(results.environment.browser.engine, name).toBe(engine);
       expect(results.environment.crossOriginIsolated, name).toBe(true);
-      expect(results.cases.every((c) => c.suite === 'insert' && c.size === 50 && ['memory', 'idb'].includes(c.adapter))).toBe(true);
-      expect(results.cases.filter((c) => c.status !== 'ok'), name).toEqual([]);
-      for (const adapter of ['memory', 'idb']) expect(results.cases.some((c) => c.adapter === adapter), `${name} ${adapter}`).toBe(true);
-      for (const row of results.cases) expect(row.samples, `${name} ${row.case} ${row.adapter}`).toHaveLength(2);
+      expect(
+        results.cases.every(
+          (c) => c.suite === 'insert' && c.size === 50 && ['memory', 'idb'].includes(c.adapter),
+        ),
+      ).toBe(true);
+      expect(
+        results.cases.filter((c) => c.status !== 'ok'),
+        name,
+      ).toEqual([]);
+      for (const adapter of ['memory', 'idb'])
+        expect(
+          results.cases.some((c) => c.adapter === adapter),
+          `${name} ${adapter}`,
+        ).toBe(true);
+      for (const row of results.cases)
+        expect(row.samples, `${name} ${row.case} ${row.adapter}`).toHaveLength(2);
       rows += results.cases.length;
     }
 
     const csv = readFileSync(join(out, csvName as string), 'utf8').split(/\r?\n/);
-    expect(csv[0]?.split(',')).toEqual(expect.arrayContaining(['run_id', 'browser', 'engine', 'suite', 'case', 'adapter', 'size', 'status', 'median_ms']));
+    expect(csv[0]?.split(',')).toEqual(
+      expect.arrayContaining([
+        'run_id',
+        'browser',
+        'engine',
+        'suite',
+        'case',
+        'adapter',
+        'size',
+        'status',
+        'median_ms',
+      ]),
+    );
     expect(csv.filter((l) => l.startsWith(runId))).toHaveLength(rows);
 
     // The table: one column per browser, and the legend.
@@ -60,25 +103,41 @@ test('sweep - chromium, firefox and webkit: one validated results file per engin
 });
 
 test('sweep - npm run browsers: one line per browser, found with its driver or missing with how to get it', () => {
-  const run = spawnSync('npm', ['run', '--silent', 'browsers'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('npm', ['run', '--silent', 'browsers'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   expect(run.status, run.stdout + run.stderr).toBe(0);
   const lines = run.stdout.split('\n');
   for (const id of ['chromium', 'firefox', 'webkit', 'chrome', 'msedge', 'safari']) {
     const line = lines.find((l) => l.startsWith(`${id} `));
     expect(line, `a line for ${id}:\n${run.stdout}`).toBeDefined();
-    expect(line).toMatch(/^\S+\s+(found\s+\S.* \S+; driven by (Playwright|WebDriver)|not found\s+\S.*(install|macOS|safaridriver))/);
+    expect(line).toMatch(
+      /^\S+\s+(found\s+\S.* \S+; driven by (Playwright|WebDriver)|not found\s+\S.*(install|macOS|safaridriver))/,
+    );
   }
   // The engines CI installs are found, each with the driver docs/browsers.md names ("Browsers on this kind of machine").
   expect(lines.find((l) => l.startsWith('chromium '))).toMatch(/found .*driven by Playwright/);
   expect(lines.find((l) => l.startsWith('firefox '))).toMatch(/found .*driven by Playwright/);
-  expect(lines.find((l) => l.startsWith('webkit '))).toMatch(/found .*driven by (WebDriver, .*WebKitWebDriver|Playwright)/);
+  expect(lines.find((l) => l.startsWith('webkit '))).toMatch(
+    /found .*driven by (WebDriver, .*WebKitWebDriver|Playwright)/,
+  );
 });
 
 test('sweep - npm run browsers --help prints its usage, and an argument is refused', () => {
-  const help = spawnSync('npm', ['run', '--silent', 'browsers', '--', '--help'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  const help = spawnSync('npm', ['run', '--silent', 'browsers', '--', '--help'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   expect(help.status).toBe(0);
   expect(help.stdout).toMatch(/^Usage: npm run browsers\n/);
-  const bad = spawnSync('npm', ['run', '--silent', 'browsers', '--', '--frob'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  const bad = spawnSync('npm', ['run', '--silent', 'browsers', '--', '--frob'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   expect(bad.status).toBe(2);
   expect(bad.stderr).toBe('browsers: unknown flag --frob; allowed: --help\n');
 });
@@ -86,9 +145,29 @@ test('sweep - npm run browsers --help prints its usage, and an argument is refus
 test('sweep - a driven sweep on an address beyond loopback warns who can reach it', async () => {
   const out = mkdtempSync(join(tmpdir(), 'storebench-host-'));
   try {
-    const run = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory', '--iterations', '2', '--host', '0.0.0.0', '--out', out], 120_000);
+    const run = await sweep(
+      [
+        '--browsers',
+        'chromium',
+        '--suites',
+        'insert',
+        '--cases',
+        'bulk',
+        '--adapters',
+        'memory',
+        '--iterations',
+        '2',
+        '--host',
+        '0.0.0.0',
+        '--out',
+        out,
+      ],
+      120_000,
+    );
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toContain('warning: --host 0.0.0.0: the page and the collector listen beyond this machine; anyone on that network who has the URL can load the page');
+    expect(run.stdout).toContain(
+      'warning: --host 0.0.0.0: the page and the collector listen beyond this machine; anyone on that network who has the URL can load the page',
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -97,25 +176,45 @@ test('sweep - a driven sweep on an address beyond loopback warns who can reach i
 test('sweep - an unknown browser exits 2 and names the allowed ones', async () => {
   const run = await sweep(['--browsers', 'nope'], 60_000);
   expect(run.code, run.stdout + run.stderr).toBe(2);
-  expect(run.stderr).toContain('--browsers: unknown "nope"; allowed: chromium, firefox, webkit, chrome, msedge, safari');
+  expect(run.stderr).toContain(
+    '--browsers: unknown "nope"; allowed: chromium, firefox, webkit, chrome, msedge, safari',
+  );
   const stray = await sweep(['chromium'], 60_000);
   expect(stray.code, stray.stdout + stray.stderr).toBe(2);
-  expect(stray.stderr).toContain('unexpected argument "chromium"; flags start with --, e.g. --browsers chromium,firefox (see --help)');
+  expect(stray.stderr).toContain(
+    'unexpected argument "chromium"; flags start with --, e.g. --browsers chromium,firefox (see --help)',
+  );
   expect(stray.stderr.match(/see --help/g)).toHaveLength(1);
 });
 
 test('sweep - an unknown case or suite parameter exits 2 before any browser starts, naming what is allowed', async () => {
-  const typo = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--params', 'chunkSize=5;nosuch=1'], 60_000);
+  const typo = await sweep(
+    ['--browsers', 'chromium', '--suites', 'insert', '--params', 'chunkSize=5;nosuch=1'],
+    60_000,
+  );
   expect(typo.code, typo.stdout + typo.stderr).toBe(2);
-  expect(typo.stderr).toContain('params: unknown "chunkSize", "nosuch" for suites insert; allowed: insert: chunkSizes, orderChunk');
-  const bad = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--params', 'chunkSizes=0'], 60_000);
+  expect(typo.stderr).toContain(
+    'params: unknown "chunkSize", "nosuch" for suites insert; allowed: insert: chunkSizes, orderChunk',
+  );
+  const bad = await sweep(
+    ['--browsers', 'chromium', '--suites', 'insert', '--params', 'chunkSizes=0'],
+    60_000,
+  );
   expect(bad.code, bad.stdout + bad.stderr).toBe(2);
-  expect(bad.stderr).toContain('params: suite insert: parameter chunkSizes: expected whole numbers >= 1');
-  const unknownCase = await sweep(['--browsers', 'chromium,firefox,webkit', '--cases', 'nosuch'], 60_000);
+  expect(bad.stderr).toContain(
+    'params: suite insert: parameter chunkSizes: expected whole numbers >= 1',
+  );
+  const unknownCase = await sweep(
+    ['--browsers', 'chromium,firefox,webkit', '--cases', 'nosuch'],
+    60_000,
+  );
   expect(unknownCase.code, unknownCase.stdout + unknownCase.stderr).toBe(2);
-  expect(unknownCase.stderr).toMatch(/cases: unknown "nosuch" in suites .*; allowed: serial, parallel, bulk, /);
+  expect(unknownCase.stderr).toMatch(
+    /cases: unknown "nosuch" in suites .*; allowed: serial, parallel, bulk, /,
+  );
   // Refused before the plan is printed, so before a page is built or a browser started.
-  for (const run of [typo, bad, unknownCase]) expect(run.stdout).not.toContain('starting the browser');
+  for (const run of [typo, bad, unknownCase])
+    expect(run.stdout).not.toContain('starting the browser');
   for (const run of [typo, bad, unknownCase]) expect(run.stdout).not.toContain('storebench sweep');
 });
 
@@ -125,16 +224,35 @@ test('sweep - size 0 and a shard that does not exist exit 2 and name the allowed
   expect(run.stderr).toMatch(/--sizes: 0 is out of range; allowed: 1 to 10000000/);
   const shard = await sweep(['--shard', '3/2'], 60_000);
   expect(shard.code, shard.stdout + shard.stderr).toBe(2);
-  expect(shard.stderr).toContain('--shard: "3/2": shard 3 does not exist; allowed: 1 to 2 (shards count from 1)');
+  expect(shard.stderr).toContain(
+    '--shard: "3/2": shard 3 does not exist; allowed: 1 to 2 (shards count from 1)',
+  );
 });
 
 test('sweep - against the committed results every row both ran is compared; --baseline samples a row until its change is decided and gates on it', async () => {
   const out = mkdtempSync(join(tmpdir(), 'storebench-baseline-'));
   try {
-    const plan = ['--browsers', 'chromium', '--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory,idb', '--sizes', '100'];
-    const first = await sweep([...plan, '--budget', '8s', '--launches', '3', '--out', out], 180_000);
+    const plan = [
+      '--browsers',
+      'chromium',
+      '--suites',
+      'insert',
+      '--cases',
+      'bulk',
+      '--adapters',
+      'memory,idb',
+      '--sizes',
+      '100',
+    ];
+    const first = await sweep(
+      [...plan, '--budget', '8s', '--launches', '3', '--out', out],
+      180_000,
+    );
     expect(first.code, first.stdout + first.stderr).toBe(0);
-    const fresh = join(out, filesIn(out).find((f) => f.endsWith('-chromium.json'))!);
+    const fresh = join(
+      out,
+      filesIn(out).find((f) => f.endsWith('-chromium.json'))!,
+    );
     // --launches 3: the 12 passes ran in three browsers started one after the other, four passes
     // each, and every row carried its samples of all twelve through them.
     expect(first.stdout).toContain("launches: each browser's 12 passes run in 3 launches of it");
@@ -142,29 +260,73 @@ test('sweep - against the committed results every row both ran is compared; --ba
     expect(freshDoc.run.launches).toBe(3);
     for (const c of freshDoc.cases) {
       expect(c.samplesPerPass, c.adapter).toHaveLength(12);
-      expect(c.samplesPerPass?.reduce((a, k) => a + k, 0), c.adapter).toBe(c.samples.length);
+      expect(
+        c.samplesPerPass?.reduce((a, k) => a + k, 0),
+        c.adapter,
+      ).toBe(c.samples.length);
       // The first launch took the minimum of 6; each later one resumed the row.
-      expect(c.samplesPerPass?.[4], `${c.adapter}: ${JSON.stringify(c.samplesPerPass)}`).toBeGreaterThan(0);
+      expect(
+        c.samplesPerPass?.[4],
+        `${c.adapter}: ${JSON.stringify(c.samplesPerPass)}`,
+      ).toBeGreaterThan(0);
     }
     // The committed sweep ran the default plan, with other suite-wide parameters in force: still every row matches.
     // (results/ also holds the driven suites' runs; the default sweep is the one with insert.)
-    const sweeps = readdirSync(join(REPO_ROOT, 'results')).filter((f) => f.endsWith('-chromium.json'));
-    const committed = join(REPO_ROOT, 'results', sweeps.find((f) => parseResults(readFileSync(join(REPO_ROOT, 'results', f), 'utf8'), f).cases.some((c) => c.suite === 'insert'))!);
-    const cmp = spawnSync('npm', ['run', '--silent', 'compare', '--', committed, fresh], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
-    expect(cmp.stdout.trimEnd().split('\n').at(-1)).toMatch(/; compared 2 of 2 rows ok in both[:(]/);
+    const sweeps = readdirSync(join(REPO_ROOT, 'results')).filter((f) =>
+      f.endsWith('-chromium.json'),
+    );
+    const committed = join(
+      REPO_ROOT,
+      'results',
+      sweeps.find((f) =>
+        parseResults(readFileSync(join(REPO_ROOT, 'results', f), 'utf8'), f).cases.some(
+          (c) => c.suite === 'insert',
+        ),
+      )!,
+    );
+    const cmp = spawnSync('npm', ['run', '--silent', 'compare', '--', committed, fresh], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(cmp.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /; compared 2 of 2 rows ok in both[:(]/,
+    );
 
     // A baseline in which idb's insert/bulk was twice as fast: this build is a clear regression of that row.
-    const base = JSON.parse(readFileSync(fresh, 'utf8')) as { cases: { adapter: string; samples: number[] }[] };
+    const base = JSON.parse(readFileSync(fresh, 'utf8')) as {
+      cases: { adapter: string; samples: number[] }[];
+    };
     const row = base.cases.find((c) => c.adapter === 'idb')!;
     row.samples = row.samples.map((x) => x / 2);
     const baseline = join(out, 'baseline.json');
     writeFileSync(baseline, JSON.stringify(base));
-    const second = await sweep([...plan, '--budget', '20s', '--baseline', baseline, '--out', join(out, 'second')], 180_000);
+    const second = await sweep(
+      [...plan, '--budget', '20s', '--baseline', baseline, '--out', join(out, 'second')],
+      180_000,
+    );
     expect(second.code, second.stdout + second.stderr).toBe(1);
-    expect(second.stdout).toContain(`baseline: ${baseline} (chromium): each row it has samples until its change is decided against +5%`);
-    expect(second.stdout).toMatch(/^FAILED: \d rows? slower beyond 5% or broken \(.*chromium insert\/bulk idb 100 \+\d+\.\d%/m);
-    const results = parseResults(readFileSync(join(out, 'second', filesIn(join(out, 'second')).find((f) => f.endsWith('-chromium.json'))!), 'utf8'), 'second');
-    expect(results.cases.find((c) => c.adapter === 'idb')).toMatchObject({ status: 'ok', stopped: 'decided' });
+    expect(second.stdout).toContain(
+      `baseline: ${baseline} (chromium): each row it has samples until its change is decided against +5%`,
+    );
+    expect(second.stdout).toMatch(
+      /^FAILED: \d rows? slower beyond 5% or broken \(.*chromium insert\/bulk idb 100 \+\d+\.\d%/m,
+    );
+    const results = parseResults(
+      readFileSync(
+        join(
+          out,
+          'second',
+          filesIn(join(out, 'second')).find((f) => f.endsWith('-chromium.json'))!,
+        ),
+        'utf8',
+      ),
+      'second',
+    );
+    expect(results.cases.find((c) => c.adapter === 'idb')).toMatchObject({
+      status: 'ok',
+      stopped: 'decided',
+    });
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -173,25 +335,60 @@ test('sweep - against the committed results every row both ran is compared; --ba
 test('sweep - --cpu-throttle slows Chromium through DevTools, and every Firefox row is unsupported with the reason', async () => {
   test.setTimeout(240_000);
   const out = mkdtempSync(join(tmpdir(), 'storebench-throttle-'));
-  const plan = ['--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory,sqlite-opfs', '--sizes', '2000', '--iterations', '6', '--warmup', '1'];
+  const plan = [
+    '--suites',
+    'insert',
+    '--cases',
+    'bulk',
+    '--adapters',
+    'memory,sqlite-opfs',
+    '--sizes',
+    '2000',
+    '--iterations',
+    '6',
+    '--warmup',
+    '1',
+  ];
   const median = (dir: string, browser: string) => {
     const name = filesIn(dir).find((f) => f.endsWith(`-${browser}.json`))!;
     const results = parseResults(readFileSync(join(dir, name), 'utf8'), name);
-    return { results, memory: results.cases.find((c) => c.adapter === 'memory')! as CaseResult & { status: 'ok' } };
+    return {
+      results,
+      memory: results.cases.find((c) => c.adapter === 'memory')! as CaseResult & { status: 'ok' },
+    };
   };
   try {
-    const throttled = await sweep(['--browsers', 'chromium,firefox', ...plan, '--cpu-throttle', '4', '--out', join(out, 'slow')], 200_000);
+    const throttled = await sweep(
+      [
+        '--browsers',
+        'chromium,firefox',
+        ...plan,
+        '--cpu-throttle',
+        '4',
+        '--out',
+        join(out, 'slow'),
+      ],
+      200_000,
+    );
     expect(throttled.code, `${throttled.stdout}\n${throttled.stderr}`).toBe(0);
     const chromium = median(join(out, 'slow'), 'chromium');
     expect(chromium.results.run.plan.cpuThrottle).toBe(4);
     expect(chromium.memory.status).toBe('ok');
     // sqlite-opfs runs its engine in a Worker, which the page's throttling does not reach.
-    expect(chromium.results.cases.find((c) => c.adapter === 'sqlite-opfs')).toMatchObject({ status: 'unsupported', reason: expect.stringMatching(/Worker of its own/) });
+    expect(chromium.results.cases.find((c) => c.adapter === 'sqlite-opfs')).toMatchObject({
+      status: 'unsupported',
+      reason: expect.stringMatching(/Worker of its own/),
+    });
     const firefox = median(join(out, 'slow'), 'firefox');
     expect(firefox.results.cases.map((c) => c.status)).toEqual(['unsupported', 'unsupported']);
-    expect((firefox.memory as CaseResult).reason).toMatch(/^CPU throttling \(cpu-throttle 4\) needs Chromium's DevTools protocol/);
+    expect((firefox.memory as CaseResult).reason).toMatch(
+      /^CPU throttling \(cpu-throttle 4\) needs Chromium's DevTools protocol/,
+    );
 
-    const plain = await sweep(['--browsers', 'chromium', ...plan, '--out', join(out, 'plain')], 200_000);
+    const plain = await sweep(
+      ['--browsers', 'chromium', ...plan, '--out', join(out, 'plain')],
+      200_000,
+    );
     expect(plain.code, `${plain.stdout}\n${plain.stderr}`).toBe(0);
     const unthrottled = median(join(out, 'plain'), 'chromium').memory;
     // A rate of 4 on work that is all CPU: well over 1.5 times slower, even on a busy machine.
@@ -208,9 +405,28 @@ test('sweep - an --out that cannot be a folder exits 2 with the reason, before a
     writeFileSync(file, 'keep');
     for (const [out, message] of [
       [file, `--out ${file} is a file; give a folder for the results`],
-      ['/dev/null/x', '--out: cannot make the folder /dev/null/x: a part of the path is not a folder'],
+      [
+        '/dev/null/x',
+        '--out: cannot make the folder /dev/null/x: a part of the path is not a folder',
+      ],
     ] as const) {
-      const run = await sweep(['--browsers', 'chromium', '--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory', '--iterations', '2', '--out', out], 60_000);
+      const run = await sweep(
+        [
+          '--browsers',
+          'chromium',
+          '--suites',
+          'insert',
+          '--cases',
+          'bulk',
+          '--adapters',
+          'memory',
+          '--iterations',
+          '2',
+          '--out',
+          out,
+        ],
+        60_000,
+      );
       expect(run.code, run.stdout + run.stderr).toBe(2);
       expect(run.stderr).toContain(message);
       expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace

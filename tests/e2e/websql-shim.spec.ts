@@ -14,7 +14,10 @@ const SHIM = '/tests/e2e/websql-shim.ts';
 async function openShimPage(page: Page): Promise<void> {
   await page.route('**/tests/e2e/blank.html', async (route) => {
     const response = await route.fetch();
-    const body = (await response.text()).replace(/<script[^>]*\/@vite\/client[^>]*><\/script>/g, '');
+    const body = (await response.text()).replace(
+      /<script[^>]*\/@vite\/client[^>]*><\/script>/g,
+      '',
+    );
     await route.fulfill({ response, body });
   });
   await page.goto('/tests/e2e/blank.html');
@@ -31,7 +34,14 @@ test('websql shim - processing model', async ({ page }) => {
     const db = open(`shim-${Math.random()}`, '', 'shim', 1024);
     const log: string[] = [];
     const txn = (kind: 'transaction' | 'readTransaction', body: (tx: any) => void) =>
-      new Promise<string>((resolve) => db[kind](body, (e: any) => resolve(`error ${e.code} ${e.code === e.SYNTAX_ERR ? 'SYNTAX_ERR' : ''}`.trim()), () => resolve('ok')));
+      new Promise<string>((resolve) =>
+        db[kind](
+          body,
+          (e: any) =>
+            resolve(`error ${e.code} ${e.code === e.SYNTAX_ERR ? 'SYNTAX_ERR' : ''}`.trim()),
+          () => resolve('ok'),
+        ),
+      );
     const rows = async (sql: string, args: unknown[] = []) => {
       let out: unknown[] = [];
       await txn('readTransaction', (tx) =>
@@ -54,7 +64,11 @@ test('websql shim - processing model', async ({ page }) => {
     const results: Record<string, unknown> = { order: log };
     await txn('transaction', (tx) =>
       tx.executeSql('INSERT INTO t (v) VALUES (?)', ['a'], (_tx: any, rs: any) => {
-        results.insert = { insertId: rs.insertId, rowsAffected: rs.rowsAffected, rows: rs.rows.length };
+        results.insert = {
+          insertId: rs.insertId,
+          rowsAffected: rs.rowsAffected,
+          rows: rs.rows.length,
+        };
       }),
     );
     await txn('readTransaction', (tx) =>
@@ -65,7 +79,12 @@ test('websql shim - processing model', async ({ page }) => {
         } catch (e) {
           threw = (e as Error).name;
         }
-        results.select = { rowsAffected: rs.rowsAffected, first: rs.rows.item(0), past: rs.rows.item(5), insertIdThrows: threw };
+        results.select = {
+          rowsAffected: rs.rowsAffected,
+          first: rs.rows.item(0),
+          past: rs.rows.item(5),
+          insertIdThrows: threw,
+        };
       }),
     );
 
@@ -85,7 +104,8 @@ test('websql shim - processing model', async ({ page }) => {
 
     // A statement error: an error callback returning a falsy value goes on and commits, as in
     // Chromium and WebKit; a truthy value, a throw or no callback at all roll back.
-    const count = async () => Number(((await rows('SELECT COUNT(*) AS n FROM t')) as { n: number }[])[0]?.n ?? 0);
+    const count = async () =>
+      Number(((await rows('SELECT COUNT(*) AS n FROM t')) as { n: number }[])[0]?.n ?? 0);
     const insertThenFail = async (onError?: (tx: any, e: any) => unknown) => {
       const before = await count();
       const outcome = await txn('transaction', (tx) => {
@@ -116,8 +136,23 @@ test('websql shim - processing model', async ({ page }) => {
     ];
 
     // Error codes, as Chromium reported them.
-    const codeOf = (sql: string, args: unknown[] = [], kind: 'transaction' | 'readTransaction' = 'transaction') =>
-      new Promise<number>((resolve) => db[kind]((tx: any) => tx.executeSql(sql, args, () => resolve(-1), (_tx: any, e: any) => resolve(e.code)), () => {}));
+    const codeOf = (
+      sql: string,
+      args: unknown[] = [],
+      kind: 'transaction' | 'readTransaction' = 'transaction',
+    ) =>
+      new Promise<number>((resolve) =>
+        db[kind](
+          (tx: any) =>
+            tx.executeSql(
+              sql,
+              args,
+              () => resolve(-1),
+              (_tx: any, e: any) => resolve(e.code),
+            ),
+          () => {},
+        ),
+      );
     results.codes = {
       missingTable: await codeOf('SELECT * FROM nowhere'),
       badSyntax: await codeOf('SELEC 1'),
@@ -125,13 +160,22 @@ test('websql shim - processing model', async ({ page }) => {
       unique: await codeOf('INSERT INTO t (v) VALUES (?)', ['a']),
       writeInReadTransaction: await codeOf('DELETE FROM t', [], 'readTransaction'),
     };
-    results.tables = ((await rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) as { name: string }[]).map((r) => r.name);
+    results.tables = (
+      (await rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) as {
+        name: string;
+      }[]
+    ).map((r) => r.name);
     return results;
   });
 
   expect(seen.order).toEqual(['returned', 'first', 'second']);
   expect(seen.insert).toEqual({ insertId: 1, rowsAffected: 1, rows: 0 });
-  expect(seen.select).toEqual({ rowsAffected: 0, first: { v: 'a' }, past: null, insertIdThrows: 'InvalidAccessError' });
+  expect(seen.select).toEqual({
+    rowsAffected: 0,
+    first: { v: 'a' },
+    past: null,
+    insertIdThrows: 'InvalidAccessError',
+  });
   expect(seen.executeSqlFromContinuation).toBe('InvalidStateError');
   expect(seen.errorCallbacks).toEqual({
     returnsFalse: ['ok', 1],
@@ -142,14 +186,21 @@ test('websql shim - processing model', async ({ page }) => {
     none: ['error 5 SYNTAX_ERR', 0],
   });
   expect(seen.throwingResultCallback).toEqual(['error 0', 0]);
-  expect(seen.codes).toEqual({ missingTable: 5, badSyntax: 5, wrongArgumentCount: 5, unique: 6, writeInReadTransaction: 5 });
+  expect(seen.codes).toEqual({
+    missingTable: 5,
+    badSyntax: 5,
+    wrongArgumentCount: 5,
+    unique: 6,
+    writeInReadTransaction: 5,
+  });
   expect(seen.tables).toEqual(['__WebKitDatabaseInfoTable__', 't']);
 });
 
 test('websql shim - versions', async ({ page }) => {
   await openShimPage(page);
   const seen = await page.evaluate(async () => {
-    const open = (globalThis as { openDatabase?: (...args: unknown[]) => { version: string } }).openDatabase!;
+    const open = (globalThis as { openDatabase?: (...args: unknown[]) => { version: string } })
+      .openDatabase!;
     const name = `shim-version-${Math.random()}`;
     const attempt = (version: string) => {
       try {
@@ -163,12 +214,16 @@ test('websql shim - versions', async ({ page }) => {
   expect(seen).toEqual({ created: '1', any: '1', same: '1', other: 'InvalidStateError' });
 });
 
-test('websql shim - localForage picks its WebSQL driver and recovers a dropped table', async ({ page }) => {
+test('websql shim - localForage picks its WebSQL driver and recovers a dropped table', async ({
+  page,
+}) => {
   await openShimPage(page);
   // The adapter (and so localForage) is imported only now, after the shim: localForage checks
   // for openDatabase when its module is evaluated.
   const seen = await page.evaluate(async (url) => {
-    const { localforageWebsqlAdapter: adapter } = (await import(url)) as typeof import('../../src/adapters/localforage-websql.ts');
+    const { localforageWebsqlAdapter: adapter } = (await import(
+      url
+    )) as typeof import('../../src/adapters/localforage-websql.ts');
     const name = `shim-lf-${Math.random()}`;
     const supported = await adapter.supported();
     const h = await adapter.open(name);
@@ -176,9 +231,22 @@ test('websql shim - localForage picks its WebSQL driver and recovers a dropped t
     const before = await h.get('a');
     // Drop the table behind localForage's back: its next statement fails with SYNTAX_ERR, and
     // localForage re-creates the table and retries (tryExecuteSql).
-    type Db = { transaction(cb: (tx: { executeSql(sql: string): void }) => void, e: (err: unknown) => void, ok: () => void): void };
-    const db = (globalThis as { openDatabase?: (...args: unknown[]) => Db }).openDatabase!(name, '', '', 0);
-    await new Promise<void>((resolve, reject) => db.transaction((tx) => tx.executeSql('DROP TABLE keyvaluepairs'), reject, resolve));
+    type Db = {
+      transaction(
+        cb: (tx: { executeSql(sql: string): void }) => void,
+        e: (err: unknown) => void,
+        ok: () => void,
+      ): void;
+    };
+    const db = (globalThis as { openDatabase?: (...args: unknown[]) => Db }).openDatabase!(
+      name,
+      '',
+      '',
+      0,
+    );
+    await new Promise<void>((resolve, reject) =>
+      db.transaction((tx) => tx.executeSql('DROP TABLE keyvaluepairs'), reject, resolve),
+    );
     const after = await h.get('a');
     await h.put({ _id: 'b', n: 2 });
     const count = await h.count();

@@ -29,7 +29,12 @@
  * shim sets a global marker (src/adapters/websql-origin.ts), so the adapters' labels and
  * `describe()` say WebSQL was emulated.
  */
-import sqlite3InitModule, { type Database, type PreparedStatement, type SqlValue, type Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import sqlite3InitModule, {
+  type Database,
+  type PreparedStatement,
+  type SqlValue,
+  type Sqlite3Static,
+} from '@sqlite.org/sqlite-wasm';
 import { WEBSQL_EMULATION_MARKER } from '../../src/adapters/websql-origin.ts';
 
 export const WEBSQL_SHIM_DESCRIPTION = 'WebSQL emulated over SQLite Wasm (test shim)';
@@ -112,10 +117,21 @@ class ShimTransaction {
   allowed = false;
   readonly statements: Statement[] = [];
 
-  executeSql(sql: string, args?: readonly unknown[] | null, onResult?: StatementCallback | null, onError?: StatementErrorCallback | null): void {
-    if (!this.allowed) throw new DOMException('SQL statements can only be queued from the callbacks of their transaction', 'InvalidStateError');
+  executeSql(
+    sql: string,
+    args?: readonly unknown[] | null,
+    onResult?: StatementCallback | null,
+    onError?: StatementErrorCallback | null,
+  ): void {
+    if (!this.allowed)
+      throw new DOMException(
+        'SQL statements can only be queued from the callbacks of their transaction',
+        'InvalidStateError',
+      );
     // Chromium bound numbers as numbers, null and undefined as NULL, and anything else as its string.
-    const bound = (args ?? []).map((a): SqlValue => (a === null || a === undefined ? null : typeof a === 'number' ? a : String(a)));
+    const bound = (args ?? []).map((a): SqlValue =>
+      a === null || a === undefined ? null : typeof a === 'number' ? a : String(a),
+    );
     this.statements.push({ sql: String(sql), args: bound, onResult, onError });
   }
 
@@ -135,11 +151,23 @@ const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).s
 /** The SQLError for an SQLite failure while running a prepared statement, by its primary result code. */
 function stepError(e: unknown): SQLError {
   const rc = ((e as { resultCode?: number }).resultCode ?? 1) & 0xff;
-  const code = rc === 19 ? CODES.CONSTRAINT_ERR : rc === 13 ? CODES.QUOTA_ERR : rc === 18 ? CODES.TOO_LARGE_ERR : CODES.DATABASE_ERR;
+  const code =
+    rc === 19
+      ? CODES.CONSTRAINT_ERR
+      : rc === 13
+        ? CODES.QUOTA_ERR
+        : rc === 18
+          ? CODES.TOO_LARGE_ERR
+          : CODES.DATABASE_ERR;
   return new SQLError(code, `could not execute statement (${firstLine(e)})`);
 }
 
-function execute(s3: Sqlite3Static, db: Database, { sql, args }: Statement, readOnly: boolean): ResultSet {
+function execute(
+  s3: Sqlite3Static,
+  db: Database,
+  { sql, args }: Statement,
+  readOnly: boolean,
+): ResultSet {
   let stmt: PreparedStatement;
   try {
     stmt = db.prepare(sql);
@@ -149,8 +177,13 @@ function execute(s3: Sqlite3Static, db: Database, { sql, args }: Statement, read
   try {
     const writes = s3.capi.sqlite3_stmt_readonly(stmt) === 0;
     // Chromium's authorizer refused writes in a read transaction at prepare time.
-    if (readOnly && writes) throw new SQLError(CODES.SYNTAX_ERR, 'could not prepare statement (23 not authorized)');
-    if (stmt.parameterCount !== args.length) throw new SQLError(CODES.SYNTAX_ERR, "number of '?'s in statement string does not match argument count");
+    if (readOnly && writes)
+      throw new SQLError(CODES.SYNTAX_ERR, 'could not prepare statement (23 not authorized)');
+    if (stmt.parameterCount !== args.length)
+      throw new SQLError(
+        CODES.SYNTAX_ERR,
+        "number of '?'s in statement string does not match argument count",
+      );
     if (args.length > 0) stmt.bind(args);
     const rows: Record<string, unknown>[] = [];
     try {
@@ -162,7 +195,8 @@ function execute(s3: Sqlite3Static, db: Database, { sql, args }: Statement, read
     const insertId = rowsAffected > 0 ? Number(s3.capi.sqlite3_last_insert_rowid(db)) : undefined;
     return {
       get insertId(): number {
-        if (insertId === undefined) throw new DOMException('the statement inserted no row', 'InvalidAccessError');
+        if (insertId === undefined)
+          throw new DOMException('the statement inserted no row', 'InvalidAccessError');
         return insertId;
       },
       rowsAffected,
@@ -178,13 +212,19 @@ function run(s3: Sqlite3Static, file: File, work: Work): void {
   const tx = new ShimTransaction();
   let error: SQLError | undefined;
   if (work.change && work.change.from !== file.version) {
-    error = new SQLError(CODES.VERSION_ERR, `current version of the database is "${file.version}", not "${work.change.from}"`);
+    error = new SQLError(
+      CODES.VERSION_ERR,
+      `current version of the database is "${file.version}", not "${work.change.from}"`,
+    );
   } else {
     file.db.exec('BEGIN');
     try {
       tx.callback(() => work.callback?.(tx));
     } catch (e) {
-      error = new SQLError(CODES.UNKNOWN_ERR, `the transaction callback raised an exception: ${firstLine(e)}`);
+      error = new SQLError(
+        CODES.UNKNOWN_ERR,
+        `the transaction callback raised an exception: ${firstLine(e)}`,
+      );
     }
     while (!error) {
       const statement = tx.statements.shift();
@@ -198,16 +238,28 @@ function run(s3: Sqlite3Static, file: File, work: Work): void {
       }
       try {
         if (result) tx.callback(() => statement.onResult?.(tx, result));
-        else if (!statement.onError || tx.callback(() => statement.onError?.(tx, failed as SQLError))) error = failed;
+        else if (
+          !statement.onError ||
+          tx.callback(() => statement.onError?.(tx, failed as SQLError))
+        )
+          error = failed;
       } catch (e) {
         // As in Chromium: the statement's own error when its error callback threw.
-        error = failed ?? new SQLError(CODES.UNKNOWN_ERR, `the statement callback raised an exception: ${firstLine(e)}`);
+        error =
+          failed ??
+          new SQLError(
+            CODES.UNKNOWN_ERR,
+            `the statement callback raised an exception: ${firstLine(e)}`,
+          );
       }
     }
     if (!error) {
       try {
         if (work.change) {
-          file.db.exec({ sql: "INSERT INTO __WebKitDatabaseInfoTable__ (key, value) VALUES ('WebKitDatabaseVersionKey', ?)", bind: [work.change.to] });
+          file.db.exec({
+            sql: "INSERT INTO __WebKitDatabaseInfoTable__ (key, value) VALUES ('WebKitDatabaseVersionKey', ?)",
+            bind: [work.change.to],
+          });
         }
         file.db.exec('COMMIT');
         if (work.change) file.version = work.change.to;
@@ -258,20 +310,46 @@ class ShimDatabase {
     schedule(this.s3, this.file);
   }
 
-  transaction(callback: TransactionCallback, onError?: ((e: SQLError) => void) | null, onSuccess?: (() => void) | null): void {
+  transaction(
+    callback: TransactionCallback,
+    onError?: ((e: SQLError) => void) | null,
+    onSuccess?: (() => void) | null,
+  ): void {
     this.enqueue({ readOnly: false, callback, onError, onSuccess });
   }
 
-  readTransaction(callback: TransactionCallback, onError?: ((e: SQLError) => void) | null, onSuccess?: (() => void) | null): void {
+  readTransaction(
+    callback: TransactionCallback,
+    onError?: ((e: SQLError) => void) | null,
+    onSuccess?: (() => void) | null,
+  ): void {
     this.enqueue({ readOnly: true, callback, onError, onSuccess });
   }
 
-  changeVersion(from: string, to: string, callback?: TransactionCallback | null, onError?: ((e: SQLError) => void) | null, onSuccess?: (() => void) | null): void {
-    this.enqueue({ readOnly: false, callback, onError, onSuccess, change: { from: String(from), to: String(to) } });
+  changeVersion(
+    from: string,
+    to: string,
+    callback?: TransactionCallback | null,
+    onError?: ((e: SQLError) => void) | null,
+    onSuccess?: (() => void) | null,
+  ): void {
+    this.enqueue({
+      readOnly: false,
+      callback,
+      onError,
+      onSuccess,
+      change: { from: String(from), to: String(to) },
+    });
   }
 }
 
-function openDatabase(name: string, version: string, _displayName: string, _estimatedSize: number, creationCallback?: ((db: ShimDatabase) => void) | null): ShimDatabase {
+function openDatabase(
+  name: string,
+  version: string,
+  _displayName: string,
+  _estimatedSize: number,
+  creationCallback?: ((db: ShimDatabase) => void) | null,
+): ShimDatabase {
   const s3 = sqlite3;
   if (!s3) throw new Error('the WebSQL shim is not installed');
   const key = String(name);
@@ -279,14 +357,22 @@ function openDatabase(name: string, version: string, _displayName: string, _esti
   const created = !file;
   if (!file) {
     const db = new s3.oo1.DB(':memory:');
-    db.exec('CREATE TABLE __WebKitDatabaseInfoTable__ (key TEXT NOT NULL ON CONFLICT FAIL UNIQUE ON CONFLICT REPLACE, value TEXT NOT NULL ON CONFLICT FAIL)');
+    db.exec(
+      'CREATE TABLE __WebKitDatabaseInfoTable__ (key TEXT NOT NULL ON CONFLICT FAIL UNIQUE ON CONFLICT REPLACE, value TEXT NOT NULL ON CONFLICT FAIL)',
+    );
     // With a creation callback the new database starts at version '' (spec, openDatabase step 6).
     const initial = creationCallback ? '' : String(version);
-    db.exec({ sql: "INSERT INTO __WebKitDatabaseInfoTable__ (key, value) VALUES ('WebKitDatabaseVersionKey', ?)", bind: [initial] });
+    db.exec({
+      sql: "INSERT INTO __WebKitDatabaseInfoTable__ (key, value) VALUES ('WebKitDatabaseVersionKey', ?)",
+      bind: [initial],
+    });
     file = { db, version: initial, queue: [], running: false };
     files.set(key, file);
   } else if (String(version) !== '' && String(version) !== file.version) {
-    throw new DOMException(`unable to open database, version mismatch, '${String(version)}' does not match the currentVersion of '${file.version}'`, 'InvalidStateError');
+    throw new DOMException(
+      `unable to open database, version mismatch, '${String(version)}' does not match the currentVersion of '${file.version}'`,
+      'InvalidStateError',
+    );
   }
   const database = new ShimDatabase(s3, file);
   if (created && creationCallback) queueTask(() => creationCallback(database));

@@ -31,11 +31,34 @@ const odd: Doc[] = [
 ];
 const docs = [...makeDocs(fixtureShape('person'), 7, 150), ...odd];
 
-const values: Scalar[] = [true, false, 0, 1, 0.5, 18, 30, 30.5, 45, 1e20, -5, '', '0', '42', 'Berg', 'M', 'Zz', 'ü', '[30,40]', '{"name":"Berg"}'];
+const values: Scalar[] = [
+  true,
+  false,
+  0,
+  1,
+  0.5,
+  18,
+  30,
+  30.5,
+  45,
+  1e20,
+  -5,
+  '',
+  '0',
+  '42',
+  'Berg',
+  'M',
+  'Zz',
+  'ü',
+  '[30,40]',
+  '{"name":"Berg"}',
+];
 const ops = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'] as const;
 
 const conditions: FieldCondition[] = [
-  ...['age', 'lastName'].flatMap((field) => ops.flatMap((op) => values.map((v) => ({ field, [op]: v }) as FieldCondition))),
+  ...['age', 'lastName'].flatMap((field) =>
+    ops.flatMap((op) => values.map((v) => ({ field, [op]: v }) as FieldCondition)),
+  ),
   { field: 'age' },
   { field: 'age', gte: 30, lt: 40 },
   { field: 'age', gt: 50, lt: 40 },
@@ -50,13 +73,17 @@ beforeAll(async () => {
   const sqlite3 = await sqlite3InitModule();
   db = new sqlite3.oo1.DB(':memory:');
   db.exec('CREATE TABLE docs (id TEXT PRIMARY KEY NOT NULL, json TEXT NOT NULL)');
-  for (const d of docs) db.exec({ sql: 'INSERT INTO docs (id, json) VALUES (?, ?)', bind: [d._id, JSON.stringify(d)] });
+  for (const d of docs)
+    db.exec({ sql: 'INSERT INTO docs (id, json) VALUES (?, ?)', bind: [d._id, JSON.stringify(d)] });
 });
 
 const ids = (where: readonly FieldCondition[]) => {
   const filter = sqlWhere(where);
   expect(filter.complete).toBe(true);
-  return db.selectValues(`SELECT id FROM docs WHERE ${filter.sql} ORDER BY id`, filter.params.length > 0 ? filter.params : undefined) as string[];
+  return db.selectValues(
+    `SELECT id FROM docs WHERE ${filter.sql} ORDER BY id`,
+    filter.params.length > 0 ? filter.params : undefined,
+  ) as string[];
 };
 const expected = (where: readonly FieldCondition[]) => applyFind(docs, { where }).map((d) => d._id);
 
@@ -67,10 +94,22 @@ describe('adapters - sqlite-query', () => {
 
   it('two conditions on two fields, with single and compound expression indexes', () => {
     const pairs: FieldCondition[][] = [
-      [{ field: 'age', gte: 30 }, { field: 'lastName', eq: 'Berg' }],
-      [{ field: 'age', gt: 40 }, { field: 'lastName', lt: 'M' }],
-      [{ field: 'lastName', gte: 'K' }, { field: 'age', lt: 50 }],
-      [{ field: 'age', ne: 30 }, { field: 'lastName', ne: 'Berg' }],
+      [
+        { field: 'age', gte: 30 },
+        { field: 'lastName', eq: 'Berg' },
+      ],
+      [
+        { field: 'age', gt: 40 },
+        { field: 'lastName', lt: 'M' },
+      ],
+      [
+        { field: 'lastName', gte: 'K' },
+        { field: 'age', lt: 50 },
+      ],
+      [
+        { field: 'age', ne: 30 },
+        { field: 'lastName', ne: 'Berg' },
+      ],
     ];
     const check = () => {
       for (const c of conditions) expect(ids([c]), JSON.stringify(c)).toEqual(expected([c]));
@@ -85,13 +124,28 @@ describe('adapters - sqlite-query', () => {
     const plan = (where: FieldCondition[], leading: string[]) => {
       const filter = sqlWhere(where);
       const sql = `EXPLAIN QUERY PLAN SELECT json FROM docs WHERE ${filter.sql} ORDER BY ${orderById(where, new Set(leading))} LIMIT ? OFFSET ?`;
-      return db.selectArrays(sql, [...filter.params, -1, 0]).map((row) => row[3]).join('; ');
+      return db
+        .selectArrays(sql, [...filter.params, -1, 0])
+        .map((row) => row[3])
+        .join('; ');
     };
     expect(plan([{ field: 'age', gt: 60 }], ['age', 'lastName'])).toMatch(/USING INDEX ix_age/);
-    expect(plan([{ field: 'lastName', eq: 'Berg' }], ['age', 'lastName'])).toMatch(/USING INDEX ix_last/);
-    expect(plan([{ field: 'age', gte: 30 }, { field: 'lastName', eq: 'Berg' }], ['age', 'lastName'])).toMatch(/USING INDEX ix_(last|pair)/);
+    expect(plan([{ field: 'lastName', eq: 'Berg' }], ['age', 'lastName'])).toMatch(
+      /USING INDEX ix_last/,
+    );
+    expect(
+      plan(
+        [
+          { field: 'age', gte: 30 },
+          { field: 'lastName', eq: 'Berg' },
+        ],
+        ['age', 'lastName'],
+      ),
+    ).toMatch(/USING INDEX ix_(last|pair)/);
     // Without an index on the field, the primary key gives the order and no sort is needed.
-    expect(plan([{ field: 'city', eq: 'Cork' }], ['age', 'lastName'])).toMatch(/SCAN docs USING INDEX sqlite_autoindex/);
+    expect(plan([{ field: 'city', eq: 'Cork' }], ['age', 'lastName'])).toMatch(
+      /SCAN docs USING INDEX sqlite_autoindex/,
+    );
   });
 
   it('values are bound, never spliced into the SQL', () => {

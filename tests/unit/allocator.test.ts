@@ -1,13 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { Budget, passShareUsed, pickRound, stopReason, type RowGauge } from '../../src/core/allocator.ts';
+import {
+  Budget,
+  passShareUsed,
+  pickRound,
+  stopReason,
+  type RowGauge,
+} from '../../src/core/allocator.ts';
 import { MAX_SAMPLE_TARGET_MS, nextRepeats, sampleTargetMs } from '../../src/core/calibrate.ts';
 
-const gauge = (over: Partial<RowGauge>): RowGauge => ({ n: 10, precision: 0.05, costMs: 10, spentMs: 100, ...over });
+const gauge = (over: Partial<RowGauge>): RowGauge => ({
+  n: 10,
+  precision: 0.05,
+  costMs: 10,
+  spentMs: 100,
+  ...over,
+});
 const auto = { targetRelCi: 0.02, minN: 6, maxN: 100, maxMs: 1000 };
 
 describe('allocator - which row samples next', () => {
   it('samples the widest row first when samples cost the same', () => {
-    const rows = [gauge({ precision: 0.03 }), gauge({ precision: 0.09 }), gauge({ precision: 0.05 })];
+    const rows = [
+      gauge({ precision: 0.03 }),
+      gauge({ precision: 0.09 }),
+      gauge({ precision: 0.05 }),
+    ];
     expect(pickRound(rows)[0]).toBe(rows[1]);
   });
 
@@ -25,7 +41,12 @@ describe('allocator - which row samples next', () => {
   });
 
   it('gives a round to every row at least half as needy as the neediest, the neediest first', () => {
-    const rows = [gauge({ precision: 0.04 }), gauge({ precision: 0.1 }), gauge({ precision: 0.06 }), gauge({ precision: 0.05 })];
+    const rows = [
+      gauge({ precision: 0.04 }),
+      gauge({ precision: 0.1 }),
+      gauge({ precision: 0.06 }),
+      gauge({ precision: 0.05 }),
+    ];
     expect(pickRound(rows).map((r) => r.precision)).toEqual([0.1, 0.06, 0.05]);
     // Rows without an interval yet go before, and without, any row that has one.
     const fresh = [gauge({ n: 4, precision: null }), gauge({ n: 3, precision: null })];
@@ -51,7 +72,9 @@ describe('allocator - when a row has enough', () => {
   it('against a baseline, stops once the change is decided, not at the precision target', () => {
     expect(stopReason(gauge({ n: 6, precision: 0.019, decided: false }), auto)).toBeUndefined();
     expect(stopReason(gauge({ n: 6, precision: 0.3, decided: true }), auto)).toBe('decided');
-    expect(stopReason(gauge({ n: 5, precision: 0.3, decided: true }), { ...auto, minN: 8 })).toBeUndefined();
+    expect(
+      stopReason(gauge({ n: 5, precision: 0.3, decided: true }), { ...auto, minN: 8 }),
+    ).toBeUndefined();
   });
 
   it('stops at max N, and before a sample that would pass the time cap, never below 2 samples', () => {
@@ -73,7 +96,9 @@ describe('allocator - when a row has enough', () => {
     expect(passShareUsed([90, 70], false, 1000, 12)).toBe(false);
     // Having its share does not stop it: its target and its own caps do.
     expect(stopReason(gauge({ n: 92, precision: 0.2, passShareUsed: true }), auto)).toBeUndefined();
-    expect(stopReason(gauge({ n: 92, precision: 0.01, passShareUsed: true }), auto)).toBe('ci-target');
+    expect(stopReason(gauge({ n: 92, precision: 0.01, passShareUsed: true }), auto)).toBe(
+      'ci-target',
+    );
   });
 });
 
@@ -90,7 +115,7 @@ describe('allocator - the budget', () => {
     expect(budget.nextGroupEnd()).toBe(950);
   });
 
-  it('shares in proportion to each group\'s rows, and the whole budget has an end', () => {
+  it("shares in proportion to each group's rows, and the whole budget has an end", () => {
     const budget = new Budget(900, 3 + 6, () => 0);
     expect(budget.nextGroupEnd(3)).toBe(300);
     expect(budget.nextGroupEnd(6)).toBe(900);

@@ -18,7 +18,13 @@ describe('baseline - the rows a run samples against', () => {
   it('takes the ok rows with an interval of the browser being run, and matches them like compare', () => {
     const rows = baselineRows([baseFile()], 'chromium');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ suite: 'insert', case: 'bulk', adapter: 'idb', size: 100, median: 10 });
+    expect(rows[0]).toMatchObject({
+      suite: 'insert',
+      case: 'bulk',
+      adapter: 'idb',
+      size: 100,
+      median: 10,
+    });
     expect(baselineRows([baseFile()], 'firefox')).toEqual([]);
     const id = { suite: 'insert', case: 'bulk', adapter: 'idb', size: 100, params: {} };
     expect(matchBaseline(rows, id)).toBe(rows[0]);
@@ -46,7 +52,9 @@ describe('baseline - the rows a run samples against', () => {
   });
 
   it('checks what arrives over the wire', () => {
-    expect(() => checkBaseline({ thresholdPct: 5, rows: [{ suite: 'insert' }] })).toThrow('baseline: rows[0]: expected {suite, case, adapter, size, params, median, ci: {lo, hi}}');
+    expect(() => checkBaseline({ thresholdPct: 5, rows: [{ suite: 'insert' }] })).toThrow(
+      'baseline: rows[0]: expected {suite, case, adapter, size, params, median, ci: {lo, hi}}',
+    );
     expect(() => checkBaseline(null)).toThrow('baseline: expected an object');
     expect(checkBaseline({ thresholdPct: 5, rows: [] })).toEqual({ thresholdPct: 5, rows: [] });
   });

@@ -17,8 +17,18 @@ describe('between runs - the table', () => {
   });
 
   it("takes a store's 90th percentile of absolute changes over 1.645, its browser's with too few rows, and the largest for an unknown browser", () => {
-    const rows = [...Array.from({ length: 20 }, (_, i) => ({ browser: 'x', store: 's', net: (i % 2 ? 1 : -1) * (i + 1) * 0.01 })), { browser: 'x', store: 'rare', net: 0.5 }];
-    const t = estimateBetweenRuns([['a', 'b']], rows, [{ browser: 'x', shift: 0.03 }, { browser: 'x', shift: -0.04 }]);
+    const rows = [
+      ...Array.from({ length: 20 }, (_, i) => ({
+        browser: 'x',
+        store: 's',
+        net: (i % 2 ? 1 : -1) * (i + 1) * 0.01,
+      })),
+      { browser: 'x', store: 'rare', net: 0.5 },
+    ];
+    const t = estimateBetweenRuns([['a', 'b']], rows, [
+      { browser: 'x', shift: 0.03 },
+      { browser: 'x', shift: -0.04 },
+    ]);
     // |net| of s: 0.01 … 0.20; the 90th percentile is the 19th smallest, 0.19.
     expect(rowScatter('x', 's', t)).toBeCloseTo(0.19 / 1.6448536269514722, 5);
     expect(rowScatter('x', 'rare', t)).toBe(t.browsers.x?.pooled);
@@ -47,19 +57,26 @@ describe('between runs - compare', () => {
         const docs = aaPair(pair[0], pair[1], browser);
         if (!docs) continue;
         const c = compareResults([docs[0]], [docs[1]], 5, others);
-        expect(c.rows.filter((r) => r.verdict === 'regression').map((r) => `${r.suite}/${r.case} ${r.adapter}`), `${pair[0]} ${browser}`).toEqual([]);
+        expect(
+          c.rows
+            .filter((r) => r.verdict === 'regression')
+            .map((r) => `${r.suite}/${r.case} ${r.adapter}`),
+          `${pair[0]} ${browser}`,
+        ).toEqual([]);
         expect([GATE_EXIT.ok, GATE_EXIT.undecided]).toContain(gate(c).code);
       }
     }
   });
 
-  it("still fails a row whose samples are 30% slower, against the file it was copied from", () => {
+  it('still fails a row whose samples are 30% slower, against the file it was copied from', () => {
     const [base, next] = AA_PAIRS.at(-1) as [string, string];
     for (const browser of BROWSERS) {
       const docs = aaPair(base, next, browser);
       if (!docs) continue;
       const slower = structuredClone(docs[1]);
-      for (const row of slower.cases) if (row.suite === 'insert' && row.case === 'bulk' && row.adapter === 'idb') row.samples = row.samples.map((x) => x * 1.3);
+      for (const row of slower.cases)
+        if (row.suite === 'insert' && row.case === 'bulk' && row.adapter === 'idb')
+          row.samples = row.samples.map((x) => x * 1.3);
       const decision = gate(compareResults([docs[1]], [slower]));
       expect(decision.code, `${browser}: ${decision.line}`).toBe(GATE_EXIT.regression);
       expect(decision.line).toContain(`${browser} insert/bulk idb`);

@@ -10,7 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const REAL = join(ROOT, 'results', readdirSync(join(ROOT, 'results')).find((f) => f.endsWith('-chromium.json'))!);
+export const REAL = join(
+  ROOT,
+  'results',
+  readdirSync(join(ROOT, 'results')).find((f) => f.endsWith('-chromium.json'))!,
+);
 
 type Doc = Record<string, unknown> & { run: Record<string, unknown>; cases: unknown[] };
 export const realDoc = (): Doc => JSON.parse(readFileSync(REAL, 'utf8')) as Doc;
@@ -26,9 +30,16 @@ export interface BigRow {
 const digit = (i: number) => String(1 + ((i * 7919) % 9));
 
 /** One document (or, with `documents` > 1, an array of that many copies) with these rows, written to `path`. */
-export function writeBigResults(path: string, rows: readonly BigRow[], options: { doc?: Doc; documents?: number } = {}): void {
+export function writeBigResults(
+  path: string,
+  rows: readonly BigRow[],
+  options: { doc?: Doc; documents?: number } = {},
+): void {
   const doc = options.doc ?? realDoc();
-  const [head, tail] = JSON.stringify({ ...doc, cases: '\u0000' }).split('"\\u0000"') as [string, string];
+  const [head, tail] = JSON.stringify({ ...doc, cases: '\u0000' }).split('"\\u0000"') as [
+    string,
+    string,
+  ];
   const fd = openSync(path, 'w');
   try {
     const copies = options.documents ?? 1;
@@ -45,7 +56,18 @@ export function writeBigResults(path: string, rows: readonly BigRow[], options: 
 }
 
 function writeRow(fd: number, row: BigRow, comma: boolean): void {
-  const identity = { suite: 'insert', case: row.case, title: row.case, adapter: 'idb', size: 100, params: {}, operations: 100, status: 'ok', reason: null, warmup: [] };
+  const identity = {
+    suite: 'insert',
+    case: row.case,
+    title: row.case,
+    adapter: 'idb',
+    size: 100,
+    params: {},
+    operations: 100,
+    status: 'ok',
+    reason: null,
+    warmup: [],
+  };
   writeSync(fd, `${comma ? ',' : ''}${JSON.stringify(identity).slice(0, -1)},"samples":[`);
   const text = row.sample ?? digit;
   const CHUNK = 1 << 16;
@@ -60,7 +82,10 @@ function writeRow(fd: number, row: BigRow, comma: boolean): void {
 /** Not-ok rows, many of them: the smallest rows a file can hold. */
 export function writeManyRows(path: string, count: number): void {
   const doc = realDoc();
-  const [head, tail] = JSON.stringify({ ...doc, cases: '\u0000' }).split('"\\u0000"') as [string, string];
+  const [head, tail] = JSON.stringify({ ...doc, cases: '\u0000' }).split('"\\u0000"') as [
+    string,
+    string,
+  ];
   const fd = openSync(path, 'w');
   try {
     writeSync(fd, `${head}[`);
@@ -68,7 +93,21 @@ export function writeManyRows(path: string, count: number): void {
     for (let at = 0; at < count; at += CHUNK) {
       const parts: string[] = [];
       for (let i = at; i < Math.min(count, at + CHUNK); i++) {
-        parts.push(JSON.stringify({ suite: 'insert', case: `c${i}`, title: 't', adapter: 'idb', size: 100, params: {}, operations: 100, status: 'unsupported', reason: 'r', samples: [], warmup: [] }));
+        parts.push(
+          JSON.stringify({
+            suite: 'insert',
+            case: `c${i}`,
+            title: 't',
+            adapter: 'idb',
+            size: 100,
+            params: {},
+            operations: 100,
+            status: 'unsupported',
+            reason: 'r',
+            samples: [],
+            warmup: [],
+          }),
+        );
       }
       writeSync(fd, `${at > 0 ? ',' : ''}${parts.join(',')}`);
     }
@@ -88,15 +127,39 @@ export interface Outcome {
 }
 
 /** A CLI command as a user runs it, with its peak memory: a bound on memory, which load on the machine does not move. */
-export function measured(name: 'compare' | 'merge' | 'export', args: readonly string[], scratch: string): Outcome {
+export function measured(
+  name: 'compare' | 'merge' | 'export',
+  args: readonly string[],
+  scratch: string,
+): Outcome {
   const rss = join(scratch, `rss-${process.pid}-${Date.now()}.txt`);
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', '-o', rss, process.execPath, '--import', 'tsx', join(ROOT, 'src', 'cli', `${name}.ts`), ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 300_000,
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, peakMb: peakOf(rss) };
+  const r = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      '%M',
+      '-o',
+      rss,
+      process.execPath,
+      '--import',
+      'tsx',
+      join(ROOT, 'src', 'cli', `${name}.ts`),
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 300_000,
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
+  return {
+    code: r.status,
+    signal: r.signal,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    peakMb: peakOf(rss),
+  };
 }
 
 /** The peak memory /usr/bin/time wrote to `path` for a child that has ended, in MB. */

@@ -55,7 +55,12 @@ describe.skipIf(!chromium.found)('Chromium with a 60-character TMPDIR', () => {
   it('the Playwright driver starts it and loads the page', async () => {
     const session = new BrowserSession('chromium', defaultLimits(60_000));
     onLoaded = () => session.end({ kind: 'cancelled', message: 'the page loaded' });
-    const end = await drivePlaywright({ browser: chromium as FoundBrowser, url: `${origin}/`, session, signal: new AbortController().signal });
+    const end = await drivePlaywright({
+      browser: chromium as FoundBrowser,
+      url: `${origin}/`,
+      session,
+      signal: new AbortController().signal,
+    });
     expect(end).toMatchObject({ kind: 'cancelled', message: 'the page loaded' });
   }, 120_000);
 

@@ -81,8 +81,21 @@ export const selfOpened = defineCase({
   teardown: (_ctx, handle) => handle.close(),
 });
 
-const plan = (over: Partial<Plan> = {}): Plan => ({ ...DEFAULT_PLAN, suites: ['t'], adapters: ['memory'], sizes: [10], iterations: 3, warmup: 1, ...over });
-const suiteOf = (...cases: BenchCase[]): Suite => ({ id: 't', title: 'test', description: 'test suite', cases: () => cases });
+const plan = (over: Partial<Plan> = {}): Plan => ({
+  ...DEFAULT_PLAN,
+  suites: ['t'],
+  adapters: ['memory'],
+  sizes: [10],
+  iterations: 3,
+  warmup: 1,
+  ...over,
+});
+const suiteOf = (...cases: BenchCase[]): Suite => ({
+  id: 't',
+  title: 'test',
+  description: 'test suite',
+  cases: () => cases,
+});
 
 /** The memory store with one method taken off its handles, while it still declares its capability. */
 function without(method: keyof StoreHandle): StoreAdapter {
@@ -97,7 +110,8 @@ function without(method: keyof StoreHandle): StoreAdapter {
   };
 }
 
-const run = (suites: Suite[], adapters: StoreAdapter[], p: Plan) => runPlan({ plan: p, suites, adapters, runId: 'caps', cleanupTimeoutMs: 500, timerStepMs: 0.005 });
+const run = (suites: Suite[], adapters: StoreAdapter[], p: Plan) =>
+  runPlan({ plan: p, suites, adapters, runId: 'caps', cleanupTimeoutMs: 500, timerStepMs: 0.005 });
 
 describe('cases typed by their needs', () => {
   it('defineCase hands the runner the case as written', () => {
@@ -107,11 +121,18 @@ describe('cases typed by their needs', () => {
 
   it('the runner fails a row whose adapter declares a capability its handle lacks, naming both, before setup', async () => {
     const broken = without('bulkPut');
-    const out = await run([insertSuite], [broken, memoryAdapter], plan({ suites: ['insert'], cases: ['serial', 'bulk'] }));
-    const row = (adapter: string, c: string) => out.cases.find((r) => r.adapter === adapter && r.case === c);
+    const out = await run(
+      [insertSuite],
+      [broken, memoryAdapter],
+      plan({ suites: ['insert'], cases: ['serial', 'bulk'] }),
+    );
+    const row = (adapter: string, c: string) =>
+      out.cases.find((r) => r.adapter === adapter && r.case === c);
     expect(row(broken.id, 'bulk')).toMatchObject({
       status: 'error',
-      reason: expect.stringMatching(/^memory-without-bulkPut declares bulkWrite but its handle has no bulkPut\(\).*\(warm-up sample 1, after 0 timed samples\)$/),
+      reason: expect.stringMatching(
+        /^memory-without-bulkPut declares bulkWrite but its handle has no bulkPut\(\).*\(warm-up sample 1, after 0 timed samples\)$/,
+      ),
     });
     // It lacks no method the serial case needs, and the intact store runs both.
     expect(row(broken.id, 'serial')?.status).toBe('ok');
@@ -132,7 +153,12 @@ describe('cases typed by their needs', () => {
     });
     const broken = without('getMany');
     const out = await run([suiteOf(shared)], [broken, memoryAdapter], plan());
-    expect(out.cases.find((r) => r.adapter === broken.id)).toMatchObject({ status: 'error', reason: expect.stringMatching(/declares getMany but its handle has no getMany\(\).*filling its shared database/) });
+    expect(out.cases.find((r) => r.adapter === broken.id)).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(
+        /declares getMany but its handle has no getMany\(\).*filling its shared database/,
+      ),
+    });
     expect(out.cases.find((r) => r.adapter === 'memory')?.status).toBe('ok');
     expect(setups).toBe(1); // the intact store's only
   });
@@ -145,11 +171,24 @@ describe('cases typed by their needs', () => {
       async open(name, options) {
         const handle = await memoryAdapter.open(name, options);
         const getMany = handle.getMany?.bind(handle);
-        return Object.defineProperty({ ...handle }, 'getMany', { get: () => (reads++, getMany), enumerable: true });
+        return Object.defineProperty({ ...handle }, 'getMany', {
+          get: () => (reads++, getMany),
+          enumerable: true,
+        });
       },
     };
-    const c = defineCase({ id: 'c', title: 'c', needs: ['getMany'], operations: () => 1, run: async (ctx) => void (await ctx.handle.getMany(['a'])) });
-    const out = await run([suiteOf(c)], [counting], plan({ adapters: ['counting'], iterations: 4, warmup: 2 }));
+    const c = defineCase({
+      id: 'c',
+      title: 'c',
+      needs: ['getMany'],
+      operations: () => 1,
+      run: async (ctx) => void (await ctx.handle.getMany(['a'])),
+    });
+    const out = await run(
+      [suiteOf(c)],
+      [counting],
+      plan({ adapters: ['counting'], iterations: 4, warmup: 2 }),
+    );
     expect(out.cases[0]?.status).toBe('ok');
     expect(reads).toBe(6 + 1); // one per run of the body, and the one check
   });
@@ -157,7 +196,12 @@ describe('cases typed by their needs', () => {
   it('ctx.checked fails a case that opens its own database on a handle without the method', async () => {
     const broken = without('getMany');
     const out = await run([suiteOf(selfOpened)], [broken, memoryAdapter], plan());
-    expect(out.cases.find((r) => r.adapter === broken.id)).toMatchObject({ status: 'error', reason: expect.stringMatching(/^memory-without-getMany declares getMany but its handle has no getMany\(\)/) });
+    expect(out.cases.find((r) => r.adapter === broken.id)).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(
+        /^memory-without-getMany declares getMany but its handle has no getMany\(\)/,
+      ),
+    });
     expect(out.cases.find((r) => r.adapter === 'memory')?.status).toBe('ok');
   });
 });

@@ -1,8 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { ArgsError, DEFAULT_OUT, DEFAULT_SERVE_PORT, DEFAULT_WAIT_MS, parseServeArgs, parseSweepArgs, sweepUsage } from '../../src/cli/args.ts';
-import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_PLAN, PLAN_LIMITS, type PlanVocabulary } from '../../src/core/plan.ts';
+import {
+  ArgsError,
+  DEFAULT_OUT,
+  DEFAULT_SERVE_PORT,
+  DEFAULT_WAIT_MS,
+  parseServeArgs,
+  parseSweepArgs,
+  sweepUsage,
+} from '../../src/cli/args.ts';
+import {
+  DEFAULT_AUTO,
+  DEFAULT_BUDGET_MS,
+  DEFAULT_PLAN,
+  PLAN_LIMITS,
+  type PlanVocabulary,
+} from '../../src/core/plan.ts';
 
-const vocab: PlanVocabulary = { suites: ['insert', 'read'], adapters: ['memory', 'idb', 'pouchdb'], fixtures: ['person', 'nested'] };
+const vocab: PlanVocabulary = {
+  suites: ['insert', 'read'],
+  adapters: ['memory', 'idb', 'pouchdb'],
+  fixtures: ['person', 'nested'],
+};
 const browsers = ['chromium', 'firefox', 'webkit'];
 const parse = (...argv: string[]) => parseSweepArgs(argv, vocab, browsers);
 const error = (...argv: string[]): string => {
@@ -30,30 +48,61 @@ describe('cli args - sweep defaults', () => {
       remote: null,
       baseline: null,
       launches: null,
-      plan: { ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['memory', 'idb', 'pouchdb'], sizes: [...DEFAULT_PLAN.sizes], params: {}, auto: DEFAULT_AUTO, budgetMs: DEFAULT_BUDGET_MS },
+      plan: {
+        ...DEFAULT_PLAN,
+        suites: ['insert', 'read'],
+        adapters: ['memory', 'idb', 'pouchdb'],
+        sizes: [...DEFAULT_PLAN.sizes],
+        params: {},
+        auto: DEFAULT_AUTO,
+        budgetMs: DEFAULT_BUDGET_MS,
+      },
     });
   });
 });
 
 describe('cli args - measurement flags', () => {
   it('--auto takes the defaults, --auto=SPEC tunes them, --budget sets the time, --worker and --cases go into the plan', () => {
-    expect(parse('--auto').plan.auto).toEqual({ targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60000, passes: 12 });
-    expect(parse('--auto=ci:1%,max-n:50,passes:1').plan.auto).toEqual({ targetRelCi: 0.01, minN: 6, maxN: 50, maxMs: 60000, passes: 1 });
+    expect(parse('--auto').plan.auto).toEqual({
+      targetRelCi: 0.02,
+      minN: 6,
+      maxN: 1000,
+      maxMs: 60000,
+      passes: 12,
+    });
+    expect(parse('--auto=ci:1%,max-n:50,passes:1').plan.auto).toEqual({
+      targetRelCi: 0.01,
+      minN: 6,
+      maxN: 50,
+      maxMs: 60000,
+      passes: 1,
+    });
     expect(parse('--budget', '10m').plan).toMatchObject({ auto: DEFAULT_AUTO, budgetMs: 600_000 });
-    expect(parse('--worker', '--cases', 'bulk').plan).toMatchObject({ worker: true, cases: ['bulk'] });
+    expect(parse('--worker', '--cases', 'bulk').plan).toMatchObject({
+      worker: true,
+      cases: ['bulk'],
+    });
     expect(parse().plan.auto).toEqual(DEFAULT_AUTO);
     expect(parse('--iterations', '5').plan).not.toHaveProperty('auto');
     expect(parse().plan).not.toHaveProperty('worker');
   });
 
   it('refuses a fixed count together with adaptive sampling, saying to give one', () => {
-    expect(error('--iterations', '5', '--budget', '1m')).toMatch(/^--iterations takes a fixed count of samples per row; --budget samples adaptively/);
-    expect(error('--iterations', '5', '--auto')).toMatch(/^--iterations takes a fixed count of samples per row; --auto samples adaptively/);
-    expect(error('--budget', 'soon')).toMatch(/^--budget: "soon" is not a duration; allowed: 1s to 24h/);
+    expect(error('--iterations', '5', '--budget', '1m')).toMatch(
+      /^--iterations takes a fixed count of samples per row; --budget samples adaptively/,
+    );
+    expect(error('--iterations', '5', '--auto')).toMatch(
+      /^--iterations takes a fixed count of samples per row; --auto samples adaptively/,
+    );
+    expect(error('--budget', 'soon')).toMatch(
+      /^--budget: "soon" is not a duration; allowed: 1s to 24h/,
+    );
   });
 
   it('refuses a bad auto spec and a value on --worker, saying what is allowed', () => {
-    expect(error('--auto=ci:0.01%')).toMatch(/^--auto: ci "0\.01%" is not a percentage of the median from 0\.1% to 50%/);
+    expect(error('--auto=ci:0.01%')).toMatch(
+      /^--auto: ci "0\.01%" is not a percentage of the median from 0\.1% to 50%/,
+    );
     expect(error('--auto=fast')).toMatch(/^--auto: "fast" is not key:value/);
     expect(error('--worker=yes')).toBe('--worker takes no value, got "yes"');
   });
@@ -62,20 +111,33 @@ describe('cli args - measurement flags', () => {
 describe('cli args - sweep flags', () => {
   it('reads every flag in the --flag value form', () => {
     const args = parse(
-      '--browsers', 'firefox,chromium',
-      '--suites', 'read',
-      '--adapters', 'idb,memory',
-      '--sizes', '50,1000',
-      '--iterations', '7',
-      '--warmup', '0',
-      '--seed', '9',
-      '--timeout-ms', '5000',
-      '--fixture', 'nested',
-      '--params', 'chunkSizes=1,10;pageSize=20;mode=fast',
-      '--out', 'results/x',
+      '--browsers',
+      'firefox,chromium',
+      '--suites',
+      'read',
+      '--adapters',
+      'idb,memory',
+      '--sizes',
+      '50,1000',
+      '--iterations',
+      '7',
+      '--warmup',
+      '0',
+      '--seed',
+      '9',
+      '--timeout-ms',
+      '5000',
+      '--fixture',
+      'nested',
+      '--params',
+      'chunkSizes=1,10;pageSize=20;mode=fast',
+      '--out',
+      'results/x',
       '--no-build',
-      '--shard', '2/3',
-      '--host', '192.168.1.20',
+      '--shard',
+      '2/3',
+      '--host',
+      '192.168.1.20',
     );
     expect(args).toEqual({
       help: false,
@@ -126,42 +188,74 @@ describe('cli args - sweep flags', () => {
 
 describe('cli args - sweep errors', () => {
   it('names unknown browsers and lists the allowed ones', () => {
-    expect(error('--browsers', 'nope')).toBe('--browsers: unknown "nope"; allowed: chromium, firefox, webkit');
-    expect(error('--browsers', 'chromium,safari,edge')).toBe('--browsers: unknown "safari", "edge"; allowed: chromium, firefox, webkit');
-    expect(error('--browsers', ',')).toBe('--browsers: none given; allowed: chromium, firefox, webkit');
+    expect(error('--browsers', 'nope')).toBe(
+      '--browsers: unknown "nope"; allowed: chromium, firefox, webkit',
+    );
+    expect(error('--browsers', 'chromium,safari,edge')).toBe(
+      '--browsers: unknown "safari", "edge"; allowed: chromium, firefox, webkit',
+    );
+    expect(error('--browsers', ',')).toBe(
+      '--browsers: none given; allowed: chromium, firefox, webkit',
+    );
   });
 
   it('gives the allowed range for sizes, iterations, warm-up and the time limit', () => {
-    expect(error('--sizes', '0')).toBe(`--sizes: 0 is out of range; allowed: 1 to ${PLAN_LIMITS.maxSize}`);
-    expect(error('--sizes', '100,abc')).toBe(`--sizes: "abc" is not a whole number; allowed: 1 to ${PLAN_LIMITS.maxSize}`);
-    expect(error('--iterations', '0')).toBe(`--iterations: 0 is out of range; allowed: 1 to ${PLAN_LIMITS.maxIterations}`);
-    expect(error('--warmup', '-1')).toBe(`--warmup: "-1" is not a whole number; allowed: 0 to ${PLAN_LIMITS.maxWarmup}`);
-    expect(error('--timeout-ms', '1.5')).toBe(`--timeout-ms: "1.5" is not a whole number; allowed: 1 to ${PLAN_LIMITS.maxTimeoutMs}`);
+    expect(error('--sizes', '0')).toBe(
+      `--sizes: 0 is out of range; allowed: 1 to ${PLAN_LIMITS.maxSize}`,
+    );
+    expect(error('--sizes', '100,abc')).toBe(
+      `--sizes: "abc" is not a whole number; allowed: 1 to ${PLAN_LIMITS.maxSize}`,
+    );
+    expect(error('--iterations', '0')).toBe(
+      `--iterations: 0 is out of range; allowed: 1 to ${PLAN_LIMITS.maxIterations}`,
+    );
+    expect(error('--warmup', '-1')).toBe(
+      `--warmup: "-1" is not a whole number; allowed: 0 to ${PLAN_LIMITS.maxWarmup}`,
+    );
+    expect(error('--timeout-ms', '1.5')).toBe(
+      `--timeout-ms: "1.5" is not a whole number; allowed: 1 to ${PLAN_LIMITS.maxTimeoutMs}`,
+    );
   });
 
   it('names unknown suites, adapters and fixtures with the allowed ones', () => {
-    expect(error('--suites', 'insert,write')).toBe('--suites: unknown "write"; allowed: insert, read');
-    expect(error('--adapters', 'websql')).toBe('--adapters: unknown "websql"; allowed: memory, idb, pouchdb');
-    expect(error('--fixture', 'people')).toBe('--fixture: unknown "people"; allowed: person, nested');
+    expect(error('--suites', 'insert,write')).toBe(
+      '--suites: unknown "write"; allowed: insert, read',
+    );
+    expect(error('--adapters', 'websql')).toBe(
+      '--adapters: unknown "websql"; allowed: memory, idb, pouchdb',
+    );
+    expect(error('--fixture', 'people')).toBe(
+      '--fixture: unknown "people"; allowed: person, nested',
+    );
     expect(error('--fixture', 'person,nested')).toBe('--fixture: give exactly 1, got 2');
   });
 
   it('refuses malformed params', () => {
-    expect(error('--params', 'pageSize')).toBe('--params: "pageSize" is not name=value; write e.g. chunkSizes=1,10,100;pageSize=10');
+    expect(error('--params', 'pageSize')).toBe(
+      '--params: "pageSize" is not name=value; write e.g. chunkSizes=1,10,100;pageSize=10',
+    );
   });
 
   it('refuses unknown flags, suggesting a near one', () => {
-    expect(error('--size', '100')).toMatch(/^unknown flag --size \(did you mean --sizes\?\); allowed: --browsers, --suites, .*--no-build, --manual, .*--help$/);
+    expect(error('--size', '100')).toMatch(
+      /^unknown flag --size \(did you mean --sizes\?\); allowed: --browsers, --suites, .*--no-build, --manual, .*--help$/,
+    );
     expect(error('--frobnicate')).toMatch(/^unknown flag --frobnicate; allowed: --browsers/);
   });
 
   it('refuses a flag without its value, a value on a switch, repeats and stray words', () => {
     expect(error('--sizes')).toBe('--sizes needs a value, e.g. --sizes 100,1000');
-    expect(error('--sizes', '--iterations', '3')).toBe('--sizes needs a value, e.g. --sizes 100,1000');
+    expect(error('--sizes', '--iterations', '3')).toBe(
+      '--sizes needs a value, e.g. --sizes 100,1000',
+    );
     expect(error('--out=')).toBe('--out needs a value, e.g. --out out');
     expect(error('--no-build=yes')).toBe('--no-build takes no value, got "yes"');
-    expect(error('--sizes', '10', '--sizes', '20')).toBe('--sizes is given more than once; give it once (lists are comma-separated)');
-    expect(error('chromium')).toBe('unexpected argument "chromium"; flags start with --, e.g. --browsers chromium,firefox');
+    expect(error('--sizes', '10', '--sizes', '20')).toBe(
+      '--sizes is given more than once; give it once (lists are comma-separated)',
+    );
+    expect(error('chromium')).toBe(
+      'unexpected argument "chromium"; flags start with --, e.g. --browsers chromium,firefox',
+    );
   });
 });
 
@@ -173,10 +267,18 @@ describe('cli args - shard', () => {
   });
 
   it('refuses shards that do not exist, and text that is not i/n', () => {
-    expect(error('--shard', '5/4')).toBe('--shard: "5/4": shard 5 does not exist; allowed: 1 to 4 (shards count from 1)');
-    expect(error('--shard', '0/4')).toBe('--shard: "0/4": shard 0 does not exist; allowed: 1 to 4 (shards count from 1)');
-    expect(error('--shard', '1/0')).toMatch(/^--shard: "1\/0": the shard count 0 is out of range; allowed: 1 to \d+$/);
-    expect(error('--shard', 'half')).toBe('--shard: "half" is not i/n; write e.g. 2/4 for the second of four shards');
+    expect(error('--shard', '5/4')).toBe(
+      '--shard: "5/4": shard 5 does not exist; allowed: 1 to 4 (shards count from 1)',
+    );
+    expect(error('--shard', '0/4')).toBe(
+      '--shard: "0/4": shard 0 does not exist; allowed: 1 to 4 (shards count from 1)',
+    );
+    expect(error('--shard', '1/0')).toMatch(
+      /^--shard: "1\/0": the shard count 0 is out of range; allowed: 1 to \d+$/,
+    );
+    expect(error('--shard', 'half')).toBe(
+      '--shard: "half" is not i/n; write e.g. 2/4 for the second of four shards',
+    );
   });
 });
 
@@ -184,41 +286,67 @@ describe('cli args - manual, host, remote', () => {
   it('--manual waits 10 minutes unless --wait-ms says otherwise', () => {
     expect(parse('--manual')).toMatchObject({ manual: true, waitMs: 600_000, browsers: null });
     expect(parse('--manual', '--wait-ms', '5000').waitMs).toBe(5000);
-    expect(error('--wait-ms', '5000')).toBe('--wait-ms applies only to --manual (how long to wait for a browser to open the URL)');
-    expect(error('--manual', '--wait-ms', '10')).toMatch(/^--wait-ms: "10" is out of range; allowed: 1000 to \d+ \(ms\)$/);
+    expect(error('--wait-ms', '5000')).toBe(
+      '--wait-ms applies only to --manual (how long to wait for a browser to open the URL)',
+    );
+    expect(error('--manual', '--wait-ms', '10')).toMatch(
+      /^--wait-ms: "10" is out of range; allowed: 1000 to \d+ \(ms\)$/,
+    );
   });
 
   it('--launches spreads the passes over 1 to passes launches; it needs passes and a browser the sweep starts', () => {
     expect(parse().launches).toBeNull(); // one per pass
     expect(parse('--launches', '4').launches).toBe(4);
     expect(parse('--launches', '1').launches).toBe(1);
-    expect(error('--launches', '13')).toBe(`--launches: "13" is out of range; allowed: 1 to 12 (the plan's passes; --auto passes:N sets them)`);
+    expect(error('--launches', '13')).toBe(
+      `--launches: "13" is out of range; allowed: 1 to 12 (the plan's passes; --auto passes:N sets them)`,
+    );
     expect(error('--auto=passes:3', '--launches', '4')).toMatch(/allowed: 1 to 3 /);
     expect(error('--launches', 'x')).toMatch(/^--launches: "x" is out of range/);
     expect(error('--launches', '0')).toMatch(/^--launches: "0" is out of range/);
-    expect(error('--iterations', '5', '--launches', '2')).toMatch(/^--launches spreads the passes of adaptive sampling over browser launches; with --iterations there is one pass/);
-    expect(error('--manual', '--launches', '2')).toMatch(/^--launches needs a browser the sweep starts; with --manual one page runs every pass/);
+    expect(error('--iterations', '5', '--launches', '2')).toMatch(
+      /^--launches spreads the passes of adaptive sampling over browser launches; with --iterations there is one pass/,
+    );
+    expect(error('--manual', '--launches', '2')).toMatch(
+      /^--launches needs a browser the sweep starts; with --manual one page runs every pass/,
+    );
   });
 
   it('--manual goes alone: no --browsers, no --remote', () => {
-    expect(error('--manual', '--browsers', 'chromium')).toMatch(/^--manual and --browsers cannot be combined: /);
-    expect(error('--manual', '--remote', 'ws://127.0.0.1:1/x')).toMatch(/^--manual and --remote cannot be combined: /);
+    expect(error('--manual', '--browsers', 'chromium')).toMatch(
+      /^--manual and --browsers cannot be combined: /,
+    );
+    expect(error('--manual', '--remote', 'ws://127.0.0.1:1/x')).toMatch(
+      /^--manual and --remote cannot be combined: /,
+    );
   });
 
   it('--host takes IP addresses and host names, and refuses the rest', () => {
     expect(parse('--host', '0.0.0.0').host).toBe('0.0.0.0');
     expect(parse('--host', '[::1]').host).toBe('::1');
     expect(parse('--host', 'bench-box.local').host).toBe('bench-box.local');
-    expect(error('--host', 'http://x')).toMatch(/^--host: "http:\/\/x" is not an IP address or host name; allowed: e\.g\. 127\.0\.0\.1 \(the default\)/);
+    expect(error('--host', 'http://x')).toMatch(
+      /^--host: "http:\/\/x" is not an IP address or host name; allowed: e\.g\. 127\.0\.0\.1 \(the default\)/,
+    );
   });
 
   it('--remote: ws:// is one browser (default chromium), http:// needs --browsers, other schemes are refused', () => {
     expect(parse('--remote', 'ws://127.0.0.1:9000/abc').remote).toBe('ws://127.0.0.1:9000/abc');
-    expect(parse('--remote', 'wss://grid.example/pw', '--browsers', 'firefox').browsers).toEqual(['firefox']);
-    expect(error('--remote', 'ws://h/x', '--browsers', 'chromium,firefox')).toBe('--remote ws://: a Playwright browser server runs one browser; give one with --browsers (got chromium, firefox)');
-    expect(parse('--remote', 'http://grid:4444', '--browsers', 'chromium,firefox').remote).toBe('http://grid:4444');
-    expect(error('--remote', 'http://grid:4444')).toBe('--remote http(s)://: say which browsers to ask the WebDriver endpoint for, e.g. --browsers chrome,firefox');
-    expect(error('--remote', 'ftp://x')).toMatch(/^--remote: ftp: is not supported; allowed: ws:\/\/ or wss:\/\//);
+    expect(parse('--remote', 'wss://grid.example/pw', '--browsers', 'firefox').browsers).toEqual([
+      'firefox',
+    ]);
+    expect(error('--remote', 'ws://h/x', '--browsers', 'chromium,firefox')).toBe(
+      '--remote ws://: a Playwright browser server runs one browser; give one with --browsers (got chromium, firefox)',
+    );
+    expect(parse('--remote', 'http://grid:4444', '--browsers', 'chromium,firefox').remote).toBe(
+      'http://grid:4444',
+    );
+    expect(error('--remote', 'http://grid:4444')).toBe(
+      '--remote http(s)://: say which browsers to ask the WebDriver endpoint for, e.g. --browsers chrome,firefox',
+    );
+    expect(error('--remote', 'ftp://x')).toMatch(
+      /^--remote: ftp: is not supported; allowed: ws:\/\/ or wss:\/\//,
+    );
     expect(error('--remote', 'not a url')).toMatch(/^--remote: "not a url" is not a URL; /);
   });
 });
@@ -241,18 +369,34 @@ describe('cli args - serve', () => {
   });
 
   it('refuses bad ports, naming where the value came from', () => {
-    expect(() => parseServeArgs(['--port', '70000'], {})).toThrow('--port: "70000" is not a port; allowed: 0 to 65535 (0 picks a free one)');
-    expect(() => parseServeArgs([], { PORT: 'x' })).toThrow('PORT: "x" is not a port; allowed: 0 to 65535 (0 picks a free one)');
-    expect(() => parseServeArgs(['--host', 'a'], {})).toThrow(/^unknown flag --host; allowed: --port, --help$/);
+    expect(() => parseServeArgs(['--port', '70000'], {})).toThrow(
+      '--port: "70000" is not a port; allowed: 0 to 65535 (0 picks a free one)',
+    );
+    expect(() => parseServeArgs([], { PORT: 'x' })).toThrow(
+      'PORT: "x" is not a port; allowed: 0 to 65535 (0 picks a free one)',
+    );
+    expect(() => parseServeArgs(['--host', 'a'], {})).toThrow(
+      /^unknown flag --host; allowed: --port, --help$/,
+    );
   });
 });
 
 describe('cli args - --baseline', () => {
   it('takes a file and a threshold, and refuses a threshold alone or a fixed count', () => {
-    expect(parse('--baseline', 'base.json', '--threshold', '10%').baseline).toEqual({ path: 'base.json', thresholdPct: 10 });
-    expect(parse('--baseline', 'base.json').baseline).toEqual({ path: 'base.json', thresholdPct: 5 });
+    expect(parse('--baseline', 'base.json', '--threshold', '10%').baseline).toEqual({
+      path: 'base.json',
+      thresholdPct: 10,
+    });
+    expect(parse('--baseline', 'base.json').baseline).toEqual({
+      path: 'base.json',
+      thresholdPct: 5,
+    });
     expect(() => parse('--threshold', '5%')).toThrow('--threshold applies only to --baseline');
-    expect(() => parse('--baseline', 'base.json', '--iterations', '5')).toThrow('--baseline samples each row until its change is decided, which needs adaptive sampling; leave out --iterations');
-    expect(() => parse('--baseline', 'base.json', '--threshold', 'lots')).toThrow('--threshold: "lots" is not a percentage');
+    expect(() => parse('--baseline', 'base.json', '--iterations', '5')).toThrow(
+      '--baseline samples each row until its change is decided, which needs adaptive sampling; leave out --iterations',
+    );
+    expect(() => parse('--baseline', 'base.json', '--threshold', 'lots')).toThrow(
+      '--threshold: "lots" is not a percentage',
+    );
   });
 });

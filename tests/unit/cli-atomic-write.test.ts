@@ -3,7 +3,16 @@
  * symbolic link planted beside the target is never followed; and removed when the write fails.
  */
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,12 +57,36 @@ describe('writeAtomically - temporary files', () => {
   });
 
   it('leaves no temporary file when the write fails (a file-size limit, as a full disk would)', () => {
-    const source = join(ROOT, 'results', readdirSync(join(ROOT, 'results')).find((f) => f.endsWith('-chromium.json'))!);
+    const source = join(
+      ROOT,
+      'results',
+      readdirSync(join(ROOT, 'results')).find((f) => f.endsWith('-chromium.json'))!,
+    );
     const out = join(dir, 'samples.csv');
     // ulimit -f holds for root too, where a read-only folder would not stop the write.
-    const r = spawnSync('sh', ['-c', 'ulimit -f 8 && exec "$@"', 'sh', process.execPath, '--import', 'tsx', join(ROOT, 'src/cli/export.ts'), source, '--format', 'csv', '--samples', '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(
+      'sh',
+      [
+        '-c',
+        'ulimit -f 8 && exec "$@"',
+        'sh',
+        process.execPath,
+        '--import',
+        'tsx',
+        join(ROOT, 'src/cli/export.ts'),
+        source,
+        '--format',
+        'csv',
+        '--samples',
+        '--out',
+        out,
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(r.status, r.stderr).toBe(2);
     expect(readdirSync(dir)).toEqual([]);
-    expect(r.stderr.trimEnd()).toBe(`export: cannot write ${out}: the file is larger than this process may write (its file-size limit, ulimit -f)`);
+    expect(r.stderr.trimEnd()).toBe(
+      `export: cannot write ${out}: the file is larger than this process may write (its file-size limit, ulimit -f)`,
+    );
   });
 });

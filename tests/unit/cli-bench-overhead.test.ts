@@ -1,37 +1,117 @@
 import { describe, expect, it } from 'vitest';
 import { OVERHEAD_USAGE, parseOverheadArgs } from '../../src/cli/bench-overhead.ts';
 import { OVERHEAD_CASE_IDS, OVERHEAD_CASES } from '../../src/cli/overhead/cases.ts';
-import { badness, meetsTarget, summarizeRounds, verdict, type Round } from '../../src/cli/overhead/summary.ts';
+import {
+  badness,
+  meetsTarget,
+  summarizeRounds,
+  verdict,
+  type Round,
+} from '../../src/cli/overhead/summary.ts';
 
 describe('bench:overhead flags', () => {
   it('defaults to 20 alternating rounds of 4 samples (+1 warm-up) of every case in Chromium and Firefox, each case at its own size, built fresh, no split', () => {
-    expect(parseOverheadArgs([])).toEqual({ help: false, rounds: 20, samples: 4, warmup: 1, build: true, split: false, browsers: ['chromium', 'firefox'], cases: OVERHEAD_CASE_IDS });
+    expect(parseOverheadArgs([])).toEqual({
+      help: false,
+      rounds: 20,
+      samples: 4,
+      warmup: 1,
+      build: true,
+      split: false,
+      browsers: ['chromium', 'firefox'],
+      cases: OVERHEAD_CASE_IDS,
+    });
   });
 
   it('takes every flag the usage names', () => {
-    const args = parseOverheadArgs(['--rounds', '7', '--samples', '3', '--warmup', '0', '--size', '500', '--split', '--out', 'o.json', '--no-build', '--browsers', 'firefox', '--cases', 'serial-idb,bulk']);
-    expect(args).toEqual({ help: false, rounds: 7, samples: 3, warmup: 0, size: 500, build: false, split: true, out: 'o.json', browsers: ['firefox'], cases: ['serial-idb', 'bulk'] });
-    for (const flag of ['--rounds', '--samples', '--warmup', '--size', '--split', '--out', '--no-build', '--browsers', '--cases']) expect(OVERHEAD_USAGE).toContain(flag);
+    const args = parseOverheadArgs([
+      '--rounds',
+      '7',
+      '--samples',
+      '3',
+      '--warmup',
+      '0',
+      '--size',
+      '500',
+      '--split',
+      '--out',
+      'o.json',
+      '--no-build',
+      '--browsers',
+      'firefox',
+      '--cases',
+      'serial-idb,bulk',
+    ]);
+    expect(args).toEqual({
+      help: false,
+      rounds: 7,
+      samples: 3,
+      warmup: 0,
+      size: 500,
+      build: false,
+      split: true,
+      out: 'o.json',
+      browsers: ['firefox'],
+      cases: ['serial-idb', 'bulk'],
+    });
+    for (const flag of [
+      '--rounds',
+      '--samples',
+      '--warmup',
+      '--size',
+      '--split',
+      '--out',
+      '--no-build',
+      '--browsers',
+      '--cases',
+    ])
+      expect(OVERHEAD_USAGE).toContain(flag);
   });
 
   it('refuses a bad number with its allowed range, and an unknown flag with the allowed ones', () => {
-    expect(() => parseOverheadArgs(['--rounds', '0'])).toThrow('--rounds: "0" is not a whole number from 1 to 1000');
-    expect(() => parseOverheadArgs(['--size', '1e4'])).toThrow('--size: "1e4" is not a whole number from 1 to 1000000');
-    expect(() => parseOverheadArgs(['--samples'])).toThrow('--samples needs a value, e.g. --samples 4');
-    expect(() => parseOverheadArgs(['--out'])).toThrow('--out needs a value, e.g. --out overhead.json');
-    expect(() => parseOverheadArgs(['--out', '--split'])).toThrow('--out needs a value, e.g. --out overhead.json');
-    expect(() => parseOverheadArgs(['--fast'])).toThrow('unknown flag --fast; allowed: --browsers, --cases, --rounds, --samples, --warmup, --size, --out, --split, --no-build, --help');
+    expect(() => parseOverheadArgs(['--rounds', '0'])).toThrow(
+      '--rounds: "0" is not a whole number from 1 to 1000',
+    );
+    expect(() => parseOverheadArgs(['--size', '1e4'])).toThrow(
+      '--size: "1e4" is not a whole number from 1 to 1000000',
+    );
+    expect(() => parseOverheadArgs(['--samples'])).toThrow(
+      '--samples needs a value, e.g. --samples 4',
+    );
+    expect(() => parseOverheadArgs(['--out'])).toThrow(
+      '--out needs a value, e.g. --out overhead.json',
+    );
+    expect(() => parseOverheadArgs(['--out', '--split'])).toThrow(
+      '--out needs a value, e.g. --out overhead.json',
+    );
+    expect(() => parseOverheadArgs(['--fast'])).toThrow(
+      'unknown flag --fast; allowed: --browsers, --cases, --rounds, --samples, --warmup, --size, --out, --split, --no-build, --help',
+    );
   });
 
   it('refuses a browser or case it does not know, naming the allowed ones', () => {
-    expect(() => parseOverheadArgs(['--browsers', 'chromium,webkit'])).toThrow('--browsers: unknown "webkit"; allowed: chromium, firefox');
-    expect(() => parseOverheadArgs(['--cases', 'serial'])).toThrow(`--cases: unknown "serial"; allowed: ${OVERHEAD_CASE_IDS.join(', ')}`);
-    expect(() => parseOverheadArgs(['--cases', 'bulk,'])).toThrow('--cases: "bulk," names none between two commas or at an end; allowed:');
+    expect(() => parseOverheadArgs(['--browsers', 'chromium,webkit'])).toThrow(
+      '--browsers: unknown "webkit"; allowed: chromium, firefox',
+    );
+    expect(() => parseOverheadArgs(['--cases', 'serial'])).toThrow(
+      `--cases: unknown "serial"; allowed: ${OVERHEAD_CASE_IDS.join(', ')}`,
+    );
+    expect(() => parseOverheadArgs(['--cases', 'bulk,'])).toThrow(
+      '--cases: "bulk," names none between two commas or at an end; allowed:',
+    );
   });
 
   it('covers the cases that await many times, each with a bare page', () => {
     const keys = OVERHEAD_CASES.map((c) => `${c.suite}/${c.case} ${c.adapter}`);
-    expect(keys).toEqual(expect.arrayContaining(['insert/bulk idb', 'insert/serial idb', 'insert/serial indexeddb-raw', 'paginate/walk-startkey pouchdb-idb', 'paginate/ref-startkey idb']));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'insert/bulk idb',
+        'insert/serial idb',
+        'insert/serial indexeddb-raw',
+        'paginate/walk-startkey pouchdb-idb',
+        'paginate/ref-startkey idb',
+      ]),
+    );
     for (const c of OVERHEAD_CASES) expect(c.bare).toMatch(/\.html$/);
   });
 });
@@ -40,7 +120,12 @@ describe('bench:overhead summary', () => {
   const round = (h: number[], b: number[]): Round => ({ harness: h, bare: b });
 
   it('gives the ratio of the pooled medians, and an interval over rounds that holds it', () => {
-    const rounds = [round([110, 112], [100, 101]), round([108, 111], [99, 100]), round([109, 113], [100, 102]), round([111, 110], [101, 100])];
+    const rounds = [
+      round([110, 112], [100, 101]),
+      round([108, 111], [99, 100]),
+      round([109, 113], [100, 102]),
+      round([111, 110], [101, 100]),
+    ];
     const s = summarizeRounds(rounds);
     expect(s).not.toBeNull();
     expect(s?.ratio).toBeCloseTo(110.5 / 100, 10);
@@ -51,9 +136,23 @@ describe('bench:overhead summary', () => {
   });
 
   it('widens the interval when the rounds disagree', () => {
-    const steady = summarizeRounds([round([100], [100]), round([101], [100]), round([99], [100]), round([100], [101]), round([100], [99])]);
-    const noisy = summarizeRounds([round([80], [100]), round([125], [100]), round([100], [70]), round([100], [130]), round([100], [100])]);
-    expect((noisy?.hi ?? 0) - (noisy?.lo ?? 0)).toBeGreaterThan(5 * ((steady?.hi ?? 0) - (steady?.lo ?? 0)));
+    const steady = summarizeRounds([
+      round([100], [100]),
+      round([101], [100]),
+      round([99], [100]),
+      round([100], [101]),
+      round([100], [99]),
+    ]);
+    const noisy = summarizeRounds([
+      round([80], [100]),
+      round([125], [100]),
+      round([100], [70]),
+      round([100], [130]),
+      round([100], [100]),
+    ]);
+    expect((noisy?.hi ?? 0) - (noisy?.lo ?? 0)).toBeGreaterThan(
+      5 * ((steady?.hi ?? 0) - (steady?.lo ?? 0)),
+    );
   });
 
   it('needs two rounds with samples on both sides', () => {
@@ -83,6 +182,8 @@ describe('bench:overhead summary', () => {
     expect(badness(ok)).toBeLessThan(badness(unsure));
     expect(badness(unsure)).toBeLessThan(badness(nearMiss));
     expect(badness(nearMiss)).toBeLessThan(badness(farMiss));
-    expect(badness({ ratio: 0.9, lo: 0.85, hi: 0.95 })).toBeGreaterThan(badness({ ratio: 1.1, lo: 1.05, hi: 1.15 }) - 0.01);
+    expect(badness({ ratio: 0.9, lo: 0.85, hi: 0.95 })).toBeGreaterThan(
+      badness({ ratio: 1.1, lo: 1.05, hi: 1.15 }) - 0.01,
+    );
   });
 });

@@ -1,47 +1,127 @@
 import { describe, expect, it } from 'vitest';
-import { findBrowsers, findChannel, findChromium, findFirefox, findSafari, findWebKit, KNOWN_BROWSER_IDS, redactUrl, remoteBrowser, type Machine } from '../../src/cli/browsers.ts';
+import {
+  findBrowsers,
+  findChannel,
+  findChromium,
+  findFirefox,
+  findSafari,
+  findWebKit,
+  KNOWN_BROWSER_IDS,
+  redactUrl,
+  remoteBrowser,
+  type Machine,
+} from '../../src/cli/browsers.ts';
 
 /** A machine with exactly these files, and these answers to `<binary> --version`. */
-function machine(files: string[], over: Partial<Machine> = {}, versions: Record<string, string> = {}): Machine {
+function machine(
+  files: string[],
+  over: Partial<Machine> = {},
+  versions: Record<string, string> = {},
+): Machine {
   const set = new Set(files);
   return {
     platform: 'linux',
     env: { PATH: '/usr/bin:/bin' },
     exists: (p) => set.has(p),
-    listDir: (dir) => [...new Set(files.filter((f) => f.startsWith(`${dir}/`)).map((f) => f.slice(dir.length + 1).split('/')[0] as string))],
-    run: (binary, args) => (binary === 'dpkg-query' ? '2.50.6-1' : args[0] === '--version' ? versions[binary] : undefined),
+    listDir: (dir) => [
+      ...new Set(
+        files
+          .filter((f) => f.startsWith(`${dir}/`))
+          .map((f) => f.slice(dir.length + 1).split('/')[0] as string),
+      ),
+    ],
+    run: (binary, args) =>
+      binary === 'dpkg-query' ? '2.50.6-1' : args[0] === '--version' ? versions[binary] : undefined,
     playwrightBuild: () => undefined,
     playwrightBuildVersion: () => undefined,
     ...over,
   };
 }
 
-const DEBIAN = ['/usr/bin/chromium', '/usr/bin/firefox-esr', '/usr/bin/WebKitWebDriver', '/usr/bin/xvfb-run', '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'];
-const VERSIONS = { '/usr/bin/chromium': 'Chromium 156.0.8078.79 built on Debian', '/usr/bin/firefox-esr': 'Mozilla Firefox 153.7.0esr' };
+const DEBIAN = [
+  '/usr/bin/chromium',
+  '/usr/bin/firefox-esr',
+  '/usr/bin/WebKitWebDriver',
+  '/usr/bin/xvfb-run',
+  '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+];
+const VERSIONS = {
+  '/usr/bin/chromium': 'Chromium 156.0.8078.79 built on Debian',
+  '/usr/bin/firefox-esr': 'Mozilla Firefox 153.7.0esr',
+};
 
 describe('cli browsers - Debian packages', () => {
   it('finds Chromium, a stock Firefox over BiDi and WebKitGTK over WebDriver under Xvfb', () => {
     const m = machine(DEBIAN, {}, VERSIONS);
     const [chromium, firefox, webkit] = findBrowsers(m);
-    expect(chromium).toMatchObject({ id: 'chromium', found: true, version: '156.0.8078.79', driver: 'playwright', playwright: { engine: 'chromium', executablePath: '/usr/bin/chromium' } });
-    expect(firefox).toMatchObject({ id: 'firefox', found: true, version: '153.7.0', driver: 'playwright', playwright: { engine: 'firefox', channel: 'moz-firefox', executablePath: '/usr/bin/firefox-esr' } });
-    expect(webkit).toMatchObject({ id: 'webkit', found: true, version: '2.50.6', driver: 'webdriver', webdriver: { kind: 'local', driverBinary: '/usr/bin/WebKitWebDriver', needsXvfb: true } });
-    expect(webkit?.found && webkit.webdriver?.capabilities).toEqual({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', args: ['--automation'] } });
-    expect(webkit?.found && webkit.webdriver?.kind === 'local' && webkit.webdriver.portArgs(4444)).toEqual(['--port=4444']);
+    expect(chromium).toMatchObject({
+      id: 'chromium',
+      found: true,
+      version: '156.0.8078.79',
+      driver: 'playwright',
+      playwright: { engine: 'chromium', executablePath: '/usr/bin/chromium' },
+    });
+    expect(firefox).toMatchObject({
+      id: 'firefox',
+      found: true,
+      version: '153.7.0',
+      driver: 'playwright',
+      playwright: {
+        engine: 'firefox',
+        channel: 'moz-firefox',
+        executablePath: '/usr/bin/firefox-esr',
+      },
+    });
+    expect(webkit).toMatchObject({
+      id: 'webkit',
+      found: true,
+      version: '2.50.6',
+      driver: 'webdriver',
+      webdriver: { kind: 'local', driverBinary: '/usr/bin/WebKitWebDriver', needsXvfb: true },
+    });
+    expect(webkit?.found && webkit.webdriver?.capabilities).toEqual({
+      browserName: 'MiniBrowser',
+      'webkitgtk:browserOptions': {
+        binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+        args: ['--automation'],
+      },
+    });
+    expect(
+      webkit?.found && webkit.webdriver?.kind === 'local' && webkit.webdriver.portArgs(4444),
+    ).toEqual(['--port=4444']);
   });
 
   it('needs no Xvfb where there is a display', () => {
-    const webkit = findWebKit(machine(DEBIAN.filter((f) => !f.includes('xvfb')), { env: { PATH: '/usr/bin', DISPLAY: ':0' } }));
+    const webkit = findWebKit(
+      machine(
+        DEBIAN.filter((f) => !f.includes('xvfb')),
+        { env: { PATH: '/usr/bin', DISPLAY: ':0' } },
+      ),
+    );
     expect(webkit).toMatchObject({ found: true, how: expect.not.stringContaining('xvfb') });
     // A real display keeps the browser's own compositing.
-    expect(webkit.found && webkit.webdriver?.kind === 'local' && webkit.webdriver.env).toBeUndefined();
+    expect(
+      webkit.found && webkit.webdriver?.kind === 'local' && webkit.webdriver.env,
+    ).toBeUndefined();
   });
 
   it('under Xvfb, turns off accelerated compositing, unless the user set it', () => {
     const webkit = findWebKit(machine(DEBIAN, {}, VERSIONS));
-    expect(webkit.found && webkit.webdriver?.kind === 'local' && webkit.webdriver.env).toEqual({ WEBKIT_DISABLE_COMPOSITING_MODE: '1' });
-    expect(webkit).toMatchObject({ how: expect.stringContaining('under xvfb-run, accelerated compositing off (WEBKIT_DISABLE_COMPOSITING_MODE=1)') });
-    const own = findWebKit(machine(DEBIAN, { env: { PATH: '/usr/bin', WEBKIT_DISABLE_COMPOSITING_MODE: '0' } }, VERSIONS));
+    expect(webkit.found && webkit.webdriver?.kind === 'local' && webkit.webdriver.env).toEqual({
+      WEBKIT_DISABLE_COMPOSITING_MODE: '1',
+    });
+    expect(webkit).toMatchObject({
+      how: expect.stringContaining(
+        'under xvfb-run, accelerated compositing off (WEBKIT_DISABLE_COMPOSITING_MODE=1)',
+      ),
+    });
+    const own = findWebKit(
+      machine(
+        DEBIAN,
+        { env: { PATH: '/usr/bin', WEBKIT_DISABLE_COMPOSITING_MODE: '0' } },
+        VERSIONS,
+      ),
+    );
     expect(own.found && own.webdriver?.kind === 'local' && own.webdriver.env).toBeUndefined();
   });
 
@@ -49,34 +129,86 @@ describe('cli browsers - Debian packages', () => {
     const m = machine(['/usr/bin/WebKitWebDriver']);
     const chromium = findChromium(m);
     expect(chromium.found).toBe(false);
-    expect(!chromium.found && chromium.why).toMatch(/^no Playwright Chromium build and no chromium on PATH; get it with: npx playwright install chromium; on Debian \(root\): apt-get update && apt-get install .*chromium/);
+    expect(!chromium.found && chromium.why).toMatch(
+      /^no Playwright Chromium build and no chromium on PATH; get it with: npx playwright install chromium; on Debian \(root\): apt-get update && apt-get install .*chromium/,
+    );
     const webkit = findWebKit(m);
-    expect(!webkit.found && webkit.why).toMatch(/^no Playwright WebKit build, and for WebKitGTK: no WebKitGTK MiniBrowser, no display and no xvfb-run; get it with: npx playwright install webkit; on Debian/);
+    expect(!webkit.found && webkit.why).toMatch(
+      /^no Playwright WebKit build, and for WebKitGTK: no WebKitGTK MiniBrowser, no display and no xvfb-run; get it with: npx playwright install webkit; on Debian/,
+    );
   });
 });
 
 describe('cli browsers - Playwright builds come first', () => {
-  it('uses Playwright\'s own Chromium, Firefox and WebKit where they are installed', () => {
-    const builds = { chromium: '/pw/chromium/chrome', firefox: '/pw/firefox/firefox', webkit: '/pw/webkit/pw_run.sh' };
-    const m = machine([...DEBIAN, ...Object.values(builds)], { playwrightBuild: (e) => builds[e], playwrightBuildVersion: (e) => ({ chromium: '156.0.8078.4', firefox: '157.0', webkit: '27.2' })[e] });
-    expect(findChromium(m)).toMatchObject({ found: true, label: "Chromium (Playwright's build)", version: '156.0.8078.4', playwright: { executablePath: builds.chromium } });
+  it("uses Playwright's own Chromium, Firefox and WebKit where they are installed", () => {
+    const builds = {
+      chromium: '/pw/chromium/chrome',
+      firefox: '/pw/firefox/firefox',
+      webkit: '/pw/webkit/pw_run.sh',
+    };
+    const m = machine([...DEBIAN, ...Object.values(builds)], {
+      playwrightBuild: (e) => builds[e],
+      playwrightBuildVersion: (e) =>
+        ({ chromium: '156.0.8078.4', firefox: '157.0', webkit: '27.2' })[e],
+    });
+    expect(findChromium(m)).toMatchObject({
+      found: true,
+      label: "Chromium (Playwright's build)",
+      version: '156.0.8078.4',
+      playwright: { executablePath: builds.chromium },
+    });
     const firefox = findFirefox(m);
-    expect(firefox).toMatchObject({ found: true, version: '157.0', playwright: { engine: 'firefox', executablePath: builds.firefox } });
+    expect(firefox).toMatchObject({
+      found: true,
+      version: '157.0',
+      playwright: { engine: 'firefox', executablePath: builds.firefox },
+    });
     expect(firefox.found && firefox.playwright?.channel).toBeUndefined();
-    expect(findWebKit(m)).toMatchObject({ found: true, driver: 'playwright', version: '27.2', playwright: { engine: 'webkit', executablePath: builds.webkit } });
+    expect(findWebKit(m)).toMatchObject({
+      found: true,
+      driver: 'playwright',
+      version: '27.2',
+      playwright: { engine: 'webkit', executablePath: builds.webkit },
+    });
   });
 
   it('does not take a build Playwright only knows the path of', () => {
     const m = machine(DEBIAN, { playwrightBuild: () => '/pw/not-installed/chrome' }, VERSIONS);
-    expect(findChromium(m)).toMatchObject({ found: true, playwright: { executablePath: '/usr/bin/chromium' } });
+    expect(findChromium(m)).toMatchObject({
+      found: true,
+      playwright: { executablePath: '/usr/bin/chromium' },
+    });
   });
 });
 
 describe('cli browsers - Chrome, Edge and Safari', () => {
   it('finds installed Chrome and Edge for Playwright channels, on Linux, macOS and Windows', () => {
-    expect(findChannel('chrome', machine(['/opt/google/chrome/chrome'], {}, { '/opt/google/chrome/chrome': 'Google Chrome 150.0.1.2' }))).toMatchObject({ found: true, version: '150.0.1.2', playwright: { engine: 'chromium', channel: 'chrome' } });
-    expect(findChannel('msedge', machine(['/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge'], { platform: 'darwin' }))).toMatchObject({ found: true, playwright: { channel: 'msedge' } });
-    const win = machine(['C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'], { platform: 'win32', env: { PROGRAMFILES: 'C:\\Program Files' } });
+    expect(
+      findChannel(
+        'chrome',
+        machine(
+          ['/opt/google/chrome/chrome'],
+          {},
+          { '/opt/google/chrome/chrome': 'Google Chrome 150.0.1.2' },
+        ),
+      ),
+    ).toMatchObject({
+      found: true,
+      version: '150.0.1.2',
+      playwright: { engine: 'chromium', channel: 'chrome' },
+    });
+    expect(
+      findChannel(
+        'msedge',
+        machine(['/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge'], {
+          platform: 'darwin',
+        }),
+      ),
+    ).toMatchObject({ found: true, playwright: { channel: 'msedge' } });
+    const win = machine(['C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe'], {
+      platform: 'win32',
+      env: { PROGRAMFILES: 'C:\\Program Files' },
+    });
     expect(findChannel('chrome', win)).toMatchObject({ found: true, version: 'unknown' });
   });
 
@@ -88,29 +220,71 @@ describe('cli browsers - Chrome, Edge and Safari', () => {
   });
 
   it('finds Safari through safaridriver on macOS only', () => {
-    const mac = machine(['/usr/bin/safaridriver'], { platform: 'darwin' }, { '/usr/bin/safaridriver': 'Included with Safari 17.4 (19618.1.15.11.14)' });
+    const mac = machine(
+      ['/usr/bin/safaridriver'],
+      { platform: 'darwin' },
+      { '/usr/bin/safaridriver': 'Included with Safari 17.4 (19618.1.15.11.14)' },
+    );
     const safari = findSafari(mac);
-    expect(safari).toMatchObject({ found: true, version: '17.4', driver: 'webdriver', webdriver: { kind: 'local', driverBinary: '/usr/bin/safaridriver', needsXvfb: false, capabilities: { browserName: 'safari' } } });
-    expect(safari.found && safari.webdriver?.kind === 'local' && safari.webdriver.portArgs(5555)).toEqual(['--port', '5555']);
-    expect(findSafari(machine([]))).toMatchObject({ found: false, why: expect.stringMatching(/^Safari runs only on macOS, where safaridriver drives it; /) });
+    expect(safari).toMatchObject({
+      found: true,
+      version: '17.4',
+      driver: 'webdriver',
+      webdriver: {
+        kind: 'local',
+        driverBinary: '/usr/bin/safaridriver',
+        needsXvfb: false,
+        capabilities: { browserName: 'safari' },
+      },
+    });
+    expect(
+      safari.found && safari.webdriver?.kind === 'local' && safari.webdriver.portArgs(5555),
+    ).toEqual(['--port', '5555']);
+    expect(findSafari(machine([]))).toMatchObject({
+      found: false,
+      why: expect.stringMatching(/^Safari runs only on macOS, where safaridriver drives it; /),
+    });
   });
 
   it('knows every id, found or not, in the order npm run browsers prints them', () => {
     expect(findBrowsers(machine([])).map((b) => b.id)).toEqual([...KNOWN_BROWSER_IDS]);
-    expect(KNOWN_BROWSER_IDS).toEqual(['chromium', 'firefox', 'webkit', 'chrome', 'msedge', 'safari']);
+    expect(KNOWN_BROWSER_IDS).toEqual([
+      'chromium',
+      'firefox',
+      'webkit',
+      'chrome',
+      'msedge',
+      'safari',
+    ]);
   });
 });
 
 describe('cli browsers - remote', () => {
   it('ws:// is a Playwright browser server of the engine --browsers names', () => {
-    expect(remoteBrowser('firefox', 'ws://10.0.0.5:3000/pw')).toMatchObject({ driver: 'playwright', playwright: { engine: 'firefox', connect: 'ws://10.0.0.5:3000/pw' } });
-    expect(remoteBrowser('msedge', 'wss://grid/pw')).toMatchObject({ playwright: { engine: 'chromium' } });
-    expect(() => remoteBrowser('safari', 'ws://h/x')).toThrow('safari cannot be reached through a Playwright browser server; allowed with ws:// and wss://: chromium, chrome, msedge, firefox, webkit');
+    expect(remoteBrowser('firefox', 'ws://10.0.0.5:3000/pw')).toMatchObject({
+      driver: 'playwright',
+      playwright: { engine: 'firefox', connect: 'ws://10.0.0.5:3000/pw' },
+    });
+    expect(remoteBrowser('msedge', 'wss://grid/pw')).toMatchObject({
+      playwright: { engine: 'chromium' },
+    });
+    expect(() => remoteBrowser('safari', 'ws://h/x')).toThrow(
+      'safari cannot be reached through a Playwright browser server; allowed with ws:// and wss://: chromium, chrome, msedge, firefox, webkit',
+    );
   });
 
-  it('http:// is a WebDriver endpoint, asked for the grid\'s browser names, credentials never printed', () => {
-    expect(remoteBrowser('chromium', 'http://grid:4444/')).toMatchObject({ driver: 'webdriver', webdriver: { kind: 'remote', url: 'http://grid:4444', capabilities: { browserName: 'chrome' } } });
-    expect(remoteBrowser('msedge', 'http://grid:4444').webdriver?.capabilities).toEqual({ browserName: 'MicrosoftEdge' });
+  it("http:// is a WebDriver endpoint, asked for the grid's browser names, credentials never printed", () => {
+    expect(remoteBrowser('chromium', 'http://grid:4444/')).toMatchObject({
+      driver: 'webdriver',
+      webdriver: {
+        kind: 'remote',
+        url: 'http://grid:4444',
+        capabilities: { browserName: 'chrome' },
+      },
+    });
+    expect(remoteBrowser('msedge', 'http://grid:4444').webdriver?.capabilities).toEqual({
+      browserName: 'MicrosoftEdge',
+    });
     const cloud = remoteBrowser('safari', 'https://me:secret@hub.example/wd/hub');
     expect(cloud.how).toBe('WebDriver at https://***:***@hub.example/wd/hub, browserName safari');
     expect(redactUrl('http://grid:4444/')).toBe('http://grid:4444/');

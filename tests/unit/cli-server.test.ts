@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ISOLATION_HEADERS } from '../../src/cli/isolation.ts';
 import { startServer, type Rejection, type StorebenchServer } from '../../src/cli/server.ts';
-import { isStopReply, MAX_COLLECTOR_MESSAGE_BYTES, type CollectorMessage } from '../../src/core/collector.ts';
+import {
+  isStopReply,
+  MAX_COLLECTOR_MESSAGE_BYTES,
+  type CollectorMessage,
+} from '../../src/core/collector.ts';
 import { resultsDocument } from '../../src/core/results-document.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
 import { nodeEnvironment } from './runner-doc.ts';
@@ -17,7 +21,13 @@ interface Reply {
 }
 
 /** A raw request: unlike fetch(), node:http sends the path exactly as written (no ../ folding). */
-function send(server: StorebenchServer, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Reply> {
+function send(
+  server: StorebenchServer,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   return new Promise((ok, fail) => {
     const req = request({ host: '127.0.0.1', port: server.port, method, path, headers }, (res) => {
       let text = '';
@@ -30,11 +40,23 @@ function send(server: StorebenchServer, method: string, path: string, body?: str
   });
 }
 
-const post = (server: StorebenchServer, message: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }, path = `/collect?token=${TOKEN}`) =>
-  send(server, 'POST', path, typeof message === 'string' ? message : JSON.stringify(message), headers);
+const post = (
+  server: StorebenchServer,
+  message: unknown,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  path = `/collect?token=${TOKEN}`,
+) =>
+  send(
+    server,
+    'POST',
+    path,
+    typeof message === 'string' ? message : JSON.stringify(message),
+    headers,
+  );
 
 function expectIsolated(reply: Reply): void {
-  for (const [name, value] of Object.entries(ISOLATION_HEADERS)) expect(reply.headers[name.toLowerCase()], name).toBe(value);
+  for (const [name, value] of Object.entries(ISOLATION_HEADERS))
+    expect(reply.headers[name.toLowerCase()], name).toBe(value);
 }
 
 const TOKEN = 'token-of-this-run';
@@ -55,7 +77,17 @@ const row: CaseResult = {
 const results: ResultsFile = resultsDocument({
   runId: 'run-1',
   browser: 'chromium',
-  plan: { suites: ['insert'], adapters: ['memory'], sizes: [10], iterations: 2, warmup: 1, seed: 42, timeoutMs: 1000, fixture: 'person', params: {} },
+  plan: {
+    suites: ['insert'],
+    adapters: ['memory'],
+    sizes: [10],
+    iterations: 2,
+    warmup: 1,
+    seed: 42,
+    timeoutMs: 1000,
+    fixture: 'person',
+    params: {},
+  },
   startedAt: '2026-01-01T00:00:00.000Z',
   finishedAt: '2026-01-01T00:00:01.000Z',
   environment: nodeEnvironment({
@@ -70,7 +102,13 @@ const results: ResultsFile = resultsDocument({
     context: 'main',
     harness: { version: '0.1.0', commit: 'abc1234' },
   }),
-  output: { cases: [row], order: [{ suite: 'insert', case: 'bulk', size: 10, rounds: [['memory'], ['memory'], ['memory']] }], cancelled: false },
+  output: {
+    cases: [row],
+    order: [
+      { suite: 'insert', case: 'bulk', size: 10, rounds: [['memory'], ['memory'], ['memory']] },
+    ],
+    cancelled: false,
+  },
   harness: { version: '0.1.0', commit: 'abc1234' },
 });
 
@@ -94,7 +132,13 @@ beforeAll(async () => {
   symlinkSync(join(dir, 'secret.txt'), join(dist, 'link.txt'));
   server = await startServer({
     root: dist,
-    collector: { token: TOKEN, onMessage: (m) => void messages.push(m), onRejected: (r) => rejections.push(r), maxBytes: 64 * 1024, stopRequested: () => stopping },
+    collector: {
+      token: TOKEN,
+      onMessage: (m) => void messages.push(m),
+      onRejected: (r) => rejections.push(r),
+      maxBytes: 64 * 1024,
+      stopRequested: () => stopping,
+    },
   });
 });
 
@@ -146,12 +190,21 @@ describe('cli server - static files', () => {
   });
 
   it('refuses paths that lead outside dist/', async () => {
-    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt', '/link.txt', '/%00']) {
+    for (const path of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/link.txt',
+      '/%00',
+    ]) {
       const reply = await send(server, 'GET', path);
       expect([400, 403, 404], path).toContain(reply.status);
       expect(reply.body, path).not.toContain('SECRET');
     }
-    expect((await send(server, 'GET', '/assets/..%2f..%2fsecret.txt')).body).toBe('outside the served directory\n');
+    expect((await send(server, 'GET', '/assets/..%2f..%2fsecret.txt')).body).toBe(
+      'outside the served directory\n',
+    );
     expect((await send(server, 'GET', '/link.txt')).status).toBe(403);
   });
 });
@@ -178,7 +231,9 @@ describe('cli server - collector', () => {
   });
 
   it('accepts text/plain (sendBeacon) and a message without a content type', async () => {
-    expect((await post(server, hello, { 'content-type': 'text/plain;charset=UTF-8' })).status).toBe(204);
+    expect((await post(server, hello, { 'content-type': 'text/plain;charset=UTF-8' })).status).toBe(
+      204,
+    );
     expect((await post(server, hello, {})).status).toBe(204);
     expect(messages).toHaveLength(2);
   });
@@ -189,9 +244,20 @@ describe('cli server - collector', () => {
     expect(wrong.body).toBe('wrong token; this collector belongs to another run\n');
     const none = await post(server, { type: 'hello', browser: 'chromium', userAgent: 'x' });
     expect(none.status).toBe(403);
-    const noUrlToken = await post(server, hello, { 'content-type': 'application/json' }, '/collect');
-    expect(noUrlToken).toMatchObject({ status: 403, body: 'no run token or a wrong one in the URL\n' });
-    expect((await post(server, hello, { 'content-type': 'application/json' }, '/collect?token=guess')).status).toBe(403);
+    const noUrlToken = await post(
+      server,
+      hello,
+      { 'content-type': 'application/json' },
+      '/collect',
+    );
+    expect(noUrlToken).toMatchObject({
+      status: 403,
+      body: 'no run token or a wrong one in the URL\n',
+    });
+    expect(
+      (await post(server, hello, { 'content-type': 'application/json' }, '/collect?token=guess'))
+        .status,
+    ).toBe(403);
     expect(messages).toEqual([]);
     expect(rejections.map((r) => r.status)).toEqual([403, 403, 403, 403]);
   });
@@ -199,10 +265,22 @@ describe('cli server - collector', () => {
   it('answers a post without the token before its body arrives: an unauthenticated body is never buffered', async () => {
     // 64 MB announced, one 1 MB chunk sent, the rest held back: the answer comes anyway.
     const status = await new Promise<number>((ok, fail) => {
-      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/collect', headers: { 'content-type': 'application/json', 'content-length': String(64 * 1024 * 1024) } }, (res) => {
-        res.resume();
-        ok(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/collect',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': String(64 * 1024 * 1024),
+          },
+        },
+        (res) => {
+          res.resume();
+          ok(res.statusCode ?? 0);
+        },
+      );
       req.on('error', () => {}); // the server drops the connection after answering
       req.write(Buffer.alloc(1024 * 1024, 32));
       setTimeout(() => fail(new Error('no answer before the body was sent')), 5_000).unref();
@@ -211,10 +289,18 @@ describe('cli server - collector', () => {
   });
 
   it('refuses a post from a page of another origin, and accepts one from its own', async () => {
-    const foreign = await post(server, hello, { 'content-type': 'text/plain', origin: 'http://evil.example' });
-    expect(foreign).toMatchObject({ status: 403, body: 'posts come only from the page this server serves, not from http://evil.example\n' });
+    const foreign = await post(server, hello, {
+      'content-type': 'text/plain',
+      origin: 'http://evil.example',
+    });
+    expect(foreign).toMatchObject({
+      status: 403,
+      body: 'posts come only from the page this server serves, not from http://evil.example\n',
+    });
     expect(messages).toEqual([]);
-    expect((await post(server, hello, { 'content-type': 'text/plain', origin: server.origin })).status).toBe(204);
+    expect(
+      (await post(server, hello, { 'content-type': 'text/plain', origin: server.origin })).status,
+    ).toBe(204);
   });
 
   it('refuses bad JSON, non-objects and unknown types with 400', async () => {
@@ -225,13 +311,17 @@ describe('cli server - collector', () => {
     expect((await post(server, '[1,2]')).status).toBe(400);
     const unknown = await post(server, { ...hello, type: 'bye' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toBe('type: expected one of hello, progress, case, pass, done, fatal, hung, got "bye"\n');
+    expect(unknown.body).toBe(
+      'type: expected one of hello, progress, case, pass, done, fatal, hung, got "bye"\n',
+    );
     expect((await post(server, '\u00ff', { 'content-type': 'application/json' })).status).toBe(400);
     expect(messages).toEqual([]);
   });
 
   it('refuses other content types with 415 and other methods with 405', async () => {
-    expect((await post(server, hello, { 'content-type': 'multipart/form-data; boundary=x' })).status).toBe(415);
+    expect(
+      (await post(server, hello, { 'content-type': 'multipart/form-data; boundary=x' })).status,
+    ).toBe(415);
     const get = await send(server, 'PUT', `/collect?token=${TOKEN}`);
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe('GET, POST');
@@ -247,11 +337,22 @@ describe('cli server - collector', () => {
     const big = { ...hello, userAgent: 'x'.repeat(64 * 1024) };
     const streamed = await new Promise<Reply>((ok, fail) => {
       // Chunked: no Content-Length, so the cap is found while reading.
-      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: `/collect?token=${TOKEN}`, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: `/collect?token=${TOKEN}`,
+          headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () =>
+            ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+          );
+        },
+      );
       req.on('error', fail);
       const json = JSON.stringify(big);
       req.write(json.slice(0, 40_000));
@@ -264,39 +365,75 @@ describe('cli server - collector', () => {
   });
 
   it('uses MAX_COLLECTOR_MESSAGE_BYTES by default, refusing a larger declared length before reading it', async () => {
-    const plain = await startServer({ root: dist, collector: { token: TOKEN, onMessage: () => {} } });
+    const plain = await startServer({
+      root: dist,
+      collector: { token: TOKEN, onMessage: () => {} },
+    });
     try {
       const reply = await new Promise<Reply>((ok, fail) => {
         const req = request(
-          { host: '127.0.0.1', port: plain.port, method: 'POST', path: `/collect?token=${TOKEN}`, headers: { 'content-type': 'application/json', 'content-length': String(MAX_COLLECTOR_MESSAGE_BYTES + 1) } },
+          {
+            host: '127.0.0.1',
+            port: plain.port,
+            method: 'POST',
+            path: `/collect?token=${TOKEN}`,
+            headers: {
+              'content-type': 'application/json',
+              'content-length': String(MAX_COLLECTOR_MESSAGE_BYTES + 1),
+            },
+          },
           (res) => {
             let text = '';
             res.on('data', (c: Buffer) => (text += c.toString()));
-            res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+            res.on('end', () =>
+              ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+            );
           },
         );
         req.on('error', fail);
         req.write('{"type":'); // the rest never comes; the answer must not wait for it
       });
       expect(reply.status).toBe(413);
-      expect(reply.body).toBe(`message larger than the ${MAX_COLLECTOR_MESSAGE_BYTES}-byte limit\n`);
+      expect(reply.body).toBe(
+        `message larger than the ${MAX_COLLECTOR_MESSAGE_BYTES}-byte limit\n`,
+      );
     } finally {
       await plain.close();
     }
   });
 
   it('bounds what all messages hold at once (503, try again) and what a run sends in all (413)', async () => {
-    const bounded = await startServer({ root: dist, collector: { token: TOKEN, onMessage: () => {}, maxBytes: 64 * 1024, maxInFlightBytes: 96 * 1024, maxTotalBytes: 200 * 1024 } });
+    const bounded = await startServer({
+      root: dist,
+      collector: {
+        token: TOKEN,
+        onMessage: () => {},
+        maxBytes: 64 * 1024,
+        maxInFlightBytes: 96 * 1024,
+        maxTotalBytes: 200 * 1024,
+      },
+    });
     try {
       const body = JSON.stringify({ ...hello, userAgent: 'x'.repeat(60 * 1024) });
       // Two bodies of 60 KB read at once pass the 96 KB in flight: one of them is told to come back.
       const slow = (): Promise<Reply> =>
         new Promise((ok, fail) => {
-          const req = request({ host: '127.0.0.1', port: bounded.port, method: 'POST', path: `/collect?token=${TOKEN}`, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-            let text = '';
-            res.on('data', (c: Buffer) => (text += c.toString()));
-            res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-          });
+          const req = request(
+            {
+              host: '127.0.0.1',
+              port: bounded.port,
+              method: 'POST',
+              path: `/collect?token=${TOKEN}`,
+              headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+            },
+            (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c.toString()));
+              res.on('end', () =>
+                ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+              );
+            },
+          );
           req.on('error', () => ok({ status: 0, headers: {}, body: '' }));
           req.write(body.slice(0, 50 * 1024));
           setTimeout(() => req.end(body.slice(50 * 1024)), 300);
@@ -310,7 +447,9 @@ describe('cli server - collector', () => {
       expect((await post(bounded, body)).status).toBe(204);
       const spent = await post(bounded, body);
       expect(spent.status).toBe(413);
-      expect(spent.body).toBe("this run's messages have passed the 204800-byte total the collector takes\n");
+      expect(spent.body).toBe(
+        "this run's messages have passed the 204800-byte total the collector takes\n",
+      );
     } finally {
       await bounded.close();
     }
@@ -319,32 +458,79 @@ describe('cli server - collector', () => {
   it("validates 'done' results with the schema and says where they are wrong", async () => {
     const ok = await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results });
     expect(ok.status).toBe(204);
-    const broken = { ...results, environment: { ...results.environment, crossOriginIsolated: 'yes' } };
-    const reply = await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results: broken });
+    const broken = {
+      ...results,
+      environment: { ...results.environment, crossOriginIsolated: 'yes' },
+    };
+    const reply = await post(server, {
+      type: 'done',
+      token: TOKEN,
+      browser: 'chromium',
+      results: broken,
+    });
     expect(reply.status).toBe(422);
-    expect(reply.body).toBe('done: results: $.environment.crossOriginIsolated: expected true or false, got "yes"\n');
-    expect(rejections).toEqual([{ status: 422, reason: reply.body.trim(), type: 'done', browser: 'chromium' }]);
+    expect(reply.body).toBe(
+      'done: results: $.environment.crossOriginIsolated: expected true or false, got "yes"\n',
+    );
+    expect(rejections).toEqual([
+      { status: 422, reason: reply.body.trim(), type: 'done', browser: 'chromium' },
+    ]);
     expect(messages.map((m) => m.type)).toEqual(['done']);
   });
 
   it("checks the rows a 'done' carries to the next launch, and that they are of the same run", async () => {
-    const carry = { schema: 'storebench/carry@1', runId: results.run.id, passesDone: 1, rows: [], order: [] };
-    expect((await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results, carry })).status).toBe(204);
-    const other = await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results, carry: { ...carry, runId: 'elsewhere' } });
+    const carry = {
+      schema: 'storebench/carry@1',
+      runId: results.run.id,
+      passesDone: 1,
+      rows: [],
+      order: [],
+    };
+    expect(
+      (await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results, carry }))
+        .status,
+    ).toBe(204);
+    const other = await post(server, {
+      type: 'done',
+      token: TOKEN,
+      browser: 'chromium',
+      results,
+      carry: { ...carry, runId: 'elsewhere' },
+    });
     expect(other.status).toBe(422);
-    expect(other.body).toBe(`done: the carried rows are of run elsewhere, not of this run (${results.run.id})\n`);
-    const noRows = await post(server, { type: 'done', token: TOKEN, browser: 'chromium', results, carry: { ...carry, rows: 'all of them' } });
+    expect(other.body).toBe(
+      `done: the carried rows are of run elsewhere, not of this run (${results.run.id})\n`,
+    );
+    const noRows = await post(server, {
+      type: 'done',
+      token: TOKEN,
+      browser: 'chromium',
+      results,
+      carry: { ...carry, rows: 'all of them' },
+    });
     expect(noRows.status).toBe(422);
     expect(messages.map((m) => m.type)).toEqual(['done']);
   });
 
   it("checks 'case' rows for the fields the sweep reads", async () => {
-    const good = { type: 'case', token: TOKEN, browser: 'chromium', result: row, rowsDone: 1, rows: 2 };
+    const good = {
+      type: 'case',
+      token: TOKEN,
+      browser: 'chromium',
+      result: row,
+      rowsDone: 1,
+      rows: 2,
+    };
     expect((await post(server, good)).status).toBe(204);
     const noStatus = await post(server, { ...good, result: { ...row, status: 'fine' } });
     expect(noStatus.status).toBe(422);
-    expect(noStatus.body).toBe('case: result.status: expected one of ok, unsupported, error, timeout, got "fine"\n');
-    const noReason = await post(server, { ...good, result: { ...row, status: 'error', reason: '' } });
+    expect(noStatus.body).toBe(
+      'case: result.status: expected one of ok, unsupported, error, timeout, got "fine"\n',
+    );
+    const noReason = await post(server, {
+      ...good,
+      result: { ...row, status: 'error', reason: '' },
+    });
     expect(noReason.body).toBe('case: result.reason: a error row needs a reason\n');
     const counts = await post(server, { ...good, rowsDone: 3 });
     expect(counts.status).toBe(400);
@@ -352,10 +538,33 @@ describe('cli server - collector', () => {
   });
 
   it('checks progress and fatal messages minimally', async () => {
-    expect((await post(server, { type: 'progress', token: TOKEN, browser: 'chromium', event: { type: 'run-start', rows: 1, samples: 3 } })).status).toBe(204);
-    expect((await post(server, { type: 'progress', token: TOKEN, browser: 'chromium', event: 'x' })).status).toBe(400);
-    expect((await post(server, { type: 'fatal', token: TOKEN, browser: 'chromium', message: 'no IndexedDB' })).status).toBe(204);
-    expect((await post(server, { type: 'fatal', token: TOKEN, browser: '', message: 'x' })).status).toBe(400);
+    expect(
+      (
+        await post(server, {
+          type: 'progress',
+          token: TOKEN,
+          browser: 'chromium',
+          event: { type: 'run-start', rows: 1, samples: 3 },
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (await post(server, { type: 'progress', token: TOKEN, browser: 'chromium', event: 'x' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await post(server, {
+          type: 'fatal',
+          token: TOKEN,
+          browser: 'chromium',
+          message: 'no IndexedDB',
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (await post(server, { type: 'fatal', token: TOKEN, browser: '', message: 'x' })).status,
+    ).toBe(400);
     expect(messages.map((m) => m.type)).toEqual(['progress', 'fatal']);
   });
 

@@ -10,16 +10,45 @@ import { coldRow, coldSteps, coldSuite } from '../../suites/cold.ts';
 import { fixtureShape, makeDocs } from '../../fixtures/index.ts';
 import { runnerResultsDoc } from './runner-doc.ts';
 
-const plan = (over: Partial<Plan> = {}): Plan => ({ ...DEFAULT_PLAN, suites: ['cold'], adapters: ['memory', 'disk'], sizes: [50], iterations: 6, warmup: 1, ...over });
+const plan = (over: Partial<Plan> = {}): Plan => ({
+  ...DEFAULT_PLAN,
+  suites: ['cold'],
+  adapters: ['memory', 'disk'],
+  sizes: [50],
+  iterations: 6,
+  warmup: 1,
+  ...over,
+});
 const disk: StoreAdapter = { ...memoryAdapter, id: 'disk', backend: 'indexeddb' };
 
 describe('cold suite', () => {
   it('leaves the reads a store can do to the driver, in all three states', async () => {
-    const out = await runPlan({ plan: plan(), suites: [coldSuite], adapters: [memoryAdapter, disk], runId: 'cold', timerStepMs: 0.005 });
+    const out = await runPlan({
+      plan: plan(),
+      suites: [coldSuite],
+      adapters: [memoryAdapter, disk],
+      runId: 'cold',
+      timerStepMs: 0.005,
+    });
     // The memory store has get and key ranges, not views or queries over an index.
-    expect(out.cases.filter((c) => c.adapter === 'disk' && awaitsDriver(c)).map((c) => c.case)).toEqual(['get-warm', 'get-reload', 'get-restart', 'page-warm', 'page-reload', 'page-restart']);
-    expect(out.cases.filter((c) => c.adapter === 'memory').every((c) => c.status === 'unsupported' && !awaitsDriver(c))).toBe(true);
-    expect(out.cases.find((c) => c.adapter === 'memory' && c.case === 'get-warm')?.reason).toContain('keeps nothing across a reload or a restart');
+    expect(
+      out.cases.filter((c) => c.adapter === 'disk' && awaitsDriver(c)).map((c) => c.case),
+    ).toEqual([
+      'get-warm',
+      'get-reload',
+      'get-restart',
+      'page-warm',
+      'page-reload',
+      'page-restart',
+    ]);
+    expect(
+      out.cases
+        .filter((c) => c.adapter === 'memory')
+        .every((c) => c.status === 'unsupported' && !awaitsDriver(c)),
+    ).toBe(true);
+    expect(
+      out.cases.find((c) => c.adapter === 'memory' && c.case === 'get-warm')?.reason,
+    ).toContain('keeps nothing across a reload or a restart');
   });
 
   it('reads what it filled, and refuses to time a read that finds nothing', async () => {
@@ -34,17 +63,31 @@ describe('cold suite', () => {
 
   it('checks the handle for the methods of the op before any step, naming the store and the method', async () => {
     const { range: _dropped, ...noRange } = await memoryAdapter.open('cold-no-range');
-    expect(() => coldSteps(noRange, 'page', 'age', 'disk')).toThrow(/^disk declares keyRange but its handle has no range\(\)/);
+    expect(() => coldSteps(noRange, 'page', 'age', 'disk')).toThrow(
+      /^disk declares keyRange but its handle has no range\(\)/,
+    );
     expect(() => coldSteps(noRange, 'get', 'age', 'disk')).not.toThrow();
   });
 
   it('a row times open plus read, and keeps each apart', () => {
-    const identity: CaseIdentity = { suite: 'cold', case: 'get-restart', title: 't', adapter: 'idb', size: 50, params: { op: 'get', state: 'restart' }, operations: 1 };
+    const identity: CaseIdentity = {
+      suite: 'cold',
+      case: 'get-restart',
+      title: 't',
+      adapter: 'idb',
+      size: 50,
+      params: { op: 'get', state: 'restart' },
+      operations: 1,
+    };
     const row = coldRow(identity, [
       { openMs: 10, readMs: 2 },
       { openMs: 20, readMs: 4 },
     ]);
-    expect(row).toMatchObject({ status: 'ok', samples: [12, 24], metrics: { openMs: [10, 20], readMs: [2, 4] } });
+    expect(row).toMatchObject({
+      status: 'ok',
+      samples: [12, 24],
+      metrics: { openMs: [10, 20], readMs: [2, 4] },
+    });
     expect(() => validateResults(runnerResultsDoc('r', plan(), [row], []))).not.toThrow();
   });
 });

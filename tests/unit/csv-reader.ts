@@ -24,7 +24,8 @@ export function parseCsv(text: string, newline: '\r\n' | '\n' = '\r\n'): string[
         }
       }
       const next = text[i];
-      if (next !== ',' && !text.startsWith(newline, i) && next !== undefined) throw new Error(`text after a closing quote at ${i}`);
+      if (next !== ',' && !text.startsWith(newline, i) && next !== undefined)
+        throw new Error(`text after a closing quote at ${i}`);
     } else if (ch === ',') {
       row.push(field);
       field = '';

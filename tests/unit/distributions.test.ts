@@ -13,7 +13,8 @@ describe('distributions', () => {
   });
 
   it('puts 97.5% below the tabled two-sided 95% quantile, for every df', () => {
-    for (const df of [1, 2, 3, 5, 6, 11, 29, 30, 60, 200]) expect(studentTCdf(tQuantile95(df), df)).toBeCloseTo(0.975, 6);
+    for (const df of [1, 2, 3, 5, 6, 11, 29, 30, 60, 200])
+      expect(studentTCdf(tQuantile95(df), df)).toBeCloseTo(0.975, 6);
   });
 
   it('regularizedBeta is I_x(a, b): symmetric, and x^a for b = 1', () => {

@@ -12,7 +12,13 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const MAX_README_LINES = 350;
 
-const DOCS = ['README.md', 'results/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  'results/README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** The file's text with fenced code blocks and inline code spans blanked, so line numbers still hold. */
 function prose(text: string): string {
@@ -76,21 +82,31 @@ function links(file: string): Link[] {
 function broken(link: Link): string | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(link.target)) return null; // http:, https:, mailto:
   const [path, fragment] = link.target.split('#', 2) as [string, string | undefined];
-  const file = path === '' ? link.file : relative(ROOT, join(ROOT, dirname(link.file), decodeURIComponent(path)));
+  const file =
+    path === ''
+      ? link.file
+      : relative(ROOT, join(ROOT, dirname(link.file), decodeURIComponent(path)));
   const full = join(ROOT, file);
   if (file.startsWith('..') || !existsSync(full)) return `${file} does not exist`;
   if (fragment === undefined) return null;
-  if (!statSync(full).isFile() || !file.endsWith('.md')) return `#${fragment} points into ${file}, which is not a Markdown file`;
+  if (!statSync(full).isFile() || !file.endsWith('.md'))
+    return `#${fragment} points into ${file}, which is not a Markdown file`;
   return anchors(read(file)).has(fragment) ? null : `${file} has no heading #${fragment}`;
 }
 
 describe('docs - links', () => {
   it("makes GitHub's anchors from headings", () => {
-    expect(slug('Driven suites: crashes, cold starts, several tabs, storage limits')).toBe('driven-suites-crashes-cold-starts-several-tabs-storage-limits');
-    expect(slug("A sample's length is part of what it measures")).toBe('a-samples-length-is-part-of-what-it-measures');
-    expect(slug('Why the default plan does not reach ±2% here')).toBe('why-the-default-plan-does-not-reach-2-here');
+    expect(slug('Driven suites: crashes, cold starts, several tabs, storage limits')).toBe(
+      'driven-suites-crashes-cold-starts-several-tabs-storage-limits',
+    );
+    expect(slug("A sample's length is part of what it measures")).toBe(
+      'a-samples-length-is-part-of-what-it-measures',
+    );
+    expect(slug('Why the default plan does not reach ±2% here')).toBe(
+      'why-the-default-plan-does-not-reach-2-here',
+    );
     expect(slug('`npm run bench:overhead`')).toBe('npm-run-benchoverhead');
-    expect(slug('The driven suites\' runs')).toBe('the-driven-suites-runs');
+    expect(slug("The driven suites' runs")).toBe('the-driven-suites-runs');
   });
 
   it('finds the links of every page', () => {
@@ -109,7 +125,9 @@ describe('docs - links', () => {
 
 describe('docs - README', () => {
   it(`is a manual of at most ${MAX_README_LINES} lines`, () => {
-    expect(read('README.md').replace(/\n$/, '').split('\n').length).toBeLessThanOrEqual(MAX_README_LINES);
+    expect(read('README.md').replace(/\n$/, '').split('\n').length).toBeLessThanOrEqual(
+      MAX_README_LINES,
+    );
   });
 
   it("holds the exact test command CI runs (.ci/run's npm test)", () => {
@@ -121,7 +139,9 @@ describe('docs - README', () => {
         .flatMap((line) => line.split('&&').map((part) => part.trim()));
     const ci = commands(read('.ci/run')).filter((c) => c.startsWith('npm test'));
     expect(ci).toEqual(['npm test']);
-    const readmeBlocks = [...read('README.md').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+    const readmeBlocks = [...read('README.md').matchAll(/```sh\n([\s\S]*?)```/g)].map(
+      (m) => m[1] ?? '',
+    );
     expect(readmeBlocks.flatMap(commands)).toContain(ci[0]);
   });
 });

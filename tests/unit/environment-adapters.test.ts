@@ -7,7 +7,11 @@ import { sampleResults } from '../sample-results.ts';
 
 /** environment.adapters: what the stores said about how they ran (StoreAdapter.describe). */
 
-const fake = (id: string, describe?: StoreAdapter['describe']): StoreAdapter => ({ ...memoryAdapter, id, ...(describe && { describe }) });
+const fake = (id: string, describe?: StoreAdapter['describe']): StoreAdapter => ({
+  ...memoryAdapter,
+  id,
+  ...(describe && { describe }),
+});
 
 describe('environment - adapters', () => {
   it('records only the stores that report something, and a failing describe() as data', async () => {
@@ -19,15 +23,24 @@ describe('environment - adapters', () => {
         throw new Error('no engine');
       }),
     ];
-    expect(await describeAdapters(adapters)).toEqual({ sqlite: { vfs: 'opfs-sahpool', sqlite: '3.54.1' }, broken: { describeError: 'no engine' } });
+    expect(await describeAdapters(adapters)).toEqual({
+      sqlite: { vfs: 'opfs-sahpool', sqlite: '3.54.1' },
+      broken: { describeError: 'no engine' },
+    });
   });
 
   it('is validated with the rest of the file', () => {
     const withFacts = structuredClone(sampleResults());
     withFacts.environment.adapters = { 'sqlite-opfs': { vfs: 'opfs-sahpool' } };
-    expect(validateResults(withFacts).environment.adapters).toEqual({ 'sqlite-opfs': { vfs: 'opfs-sahpool' } });
-    const bad = structuredClone(sampleResults()) as unknown as { environment: { adapters: unknown } };
+    expect(validateResults(withFacts).environment.adapters).toEqual({
+      'sqlite-opfs': { vfs: 'opfs-sahpool' },
+    });
+    const bad = structuredClone(sampleResults()) as unknown as {
+      environment: { adapters: unknown };
+    };
     bad.environment.adapters = { 'sqlite-opfs': { vfs: 1 } };
-    expect(() => validateResults(bad)).toThrow(/\$\.environment\.adapters\.sqlite-opfs\.vfs: expected a string/);
+    expect(() => validateResults(bad)).toThrow(
+      /\$\.environment\.adapters\.sqlite-opfs\.vfs: expected a string/,
+    );
   });
 });

@@ -21,21 +21,60 @@ import {
   type LoadedFile,
 } from '../../src/ui/model/explorer-model.ts';
 import { floorSummary } from '../../src/ui/explorer/comparison-table.ts';
-import { EXPLORER_KEYS, readExplorerState, withPlanQuery, writeExplorerState } from '../../src/ui/explorer/explorer-url.ts';
+import {
+  EXPLORER_KEYS,
+  readExplorerState,
+  withPlanQuery,
+  writeExplorerState,
+} from '../../src/ui/explorer/explorer-url.ts';
 import { handBuilt } from './export-fixture.ts';
 
-function ok(suite: string, kase: string, adapter: string, size: number, samples: number[], extra: Partial<CaseResult> = {}): CaseResult {
+function ok(
+  suite: string,
+  kase: string,
+  adapter: string,
+  size: number,
+  samples: number[],
+  extra: Partial<CaseResult> = {},
+): CaseResult {
   const sorted = [...samples].sort((a, b) => a - b);
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  const median = sorted.length % 2 ? (sorted[sorted.length >> 1] as number) : ((sorted[sorted.length / 2 - 1] as number) + (sorted[sorted.length / 2] as number)) / 2;
+  const median =
+    sorted.length % 2
+      ? (sorted[sorted.length >> 1] as number)
+      : ((sorted[sorted.length / 2 - 1] as number) + (sorted[sorted.length / 2] as number)) / 2;
   return {
-    suite, case: kase, title: kase, adapter, size, params: {}, operations: size, status: 'ok', reason: null, samples, warmup: [],
-    stats: { n: samples.length, min: sorted[0] as number, max: sorted.at(-1) as number, mean, median, stddev: 0, ci95: samples.length > 1 ? 0.5 : null, medianCi: medianInterval(samples) },
+    suite,
+    case: kase,
+    title: kase,
+    adapter,
+    size,
+    params: {},
+    operations: size,
+    status: 'ok',
+    reason: null,
+    samples,
+    warmup: [],
+    stats: {
+      n: samples.length,
+      min: sorted[0] as number,
+      max: sorted.at(-1) as number,
+      mean,
+      median,
+      stddev: 0,
+      ci95: samples.length > 1 ? 0.5 : null,
+      medianCi: medianInterval(samples),
+    },
     ...extra,
   } as CaseResult;
 }
 
-function doc(browser: string, cases: CaseResult[], runId = `run-${browser}`, version = '1'): ResultsFile {
+function doc(
+  browser: string,
+  cases: CaseResult[],
+  runId = `run-${browser}`,
+  version = '1',
+): ResultsFile {
   const r = handBuilt();
   r.run.id = runId;
   r.run.browser = browser;
@@ -44,7 +83,8 @@ function doc(browser: string, cases: CaseResult[], runId = `run-${browser}`, ver
   return r;
 }
 
-const loaded = (...docs: ResultsFile[]): LoadedFile[] => docs.map((results, i) => ({ id: `f${i}`, label: `f${i}`, origin: 'local', results }));
+const loaded = (...docs: ResultsFile[]): LoadedFile[] =>
+  docs.map((results, i) => ({ id: `f${i}`, label: `f${i}`, origin: 'local', results }));
 
 describe('explorer model - columns', () => {
   it('gives each browser one column, and shares it between runs that measured different rows', () => {
@@ -67,7 +107,10 @@ describe('explorer model - columns', () => {
 });
 
 describe('explorer model - CPU throttling', () => {
-  const throttled = (d: ResultsFile, rate: number) => ((d.run.plan = { ...d.run.plan, cpuThrottle: rate }), d);
+  const throttled = (d: ResultsFile, rate: number) => (
+    (d.run.plan = { ...d.run.plan, cpuThrottle: rate }),
+    d
+  );
 
   it('never shares a column between a throttled run and an unthrottled one, even when their rows differ', () => {
     const a = doc('chromium', [ok('insert', 'bulk', 'idb', 100, [1])], 'r1');
@@ -95,40 +138,85 @@ describe('explorer model - comparison', () => {
     ok('insert', 'serial', 'memory', 100, [1]),
     ok('insert', 'serial', 'idb', 1000, [100]),
     ok('insert', 'bulk', 'idb', 100, [2]),
-    { ...ok('insert', 'bulk', 'memory', 100, [1]), status: 'timeout', reason: 'cut off' } as CaseResult,
+    {
+      ...ok('insert', 'bulk', 'memory', 100, [1]),
+      status: 'timeout',
+      reason: 'cut off',
+    } as CaseResult,
   ]);
-  const firefox = doc('firefox', [ok('insert', 'serial', 'idb', 100, [20]), ok('insert', 'bulk', 'idb', 100, [1])]);
+  const firefox = doc('firefox', [
+    ok('insert', 'serial', 'idb', 100, [20]),
+    ok('insert', 'bulk', 'idb', 100, [1]),
+  ]);
   const files = loaded(chromium, firefox);
 
   it('has one row per suite/case/adapter/size, in the runs’ order, with a cell per browser', () => {
     const c = buildComparison(files, NO_FILTERS);
     expect(c.columns.map((x) => x.key)).toEqual(['chromium', 'firefox']);
-    expect(c.rows.map((r) => r.key)).toEqual(['insert/serial/idb/100', 'insert/serial/memory/100', 'insert/serial/idb/1000', 'insert/bulk/idb/100', 'insert/bulk/memory/100']);
+    expect(c.rows.map((r) => r.key)).toEqual([
+      'insert/serial/idb/100',
+      'insert/serial/memory/100',
+      'insert/serial/idb/1000',
+      'insert/bulk/idb/100',
+      'insert/bulk/memory/100',
+    ]);
     expect(c.rows[0]?.cells.get('firefox')?.samples).toEqual([20]);
     expect(c.rows[1]?.cells.has('firefox')).toBe(false);
   });
 
-  it('charts by default the first browser with a result for the chosen case, and keeps a reader\'s pick', () => {
+  it("charts by default the first browser with a result for the chosen case, and keeps a reader's pick", () => {
     const onlyFirefox = doc('firefox', [ok('insert', 'chunked', 'dexie', 100, [3])], 'run-late');
     const c = buildComparison(loaded(chromium, onlyFirefox), NO_FILTERS);
     const none = { case: null, size: null, browser: null, adapter: null, log: null };
-    expect(effectiveChoice(c, { ...none, case: 'insert/serial' })).toMatchObject({ caseId: 'insert/serial', size: 1000, browser: 'chromium', adapter: 'idb' });
-    expect(effectiveChoice(c, { ...none, case: 'insert/chunked' })).toMatchObject({ browser: 'firefox', adapter: 'dexie' });
-    expect(effectiveChoice(c, { ...none, case: 'insert/chunked', browser: 'chromium' }).browser).toBe('chromium');
+    expect(effectiveChoice(c, { ...none, case: 'insert/serial' })).toMatchObject({
+      caseId: 'insert/serial',
+      size: 1000,
+      browser: 'chromium',
+      adapter: 'idb',
+    });
+    expect(effectiveChoice(c, { ...none, case: 'insert/chunked' })).toMatchObject({
+      browser: 'firefox',
+      adapter: 'dexie',
+    });
+    expect(
+      effectiveChoice(c, { ...none, case: 'insert/chunked', browser: 'chromium' }).browser,
+    ).toBe('chromium');
   });
 
   it('names chart columns in lines, and says which bars are missing once per reason and browser', () => {
-    const again = doc('chromium', [ok('insert', 'serial', 'idb', 100, [11])], '2026-11-24T00-17-57Z-541e');
+    const again = doc(
+      'chromium',
+      [ok('insert', 'serial', 'idb', 100, [11])],
+      '2026-11-24T00-17-57Z-541e',
+    );
     const c = buildComparison(loaded(chromium, firefox, again), NO_FILTERS);
-    expect(c.columns.map(axisLines)).toEqual([['chromium', 'run-chromium'], ['chromium', 'run 11-24', '00:17'], ['firefox']]);
-    const rows = c.rows.filter((r) => r.suite === 'insert' && r.case === 'serial' && r.size === 100);
-    expect(missingBars(rows, c.columns)).toBe('not run in chromium (2026-11-24T00-17-57Z-541e), firefox: memory');
+    expect(c.columns.map(axisLines)).toEqual([
+      ['chromium', 'run-chromium'],
+      ['chromium', 'run 11-24', '00:17'],
+      ['firefox'],
+    ]);
+    const rows = c.rows.filter(
+      (r) => r.suite === 'insert' && r.case === 'serial' && r.size === 100,
+    );
+    expect(missingBars(rows, c.columns)).toBe(
+      'not run in chromium (2026-11-24T00-17-57Z-541e), firefox: memory',
+    );
     const bulk = c.rows.filter((r) => r.case === 'bulk');
-    expect(missingBars(bulk, c.columns)).toBe('not run in chromium (2026-11-24T00-17-57Z-541e): idb; timeout/not run everywhere: memory');
+    expect(missingBars(bulk, c.columns)).toBe(
+      'not run in chromium (2026-11-24T00-17-57Z-541e): idb; timeout/not run everywhere: memory',
+    );
   });
 
-  it('gives each store\'s factor over the IndexedDB floor per browser, only where the floor ran', () => {
-    const withFloor = doc('webkit', [ok('insert', 'bulk', 'indexeddb-raw', 100, [2]), ok('insert', 'bulk', 'idb', 100, [3]), ok('insert', 'bulk', 'dexie', 100, [8])], 'run-floor');
+  it("gives each store's factor over the IndexedDB floor per browser, only where the floor ran", () => {
+    const withFloor = doc(
+      'webkit',
+      [
+        ok('insert', 'bulk', 'indexeddb-raw', 100, [2]),
+        ok('insert', 'bulk', 'idb', 100, [3]),
+        ok('insert', 'bulk', 'dexie', 100, [8]),
+      ],
+      'run-floor',
+    );
     expect(floorSummary(buildComparison(loaded(chromium, firefox), NO_FILTERS))).toBe('');
     expect(floorSummary(buildComparison(loaded(chromium, withFloor), NO_FILTERS))).toBe(
       '. Geometric mean of each store’s factor over the IndexedDB floor (indexeddb-raw, plain requests), in the cases both ran: webkit: idb ×1.50 (1), dexie ×4.00 (1).',
@@ -136,28 +224,57 @@ describe('explorer model - comparison', () => {
   });
 
   it('lists the facets and filters by each', () => {
-    expect(facetsOf(files)).toEqual({ suites: ['insert'], adapters: ['idb', 'memory'], browsers: ['chromium', 'firefox'], sizes: [100, 1000] });
+    expect(facetsOf(files)).toEqual({
+      suites: ['insert'],
+      adapters: ['idb', 'memory'],
+      browsers: ['chromium', 'firefox'],
+      sizes: [100, 1000],
+    });
     const f = { ...NO_FILTERS, adapters: ['idb'], sizes: [100], browsers: ['firefox'] };
     const c = buildComparison(files, f);
     expect(c.columns.map((x) => x.key)).toEqual(['firefox']);
     expect(c.rows.map((r) => r.key)).toEqual(['insert/serial/idb/100', 'insert/bulk/idb/100']);
-    expect(filteredDocs(files, f).map((d) => [d.run.browser, d.cases.length])).toEqual([['firefox', 2]]);
+    expect(filteredDocs(files, f).map((d) => [d.run.browser, d.cases.length])).toEqual([
+      ['firefox', 2],
+    ]);
   });
 
   it('sorts by a browser column on the median, rows without one last in both directions', () => {
     const rows = buildComparison(files, NO_FILTERS).rows;
     expect(sortRows(rows, { key: 'col:chromium', desc: false }).map((r) => r.key)).toEqual([
-      'insert/serial/memory/100', 'insert/bulk/idb/100', 'insert/serial/idb/100', 'insert/serial/idb/1000', 'insert/bulk/memory/100',
+      'insert/serial/memory/100',
+      'insert/bulk/idb/100',
+      'insert/serial/idb/100',
+      'insert/serial/idb/1000',
+      'insert/bulk/memory/100',
     ]);
-    expect(sortRows(rows, { key: 'col:chromium', desc: true }).map((r) => r.key).at(-1)).toBe('insert/bulk/memory/100');
-    expect(sortRows(rows, { key: 'col:firefox', desc: false }).map((r) => r.key).slice(0, 2)).toEqual(['insert/bulk/idb/100', 'insert/serial/idb/100']);
-    expect(sortRows(rows, { key: 'size', desc: true }).map((r) => r.size)).toEqual([1000, 100, 100, 100, 100]);
-    expect(sortRows(rows, { key: 'adapter', desc: false }).map((r) => r.adapter)).toEqual(['idb', 'idb', 'idb', 'memory', 'memory']);
+    expect(
+      sortRows(rows, { key: 'col:chromium', desc: true })
+        .map((r) => r.key)
+        .at(-1),
+    ).toBe('insert/bulk/memory/100');
+    expect(
+      sortRows(rows, { key: 'col:firefox', desc: false })
+        .map((r) => r.key)
+        .slice(0, 2),
+    ).toEqual(['insert/bulk/idb/100', 'insert/serial/idb/100']);
+    expect(sortRows(rows, { key: 'size', desc: true }).map((r) => r.size)).toEqual([
+      1000, 100, 100, 100, 100,
+    ]);
+    expect(sortRows(rows, { key: 'adapter', desc: false }).map((r) => r.adapter)).toEqual([
+      'idb',
+      'idb',
+      'idb',
+      'memory',
+      'memory',
+    ]);
     expect(sortRows(rows, null).map((r) => r.key)).toEqual(rows.map((r) => r.key));
   });
 
   it('gives the scaling points of one case, adapter and browser', () => {
-    expect(scalingPoints(buildComparison(files, NO_FILTERS), 'insert/serial', 'idb', 'chromium')).toEqual([
+    expect(
+      scalingPoints(buildComparison(files, NO_FILTERS), 'insert/serial', 'idb', 'chromium'),
+    ).toEqual([
       { x: 100, y: 10 },
       { x: 1000, y: 100 },
     ]);
@@ -174,7 +291,9 @@ describe('explorer model - ratios', () => {
       ok('insert', 'bulk', 'idb', 1000, [5]),
     ]);
     const rows = ratioRows(buildComparison(loaded(d), NO_FILTERS));
-    expect(rows.map((r) => [`${r.pair.a}/${r.pair.b}`, r.adapter, r.cells.get('chromium')?.speedup])).toEqual([
+    expect(
+      rows.map((r) => [`${r.pair.a}/${r.pair.b}`, r.adapter, r.cells.get('chromium')?.speedup]),
+    ).toEqual([
       ['ref-startkey/ref-skip', 'idb', 4],
       ['persisted/temp', 'pouchdb-idb', 100],
     ]);
@@ -192,7 +311,10 @@ describe('explorer model - ratios', () => {
     expect(ratioCell(a, skewed)).toMatchObject({ speedup: 1.2, clear: false });
     // Too few samples for a median's interval, or a file from before it was recorded: unknown.
     expect(ratioCell(ok('insert', 'bulk', 'idb', 100, [1, 1, 1, 1, 1]), b).clear).toBeNull();
-    const older = ok('insert', 'bulk', 'idb', 100, [0.5, 1, 1, 1, 1, 1.5]) as Extract<CaseResult, { status: 'ok' }>;
+    const older = ok('insert', 'bulk', 'idb', 100, [0.5, 1, 1, 1, 1, 1.5]) as Extract<
+      CaseResult,
+      { status: 'ok' }
+    >;
     delete older.stats.medianCi;
     expect(ratioCell(older, b).clear).toBeNull();
     expect(ratioCell(undefined, b).speedup).toBeNull();
@@ -230,11 +352,38 @@ describe('explorer model - histogram bins', () => {
 describe('explorer model - growth curve', () => {
   it('takes the median over samples at each store size, and keeps every point', () => {
     const row = ok('growth', 'batches', 'idb', 1000, [30, 31, 35], {
-      series: { x: 'documents in store', y: 'batch time (ms)', samples: [[[1000, 10], [1200, 20]], [[1000, 12], [1200, 18]], [[1000, 11], [1200, 40]]] },
+      series: {
+        x: 'documents in store',
+        y: 'batch time (ms)',
+        samples: [
+          [
+            [1000, 10],
+            [1200, 20],
+          ],
+          [
+            [1000, 12],
+            [1200, 18],
+          ],
+          [
+            [1000, 11],
+            [1200, 40],
+          ],
+        ],
+      },
     });
     expect(growthCurve(row)).toEqual({
-      median: [{ x: 1000, y: 11 }, { x: 1200, y: 20 }],
-      points: [{ x: 1000, y: 10 }, { x: 1200, y: 20 }, { x: 1000, y: 12 }, { x: 1200, y: 18 }, { x: 1000, y: 11 }, { x: 1200, y: 40 }],
+      median: [
+        { x: 1000, y: 11 },
+        { x: 1200, y: 20 },
+      ],
+      points: [
+        { x: 1000, y: 10 },
+        { x: 1200, y: 20 },
+        { x: 1000, y: 12 },
+        { x: 1200, y: 18 },
+        { x: 1000, y: 11 },
+        { x: 1200, y: 40 },
+      ],
     });
   });
 });
@@ -243,9 +392,20 @@ describe('explorer url', () => {
   it('round-trips the files, filters, sort and chart choices', () => {
     const state = {
       results: ['a-chromium.json', 'b-firefox.json'],
-      filters: { suites: ['paginate'], adapters: null, browsers: ['chromium', 'firefox'], sizes: [1000] },
+      filters: {
+        suites: ['paginate'],
+        adapters: null,
+        browsers: ['chromium', 'firefox'],
+        sizes: [1000],
+      },
       sort: { key: 'col:chromium', desc: true },
-      chart: { case: 'paginate/ref-skip', size: 1000, browser: 'firefox', adapter: 'idb', log: false },
+      chart: {
+        case: 'paginate/ref-skip',
+        size: 1000,
+        browser: 'firefox',
+        adapter: 'idb',
+        log: false,
+      },
     };
     const search = writeExplorerState('', state);
     expect(search).toBe(
@@ -259,15 +419,25 @@ describe('explorer url', () => {
     const base = '?suites=insert&adapters=idb%2Cmemory';
     const state = readExplorerState('').state;
     expect(writeExplorerState(base, state)).toBe(base);
-    const withFilter = writeExplorerState(base, { ...state, filters: { ...state.filters, suites: [] } });
+    const withFilter = writeExplorerState(base, {
+      ...state,
+      filters: { ...state.filters, suites: [] },
+    });
     expect(withFilter).toBe('?suites=insert&adapters=idb%2Cmemory&filter-suites=');
     expect(readExplorerState(withFilter).state.filters.suites).toEqual([]);
-    expect(withPlanQuery('?results=x.json&suites=read&collector=y', new URLSearchParams('suites=insert&sizes=100'))).toBe('?suites=insert&sizes=100&results=x.json');
+    expect(
+      withPlanQuery(
+        '?results=x.json&suites=read&collector=y',
+        new URLSearchParams('suites=insert&sizes=100'),
+      ),
+    ).toBe('?suites=insert&sizes=100&results=x.json');
     expect(Object.values(EXPLORER_KEYS)).not.toContain('suites');
   });
 
   it('refuses file names that would leave results/, and bad numbers, naming the key', () => {
-    const { state, errors } = readExplorerState('?results=../secret.json,https://evil.example/x.json,ok.json&filter-sizes=10,ten&chart-size=big');
+    const { state, errors } = readExplorerState(
+      '?results=../secret.json,https://evil.example/x.json,ok.json&filter-sizes=10,ten&chart-size=big',
+    );
     expect(state.results).toEqual(['ok.json']);
     expect(state.filters.sizes).toEqual([10]);
     expect(state.chart.size).toBeNull();
@@ -284,11 +454,29 @@ describe('explorer model - ratio rows', () => {
   it('keeps a pair that timed out everywhere, and drops one unsupported everywhere', () => {
     const d = doc('chromium', [
       ok('views', 'persisted', 'pouchdb-idb', 1000, [2, 2]),
-      { ...ok('views', 'temp', 'pouchdb-idb', 1000, [9000]), status: 'timeout', reason: 'cut off' } as CaseResult,
-      { ...ok('views', 'persisted', 'idb', 1000, []), status: 'unsupported', reason: 'no mapReduce' } as CaseResult,
-      { ...ok('views', 'temp', 'idb', 1000, []), status: 'unsupported', reason: 'no mapReduce' } as CaseResult,
+      {
+        ...ok('views', 'temp', 'pouchdb-idb', 1000, [9000]),
+        status: 'timeout',
+        reason: 'cut off',
+      } as CaseResult,
+      {
+        ...ok('views', 'persisted', 'idb', 1000, []),
+        status: 'unsupported',
+        reason: 'no mapReduce',
+      } as CaseResult,
+      {
+        ...ok('views', 'temp', 'idb', 1000, []),
+        status: 'unsupported',
+        reason: 'no mapReduce',
+      } as CaseResult,
     ]);
     const rows = ratioRows(buildComparison(loaded(d), NO_FILTERS));
-    expect(rows.map((r) => [r.adapter, r.cells.get('chromium')?.speedup, r.cells.get('chromium')?.b?.status])).toEqual([['pouchdb-idb', null, 'timeout']]);
+    expect(
+      rows.map((r) => [
+        r.adapter,
+        r.cells.get('chromium')?.speedup,
+        r.cells.get('chromium')?.b?.status,
+      ]),
+    ).toEqual([['pouchdb-idb', null, 'timeout']]);
   });
 });

@@ -17,13 +17,33 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function run(argv: string[]) {
   let stdout = '';
   let stderr = '';
-  return exportCommand(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }).then((code) => ({ code, stdout, stderr }));
+  return exportCommand(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }).then(
+    (code) => ({ code, stdout, stderr }),
+  );
 }
 
 describe('export cli - flags', () => {
   it('takes files, a format, --samples and --out', () => {
-    expect(parseExportArgs(['a.json', '--format', 'csv'])).toEqual({ help: false, files: ['a.json'], format: 'csv', samples: false, findings: false, bom: false, out: null });
-    expect(parseExportArgs(['a.json', 'b.json', '--format=tsv', '--samples', '--out', 'x.tsv'])).toEqual({ help: false, files: ['a.json', 'b.json'], format: 'tsv', samples: true, findings: false, bom: false, out: 'x.tsv' });
+    expect(parseExportArgs(['a.json', '--format', 'csv'])).toEqual({
+      help: false,
+      files: ['a.json'],
+      format: 'csv',
+      samples: false,
+      findings: false,
+      bom: false,
+      out: null,
+    });
+    expect(
+      parseExportArgs(['a.json', 'b.json', '--format=tsv', '--samples', '--out', 'x.tsv']),
+    ).toEqual({
+      help: false,
+      files: ['a.json', 'b.json'],
+      format: 'tsv',
+      samples: true,
+      findings: false,
+      bom: false,
+      out: 'x.tsv',
+    });
     expect(parseExportArgs(['a.json', '--out', 'book.XLSX']).format).toBe('xlsx');
     expect(parseExportArgs(['--help']).help).toBe(true);
   });
@@ -39,7 +59,8 @@ describe('export cli - flags', () => {
       [['a.json', '--format', 'csv', '--format', 'tsv'], /--format is given more than once/],
       [['a.json', '--sheet', 'x'], /unknown flag --sheet/],
     ];
-    for (const [argv] of bad) expect(() => parseExportArgs(argv), argv.join(' ')).toThrow(ArgsError);
+    for (const [argv] of bad)
+      expect(() => parseExportArgs(argv), argv.join(' ')).toThrow(ArgsError);
     for (const [argv, message] of bad) expect(() => parseExportArgs(argv)).toThrow(message);
   });
 });
@@ -66,7 +87,11 @@ describe('export cli - files', () => {
     const { code, stderr } = await run([merged, one, '--format', 'json', '--out', out]);
     expect(code).toBe(0);
     expect(stderr).toContain('from 3 documents');
-    expect(parseResultsInput(readFileSync(out, 'utf8'), out).map((d) => d.run.browser)).toEqual(['chromium', 'firefox', 'chromium']);
+    expect(parseResultsInput(readFileSync(out, 'utf8'), out).map((d) => d.run.browser)).toEqual([
+      'chromium',
+      'firefox',
+      'chromium',
+    ]);
   });
 
   it('writes a workbook that opens', async () => {
@@ -85,7 +110,9 @@ describe('export cli - files', () => {
     writeFileSync(bad, JSON.stringify(doc));
     const { code, stderr } = await run([one, bad, '--format', 'csv']);
     expect(code).toBe(2);
-    expect(stderr).toBe(`export: ${bad}: $.cases[1].size: expected a whole number >= 1, got number -3\n`);
+    expect(stderr).toBe(
+      `export: ${bad}: $.cases[1].size: expected a whole number >= 1, got number -3\n`,
+    );
   });
 
   it('exits 2 on a bad flag, a missing file, a directory, and an output it cannot write', async () => {
@@ -93,15 +120,22 @@ describe('export cli - files', () => {
     const missing = await run([join(dir, 'nope.json'), '--format', 'csv']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(`export: ${join(dir, 'nope.json')}: no such file\n`);
-    expect((await run([dir, '--format', 'csv'])).stderr).toBe(`export: ${dir}: is a directory; give a results .json file\n`);
+    expect((await run([dir, '--format', 'csv'])).stderr).toBe(
+      `export: ${dir}: is a directory; give a results .json file\n`,
+    );
     const nowhere = await run([one, '--format', 'csv', '--out', '/dev/null/x.csv']);
-    expect(nowhere).toMatchObject({ code: 2, stderr: 'export: cannot write /dev/null/x.csv: a part of the path is not a folder\n' });
+    expect(nowhere).toMatchObject({
+      code: 2,
+      stderr: 'export: cannot write /dev/null/x.csv: a part of the path is not a folder\n',
+    });
   });
 });
 
 describe('export cli - --bom', () => {
   it('puts a byte-order mark before the CSV, and only a CSV', () => {
     expect(parseExportArgs(['a.json', '--format', 'csv', '--bom']).bom).toBe(true);
-    expect(() => parseExportArgs(['a.json', '--format', 'tsv', '--bom'])).toThrow('--bom works with csv, not tsv');
+    expect(() => parseExportArgs(['a.json', '--format', 'tsv', '--bom'])).toThrow(
+      '--bom works with csv, not tsv',
+    );
   });
 });

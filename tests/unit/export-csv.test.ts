@@ -10,7 +10,6 @@ const HEADER =
   'blocking,footprint,params,harness_version,harness_commit';
 const RUN = '2026-11-20T10-00-00Z-ab12,chromium,Chromium,156.0.1,Blink,Linux,4,main,true,0.005';
 
-
 describe('export csv - exact output', () => {
   it('writes the header and one row per case, of every status', () => {
     const results = handBuilt();
@@ -32,13 +31,24 @@ describe('export csv - exact output', () => {
     const r = handBuilt();
     const ok = r.cases[0] as Extract<CaseResult, { status: 'ok' }>;
     ok.samples = [2, 3, 4, 4, 5, 6];
-    ok.stats = { n: 6, min: 2, max: 6, mean: 4, median: 4, stddev: 1.4142, ci95: 1.4841, medianCi: { lo: 3.5, hi: 4.75 } };
+    ok.stats = {
+      n: 6,
+      min: 2,
+      max: 6,
+      mean: 4,
+      median: 4,
+      stddev: 1.4142,
+      ci95: 1.4841,
+      medianCi: { lo: 3.5, hi: 4.75 },
+    };
     ok.precision = 0.1875;
     ok.db = 'shared';
     ok.repeats = 40;
     ok.stopped = 'budget';
     r.cases = [ok];
-    expect(toCsv(r).split('\r\n')[1]).toBe(`${RUN},insert,serial,insert one at a time (await each),memory,100,100,ok,,6,2,6,4,4,1.4142,1.4841,3.5,4.75,0.1875,0.04,25000,1,budget,shared,40,,,{},0.1.0,abc1234`);
+    expect(toCsv(r).split('\r\n')[1]).toBe(
+      `${RUN},insert,serial,insert one at a time (await each),memory,100,100,ok,,6,2,6,4,4,1.4142,1.4841,3.5,4.75,0.1875,0.04,25000,1,budget,shared,40,,,{},0.1.0,abc1234`,
+    );
     // A file with the interval but not the precision: the precision is worked out from the interval.
     delete ok.precision;
     const [header, row] = parseCsv(toCsv(r));
@@ -74,10 +84,18 @@ describe('export csv - escaping', () => {
   };
 
   it('quotes commas, quotes, CR and LF and doubles quotes', () => {
-    expect(oneCell((r) => ((r.cases[0] as CaseResult).reason = 'a "b", c'), 'reason')).toMatchObject({ value: 'a "b", c' });
-    expect(oneCell((r) => ((r.cases[0] as CaseResult).reason = 'a "b", c'), 'reason').raw).toContain(',"a ""b"", c",');
-    expect(oneCell((r) => ((r.cases[0] as CaseResult).reason = 'one\r\ntwo'), 'reason').value).toBe('one\r\ntwo');
-    expect(oneCell((r) => ((r.cases[0] as CaseResult).reason = 'lone\rcr'), 'reason').raw).toContain(',"lone\rcr",');
+    expect(
+      oneCell((r) => ((r.cases[0] as CaseResult).reason = 'a "b", c'), 'reason'),
+    ).toMatchObject({ value: 'a "b", c' });
+    expect(
+      oneCell((r) => ((r.cases[0] as CaseResult).reason = 'a "b", c'), 'reason').raw,
+    ).toContain(',"a ""b"", c",');
+    expect(oneCell((r) => ((r.cases[0] as CaseResult).reason = 'one\r\ntwo'), 'reason').value).toBe(
+      'one\r\ntwo',
+    );
+    expect(
+      oneCell((r) => ((r.cases[0] as CaseResult).reason = 'lone\rcr'), 'reason').raw,
+    ).toContain(',"lone\rcr",');
   });
 
   it('neutralises text that a spreadsheet would run as a formula', () => {
@@ -164,7 +182,8 @@ describe('export csv - plain numbers', () => {
   });
 });
 
-const SAMPLES_HEADER = 'run_id,browser,suite,case,adapter,size,operations,status,phase,index,ms,per_op_ms,outlier';
+const SAMPLES_HEADER =
+  'run_id,browser,suite,case,adapter,size,operations,status,phase,index,ms,per_op_ms,outlier';
 const S = '2026-11-20T10-00-00Z-ab12,chromium,insert';
 
 describe('export csv - raw samples', () => {
@@ -245,7 +264,19 @@ describe('export csv - measurement pass', () => {
     ok.blocking = { maxFrameGapMs: 16.7, longTasks: 2, longTaskMs: 130.5 };
     const [header, ...rows] = parseCsv(toCsv(r));
     expect(header).toEqual([...CSV_COLUMNS]);
-    expect(rows.map((row) => row[header!.indexOf('footprint')])).toEqual(['{"storageBytes":123456,"heapBytes":789}', '', '', '', '']);
-    expect(rows.map((row) => row[header!.indexOf('blocking')])).toEqual(['{"maxFrameGapMs":16.7,"longTasks":2,"longTaskMs":130.5}', '', '', '', '']);
+    expect(rows.map((row) => row[header!.indexOf('footprint')])).toEqual([
+      '{"storageBytes":123456,"heapBytes":789}',
+      '',
+      '',
+      '',
+      '',
+    ]);
+    expect(rows.map((row) => row[header!.indexOf('blocking')])).toEqual([
+      '{"maxFrameGapMs":16.7,"longTasks":2,"longTaskMs":130.5}',
+      '',
+      '',
+      '',
+      '',
+    ]);
   });
 });

@@ -43,35 +43,65 @@ describe('export - the findings sheet of the workbook', () => {
     expect(rows).toHaveLength(lines.length);
     rows.forEach((row, i) => {
       const line = lines[i]!;
-      expect([row[col('claim')], row[col('store')], row[col('browser')], row[col('verdict')]]).toEqual([line.claim, line.store, line.browser, line.verdict]);
+      expect([
+        row[col('claim')],
+        row[col('store')],
+        row[col('browser')],
+        row[col('verdict')],
+      ]).toEqual([line.claim, line.store, line.browser, line.verdict]);
       // The page's sentence says the sheet's numbers, to three figures, and ends in the sheet's verdict.
-      const [ratio, lo, hi] = [row[col('ratio')], row[col('lo')], row[col('hi')]] as (number | null)[];
-      if (typeof lo === 'number' && typeof hi === 'number') expect(line.text).toContain(`${fmt(ratio as number)}× [${fmt(lo)}, ${fmt(hi)}]`);
-      if (line.verdict === 'missing') expect([ratio, lo, hi, row[col('why')]]).toEqual([null, null, null, line.why]);
-      else expect(line.text).toMatch(new RegExp(`: ${row[col('verdict')] as string}( \\(no interval|$)`));
+      const [ratio, lo, hi] = [row[col('ratio')], row[col('lo')], row[col('hi')]] as (
+        number | null
+      )[];
+      if (typeof lo === 'number' && typeof hi === 'number')
+        expect(line.text).toContain(`${fmt(ratio as number)}× [${fmt(lo)}, ${fmt(hi)}]`);
+      if (line.verdict === 'missing')
+        expect([ratio, lo, hi, row[col('why')]]).toEqual([null, null, null, line.why]);
+      else
+        expect(line.text).toMatch(
+          new RegExp(`: ${row[col('verdict')] as string}( \\(no interval|$)`),
+        );
     });
   });
 
   it("gives startkey over skip/limit on idb in chromium as the ratio of the rows' own medians per operation", async () => {
     const rows = (await sheetOfDocs).slice(1);
-    const row = rows.find((r) => r[col('claim')] === 'startkey paging is faster than skip/limit paging' && r[col('store')] === 'idb' && r[col('browser')] === 'chromium');
+    const row = rows.find(
+      (r) =>
+        r[col('claim')] === 'startkey paging is faster than skip/limit paging' &&
+        r[col('store')] === 'idb' &&
+        r[col('browser')] === 'chromium',
+    );
     const chromium = docs[0]!.cases;
     const perOp = (kase: string) => {
-      const c = chromium.find((x) => x.suite === 'paginate' && x.case === kase && x.adapter === 'idb') as CaseResult;
+      const c = chromium.find(
+        (x) => x.suite === 'paginate' && x.case === kase && x.adapter === 'idb',
+      ) as CaseResult;
       return median(c.samples) / c.operations;
     };
     expect(row?.[col('ratio')]).toBeCloseTo(perOp('ref-skip') / perOp('ref-startkey'), 9);
     expect(row?.[col('lo')] as number).toBeLessThan(row?.[col('ratio')] as number);
     expect(row?.[col('hi')] as number).toBeGreaterThan(row?.[col('ratio')] as number);
     expect(row?.[col('verdict')]).toBe('holds');
-    expect([row?.[col('size')], row?.[col('finding')], row?.[col('why')]]).toEqual([100, 'startkey-over-skip', null]);
+    expect([row?.[col('size')], row?.[col('finding')], row?.[col('why')]]).toEqual([
+      100,
+      'startkey-over-skip',
+      null,
+    ]);
   });
 
   it('keeps a missing finding, with which row and why', async () => {
     const rows = (await sheetOfDocs).slice(1);
-    const websql = rows.find((r) => r[col('finding')] === 'startkey-over-skip' && r[col('store')] === 'websql' && r[col('browser')] === 'chromium');
+    const websql = rows.find(
+      (r) =>
+        r[col('finding')] === 'startkey-over-skip' &&
+        r[col('store')] === 'websql' &&
+        r[col('browser')] === 'chromium',
+    );
     expect(websql?.[col('verdict')]).toBe('missing');
-    expect(websql?.[col('why')]).toBe('ref-skip is unsupported: WebSQL (openDatabase) is not available in this browser');
+    expect(websql?.[col('why')]).toBe(
+      'ref-skip is unsupported: WebSQL (openDatabase) is not available in this browser',
+    );
   });
 });
 
@@ -79,14 +109,23 @@ describe('export - the findings CSV', () => {
   it('takes --findings with csv and tsv only, and not with --samples', () => {
     expect(parseExportArgs(['a.json', '--format', 'csv', '--findings']).findings).toBe(true);
     expect(parseExportArgs(['a.json', '--format', 'tsv', '--findings']).findings).toBe(true);
-    expect(() => parseExportArgs(['a.json', '--format', 'xlsx', '--findings', '--out', 'b.xlsx'])).toThrow('--findings works with csv and tsv, not xlsx (the workbook has a findings sheet)');
-    expect(() => parseExportArgs(['a.json', '--format', 'json', '--findings'])).toThrow('--findings works with csv and tsv, not json');
-    expect(() => parseExportArgs(['a.json', '--format', 'csv', '--findings', '--samples'])).toThrow('--samples and --findings are two different tables; give one');
+    expect(() =>
+      parseExportArgs(['a.json', '--format', 'xlsx', '--findings', '--out', 'b.xlsx']),
+    ).toThrow('--findings works with csv and tsv, not xlsx (the workbook has a findings sheet)');
+    expect(() => parseExportArgs(['a.json', '--format', 'json', '--findings'])).toThrow(
+      '--findings works with csv and tsv, not json',
+    );
+    expect(() => parseExportArgs(['a.json', '--format', 'csv', '--findings', '--samples'])).toThrow(
+      '--samples and --findings are two different tables; give one',
+    );
   });
 
   it('writes the same rows as the sheet, under one header, from the command line', async () => {
     let stdout = '';
-    const code = await exportCommand([...FILES, '--format', 'csv', '--findings'], { stdout: (t) => (stdout += t), stderr: () => undefined });
+    const code = await exportCommand([...FILES, '--format', 'csv', '--findings'], {
+      stdout: (t) => (stdout += t),
+      stderr: () => undefined,
+    });
     expect(code).toBe(0);
     expect(stdout).toBe(toFindingsCsv(docs));
     const [header, ...rows] = parseCsv(stdout);

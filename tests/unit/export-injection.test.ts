@@ -6,7 +6,20 @@ import { parseCsv } from './csv-reader.ts';
 import { handBuilt } from './export-fixture.ts';
 
 /** Text that some spreadsheet runs as a formula under some separator. */
-const HOSTILE = [';=2*21;', '=2*21', ',=1+1', '\t=1', '+1', '-1+2', '@SUM(1)', 'x;@A1', 'a\n=1', '"=1', 'x, =1', 'x;""=1'];
+const HOSTILE = [
+  ';=2*21;',
+  '=2*21',
+  ',=1+1',
+  '\t=1',
+  '+1',
+  '-1+2',
+  '@SUM(1)',
+  'x;@A1',
+  'a\n=1',
+  '"=1',
+  'x, =1',
+  'x;""=1',
+];
 const SEPARATORS = [',', ';', '\t'] as const;
 // A leading tab or CR is a trigger for what follows it (a spreadsheet may drop it and then see the
 // =), so a field is checked past the spaces, tabs, CRs and quotes a reader may trim: in TSV the
@@ -19,8 +32,23 @@ function hostileDocument(): ResultsFile {
   const doc = handBuilt();
   const base = doc.cases[0] as Extract<CaseResult, { status: 'ok' }>;
   doc.cases = HOSTILE.flatMap((text): CaseResult[] => [
-    { ...base, title: text, params: { text }, samples: [1, 2, 3], warmup: [], metrics: { [text]: [-1.5, 2, -0.25] } },
-    { ...base, title: text, status: 'error', reason: text, samples: [], warmup: [], stats: undefined } as unknown as CaseResult,
+    {
+      ...base,
+      title: text,
+      params: { text },
+      samples: [1, 2, 3],
+      warmup: [],
+      metrics: { [text]: [-1.5, 2, -0.25] },
+    },
+    {
+      ...base,
+      title: text,
+      status: 'error',
+      reason: text,
+      samples: [],
+      warmup: [],
+      stats: undefined,
+    } as unknown as CaseResult,
   ]);
   return doc;
 }
@@ -44,7 +72,7 @@ function quotedFields(text: string, sep: string): string[] {
     if (ch === '"' && field === '') {
       for (i++; i < text.length; i++) {
         if (text[i] !== '"') field += text[i];
-        else if (text[i + 1] === '"') (field += '"'), i++;
+        else if (text[i + 1] === '"') ((field += '"'), i++);
         else break;
       }
       i++;
@@ -69,15 +97,25 @@ function formulas(fields: readonly string[]): string[] {
   });
 }
 
-const EXPORTS = { csv: toCsv, 'samples csv': toSamplesCsv, tsv: toTsv, 'samples tsv': toSamplesTsv } as const;
+const EXPORTS = {
+  csv: toCsv,
+  'samples csv': toSamplesCsv,
+  tsv: toTsv,
+  'samples tsv': toSamplesTsv,
+} as const;
 
 describe('export - no formula under any separator', () => {
   for (const [name, write] of Object.entries(EXPORTS)) {
     it(`${name}: no field starts a formula, split at , ; or tab, with or without quotes`, () => {
       const text = write(hostileDocument());
       for (const sep of SEPARATORS) {
-        expect(formulas(naiveFields(text, sep)), `naive split at ${JSON.stringify(sep)}`).toEqual([]);
-        expect(formulas(quotedFields(text, sep)), `quote-aware split at ${JSON.stringify(sep)}`).toEqual([]);
+        expect(formulas(naiveFields(text, sep)), `naive split at ${JSON.stringify(sep)}`).toEqual(
+          [],
+        );
+        expect(
+          formulas(quotedFields(text, sep)),
+          `quote-aware split at ${JSON.stringify(sep)}`,
+        ).toEqual([]);
       }
     });
   }
@@ -102,6 +140,11 @@ describe('export - no formula under any separator', () => {
     expect(values).toEqual([['-1.5'], [], ['-0.25']]);
     const tsvRow = toSamplesTsv(doc).split('\r\n')[1]?.split('\t') ?? [];
     expect(tsvRow).toContain('-1.5');
-    expect(tsvRow.slice(0, 4)).toEqual(['2026-11-20T10-00-00Z-ab12', 'chromium', 'insert', 'serial']);
+    expect(tsvRow.slice(0, 4)).toEqual([
+      '2026-11-20T10-00-00Z-ab12',
+      'chromium',
+      'insert',
+      'serial',
+    ]);
   });
 });

@@ -19,17 +19,31 @@ import { handBuilt } from './export-fixture.ts';
 
 const SOFFICE = '/usr/bin/soffice';
 /** CSV filter options: comma, double quote, UTF-8, from line 1, ..., then "as shown", and -1 for every sheet. */
-const csvFilter = (asShown: boolean) => `csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,${asShown},false,false,-1`;
+const csvFilter = (asShown: boolean) =>
+  `csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,${asShown},false,false,-1`;
 
 let dir = '';
 const docs = [handBuilt(), sampleResults()];
 
 function convert(to: string, outdir: string): void {
   // A profile of its own, so a LibreOffice the user has open does not take the job.
-  execFileSync(SOFFICE, [`-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`, '--headless', '--convert-to', to, '--outdir', join(dir, outdir), join(dir, 'book.xlsx')], { stdio: 'pipe', timeout: 120_000 });
+  execFileSync(
+    SOFFICE,
+    [
+      `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
+      '--headless',
+      '--convert-to',
+      to,
+      '--outdir',
+      join(dir, outdir),
+      join(dir, 'book.xlsx'),
+    ],
+    { stdio: 'pipe', timeout: 120_000 },
+  );
 }
 
-const sheetCsv = (outdir: string, sheet: string) => parseCsv(readFileSync(join(dir, outdir, `book-${sheet}.csv`), 'utf8'), '\n');
+const sheetCsv = (outdir: string, sheet: string) =>
+  parseCsv(readFileSync(join(dir, outdir, `book-${sheet}.csv`), 'utf8'), '\n');
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'storebench-xlsx-'));
@@ -49,12 +63,16 @@ describe('export xlsx - opened in LibreOffice Calc', () => {
       expect(rows.length).toBe(sheet.data.length);
       sheet.data.forEach((row, r) =>
         row.forEach((cell, c) => {
-          const value = cell && typeof cell === 'object' ? (cell as { value?: unknown }).value : undefined;
+          const value =
+            cell && typeof cell === 'object' ? (cell as { value?: unknown }).value : undefined;
           if (typeof value !== 'number') return;
           const text = rows[r]?.[c] ?? '';
           // Percent-formatted cells keep their % even as raw values.
           const read = text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text);
-          expect(Math.abs(read - value), `${sheet.sheet} ${SUITE_SHEET_COLUMNS[c] ?? c} row ${r}: ${text}`).toBeLessThanOrEqual(Math.abs(value) * 1e-13);
+          expect(
+            Math.abs(read - value),
+            `${sheet.sheet} ${SUITE_SHEET_COLUMNS[c] ?? c} row ${r}: ${text}`,
+          ).toBeLessThanOrEqual(Math.abs(value) * 1e-13);
           numbers++;
         }),
       );
@@ -64,7 +82,11 @@ describe('export xlsx - opened in LibreOffice Calc', () => {
 
   it('shows times with three decimals, the precision as a percentage and counts whole', () => {
     const rows = sheetCsv('shown', 'insert');
-    const column = (name: string) => rows.slice(1).map((row) => row[rows[0]!.indexOf(name)] ?? '').filter((v) => v !== '');
+    const column = (name: string) =>
+      rows
+        .slice(1)
+        .map((row) => row[rows[0]!.indexOf(name)] ?? '')
+        .filter((v) => v !== '');
     expect(column('median_ms').length).toBeGreaterThan(0);
     for (const v of column('median_ms')) expect(v).toMatch(/^[\d,]*\d\.\d{3}$/);
     for (const v of column('median_precision')) expect(v).toMatch(/^\d+\.\d%$/);
@@ -76,7 +98,9 @@ describe('export xlsx - opened in LibreOffice Calc', () => {
     const sheets = xlsxSheets(docs);
     sheets.forEach((sheet, i) => {
       const xml = strFromU8(files[`xl/worksheets/sheet${i + 1}.xml`]!);
-      expect(xml, sheet.sheet).toContain(`<autoFilter ref="A1:${columnLetters(sheet.data[0]!.length)}${sheet.data.length}"`);
+      expect(xml, sheet.sheet).toContain(
+        `<autoFilter ref="A1:${columnLetters(sheet.data[0]!.length)}${sheet.data.length}"`,
+      );
     });
   });
 });

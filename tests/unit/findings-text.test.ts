@@ -10,7 +10,8 @@ import { parseResults, type CaseResult, type ResultsFile } from '../../src/core/
 import { median } from '../../src/core/stats.ts';
 
 const RUN = 'results/2026-11-25T06-13-31Z-73a2';
-const read = (browser: string): ResultsFile => parseResults(readFileSync(`${RUN}-${browser}.json`, 'utf8'), browser);
+const read = (browser: string): ResultsFile =>
+  parseResults(readFileSync(`${RUN}-${browser}.json`, 'utf8'), browser);
 const docs = ['chromium', 'firefox', 'webkit'].map(read);
 const lines = findingsText(docs);
 
@@ -28,7 +29,9 @@ const perOp = (row: CaseResult) => median(row.samples) / row.operations;
 
 describe('sweep - what this run found', () => {
   it('comes first, with a heading that says what the numbers are, and ends in a blank line', () => {
-    expect(lines[0]).toMatch(/^What this run found \(the ratio of two medians per operation, slower ÷ faster, with its 95% interval, and its verdict\):$/);
+    expect(lines[0]).toMatch(
+      /^What this run found \(the ratio of two medians per operation, slower ÷ faster, with its 95% interval, and its verdict\):$/,
+    );
     expect(lines.at(-1)).toBe('');
     expect(lines.filter((l) => /^ {2}\S/.test(l))).toEqual([
       '  A bulk write is faster than one write at a time',
@@ -42,40 +45,65 @@ describe('sweep - what this run found', () => {
     ]);
   });
 
-  it('gives startkey over skip/limit a line per browser and store: the rows\' own ratio, its interval and a verdict', () => {
+  it("gives startkey over skip/limit a line per browser and store: the rows' own ratio, its interval and a verdict", () => {
     const body = section('Startkey paging is faster than skip/limit paging');
     let browser = '';
     let checked = 0;
     for (const line of body.filter((l) => !l.includes('missing on'))) {
-      const m = /^ {4}(\S*)\s+(\S+)\s+(\S+)× \[(\S+), (\S+)\]\s+(holds|reversed|too close to call)$/.exec(line);
+      const m =
+        /^ {4}(\S*)\s+(\S+)\s+(\S+)× \[(\S+), (\S+)\]\s+(holds|reversed|too close to call)$/.exec(
+          line,
+        );
       expect(m, line).not.toBeNull();
       const [, named = '', store, ratio, lo, hi] = m ?? [];
       browser = named || browser;
       const doc = docs.find((d) => d.run.browser === browser) as ResultsFile;
-      const row = (kase: string) => doc.cases.find((c) => c.suite === 'paginate' && c.case === kase && c.adapter === store) as CaseResult;
-      expect(ratio, `${browser} ${store}`).toBe(sig3(perOp(row('ref-skip')) / perOp(row('ref-startkey'))));
+      const row = (kase: string) =>
+        doc.cases.find(
+          (c) => c.suite === 'paginate' && c.case === kase && c.adapter === store,
+        ) as CaseResult;
+      expect(ratio, `${browser} ${store}`).toBe(
+        sig3(perOp(row('ref-skip')) / perOp(row('ref-startkey'))),
+      );
       expect(Number(lo)).toBeLessThanOrEqual(Number(ratio));
       expect(Number(hi)).toBeGreaterThanOrEqual(Number(ratio));
       checked++;
     }
     // Every store that ran both cases, in every browser: 10 in chromium and firefox, 9 in webkit (no OPFS SQLite there).
-    const ok = (d: ResultsFile) => new Set(d.cases.filter((c) => c.suite === 'paginate' && c.case === 'ref-skip' && c.status === 'ok').map((c) => c.adapter)).size;
+    const ok = (d: ResultsFile) =>
+      new Set(
+        d.cases
+          .filter((c) => c.suite === 'paginate' && c.case === 'ref-skip' && c.status === 'ok')
+          .map((c) => c.adapter),
+      ).size;
     expect(checked).toBe(docs.reduce((n, d) => n + ok(d), 0));
     expect(checked).toBe(29);
-    expect(body).toContain('              missing on localforage-websql, websql: ref-skip is unsupported');
+    expect(body).toContain(
+      '              missing on localforage-websql, websql: ref-skip is unsupported',
+    );
   });
 
   it('folds a finding missing on every store into one line per browser, with why', () => {
     expect(section('A warm indexed query is faster than the first query after opening')).toEqual(
-      ['chromium', 'firefox', 'webkit'].map((b) => `    ${b.padEnd(8)}  missing on every store (12): eq-indexed-cold was not in the plan`),
+      ['chromium', 'firefox', 'webkit'].map(
+        (b) =>
+          `    ${b.padEnd(8)}  missing on every store (12): eq-indexed-cold was not in the plan`,
+      ),
     );
   });
 
   it("names each case's fastest store and its factor to the next, and lists every store against raw IndexedDB in one line per case", () => {
-    const fastest = section('The fastest store of each case, against the next fastest: median(next) ÷ median(fastest)');
+    const fastest = section(
+      'The fastest store of each case, against the next fastest: median(next) ÷ median(fastest)',
+    );
     expect(fastest).toHaveLength(3 * 12);
-    for (const line of fastest) expect(line).toMatch(/^ {4}(chromium|firefox |webkit {2}| {8})  [a-z]+ [a-z-]+: [a-z-]+, \S+× \[\S+, \S+\] faster than [a-z-]+: (holds|too close to call)$/);
-    const raw = section('Each store against raw IndexedDB, per case: median(store) ÷ median(indexeddb-raw), above 1 when the store is slower');
+    for (const line of fastest)
+      expect(line).toMatch(
+        /^ {4}(chromium|firefox |webkit {2}| {8})  [a-z]+ [a-z-]+: [a-z-]+, \S+× \[\S+, \S+\] faster than [a-z-]+: (holds|too close to call)$/,
+      );
+    const raw = section(
+      'Each store against raw IndexedDB, per case: median(store) ÷ median(indexeddb-raw), above 1 when the store is slower',
+    );
     // The cases raw IndexedDB ran (views need map/reduce, which it lacks), once per browser.
     expect(raw).toHaveLength(3 * 10);
     const serial = raw.find((l) => l.startsWith('    chromium  insert serial: ')) ?? '';
@@ -89,9 +117,15 @@ describe('sweep - what this run found', () => {
     const text = findingsText([hostile]).join('\n');
     expect(text).toContain('chro\\u001b]0;PWNED\\u0007mium\\u202e');
     // eslint-disable-next-line no-control-regex
-    expect(text.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g)).toBeNull();
+    expect(
+      text.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g),
+    ).toBeNull();
     // A run whose plan asked for none of the default plan's cases.
-    const elsewhere = { ...hostile, run: { ...hostile.run, plan: { ...hostile.run.plan, suites: ['growth'], cases: undefined } }, cases: [] };
+    const elsewhere = {
+      ...hostile,
+      run: { ...hostile.run, plan: { ...hostile.run.plan, suites: ['growth'], cases: undefined } },
+      cases: [],
+    };
     expect(findingsText([elsewhere])).toEqual([]);
   });
 });

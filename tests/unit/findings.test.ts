@@ -3,7 +3,12 @@
  * findings (src/core/default-findings.ts) as a results document carries them.
  */
 import { describe, expect, it } from 'vitest';
-import { checkDefaultFindings, FINDING_TOPICS, PAIR_FINDINGS, runFindings } from '../../src/core/default-findings.ts';
+import {
+  checkDefaultFindings,
+  FINDING_TOPICS,
+  PAIR_FINDINGS,
+  runFindings,
+} from '../../src/core/default-findings.ts';
 import { findingCells, findingSentence, verdictOf, type Finding } from '../../src/core/findings.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import { resultsDocument } from '../../src/core/results-document.ts';
@@ -12,20 +17,72 @@ import { summarize } from '../../src/core/stats.ts';
 import { nodeEnvironment } from './runner-doc.ts';
 
 /** An ok row of 12 samples within ±2% of `ms` a sample, `ops` operations each. */
-function ok(suite: string, kase: string, adapter: string, ms: number, ops = 10, size = 1000, n = 12): CaseResult {
+function ok(
+  suite: string,
+  kase: string,
+  adapter: string,
+  ms: number,
+  ops = 10,
+  size = 1000,
+  n = 12,
+): CaseResult {
   const samples = Array.from({ length: n }, (_, i) => ms * (1 + ((i % 5) - 2) * 0.01));
-  return { suite, case: kase, title: kase, adapter, size, params: {}, operations: ops, status: 'ok', reason: null, samples, warmup: [], stats: summarize(samples) };
+  return {
+    suite,
+    case: kase,
+    title: kase,
+    adapter,
+    size,
+    params: {},
+    operations: ops,
+    status: 'ok',
+    reason: null,
+    samples,
+    warmup: [],
+    stats: summarize(samples),
+  };
 }
 
-function notOk(suite: string, kase: string, adapter: string, status: 'unsupported' | 'error' | 'timeout', reason: string, size = 1000): CaseResult {
-  return { suite, case: kase, title: kase, adapter, size, params: {}, operations: 10, status, reason, samples: [], warmup: [] };
+function notOk(
+  suite: string,
+  kase: string,
+  adapter: string,
+  status: 'unsupported' | 'error' | 'timeout',
+  reason: string,
+  size = 1000,
+): CaseResult {
+  return {
+    suite,
+    case: kase,
+    title: kase,
+    adapter,
+    size,
+    params: {},
+    operations: 10,
+    status,
+    reason,
+    samples: [],
+    warmup: [],
+  };
 }
 
-function doc(browser: string, cases: CaseResult[], plan: Partial<Plan> = {}, runId = `run-${browser}`): ResultsFile {
+function doc(
+  browser: string,
+  cases: CaseResult[],
+  plan: Partial<Plan> = {},
+  runId = `run-${browser}`,
+): ResultsFile {
   return resultsDocument({
     runId,
     browser,
-    plan: { ...DEFAULT_PLAN, suites: ['paginate'], adapters: [...new Set(cases.map((c) => c.adapter))], sizes: [1000], cases: ['ref-skip', 'ref-startkey'], ...plan },
+    plan: {
+      ...DEFAULT_PLAN,
+      suites: ['paginate'],
+      adapters: [...new Set(cases.map((c) => c.adapter))],
+      sizes: [1000],
+      cases: ['ref-skip', 'ref-startkey'],
+      ...plan,
+    },
     startedAt: '2026-11-20T10:00:00.000Z',
     finishedAt: '2026-11-20T10:01:00.000Z',
     environment: nodeEnvironment(),
@@ -49,20 +106,48 @@ describe('findings - the verdict comes from the interval', () => {
 describe('findings - the rule on rows', () => {
   const rows = [
     // idb: startkey 3 times faster than skip; dexie: startkey slower; sqlite-opfs: the same.
-    ok('paginate', 'ref-skip', 'idb', 30), ok('paginate', 'ref-startkey', 'idb', 10),
-    ok('paginate', 'ref-skip', 'dexie', 10), ok('paginate', 'ref-startkey', 'dexie', 20),
-    ok('paginate', 'ref-skip', 'sqlite-opfs', 10), ok('paginate', 'ref-startkey', 'sqlite-opfs', 10.05),
-    notOk('paginate', 'ref-skip', 'websql', 'unsupported', 'WebSQL (openDatabase) is not available in this browser'),
-    notOk('paginate', 'ref-startkey', 'websql', 'unsupported', 'WebSQL (openDatabase) is not available in this browser'),
-    ok('paginate', 'ref-skip', 'localstorage', 10), notOk('paginate', 'ref-startkey', 'localstorage', 'timeout', 'cut off at the 120000 ms time limit after 2 of 6 samples'),
-    ok('paginate', 'ref-skip', 'memory', 10, 10, 1000, 4), ok('paginate', 'ref-startkey', 'memory', 5, 10, 1000, 4),
+    ok('paginate', 'ref-skip', 'idb', 30),
+    ok('paginate', 'ref-startkey', 'idb', 10),
+    ok('paginate', 'ref-skip', 'dexie', 10),
+    ok('paginate', 'ref-startkey', 'dexie', 20),
+    ok('paginate', 'ref-skip', 'sqlite-opfs', 10),
+    ok('paginate', 'ref-startkey', 'sqlite-opfs', 10.05),
+    notOk(
+      'paginate',
+      'ref-skip',
+      'websql',
+      'unsupported',
+      'WebSQL (openDatabase) is not available in this browser',
+    ),
+    notOk(
+      'paginate',
+      'ref-startkey',
+      'websql',
+      'unsupported',
+      'WebSQL (openDatabase) is not available in this browser',
+    ),
+    ok('paginate', 'ref-skip', 'localstorage', 10),
+    notOk(
+      'paginate',
+      'ref-startkey',
+      'localstorage',
+      'timeout',
+      'cut off at the 120000 ms time limit after 2 of 6 samples',
+    ),
+    ok('paginate', 'ref-skip', 'memory', 10, 10, 1000, 4),
+    ok('paginate', 'ref-startkey', 'memory', 5, 10, 1000, 4),
   ];
   const cells = findingCells(startkey, [doc('chromium', rows)]);
   const by = (store: string) => cells.find((c) => c.adapter === store);
 
   it('gives each store its ratio of medians per operation, slower over faster, with its interval and verdict', () => {
     expect(cells.map((c) => [c.adapter, c.verdict])).toEqual([
-      ['idb', 'holds'], ['dexie', 'reversed'], ['sqlite-opfs', 'too close to call'], ['websql', 'missing'], ['localstorage', 'missing'], ['memory', 'too close to call'],
+      ['idb', 'holds'],
+      ['dexie', 'reversed'],
+      ['sqlite-opfs', 'too close to call'],
+      ['websql', 'missing'],
+      ['localstorage', 'missing'],
+      ['memory', 'too close to call'],
     ]);
     const idb = by('idb');
     expect(idb?.point).toBeCloseTo(3, 9);
@@ -75,8 +160,12 @@ describe('findings - the rule on rows', () => {
   });
 
   it('says which row is missing and why: unsupported with its reason, timeout with its reason', () => {
-    expect(by('websql')?.why).toBe('ref-skip is unsupported: WebSQL (openDatabase) is not available in this browser');
-    expect(by('localstorage')?.why).toBe('ref-startkey is timeout: cut off at the 120000 ms time limit after 2 of 6 samples');
+    expect(by('websql')?.why).toBe(
+      'ref-skip is unsupported: WebSQL (openDatabase) is not available in this browser',
+    );
+    expect(by('localstorage')?.why).toBe(
+      'ref-startkey is timeout: cut off at the 120000 ms time limit after 2 of 6 samples',
+    );
     expect(by('websql')?.ratio).toBeNull();
   });
 
@@ -84,60 +173,121 @@ describe('findings - the rule on rows', () => {
     const memory = by('memory');
     expect(memory?.ratio).toBeNull();
     expect(memory?.point).toBeCloseTo(2, 9);
-    expect(memory?.why).toBe('a row has fewer than 6 samples, too few for an interval of its median');
+    expect(memory?.why).toBe(
+      'a row has fewer than 6 samples, too few for an interval of its median',
+    );
   });
 
   it('says each in a sentence: the claim, the ratio, its interval, where, and the verdict', () => {
-    const sentence = (store: string) => findingSentence(startkey, by(store) as NonNullable<ReturnType<typeof by>>);
-    expect(sentence('idb')).toMatch(/^startkey paging is 3\.00× \[\d\.\d\d, \d\.\d\d\] faster than skip\/limit paging on idb in chromium: holds$/);
-    expect(sentence('dexie')).toMatch(/^startkey paging is 0\.500× \[0\.\d+, 0\.\d+\] as fast as skip\/limit paging \(skip\/limit paging is 2\.00× faster\) on dexie in chromium: reversed$/);
-    expect(sentence('websql')).toBe('startkey paging against skip/limit paging on websql in chromium: missing (ref-skip is unsupported: WebSQL (openDatabase) is not available in this browser)');
-    expect(sentence('memory')).toBe('startkey paging is 2.00× faster than skip/limit paging on memory in chromium: too close to call (no interval: a row has fewer than 6 samples, too few for an interval of its median)');
+    const sentence = (store: string) =>
+      findingSentence(startkey, by(store) as NonNullable<ReturnType<typeof by>>);
+    expect(sentence('idb')).toMatch(
+      /^startkey paging is 3\.00× \[\d\.\d\d, \d\.\d\d\] faster than skip\/limit paging on idb in chromium: holds$/,
+    );
+    expect(sentence('dexie')).toMatch(
+      /^startkey paging is 0\.500× \[0\.\d+, 0\.\d+\] as fast as skip\/limit paging \(skip\/limit paging is 2\.00× faster\) on dexie in chromium: reversed$/,
+    );
+    expect(sentence('websql')).toBe(
+      'startkey paging against skip/limit paging on websql in chromium: missing (ref-skip is unsupported: WebSQL (openDatabase) is not available in this browser)',
+    );
+    expect(sentence('memory')).toBe(
+      'startkey paging is 2.00× faster than skip/limit paging on memory in chromium: too close to call (no interval: a row has fewer than 6 samples, too few for an interval of its median)',
+    );
   });
 
   it('lists a store the plan asked for but that has no row, as missing, and leaves out a finding the plan did not ask for', () => {
-    const cancelled = doc('firefox', [ok('paginate', 'ref-skip', 'idb', 30)], { adapters: ['idb', 'dexie'] });
+    const cancelled = doc('firefox', [ok('paginate', 'ref-skip', 'idb', 30)], {
+      adapters: ['idb', 'dexie'],
+    });
     expect(findingCells(startkey, [cancelled]).map((c) => [c.adapter, c.verdict, c.why])).toEqual([
       ['idb', 'missing', 'ref-startkey did not run at 1,000 documents'],
       ['dexie', 'missing', 'ref-skip did not run'],
     ]);
     const bulk = PAIR_FINDINGS.find((f) => f.id === 'bulk-over-serial') as Finding;
     expect(findingCells(bulk, [cancelled])).toEqual([]);
-    const onlySkip = doc('firefox', [ok('paginate', 'ref-skip', 'idb', 30)], { cases: ['ref-skip'] });
+    const onlySkip = doc('firefox', [ok('paginate', 'ref-skip', 'idb', 30)], {
+      cases: ['ref-skip'],
+    });
     expect(findingCells(startkey, [onlySkip])[0]?.why).toBe('ref-startkey was not in the plan');
   });
 
   it('reads both rows at the largest size either has, so it never sets one size against another', () => {
-    const sizes = doc('chromium', [ok('paginate', 'ref-skip', 'idb', 30, 10, 100), ok('paginate', 'ref-startkey', 'idb', 10, 10, 100), ok('paginate', 'ref-skip', 'idb', 90, 10, 1000)], { sizes: [100, 1000] });
-    expect(findingCells(startkey, [sizes]).map((c) => [c.size, c.verdict, c.why])).toEqual([[1000, 'missing', 'ref-startkey did not run at 1,000 documents']]);
+    const sizes = doc(
+      'chromium',
+      [
+        ok('paginate', 'ref-skip', 'idb', 30, 10, 100),
+        ok('paginate', 'ref-startkey', 'idb', 10, 10, 100),
+        ok('paginate', 'ref-skip', 'idb', 90, 10, 1000),
+      ],
+      { sizes: [100, 1000] },
+    );
+    expect(findingCells(startkey, [sizes]).map((c) => [c.size, c.verdict, c.why])).toEqual([
+      [1000, 'missing', 'ref-startkey did not run at 1,000 documents'],
+    ]);
   });
 
   it('takes shards of one browser together, and runs of one browser that measured the same rows apart', () => {
-    const shards = [doc('chromium', [rows[0] as CaseResult], {}, 'a'), doc('chromium', [rows[1] as CaseResult], {}, 'b')];
-    expect(findingCells(startkey, shards).map((c) => [c.browser, c.adapter, c.verdict])).toEqual([['chromium', 'idb', 'holds']]);
-    const twice = [doc('chromium', rows.slice(0, 2), {}, 'a'), doc('chromium', rows.slice(0, 2), {}, 'b')];
-    expect(findingCells(startkey, twice).map((c) => c.browser)).toEqual(['chromium (a)', 'chromium (b)']);
+    const shards = [
+      doc('chromium', [rows[0] as CaseResult], {}, 'a'),
+      doc('chromium', [rows[1] as CaseResult], {}, 'b'),
+    ];
+    expect(findingCells(startkey, shards).map((c) => [c.browser, c.adapter, c.verdict])).toEqual([
+      ['chromium', 'idb', 'holds'],
+    ]);
+    const twice = [
+      doc('chromium', rows.slice(0, 2), {}, 'a'),
+      doc('chromium', rows.slice(0, 2), {}, 'b'),
+    ];
+    expect(findingCells(startkey, twice).map((c) => c.browser)).toEqual([
+      'chromium (a)',
+      'chromium (b)',
+    ]);
   });
 });
 
 describe('findings - the default plan', () => {
   const rows = [
-    ok('paginate', 'ref-skip', 'idb', 30), ok('paginate', 'ref-startkey', 'idb', 10),
-    ok('paginate', 'ref-skip', 'indexeddb-raw', 20), ok('paginate', 'ref-startkey', 'indexeddb-raw', 8),
-    ok('paginate', 'ref-skip', 'dexie', 40), ok('paginate', 'ref-startkey', 'dexie', 7.9),
-    notOk('paginate', 'ref-skip', 'websql', 'unsupported', 'no openDatabase'), notOk('paginate', 'ref-startkey', 'websql', 'unsupported', 'no openDatabase'),
+    ok('paginate', 'ref-skip', 'idb', 30),
+    ok('paginate', 'ref-startkey', 'idb', 10),
+    ok('paginate', 'ref-skip', 'indexeddb-raw', 20),
+    ok('paginate', 'ref-startkey', 'indexeddb-raw', 8),
+    ok('paginate', 'ref-skip', 'dexie', 40),
+    ok('paginate', 'ref-startkey', 'dexie', 7.9),
+    notOk('paginate', 'ref-skip', 'websql', 'unsupported', 'no openDatabase'),
+    notOk('paginate', 'ref-startkey', 'websql', 'unsupported', 'no openDatabase'),
   ];
   const checked = checkDefaultFindings([doc('chromium', rows)]);
-  const cellsOf = (topic: string) => checked.filter((c) => (c.finding.topic ?? c.finding.id) === topic);
+  const cellsOf = (topic: string) =>
+    checked.filter((c) => (c.finding.topic ?? c.finding.id) === topic);
 
   it('checks only the findings whose rows the plan asked for, in the order of its topics', () => {
-    expect([...new Set(checked.map((c) => c.finding.topic ?? c.finding.id))]).toEqual(['startkey-over-skip', 'fastest', 'over-raw']);
-    expect(FINDING_TOPICS.map((t) => t.id)).toEqual(['bulk-over-serial', 'batch-over-serial-get', 'startkey-over-skip', 'index-over-scan', 'persisted-over-temp', 'warm-over-cold', 'fastest', 'over-raw']);
+    expect([...new Set(checked.map((c) => c.finding.topic ?? c.finding.id))]).toEqual([
+      'startkey-over-skip',
+      'fastest',
+      'over-raw',
+    ]);
+    expect(FINDING_TOPICS.map((t) => t.id)).toEqual([
+      'bulk-over-serial',
+      'batch-over-serial-get',
+      'startkey-over-skip',
+      'index-over-scan',
+      'persisted-over-temp',
+      'warm-over-cold',
+      'fastest',
+      'over-raw',
+    ]);
   });
 
   it('names the fastest store of each case and its factor to the next fastest, too close to call when they are alike', () => {
     const fastest = cellsOf('fastest');
-    expect(fastest.map((c) => [c.finding.id, c.finding.store, c.finding.names?.slower, c.cells[0]?.verdict])).toEqual([
+    expect(
+      fastest.map((c) => [
+        c.finding.id,
+        c.finding.store,
+        c.finding.names?.slower,
+        c.cells[0]?.verdict,
+      ]),
+    ).toEqual([
       ['fastest:paginate/ref-skip', 'indexeddb-raw', 'idb', 'holds'],
       ['fastest:paginate/ref-startkey', 'dexie', 'indexeddb-raw', 'too close to call'],
     ]);
@@ -146,7 +296,11 @@ describe('findings - the default plan', () => {
 
   it('sets every other store against raw IndexedDB, per case, a missing one with its reason', () => {
     const skip = cellsOf('over-raw').filter((c) => c.finding.slower.case === 'ref-skip');
-    expect(skip.map((c) => [c.finding.store, c.cells[0]?.verdict])).toEqual([['idb', 'holds'], ['dexie', 'holds'], ['websql', 'missing']]);
+    expect(skip.map((c) => [c.finding.store, c.cells[0]?.verdict])).toEqual([
+      ['idb', 'holds'],
+      ['dexie', 'holds'],
+      ['websql', 'missing'],
+    ]);
     expect(skip[0]?.cells[0]?.point).toBeCloseTo(1.5, 9);
     expect(skip[2]?.cells[0]?.why).toBe('websql ref-skip is unsupported: no openDatabase');
   });
@@ -155,17 +309,36 @@ describe('findings - the default plan', () => {
     const d = doc('chromium', rows);
     expect(d.findings).toEqual(runFindings([d]));
     const line = d.findings?.find((l) => l.finding === 'startkey-over-skip' && l.store === 'idb');
-    expect(line).toMatchObject({ topic: 'startkey-over-skip', claim: 'startkey paging is faster than skip/limit paging', browser: 'chromium', size: 1000, verdict: 'holds', why: null });
+    expect(line).toMatchObject({
+      topic: 'startkey-over-skip',
+      claim: 'startkey paging is faster than skip/limit paging',
+      browser: 'chromium',
+      size: 1000,
+      verdict: 'holds',
+      why: null,
+    });
     expect(line?.ratio).toBeCloseTo(3, 9);
     expect(line?.text).toMatch(/^startkey paging is 3\.00× \[/);
     const read = validateResults(JSON.parse(JSON.stringify(d)));
     expect(read.findings).toEqual(d.findings);
     // A reader recomputes them from the rows, as it does the statistics: an edited file, or one from before them, reads the same.
     const edited = JSON.parse(JSON.stringify(d)) as ResultsFile;
-    edited.findings = edited.findings?.map((l) => ({ ...l, verdict: 'reversed' as const, ratio: 0.5 }));
+    edited.findings = edited.findings?.map((l) => ({
+      ...l,
+      verdict: 'reversed' as const,
+      ratio: 0.5,
+    }));
     expect(validateResults(edited).findings).toEqual(d.findings);
     const { findings: _none, ...older } = JSON.parse(JSON.stringify(d)) as ResultsFile;
     expect(validateResults(older).findings).toEqual(d.findings);
-    expect(d.findings?.find((l) => l.store === 'websql' && l.finding === 'startkey-over-skip')).toMatchObject({ verdict: 'missing', ratio: null, lo: null, hi: null, why: 'ref-skip is unsupported: no openDatabase' });
+    expect(
+      d.findings?.find((l) => l.store === 'websql' && l.finding === 'startkey-over-skip'),
+    ).toMatchObject({
+      verdict: 'missing',
+      ratio: null,
+      lo: null,
+      hi: null,
+      why: 'ref-skip is unsupported: no openDatabase',
+    });
   });
 });

@@ -13,11 +13,19 @@ function watched(percent: number, base: StoreAdapter = memoryAdapter) {
     reads.push(t);
     return t;
   };
-  const adapter = instrumentAdapter(base, percent, { clock, onCall: (call) => calls.push({ call, reads: reads.splice(0) }) });
+  const adapter = instrumentAdapter(base, percent, {
+    clock,
+    onCall: (call) => calls.push({ call, reads: reads.splice(0) }),
+  });
   return { adapter, calls };
 }
 
-const doc = (i: number) => ({ _id: `d${String(i).padStart(5, '0')}`, n: i, tags: ['a', 'b'], nested: { x: i } });
+const doc = (i: number) => ({
+  _id: `d${String(i).padStart(5, '0')}`,
+  n: i,
+  tags: ['a', 'b'],
+  nested: { x: i },
+});
 
 describe('instrument - ADAPTER@+N%', () => {
   it('times each handle call and then spins for N% of that time, carrying what a wait overshoots to the next, on the real memory store', async () => {
@@ -28,7 +36,12 @@ describe('instrument - ADAPTER@+N%', () => {
     expect(await handle.get('d00007')).toEqual(doc(7));
     expect(await handle.count()).toBe(700);
     await handle.destroy();
-    expect(calls.map((c) => c.call.method).slice(-4)).toEqual(['bulkPut', 'get', 'count', 'destroy']);
+    expect(calls.map((c) => c.call.method).slice(-4)).toEqual([
+      'bulkPut',
+      'get',
+      'count',
+      'destroy',
+    ]);
     expect(calls).toHaveLength(204);
     let owed = 0;
     let target = 0;
@@ -59,12 +72,20 @@ describe('instrument - ADAPTER@+N%', () => {
       ...memoryAdapter,
       async open(name, options) {
         const h = await memoryAdapter.open(name, options);
-        return { ...h, put: async (d: Parameters<typeof h.put>[0]) => (await new Promise((r) => setTimeout(r, 2)), h.put(d)) };
+        return {
+          ...h,
+          put: async (d: Parameters<typeof h.put>[0]) => (
+            await new Promise((r) => setTimeout(r, 2)),
+            h.put(d)
+          ),
+        };
       },
     };
     let spun = 0;
     let target = 0;
-    const adapter = instrumentAdapter(slow, 10, { onCall: (c) => ((spun += c.spunMs), (target += c.targetMs)) });
+    const adapter = instrumentAdapter(slow, 10, {
+      onCall: (c) => ((spun += c.spunMs), (target += c.targetMs)),
+    });
     const handle = await adapter.open('instrument-parallel');
     const started = performance.now();
     await Promise.all(Array.from({ length: 300 }, (_, i) => handle.put(doc(i))));
@@ -85,7 +106,10 @@ describe('instrument - ADAPTER@+N%', () => {
       ...memoryAdapter,
       async open(name) {
         const inner = await memoryAdapter.open(name);
-        return { ...inner, get: async (id) => (await new Promise((ok) => setTimeout(ok, 30)), inner.get(id)) };
+        return {
+          ...inner,
+          get: async (id) => (await new Promise((ok) => setTimeout(ok, 30)), inner.get(id)),
+        };
       },
     };
     const { adapter, calls } = watched(10, sleepy);
@@ -131,7 +155,9 @@ describe('instrument - ADAPTER@+N%', () => {
   });
 
   it('the page refuses a version it was not built with, saying how to get it', () => {
-    expect(() => adapterById('idb@8.0.4')).toThrow('this page was built without the variant idb@8.0.4: a sweep builds it beside the installed idb (npm run sweep -- --adapters idb,idb@8.0.4)');
+    expect(() => adapterById('idb@8.0.4')).toThrow(
+      'this page was built without the variant idb@8.0.4: a sweep builds it beside the installed idb (npm run sweep -- --adapters idb,idb@8.0.4)',
+    );
     expect(() => adapterById('memory@1.0.0')).toThrow(/memory wraps no npm package/);
   });
 });

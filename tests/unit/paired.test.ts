@@ -2,9 +2,17 @@
 // carry effects every store shares, effects of one row, and effects of one store in one launch.
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../fixtures/random.ts';
-import { abVerdict, holmRejects, pairedRatio, pairOf, passLogRatios, slowerPValue } from '../../src/core/paired.ts';
+import {
+  abVerdict,
+  holmRejects,
+  pairedRatio,
+  pairOf,
+  passLogRatios,
+  slowerPValue,
+} from '../../src/core/paired.ts';
 
-const gauss = (rng: Rng) => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+const gauss = (rng: Rng) =>
+  Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
 
 describe('paired - exact values', () => {
   it('takes each pass median of B over A, skipping passes a side missed', () => {
@@ -20,11 +28,20 @@ describe('paired - exact values', () => {
     expect(r?.lo).toBeCloseTo(Math.exp(0.2 - (4.302653 * 0.1) / Math.sqrt(3)), 6);
     expect(r?.hi).toBeCloseTo(Math.exp(0.2 + (4.302653 * 0.1) / Math.sqrt(3)), 6);
     expect(pairedRatio([0.1])).toBeNull();
-    expect(pairOf({ samples: [1], samplesPerPass: [1] }, { samples: [2], samplesPerPass: [1] })).toBeNull();
+    expect(
+      pairOf({ samples: [1], samplesPerPass: [1] }, { samples: [2], samplesPerPass: [1] }),
+    ).toBeNull();
   });
 
   it('says slower, faster, same or unsure by where the whole interval lies against ±threshold', () => {
-    const at = (lo: number, hi: number) => ({ ratio: Math.sqrt(lo * hi), lo, hi, passes: 5, logMean: 0, logSd: 0 });
+    const at = (lo: number, hi: number) => ({
+      ratio: Math.sqrt(lo * hi),
+      lo,
+      hi,
+      passes: 5,
+      logMean: 0,
+      logSd: 0,
+    });
     expect(abVerdict(at(1.06, 1.2), 5)).toBe('slower');
     expect(abVerdict(at(0.8, 0.94), 5)).toBe('faster');
     expect(abVerdict(at(0.96, 1.04), 5)).toBe('same');
@@ -33,7 +50,7 @@ describe('paired - exact values', () => {
     expect(abVerdict(null, 5)).toBe('unsure');
   });
 
-  it("Holm rejects in order while p ≤ α/(m − k), and stops at the first that is not", () => {
+  it('Holm rejects in order while p ≤ α/(m − k), and stops at the first that is not', () => {
     expect(holmRejects([0.01, 0.04, 0.012, 0.5], 0.05)).toEqual([true, false, true, false]);
     expect(holmRejects([0.02, 0.02], 0.05)).toEqual([true, true]);
     expect(holmRejects([0.03, 0.03], 0.05)).toEqual([false, false]);
@@ -53,7 +70,8 @@ function simulatedPair(rng: Rng, delta: number, passes = 7, k = 4) {
     const launch = 0.08 * gauss(rng) + 0.05 * gauss(rng);
     const ea = launch + 0.03 * gauss(rng);
     const eb = launch + 0.03 * gauss(rng) + delta;
-    const sample = (level: number) => Math.exp(level + 0.1 * gauss(rng)) * (rng.next() < 0.1 ? 1 + 0.5 * rng.next() : 1);
+    const sample = (level: number) =>
+      Math.exp(level + 0.1 * gauss(rng)) * (rng.next() < 0.1 ? 1 + 0.5 * rng.next() : 1);
     for (let i = 0; i < k; i++) {
       a.samples.push(10 * sample(ea));
       b.samples.push(10 * sample(eb));
@@ -85,7 +103,9 @@ describe('paired - simulated runs', () => {
     let edgeAlarms = 0;
     for (let run = 0; run < runs; run++) {
       const aa = Array.from({ length: 20 }, () => slowerPValue(simulatedPair(rng, 0), 5));
-      const edge = Array.from({ length: 20 }, () => slowerPValue(simulatedPair(rng, Math.log(1.05)), 5));
+      const edge = Array.from({ length: 20 }, () =>
+        slowerPValue(simulatedPair(rng, Math.log(1.05)), 5),
+      );
       if (holmRejects(aa).some(Boolean)) aaAlarms++;
       if (holmRejects(edge).some(Boolean)) edgeAlarms++;
     }
@@ -98,7 +118,10 @@ describe('paired - simulated runs', () => {
     let found = 0;
     const runs = 300;
     for (let run = 0; run < runs; run++) {
-      const ps = [slowerPValue(simulatedPair(rng, Math.log(1.2), 10, 10), 5), ...Array.from({ length: 19 }, () => slowerPValue(simulatedPair(rng, 0, 10, 10), 5))];
+      const ps = [
+        slowerPValue(simulatedPair(rng, Math.log(1.2), 10, 10), 5),
+        ...Array.from({ length: 19 }, () => slowerPValue(simulatedPair(rng, 0, 10, 10), 5)),
+      ];
       if (holmRejects(ps)[0]) found++;
     }
     expect(found / runs).toBeGreaterThan(0.5);

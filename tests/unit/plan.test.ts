@@ -1,29 +1,60 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AUTO, DEFAULT_BUDGET_MS, DEFAULT_CASES, DEFAULT_PLAN, DEFAULT_SUITES, formatDuration, parseDuration, parsePlan, PlanError, planFieldsFromQuery, planToFields, planToQuery } from '../../src/core/plan.ts';
+import {
+  DEFAULT_AUTO,
+  DEFAULT_BUDGET_MS,
+  DEFAULT_CASES,
+  DEFAULT_PLAN,
+  DEFAULT_SUITES,
+  formatDuration,
+  parseDuration,
+  parsePlan,
+  PlanError,
+  planFieldsFromQuery,
+  planToFields,
+  planToQuery,
+} from '../../src/core/plan.ts';
 
-const vocab = { suites: ['insert', 'read'], adapters: ['idb', 'memory', 'pouchdb-idb'], fixtures: ['person', 'nested'] };
+const vocab = {
+  suites: ['insert', 'read'],
+  adapters: ['idb', 'memory', 'pouchdb-idb'],
+  fixtures: ['person', 'nested'],
+};
 
 describe('plan - parsing', () => {
   it('fills defaults: every suite and adapter, default sizes, adaptive sampling within the default budget', () => {
     const plan = parsePlan({}, vocab);
-    expect(plan).toEqual({ ...DEFAULT_PLAN, suites: ['insert', 'read'], adapters: ['idb', 'memory', 'pouchdb-idb'], auto: DEFAULT_AUTO, budgetMs: DEFAULT_BUDGET_MS });
+    expect(plan).toEqual({
+      ...DEFAULT_PLAN,
+      suites: ['insert', 'read'],
+      adapters: ['idb', 'memory', 'pouchdb-idb'],
+      auto: DEFAULT_AUTO,
+      budgetMs: DEFAULT_BUDGET_MS,
+    });
   });
 
   it('with the full vocabulary and nothing named, runs the default suites and cases; naming either runs them whole', () => {
     const full = { ...vocab, suites: [...DEFAULT_SUITES, 'update'] };
     expect(parsePlan({}, full)).toMatchObject({ suites: DEFAULT_SUITES, cases: DEFAULT_CASES });
     expect(parsePlan({ suites: 'insert' }, full)).not.toHaveProperty('cases');
-    expect(parsePlan({ cases: 'bulk' }, full)).toMatchObject({ suites: full.suites, cases: ['bulk'] });
+    expect(parsePlan({ cases: 'bulk' }, full)).toMatchObject({
+      suites: full.suites,
+      cases: ['bulk'],
+    });
   });
 
   it('leaves older versions of a store (ids with an @) out unless named, and carries a study tag through the URL', () => {
     const withOld = { ...vocab, adapters: [...vocab.adapters, 'pouchdb-idb@7.3.1'] };
     expect(parsePlan({}, withOld).adapters).toEqual(['idb', 'memory', 'pouchdb-idb']);
-    expect(parsePlan({ adapters: 'pouchdb-idb,pouchdb-idb@7.3.1' }, withOld).adapters).toEqual(['pouchdb-idb', 'pouchdb-idb@7.3.1']);
+    expect(parsePlan({ adapters: 'pouchdb-idb,pouchdb-idb@7.3.1' }, withOld).adapters).toEqual([
+      'pouchdb-idb',
+      'pouchdb-idb@7.3.1',
+    ]);
     const tagged = parsePlan({ study: 'pouchdb-2.2/paging', iterations: '3' }, vocab);
     expect(tagged.study).toBe('pouchdb-2.2/paging');
     expect(parsePlan(planFieldsFromQuery(planToQuery(tagged)), vocab)).toEqual(tagged);
-    expect(() => parsePlan({ study: 'pouchdb-2.2' }, vocab)).toThrow('study: "pouchdb-2.2" is not a study part such as pouchdb-2.2/paging');
+    expect(() => parsePlan({ study: 'pouchdb-2.2' }, vocab)).toThrow(
+      'study: "pouchdb-2.2" is not a study part such as pouchdb-2.2/paging',
+    );
     expect(() => parsePlan({ study: '../x/y' }, vocab)).toThrow(PlanError);
   });
 
@@ -33,7 +64,10 @@ describe('plan - parsing', () => {
     expect(parsePlan(planFieldsFromQuery(planToQuery(plan)), vocab)).toEqual(plan);
     expect(parsePlan({ cpuThrottle: '2.5' }, vocab).cpuThrottle).toBe(2.5);
     expect(parsePlan({ cpuThrottle: '1' }, vocab).cpuThrottle).toBeUndefined();
-    for (const bad of ['0', '21', 'fast', '2.25']) expect(() => parsePlan({ cpuThrottle: bad }, vocab), bad).toThrow(`cpu-throttle: "${bad}" is not a rate; allowed: 1 to 20`);
+    for (const bad of ['0', '21', 'fast', '2.25'])
+      expect(() => parsePlan({ cpuThrottle: bad }, vocab), bad).toThrow(
+        `cpu-throttle: "${bad}" is not a rate; allowed: 1 to 20`,
+      );
   });
 
   it('budget: durations in h, m, s and ms, written back in their shortest form', () => {
@@ -43,16 +77,47 @@ describe('plan - parsing', () => {
     expect(formatDuration(90_000)).toBe('1m30s');
     expect(formatDuration(1500)).toBe('1500ms');
     expect(parsePlan({ budget: '90s' }, vocab).budgetMs).toBe(90_000);
-    expect(() => parsePlan({ budget: '10' }, vocab)).toThrow(/budget: "10" is not a duration; allowed: 1s to 24h, written like 10m, 90s, 1m30s or 1h/);
-    expect(() => parsePlan({ budget: '500ms' }, vocab)).toThrow(/budget: 500ms is out of range; allowed: 1s to 24h/);
-    expect(() => parsePlan({ iterations: '5', budget: '1m' }, vocab)).toThrow(/budget: applies to adaptive sampling, and this plan takes a fixed count/);
+    expect(() => parsePlan({ budget: '10' }, vocab)).toThrow(
+      /budget: "10" is not a duration; allowed: 1s to 24h, written like 10m, 90s, 1m30s or 1h/,
+    );
+    expect(() => parsePlan({ budget: '500ms' }, vocab)).toThrow(
+      /budget: 500ms is out of range; allowed: 1s to 24h/,
+    );
+    expect(() => parsePlan({ iterations: '5', budget: '1m' }, vocab)).toThrow(
+      /budget: applies to adaptive sampling, and this plan takes a fixed count/,
+    );
   });
 
   it('parses every field and survives a URL round trip', () => {
-    const plan = parsePlan({ suites: 'insert', adapters: 'idb, memory', sizes: '100,1_000', iterations: '7', warmup: '0', seed: '9', timeoutMs: '5000', fixture: 'nested', params: 'chunkSizes=1,10;pageSize=10;order=random' }, vocab);
-    expect(plan).toEqual({ suites: ['insert'], adapters: ['idb', 'memory'], sizes: [100, 1000], iterations: 7, warmup: 0, seed: 9, timeoutMs: 5000, fixture: 'nested', params: { chunkSizes: [1, 10], pageSize: 10, order: 'random' } });
+    const plan = parsePlan(
+      {
+        suites: 'insert',
+        adapters: 'idb, memory',
+        sizes: '100,1_000',
+        iterations: '7',
+        warmup: '0',
+        seed: '9',
+        timeoutMs: '5000',
+        fixture: 'nested',
+        params: 'chunkSizes=1,10;pageSize=10;order=random',
+      },
+      vocab,
+    );
+    expect(plan).toEqual({
+      suites: ['insert'],
+      adapters: ['idb', 'memory'],
+      sizes: [100, 1000],
+      iterations: 7,
+      warmup: 0,
+      seed: 9,
+      timeoutMs: 5000,
+      fixture: 'nested',
+      params: { chunkSizes: [1, 10], pageSize: 10, order: 'random' },
+    });
     const query = planToQuery(plan);
-    expect(parsePlan(planFieldsFromQuery(new URLSearchParams(query.toString())), vocab)).toEqual(plan);
+    expect(parsePlan(planFieldsFromQuery(new URLSearchParams(query.toString())), vocab)).toEqual(
+      plan,
+    );
   });
 
   it('adaptive sampling: on and absent mean the defaults, off or a fixed count mean off, and the text round-trips', () => {
@@ -62,39 +127,92 @@ describe('plan - parsing', () => {
     expect(parsePlan({ auto: 'off' }, vocab)).not.toHaveProperty('auto');
     expect(parsePlan({ auto: 'off' }, vocab)).not.toHaveProperty('budgetMs');
     expect(parsePlan({ iterations: '5' }, vocab)).not.toHaveProperty('auto');
-    const plan = parsePlan({ auto: 'ci:1.5%, max-ms:60000', budget: '2m', worker: '1', cases: 'bulk,serial' }, vocab);
-    expect(plan.auto).toEqual({ targetRelCi: 0.015, minN: 6, maxN: 1000, maxMs: 60000, passes: 12 });
+    const plan = parsePlan(
+      { auto: 'ci:1.5%, max-ms:60000', budget: '2m', worker: '1', cases: 'bulk,serial' },
+      vocab,
+    );
+    expect(plan.auto).toEqual({
+      targetRelCi: 0.015,
+      minN: 6,
+      maxN: 1000,
+      maxMs: 60000,
+      passes: 12,
+    });
     expect(plan.budgetMs).toBe(120_000);
     expect(plan.worker).toBe(true);
     expect(plan.cases).toEqual(['bulk', 'serial']);
-    expect(planToFields(plan)).toMatchObject({ auto: 'ci:1.5%,min-n:6,max-n:1000,max-ms:60000,passes:12', budget: '2m', worker: '1', cases: 'bulk,serial' });
+    expect(planToFields(plan)).toMatchObject({
+      auto: 'ci:1.5%,min-n:6,max-n:1000,max-ms:60000,passes:12',
+      budget: '2m',
+      worker: '1',
+      cases: 'bulk,serial',
+    });
     const query = planToQuery(plan);
-    expect(parsePlan(planFieldsFromQuery(new URLSearchParams(query.toString())), vocab)).toEqual(plan);
+    expect(parsePlan(planFieldsFromQuery(new URLSearchParams(query.toString())), vocab)).toEqual(
+      plan,
+    );
   });
 
   it('a fixed-count plan without the newer fields keeps its old link: nothing is added', () => {
     const plan = parsePlan({ suites: 'insert', iterations: '5', worker: 'off' }, vocab);
     expect(plan).not.toHaveProperty('worker');
-    expect([...planToQuery(plan).keys()]).toEqual(['suites', 'adapters', 'sizes', 'iterations', 'warmup', 'seed', 'timeout-ms', 'fixture']);
+    expect([...planToQuery(plan).keys()]).toEqual([
+      'suites',
+      'adapters',
+      'sizes',
+      'iterations',
+      'warmup',
+      'seed',
+      'timeout-ms',
+      'fixture',
+    ]);
   });
 
   const bad: [string, Parameters<typeof parsePlan>[0], RegExp][] = [
-    ['an unknown adapter', { adapters: 'idb,nope' }, /adapters: unknown "nope"; allowed: idb, memory, pouchdb-idb/],
+    [
+      'an unknown adapter',
+      { adapters: 'idb,nope' },
+      /adapters: unknown "nope"; allowed: idb, memory, pouchdb-idb/,
+    ],
     ['an unknown suite', { suites: 'inserts' }, /suites: unknown "inserts"; allowed: insert, read/],
     ['a zero size', { sizes: '0' }, /sizes: 0 is out of range; allowed: 1 to 10000000/],
     ['a size that is not a number', { sizes: '100,lots' }, /sizes: "lots" is not a whole number/],
-    ['a negative iteration count', { iterations: '-3' }, /iterations: "-3" is not a whole number; allowed: 1 to 10000/],
+    [
+      'a negative iteration count',
+      { iterations: '-3' },
+      /iterations: "-3" is not a whole number; allowed: 1 to 10000/,
+    ],
     ['a fractional timeout', { timeoutMs: '1.5' }, /timeout-ms: "1.5" is not a whole number/],
     ['an empty adapter list', { adapters: ' , ' }, /adapters: none given; allowed:/],
     ['two fixtures', { fixture: 'person,nested' }, /fixture: give exactly 1/],
     ['malformed params', { params: 'chunkSizes' }, /params: "chunkSizes" is not name=value/],
-    ['an auto key that does not exist', { auto: 'ci:2%,fast:1' }, /auto: "fast:1" is not key:value with a key of ci, min-n, max-n, max-ms, passes/],
-    ['an auto target of 0', { auto: 'ci:0%' }, /auto: ci "0%" is not a percentage of the median from 0.1% to 50%/],
-    ['an auto target that is not a number', { auto: 'ci:tight' }, /auto: ci "tight" is not a percentage/],
-    ['an auto min N of 1', { auto: 'min-n:1' }, /auto: min-n: 1 is out of range; allowed: 2 to 10000/],
+    [
+      'an auto key that does not exist',
+      { auto: 'ci:2%,fast:1' },
+      /auto: "fast:1" is not key:value with a key of ci, min-n, max-n, max-ms, passes/,
+    ],
+    [
+      'an auto target of 0',
+      { auto: 'ci:0%' },
+      /auto: ci "0%" is not a percentage of the median from 0.1% to 50%/,
+    ],
+    [
+      'an auto target that is not a number',
+      { auto: 'ci:tight' },
+      /auto: ci "tight" is not a percentage/,
+    ],
+    [
+      'an auto min N of 1',
+      { auto: 'min-n:1' },
+      /auto: min-n: 1 is out of range; allowed: 2 to 10000/,
+    ],
     ['51 passes', { auto: 'passes:51' }, /auto: passes: 51 is out of range; allowed: 1 to 50/],
     ['an auto max N below min N', { auto: 'min-n:10,max-n:5' }, /auto: max-n 5 is below min-n 10/],
-    ['a worker switch that is neither on nor off', { worker: 'maybe' }, /worker: "maybe" is not on or off; allowed: 1, on, true, yes, 0, off, false, no/],
+    [
+      'a worker switch that is neither on nor off',
+      { worker: 'maybe' },
+      /worker: "maybe" is not on or off; allowed: 1, on, true, yes, 0, off, false, no/,
+    ],
     ['an empty case list', { cases: ',' }, /cases: none given/],
     ['a case id with markup', { cases: 'bulk,<b>' }, /cases: "<b>" is not a case id/],
   ];

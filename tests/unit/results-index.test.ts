@@ -12,7 +12,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('results index - the results/ folder for the page', () => {
   writeFileSync(join(dir, 'b-run-chromium.json'), toJson(handBuilt()));
-  writeFileSync(join(dir, 'a-merged.json'), toJson([handBuilt(), { ...handBuilt(), run: { ...handBuilt().run, browser: 'firefox' } }]));
+  writeFileSync(
+    join(dir, 'a-merged.json'),
+    toJson([handBuilt(), { ...handBuilt(), run: { ...handBuilt().run, browser: 'firefox' } }]),
+  );
   writeFileSync(join(dir, 'c-bad.json'), '{"schema": "storebench/results@0"}');
   writeFileSync(join(dir, 'x-chromium.partial.json'), '{}');
   writeFileSync(join(dir, 'index.json'), '{}');
@@ -36,13 +39,25 @@ describe('results index - the results/ folder for the page', () => {
       ['c-bad.json', null],
     ]);
     expect(index.files[1]?.documents?.[0]).toEqual({
-      runId: '2026-11-20T10-00-00Z-ab12', browser: 'chromium', browserVersion: 'Chromium 156.0.1', startedAt: '2026-11-20T10:00:00.000Z', suites: ['insert'], rows: 5,
+      runId: '2026-11-20T10-00-00Z-ab12',
+      browser: 'chromium',
+      browserVersion: 'Chromium 156.0.1',
+      startedAt: '2026-11-20T10:00:00.000Z',
+      suites: ['insert'],
+      rows: 5,
     });
-    expect(index.files[2]?.error).toMatch(/^c-bad\.json: \$\.schema: expected "storebench\/results@1"/);
+    expect(index.files[2]?.error).toMatch(
+      /^c-bad\.json: \$\.schema: expected "storebench\/results@1"/,
+    );
   });
 
   it('refuses a listing that names a file outside results/', () => {
-    const bad = { schema: 'storebench/results-index@1', files: [{ name: '../secret.json', bytes: 1 }] };
-    expect(() => validateResultsIndex(bad, 'index.json')).toThrow('index.json: $.files[0].name: expected a plain .json file name');
+    const bad = {
+      schema: 'storebench/results-index@1',
+      files: [{ name: '../secret.json', bytes: 1 }],
+    };
+    expect(() => validateResultsIndex(bad, 'index.json')).toThrow(
+      'index.json: $.files[0].name: expected a plain .json file name',
+    );
   });
 });

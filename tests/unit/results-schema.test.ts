@@ -10,7 +10,11 @@ import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { validateResults } from '../../src/core/results.ts';
-import { publishedSchemaText, RESULTS_SCHEMA_PATH, ResultsFileSchema } from '../../src/core/results-schema.ts';
+import {
+  publishedSchemaText,
+  RESULTS_SCHEMA_PATH,
+  ResultsFileSchema,
+} from '../../src/core/results-schema.ts';
 import { conforms, KEYWORDS, type SchemaNode } from '../../src/core/schema-check.ts';
 import { sampleResults } from '../sample-results.ts';
 import { listResultsFiles } from '../../src/cli/results-index.ts';
@@ -20,7 +24,8 @@ const PUBLISHED = readFileSync(join(ROOT, RESULTS_SCHEMA_PATH), 'utf8');
 const COMMITTED = listResultsFiles(join(ROOT, 'results'));
 
 type Json = Record<string, unknown>;
-const each = (o: unknown, f: (n: Json) => TSchema) => Object.fromEntries(Object.entries(o as Json).map(([k, v]) => [k, f(v as Json)]));
+const each = (o: unknown, f: (n: Json) => TSchema) =>
+  Object.fromEntries(Object.entries(o as Json).map(([k, v]) => [k, f(v as Json)]));
 
 /**
  * TypeBox 0.34 checks a node by its Kind, a symbol that JSON cannot carry: put it back from each
@@ -28,18 +33,62 @@ const each = (o: unknown, f: (n: Json) => TSchema) => Object.fromEntries(Object.
  * A keyword this does not know fails the test instead of being skipped.
  */
 function revive(node: Json): TSchema {
-  const known = new Set(['$schema', '$id', 'title', 'description', 'type', 'required', 'properties', 'patternProperties', 'items', 'additionalItems', 'anyOf', 'not', 'const', 'minimum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'minItems', 'maxItems', 'pattern']);
+  const known = new Set([
+    '$schema',
+    '$id',
+    'title',
+    'description',
+    'type',
+    'required',
+    'properties',
+    'patternProperties',
+    'items',
+    'additionalItems',
+    'anyOf',
+    'not',
+    'const',
+    'minimum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'minLength',
+    'minItems',
+    'maxItems',
+    'pattern',
+  ]);
   const unknown = Object.keys(node).filter((k) => !known.has(k));
-  if (unknown.length > 0) throw new Error(`the published schema uses ${unknown.join(', ')}, which this test does not revive`);
+  if (unknown.length > 0)
+    throw new Error(
+      `the published schema uses ${unknown.join(', ')}, which this test does not revive`,
+    );
   const out: Json = { ...node };
   if (node.properties) out.properties = each(node.properties, revive);
   if (node.patternProperties) out.patternProperties = each(node.patternProperties, revive);
   if (Array.isArray(node.items)) out.items = node.items.map((n) => revive(n as Json));
   else if (node.items) out.items = revive(node.items as Json);
   if (node.anyOf) out.anyOf = (node.anyOf as Json[]).map(revive);
-  const kind = node.anyOf ? 'Union' : node.not ? 'Never' : node.const !== undefined ? 'Literal' : node.patternProperties ? 'Record' : Array.isArray(node.items) ? 'Tuple' : node.type;
-  const KINDS: Record<string, string> = { object: 'Object', array: 'Array', string: 'String', number: 'Number', integer: 'Integer', boolean: 'Boolean', null: 'Null' };
-  return Object.assign(out, { [Kind]: KINDS[kind as string] ?? (kind === undefined ? 'Unknown' : kind) }) as unknown as TSchema;
+  const kind = node.anyOf
+    ? 'Union'
+    : node.not
+      ? 'Never'
+      : node.const !== undefined
+        ? 'Literal'
+        : node.patternProperties
+          ? 'Record'
+          : Array.isArray(node.items)
+            ? 'Tuple'
+            : node.type;
+  const KINDS: Record<string, string> = {
+    object: 'Object',
+    array: 'Array',
+    string: 'String',
+    number: 'Number',
+    integer: 'Integer',
+    boolean: 'Boolean',
+    null: 'Null',
+  };
+  return Object.assign(out, {
+    [Kind]: KINDS[kind as string] ?? (kind === undefined ? 'Unknown' : kind),
+  }) as unknown as TSchema;
 }
 
 const published = revive(JSON.parse(PUBLISHED) as Json);
@@ -58,22 +107,28 @@ describe('results schema - the published file', () => {
     });
   });
 
-  it('accepts every committed results file, read back from disk, by TypeBox and by the readers\' checker', () => {
+  it("accepts every committed results file, read back from disk, by TypeBox and by the readers' checker", () => {
     expect(COMMITTED.length).toBeGreaterThanOrEqual(30);
     for (const name of COMMITTED) {
       const data = JSON.parse(readFileSync(join(ROOT, 'results', name), 'utf8')) as unknown;
       for (const doc of Array.isArray(data) ? data : [data]) {
-        expect([name, Value.Check(published, doc), conforms(JSON.parse(PUBLISHED) as SchemaNode, doc)]).toEqual([name, true, true]);
+        expect([
+          name,
+          Value.Check(published, doc),
+          conforms(JSON.parse(PUBLISHED) as SchemaNode, doc),
+        ]).toEqual([name, true, true]);
       }
     }
   });
 
-  it('uses only keywords the readers\' checker knows', () => {
+  it("uses only keywords the readers' checker knows", () => {
     const used = new Set<string>();
     const walk = (node: Json): void => {
       Object.keys(node).forEach((k) => used.add(k));
-      for (const k of ['properties', 'patternProperties'] as const) if (node[k]) Object.values(node[k] as Json).forEach((n) => walk(n as Json));
-      for (const k of ['items', 'anyOf'] as const) [node[k]].flat().forEach((n) => n && walk(n as Json));
+      for (const k of ['properties', 'patternProperties'] as const)
+        if (node[k]) Object.values(node[k] as Json).forEach((n) => walk(n as Json));
+      for (const k of ['items', 'anyOf'] as const)
+        [node[k]].flat().forEach((n) => n && walk(n as Json));
       if (node.not) walk(node.not as Json);
     };
     walk(JSON.parse(PUBLISHED) as Json);
@@ -89,13 +144,19 @@ describe('results schema - the published file', () => {
     ['a precision on a row that is not ok', (d) => (other(d).precision = 0.01)],
     ['an ok row without stats', (d) => delete ok(d).stats],
     ['a study tag with spaces', (d) => (d.run.plan.study = 'my study')],
-    ['a point of three values', (d) => (ok(d).series = { x: 'n', y: 'ms', samples: [[[1, 2, 3]]] })],
+    [
+      'a point of three values',
+      (d) => (ok(d).series = { x: 'n', y: 'ms', samples: [[[1, 2, 3]]] }),
+    ],
     ['a size of zero', (d) => (ok(d).size = 0)],
     ['a size of 1.5', (d) => (ok(d).size = 1.5)],
     ['an empty reason', (d) => (other(d).reason = '')],
     ['an ok row with a reason', (d) => (ok(d).reason = 'slow')],
     ['an ok row with no samples', (d) => ((ok(d).samples = []), delete ok(d).samplesPerPass)],
-    ['an auto target of 1', (d) => (d.run.plan.auto = { targetRelCi: 1, minN: 6, maxN: 10, maxMs: 100 })],
+    [
+      'an auto target of 1',
+      (d) => (d.run.plan.auto = { targetRelCi: 1, minN: 6, maxN: 10, maxMs: 100 }),
+    ],
     ['a throttle rate below 1', (d) => (d.run.plan.cpuThrottle = 0.5)],
     ['a missing environment', (d) => delete d.environment],
     ['a cores count of null text', (d) => (d.environment.cores = 'null')],
@@ -105,8 +166,21 @@ describe('results schema - the published file', () => {
   ];
   for (const [what, change] of refused) {
     it(`refuses ${what}: the file on disk, TypeBox's own schema and the readers' checker agree`, () => {
-      const doc = JSON.parse(readFileSync(join(ROOT, 'results', COMMITTED.find((f) => f.endsWith('-chromium.json'))!), 'utf8'));
-      const verdicts = () => [Value.Check(published, doc), Value.Check(ResultsFileSchema, doc), conforms(JSON.parse(PUBLISHED) as SchemaNode, doc)];
+      const doc = JSON.parse(
+        readFileSync(
+          join(
+            ROOT,
+            'results',
+            COMMITTED.find((f) => f.endsWith('-chromium.json'))!,
+          ),
+          'utf8',
+        ),
+      );
+      const verdicts = () => [
+        Value.Check(published, doc),
+        Value.Check(ResultsFileSchema, doc),
+        conforms(JSON.parse(PUBLISHED) as SchemaNode, doc),
+      ];
       expect(verdicts()).toEqual([true, true, true]);
       change(doc);
       expect(verdicts()).toEqual([false, false, false]);
@@ -127,28 +201,60 @@ describe('results schema - what the validator says', () => {
   };
 
   it('looks inside a field that may be null, and names null when neither fits', () => {
-    expect(fault((r) => (r.environment.cores = 0))).toBe('x.json: $.environment.cores: expected a whole number >= 1, got number 0');
-    expect(fault((r) => (r.environment.storageEstimate = { quota: -1, usage: 0 }))).toBe('x.json: $.environment.storageEstimate.quota: expected a number >= 0, got number -1');
-    expect(fault((r) => (r.environment.cores = 'two'))).toBe('x.json: $.environment.cores: expected a whole number >= 1 or null, got "two"');
+    expect(fault((r) => (r.environment.cores = 0))).toBe(
+      'x.json: $.environment.cores: expected a whole number >= 1, got number 0',
+    );
+    expect(fault((r) => (r.environment.storageEstimate = { quota: -1, usage: 0 }))).toBe(
+      'x.json: $.environment.storageEstimate.quota: expected a number >= 0, got number -1',
+    );
+    expect(fault((r) => (r.environment.cores = 'two'))).toBe(
+      'x.json: $.environment.cores: expected a whole number >= 1 or null, got "two"',
+    );
   });
 
   it("picks a row's kind by its status, and names the fields only an ok row may have", () => {
-    expect(fault((r) => (r.cases[0].reason = 'slow'))).toBe('x.json: $.cases[0].reason: expected null for an ok case, got "slow"');
-    expect(fault((r) => (r.cases[1].stopped = 'budget'))).toBe('x.json: $.cases[1].stopped: only an ok row has stopped; this one is unsupported');
-    expect(fault((r) => delete r.cases[1].status)).toBe('x.json: $.cases[1].status: expected one of ok, unsupported, error, timeout, got nothing (the field is missing)');
-    expect(fault((r) => (r.cases[1] = 5))).toBe('x.json: $.cases[1]: expected an object, got number 5');
+    expect(fault((r) => (r.cases[0].reason = 'slow'))).toBe(
+      'x.json: $.cases[0].reason: expected null for an ok case, got "slow"',
+    );
+    expect(fault((r) => (r.cases[1].stopped = 'budget'))).toBe(
+      'x.json: $.cases[1].stopped: only an ok row has stopped; this one is unsupported',
+    );
+    expect(fault((r) => delete r.cases[1].status)).toBe(
+      'x.json: $.cases[1].status: expected one of ok, unsupported, error, timeout, got nothing (the field is missing)',
+    );
+    expect(fault((r) => (r.cases[1] = 5))).toBe(
+      'x.json: $.cases[1]: expected an object, got number 5',
+    );
   });
 
   it('says what a point, a shard and an adaptive plan must be', () => {
-    expect(fault((r) => (r.cases[0].series = { x: 'n', y: 'ms', samples: [[[1, 2]], [[1, 2, 3]]] }))).toBe('x.json: $.cases[0].series.samples[1][0]: expected an [x, y] pair, got 3 values');
-    expect(fault((r) => (r.run.plan.shard = { index: 3, count: 2 }))).toBe('x.json: $.run.plan.shard.index: is 3, beyond the shard count 2');
-    expect(fault((r) => (r.run.plan.auto = { targetRelCi: 0.02, minN: 6, maxN: 5, maxMs: 100 }))).toBe('x.json: $.run.plan.auto.maxN: is below minN 6');
-    expect(fault((r) => (r.run.plan.study = 'My Study'))).toBe('x.json: $.run.plan.study: expected a study part such as pouchdb-2.2/paging, got "My Study"');
-    expect(fault((r) => (r.run.plan.cpuThrottle = 0.5))).toBe('x.json: $.run.plan.cpuThrottle: expected a rate of at least 1, got number 0.5');
+    expect(
+      fault((r) => (r.cases[0].series = { x: 'n', y: 'ms', samples: [[[1, 2]], [[1, 2, 3]]] })),
+    ).toBe('x.json: $.cases[0].series.samples[1][0]: expected an [x, y] pair, got 3 values');
+    expect(fault((r) => (r.run.plan.shard = { index: 3, count: 2 }))).toBe(
+      'x.json: $.run.plan.shard.index: is 3, beyond the shard count 2',
+    );
+    expect(
+      fault((r) => (r.run.plan.auto = { targetRelCi: 0.02, minN: 6, maxN: 5, maxMs: 100 })),
+    ).toBe('x.json: $.run.plan.auto.maxN: is below minN 6');
+    expect(fault((r) => (r.run.plan.study = 'My Study'))).toBe(
+      'x.json: $.run.plan.study: expected a study part such as pouchdb-2.2/paging, got "My Study"',
+    );
+    expect(fault((r) => (r.run.plan.cpuThrottle = 0.5))).toBe(
+      'x.json: $.run.plan.cpuThrottle: expected a rate of at least 1, got number 0.5',
+    );
   });
 
   it('lets stats, precision and outliers of an ok row be anything, since they are recomputed, and a stats on another row be', () => {
-    expect(fault((r) => ((r.cases[0].stats = 'lies'), (r.cases[0].precision = 'x'), (r.cases[0].outliers = [])))).toBe('accepted');
+    expect(
+      fault(
+        (r) => (
+          (r.cases[0].stats = 'lies'),
+          (r.cases[0].precision = 'x'),
+          (r.cases[0].outliers = [])
+        ),
+      ),
+    ).toBe('accepted');
     expect(fault((r) => (r.cases[1].stats = { n: 0 }))).toBe('accepted');
   });
 
@@ -157,6 +263,8 @@ describe('results schema - what the validator says', () => {
       r.cases[0].samples = new Array(1_000_000).fill(1.5);
       r.cases[0].samples[999_999] = -1;
     });
-    expect(message).toBe('x.json: $.cases[0].samples[999999]: expected a number >= 0, got number -1');
+    expect(message).toBe(
+      'x.json: $.cases[0].samples[999999]: expected a number >= 0, got number -1',
+    );
   }, 30_000);
 });

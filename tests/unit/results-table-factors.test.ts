@@ -4,8 +4,21 @@ import { geometricMeans } from '../../src/ui/results-table.ts';
 describe('results table - factor summary', () => {
   it('averages each store’s factor to the fastest as a geometric mean, over the cases it ran, fastest store first', () => {
     const medians = new Map([
-      ['insert/bulk/100', new Map([['memory', 1], ['idb', 4], ['dexie', 2]])],
-      ['read/all/100', new Map([['memory', 2], ['idb', 2]])],
+      [
+        'insert/bulk/100',
+        new Map([
+          ['memory', 1],
+          ['idb', 4],
+          ['dexie', 2],
+        ]),
+      ],
+      [
+        'read/all/100',
+        new Map([
+          ['memory', 2],
+          ['idb', 2],
+        ]),
+      ],
     ]);
     const means = geometricMeans(medians);
     expect(means.map((m) => m.adapter)).toEqual(['memory', 'idb', 'dexie']);
@@ -17,14 +30,33 @@ describe('results table - factor summary', () => {
 
   it('against a reference store instead, over the cases it ran, leaving it out (the IndexedDB floor)', () => {
     const medians = new Map([
-      ['insert/bulk/100', new Map([['indexeddb-raw', 2], ['idb', 2.2], ['pouchdb-idb', 8]])],
-      ['read/all/100', new Map([['indexeddb-raw', 1], ['idb', 1.1], ['pouchdb-idb', 2]])],
+      [
+        'insert/bulk/100',
+        new Map([
+          ['indexeddb-raw', 2],
+          ['idb', 2.2],
+          ['pouchdb-idb', 8],
+        ]),
+      ],
+      [
+        'read/all/100',
+        new Map([
+          ['indexeddb-raw', 1],
+          ['idb', 1.1],
+          ['pouchdb-idb', 2],
+        ]),
+      ],
       ['views/temp/100', new Map([['pouchdb-idb', 50]])],
     ]);
     const means = geometricMeans(medians, 'indexeddb-raw');
-    expect(means.map((m) => [m.adapter, m.cases])).toEqual([['idb', 2], ['pouchdb-idb', 2]]);
+    expect(means.map((m) => [m.adapter, m.cases])).toEqual([
+      ['idb', 2],
+      ['pouchdb-idb', 2],
+    ]);
     expect(means[0]!.factor).toBeCloseTo(1.1, 12);
     expect(means[1]!.factor).toBeCloseTo(Math.sqrt(8), 12);
-    expect(geometricMeans(new Map([['a/b/1', new Map([['idb', 1]])]]), 'indexeddb-raw')).toEqual([]);
+    expect(geometricMeans(new Map([['a/b/1', new Map([['idb', 1]])]]), 'indexeddb-raw')).toEqual(
+      [],
+    );
   });
 });

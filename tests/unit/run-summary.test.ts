@@ -29,8 +29,15 @@ describe('run summary', () => {
   it('says how far the passes differ when the rows have passes', () => {
     const r = sampleResults();
     const samples = [10, 10.1, 10.2, 9.9, 11, 11.1, 11.2, 10.9];
-    r.cases[0] = { ...(r.cases[0] as OkRow), samples, samplesPerPass: [4, 4], stats: summarize(samples) };
-    expect(runSummaryText(r, 4210)).toMatch(/within ±5%\. The passes differ by τ \d+(\.\d)?% \(median over rows, a standard deviation\): ±\d+(\.\d)?% of an interval, which only more passes narrow\.$/);
+    r.cases[0] = {
+      ...(r.cases[0] as OkRow),
+      samples,
+      samplesPerPass: [4, 4],
+      stats: summarize(samples),
+    };
+    expect(runSummaryText(r, 4210)).toMatch(
+      /within ±5%\. The passes differ by τ \d+(\.\d)?% \(median over rows, a standard deviation\): ±\d+(\.\d)?% of an interval, which only more passes narrow\.$/,
+    );
   });
 
   it('writes short runs to a tenth of a second and long ones to the second', () => {

@@ -10,9 +10,29 @@ import { runPlan, type RunEvent } from '../../src/core/runner.ts';
 import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
 
 const auto = { targetRelCi: 0.001, minN: 6, maxN: 40, maxMs: 60_000, passes: 4 };
-const plan = (over: Partial<Plan> = {}): Plan => ({ ...DEFAULT_PLAN, suites: ['t'], adapters: ['a', 'b'], sizes: [10], warmup: 1, auto, budgetMs: 4_000, ab: { thresholdPct: 5 }, ...over });
-const suiteOf = (...cases: BenchCase[]): Suite => ({ id: 't', title: 'test', description: 'test suite', cases: () => cases });
-const memoryAs = (id: string, over: Partial<StoreAdapter> = {}): StoreAdapter => ({ ...memoryAdapter, id, label: id, ...over });
+const plan = (over: Partial<Plan> = {}): Plan => ({
+  ...DEFAULT_PLAN,
+  suites: ['t'],
+  adapters: ['a', 'b'],
+  sizes: [10],
+  warmup: 1,
+  auto,
+  budgetMs: 4_000,
+  ab: { thresholdPct: 5 },
+  ...over,
+});
+const suiteOf = (...cases: BenchCase[]): Suite => ({
+  id: 't',
+  title: 'test',
+  description: 'test suite',
+  cases: () => cases,
+});
+const memoryAs = (id: string, over: Partial<StoreAdapter> = {}): StoreAdapter => ({
+  ...memoryAdapter,
+  id,
+  label: id,
+  ...over,
+});
 
 /** A case whose sample is 10 ms on A and 12 ms on B, ±1% alternating; it may fail on B from its `failAt`-th run. */
 function timed(id: string, failAt = Infinity) {
@@ -32,11 +52,19 @@ function timed(id: string, failAt = Infinity) {
 
 async function abRun(cases: BenchCase[], p = plan()) {
   const events: RunEvent[] = [];
-  const out = await runPlan({ plan: p, suites: [suiteOf(...cases)], adapters: [memoryAs('a'), memoryAs('b')], runId: 'ab', onEvent: (e) => events.push(e), cleanupTimeoutMs: 500 });
+  const out = await runPlan({
+    plan: p,
+    suites: [suiteOf(...cases)],
+    adapters: [memoryAs('a'), memoryAs('b')],
+    runId: 'ab',
+    onEvent: (e) => events.push(e),
+    cleanupTimeoutMs: 500,
+  });
   return { ...out, events };
 }
 
-const rowOf = (cases: CaseResult[], adapter: string) => cases.find((c) => c.adapter === adapter) as CaseResult;
+const rowOf = (cases: CaseResult[], adapter: string) =>
+  cases.find((c) => c.adapter === adapter) as CaseResult;
 
 describe('runner - A against B', () => {
   it('samples A and B as adjacent pairs in balanced order in every pass, and stops them together', async () => {
@@ -63,14 +91,35 @@ describe('runner - A against B', () => {
 
   it('fails the other side when one side of a pair fails, so no row is compared against nothing', async () => {
     const { cases } = await abRun([timed('c', 5)]);
-    expect(rowOf(cases, 'b')).toMatchObject({ status: 'error', reason: expect.stringContaining('disk on fire') });
-    expect(rowOf(cases, 'a')).toMatchObject({ status: 'error', reason: expect.stringMatching(/^not compared: the other side of the pair, b, failed/) });
+    expect(rowOf(cases, 'b')).toMatchObject({
+      status: 'error',
+      reason: expect.stringContaining('disk on fire'),
+    });
+    expect(rowOf(cases, 'a')).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/^not compared: the other side of the pair, b, failed/),
+    });
   });
 
   it('runs a row alone as unsupported when the other store cannot run the case', async () => {
-    const needsBulk = defineCase({ id: 'bulk-only', title: 'bulk', needs: ['bulkWrite'], operations: () => 1, run: async (ctx) => ctx.handle.bulkPut([]) });
-    const out = await runPlan({ plan: plan(), suites: [suiteOf(needsBulk)], adapters: [memoryAs('a'), memoryAs('b', { capabilities: [] })], runId: 'ab', cleanupTimeoutMs: 500 });
-    expect(rowOf(out.cases, 'a')).toMatchObject({ status: 'unsupported', reason: '--ab: b cannot run this case, so a has nothing to be compared with' });
+    const needsBulk = defineCase({
+      id: 'bulk-only',
+      title: 'bulk',
+      needs: ['bulkWrite'],
+      operations: () => 1,
+      run: async (ctx) => ctx.handle.bulkPut([]),
+    });
+    const out = await runPlan({
+      plan: plan(),
+      suites: [suiteOf(needsBulk)],
+      adapters: [memoryAs('a'), memoryAs('b', { capabilities: [] })],
+      runId: 'ab',
+      cleanupTimeoutMs: 500,
+    });
+    expect(rowOf(out.cases, 'a')).toMatchObject({
+      status: 'unsupported',
+      reason: '--ab: b cannot run this case, so a has nothing to be compared with',
+    });
     expect(rowOf(out.cases, 'b').status).toBe('unsupported');
   });
 });
@@ -81,7 +130,12 @@ describe('results - B against A', () => {
     const { validateResults } = await import('../../src/core/results.ts');
     const p = plan();
     const out = await abRun([timed('c')], p);
-    const doc = runnerResultsDoc('ab', p, out.cases, out.order) as import('../../src/core/results.ts').ResultsFile;
+    const doc = runnerResultsDoc(
+      'ab',
+      p,
+      out.cases,
+      out.order,
+    ) as import('../../src/core/results.ts').ResultsFile;
     expect(doc.ab?.a).toBe('a');
     expect(doc.ab?.b).toBe('b');
     expect(doc.ab?.rows).toHaveLength(1);

@@ -23,7 +23,12 @@ export function nodeEnvironment(over: Partial<Environment> = {}): Environment {
   };
 }
 
-export function runnerResultsDoc(id: string, plan: Plan, cases: CaseResult[], order: RunInfo['order']): unknown {
+export function runnerResultsDoc(
+  id: string,
+  plan: Plan,
+  cases: CaseResult[],
+  order: RunInfo['order'],
+): unknown {
   const doc = resultsDocument({
     runId: id,
     browser: 'node',

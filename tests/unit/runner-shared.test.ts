@@ -7,19 +7,36 @@ import { runPlan } from '../../src/core/runner.ts';
 import { insertSuite } from '../../suites/insert.ts';
 import { readSuite } from '../../suites/read.ts';
 
-const plan = (over: Partial<Plan>): Plan => ({ ...DEFAULT_PLAN, suites: ['read'], adapters: ['memory'], sizes: [200], iterations: 6, warmup: 1, ...over });
+const plan = (over: Partial<Plan>): Plan => ({
+  ...DEFAULT_PLAN,
+  suites: ['read'],
+  adapters: ['memory'],
+  sizes: [200],
+  iterations: 6,
+  warmup: 1,
+  ...over,
+});
 
 /** The memory store, counting the databases it is asked to open. */
 function counting(): { adapter: StoreAdapter; opens: () => number } {
   let opens = 0;
-  const adapter: StoreAdapter = { ...memoryAdapter, open: (name, options) => (opens++, memoryAdapter.open(name, options)) };
+  const adapter: StoreAdapter = {
+    ...memoryAdapter,
+    open: (name, options) => (opens++, memoryAdapter.open(name, options)),
+  };
   return { adapter, opens: () => opens };
 }
 
 describe('runner - shared databases', () => {
   it('a read-only case fills one database per row and takes all its samples on it', async () => {
     const { adapter, opens } = counting();
-    const out = await runPlan({ plan: plan({ suites: ['read'], cases: ['get-serial'] }), suites: [readSuite], adapters: [adapter], runId: 'shared', timerStepMs: 0.005 });
+    const out = await runPlan({
+      plan: plan({ suites: ['read'], cases: ['get-serial'] }),
+      suites: [readSuite],
+      adapters: [adapter],
+      runId: 'shared',
+      timerStepMs: 0.005,
+    });
     const row = out.cases[0];
     expect(row).toMatchObject({ status: 'ok', db: 'shared' });
     expect(row?.samples).toHaveLength(6);
@@ -32,7 +49,13 @@ describe('runner - shared databases', () => {
     // A target any interval meets, so the row takes just each pass's minimum (6, 2, 2) however
     // the machine's load spreads its real read times (±50% was missed under load).
     const auto = { targetRelCi: 1e6, minN: 6, maxN: 100, maxMs: 60_000, passes: 3 };
-    const out = await runPlan({ plan: plan({ suites: ['read'], cases: ['get-serial'], auto, budgetMs: 60_000 }), suites: [readSuite], adapters: [adapter], runId: 'passes', timerStepMs: 0.005 });
+    const out = await runPlan({
+      plan: plan({ suites: ['read'], cases: ['get-serial'], auto, budgetMs: 60_000 }),
+      suites: [readSuite],
+      adapters: [adapter],
+      runId: 'passes',
+      timerStepMs: 0.005,
+    });
     expect(out.cases[0]).toMatchObject({ status: 'ok', db: 'shared', stopped: 'ci-target' });
     expect(out.cases[0]?.samples).toHaveLength(6 + 2 + 2);
     expect(opens()).toBe(3);
@@ -45,8 +68,21 @@ describe('runner - shared databases', () => {
     const auto = { targetRelCi: 0.001, minN: 6, maxN: 6, maxMs: 60_000, passes: 2 };
     let measured = 0;
     const probe = { start() {}, stop: () => (measured++, { longTasks: 0 }) };
-    const out = await runPlan({ plan: plan({ suites: ['read'], cases: ['get-serial'], auto, budgetMs: 60_000 }), suites: [readSuite], adapters: [adapter], runId: 'stopped', timerStepMs: 0.005, probe });
-    expect(out.cases[0]).toMatchObject({ status: 'ok', db: 'shared', stopped: 'iterations', samplesPerPass: [6, 0], blocking: { longTasks: 0 } });
+    const out = await runPlan({
+      plan: plan({ suites: ['read'], cases: ['get-serial'], auto, budgetMs: 60_000 }),
+      suites: [readSuite],
+      adapters: [adapter],
+      runId: 'stopped',
+      timerStepMs: 0.005,
+      probe,
+    });
+    expect(out.cases[0]).toMatchObject({
+      status: 'ok',
+      db: 'shared',
+      stopped: 'iterations',
+      samplesPerPass: [6, 0],
+      blocking: { longTasks: 0 },
+    });
     expect(measured).toBe(1);
     expect(opens()).toBe(2); // the first pass's, and the last pass's for the measurement
     expect(out.leftover).toEqual([]);
@@ -54,7 +90,13 @@ describe('runner - shared databases', () => {
 
   it('a case that writes gets a fresh database per sample, warm-up included', async () => {
     const { adapter, opens } = counting();
-    const out = await runPlan({ plan: plan({ suites: ['insert'], cases: ['bulk'] }), suites: [insertSuite], adapters: [adapter], runId: 'fresh', timerStepMs: 0.005 });
+    const out = await runPlan({
+      plan: plan({ suites: ['insert'], cases: ['bulk'] }),
+      suites: [insertSuite],
+      adapters: [adapter],
+      runId: 'fresh',
+      timerStepMs: 0.005,
+    });
     expect(out.cases[0]).toMatchObject({ status: 'ok', db: 'fresh', repeats: 1 });
     expect(opens()).toBe(1 + 6);
   });
@@ -65,15 +107,24 @@ describe('runner - calibration', () => {
     // Reading the first of 200 documents 20 times from a Map takes microseconds: far under 1,000
     // steps of a 5 µs timer (5 ms).
     const timerStepMs = 0.005;
-    const out = await runPlan({ plan: plan({ suites: ['read'], cases: ['get-first'] }), suites: [readSuite], adapters: [memoryAdapter], runId: 'calibrate', timerStepMs });
+    const out = await runPlan({
+      plan: plan({ suites: ['read'], cases: ['get-first'] }),
+      suites: [readSuite],
+      adapters: [memoryAdapter],
+      runId: 'calibrate',
+      timerStepMs,
+    });
     const row = out.cases[0];
-    if (row?.status !== 'ok') throw new Error(`expected an ok row, got ${row?.status}: ${row?.reason}`);
+    if (row?.status !== 'ok')
+      throw new Error(`expected an ok row, got ${row?.status}: ${row?.reason}`);
     expect(row.repeats).toBeGreaterThan(1);
     // Each sample is the time of one run; the timed section was that times the repeats.
     const sectionMs = Math.min(...row.samples) * (row.repeats ?? 1);
     expect(sectionMs).toBeGreaterThanOrEqual(sampleTargetMs(timerStepMs) * 0.5);
     // "About 1,000 steps": calibration aims 25% past the target, and later runs may be a little faster.
-    expect(row.stats.median * (row.repeats ?? 1)).toBeGreaterThanOrEqual(sampleTargetMs(timerStepMs) * 0.8);
+    expect(row.stats.median * (row.repeats ?? 1)).toBeGreaterThanOrEqual(
+      sampleTargetMs(timerStepMs) * 0.8,
+    );
   });
 
   it('takes more repeats as soon as runs get quicker than calibration saw, so samples stay at the target', async () => {
@@ -104,7 +155,8 @@ describe('runner - calibration', () => {
       },
     });
     const row = out.cases[0];
-    if (row?.status !== 'ok') throw new Error(`expected an ok row, got ${row?.status}: ${row?.reason}`);
+    if (row?.status !== 'ok')
+      throw new Error(`expected an ok row, got ${row?.status}: ${row?.reason}`);
     // Every sample after the first two (the slow one, and the first quick one that raised the count) spans the target.
     const later = row.samples.slice(2).map((ms) => ms * (row.repeats ?? 1));
     expect(Math.min(...later)).toBeGreaterThanOrEqual(sampleTargetMs(timerStepMs));

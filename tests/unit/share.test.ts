@@ -27,7 +27,8 @@ describe('share - the rule', () => {
   });
 
   it('gives a costly row 3 a pass in its passes until it has an interval, and a too costly one 2 samples far apart', () => {
-    const at = (pass: number, n: number, costMs: number) => passNeed({ passes: 6, pass, minN: 6, n, costMs, shareMs: 1000 });
+    const at = (pass: number, n: number, costMs: number) =>
+      passNeed({ passes: 6, pass, minN: 6, n, costMs, shareMs: 1000 });
     expect(at(1, 0, 10)).toEqual({ take: 2 });
     expect(at(1, 0, 200)).toEqual({ take: 3 });
     expect(at(2, 3, 200)).toBe('skip');
@@ -41,7 +42,12 @@ describe('share - the rule', () => {
 });
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const suiteOf = (...cases: ReturnType<typeof defineCase>[]): Suite => ({ id: 't', title: 'test', description: 'test suite', cases: () => cases });
+const suiteOf = (...cases: ReturnType<typeof defineCase>[]): Suite => ({
+  id: 't',
+  title: 'test',
+  description: 'test suite',
+  cases: () => cases,
+});
 const memoryAs = (id: string): StoreAdapter => ({ ...memoryAdapter, id, label: id });
 
 describe('share - the runner', () => {
@@ -49,16 +55,50 @@ describe('share - the runner', () => {
     // A sample's setup takes 1, 40 and 600 ms of wall time by store; a budget of 5 s over 10 rows is a share of 500 ms.
     const cheap = Array.from({ length: 8 }, (_, i) => `cheap${i}`);
     const setupMs = (id: string) => (id === 'costly' ? 40 : id === 'dear' ? 600 : 1);
-    const c = defineCase<void>({ id: 'c', title: 'c', needs: [], operations: () => 1, setup: (ctx) => sleep(setupMs(ctx.adapter.id)), run: async (ctx) => 10 + ctx.rng.next() });
+    const c = defineCase<void>({
+      id: 'c',
+      title: 'c',
+      needs: [],
+      operations: () => 1,
+      setup: (ctx) => sleep(setupMs(ctx.adapter.id)),
+      run: async (ctx) => 10 + ctx.rng.next(),
+    });
     const auto = { targetRelCi: 0.0001, minN: 6, maxN: 1000, maxMs: 60_000, passes: 6 };
     const ids = [...cheap, 'costly', 'dear'];
-    const plan: Plan = { ...DEFAULT_PLAN, suites: ['t'], adapters: ids, sizes: [10], warmup: 1, auto, budgetMs: 5_000 };
-    const out = await runPlan({ plan, suites: [suiteOf(c)], adapters: ids.map(memoryAs), runId: 'share', cleanupTimeoutMs: 500 });
-    const row = (id: string) => out.cases.find((r) => r.adapter === id) as CaseResult & { status: 'ok' };
-    for (const id of cheap) expect(row(id).samplesPerPass?.every((k) => k >= 2), `${id}: ${JSON.stringify(row(id).samplesPerPass)}`).toBe(true);
-    expect(row('costly')).toMatchObject({ status: 'ok', stopped: 'share', samplesPerPass: [3, 0, 0, 3, 0, 0] });
+    const plan: Plan = {
+      ...DEFAULT_PLAN,
+      suites: ['t'],
+      adapters: ids,
+      sizes: [10],
+      warmup: 1,
+      auto,
+      budgetMs: 5_000,
+    };
+    const out = await runPlan({
+      plan,
+      suites: [suiteOf(c)],
+      adapters: ids.map(memoryAs),
+      runId: 'share',
+      cleanupTimeoutMs: 500,
+    });
+    const row = (id: string) =>
+      out.cases.find((r) => r.adapter === id) as CaseResult & { status: 'ok' };
+    for (const id of cheap)
+      expect(
+        row(id).samplesPerPass?.every((k) => k >= 2),
+        `${id}: ${JSON.stringify(row(id).samplesPerPass)}`,
+      ).toBe(true);
+    expect(row('costly')).toMatchObject({
+      status: 'ok',
+      stopped: 'share',
+      samplesPerPass: [3, 0, 0, 3, 0, 0],
+    });
     expect(row('costly').share?.sampleMs).toBeLessThanOrEqual(row('costly').share?.shareMs ?? 0);
-    expect(row('dear')).toMatchObject({ status: 'ok', stopped: 'share', samplesPerPass: [1, 0, 0, 0, 0, 1] });
+    expect(row('dear')).toMatchObject({
+      status: 'ok',
+      stopped: 'share',
+      samplesPerPass: [1, 0, 0, 0, 0, 1],
+    });
     expect(row('dear').share?.sampleMs).toBeGreaterThan(row('dear').share?.shareMs ?? Infinity);
     expect(row('dear').share?.shareMs).toBe(500);
   });
@@ -71,16 +111,51 @@ describe('share - a costly row late in the plan', () => {
     // store (40 ms a sample against a share of 167 ms) samples 3 in its first pass and 3 in its fourth.
     const cheap = Array.from({ length: 8 }, (_, i) => `cheap${i}`);
     const ids = [...cheap, 'costly'];
-    const a = defineCase<void>({ id: 'a', title: 'a', needs: [], db: 'shared', operations: () => 1, setup: () => sleep(150), run: async (ctx) => 10 + ctx.rng.next() });
-    const b = defineCase<void>({ id: 'b', title: 'b', needs: [], operations: () => 1, setup: (ctx) => sleep(ctx.adapter.id === 'costly' ? 40 : 1), run: async (ctx) => 10 + ctx.rng.next() });
+    const a = defineCase<void>({
+      id: 'a',
+      title: 'a',
+      needs: [],
+      db: 'shared',
+      operations: () => 1,
+      setup: () => sleep(150),
+      run: async (ctx) => 10 + ctx.rng.next(),
+    });
+    const b = defineCase<void>({
+      id: 'b',
+      title: 'b',
+      needs: [],
+      operations: () => 1,
+      setup: (ctx) => sleep(ctx.adapter.id === 'costly' ? 40 : 1),
+      run: async (ctx) => 10 + ctx.rng.next(),
+    });
     const auto = { targetRelCi: 0.0001, minN: 6, maxN: 1000, maxMs: 60_000, passes: 6 };
-    const plan: Plan = { ...DEFAULT_PLAN, suites: ['t'], adapters: ids, sizes: [10], warmup: 1, auto, budgetMs: 3_000 };
-    const out = await runPlan({ plan, suites: [suiteOf(a, b)], adapters: ids.map(memoryAs), runId: 'late', cleanupTimeoutMs: 500 });
-    const costly = out.cases.find((r) => r.case === 'b' && r.adapter === 'costly') as CaseResult & { status: 'ok' };
+    const plan: Plan = {
+      ...DEFAULT_PLAN,
+      suites: ['t'],
+      adapters: ids,
+      sizes: [10],
+      warmup: 1,
+      auto,
+      budgetMs: 3_000,
+    };
+    const out = await runPlan({
+      plan,
+      suites: [suiteOf(a, b)],
+      adapters: ids.map(memoryAs),
+      runId: 'late',
+      cleanupTimeoutMs: 500,
+    });
+    const costly = out.cases.find((r) => r.case === 'b' && r.adapter === 'costly') as CaseResult & {
+      status: 'ok';
+    };
     expect(costly.samplesPerPass).toEqual([3, 0, 0, 3, 0, 0]);
     expect(costly.stats.medianCi, 'an interval of the median').toBeTruthy();
     // The cheap rows of case a did run out of time: the budget was spent before the costly row's second pass.
-    expect(out.cases.filter((r) => r.case === 'a').some((r) => r.status === 'ok' && r.stopped === 'budget')).toBe(true);
+    expect(
+      out.cases
+        .filter((r) => r.case === 'a')
+        .some((r) => r.status === 'ok' && r.stopped === 'budget'),
+    ).toBe(true);
   });
 });
 
@@ -92,13 +167,33 @@ describe('share - a class settled after the first pass', () => {
     const ids = [...cheap, 'costly'];
     let pass = 1;
     const c = defineCase<void>({
-      id: 'c', title: 'c', needs: [], operations: () => 1,
+      id: 'c',
+      title: 'c',
+      needs: [],
+      operations: () => 1,
       setup: (ctx) => sleep(ctx.adapter.id === 'costly' && pass <= 1 ? 45 : 1),
       run: async (ctx) => 10 + ctx.rng.next(),
     });
     const auto = { targetRelCi: 0.0001, minN: 6, maxN: 1000, maxMs: 60_000, passes: 6 };
-    const plan: Plan = { ...DEFAULT_PLAN, suites: ['t'], adapters: ids, sizes: [10], warmup: 1, auto, budgetMs: 5_000 };
-    const out = await runPlan({ plan, suites: [suiteOf(c)], adapters: ids.map(memoryAs), runId: 'settled', cleanupTimeoutMs: 500, onEvent: (e) => { if (e.type === 'pass-end') pass++; } });
+    const plan: Plan = {
+      ...DEFAULT_PLAN,
+      suites: ['t'],
+      adapters: ids,
+      sizes: [10],
+      warmup: 1,
+      auto,
+      budgetMs: 5_000,
+    };
+    const out = await runPlan({
+      plan,
+      suites: [suiteOf(c)],
+      adapters: ids.map(memoryAs),
+      runId: 'settled',
+      cleanupTimeoutMs: 500,
+      onEvent: (e) => {
+        if (e.type === 'pass-end') pass++;
+      },
+    });
     const costly = out.cases.find((r) => r.adapter === 'costly') as CaseResult & { status: 'ok' };
     expect(costly.samplesPerPass).toEqual([3, 0, 0, 3, 0, 0]);
     expect(costly.share?.sampleMs).toBeGreaterThan(40);

@@ -1,9 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../fixtures/random.ts';
-import { batchMedianInterval, mad, median, medianCi, medianInterval, medianPrecision, netOf, outlierIndexes, passesDominate, passInterval, passNoise, passSpread, quantile, runToRunSpread, sharedShift, summarize, tQuantile95, variance, welch, widenRatio, wilsonInterval } from '../../src/core/stats.ts';
+import {
+  batchMedianInterval,
+  mad,
+  median,
+  medianCi,
+  medianInterval,
+  medianPrecision,
+  netOf,
+  outlierIndexes,
+  passesDominate,
+  passInterval,
+  passNoise,
+  passSpread,
+  quantile,
+  runToRunSpread,
+  sharedShift,
+  summarize,
+  tQuantile95,
+  variance,
+  welch,
+  widenRatio,
+  wilsonInterval,
+} from '../../src/core/stats.ts';
 
 /** Standard normal draws from a seeded generator (Box-Muller), so stochastic tests are reproducible. */
-const normalOf = (rng: Rng) => () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+const normalOf = (rng: Rng) => () =>
+  Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
 
 describe('stats - known values', () => {
   it('summarizes a small sample exactly', () => {
@@ -42,7 +65,16 @@ describe('stats - known values', () => {
     expect(none.ci95).toBeNull();
     expect(none.stddev).toBe(0);
     const one = summarize([7.5]);
-    expect(one).toEqual({ n: 1, min: 7.5, max: 7.5, mean: 7.5, median: 7.5, stddev: 0, ci95: null, medianCi: null });
+    expect(one).toEqual({
+      n: 1,
+      min: 7.5,
+      max: 7.5,
+      mean: 7.5,
+      median: 7.5,
+      stddev: 0,
+      ci95: null,
+      medianCi: null,
+    });
     expect(variance([3])).toBe(0);
   });
 
@@ -262,7 +294,10 @@ describe('stats - passes that disagree', () => {
     const sizes = Array.from({ length: 12 }, () => 3);
     let apart = 0;
     for (let t = 0; t < 400; t++) {
-      const xs = Array.from({ length: 36 }, () => 5 * Math.exp(0.1 * normal()) * (rng.next() < 0.15 ? 1.5 + rng.next() : 1));
+      const xs = Array.from(
+        { length: 36 },
+        () => 5 * Math.exp(0.1 * normal()) * (rng.next() < 0.15 ? 1.5 + rng.next() : 1),
+      );
       if (passSpread(xs, sizes)!.tau > 0.02) apart++;
     }
     // About 43% with this seed: tau is clipped at 0, so it is above 0 in about half the trials.
@@ -279,12 +314,20 @@ describe('stats - passes that disagree', () => {
 
   it('a row whose first pass ran apart reads wide, and its passes dominate its interval', () => {
     // A first pass at 2.1 ms and later ones at 1.37, as one row measured here.
-    const xs = [...Array.from({ length: 220 }, (_, i) => 2.1 + 0.01 * Math.sin(i)), 1.36, 1.38, 1.37, 1.38];
+    const xs = [
+      ...Array.from({ length: 220 }, (_, i) => 2.1 + 0.01 * Math.sin(i)),
+      1.36,
+      1.38,
+      1.37,
+      1.38,
+    ];
     const sizes = [220, 2, 2];
     const spread = passSpread(xs, sizes)!;
     expect(spread.tau).toBeGreaterThan(0.2);
     expect(passesDominate(spread)).toBe(true);
-    expect(medianPrecision({ median: median(xs), medianCi: medianCi(xs, sizes) })).toBeGreaterThan(0.3);
+    expect(medianPrecision({ median: median(xs), medianCi: medianCi(xs, sizes) })).toBeGreaterThan(
+      0.3,
+    );
     expect(medianPrecision({ median: median(xs), medianCi: medianCi(xs) })).toBeLessThan(0.01);
   });
 
@@ -317,7 +360,9 @@ describe('stats - run-to-run spread', () => {
       expect(m).toBeGreaterThan(tau * 0.75);
       expect(m).toBeLessThan(tau * 1.25);
     }
-    const contaminated = median(Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, 0.02, 0.1)).tau));
+    const contaminated = median(
+      Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, 0.02, 0.1)).tau),
+    );
     expect(contaminated).toBeGreaterThan(0.02);
     expect(contaminated).toBeLessThan(0.03);
   });

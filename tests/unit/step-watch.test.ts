@@ -32,7 +32,9 @@ describe('step watch', () => {
       release();
       await step;
       expect(Atomics.load(slots, 0)).toBe(NO_STEP);
-      await expect(withTimeout(new Promise<void>(() => {}), 10, 'a hung step')).rejects.toThrow('a hung step did not finish within 10 ms');
+      await expect(withTimeout(new Promise<void>(() => {}), 10, 'a hung step')).rejects.toThrow(
+        'a hung step did not finish within 10 ms',
+      );
       expect(Atomics.load(slots, 0)).toBe(NO_STEP);
     } finally {
       setStepWatch(null);

@@ -4,7 +4,15 @@
  * user runs it; a link back up the tree is read once, not followed round.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +28,11 @@ beforeEach(() => {
 afterEach(() => rmSync(out, { recursive: true, force: true }));
 
 const reportOnly = () => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/study.ts'), STUDY, '--report-only', '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'src/cli/study.ts'), STUDY, '--report-only', '--out', out],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+  );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
@@ -37,7 +49,9 @@ describe('study --report-only on a folder it cannot walk', () => {
     const part = join(out, STUDY, 'paging');
     mkdirSync(part);
     const results = readdirSync(join(ROOT, 'results')).find((f) => f.endsWith('-chromium.json'))!;
-    const doc = JSON.parse(readFileSync(join(ROOT, 'results', results), 'utf8')) as { run: { plan: { study?: string } } };
+    const doc = JSON.parse(readFileSync(join(ROOT, 'results', results), 'utf8')) as {
+      run: { plan: { study?: string } };
+    };
     doc.run.plan.study = `${STUDY}/paging`; // as the study's own sweep tags it
     writeFileSync(join(part, results), JSON.stringify(doc));
     symlinkSync('..', join(part, 'up'));

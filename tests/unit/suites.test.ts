@@ -6,15 +6,37 @@ import type { ParamValue } from '../../src/core/identity.ts';
 import { resolveSuiteParams, type ParamSpec } from '../../src/core/suite.ts';
 import { SUITES } from '../../suites/index.ts';
 
-const SMALL_PARAMS = { chunkSizes: [1, 7], batch: 10, batches: 3, ks: [1, 3], pageSize: 7, queries: 3 };
+const SMALL_PARAMS = {
+  chunkSizes: [1, 7],
+  batch: 10,
+  batches: 3,
+  ks: [1, 3],
+  pageSize: 7,
+  queries: 3,
+};
 
 describe('suites - every suite on the memory store', () => {
   for (const suite of SUITES) {
     it(`${suite.id}: every case is ok, or unsupported with a reason`, async () => {
       // Only the parameters this suite takes: a plan naming one its suites do not take is refused.
-      const params = Object.fromEntries(Object.entries(SMALL_PARAMS).filter(([name]) => name in (suite.params ?? {})));
-      const plan = { ...DEFAULT_PLAN, suites: [suite.id], adapters: ['memory'], sizes: [40], iterations: 2, warmup: 1, params };
-      const out = await runPlan({ plan, suites: [suite], adapters: [memoryAdapter], runId: 'suites' });
+      const params = Object.fromEntries(
+        Object.entries(SMALL_PARAMS).filter(([name]) => name in (suite.params ?? {})),
+      );
+      const plan = {
+        ...DEFAULT_PLAN,
+        suites: [suite.id],
+        adapters: ['memory'],
+        sizes: [40],
+        iterations: 2,
+        warmup: 1,
+        params,
+      };
+      const out = await runPlan({
+        plan,
+        suites: [suite],
+        adapters: [memoryAdapter],
+        runId: 'suites',
+      });
       expect(out.cases.length).toBe(suite.cases(resolveSuiteParams(suite, params)).length);
       for (const row of out.cases) {
         const label = `${row.suite}/${row.case}: ${row.reason ?? ''}`;
@@ -22,7 +44,10 @@ describe('suites - every suite on the memory store', () => {
         if (row.status === 'ok') {
           expect(row.samples, label).toHaveLength(2);
           expect(row.operations, label).toBeGreaterThan(0);
-        } else expect(row.reason, label).toMatch(/needs \w+|^memory (keeps (nothing|its data)|is private to each tab)/);
+        } else
+          expect(row.reason, label).toMatch(
+            /needs \w+|^memory (keeps (nothing|its data)|is private to each tab)/,
+          );
       }
       expect(out.leftover).toEqual([]);
     });
@@ -30,8 +55,21 @@ describe('suites - every suite on the memory store', () => {
 
   it('growth records one point per batch against the store size', async () => {
     const growth = SUITES.find((s) => s.id === 'growth')!;
-    const plan = { ...DEFAULT_PLAN, suites: ['growth'], adapters: ['memory'], sizes: [20], iterations: 2, warmup: 0, params: { batch: 5, batches: 4 } };
-    const out = await runPlan({ plan, suites: [growth], adapters: [memoryAdapter], runId: 'growth' });
+    const plan = {
+      ...DEFAULT_PLAN,
+      suites: ['growth'],
+      adapters: ['memory'],
+      sizes: [20],
+      iterations: 2,
+      warmup: 0,
+      params: { batch: 5, batches: 4 },
+    };
+    const out = await runPlan({
+      plan,
+      suites: [growth],
+      adapters: [memoryAdapter],
+      runId: 'growth',
+    });
     const row = out.cases[0];
     expect(row?.status).toBe('ok');
     expect(row?.series?.samples).toHaveLength(2);
@@ -43,20 +81,37 @@ describe('suites - every suite on the memory store', () => {
 
   it('concurrency records per-operation latency percentiles per sample', async () => {
     const suite = SUITES.find((s) => s.id === 'concurrency')!;
-    const plan = { ...DEFAULT_PLAN, suites: ['concurrency'], adapters: ['memory'], sizes: [30], iterations: 3, warmup: 0, params: { ks: [3] } };
+    const plan = {
+      ...DEFAULT_PLAN,
+      suites: ['concurrency'],
+      adapters: ['memory'],
+      sizes: [30],
+      iterations: 3,
+      warmup: 0,
+      params: { ks: [3] },
+    };
     const out = await runPlan({ plan, suites: [suite], adapters: [memoryAdapter], runId: 'conc' });
     const row = out.cases.find((c) => c.case === 'page-writers-3');
     expect(row?.status).toBe('ok');
     expect(row?.metrics?.latencyMedianMs).toHaveLength(3);
-    for (let i = 0; i < 3; i++) expect(row!.metrics!.latencyP95Ms![i]).toBeGreaterThanOrEqual(row!.metrics!.latencyMedianMs![i]!);
-    expect(out.cases.find((c) => c.case === 'worker-writers-3')).toMatchObject({ status: 'unsupported', reason: expect.stringMatching(/needs worker/) });
+    for (let i = 0; i < 3; i++)
+      expect(row!.metrics!.latencyP95Ms![i]).toBeGreaterThanOrEqual(
+        row!.metrics!.latencyMedianMs![i]!,
+      );
+    expect(out.cases.find((c) => c.case === 'worker-writers-3')).toMatchObject({
+      status: 'unsupported',
+      reason: expect.stringMatching(/needs worker/),
+    });
   });
 });
 
 describe('suites - a row records every parameter its case depends on', () => {
   /** Another allowed value of a parameter. */
   const other = (spec: ParamSpec): ParamValue => {
-    if (spec.kind === 'string') return (spec.choices ?? []).find((c) => c !== spec.default) ?? `${String(spec.default)}-other`;
+    if (spec.kind === 'string')
+      return (
+        (spec.choices ?? []).find((c) => c !== spec.default) ?? `${String(spec.default)}-other`
+      );
     if (spec.kind === 'int') return (spec.default as number) + 3;
     return (spec.default as number[]).map((n) => n + 3);
   };
@@ -80,7 +135,10 @@ describe('suites - a row records every parameter its case depends on', () => {
         }
         // The parameter is used somewhere: some case records it, or the case list changes with it.
         const ids = (cs: readonly { id: string }[]) => cs.map((c) => c.id).join();
-        expect(changed > 0 || ids(before) !== ids(after), `${suite.id}: nothing records ${name}`).toBe(true);
+        expect(
+          changed > 0 || ids(before) !== ids(after),
+          `${suite.id}: nothing records ${name}`,
+        ).toBe(true);
       });
     }
   }

@@ -17,7 +17,9 @@ describe('sweep - terminal text', () => {
   it("escapes a baseline's control and bidi characters everywhere it prints them", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'storebench-sweep-text-'));
     dirs.push(dir);
-    const doc = JSON.parse(readFileSync('results/2026-11-25T06-13-31Z-73a2-chromium.json', 'utf8')) as { run: { browser: string } };
+    const doc = JSON.parse(
+      readFileSync('results/2026-11-25T06-13-31Z-73a2-chromium.json', 'utf8'),
+    ) as { run: { browser: string } };
     doc.run.browser = 'chro\u001b]0;PWNED\u0007mium\u202e';
     writeFileSync(join(dir, 'base.json'), JSON.stringify(doc));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>page</title>');
@@ -25,12 +27,30 @@ describe('sweep - terminal text', () => {
     const capture = (chunk: string | Uint8Array) => ((printed += String(chunk)), true);
     vi.spyOn(process.stdout, 'write').mockImplementation(capture);
     vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-    const code = await sweep(['--manual', '--wait-ms', '1000', '--page', dir, '--baseline', join(dir, 'base.json'), '--suites', 'insert', '--cases', 'bulk', '--adapters', 'memory', '--out', join(dir, 'out')]);
+    const code = await sweep([
+      '--manual',
+      '--wait-ms',
+      '1000',
+      '--page',
+      dir,
+      '--baseline',
+      join(dir, 'base.json'),
+      '--suites',
+      'insert',
+      '--cases',
+      'bulk',
+      '--adapters',
+      'memory',
+      '--out',
+      join(dir, 'out'),
+    ]);
     vi.restoreAllMocks();
     expect(code).toBe(1);
     expect(printed).toContain('chro\\u001b]0;PWNED\\u0007mium\\u202e');
     // Nothing below 0x20 but newlines, no DEL or C1, no bidi control reaches the terminal.
     // eslint-disable-next-line no-control-regex
-    expect(printed.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g)).toBeNull();
+    expect(
+      printed.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g),
+    ).toBeNull();
   }, 60_000);
 });

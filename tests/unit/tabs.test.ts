@@ -6,11 +6,28 @@ import { validateResults } from '../../src/core/results.ts';
 import { DEFAULT_PLAN } from '../../src/core/plan.ts';
 import { resolveSuiteParams } from '../../src/core/suite.ts';
 import { fixtureShape, makeDocs } from '../../fixtures/index.ts';
-import { checkTabs, describeTabs, SETTLE_MS, tabDocId, tabsRow, tabsSuite, tabWork, type TabsSample } from '../../suites/tabs.ts';
+import {
+  checkTabs,
+  describeTabs,
+  SETTLE_MS,
+  tabDocId,
+  tabsRow,
+  tabsSuite,
+  tabWork,
+  type TabsSample,
+} from '../../suites/tabs.ts';
 import { runnerResultsDoc } from './runner-doc.ts';
 
 const docs = makeDocs(fixtureShape('person'), 5, 10);
-const identity: CaseIdentity = { suite: 'tabs', case: 'visible-2', title: 't', adapter: 'idb', size: 100, params: { k: 2, visibility: 'visible', ops: 4 }, operations: 8 };
+const identity: CaseIdentity = {
+  suite: 'tabs',
+  case: 'visible-2',
+  title: 't',
+  adapter: 'idb',
+  size: 100,
+  params: { k: 2, visibility: 'visible', ops: 4 },
+  operations: 8,
+};
 
 /** A clock that moves 1 ms per reading, and a wait that moves it on. */
 function fakeClock() {
@@ -20,7 +37,13 @@ function fakeClock() {
 
 describe('tabs suite', () => {
   it('has visible cases for every K and hidden ones where there are other tabs', () => {
-    expect(tabsSuite.cases(resolveSuiteParams(tabsSuite, {})).map((c) => c.id)).toEqual(['visible-1', 'visible-2', 'visible-4', 'hidden-2', 'hidden-4']);
+    expect(tabsSuite.cases(resolveSuiteParams(tabsSuite, {})).map((c) => c.id)).toEqual([
+      'visible-1',
+      'visible-2',
+      'visible-4',
+      'hidden-2',
+      'hidden-4',
+    ]);
   });
 
   it('a tab writes and reads in turn, every read finding the write before it', async () => {
@@ -34,16 +57,30 @@ describe('tabs suite', () => {
 
   it('a write another tab cannot see at once is unseen, and lost only when it never appears', async () => {
     const handle = await memoryAdapter.open('tab-check');
-    for (const tab of [0, 1]) for (let j = 0; j < 2; j++) await handle.put({ _id: tabDocId(tab, j) });
+    for (const tab of [0, 1])
+      for (let j = 0; j < 2; j++) await handle.put({ _id: tabDocId(tab, j) });
     // Tab 1's writes show up 200 ms after the check begins, as localStorage's do between tabs.
     const clock = fakeClock();
-    const late: StoreHandle = { ...handle, get: async (id) => (id.startsWith('tab-1-') && clock.now() < 200 ? undefined : handle.get(id)) };
+    const late: StoreHandle = {
+      ...handle,
+      get: async (id) =>
+        id.startsWith('tab-1-') && clock.now() < 200 ? undefined : handle.get(id),
+    };
     const seen = await checkTabs(late, 2, 4, clock.now, clock.wait);
     expect(seen).toMatchObject({ unseen: 2, lost: 0, extra: 0 });
     expect(seen.settleMs).toBeGreaterThanOrEqual(150);
-    const never: StoreHandle = { ...handle, get: async (id) => (id === tabDocId(1, 1) ? undefined : handle.get(id)), count: async () => 3 };
+    const never: StoreHandle = {
+      ...handle,
+      get: async (id) => (id === tabDocId(1, 1) ? undefined : handle.get(id)),
+      count: async () => 3,
+    };
     const fake = fakeClock();
-    expect(await checkTabs(never, 2, 4, fake.now, fake.wait)).toEqual({ unseen: 1, settleMs: SETTLE_MS, lost: 1, extra: 0 });
+    expect(await checkTabs(never, 2, 4, fake.now, fake.wait)).toEqual({
+      unseen: 1,
+      settleMs: SETTLE_MS,
+      lost: 1,
+      extra: 0,
+    });
   });
 
   const sample = (over: Partial<TabsSample> = {}): TabsSample => ({
@@ -62,14 +99,29 @@ describe('tabs suite', () => {
 
   it('a row times the wall from the first start to the last end, with latency percentiles over every tab', () => {
     const row = tabsRow(identity, [sample(), sample()]);
-    expect(row).toMatchObject({ status: 'ok', samples: [20, 20], operations: 8, metrics: { maxMs: [8, 8], versionchange: [1, 1], lost: [0, 0] } });
+    expect(row).toMatchObject({
+      status: 'ok',
+      samples: [20, 20],
+      operations: 8,
+      metrics: { maxMs: [8, 8], versionchange: [1, 1], lost: [0, 0] },
+    });
     expect(row.metrics?.p50Ms?.[0]).toBe(4.5);
-    expect(describeTabs(row)).toMatch(/^median p50 4\.5 ms, p95 7\.6 ms, max 8 ms per operation; 0 blocked, 2 versionchange events$/);
-    expect(() => validateResults(runnerResultsDoc('r', { ...DEFAULT_PLAN, suites: ['tabs'], adapters: ['idb'] }, [row], []))).not.toThrow();
+    expect(describeTabs(row)).toMatch(
+      /^median p50 4\.5 ms, p95 7\.6 ms, max 8 ms per operation; 0 blocked, 2 versionchange events$/,
+    );
+    expect(() =>
+      validateResults(
+        runnerResultsDoc('r', { ...DEFAULT_PLAN, suites: ['tabs'], adapters: ['idb'] }, [row], []),
+      ),
+    ).not.toThrow();
   });
 
   it('a lost or duplicated write makes the row an error that says so', () => {
-    expect(tabsRow(identity, [sample(), sample({ lost: 3 })])).toMatchObject({ status: 'error', reason: 'sample 2: 3 writes lost (still unseen 5 s after the tabs ended) and 0 documents beyond those written, with 2 tabs' });
+    expect(tabsRow(identity, [sample(), sample({ lost: 3 })])).toMatchObject({
+      status: 'error',
+      reason:
+        'sample 2: 3 writes lost (still unseen 5 s after the tabs ended) and 0 documents beyond those written, with 2 tabs',
+    });
     expect(tabsRow(identity, [sample({ extra: 1 })]).status).toBe('error');
   });
 });

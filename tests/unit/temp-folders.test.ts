@@ -1,10 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lutimesSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deepestBytes, removeStaleTempFolders, SHORT_TMP, SOCKET_PATH_MAX, STALE_AFTER_MS, TEMP_KINDS, tempBase, TempPathError, tempProblem } from '../../src/cli/temp.ts';
+import {
+  deepestBytes,
+  removeStaleTempFolders,
+  SHORT_TMP,
+  SOCKET_PATH_MAX,
+  STALE_AFTER_MS,
+  TEMP_KINDS,
+  tempBase,
+  TempPathError,
+  tempProblem,
+} from '../../src/cli/temp.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TEMP_MODULE = join(ROOT, 'src', 'cli', 'temp.ts');
@@ -21,15 +40,23 @@ function folderOf(length: number): string {
 describe('temp folders - short enough for a browser socket', () => {
   it("counts Chromium's socket below the folder the browser gets as TMPDIR", () => {
     const base = folderOf(30);
-    expect(deepestBytes(base, 'browser')).toBe(`${base}/storebench-${process.pid}-browser-XXXXXX/.org.chromium.Chromium.XXXXXX/SingletonSocket`.length);
-    expect(deepestBytes(base, 'profile')).toBe(`${base}/storebench-${process.pid}-profile-XXXXXX/tmp/.org.chromium.Chromium.XXXXXX/SingletonSocket`.length);
+    expect(deepestBytes(base, 'browser')).toBe(
+      `${base}/storebench-${process.pid}-browser-XXXXXX/.org.chromium.Chromium.XXXXXX/SingletonSocket`
+        .length,
+    );
+    expect(deepestBytes(base, 'profile')).toBe(
+      `${base}/storebench-${process.pid}-profile-XXXXXX/tmp/.org.chromium.Chromium.XXXXXX/SingletonSocket`
+        .length,
+    );
   });
 
   it('uses TMPDIR when the socket fits below it', () => {
     const fits = folderOf(SOCKET_PATH_MAX - (deepestBytes(root, 'browser') - root.length));
     expect(deepestBytes(fits, 'browser')).toBe(SOCKET_PATH_MAX);
     expect(tempBase('browser', fits, join(root, 'missing'))).toBe(fits);
-    expect(() => tempBase('browser', folderOf(fits.length + 1), join(root, 'missing'))).toThrow(TempPathError);
+    expect(() => tempBase('browser', folderOf(fits.length + 1), join(root, 'missing'))).toThrow(
+      TempPathError,
+    );
   });
 
   it('falls back to the short system folder when TMPDIR is too long', () => {
@@ -48,14 +75,25 @@ describe('temp folders - short enough for a browser socket', () => {
     const long = folderOf(60);
     expect(() => tempBase('profile', long, join(root, 'missing'))).toThrow(TempPathError);
     const problem = tempProblem(long, join(root, 'missing'));
-    expect(problem).toMatch(new RegExp(`^TMPDIR is too long for a browser: ${long} is 60 bytes, and Chromium's socket below it would be \\d+ bytes, over the 107-byte limit of a Unix socket path; ${root}/missing is not a writable folder short enough to use instead\\. Set TMPDIR to a folder of at most \\d+ bytes$`));
+    expect(problem).toMatch(
+      new RegExp(
+        `^TMPDIR is too long for a browser: ${long} is 60 bytes, and Chromium's socket below it would be \\d+ bytes, over the 107-byte limit of a Unix socket path; ${root}/missing is not a writable folder short enough to use instead\\. Set TMPDIR to a folder of at most \\d+ bytes$`,
+      ),
+    );
   });
 });
 
 /** A node process that makes one folder of each kind in `base` (its TMPDIR), prints them, and waits. */
-function folderMaker(base: string, started: ChildProcess[]): Promise<{ child: ChildProcess; folders: string[] }> {
+function folderMaker(
+  base: string,
+  started: ChildProcess[],
+): Promise<{ child: ChildProcess; folders: string[] }> {
   const code = `import(${JSON.stringify(TEMP_MODULE)}).then((m) => { console.log(JSON.stringify(m.TEMP_KINDS.map((k) => m.makeTempFolder(k)))); setInterval(() => {}, 1000); });`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], { cwd: ROOT, env: { ...process.env, TMPDIR: base }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], {
+    cwd: ROOT,
+    env: { ...process.env, TMPDIR: base },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   started.push(child);
   return new Promise((ok, fail) => {
     let out = '';
@@ -63,7 +101,9 @@ function folderMaker(base: string, started: ChildProcess[]): Promise<{ child: Ch
       out += chunk.toString();
       if (out.includes('\n')) ok({ child, folders: JSON.parse(out) as string[] });
     });
-    child.on('exit', (code) => fail(new Error(`the child exited (${code}) before printing its folders`)));
+    child.on('exit', (code) =>
+      fail(new Error(`the child exited (${code}) before printing its folders`)),
+    );
   });
 }
 
@@ -89,22 +129,40 @@ describe('temp folders - named for their process, removed once it is gone', () =
       made.push(...folders);
       const pid = child.pid!;
       // Each kind in the base tempBase picks for it: browser folders go to a shorter one when this base is too long.
-      expect(folders.map((f) => f.replace(/[A-Za-z0-9]{6}$/, 'XXXXXX'))).toEqual(TEMP_KINDS.map((k) => join(tempBase(k, base), `storebench-${pid}-${k}-XXXXXX`)));
+      expect(folders.map((f) => f.replace(/[A-Za-z0-9]{6}$/, 'XXXXXX'))).toEqual(
+        TEMP_KINDS.map((k) => join(tempBase(k, base), `storebench-${pid}-${k}-XXXXXX`)),
+      );
       await killed(child);
       for (const f of folders) expect(existsSync(f), f).toBe(true);
 
       // What must stay: a young folder of the dead process, a folder of a live process (this one),
       // the old unnumbered names, an unknown kind, a file and a symbolic link under the pattern.
-      const keep = [`storebench-${pid}-page-young1`, `storebench-${process.pid}-page-alive1`, 'storebench-page-abc123', `storebench-${pid}-other-abc123`, 'unrelated'];
+      const keep = [
+        `storebench-${pid}-page-young1`,
+        `storebench-${process.pid}-page-alive1`,
+        'storebench-page-abc123',
+        `storebench-${pid}-other-abc123`,
+        'unrelated',
+      ];
       for (const name of keep) mkdirSync(join(base, name));
       const outside = mkdtempSync(join(root, 'target'));
       writeFileSync(join(outside, 'precious'), 'x');
       writeFileSync(join(base, `storebench-${pid}-page-file01`), 'x');
       symlinkSync(outside, join(base, `storebench-${pid}-page-link01`));
-      for (const name of [...keep.slice(1), `storebench-${pid}-page-file01`, `storebench-${pid}-page-link01`]) age(join(base, name));
+      for (const name of [
+        ...keep.slice(1),
+        `storebench-${pid}-page-file01`,
+        `storebench-${pid}-page-link01`,
+      ])
+        age(join(base, name));
       for (const f of folders) age(f);
       const before = readdirSync(base); // the decoys, and whatever else is there (tsx's cache)
-      expect(before).toEqual(expect.arrayContaining([...keep, ...folders.filter((f) => dirname(f) === base).map((f) => basename(f))]));
+      expect(before).toEqual(
+        expect.arrayContaining([
+          ...keep,
+          ...folders.filter((f) => dirname(f) === base).map((f) => basename(f)),
+        ]),
+      );
 
       // The next process's first folder cleans up, as a sweep or a study does when it starts.
       const next = await folderMaker(base, children);
@@ -113,7 +171,9 @@ describe('temp folders - named for their process, removed once it is gone', () =
       for (const f of folders) expect(existsSync(f), f).toBe(false);
       const stale = new Set(folders.map((f) => basename(f)));
       const added = next.folders.filter((f) => dirname(f) === base).map((f) => basename(f));
-      expect(readdirSync(base).sort()).toEqual([...before.filter((n) => !stale.has(n)), ...added].sort());
+      expect(readdirSync(base).sort()).toEqual(
+        [...before.filter((n) => !stale.has(n)), ...added].sort(),
+      );
       expect(readdirSync(outside)).toEqual(['precious']);
     } finally {
       for (const f of [...made, base]) rmSync(f, { recursive: true, force: true });

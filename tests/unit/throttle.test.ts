@@ -4,7 +4,12 @@ import type { StoreAdapter } from '../../src/core/adapter.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import { throttledAdapters } from '../../src/core/throttle.ts';
 
-const plan = (cpuThrottle?: number): Plan => ({ ...DEFAULT_PLAN, suites: ['insert'], adapters: ['memory'], ...(cpuThrottle ? { cpuThrottle } : {}) });
+const plan = (cpuThrottle?: number): Plan => ({
+  ...DEFAULT_PLAN,
+  suites: ['insert'],
+  adapters: ['memory'],
+  ...(cpuThrottle ? { cpuThrottle } : {}),
+});
 const opfs: StoreAdapter = { ...memoryAdapter, id: 'sqlite-opfs', backend: 'opfs' };
 
 describe('cpu throttling - what each store may run', () => {
@@ -14,7 +19,9 @@ describe('cpu throttling - what each store may run', () => {
 
   it('makes every store unsupported, with the reason, where the driver did not throttle the page or the plan runs in a Worker', async () => {
     const [notDriven] = throttledAdapters(plan(4), null, 'main', [memoryAdapter]);
-    expect(await notDriven!.supported()).toMatch(/^CPU throttling \(cpu-throttle 4\) needs Chromium's DevTools protocol/);
+    expect(await notDriven!.supported()).toMatch(
+      /^CPU throttling \(cpu-throttle 4\) needs Chromium's DevTools protocol/,
+    );
     const [otherRate] = throttledAdapters(plan(4), 2, 'main', [memoryAdapter]);
     expect(await otherRate!.supported()).toMatch(/needs Chromium's DevTools protocol/);
     const [worker] = throttledAdapters(plan(4), 4, 'worker', [memoryAdapter]);

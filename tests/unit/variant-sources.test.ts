@@ -4,16 +4,28 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/cli/build.ts';
-import { folderSource, gitCommit, npmSource, variantCache, VariantSourceError } from '../../src/cli/variant-sources.ts';
+import {
+  folderSource,
+  gitCommit,
+  npmSource,
+  variantCache,
+  VariantSourceError,
+} from '../../src/cli/variant-sources.ts';
 import { parseVariant, type Wraps } from '../../src/core/variant.ts';
 
 /** The sweep's variant sources (src/cli/variant-sources.ts) on real folders, and on npm where it can be reached. */
 
 const WRAPS: Record<string, Wraps> = {
-  'pouchdb-idb': { packages: ['pouchdb-browser', 'pouchdb-find'], before: { version: '6.2.0', packages: ['pouchdb'] } },
+  'pouchdb-idb': {
+    packages: ['pouchdb-browser', 'pouchdb-find'],
+    before: { version: '6.2.0', packages: ['pouchdb'] },
+  },
   idb: { packages: ['idb'] },
 };
-const variant = <K extends 'version' | 'folder'>(id: string, _kind: K) => parseVariant(id, Object.keys(WRAPS), WRAPS) as ReturnType<typeof parseVariant> & { spec: { kind: K } };
+const variant = <K extends 'version' | 'folder'>(id: string, _kind: K) =>
+  parseVariant(id, Object.keys(WRAPS), WRAPS) as ReturnType<typeof parseVariant> & {
+    spec: { kind: K };
+  };
 
 let tmp: string;
 beforeEach(() => {
@@ -30,24 +42,45 @@ function writePackage(dir: string, pkg: Record<string, unknown>, files: string[]
   }
 }
 
-const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], { encoding: 'utf8' }).trim();
+const git = (dir: string, ...args: string[]) =>
+  execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], {
+    encoding: 'utf8',
+  }).trim();
 
 describe('variant sources - a local folder', () => {
   it('takes the folder of the wrapped package, its companion from a sibling folder, and their commits', () => {
-    writePackage(join(tmp, 'packages', 'pouchdb-browser'), { name: 'pouchdb-browser', version: '9.1.0-dev', module: 'lib/index.es.js' }, ['lib/index.es.js']);
-    writePackage(join(tmp, 'packages', 'pouchdb-find'), { name: 'pouchdb-find', version: '9.1.0-dev' });
+    writePackage(
+      join(tmp, 'packages', 'pouchdb-browser'),
+      { name: 'pouchdb-browser', version: '9.1.0-dev', module: 'lib/index.es.js' },
+      ['lib/index.es.js'],
+    );
+    writePackage(join(tmp, 'packages', 'pouchdb-find'), {
+      name: 'pouchdb-find',
+      version: '9.1.0-dev',
+    });
     git(tmp, 'init', '-q');
     git(tmp, 'add', '.');
     git(tmp, 'commit', '-q', '-m', 'x');
     const head = git(tmp, 'rev-parse', 'HEAD');
-    const source = folderSource(variant('pouchdb-idb@file:packages/pouchdb-browser', 'folder'), WRAPS['pouchdb-idb'] as Wraps, tmp);
+    const source = folderSource(
+      variant('pouchdb-idb@file:packages/pouchdb-browser', 'folder'),
+      WRAPS['pouchdb-idb'] as Wraps,
+      tmp,
+    );
     expect(source).toMatchObject({
       id: 'pouchdb-idb@file:packages/pouchdb-browser',
       version: '9.1.0-dev',
       what: 'pouchdb-browser 9.1.0-dev from packages/pouchdb-browser',
       legacy: false,
       dirs: [join(tmp, 'packages', 'pouchdb-browser'), join(tmp, 'packages', 'pouchdb-find')],
-      facts: { package: 'pouchdb-browser', version: '9.1.0-dev', source: 'folder', folder: join(tmp, 'packages', 'pouchdb-browser'), commit: head, 'pouchdb-find': `sibling folder ${join(tmp, 'packages', 'pouchdb-find')}, 9.1.0-dev, commit ${head}` },
+      facts: {
+        package: 'pouchdb-browser',
+        version: '9.1.0-dev',
+        source: 'folder',
+        folder: join(tmp, 'packages', 'pouchdb-browser'),
+        commit: head,
+        'pouchdb-find': `sibling folder ${join(tmp, 'packages', 'pouchdb-find')}, 9.1.0-dev, commit ${head}`,
+      },
     });
     // A change in the work tree marks the commit dirty.
     writeFileSync(join(tmp, 'packages', 'pouchdb-browser', 'lib', 'index.es.js'), 'changed');
@@ -56,23 +89,49 @@ describe('variant sources - a local folder', () => {
 
   it('takes a companion from this project when there is no sibling, and says so; a folder outside git says that too', () => {
     writePackage(join(tmp, 'pouchdb-browser'), { name: 'pouchdb-browser', version: '9.0.0' });
-    const source = folderSource(variant(`pouchdb-idb@file:${join(tmp, 'pouchdb-browser')}`, 'folder'), WRAPS['pouchdb-idb'] as Wraps, REPO_ROOT);
-    expect(source.dirs).toEqual([join(tmp, 'pouchdb-browser'), join(REPO_ROOT, 'node_modules', 'pouchdb-find')]);
+    const source = folderSource(
+      variant(`pouchdb-idb@file:${join(tmp, 'pouchdb-browser')}`, 'folder'),
+      WRAPS['pouchdb-idb'] as Wraps,
+      REPO_ROOT,
+    );
+    expect(source.dirs).toEqual([
+      join(tmp, 'pouchdb-browser'),
+      join(REPO_ROOT, 'node_modules', 'pouchdb-find'),
+    ]);
     expect(source.facts.commit).toBe('not a git folder');
-    expect(source.facts['pouchdb-find']).toBe(`installed 9.0.0 (this project's node_modules; no sibling folder ${join(tmp, 'pouchdb-find')})`);
+    expect(source.facts['pouchdb-find']).toBe(
+      `installed 9.0.0 (this project's node_modules; no sibling folder ${join(tmp, 'pouchdb-find')})`,
+    );
     expect(source.local).toEqual([join(tmp, 'pouchdb-browser')]);
   });
 
   const refused: [string, (dir: string) => void, string, string][] = [
     ['a folder that does not exist', () => {}, 'x', `x: no such folder (${'{tmp}'}/x)`],
-    ['a folder without a package.json', (d) => mkdirSync(join(d, 'x')), 'x', 'x has no package.json; give the folder of the package itself'],
-    ['a folder of another package', (d) => writePackage(join(d, 'x'), { name: 'foo', version: '1.0.0' }), 'x', 'x holds package foo, not idb'],
-    ['a package whose build is missing', (d) => writePackage(join(d, 'x'), { name: 'idb', version: '8.0.4', module: './build/index.js' }), 'x', 'x has no ./build/index.js (its package.json\'s entry): build the package first'],
+    [
+      'a folder without a package.json',
+      (d) => mkdirSync(join(d, 'x')),
+      'x',
+      'x has no package.json; give the folder of the package itself',
+    ],
+    [
+      'a folder of another package',
+      (d) => writePackage(join(d, 'x'), { name: 'foo', version: '1.0.0' }),
+      'x',
+      'x holds package foo, not idb',
+    ],
+    [
+      'a package whose build is missing',
+      (d) =>
+        writePackage(join(d, 'x'), { name: 'idb', version: '8.0.4', module: './build/index.js' }),
+      'x',
+      "x has no ./build/index.js (its package.json's entry): build the package first",
+    ],
   ];
   for (const [what, make, path, message] of refused) {
     it(`refuses ${what} in one line`, () => {
       make(tmp);
-      const run = () => folderSource(variant(`idb@file:${path}`, 'folder'), WRAPS.idb as Wraps, tmp);
+      const run = () =>
+        folderSource(variant(`idb@file:${path}`, 'folder'), WRAPS.idb as Wraps, tmp);
       expect(run).toThrow(VariantSourceError);
       expect(run).toThrow(message.replace('{tmp}', tmp));
     });
@@ -80,7 +139,13 @@ describe('variant sources - a local folder', () => {
 
   it('reads a path relative to the working directory', () => {
     writePackage(join(tmp, 'idb'), { name: 'idb', version: '8.0.4' });
-    expect(folderSource(variant(`idb@file:${relative(REPO_ROOT, join(tmp, 'idb'))}`, 'folder'), WRAPS.idb as Wraps, REPO_ROOT).facts.folder).toBe(join(tmp, 'idb'));
+    expect(
+      folderSource(
+        variant(`idb@file:${relative(REPO_ROOT, join(tmp, 'idb'))}`, 'folder'),
+        WRAPS.idb as Wraps,
+        REPO_ROOT,
+      ).facts.folder,
+    ).toBe(join(tmp, 'idb'));
   });
 });
 
@@ -98,19 +163,39 @@ describe('variant sources - npm', () => {
   it('reuses a complete cache folder without asking the registry, naming the build by its integrity', async () => {
     const dir = join(tmp, 'idb@8.0.4');
     writePackage(join(dir, 'node_modules', 'idb'), { name: 'idb', version: '8.0.4' });
-    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ packages: { 'node_modules/idb': { version: '8.0.4', integrity: 'sha512-recorded' } } }));
+    writeFileSync(
+      join(dir, 'package-lock.json'),
+      JSON.stringify({
+        packages: { 'node_modules/idb': { version: '8.0.4', integrity: 'sha512-recorded' } },
+      }),
+    );
     writeFileSync(join(dir, 'storebench-variant.json'), '{}');
     process.env.npm_config_registry = 'http://127.0.0.1:9/';
     const notes: string[] = [];
-    const source = await npmSource(variant('idb@8.0.4', 'version'), WRAPS.idb as Wraps, tmp, (l) => notes.push(l));
+    const source = await npmSource(variant('idb@8.0.4', 'version'), WRAPS.idb as Wraps, tmp, (l) =>
+      notes.push(l),
+    );
     expect(notes).toEqual([]);
-    expect(source).toMatchObject({ dirs: [join(dir, 'node_modules', 'idb')], what: 'idb 8.0.4', facts: { package: 'idb', version: '8.0.4', integrity: 'sha512-recorded', source: 'npm http://127.0.0.1:9/' } });
+    expect(source).toMatchObject({
+      dirs: [join(dir, 'node_modules', 'idb')],
+      what: 'idb 8.0.4',
+      facts: {
+        package: 'idb',
+        version: '8.0.4',
+        integrity: 'sha512-recorded',
+        source: 'npm http://127.0.0.1:9/',
+      },
+    });
   });
 
   it('names an unreachable registry and the error code, and leaves no cache folder behind', async () => {
     process.env.npm_config_registry = 'http://127.0.0.1:9/';
     process.env.npm_config_fetch_retries = '0';
-    await expect(npmSource(variant('idb@8.0.4', 'version'), WRAPS.idb as Wraps, tmp, () => {})).rejects.toThrow(/^the npm registry http:\/\/127\.0\.0\.1:9\/ could not be reached \(ECONNREFUSED\) while looking up idb@8\.0\.4$/);
+    await expect(
+      npmSource(variant('idb@8.0.4', 'version'), WRAPS.idb as Wraps, tmp, () => {}),
+    ).rejects.toThrow(
+      /^the npm registry http:\/\/127\.0\.0\.1:9\/ could not be reached \(ECONNREFUSED\) while looking up idb@8\.0\.4$/,
+    );
     expect(execFileSync('ls', ['-A', tmp], { encoding: 'utf8' })).toBe('');
   }, 60_000);
 });
@@ -118,7 +203,13 @@ describe('variant sources - npm', () => {
 /** Whether npm's registry answers here: the tests that need it say so in their names. */
 const reachable = await new Promise<boolean>((ok) => {
   try {
-    ok(execFileSync('npm', ['view', 'idb', 'name', '--loglevel=error'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() === 'idb');
+    ok(
+      execFileSync('npm', ['view', 'idb', 'name', '--loglevel=error'], {
+        encoding: 'utf8',
+        timeout: 30_000,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() === 'idb',
+    );
   } catch {
     ok(false);
   }
@@ -126,15 +217,25 @@ const reachable = await new Promise<boolean>((ok) => {
 
 describe.skipIf(!reachable)('variant sources - npm (needs the registry)', () => {
   it('a version npm does not have (needs the registry): says so, and names the latest', async () => {
-    const latest = execFileSync('npm', ['view', 'idb', 'dist-tags.latest', '--loglevel=error'], { encoding: 'utf8' }).trim();
-    await expect(npmSource(variant('idb@0.0.999', 'version'), WRAPS.idb as Wraps, tmp, () => {})).rejects.toThrow(`npm has no version 0.0.999 of idb; its latest is ${latest}`);
+    const latest = execFileSync('npm', ['view', 'idb', 'dist-tags.latest', '--loglevel=error'], {
+      encoding: 'utf8',
+    }).trim();
+    await expect(
+      npmSource(variant('idb@0.0.999', 'version'), WRAPS.idb as Wraps, tmp, () => {}),
+    ).rejects.toThrow(`npm has no version 0.0.999 of idb; its latest is ${latest}`);
   }, 60_000);
 
   it('a companion released without that version (needs the registry) is named', async () => {
     // pouchdb-browser 7.2.1 exists; pouchdb-adapter-indexeddb joined PouchDB's releases at 7.2.2.
-    const indexeddb: Wraps = { packages: ['pouchdb-browser', 'pouchdb-adapter-indexeddb', 'pouchdb-find'] };
-    const v = parseVariant('pouchdb-indexeddb@7.2.1', ['pouchdb-indexeddb'], { 'pouchdb-indexeddb': indexeddb }) as ReturnType<typeof variant<'version'>>;
-    await expect(npmSource(v, indexeddb, tmp, () => {})).rejects.toThrow(/^npm has no version 7\.2\.1 of pouchdb-adapter-indexeddb; its latest is \d+\.\d+\.\d+$/);
+    const indexeddb: Wraps = {
+      packages: ['pouchdb-browser', 'pouchdb-adapter-indexeddb', 'pouchdb-find'],
+    };
+    const v = parseVariant('pouchdb-indexeddb@7.2.1', ['pouchdb-indexeddb'], {
+      'pouchdb-indexeddb': indexeddb,
+    }) as ReturnType<typeof variant<'version'>>;
+    await expect(npmSource(v, indexeddb, tmp, () => {})).rejects.toThrow(
+      /^npm has no version 7\.2\.1 of pouchdb-adapter-indexeddb; its latest is \d+\.\d+\.\d+$/,
+    );
     expect(execFileSync('ls', ['-A', tmp], { encoding: 'utf8' })).toBe('');
   }, 60_000);
 });

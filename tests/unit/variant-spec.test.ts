@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlan, PlanError, planFieldsFromQuery, planToQuery } from '../../src/core/plan.ts';
-import { compareVersions, packagesFor, parseVariant, VariantError, type Wraps } from '../../src/core/variant.ts';
+import {
+  compareVersions,
+  packagesFor,
+  parseVariant,
+  VariantError,
+  type Wraps,
+} from '../../src/core/variant.ts';
 
 const REGISTERED = ['pouchdb-idb', 'idb', 'memory', 'pouchdb-idb@7.3.1', 'idb@write-behind'];
 const WRAPS: Record<string, Wraps> = {
-  'pouchdb-idb': { packages: ['pouchdb-browser', 'pouchdb-find'], before: { version: '6.2.0', packages: ['pouchdb'] } },
+  'pouchdb-idb': {
+    packages: ['pouchdb-browser', 'pouchdb-find'],
+    before: { version: '6.2.0', packages: ['pouchdb'] },
+  },
   idb: { packages: ['idb'] },
 };
 const vocab = { suites: ['insert'], adapters: REGISTERED, fixtures: ['person'], wraps: WRAPS };
@@ -12,8 +21,15 @@ const parse = (id: string) => parseVariant(id, REGISTERED, WRAPS);
 
 describe('variant spec - ADAPTER@SPEC', () => {
   it('reads an exact npm version, with or without a prerelease', () => {
-    expect(parse('idb@8.0.4')).toEqual({ id: 'idb@8.0.4', base: 'idb', spec: { kind: 'version', version: '8.0.4' } });
-    expect(parse('pouchdb-idb@9.0.0-beta.1').spec).toEqual({ kind: 'version', version: '9.0.0-beta.1' });
+    expect(parse('idb@8.0.4')).toEqual({
+      id: 'idb@8.0.4',
+      base: 'idb',
+      spec: { kind: 'version', version: '8.0.4' },
+    });
+    expect(parse('pouchdb-idb@9.0.0-beta.1').spec).toEqual({
+      kind: 'version',
+      version: '9.0.0-beta.1',
+    });
   });
 
   it('reads a folder, relative or absolute, keeping its text (an @ in the path included)', () => {
@@ -22,30 +38,52 @@ describe('variant spec - ADAPTER@SPEC', () => {
       base: 'pouchdb-idb',
       spec: { kind: 'folder', path: '../pouchdb/packages/node_modules/pouchdb-browser' },
     });
-    expect(parse('idb@file:/srv/builds/idb@next').spec).toEqual({ kind: 'folder', path: '/srv/builds/idb@next' });
+    expect(parse('idb@file:/srv/builds/idb@next').spec).toEqual({
+      kind: 'folder',
+      path: '/srv/builds/idb@next',
+    });
   });
 
   it('reads an instrument from +0.1% to +100%, written back in its shortest form, on any adapter', () => {
-    expect(parse('idb@+10%')).toEqual({ id: 'idb@+10%', base: 'idb', spec: { kind: 'instrument', percent: 10 } });
+    expect(parse('idb@+10%')).toEqual({
+      id: 'idb@+10%',
+      base: 'idb',
+      spec: { kind: 'instrument', percent: 10 },
+    });
     expect(parse('memory@+0.1%').spec).toEqual({ kind: 'instrument', percent: 0.1 });
     expect(parse('memory@+100%').spec).toEqual({ kind: 'instrument', percent: 100 });
     expect(parse('idb@+10.0%').id).toBe('idb@+10%');
     // The longest registered id before an @ is the base, so a registered variant takes an instrument too.
-    expect(parse('pouchdb-idb@7.3.1@+5%')).toMatchObject({ base: 'pouchdb-idb@7.3.1', spec: { kind: 'instrument', percent: 5 } });
+    expect(parse('pouchdb-idb@7.3.1@+5%')).toMatchObject({
+      base: 'pouchdb-idb@7.3.1',
+      spec: { kind: 'instrument', percent: 5 },
+    });
   });
 
   const refused: [string, RegExp][] = [
-    ['idb@+0%', /"idb@\+0%": an instrument is \+N% with N from 0.1 to 100 \(one decimal at most\), e.g. idb@\+10%/],
+    [
+      'idb@+0%',
+      /"idb@\+0%": an instrument is \+N% with N from 0.1 to 100 \(one decimal at most\), e.g. idb@\+10%/,
+    ],
     ['idb@+100.1%', /an instrument is \+N% with N from 0.1 to 100/],
     ['idb@+0.05%', /an instrument is \+N% with N from 0.1 to 100/],
     ['idb@+10', /an instrument is \+N%/],
-    ['idb@8.0', /"idb@8.0": "8.0" is not an exact version \(1.2.3 or 1.2.3-beta.1\), a folder \(file:DIR\) or an instrument \(\+N%\)/],
+    [
+      'idb@8.0',
+      /"idb@8.0": "8.0" is not an exact version \(1.2.3 or 1.2.3-beta.1\), a folder \(file:DIR\) or an instrument \(\+N%\)/,
+    ],
     ['idb@^8.0.4', /"\^8.0.4" is not an exact version/],
     ['idb@latest', /"latest" is not an exact version/],
     ['idb@file:', /"idb@file:": file: needs a folder, e.g. idb@file:..\/idb/],
-    ['memory@1.0.0', /"memory@1.0.0": memory wraps no npm package, so it takes only an instrument, memory@\+N% \(e.g. memory@\+10%\)/],
+    [
+      'memory@1.0.0',
+      /"memory@1.0.0": memory wraps no npm package, so it takes only an instrument, memory@\+N% \(e.g. memory@\+10%\)/,
+    ],
     ['memory@file:../x', /memory wraps no npm package/],
-    ['nope@1.0.0', /"nope@1.0.0" names no registered adapter before its "@"; variants are ADAPTER@VERSION/],
+    [
+      'nope@1.0.0',
+      /"nope@1.0.0" names no registered adapter before its "@"; variants are ADAPTER@VERSION/,
+    ],
   ];
   for (const [id, message] of refused) {
     it(`refuses ${id} with what is allowed`, () => {
@@ -56,8 +94,14 @@ describe('variant spec - ADAPTER@SPEC', () => {
 
   it('names the packages of a version: older PouchDB releases were one legacy package', () => {
     const pouch = WRAPS['pouchdb-idb'] as Wraps;
-    expect(packagesFor(pouch, '9.0.0')).toEqual({ packages: ['pouchdb-browser', 'pouchdb-find'], legacy: false });
-    expect(packagesFor(pouch, '6.2.0')).toEqual({ packages: ['pouchdb-browser', 'pouchdb-find'], legacy: false });
+    expect(packagesFor(pouch, '9.0.0')).toEqual({
+      packages: ['pouchdb-browser', 'pouchdb-find'],
+      legacy: false,
+    });
+    expect(packagesFor(pouch, '6.2.0')).toEqual({
+      packages: ['pouchdb-browser', 'pouchdb-find'],
+      legacy: false,
+    });
     expect(packagesFor(pouch, '2.2.0')).toEqual({ packages: ['pouchdb'], legacy: true });
     expect(packagesFor(pouch, '6.2.0-beta.1').legacy).toBe(true);
     expect(compareVersions('2.10.0', '2.9.9')).toBeGreaterThan(0);
@@ -67,8 +111,21 @@ describe('variant spec - ADAPTER@SPEC', () => {
 
 describe('variant spec - in the plan', () => {
   it('accepts variants of registered adapters beside them, through the URL and back', () => {
-    const plan = parsePlan({ adapters: 'idb,idb@8.0.4,idb@+10.0%,pouchdb-idb@file:../p/pouchdb-browser,pouchdb-idb@7.3.1', iterations: '3' }, vocab);
-    expect(plan.adapters).toEqual(['idb', 'idb@8.0.4', 'idb@+10%', 'pouchdb-idb@file:../p/pouchdb-browser', 'pouchdb-idb@7.3.1']);
+    const plan = parsePlan(
+      {
+        adapters:
+          'idb,idb@8.0.4,idb@+10.0%,pouchdb-idb@file:../p/pouchdb-browser,pouchdb-idb@7.3.1',
+        iterations: '3',
+      },
+      vocab,
+    );
+    expect(plan.adapters).toEqual([
+      'idb',
+      'idb@8.0.4',
+      'idb@+10%',
+      'pouchdb-idb@file:../p/pouchdb-browser',
+      'pouchdb-idb@7.3.1',
+    ]);
     expect(parsePlan(planFieldsFromQuery(planToQuery(plan)), vocab)).toEqual(plan);
   });
 
@@ -78,11 +135,19 @@ describe('variant spec - in the plan', () => {
 
   it('refuses a bad variant in one line naming it, the forms allowed and the registered adapters', () => {
     expect(() => parsePlan({ adapters: 'idb,memory@2.0.0' }, vocab)).toThrow(PlanError);
-    expect(() => parsePlan({ adapters: 'idb,memory@2.0.0' }, vocab)).toThrow(/^adapters: "memory@2.0.0": memory wraps no npm package, so it takes only an instrument, memory@\+N% \(e.g. memory@\+10%\); registered: pouchdb-idb, idb, memory, pouchdb-idb@7.3.1, idb@write-behind$/);
-    expect(() => parsePlan({ adapters: 'dexie@4.0.11' }, vocab)).toThrow(/^adapters: "dexie@4.0.11" names no registered adapter before its "@"; variants are ADAPTER@VERSION \(e.g. idb@8.0.4\), ADAPTER@file:DIR \(a local build of its package\), ADAPTER@\+N% \(an instrument, N from 0.1 to 100\); registered: /);
+    expect(() => parsePlan({ adapters: 'idb,memory@2.0.0' }, vocab)).toThrow(
+      /^adapters: "memory@2.0.0": memory wraps no npm package, so it takes only an instrument, memory@\+N% \(e.g. memory@\+10%\); registered: pouchdb-idb, idb, memory, pouchdb-idb@7.3.1, idb@write-behind$/,
+    );
+    expect(() => parsePlan({ adapters: 'dexie@4.0.11' }, vocab)).toThrow(
+      /^adapters: "dexie@4.0.11" names no registered adapter before its "@"; variants are ADAPTER@VERSION \(e.g. idb@8.0.4\), ADAPTER@file:DIR \(a local build of its package\), ADAPTER@\+N% \(an instrument, N from 0.1 to 100\); registered: /,
+    );
     // A vocabulary without wraps (an older page) takes only instruments.
-    expect(() => parsePlan({ adapters: 'idb@8.0.4' }, { ...vocab, wraps: undefined })).toThrow(/idb wraps no npm package/);
+    expect(() => parsePlan({ adapters: 'idb@8.0.4' }, { ...vocab, wraps: undefined })).toThrow(
+      /idb wraps no npm package/,
+    );
     // A name without an @ is refused as before.
-    expect(() => parsePlan({ adapters: 'websql,idb@8.0.4' }, vocab)).toThrow(/^adapters: unknown "websql"; allowed: pouchdb-idb, idb, memory, pouchdb-idb@7.3.1, idb@write-behind$/);
+    expect(() => parsePlan({ adapters: 'websql,idb@8.0.4' }, vocab)).toThrow(
+      /^adapters: unknown "websql"; allowed: pouchdb-idb, idb, memory, pouchdb-idb@7.3.1, idb@write-behind$/,
+    );
   });
 });

@@ -39,7 +39,8 @@ export function withDetails(end: RunEnd, details: string[]): RunEnd {
 
 /** The page's own view of its state (window.__storebench), as one line for a report. */
 export function describePageState(state: unknown): string {
-  if (state === undefined || state === null) return 'page state: window.__storebench is not set (the page script may not have started)';
+  if (state === undefined || state === null)
+    return 'page state: window.__storebench is not set (the page script may not have started)';
   if (typeof state !== 'object') return `page state: ${String(state)}`;
   const s = state as { status?: unknown; error?: unknown };
   return `page state: status ${JSON.stringify(s.status)}${s.error ? `, error ${JSON.stringify(String(s.error)).slice(0, 300)}` : ''}`;

@@ -8,7 +8,12 @@ import { once } from './driver.ts';
 
 export async function driveManual(session: BrowserSession, signal: AbortSignal): Promise<RunEnd> {
   // The page keeps running in that browser: there is no way to stop it from here.
-  const stop = once(signal, () => session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM); the page may still be running in that browser' }));
+  const stop = once(signal, () =>
+    session.end({
+      kind: 'cancelled',
+      message: 'cancelled (Ctrl-C or SIGTERM); the page may still be running in that browser',
+    }),
+  );
   try {
     return await session.ended;
   } finally {

@@ -5,7 +5,14 @@
  * (`--remote ws://...`), which is connected to instead of launched.
  */
 import { rmSync } from 'node:fs';
-import { chromium, firefox, webkit, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  firefox,
+  webkit,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from 'playwright-core';
 import { errorMessage, withTimeout } from '../../core/errors.ts';
 import { PAGE_QUERY } from '../../core/collector.ts';
 import { planFieldsFromQuery } from '../../core/plan.ts';
@@ -18,13 +25,20 @@ const LAUNCH_TIMEOUT_MS = 60_000;
 const GOTO_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 20_000;
 
-export async function drivePlaywright({ browser: found, url, session, signal }: DriveRequest): Promise<RunEnd> {
+export async function drivePlaywright({
+  browser: found,
+  url,
+  session,
+  signal,
+}: DriveRequest): Promise<RunEnd> {
   const how = found.playwright;
   if (!how) return { kind: 'crashed', message: `${found.id} has no Playwright launch settings` };
   const consoleErrors = new LastLines();
   let browser: Browser | undefined;
   let page: Page | undefined;
-  const stopAbort = once(signal, () => session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }));
+  const stopAbort = once(signal, () =>
+    session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }),
+  );
   // The browser's own temporary folders (Chromium's org.chromium.Chromium.*) go in one of the
   // sweep's, removed when the drive ends: a browser killed with SIGKILL cannot remove its own.
   let browserTmp: string | undefined;
@@ -58,26 +72,41 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
             handleSIGHUP: false,
           });
     } catch (e) {
-      const what = how.connect ? `connect to the browser server at ${redactUrl(how.connect)}` : `start ${found.label} (${how.executablePath ?? how.channel ?? how.engine})`;
+      const what = how.connect
+        ? `connect to the browser server at ${redactUrl(how.connect)}`
+        : `start ${found.label} (${how.executablePath ?? how.channel ?? how.engine})`;
       session.end({ kind: 'crashed', message: `could not ${what}: ${errorMessage(e)}` });
       return await session.ended;
     }
     browser.on('disconnected', () =>
-      session.end({ kind: 'crashed', message: how.connect ? `the connection to the browser server closed, or its browser crashed, before the run finished` : `${found.label} closed or crashed before the run finished` }),
+      session.end({
+        kind: 'crashed',
+        message: how.connect
+          ? `the connection to the browser server closed, or its browser crashed, before the run finished`
+          : `${found.label} closed or crashed before the run finished`,
+      }),
     );
     const context = await browser.newContext();
     page = await context.newPage();
-    page.on('crash', () => session.end({ kind: 'crashed', message: 'the page crashed (out of memory, or the renderer died)' }));
+    page.on('crash', () =>
+      session.end({
+        kind: 'crashed',
+        message: 'the page crashed (out of memory, or the renderer died)',
+      }),
+    );
     page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
     page.on('console', (m) => {
       // A missing favicon is the browser's own request, not the page's problem.
-      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico')) consoleErrors.push(`console error: ${m.text()}`);
+      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico'))
+        consoleErrors.push(`console error: ${m.text()}`);
     });
     const target = await throttle(context, page, url);
     if (!session.isOver) {
-      await page.goto(target, { waitUntil: 'load', timeout: GOTO_TIMEOUT_MS }).catch((e: unknown) => {
-        session.end({ kind: 'crashed', message: `could not open the page: ${errorMessage(e)}` });
-      });
+      await page
+        .goto(target, { waitUntil: 'load', timeout: GOTO_TIMEOUT_MS })
+        .catch((e: unknown) => {
+          session.end({ kind: 'crashed', message: `could not open the page: ${errorMessage(e)}` });
+        });
     }
     const end = await session.ended;
     if (end.kind === 'done' || end.kind === 'cancelled') return end;
@@ -91,7 +120,10 @@ export async function drivePlaywright({ browser: found, url, session, signal }: 
     stopAbort();
     // For a connected browser this closes only this sweep's context and the connection; the
     // server and its browser belong to whoever started them.
-    if (browser) await withTimeout(browser.close(), CLOSE_TIMEOUT_MS, `closing ${found.label}`).catch(() => {});
+    if (browser)
+      await withTimeout(browser.close(), CLOSE_TIMEOUT_MS, `closing ${found.label}`).catch(
+        () => {},
+      );
     removeTmp();
     process.off('exit', removeTmp);
   }
@@ -122,8 +154,11 @@ async function pageState(page: Page): Promise<string> {
   try {
     const state = await withTimeout(
       page.evaluate(() => {
-        const s = (globalThis as { __storebench?: { status?: unknown; error?: unknown } }).__storebench;
-        return s ? { status: s.status, error: s.error === undefined ? undefined : String(s.error) } : null;
+        const s = (globalThis as { __storebench?: { status?: unknown; error?: unknown } })
+          .__storebench;
+        return s
+          ? { status: s.status, error: s.error === undefined ? undefined : String(s.error) }
+          : null;
       }),
       5_000,
       'reading window.__storebench',

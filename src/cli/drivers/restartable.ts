@@ -6,7 +6,14 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, firefox, webkit, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import {
+  chromium,
+  firefox,
+  webkit,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+} from 'playwright-core';
 import { withTimeout } from '../../core/errors.ts';
 import type { PlaywrightLaunch } from '../browsers.ts';
 import { makeTempFolder, PROFILE_TMP } from '../temp.ts';
@@ -17,8 +24,10 @@ const GONE_TIMEOUT_MS = 10_000;
 /** Why this machine cannot kill a browser's processes by profile, or null when it can. */
 export function killProblem(how: PlaywrightLaunch | undefined): string | null {
   if (!how) return 'this browser is not driven with Playwright';
-  if (how.connect) return 'this browser runs on a browser server (--remote), whose processes the sweep cannot reach';
-  if (process.platform !== 'linux') return `finding a browser's processes by its profile needs Linux's /proc, and this is ${process.platform}`;
+  if (how.connect)
+    return 'this browser runs on a browser server (--remote), whose processes the sweep cannot reach';
+  if (process.platform !== 'linux')
+    return `finding a browser's processes by its profile needs Linux's /proc, and this is ${process.platform}`;
   return null;
 }
 
@@ -84,7 +93,8 @@ export class RestartableBrowser {
       throw new Error('the browser was closed while it started');
     }
     const page = this.context.pages()[0] ?? (await this.context.newPage());
-    for (const [name, fn] of Object.entries(this.bindings)) await page.exposeBinding(name, (_source, ...args: unknown[]) => fn(...args));
+    for (const [name, fn] of Object.entries(this.bindings))
+      await page.exposeBinding(name, (_source, ...args: unknown[]) => fn(...args));
     await page.goto(url, { waitUntil: 'load', timeout: LAUNCH_TIMEOUT_MS });
     return page;
   }
@@ -109,7 +119,10 @@ export class RestartableBrowser {
     for (const pid of pids) signal(pid);
     const until = Date.now() + GONE_TIMEOUT_MS;
     while (pids.some(alive)) {
-      if (Date.now() > until) throw new Error(`the browser's processes ${pids.filter(alive).join(', ')} outlived SIGKILL by ${GONE_TIMEOUT_MS / 1000} s`);
+      if (Date.now() > until)
+        throw new Error(
+          `the browser's processes ${pids.filter(alive).join(', ')} outlived SIGKILL by ${GONE_TIMEOUT_MS / 1000} s`,
+        );
       await new Promise((r) => setTimeout(r, 25));
     }
     // Playwright learns of the death through its pipe; its context is gone either way.
@@ -128,7 +141,8 @@ export class RestartableBrowser {
     this.disposed = true;
     this.unlisten();
     await this.starting?.catch(() => {});
-    if (this.context) await withTimeout(this.context.close(), 20_000, 'closing the browser').catch(() => {});
+    if (this.context)
+      await withTimeout(this.context.close(), 20_000, 'closing the browser').catch(() => {});
     if (processesOf(this.profile).length > 0) await this.kill().catch(() => {});
     this.context = undefined;
     this.removeOnExit();
@@ -155,7 +169,7 @@ function processesOf(profile: string): number[] {
       // The process ended while we looked.
     }
   }
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, parent] of parents) {
       if (!found.has(pid) && found.has(parent)) {

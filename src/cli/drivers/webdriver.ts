@@ -35,15 +35,27 @@ class WebDriverError extends Error {
 }
 
 /** One W3C WebDriver command. Rejects with the driver's error code and message. */
-async function command<T>(base: string, method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, timeoutMs: number): Promise<T> {
+async function command<T>(
+  base: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body: unknown,
+  timeoutMs: number,
+): Promise<T> {
   // fetch() refuses URLs with credentials in them, which cloud grids hand out; send them as Basic auth.
   const url = new URL(`${base}${path}`);
-  const auth = url.username || url.password ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` : undefined;
+  const auth =
+    url.username || url.password
+      ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
+      : undefined;
   url.username = '';
   url.password = '';
   const response = await fetch(url, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(auth ? { authorization: auth } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(auth ? { authorization: auth } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });
@@ -57,7 +69,10 @@ async function command<T>(base: string, method: 'GET' | 'POST' | 'DELETE', path:
   const value = data.value as { error?: string; message?: string } | undefined;
   if (!response.ok || (value && typeof value === 'object' && typeof value.error === 'string')) {
     const code = value && typeof value.error === 'string' ? value.error : null;
-    throw new WebDriverError(`${method} ${path}: ${code ?? `HTTP ${response.status}`}${value?.message ? `: ${value.message.split('\n')[0]}` : ''}`, code);
+    throw new WebDriverError(
+      `${method} ${path}: ${code ?? `HTTP ${response.status}`}${value?.message ? `: ${value.message.split('\n')[0]}` : ''}`,
+      code,
+    );
   }
   return data.value as T;
 }
@@ -68,7 +83,9 @@ function freePort(): Promise<number> {
     probe.once('error', fail);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? ok(address.port) : fail(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? ok(address.port) : fail(new Error('no port')),
+      );
     });
   });
 }
@@ -101,7 +118,12 @@ process.on('exit', () => {
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
-export async function driveWebDriver({ browser: found, url, session, signal }: DriveRequest): Promise<RunEnd> {
+export async function driveWebDriver({
+  browser: found,
+  url,
+  session,
+  signal,
+}: DriveRequest): Promise<RunEnd> {
   const how = found.webdriver;
   if (!how) return { kind: 'crashed', message: `${found.id} has no WebDriver settings` };
   const driverLog = new LastLines();
@@ -110,71 +132,127 @@ export async function driveWebDriver({ browser: found, url, session, signal }: D
   let base = '';
   let alive: ReturnType<typeof setInterval> | undefined;
   let authFolder: string | undefined;
-  const stopAbort = once(signal, () => session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }));
+  const stopAbort = once(signal, () =>
+    session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }),
+  );
   try {
     if (how.kind === 'local') {
       const port = await freePort();
       base = `http://127.0.0.1:${port}`;
       if (how.needsXvfb) authFolders.add((authFolder = makeTempFolder('xvfb')));
-      const [cmd, args] = authFolder ? ['xvfb-run', ['-a', '-f', join(authFolder, 'Xauthority'), how.driverBinary, ...how.portArgs(port)]] : [how.driverBinary, how.portArgs(port)];
+      const [cmd, args] = authFolder
+        ? [
+            'xvfb-run',
+            ['-a', '-f', join(authFolder, 'Xauthority'), how.driverBinary, ...how.portArgs(port)],
+          ]
+        : [how.driverBinary, how.portArgs(port)];
       // Its own process group, so stopping it also stops Xvfb and the browser it started.
-      const started = spawn(cmd, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...how.env } });
+      const started = spawn(cmd, args, {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...how.env },
+      });
       child = started;
       const pid = started.pid;
       if (pid !== undefined) {
         running.add(pid);
         started.once('exit', () => running.delete(pid));
       }
-      const onOutput = (chunk: Buffer) => chunk.toString().split('\n').filter((l) => l.trim()).forEach((l) => driverLog.push(`driver: ${l.trim()}`));
+      const onOutput = (chunk: Buffer) =>
+        chunk
+          .toString()
+          .split('\n')
+          .filter((l) => l.trim())
+          .forEach((l) => driverLog.push(`driver: ${l.trim()}`));
       started.stdout?.on('data', onOutput);
       started.stderr?.on('data', onOutput);
-      started.on('error', (e) => session.end({ kind: 'crashed', message: `could not start ${cmd}: ${e.message}` }));
-      started.on('exit', (code, sig) => session.end({ kind: 'crashed', message: `${cmd} exited (${sig ?? `code ${code}`}) before the run finished` }));
+      started.on('error', (e) =>
+        session.end({ kind: 'crashed', message: `could not start ${cmd}: ${e.message}` }),
+      );
+      started.on('exit', (code, sig) =>
+        session.end({
+          kind: 'crashed',
+          message: `${cmd} exited (${sig ?? `code ${code}`}) before the run finished`,
+        }),
+      );
 
       const t0 = Date.now();
       for (;;) {
         if (session.isOver) return withDetails(await session.ended, driverLog.all);
         try {
-          const status = await command<{ ready?: boolean }>(base, 'GET', '/status', undefined, 2_000);
+          const status = await command<{ ready?: boolean }>(
+            base,
+            'GET',
+            '/status',
+            undefined,
+            2_000,
+          );
           if (status?.ready !== false) break;
         } catch {
           /* not listening yet */
         }
-        if (Date.now() - t0 > DRIVER_START_MS) throw new Error(`${how.driverBinary} did not answer on port ${port} within ${DRIVER_START_MS / 1000} s`);
+        if (Date.now() - t0 > DRIVER_START_MS)
+          throw new Error(
+            `${how.driverBinary} did not answer on port ${port} within ${DRIVER_START_MS / 1000} s`,
+          );
         await sleep(200);
       }
     } else base = how.url;
 
-    const created = await command<{ sessionId: string }>(base, 'POST', '/session', { capabilities: { alwaysMatch: how.capabilities } }, NEW_SESSION_MS).catch((e: unknown) => {
+    const created = await command<{ sessionId: string }>(
+      base,
+      'POST',
+      '/session',
+      { capabilities: { alwaysMatch: how.capabilities } },
+      NEW_SESSION_MS,
+    ).catch((e: unknown) => {
       // A grid that is down or mistyped fails here; say which endpoint, without its credentials.
-      throw how.kind === 'remote' ? new Error(`the WebDriver endpoint ${redactUrl(how.url)} did not start a ${JSON.stringify(how.capabilities.browserName)} session: ${errorMessage(e)}`) : e;
+      throw how.kind === 'remote'
+        ? new Error(
+            `the WebDriver endpoint ${redactUrl(how.url)} did not start a ${JSON.stringify(how.capabilities.browserName)} session: ${errorMessage(e)}`,
+          )
+        : e;
     });
     sessionId = created.sessionId;
     const sid = sessionId;
     // The browser may die without the driver noticing on its own; ask now and then. A page busy
     // in a long synchronous case can make the answer slow, which is not a crash: only a refusal is.
     alive = setInterval(() => {
-      command(base, 'GET', `/session/${sid}/window`, undefined, ALIVE_EVERY_MS).catch((e: unknown) => {
-        if (e instanceof WebDriverError && (e.code === 'invalid session id' || e.code === 'no such window')) {
-          session.end({ kind: 'crashed', message: `${found.label} went away before the run finished (${e.message})` });
-        }
-      });
+      command(base, 'GET', `/session/${sid}/window`, undefined, ALIVE_EVERY_MS).catch(
+        (e: unknown) => {
+          if (
+            e instanceof WebDriverError &&
+            (e.code === 'invalid session id' || e.code === 'no such window')
+          ) {
+            session.end({
+              kind: 'crashed',
+              message: `${found.label} went away before the run finished (${e.message})`,
+            });
+          }
+        },
+      );
     }, ALIVE_EVERY_MS);
     if (!session.isOver) {
-      await command(base, 'POST', `/session/${sid}/url`, { url }, NAVIGATE_MS).catch((e: unknown) => {
-        session.end({ kind: 'crashed', message: `could not open the page: ${errorMessage(e)}` });
-      });
+      await command(base, 'POST', `/session/${sid}/url`, { url }, NAVIGATE_MS).catch(
+        (e: unknown) => {
+          session.end({ kind: 'crashed', message: `could not open the page: ${errorMessage(e)}` });
+        },
+      );
     }
     const end = await session.ended;
     if (end.kind === 'done' || end.kind === 'cancelled') return end;
     return withDetails(end, [await pageState(base, sid), ...driverLog.all]);
   } catch (e) {
-    session.end({ kind: 'crashed', message: `driving ${found.label} over WebDriver failed: ${errorMessage(e)}` });
+    session.end({
+      kind: 'crashed',
+      message: `driving ${found.label} over WebDriver failed: ${errorMessage(e)}`,
+    });
     return withDetails(await session.ended, driverLog.all);
   } finally {
     stopAbort();
     if (alive) clearInterval(alive);
-    if (sessionId) await command(base, 'DELETE', `/session/${sessionId}`, undefined, 10_000).catch(() => {});
+    if (sessionId)
+      await command(base, 'DELETE', `/session/${sessionId}`, undefined, 10_000).catch(() => {});
     if (child) await stopGroup(child);
     if (authFolder) removeFolder(authFolder);
   }
@@ -186,7 +264,11 @@ async function pageState(base: string, sid: string): Promise<string> {
       base,
       'POST',
       `/session/${sid}/execute/sync`,
-      { script: 'const s = window.__storebench; return s ? { status: s.status, error: s.error === undefined ? undefined : String(s.error) } : null;', args: [] },
+      {
+        script:
+          'const s = window.__storebench; return s ? { status: s.status, error: s.error === undefined ? undefined : String(s.error) } : null;',
+        args: [],
+      },
       PROBE_MS,
     );
     return describePageState(state);
@@ -210,7 +292,10 @@ async function stopGroup(child: ChildProcess): Promise<void> {
       /* the whole group is gone */
     }
   };
-  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((ok) => child.once('exit', () => ok()));
+  const exited =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((ok) => child.once('exit', () => ok()));
   kill('SIGTERM');
   const late = await Promise.race([exited.then(() => false), sleep(5_000).then(() => true)]);
   // Whatever of the group is left after the leader went, or after 5 s, does not get a second chance.

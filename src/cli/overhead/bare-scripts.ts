@@ -18,9 +18,16 @@ async function iife(entry: string, name: string, minify: boolean): Promise<strin
     logLevel: 'silent',
     // PouchDB 9's browser build still reads Node's `global`, as vite.config.ts defines it for the page.
     define: { global: 'globalThis' },
-    build: { write: false, minify, emptyOutDir: false, lib: { entry, formats: ['iife'], name, fileName: name } },
+    build: {
+      write: false,
+      minify,
+      emptyOutDir: false,
+      lib: { entry, formats: ['iife'], name, fileName: name },
+    },
   });
-  const outputs = (Array.isArray(out) ? out : [out]) as { output: { type: string; code?: string }[] }[];
+  const outputs = (Array.isArray(out) ? out : [out]) as {
+    output: { type: string; code?: string }[];
+  }[];
   const chunk = outputs.flatMap((o) => o.output).find((c) => c.type === 'chunk');
   if (!chunk?.code) throw new Error(`bundling ${entry} for the bare page gave no script`);
   return chunk.code;
@@ -30,7 +37,8 @@ const SOURCES: Record<BareLibrary, () => Promise<string>> = {
   fixtures: () => iife(join(REPO_ROOT, 'fixtures/index.ts'), 'storebenchFixtures', false),
   idb: () => readFile(join(REPO_ROOT, 'node_modules/idb/build/umd.js'), 'utf8'),
   // Minified, as the page's build is: the same package code either way.
-  pouchdb: () => iife(join(REPO_ROOT, 'node_modules/pouchdb-browser/lib/index.es.js'), 'PouchDB', true),
+  pouchdb: () =>
+    iife(join(REPO_ROOT, 'node_modules/pouchdb-browser/lib/index.es.js'), 'PouchDB', true),
 };
 
 /** Each library's script, built once per bench run. */

@@ -34,7 +34,12 @@ type PageState = { status: string; results?: ResultsFile; error?: string };
  * samples): an init script watches the state main.ts publishes on window.__storebench, and one
  * evaluate clicks Run and waits for the run's end.
  */
-export async function harnessPage(browser: Browser, origin: string, c: OverheadCase, shape: RunShape): Promise<{ page: Page; run: () => Promise<RunSamples> }> {
+export async function harnessPage(
+  browser: Browser,
+  origin: string,
+  c: OverheadCase,
+  shape: RunShape,
+): Promise<{ page: Page; run: () => Promise<RunSamples> }> {
   const page = await (await browser.newContext()).newPage();
   await page.addInitScript(`(() => {
     let value;
@@ -53,14 +58,31 @@ export async function harnessPage(browser: Browser, origin: string, c: OverheadC
       return ended;
     };
   })()`);
-  const params = Object.entries(c.params ?? {}).map(([k, v]) => `${k}=${v}`).join(';');
-  const query = new URLSearchParams({ suites: c.suite, cases: c.case, adapters: c.adapter, sizes: String(shape.size), iterations: String(shape.samples), warmup: String(shape.warmup), seed: String(SEED), fixture: FIXTURE, ...(params && { params }) });
+  const params = Object.entries(c.params ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(';');
+  const query = new URLSearchParams({
+    suites: c.suite,
+    cases: c.case,
+    adapters: c.adapter,
+    sizes: String(shape.size),
+    iterations: String(shape.samples),
+    warmup: String(shape.warmup),
+    seed: String(SEED),
+    fixture: FIXTURE,
+    ...(params && { params }),
+  });
   await page.goto(`${origin}/?${query}`);
   await page.locator('#run:enabled').waitFor({ timeout: RUN_TIMEOUT_MS });
   const run = async (): Promise<RunSamples> => {
     const state = (await page.evaluate('window.__benchRun()')) as PageState;
-    const row = state.results?.cases.find((r) => r.suite === c.suite && r.case === c.case && r.adapter === c.adapter);
-    if (!row || row.status !== 'ok') throw new Error(`the harness run of ${c.id} failed: ${state.error ?? row?.reason ?? `no ${c.suite}/${c.case} row for ${c.adapter}`}`);
+    const row = state.results?.cases.find(
+      (r) => r.suite === c.suite && r.case === c.case && r.adapter === c.adapter,
+    );
+    if (!row || row.status !== 'ok')
+      throw new Error(
+        `the harness run of ${c.id} failed: ${state.error ?? row?.reason ?? `no ${c.suite}/${c.case} row for ${c.adapter}`}`,
+      );
     return { samples: row.samples, repeats: row.repeats ?? 1 };
   };
   return { page, run };
@@ -71,13 +93,22 @@ export async function harnessPage(browser: Browser, origin: string, c: OverheadC
  * page, which then gets the bare page's scripts added. Each run is one call, given the repeats
  * the harness's last run calibrated (a shared-database case times that many runs per sample).
  */
-export async function bareWay(browser: Browser, origin: string, c: OverheadCase, shape: RunShape, scripts: BareScripts, into?: Page): Promise<(repeats: number) => Promise<RunSamples>> {
+export async function bareWay(
+  browser: Browser,
+  origin: string,
+  c: OverheadCase,
+  shape: RunShape,
+  scripts: BareScripts,
+  into?: Page,
+): Promise<(repeats: number) => Promise<RunSamples>> {
   let page = into;
   if (page) {
     const html = await readFile(join(REPO_ROOT, 'public/bare', c.bare), 'utf8');
     const script = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
     if (!script) throw new Error(`no inline <script> in public/bare/${c.bare}`);
-    await page.addScriptTag({ content: await readFile(join(REPO_ROOT, 'public/bare/bare-common.js'), 'utf8') });
+    await page.addScriptTag({
+      content: await readFile(join(REPO_ROOT, 'public/bare/bare-common.js'), 'utf8'),
+    });
     await page.addScriptTag({ content: script });
   } else {
     page = await (await browser.newContext()).newPage();
@@ -88,7 +119,15 @@ export async function bareWay(browser: Browser, origin: string, c: OverheadCase,
   return async (repeats) => {
     // JSON text, parsed by the page, which builds its documents itself: in Firefox over BiDi an
     // object or a function made by the driver's script could reach the store as another realm's.
-    const options = JSON.stringify({ fixture: FIXTURE, seed: SEED, size: shape.size, samples: shape.samples, warmup: shape.warmup, repeats, ...c.params });
+    const options = JSON.stringify({
+      fixture: FIXTURE,
+      seed: SEED,
+      size: shape.size,
+      samples: shape.samples,
+      warmup: shape.warmup,
+      repeats,
+      ...c.params,
+    });
     const samples = (await at.evaluate(`window.bareRun(${JSON.stringify(options)})`)) as number[];
     return { samples, repeats };
   };

@@ -28,7 +28,8 @@ export const INTERVAL_TARGET = 0.03;
 
 const RESAMPLES = 2000;
 
-const ratioOf = (rounds: readonly Round[]) => median(rounds.flatMap((r) => r.harness)) / median(rounds.flatMap((r) => r.bare));
+const ratioOf = (rounds: readonly Round[]) =>
+  median(rounds.flatMap((r) => r.harness)) / median(rounds.flatMap((r) => r.bare));
 
 /**
  * The ratio of medians with a 95% percentile bootstrap over rounds: the round is the replicate
@@ -37,10 +38,14 @@ const ratioOf = (rounds: readonly Round[]) => median(rounds.flatMap((r) => r.har
  * Seeded, so one set of rounds always gives one interval. Null with fewer than two rounds.
  */
 export function summarizeRounds(rounds: readonly Round[], seed = 1): RatioSummary | null {
-  if (rounds.length < 2 || rounds.some((r) => r.harness.length === 0 || r.bare.length === 0)) return null;
+  if (rounds.length < 2 || rounds.some((r) => r.harness.length === 0 || r.bare.length === 0))
+    return null;
   const rng = createRng(seed);
   const draws: number[] = [];
-  for (let i = 0; i < RESAMPLES; i++) draws.push(ratioOf(Array.from({ length: rounds.length }, () => rounds[rng.int(rounds.length)] as Round)));
+  for (let i = 0; i < RESAMPLES; i++)
+    draws.push(
+      ratioOf(Array.from({ length: rounds.length }, () => rounds[rng.int(rounds.length)] as Round)),
+    );
   return {
     ratio: ratioOf(rounds),
     lo: quantile(draws, 0.025),
@@ -66,7 +71,8 @@ export function verdict(s: Pick<RatioSummary, 'ratio' | 'lo' | 'hi'>): Verdict {
   return 'unsure';
 }
 
-export const meetsTarget = (s: Pick<RatioSummary, 'ratio' | 'lo' | 'hi'>): boolean => verdict(s) === 'ok';
+export const meetsTarget = (s: Pick<RatioSummary, 'ratio' | 'lo' | 'hi'>): boolean =>
+  verdict(s) === 'ok';
 
 const RANK: Record<Verdict, number> = { ok: 0, unsure: 1000, outside: 2000 };
 

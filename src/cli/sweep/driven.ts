@@ -7,12 +7,26 @@ import type { ResultsFile } from '../../core/results.ts';
 import { runDrivenRows } from '../driven-rows.ts';
 import { labelOf, type BrowserRun, type SweepRun } from './run.ts';
 
-export async function withDrivenRows(run: SweepRun, b: BrowserRun, results: ResultsFile): Promise<ResultsFile> {
+export async function withDrivenRows(
+  run: SweepRun,
+  b: BrowserRun,
+  results: ResultsFile,
+): Promise<ResultsFile> {
   if (!results.cases.some(awaitsDriver)) return results;
   const name = labelOf(b);
-  const driven = { how: b.target.browser?.playwright, pageUrl: `${run.origin}/`, plan: run.plan, signal: run.stop.asking.signal, onProgress: (line: string) => run.view.update(`${name.padEnd(9)} ${line}`) };
+  const driven = {
+    how: b.target.browser?.playwright,
+    pageUrl: `${run.origin}/`,
+    plan: run.plan,
+    signal: run.stop.asking.signal,
+    onProgress: (line: string) => run.view.update(`${name.padEnd(9)} ${line}`),
+  };
   const measured = await runDrivenRows(results.cases, driven);
   // Ctrl-C during the trials cut the run short, as it does in the page: the file says so.
   const cancelled = results.run.cancelled || run.stop.requested;
-  return { ...results, run: { ...results.run, finishedAt: new Date().toISOString(), cancelled }, cases: measured };
+  return {
+    ...results,
+    run: { ...results.run, finishedAt: new Date().toISOString(), cancelled },
+    cases: measured,
+  };
 }

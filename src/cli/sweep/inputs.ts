@@ -8,7 +8,13 @@ import { defaultLaunches, launchPasses } from '../../core/launch.ts';
 import { passesOf } from '../../core/plan.ts';
 import { ResultsError, type ResultsFile } from '../../core/results.ts';
 import { ArgsError, parseSweepArgs, sweepUsage, type SweepArgs } from '../args.ts';
-import { DEBIAN_INSTALL, findBrowsers, KNOWN_BROWSER_IDS, remoteBrowser, type FoundBrowser } from '../browsers.ts';
+import {
+  DEBIAN_INSTALL,
+  findBrowsers,
+  KNOWN_BROWSER_IDS,
+  remoteBrowser,
+  type FoundBrowser,
+} from '../browsers.ts';
 import { distExists } from '../build.ts';
 import type { Driver } from '../drivers/driver.ts';
 import { driveManual } from '../drivers/manual.ts';
@@ -20,7 +26,10 @@ import { tempProblem } from '../temp.ts';
 import { checkPlanNames, loadVocabulary } from '../vocabulary.ts';
 import type { BrowserOutcome, SweepInputs, Target } from './run.ts';
 
-const DRIVERS: Record<FoundBrowser['driver'], Driver> = { playwright: drivePlaywright, webdriver: driveWebDriver };
+const DRIVERS: Record<FoundBrowser['driver'], Driver> = {
+  playwright: drivePlaywright,
+  webdriver: driveWebDriver,
+};
 
 /** Why the sweep cannot go on: the exit code, having printed the reason (or, for --help, the usage). */
 export interface InputsRefused {
@@ -29,7 +38,10 @@ export interface InputsRefused {
 
 type Io = { out: (line?: string) => void; fail: (line: string) => void };
 
-export async function checkInputs(argv: readonly string[], io: Io): Promise<SweepInputs | InputsRefused> {
+export async function checkInputs(
+  argv: readonly string[],
+  io: Io,
+): Promise<SweepInputs | InputsRefused> {
   const vocab = await loadVocabulary().catch((e: unknown) => e as Error);
   if (vocab instanceof Error) return refuse(io, vocab.message, 1);
   let args: SweepArgs;
@@ -51,7 +63,15 @@ export async function checkInputs(argv: readonly string[], io: Io): Promise<Swee
   const missing: BrowserOutcome[] = [];
   const targets = chooseTargets(args, missing, io.fail);
   if (targets === null) return { exit: 1 };
-  return { args, plan: args.plan, vocab, baselineDocs: files.baselineDocs, targets, missing, launchPlan: launchPlanOf(args) };
+  return {
+    args,
+    plan: args.plan,
+    vocab,
+    baselineDocs: files.baselineDocs,
+    targets,
+    missing,
+    launchPlan: launchPlanOf(args),
+  };
 }
 
 function refuse(io: Io, line: string, exit = 2): InputsRefused {
@@ -67,7 +87,8 @@ function checkFiles(args: SweepArgs, rows: number): { baselineDocs: ResultsFile[
     if (!(e instanceof OutputError)) throw e;
     return e.message;
   }
-  if (args.page !== null && !distExists(resolve(args.page))) return `--page: ${resolve(args.page)} has no built page (index.html)`;
+  if (args.page !== null && !distExists(resolve(args.page)))
+    return `--page: ${resolve(args.page)} has no built page (index.html)`;
   const tmp = args.manual || args.remote ? null : tempProblem();
   if (tmp !== null) return tmp;
   if (!args.baseline) return { baselineDocs: [] };
@@ -81,7 +102,9 @@ function checkFiles(args: SweepArgs, rows: number): { baselineDocs: ResultsFile[
 
 function launchPlanOf(args: SweepArgs): { first: number; last: number }[] {
   const passes = passesOf(args.plan.auto);
-  return args.manual ? [{ first: 1, last: passes }] : launchPasses(passes, args.launches ?? defaultLaunches(passes, args.plan.budgetMs));
+  return args.manual
+    ? [{ first: 1, last: passes }]
+    : launchPasses(passes, args.launches ?? defaultLaunches(passes, args.plan.budgetMs));
 }
 
 /**
@@ -89,11 +112,24 @@ function launchPlanOf(args: SweepArgs): { first: number; last: number }[] {
  * (the ones asked for, or every one found). A requested browser that is not found becomes a
  * 'not-found' outcome. Null when there is nothing to run; the reason has been printed.
  */
-function chooseTargets(args: SweepArgs, missing: BrowserOutcome[], fail: (line: string) => void): Target[] | null {
-  if (args.manual) return [{ id: 'manual', browser: null, drive: (_url, session, signal) => driveManual(session, signal) }];
+function chooseTargets(
+  args: SweepArgs,
+  missing: BrowserOutcome[],
+  fail: (line: string) => void,
+): Target[] | null {
+  if (args.manual)
+    return [
+      {
+        id: 'manual',
+        browser: null,
+        drive: (_url, session, signal) => driveManual(session, signal),
+      },
+    ];
   if (args.remote) {
     try {
-      return (args.browsers ?? ['chromium']).map((id) => driveWith(remoteBrowser(id, args.remote as string)));
+      return (args.browsers ?? ['chromium']).map((id) =>
+        driveWith(remoteBrowser(id, args.remote as string)),
+      );
     } catch (e) {
       fail(`--remote: ${e instanceof Error ? e.message : String(e)}`);
       return null;
@@ -121,5 +157,9 @@ function chooseTargets(args: SweepArgs, missing: BrowserOutcome[], fail: (line: 
 }
 
 function driveWith(b: FoundBrowser): Target {
-  return { id: b.id, browser: b, drive: (url, session, signal) => DRIVERS[b.driver]({ browser: b, url, session, signal }) };
+  return {
+    id: b.id,
+    browser: b,
+    drive: (url, session, signal) => DRIVERS[b.driver]({ browser: b, url, session, signal }),
+  };
 }

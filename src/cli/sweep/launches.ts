@@ -25,7 +25,13 @@ export const MAX_WARNINGS_SHOWN = 5;
  * path, so the URL works from whichever address the browser reached the page by. Without a
  * browser label (--manual) the page names itself from its user agent.
  */
-export function pageUrl(origin: string, token: string, browser: string | null, runId: string, plan: Plan): string {
+export function pageUrl(
+  origin: string,
+  token: string,
+  browser: string | null,
+  runId: string,
+  plan: Plan,
+): string {
   const query = new URLSearchParams({
     [PAGE_QUERY.collector]: COLLECT_PATH,
     [PAGE_QUERY.token]: token,
@@ -41,7 +47,10 @@ export function pageUrl(origin: string, token: string, browser: string | null, r
 type LaunchStep = { carry: Carry } | { end: RunEnd };
 
 /** Run the browser's launches in turn, the run in flight being `run.browser` meanwhile; how its run ended. */
-export async function runLaunches(run: SweepRun, target: Target): Promise<{ b: BrowserRun; end: RunEnd }> {
+export async function runLaunches(
+  run: SweepRun,
+  target: Target,
+): Promise<{ b: BrowserRun; end: RunEnd }> {
   const b = startBrowser(run, target);
   const ticker = setInterval(() => run.view.update(progressOf(run, b)), 1000);
   try {
@@ -50,11 +59,19 @@ export async function runLaunches(run: SweepRun, target: Target): Promise<{ b: B
       if (k > 0) nextLaunch(run, b);
       setOrder(run, b, k, range, carry);
       b.launched++;
-      const step = afterLaunch(run, b, await target.drive(b.url, b.session, run.stop.closing.signal), range.last);
+      const step = afterLaunch(
+        run,
+        b,
+        await target.drive(b.url, b.session, run.stop.closing.signal),
+        range.last,
+      );
       if ('end' in step) return { b, end: step.end };
       carry = step.carry;
     }
-    return { b, end: { kind: 'cancelled', message: 'the sweep stopped before this browser started' } };
+    return {
+      b,
+      end: { kind: 'cancelled', message: 'the sweep stopped before this browser started' },
+    };
   } finally {
     clearInterval(ticker);
     b.order = undefined;
@@ -62,7 +79,13 @@ export async function runLaunches(run: SweepRun, target: Target): Promise<{ b: B
 }
 
 function startBrowser(run: SweepRun, target: Target): BrowserRun {
-  const url = pageUrl(run.origin, run.token, target.browser ? target.id : null, run.runId, run.plan);
+  const url = pageUrl(
+    run.origin,
+    run.token,
+    target.browser ? target.id : null,
+    run.runId,
+    run.plan,
+  );
   const now = Date.now();
   const budgetMs = run.plan.budgetMs ?? 0;
   const b: BrowserRun = {
@@ -74,7 +97,16 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
     launched: 0,
     warnings: 0,
     order: undefined,
-    across: { launch: 1, of: run.launchPlan.length, startedAt: now, samplesBefore: 0, rowsBefore: 0, budgetUsedMs: 0, launchBudgetMs: budgetMs, budgetMs },
+    across: {
+      launch: 1,
+      of: run.launchPlan.length,
+      startedAt: now,
+      samplesBefore: 0,
+      rowsBefore: 0,
+      budgetUsedMs: 0,
+      launchBudgetMs: budgetMs,
+      budgetMs,
+    },
   };
   run.browser = b;
   if (!target.browser) printManualInstructions(run, url);
@@ -83,17 +115,28 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
 }
 
 /** A session per launch: its progress, warnings and finished rows, each row written at once. */
-function newSession(run: SweepRun, target: Target, browser: () => BrowserRun, launch: number): BrowserSession {
+function newSession(
+  run: SweepRun,
+  target: Target,
+  browser: () => BrowserRun,
+  launch: number,
+): BrowserSession {
   const limits = defaultLimits(run.plan.timeoutMs, run.plan.budgetMs);
   if (!target.browser) limits.startupMs = run.args.waitMs;
-  return new BrowserSession(target.browser ? target.id : null, limits, {
-    onProgress: () => run.view.update(progressOf(run, browser())),
-    onWarning: (text) => {
-      if (++browser().warnings <= MAX_WARNINGS_SHOWN) run.view.note(`${labelOf(browser())}: warning: ${text}`);
+  return new BrowserSession(
+    target.browser ? target.id : null,
+    limits,
+    {
+      onProgress: () => run.view.update(progressOf(run, browser())),
+      onWarning: (text) => {
+        if (++browser().warnings <= MAX_WARNINGS_SHOWN)
+          run.view.note(`${labelOf(browser())}: warning: ${text}`);
+      },
+      onCase: () => writePartial(run, browser()),
+      onPass: () => writePartial(run, browser()),
     },
-    onCase: () => writePartial(run, browser()),
-    onPass: () => writePartial(run, browser()),
-  }, launch);
+    launch,
+  );
 }
 
 /** The next launch starts where the last one's clock, samples and rows ended. */
@@ -106,11 +149,26 @@ function nextLaunch(run: SweepRun, b: BrowserRun): void {
 }
 
 /** Each launch takes its passes with an even share of the budget that is left; starting a browser comes on top of it. */
-function setOrder(run: SweepRun, b: BrowserRun, k: number, range: { first: number; last: number }, carry: Carry | null): void {
+function setOrder(
+  run: SweepRun,
+  b: BrowserRun,
+  k: number,
+  range: { first: number; last: number },
+  carry: Carry | null,
+): void {
   const launches = run.launchPlan.length;
   const budgetLeft = Math.max(0, (run.plan.budgetMs ?? 0) - b.across.budgetUsedMs);
   Object.assign(b.across, { launch: k + 1, launchBudgetMs: budgetLeft / (launches - k) });
-  b.order = launches > 1 ? { launch: k + 1, ...range, budgetMs: b.across.launchBudgetMs, budgetLeftMs: budgetLeft, carry } : undefined;
+  b.order =
+    launches > 1
+      ? {
+          launch: k + 1,
+          ...range,
+          budgetMs: b.across.launchBudgetMs,
+          budgetLeftMs: budgetLeft,
+          carry,
+        }
+      : undefined;
 }
 
 /** What a launch's end means: go on with its carry, or end the browser's run. */
@@ -120,14 +178,22 @@ function afterLaunch(run: SweepRun, b: BrowserRun, end: RunEnd, passesDone: numb
   try {
     carry = checkCarry(end.carry, run.runId, passesDone);
   } catch (e) {
-    return { end: { kind: 'rejected', message: `the rows launch ${b.launched} carried were refused: ${errorMessage(e)}` } };
+    return {
+      end: {
+        kind: 'rejected',
+        message: `the rows launch ${b.launched} carried were refused: ${errorMessage(e)}`,
+      },
+    };
   }
   // Nothing to sample in the page (every row unsupported, or driven by the sweep): its rows are all in this document.
   if (carry.rows.length === 0) return { end: { kind: 'done', results: end.results } };
   b.carried = carry.rows.flatMap((row) => carriedResult(row) ?? []);
   writePartial(run, b);
   // Stopped as this launch ended: its document holds only the rows that never ran; the carried ones are kept.
-  if (run.stop.requested) return { end: { kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM) between two launches' } };
+  if (run.stop.requested)
+    return {
+      end: { kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM) between two launches' },
+    };
   return { carry };
 }
 
@@ -161,11 +227,23 @@ function writePartial(run: SweepRun, b: BrowserRun): void {
     if (!run.unwritten.includes(e.message)) run.unwritten.push(e.message);
   }
   const rescued = run.output.rescued;
-  if (rescued && !rescuedBefore) run.view.note(`${label}: warning: ${rescued.why}; the rows go to ${rescued.dir} instead`);
+  if (rescued && !rescuedBefore)
+    run.view.note(`${label}: warning: ${rescued.why}; the rows go to ${rescued.dir} instead`);
 }
 
 function progressOf(run: SweepRun, b: BrowserRun): string {
   const now = Date.now();
-  if (run.launchPlan.length > 1) return progressLine(labelOf(b), acrossLaunches(b.session.progress, b.across, now), now, `launch ${b.across.launch}/${b.across.of}: starting the browser and loading the page…`);
-  return progressLine(labelOf(b), b.session.progress, now, b.target.browser ? undefined : 'waiting for a browser to open the URL…');
+  if (run.launchPlan.length > 1)
+    return progressLine(
+      labelOf(b),
+      acrossLaunches(b.session.progress, b.across, now),
+      now,
+      `launch ${b.across.launch}/${b.across.of}: starting the browser and loading the page…`,
+    );
+  return progressLine(
+    labelOf(b),
+    b.session.progress,
+    now,
+    b.target.browser ? undefined : 'waiting for a browser to open the URL…',
+  );
 }

@@ -67,7 +67,12 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   return reportSweep(run);
 }
 
-function newRun(inputs: SweepInputs, variants: SweepRun['variants'], out: SweepRun['out'], fail: SweepRun['fail']): SweepRun {
+function newRun(
+  inputs: SweepInputs,
+  variants: SweepRun['variants'],
+  out: SweepRun['out'],
+  fail: SweepRun['fail'],
+): SweepRun {
   const runId = makeRunId();
   const run: SweepRun = {
     ...inputs,

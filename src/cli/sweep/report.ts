@@ -6,7 +6,11 @@
 import { abDecision, abRows } from '../../core/ab.ts';
 import { compareResults } from '../../core/compare.ts';
 import { gate } from '../../core/gate.ts';
-import { formatPassDifference, formatPrecisionSummary, precisionSummary } from '../../core/precision.ts';
+import {
+  formatPassDifference,
+  formatPrecisionSummary,
+  precisionSummary,
+} from '../../core/precision.ts';
 import type { CaseResult } from '../../core/results.ts';
 import { abTable } from '../ab-table.ts';
 import { formatComparison } from '../compare.ts';
@@ -23,9 +27,12 @@ import { completeResults } from './write.ts';
 export function reportBrowser(run: SweepRun, b: BrowserRun, o: BrowserOutcome): void {
   const hidden = b.warnings - MAX_WARNINGS_SHOWN;
   const more = hidden > 0 ? ` (${hidden} more warning${hidden === 1 ? '' : 's'} not shown)` : '';
-  run.view.finish(`${o.browser.padEnd(9)} ${summarizeEnd(o.end, o.cases.length, Date.now() - b.across.startedAt)}${more}`);
+  run.view.finish(
+    `${o.browser.padEnd(9)} ${summarizeEnd(o.end, o.cases.length, Date.now() - b.across.startedAt)}${more}`,
+  );
   if (o.end.kind !== 'done') {
-    for (const d of ('details' in o.end ? o.end.details : undefined) ?? []) run.out(`          ${d}`);
+    for (const d of ('details' in o.end ? o.end.details : undefined) ?? [])
+      run.out(`          ${d}`);
     return;
   }
   const s = precisionSummary(o.cases, run.plan.auto?.targetRelCi);
@@ -37,8 +44,14 @@ function summarizeEnd(end: BrowserOutcome['end'], rows: number, ms: number): str
   const took = formatDuration(ms);
   switch (end.kind) {
     case 'done': {
-      const count = (s: CaseResult['status']) => end.results.cases.filter((c) => c.status === s).length;
-      const parts = [`${count('ok')} ok`, `${count('unsupported')} unsupported`, `${count('error')} error`, `${count('timeout')} timeout`];
+      const count = (s: CaseResult['status']) =>
+        end.results.cases.filter((c) => c.status === s).length;
+      const parts = [
+        `${count('ok')} ok`,
+        `${count('unsupported')} unsupported`,
+        `${count('error')} error`,
+        `${count('timeout')} timeout`,
+      ];
       return `${end.results.run.cancelled ? 'cancelled' : 'done'} in ${took}: ${end.results.cases.length} rows (${parts.join(', ')})`;
     }
     case 'not-found':
@@ -54,18 +67,33 @@ export function reportSweep(run: SweepRun): number {
   out();
   const columns: BrowserColumn[] = outcomes
     .filter((o) => o.end.kind !== 'not-found')
-    .map((o) => ({ browser: o.browser, cases: o.cases, ...(o.end.kind === 'done' ? { timerStepMs: o.end.results.environment.timerStepMs } : {}) }));
+    .map((o) => ({
+      browser: o.browser,
+      cases: o.cases,
+      ...(o.end.kind === 'done' ? { timerStepMs: o.end.results.environment.timerStepMs } : {}),
+    }));
   for (const line of findingsText(completeResults(run))) out(line);
   out(resultsTable(columns, run.plan.adapters));
   out();
   out(run.output.written.length > 0 ? 'Files written:' : 'No files written.');
   for (const path of run.output.written) out(`  ${displayPath(path)}`);
   const rescued = run.output.rescued;
-  if (rescued) out(`--out could not take them (${rescued.why}): they are in ${rescued.dir}, which nothing removes`);
+  if (rescued)
+    out(
+      `--out could not take them (${rescued.why}): they are in ${rescued.dir}, which nothing removes`,
+    );
   for (const line of run.unwritten) out(`NOT WRITTEN: ${line}`);
   out();
-  const why = verdict(outcomes, run.stop.signalled !== null, rescued !== null || run.unwritten.length > 0);
-  out(why === null ? `OK: ${outcomes.length} browser${outcomes.length === 1 ? '' : 's'} completed, no row is error or timeout.` : `FAILED: ${why}.`);
+  const why = verdict(
+    outcomes,
+    run.stop.signalled !== null,
+    rescued !== null || run.unwritten.length > 0,
+  );
+  out(
+    why === null
+      ? `OK: ${outcomes.length} browser${outcomes.length === 1 ? '' : 's'} completed, no row is error or timeout.`
+      : `FAILED: ${why}.`,
+  );
   if (why !== null) return 1;
   if (run.plan.ab) return abVerdictOf(run, run.plan.ab.thresholdPct);
   return run.args.baseline ? againstBaseline(run, run.args.baseline) : 0;
@@ -83,15 +111,26 @@ function abVerdictOf(run: SweepRun, thresholdPct: number): number {
 }
 
 /** Why the sweep fails, or null when it passes. */
-function verdict(outcomes: readonly BrowserOutcome[], cancelled: boolean, notInOut: boolean): string | null {
+function verdict(
+  outcomes: readonly BrowserOutcome[],
+  cancelled: boolean,
+  notInOut: boolean,
+): string | null {
   const reasons: string[] = [];
   if (cancelled) reasons.push('cancelled');
-  if (notInOut) reasons.push('the results could not all be written to --out (see above for where they are)');
+  if (notInOut)
+    reasons.push('the results could not all be written to --out (see above for where they are)');
   const missing = outcomes.filter((o) => o.end.kind === 'not-found').map((o) => o.browser);
   if (missing.length > 0) reasons.push(`${missing.join(', ')} not found`);
-  const unfinished = outcomes.filter((o) => o.end.kind !== 'not-found' && (o.end.kind !== 'done' || o.end.results.run.cancelled)).map((o) => o.browser);
+  const unfinished = outcomes
+    .filter(
+      (o) => o.end.kind !== 'not-found' && (o.end.kind !== 'done' || o.end.results.run.cancelled),
+    )
+    .map((o) => o.browser);
   if (unfinished.length > 0) reasons.push(`${unfinished.join(', ')} did not complete`);
-  const bad = outcomes.flatMap((o) => o.cases.filter((c) => c.status === 'error' || c.status === 'timeout'));
+  const bad = outcomes.flatMap((o) =>
+    o.cases.filter((c) => c.status === 'error' || c.status === 'timeout'),
+  );
   const errors = bad.filter((c) => c.status === 'error').length;
   const timeouts = bad.length - errors;
   if (errors > 0) reasons.push(`${errors} row${errors === 1 ? ' is' : 's are'} error`);
@@ -102,7 +141,11 @@ function verdict(outcomes: readonly BrowserOutcome[], cancelled: boolean, notInO
 /** Against the baseline, as npm run compare would say it: its table, then its verdict last. */
 function againstBaseline(run: SweepRun, baseline: { path: string; thresholdPct: number }): number {
   const complete = completeResults(run);
-  const comparison = compareResults(run.baselineDocs.filter((d) => complete.some((c) => c.run.browser === d.run.browser)), complete, baseline.thresholdPct);
+  const comparison = compareResults(
+    run.baselineDocs.filter((d) => complete.some((c) => c.run.browser === d.run.browser)),
+    complete,
+    baseline.thresholdPct,
+  );
   const decision = gate(comparison);
   run.out();
   run.out(`Against the baseline ${baseline.path}:`);

@@ -52,10 +52,14 @@ export class SweepStop {
     this.asking.abort();
     if (!this.pageRunning()) {
       this.closing.abort();
-      process.stderr.write(`sweep: ${sig}: stopping; the browser is closed and the rows so far are kept (again to quit at once)\n`);
+      process.stderr.write(
+        `sweep: ${sig}: stopping; the browser is closed and the rows so far are kept (again to quit at once)\n`,
+      );
       return;
     }
     this.grace = setTimeout(() => this.closing.abort(), STOP_GRACE_MS);
-    process.stderr.write(`sweep: ${sig}: stopping; the page is asked to hand back the rows it has, and the browser is closed within ${STOP_GRACE_MS / 1000} s (again to quit at once)\n`);
+    process.stderr.write(
+      `sweep: ${sig}: stopping; the page is asked to hand back the rows it has, and the browser is closed within ${STOP_GRACE_MS / 1000} s (again to quit at once)\n`,
+    );
   }
 }

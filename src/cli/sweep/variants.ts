@@ -5,13 +5,23 @@
  * folder that is not the package stops the sweep here with exit 2, before any build or browser.
  */
 import { resolve } from 'node:path';
-import { builtVariants, describeSource, packageVariants, variantSource, VariantSourceError, type VariantSource } from '../variant-sources.ts';
+import {
+  builtVariants,
+  describeSource,
+  packageVariants,
+  variantSource,
+  VariantSourceError,
+  type VariantSource,
+} from '../variant-sources.ts';
 import type { InputsRefused } from './inputs.ts';
 import type { SweepInputs } from './run.ts';
 
 type Io = { out: (line?: string) => void; fail: (line: string) => void };
 
-export async function prepareVariants(inputs: SweepInputs, io: Io): Promise<VariantSource[] | InputsRefused> {
+export async function prepareVariants(
+  inputs: SweepInputs,
+  io: Io,
+): Promise<VariantSource[] | InputsRefused> {
   const wanted = packageVariants(inputs.plan.adapters, inputs.vocab);
   if (wanted.length === 0) return [];
   const { args } = inputs;
@@ -19,7 +29,10 @@ export async function prepareVariants(inputs: SweepInputs, io: Io): Promise<Vari
     const page = resolve(args.page);
     const missing = wanted.filter((v) => !builtVariants(page).includes(v.id));
     if (missing.length === 0) return [];
-    return refuse(io, `--page: ${page} was built without ${missing.map((v) => v.id).join(', ')}; leave out --page so that the sweep builds the page with them`);
+    return refuse(
+      io,
+      `--page: ${page} was built without ${missing.map((v) => v.id).join(', ')}; leave out --page so that the sweep builds the page with them`,
+    );
   }
   const sources: VariantSource[] = [];
   for (const v of wanted) {

@@ -12,7 +12,11 @@ import { withDrivenRows } from './driven.ts';
 import { labelOf, type BrowserOutcome, type BrowserRun, type SweepRun } from './run.ts';
 
 /** The browser's outcome, its driven rows measured and its file written. */
-export async function writeBrowser(run: SweepRun, b: BrowserRun, end: RunEnd): Promise<BrowserOutcome> {
+export async function writeBrowser(
+  run: SweepRun,
+  b: BrowserRun,
+  end: RunEnd,
+): Promise<BrowserOutcome> {
   const name = labelOf(b);
   if (end.kind !== 'done') {
     const cases = keptRows(b);
@@ -20,8 +24,13 @@ export async function writeBrowser(run: SweepRun, b: BrowserRun, end: RunEnd): P
     return { browser: name, end, cases };
   }
   const results = await withDrivenRows(run, b, resultsOf(b, end.results));
-  if (end.results.run.browser !== (b.target.browser ? b.target.id : b.session.browser) || end.results.run.id !== run.runId) {
-    run.view.note(`${name}: warning: the results say run ${end.results.run.id} in ${end.results.run.browser}, expected run ${run.runId} in ${name}`);
+  if (
+    end.results.run.browser !== (b.target.browser ? b.target.id : b.session.browser) ||
+    end.results.run.id !== run.runId
+  ) {
+    run.view.note(
+      `${name}: warning: the results say run ${end.results.run.id} in ${end.results.run.browser}, expected run ${run.runId} in ${name}`,
+    );
   }
   try {
     run.output.writeResults(name, results);
@@ -34,9 +43,13 @@ export async function writeBrowser(run: SweepRun, b: BrowserRun, end: RunEnd): P
 
 /** The page's document as the sweep files it: named for --manual's browser, and started with the first launch. */
 function resultsOf(b: BrowserRun, results: ResultsFile): ResultsFile {
-  const named = b.target.browser ? results : { ...results, run: { ...results.run, browser: labelOf(b) } };
+  const named = b.target.browser
+    ? results
+    : { ...results, run: { ...results.run, browser: labelOf(b) } };
   // A run over several launches started with the first; its rows carry the samples of all.
-  return b.launched > 1 ? { ...named, run: { ...named.run, startedAt: b.startedAt, launches: b.launched } } : named;
+  return b.launched > 1
+    ? { ...named, run: { ...named.run, startedAt: b.startedAt, launches: b.launched } }
+    : named;
 }
 
 /** The CSV holds complete, validated results only; partial rows stay in their .partial.json. */

@@ -4,9 +4,26 @@
  * whisker belongs to the bar; rows without one (n < 6, or an older file) have no whisker.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, browserAxis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import {
+  axis,
+  browserAxis,
+  ChartFigure,
+  errorBarsPlugin,
+  figureOptions,
+  type Interval,
+  logTicks,
+  registerCharts,
+  theme,
+  titleAndLegend,
+} from './chart-common.ts';
 import { adapterColour, adapterLegend, barDataset } from './colours.ts';
-import { axisLines, caseKey, missingBars, type Comparison, type OkCase } from '../model/explorer-model.ts';
+import {
+  axisLines,
+  caseKey,
+  missingBars,
+  type Comparison,
+  type OkCase,
+} from '../model/explorer-model.ts';
 import { describeMean, describeMedian } from '../row-text.ts';
 
 /**
@@ -15,15 +32,27 @@ import { describeMean, describeMedian } from '../row-text.ts';
  */
 const LOG_SPREAD = 20;
 
-export function wantsLog(comparison: Comparison, caseId: string | null, size: number | null): boolean {
+export function wantsLog(
+  comparison: Comparison,
+  caseId: string | null,
+  size: number | null,
+): boolean {
   const medians = comparison.rows
     .filter((r) => caseKey(r) === caseId && r.size === size)
-    .flatMap((r) => [...r.cells.values()].flatMap((c) => (c.status === 'ok' && c.stats.median > 0 ? [c.stats.median] : [])));
+    .flatMap((r) =>
+      [...r.cells.values()].flatMap((c) =>
+        c.status === 'ok' && c.stats.median > 0 ? [c.stats.median] : [],
+      ),
+    );
   return medians.length > 1 && Math.max(...medians) / Math.min(...medians) > LOG_SPREAD;
 }
 
 export class BarsChart {
-  readonly figure = new ChartFigure<'bar'>('bars', 'Medians by browser and adapter', 'Median time per sample for each adapter, grouped by browser, with the 95% confidence interval of each median');
+  readonly figure = new ChartFigure<'bar'>(
+    'bars',
+    'Medians by browser and adapter',
+    'Median time per sample for each adapter, grouped by browser, with the 95% confidence interval of each median',
+  );
 
   constructor() {
     registerCharts();
@@ -31,43 +60,76 @@ export class BarsChart {
 
   render(comparison: Comparison, caseId: string | null, size: number | null, log: boolean): void {
     // Only adapters with at least one bar: a store unsupported everywhere has nothing to draw.
-    const rows = comparison.rows.filter((r) => caseKey(r) === caseId && r.size === size && [...r.cells.values()].some((c) => c.status === 'ok'));
+    const rows = comparison.rows.filter(
+      (r) =>
+        caseKey(r) === caseId &&
+        r.size === size &&
+        [...r.cells.values()].some((c) => c.status === 'ok'),
+    );
     const columns = comparison.columns;
     const adapters = rows.map((r) => r.adapter);
-    const grid: (OkCase | null)[][] = rows.map((r) => columns.map((c) => {
-      const cell = r.cells.get(c.key);
-      return cell?.status === 'ok' ? cell : null;
-    }));
+    const grid: (OkCase | null)[][] = rows.map((r) =>
+      columns.map((c) => {
+        const cell = r.cells.get(c.key);
+        return cell?.status === 'ok' ? cell : null;
+      }),
+    );
     if (caseId === null || size === null || !grid.some((list) => list.some((x) => x !== null))) {
-      this.figure.showEmpty(caseId === null || size === null ? 'No case chosen.' : `No ok results for ${caseId} at ${size.toLocaleString()} documents in the browsers shown.`);
+      this.figure.showEmpty(
+        caseId === null || size === null
+          ? 'No case chosen.'
+          : `No ok results for ${caseId} at ${size.toLocaleString()} documents in the browsers shown.`,
+      );
       return;
     }
     const t = theme();
-    const intervals: (Interval | null)[][] = grid.map((list) => list.map((r) => (r ? (r.stats.medianCi ?? null) : null)));
-    const top = Math.max(...grid.flat().map((r) => (r ? Math.max(r.stats.median, r.stats.medianCi?.hi ?? 0) : 0)));
-    const missing = missingBars(comparison.rows.filter((r) => caseKey(r) === caseId && r.size === size), columns);
+    const intervals: (Interval | null)[][] = grid.map((list) =>
+      list.map((r) => (r ? (r.stats.medianCi ?? null) : null)),
+    );
+    const top = Math.max(
+      ...grid.flat().map((r) => (r ? Math.max(r.stats.median, r.stats.medianCi?.hi ?? 0) : 0)),
+    );
+    const missing = missingBars(
+      comparison.rows.filter((r) => caseKey(r) === caseId && r.size === size),
+      columns,
+    );
     this.figure.setCaption(
-      `${caseId} at ${size.toLocaleString()} documents. Bars: median per sample; whiskers: 95% CI of the median (none below 6 samples, nor in files from before it was recorded).` + (missing ? ` No bar: ${missing}.` : ''),
+      `${caseId} at ${size.toLocaleString()} documents. Bars: median per sample; whiskers: 95% CI of the median (none below 6 samples, nor in files from before it was recorded).` +
+        (missing ? ` No bar: ${missing}.` : ''),
     );
     const config: ChartConfiguration<'bar', (number | null)[], string[]> = {
       type: 'bar',
       data: {
         labels: columns.map(axisLines),
         // A log axis cannot show a 0 ms median (a coarse timer): that bar is left out there.
-        datasets: adapters.map((a, i) => barDataset(adapterLegend(a), adapterColour(a), (grid[i] ?? []).map((r) => (r && (!log || r.stats.median > 0) ? r.stats.median : null)))),
+        datasets: adapters.map((a, i) =>
+          barDataset(
+            adapterLegend(a),
+            adapterColour(a),
+            (grid[i] ?? []).map((r) => (r && (!log || r.stats.median > 0) ? r.stats.median : null)),
+          ),
+        ),
       },
       options: {
         ...figureOptions(t),
         scales: {
           x: browserAxis(t),
-          y: axis(t, log ? 'median ms per sample (log)' : 'median ms per sample', log ? 'logarithmic' : 'linear', {
-            ...(log ? { ticks: logTicks(t) } : { beginAtZero: true }),
-            // Whiskers can reach past the tallest bar; leave room so they are not clipped.
-            suggestedMax: top * (log ? 1.5 : 1.05),
-          }),
+          y: axis(
+            t,
+            log ? 'median ms per sample (log)' : 'median ms per sample',
+            log ? 'logarithmic' : 'linear',
+            {
+              ...(log ? { ticks: logTicks(t) } : { beginAtZero: true }),
+              // Whiskers can reach past the tallest bar; leave room so they are not clipped.
+              suggestedMax: top * (log ? 1.5 : 1.05),
+            },
+          ),
         },
         plugins: {
-          ...titleAndLegend(t, `${caseId} · ${size.toLocaleString()} docs · median per sample (ms)`),
+          ...titleAndLegend(
+            t,
+            `${caseId} · ${size.toLocaleString()} docs · median per sample (ms)`,
+          ),
           tooltip: {
             callbacks: {
               label: (item: TooltipItem<'bar'>) => {
@@ -83,8 +145,16 @@ export class BarsChart {
           },
         },
       },
-      plugins: [errorBarsPlugin(() => intervals, () => theme().fg)],
+      plugins: [
+        errorBarsPlugin(
+          () => intervals,
+          () => theme().fg,
+        ),
+      ],
     };
-    this.figure.draw(config as unknown as ChartConfiguration<'bar'>, `storebench-bars-${caseId}-${size}`);
+    this.figure.draw(
+      config as unknown as ChartConfiguration<'bar'>,
+      `storebench-bars-${caseId}-${size}`,
+    );
   }
 }

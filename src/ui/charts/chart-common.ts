@@ -29,7 +29,20 @@ let registered = false;
 /** Only the parts these charts use, so the bundle stays small. */
 export function registerCharts(): void {
   if (registered) return;
-  Chart.register(BarController, BarElement, LineController, LineElement, PointElement, ScatterController, CategoryScale, LinearScale, LogarithmicScale, Tooltip, Legend, Title);
+  Chart.register(
+    BarController,
+    BarElement,
+    LineController,
+    LineElement,
+    PointElement,
+    ScatterController,
+    CategoryScale,
+    LinearScale,
+    LogarithmicScale,
+    Tooltip,
+    Legend,
+    Title,
+  );
   registered = true;
 }
 
@@ -46,7 +59,12 @@ export interface Theme {
 
 /** Read at each draw, so a switch between light and dark mode shows at the next render. */
 export function theme(): Theme {
-  return { fg: cssVar('--fg', '#222'), muted: cssVar('--muted', '#666'), grid: cssVar('--grid', 'rgba(0,0,0,0.1)'), background: cssVar('--panel', '#fff') };
+  return {
+    fg: cssVar('--fg', '#222'),
+    muted: cssVar('--muted', '#666'),
+    grid: cssVar('--grid', 'rgba(0,0,0,0.1)'),
+    background: cssVar('--panel', '#fff'),
+  };
 }
 
 /** Calls `redraw` when the reader's colour scheme changes. */
@@ -77,7 +95,10 @@ export interface Interval {
  * Whiskers for bar charts: Chart.js has no error bars. `intervals()[dataset][index]` is the
  * interval of the value each bar shows, or null for none (too few samples, or no bar).
  */
-export function errorBarsPlugin<T extends 'bar' | 'scatter' = 'bar'>(intervals: () => (Interval | null)[][], colour: () => string): Plugin<T> {
+export function errorBarsPlugin<T extends 'bar' | 'scatter' = 'bar'>(
+  intervals: () => (Interval | null)[][],
+  colour: () => string,
+): Plugin<T> {
   return {
     id: 'storebenchErrorBars',
     afterDatasetsDraw(chart) {
@@ -86,7 +107,12 @@ export function errorBarsPlugin<T extends 'bar' | 'scatter' = 'bar'>(intervals: 
       const { ctx, chartArea } = chart;
       ctx.save();
       ctx.beginPath();
-      ctx.rect(chartArea.left, chartArea.top, chartArea.right - chartArea.left, chartArea.bottom - chartArea.top);
+      ctx.rect(
+        chartArea.left,
+        chartArea.top,
+        chartArea.right - chartArea.left,
+        chartArea.bottom - chartArea.top,
+      );
       ctx.clip();
       ctx.strokeStyle = colour();
       ctx.lineWidth = 1.5;
@@ -118,7 +144,12 @@ export function errorBarsPlugin<T extends 'bar' | 'scatter' = 'bar'>(intervals: 
 
 /** A file-name-safe stem for downloads, from text that may come from a results file. */
 export function fileStem(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 120) || 'chart';
+  return (
+    text
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 120) || 'chart'
+  );
 }
 
 /**
@@ -140,7 +171,11 @@ export class ChartFigure<T extends ChartType = ChartType> {
   constructor(kind: string, heading: string, ariaLabel: string) {
     this.canvas = h('canvas', { attrs: { role: 'img', 'aria-label': ariaLabel } });
     this.options = h('div', { className: 'figure-options' });
-    this.png = h('button', { className: 'button button-small', attrs: { type: 'button', 'data-testid': `png-${kind}` } }, 'PNG');
+    this.png = h(
+      'button',
+      { className: 'button button-small', attrs: { type: 'button', 'data-testid': `png-${kind}` } },
+      'PNG',
+    );
     this.png.title = 'Download this chart as a PNG image';
     this.png.addEventListener('click', () => this.downloadPng());
     this.caption = h('p', { className: 'figure-caption' });
@@ -180,7 +215,10 @@ export class ChartFigure<T extends ChartType = ChartType> {
     this.box.hidden = false;
     this.png.disabled = false;
     this.name = fileStem(fileName);
-    this.chart = new Chart(this.canvas, { ...config, plugins: [...(config.plugins ?? []), backgroundPlugin as Plugin<T>] });
+    this.chart = new Chart(this.canvas, {
+      ...config,
+      plugins: [...(config.plugins ?? []), backgroundPlugin as Plugin<T>],
+    });
     this.element.dataset.state = 'drawn';
   }
 
@@ -202,7 +240,12 @@ export function figureOptions(t: Theme) {
 }
 
 /** An axis in the page's colours, with its title (which always names the unit). */
-export function axis(t: Theme, title: string, type: 'linear' | 'logarithmic' | 'category', extra: Record<string, unknown> = {}) {
+export function axis(
+  t: Theme,
+  title: string,
+  type: 'linear' | 'logarithmic' | 'category',
+  extra: Record<string, unknown> = {},
+) {
   return {
     type,
     title: { display: true, text: title, color: t.muted },
@@ -217,13 +260,22 @@ export function axis(t: Theme, title: string, type: 'linear' | 'logarithmic' | '
 export function browserAxis(t: Theme) {
   // Smaller on a phone-width chart, where four columns leave about 55 px a label.
   const font = (ctx: { chart: { width: number } }) => ({ size: ctx.chart.width < 420 ? 10 : 12 });
-  return axis(t, 'browser', 'category', { grid: { display: false }, ticks: { color: t.muted, maxRotation: 0, autoSkip: false, font } });
+  return axis(t, 'browser', 'category', {
+    grid: { display: false },
+    ticks: { color: t.muted, maxRotation: 0, autoSkip: false, font },
+  });
 }
 
 /** The chart's own title and legend, drawn in the canvas so a downloaded PNG says what it shows. */
 export function titleAndLegend(t: Theme, title: string, legend = true) {
   return {
-    title: { display: true, text: title, color: t.fg, font: { size: 13, weight: 'bold' as const }, padding: { top: 4, bottom: 8 } },
+    title: {
+      display: true,
+      text: title,
+      color: t.fg,
+      font: { size: 13, weight: 'bold' as const },
+      padding: { top: 4, bottom: 8 },
+    },
     legend: { display: legend, labels: { color: t.fg, boxWidth: 12, boxHeight: 12 } },
   };
 }

@@ -5,7 +5,16 @@
  * the rate could be. The tooltip gives the writes lost of those acknowledged.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import {
+  axis,
+  ChartFigure,
+  errorBarsPlugin,
+  figureOptions,
+  type Interval,
+  registerCharts,
+  theme,
+  titleAndLegend,
+} from './chart-common.ts';
 import { adapterColour, barDataset } from './colours.ts';
 import { axisLines, type Comparison } from '../model/explorer-model.ts';
 import { crashSuite, describeLost, lostWrites, type LostWrites } from '../../../suites/crash.ts';
@@ -13,7 +22,11 @@ import type { CaseResult } from '../../core/results.ts';
 import type { DrivenChart, DrivenChartView } from './driven-view.ts';
 
 export class CrashChart implements DrivenChart {
-  readonly figure = new ChartFigure<'bar'>(crashSuite.id, 'Lost writes per durability mode', 'Share of kills that lost an acknowledged write, per crash case and store, with its 95% interval');
+  readonly figure = new ChartFigure<'bar'>(
+    crashSuite.id,
+    'Lost writes per durability mode',
+    'Share of kills that lost an acknowledged write, per crash case and store, with its 95% interval',
+  );
 
   constructor() {
     registerCharts();
@@ -21,9 +34,16 @@ export class CrashChart implements DrivenChart {
 
   render(comparison: Comparison, view: DrivenChartView): void {
     const col = comparison.columns.find((c) => c.key === view.browser);
-    const rows = comparison.rows.filter((r) => r.suite === crashSuite.id && col && lostWrites(r.cells.get(col.key) as CaseResult) !== null);
+    const rows = comparison.rows.filter(
+      (r) =>
+        r.suite === crashSuite.id && col && lostWrites(r.cells.get(col.key) as CaseResult) !== null,
+    );
     if (!col || rows.length === 0) {
-      this.figure.showEmpty(col ? `No crash rows in ${col.label} (npm run sweep -- --suites crash).` : 'No browser chosen.');
+      this.figure.showEmpty(
+        col
+          ? `No crash rows in ${col.label} (npm run sweep -- --suites crash).`
+          : 'No browser chosen.',
+      );
       return;
     }
     const cases = [...new Set(rows.map((r) => r.case))];
@@ -34,7 +54,11 @@ export class CrashChart implements DrivenChart {
       return r && lost ? { row: r, lost } : null;
     };
     const grid = adapters.map((a) => cases.map((c) => cell(a, c)));
-    const intervals: (Interval | null)[][] = grid.map((list) => list.map((x) => (x?.lost.lossRate ? { lo: 100 * x.lost.lossRate.lo, hi: 100 * x.lost.lossRate.hi } : null)));
+    const intervals: (Interval | null)[][] = grid.map((list) =>
+      list.map((x) =>
+        x?.lost.lossRate ? { lo: 100 * x.lost.lossRate.lo, hi: 100 * x.lost.lossRate.hi } : null,
+      ),
+    );
     const sizes = [...new Set(rows.map((r) => r.size))];
     this.figure.setCaption(
       `${axisLines(col).join(' ')}, ${sizes.map((s) => s.toLocaleString()).join(', ')} documents per kill. Bars: kills after which an acknowledged write was gone; whiskers: 95% Wilson interval. ` +
@@ -45,7 +69,13 @@ export class CrashChart implements DrivenChart {
       type: 'bar',
       data: {
         labels: cases,
-        datasets: adapters.map((a, i) => barDataset(a, adapterColour(a), (grid[i] ?? []).map((x) => (x ? (100 * x.lost.killsWithLoss) / x.lost.kills : null)))),
+        datasets: adapters.map((a, i) =>
+          barDataset(
+            a,
+            adapterColour(a),
+            (grid[i] ?? []).map((x) => (x ? (100 * x.lost.killsWithLoss) / x.lost.kills : null)),
+          ),
+        ),
       },
       options: {
         ...figureOptions(t),
@@ -54,7 +84,10 @@ export class CrashChart implements DrivenChart {
           y: axis(t, '% of kills that lost a write', 'linear', { beginAtZero: true, max: 100 }),
         },
         plugins: {
-          ...titleAndLegend(t, `crash · ${axisLines(col).join(' ')} · kills that lost an acknowledged write`),
+          ...titleAndLegend(
+            t,
+            `crash · ${axisLines(col).join(' ')} · kills that lost an acknowledged write`,
+          ),
           tooltip: {
             callbacks: {
               label: (item: TooltipItem<'bar'>) => {
@@ -65,8 +98,16 @@ export class CrashChart implements DrivenChart {
           },
         },
       },
-      plugins: [errorBarsPlugin(() => intervals, () => theme().fg)],
+      plugins: [
+        errorBarsPlugin(
+          () => intervals,
+          () => theme().fg,
+        ),
+      ],
     };
-    this.figure.draw(config as unknown as ChartConfiguration<'bar'>, `storebench-crash-${col.label}`);
+    this.figure.draw(
+      config as unknown as ChartConfiguration<'bar'>,
+      `storebench-crash-${col.label}`,
+    );
   }
 }

@@ -21,7 +21,13 @@ function placed(className: string, left: number, width?: number): HTMLElement {
 /** What every track draws behind its line: the band and the line at ×1. */
 function trackOf(forest: AbForest, ...marks: HTMLElement[]): HTMLElement {
   const { band, one } = forest.axis;
-  return h('div', { className: 'forest-track' }, placed('forest-band', band.lo, band.hi - band.lo), placed('forest-one', one), ...marks);
+  return h(
+    'div',
+    { className: 'forest-track' },
+    placed('forest-band', band.lo, band.hi - band.lo),
+    placed('forest-one', one),
+    ...marks,
+  );
 }
 
 function marksOf(line: ForestLine): HTMLElement[] {
@@ -39,26 +45,78 @@ function marksOf(line: ForestLine): HTMLElement[] {
 export function verdictBadges(line: ForestLine): HTMLElement[] {
   return [
     h('span', { className: `ab-word ab-word-${line.verdict}` }, line.verdict),
-    line.fails ? h('span', { className: 'ab-fails', title: 'Slower, with the chance of any false alarm over every row held at 5% (Holm): this row fails the run' }, '⚑ fails the run') : null,
-    line.sparedByHolm ? h('span', { className: 'ab-spared', title: "Slower by its own interval, but not once every row's chance of a false alarm is counted (Holm): it does not fail the run" }, 'not after Holm') : null,
+    line.fails
+      ? h(
+          'span',
+          {
+            className: 'ab-fails',
+            title:
+              'Slower, with the chance of any false alarm over every row held at 5% (Holm): this row fails the run',
+          },
+          '⚑ fails the run',
+        )
+      : null,
+    line.sparedByHolm
+      ? h(
+          'span',
+          {
+            className: 'ab-spared',
+            title:
+              "Slower by its own interval, but not once every row's chance of a false alarm is counted (Holm): it does not fail the run",
+          },
+          'not after Holm',
+        )
+      : null,
   ].filter((x): x is HTMLElement => x !== null);
 }
 
 /** A line's name: the case, its size and parameters, and the browser when the run has several. */
 export function lineName(line: ForestLine, browsers: number): string[] {
-  return [line.row, `${line.size.toLocaleString()} docs`, line.params, browsers > 1 ? line.browser : ''].filter(Boolean);
+  return [
+    line.row,
+    `${line.size.toLocaleString()} docs`,
+    line.params,
+    browsers > 1 ? line.browser : '',
+  ].filter(Boolean);
 }
 
 function lineOf(forest: AbForest, line: ForestLine): HTMLElement {
   const name = lineName(line, forest.browsers.length);
   const value = line.ratio
-    ? h('span', { className: 'forest-ratio' }, times(line.ratio.ratio), ' ', h('span', { className: 'forest-interval' }, `[${times(line.ratio.lo)}, ${times(line.ratio.hi)}]`))
+    ? h(
+        'span',
+        { className: 'forest-ratio' },
+        times(line.ratio.ratio),
+        ' ',
+        h(
+          'span',
+          { className: 'forest-interval' },
+          `[${times(line.ratio.lo)}, ${times(line.ratio.hi)}]`,
+        ),
+      )
     : h('span', { className: 'forest-why' }, line.why ?? '');
   return h(
     'div',
-    { className: 'forest-line', attrs: { 'data-verdict': line.verdict, 'data-fails': String(line.fails), 'data-key': line.key } },
-    h('div', { className: 'forest-label' }, h('span', { className: 'forest-row' }, name[0] ?? ''), ...name.slice(1).map((n) => h('span', { className: 'forest-meta' }, n))),
-    h('div', { className: 'forest-value' }, value, h('span', { className: 'forest-verdict' }, ...verdictBadges(line))),
+    {
+      className: 'forest-line',
+      attrs: {
+        'data-verdict': line.verdict,
+        'data-fails': String(line.fails),
+        'data-key': line.key,
+      },
+    },
+    h(
+      'div',
+      { className: 'forest-label' },
+      h('span', { className: 'forest-row' }, name[0] ?? ''),
+      ...name.slice(1).map((n) => h('span', { className: 'forest-meta' }, n)),
+    ),
+    h(
+      'div',
+      { className: 'forest-value' },
+      value,
+      h('span', { className: 'forest-verdict' }, ...verdictBadges(line)),
+    ),
     trackOf(forest, ...marksOf(line)),
   );
 }
@@ -69,7 +127,12 @@ function axisOf(forest: AbForest): HTMLElement {
     tick.textContent = t.label;
     return tick;
   });
-  return h('div', { className: 'forest-line forest-axis' }, h('div', { className: 'forest-label' }, 'B/A, log scale'), h('div', { className: 'forest-ticks' }, ...ticks));
+  return h(
+    'div',
+    { className: 'forest-line forest-axis' },
+    h('div', { className: 'forest-label' }, 'B/A, log scale'),
+    h('div', { className: 'forest-ticks' }, ...ticks),
+  );
 }
 
 /** The plot; the same numbers are in the table beside it, for screen readers and copying. */
@@ -77,8 +140,16 @@ export function forestPlot(forest: AbForest): HTMLElement {
   const t = forest.thresholdPct;
   return h(
     'figure',
-    { className: 'forest', attrs: { 'data-chart': 'forest', 'data-lines': String(forest.lines.length) } },
-    h('div', { className: 'forest-plot', attrs: { 'aria-hidden': 'true' } }, ...forest.lines.map((line) => lineOf(forest, line)), axisOf(forest)),
+    {
+      className: 'forest',
+      attrs: { 'data-chart': 'forest', 'data-lines': String(forest.lines.length) },
+    },
+    h(
+      'div',
+      { className: 'forest-plot', attrs: { 'aria-hidden': 'true' } },
+      ...forest.lines.map((line) => lineOf(forest, line)),
+      axisOf(forest),
+    ),
     h(
       'figcaption',
       { className: 'figure-caption' },

@@ -6,13 +6,31 @@
  * differ by orders of magnitude, and one slow batch would otherwise flatten every line.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import {
+  axis,
+  ChartFigure,
+  figureOptions,
+  logTicks,
+  registerCharts,
+  theme,
+  titleAndLegend,
+} from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { axisLines, caseKey, growthCurve, type Comparison, type XY } from '../model/explorer-model.ts';
+import {
+  axisLines,
+  caseKey,
+  growthCurve,
+  type Comparison,
+  type XY,
+} from '../model/explorer-model.ts';
 import { formatMs } from '../format.ts';
 
 export class GrowthChart {
-  readonly figure = new ChartFigure<'scatter'>('growth', 'Growth curve', 'Per-batch insert time against the number of documents already in the store, one line per adapter');
+  readonly figure = new ChartFigure<'scatter'>(
+    'growth',
+    'Growth curve',
+    'Per-batch insert time against the number of documents already in the store, one line per adapter',
+  );
 
   constructor() {
     registerCharts();
@@ -20,19 +38,37 @@ export class GrowthChart {
 
   /** The case to draw: the chosen one when it has a series, else the first that has one. */
   static pickCase(comparison: Comparison, wanted: string | null): string | null {
-    const withSeries = [...new Set(comparison.rows.filter((r) => [...r.cells.values()].some((c) => c.series && c.series.samples.length > 0)).map((r) => caseKey(r)))];
+    const withSeries = [
+      ...new Set(
+        comparison.rows
+          .filter((r) => [...r.cells.values()].some((c) => c.series && c.series.samples.length > 0))
+          .map((r) => caseKey(r)),
+      ),
+    ];
     return wanted !== null && withSeries.includes(wanted) ? wanted : (withSeries[0] ?? null);
   }
 
-  render(comparison: Comparison, wantedCase: string | null, wantedSize: number | null, column: string | null): void {
+  render(
+    comparison: Comparison,
+    wantedCase: string | null,
+    wantedSize: number | null,
+    column: string | null,
+  ): void {
     const caseId = GrowthChart.pickCase(comparison, wantedCase);
     const col = comparison.columns.find((c) => c.key === column);
-    const rowsOfCase = comparison.rows.filter((r) => caseKey(r) === caseId && col && r.cells.get(col.key)?.series?.samples.length);
+    const rowsOfCase = comparison.rows.filter(
+      (r) => caseKey(r) === caseId && col && r.cells.get(col.key)?.series?.samples.length,
+    );
     const sizes = [...new Set(rowsOfCase.map((r) => r.size))].sort((a, b) => a - b);
-    const size = wantedSize !== null && sizes.includes(wantedSize) ? wantedSize : (sizes.at(-1) ?? null);
+    const size =
+      wantedSize !== null && sizes.includes(wantedSize) ? wantedSize : (sizes.at(-1) ?? null);
     const rows = rowsOfCase.filter((r) => r.size === size);
     if (!col || caseId === null || rows.length === 0) {
-      this.figure.showEmpty(caseId === null ? 'No loaded case records a series (run the growth suite).' : `No series for ${caseId} in this browser.`);
+      this.figure.showEmpty(
+        caseId === null
+          ? 'No loaded case records a series (run the growth suite).'
+          : `No series for ${caseId} in this browser.`,
+      );
       return;
     }
     const first = rows[0]?.cells.get(col.key)?.series;
@@ -41,19 +77,43 @@ export class GrowthChart {
     // A log axis has no place for a 0 ms batch (a coarse timer): such points are left out.
     const curves = rows.map((r) => {
       const { median, points } = growthCurve(r.cells.get(col.key)!);
-      return { adapter: r.adapter, median: median.filter((p) => p.y > 0), points: points.filter((p) => p.y > 0) };
+      return {
+        adapter: r.adapter,
+        median: median.filter((p) => p.y > 0),
+        points: points.filter((p) => p.y > 0),
+      };
     });
     this.figure.setCaption(
       `${caseId} from ${(size ?? 0).toLocaleString()} pre-filled documents in ${col.label}: line = median over the timed samples of each batch, points = every sample.` +
-        (sizes.length > 1 ? ` Also loaded: ${sizes.filter((s) => s !== size).map((s) => s.toLocaleString()).join(', ')} (pick the size above).` : ''),
+        (sizes.length > 1
+          ? ` Also loaded: ${sizes
+              .filter((s) => s !== size)
+              .map((s) => s.toLocaleString())
+              .join(', ')} (pick the size above).`
+          : ''),
     );
     const t = theme();
     const config: ChartConfiguration<'scatter', XY[]> = {
       type: 'scatter',
       data: {
         datasets: curves.flatMap((c) => [
-          { label: c.adapter, data: c.median, showLine: true, borderColor: adapterColour(c.adapter), backgroundColor: adapterColour(c.adapter), borderWidth: 2, pointRadius: 2 },
-          { label: `${c.adapter} (samples)`, data: c.points, showLine: false, backgroundColor: `${adapterColour(c.adapter)}55`, borderColor: 'transparent', pointRadius: 2 },
+          {
+            label: c.adapter,
+            data: c.median,
+            showLine: true,
+            borderColor: adapterColour(c.adapter),
+            backgroundColor: adapterColour(c.adapter),
+            borderWidth: 2,
+            pointRadius: 2,
+          },
+          {
+            label: `${c.adapter} (samples)`,
+            data: c.points,
+            showLine: false,
+            backgroundColor: `${adapterColour(c.adapter)}55`,
+            borderColor: 'transparent',
+            pointRadius: 2,
+          },
         ]),
       },
       options: {
@@ -64,8 +124,19 @@ export class GrowthChart {
           y: axis(t, `${yTitle}, log scale`, 'logarithmic', { ticks: logTicks(t) }),
         },
         plugins: {
-          ...titleAndLegend(t, `${caseId} · ${axisLines(col).join(' ')} · ${yTitle} against ${xTitle}`),
-          legend: { display: true, labels: { color: t.fg, boxWidth: 12, boxHeight: 12, filter: (item) => !item.text.endsWith(' (samples)') } },
+          ...titleAndLegend(
+            t,
+            `${caseId} · ${axisLines(col).join(' ')} · ${yTitle} against ${xTitle}`,
+          ),
+          legend: {
+            display: true,
+            labels: {
+              color: t.fg,
+              boxWidth: 12,
+              boxHeight: 12,
+              filter: (item) => !item.text.endsWith(' (samples)'),
+            },
+          },
           tooltip: {
             callbacks: {
               label: (item: TooltipItem<'scatter'>) => {
@@ -77,6 +148,9 @@ export class GrowthChart {
         },
       },
     };
-    this.figure.draw(config as unknown as ChartConfiguration<'scatter'>, `storebench-growth-${caseId}-${size}-${col.label}`);
+    this.figure.draw(
+      config as unknown as ChartConfiguration<'scatter'>,
+      `storebench-growth-${caseId}-${size}-${col.label}`,
+    );
   }
 }

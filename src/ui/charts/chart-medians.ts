@@ -44,7 +44,11 @@ export class MediansChart {
 
   constructor() {
     registerCharts();
-    this.placeholder = h('p', { className: 'chart-placeholder' }, 'The chart fills in as cases finish.');
+    this.placeholder = h(
+      'p',
+      { className: 'chart-placeholder' },
+      'The chart fills in as cases finish.',
+    );
     this.logToggle = h('input', { attrs: { type: 'checkbox', id: 'chart-log' } });
     this.logToggle.addEventListener('change', () => this.render());
     this.legend = h('div', { className: 'chart-legend', attrs: { 'aria-label': 'Adapters' } });
@@ -55,7 +59,11 @@ export class MediansChart {
       h(
         'div',
         { className: 'chart-head' },
-        h('p', { className: 'chart-caption' }, 'Bars: median of the timed samples. Whiskers: 95% confidence interval of that median (none below 6 samples, nor in files from before it was recorded).'),
+        h(
+          'p',
+          { className: 'chart-caption' },
+          'Bars: median of the timed samples. Whiskers: 95% confidence interval of that median (none below 6 samples, nor in files from before it was recorded).',
+        ),
         this.legend,
         h('label', { className: 'chart-option' }, this.logToggle, ' log scale'),
       ),
@@ -78,7 +86,17 @@ export class MediansChart {
     const sizes = [...new Set(ok.map((r) => r.size))].sort((a, b) => a - b);
     this.placeholder.hidden = ok.length > 0;
     this.legend.replaceChildren(
-      ...adapters.map((a) => h('span', { className: 'legend-item' }, h('span', { className: 'legend-swatch', attrs: { style: `background:${adapterColour(a)}` } }), adapterLegend(a))),
+      ...adapters.map((a) =>
+        h(
+          'span',
+          { className: 'legend-item' },
+          h('span', {
+            className: 'legend-swatch',
+            attrs: { style: `background:${adapterColour(a)}` },
+          }),
+          adapterLegend(a),
+        ),
+      ),
     );
     for (const [size, sc] of this.charts) {
       if (sizes.includes(size)) continue;
@@ -89,20 +107,36 @@ export class MediansChart {
     for (const size of sizes) {
       let sc = this.charts.get(size);
       if (!sc) {
-        const canvas = h('canvas', { attrs: { role: 'img', 'aria-label': `Median time per adapter at ${size} documents, with the 95% confidence interval of each median` } });
-        const wrapper = h('figure', { className: 'chart-size', attrs: { 'data-size': String(size) } }, h('figcaption', {}, `${size} docs`), h('div', { className: 'chart-box' }, canvas));
+        const canvas = h('canvas', {
+          attrs: {
+            role: 'img',
+            'aria-label': `Median time per adapter at ${size} documents, with the 95% confidence interval of each median`,
+          },
+        });
+        const wrapper = h(
+          'figure',
+          { className: 'chart-size', attrs: { 'data-size': String(size) } },
+          h('figcaption', {}, `${size} docs`),
+          h('div', { className: 'chart-box' }, canvas),
+        );
         sc = { wrapper, canvas, model: { rows: [] }, chart: null };
         this.charts.set(size, sc);
       }
       // Keep the charts in size order even when a smaller size finishes later.
       this.list.append(sc.wrapper);
-      this.draw(sc, ok.filter((r) => r.size === size), adapters);
+      this.draw(
+        sc,
+        ok.filter((r) => r.size === size),
+        adapters,
+      );
     }
   }
 
   private draw(sc: SizeChart, ok: readonly OkCase[], adapters: readonly string[]): void {
     const labels = [...new Set(ok.map((r) => `${r.suite}/${r.case}`))];
-    sc.model.rows = adapters.map((a) => labels.map((l) => ok.find((r) => r.adapter === a && `${r.suite}/${r.case}` === l) ?? null));
+    sc.model.rows = adapters.map((a) =>
+      labels.map((l) => ok.find((r) => r.adapter === a && `${r.suite}/${r.case}` === l) ?? null),
+    );
 
     const fg = cssVar('--fg', '#222');
     const muted = cssVar('--muted', '#666');
@@ -161,7 +195,12 @@ export class MediansChart {
       sc.chart.options = options;
       sc.chart.update('none');
     } else {
-      sc.chart = new Chart(sc.canvas, { type: 'bar', data, options, plugins: [errorBarsPlugin(intervalsOf(sc.model), () => cssVar('--fg', '#222'))] });
+      sc.chart = new Chart(sc.canvas, {
+        type: 'bar',
+        data,
+        options,
+        plugins: [errorBarsPlugin(intervalsOf(sc.model), () => cssVar('--fg', '#222'))],
+      });
     }
   }
 }

@@ -4,13 +4,31 @@
  * proportion to size runs parallel to the others; a steeper line grows faster than linearly.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import {
+  axis,
+  ChartFigure,
+  figureOptions,
+  logTicks,
+  registerCharts,
+  theme,
+  titleAndLegend,
+} from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { axisLines, caseKey, scalingPoints, type Comparison, type XY } from '../model/explorer-model.ts';
+import {
+  axisLines,
+  caseKey,
+  scalingPoints,
+  type Comparison,
+  type XY,
+} from '../model/explorer-model.ts';
 import { formatMs } from '../format.ts';
 
 export class ScalingChart {
-  readonly figure = new ChartFigure<'scatter'>('scaling', 'Scaling with size', 'Median time per sample against the number of documents, log axes, one line per adapter');
+  readonly figure = new ChartFigure<'scatter'>(
+    'scaling',
+    'Scaling with size',
+    'Median time per sample against the number of documents, log axes, one line per adapter',
+  );
 
   constructor() {
     registerCharts();
@@ -18,20 +36,38 @@ export class ScalingChart {
 
   render(comparison: Comparison, caseId: string | null, column: string | null): void {
     const col = comparison.columns.find((c) => c.key === column);
-    const adapters = [...new Set(comparison.rows.filter((r) => caseKey(r) === caseId).map((r) => r.adapter))];
+    const adapters = [
+      ...new Set(comparison.rows.filter((r) => caseKey(r) === caseId).map((r) => r.adapter)),
+    ];
     // A log axis has no place for 0 ms (a coarse timer), so those points are left out.
     const lines = adapters
-      .map((a) => ({ adapter: a, points: caseId && column ? scalingPoints(comparison, caseId, a, column).filter((p) => p.y > 0) : [] }))
+      .map((a) => ({
+        adapter: a,
+        points:
+          caseId && column
+            ? scalingPoints(comparison, caseId, a, column).filter((p) => p.y > 0)
+            : [],
+      }))
       .filter((l) => l.points.length > 0);
     if (!col || caseId === null || lines.length === 0) {
-      this.figure.showEmpty(caseId === null ? 'No case chosen.' : `No ok results for ${caseId}${col ? ` in ${col.label}` : ''}.`);
+      this.figure.showEmpty(
+        caseId === null
+          ? 'No case chosen.'
+          : `No ok results for ${caseId}${col ? ` in ${col.label}` : ''}.`,
+      );
       return;
     }
     const sizes = new Set(lines.flatMap((l) => l.points.map((p) => p.x)));
     const ys = lines.flatMap((l) => l.points.map((p) => p.y));
     // Sizes where a store has no ok result leave a gap in its line; say which and why.
     const gaps = comparison.rows
-      .filter((r) => caseKey(r) === caseId && r.cells.has(col.key) && r.cells.get(col.key)?.status !== 'ok' && r.cells.get(col.key)?.status !== 'unsupported')
+      .filter(
+        (r) =>
+          caseKey(r) === caseId &&
+          r.cells.has(col.key) &&
+          r.cells.get(col.key)?.status !== 'ok' &&
+          r.cells.get(col.key)?.status !== 'unsupported',
+      )
       .map((r) => `${r.adapter} at ${r.size.toLocaleString()} (${r.cells.get(col.key)?.status})`);
     this.figure.setCaption(
       `${caseId} in ${col.label}: median per sample at each size.` +
@@ -60,13 +96,23 @@ export class ScalingChart {
             afterBuildTicks: (scale: { ticks: { value: number }[] }) => {
               scale.ticks = [...sizes].sort((a, b) => a - b).map((value) => ({ value }));
             },
-            ticks: { color: t.muted, callback: (value: number | string) => Number(value).toLocaleString() },
+            ticks: {
+              color: t.muted,
+              callback: (value: number | string) => Number(value).toLocaleString(),
+            },
           }),
           // Half a decade of room above and below, so no line runs along the frame.
-          y: axis(t, 'median ms per sample (log)', 'logarithmic', { ticks: logTicks(t), suggestedMin: Math.min(...ys) / 2, suggestedMax: Math.max(...ys) * 2 }),
+          y: axis(t, 'median ms per sample (log)', 'logarithmic', {
+            ticks: logTicks(t),
+            suggestedMin: Math.min(...ys) / 2,
+            suggestedMax: Math.max(...ys) * 2,
+          }),
         },
         plugins: {
-          ...titleAndLegend(t, `${caseId} · ${axisLines(col).join(' ')} · median ms against documents`),
+          ...titleAndLegend(
+            t,
+            `${caseId} · ${axisLines(col).join(' ')} · median ms against documents`,
+          ),
           tooltip: {
             callbacks: {
               label: (item: TooltipItem<'scatter'>) => {
@@ -78,6 +124,9 @@ export class ScalingChart {
         },
       },
     };
-    this.figure.draw(config as unknown as ChartConfiguration<'scatter'>, `storebench-scaling-${caseId}-${col.label}`);
+    this.figure.draw(
+      config as unknown as ChartConfiguration<'scatter'>,
+      `storebench-scaling-${caseId}-${col.label}`,
+    );
   }
 }

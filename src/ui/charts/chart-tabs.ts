@@ -5,7 +5,16 @@
  * well between tabs climbs; one that serialises them stays flat.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, errorBarsPlugin, figureOptions, logTicks, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import {
+  axis,
+  ChartFigure,
+  errorBarsPlugin,
+  figureOptions,
+  logTicks,
+  registerCharts,
+  theme,
+  titleAndLegend,
+} from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { axisLines, type Comparison } from '../model/explorer-model.ts';
 import { formatRate } from '../format.ts';
@@ -20,7 +29,11 @@ interface Point {
 }
 
 export class TabsChart implements DrivenChart {
-  readonly figure = new ChartFigure<'scatter'>(tabsSuite.id, 'Throughput against tabs', 'Operations per second of all tabs together against the number of tabs, one line per store, with the 95% interval');
+  readonly figure = new ChartFigure<'scatter'>(
+    tabsSuite.id,
+    'Throughput against tabs',
+    'Operations per second of all tabs together against the number of tabs, one line per store, with the 95% interval',
+  );
 
   constructor() {
     registerCharts();
@@ -28,11 +41,17 @@ export class TabsChart implements DrivenChart {
 
   render(comparison: Comparison, view: DrivenChartView): void {
     const col = comparison.columns.find((c) => c.key === view.browser);
-    const lines = [...new Set(comparison.rows.filter((r) => r.suite === tabsSuite.id).map((r) => r.adapter))]
+    const lines = [
+      ...new Set(comparison.rows.filter((r) => r.suite === tabsSuite.id).map((r) => r.adapter)),
+    ]
       .map((adapter) => ({ adapter, points: col ? pointsOf(comparison, adapter, col.key) : [] }))
       .filter((l) => l.points.length > 0);
     if (!col || lines.length === 0) {
-      this.figure.showEmpty(col ? `No ok tabs rows in ${col.label} (npm run sweep -- --suites tabs).` : 'No browser chosen.');
+      this.figure.showEmpty(
+        col
+          ? `No ok tabs rows in ${col.label} (npm run sweep -- --suites tabs).`
+          : 'No browser chosen.',
+      );
       return;
     }
     const ks = [...new Set(lines.flatMap((l) => l.points.map((p) => p.x)))].sort((a, b) => a - b);
@@ -44,7 +63,15 @@ export class TabsChart implements DrivenChart {
     const config: ChartConfiguration<'scatter', Point[]> = {
       type: 'scatter',
       data: {
-        datasets: lines.map((l) => ({ label: l.adapter, data: l.points, showLine: true, borderColor: adapterColour(l.adapter), backgroundColor: adapterColour(l.adapter), borderWidth: 2, pointRadius: 4 })),
+        datasets: lines.map((l) => ({
+          label: l.adapter,
+          data: l.points,
+          showLine: true,
+          borderColor: adapterColour(l.adapter),
+          backgroundColor: adapterColour(l.adapter),
+          borderWidth: 2,
+          pointRadius: 4,
+        })),
       },
       options: {
         ...figureOptions(t),
@@ -57,7 +84,11 @@ export class TabsChart implements DrivenChart {
             suggestedMax: (ks.at(-1) ?? 1) + 0.5,
           }),
           // Stores differ by orders of magnitude (localStorage is synchronous): a log axis keeps every line readable.
-          y: axis(t, 'operations/s, all tabs (median, log)', 'logarithmic', { ticks: logTicks(t), suggestedMin: Math.min(...ys) / 2, suggestedMax: Math.max(...ys) * 2 }),
+          y: axis(t, 'operations/s, all tabs (median, log)', 'logarithmic', {
+            ticks: logTicks(t),
+            suggestedMin: Math.min(...ys) / 2,
+            suggestedMax: Math.max(...ys) * 2,
+          }),
         },
         plugins: {
           ...titleAndLegend(t, `tabs · ${axisLines(col).join(' ')} · throughput against K`),
@@ -65,16 +96,30 @@ export class TabsChart implements DrivenChart {
             callbacks: {
               label: (item: TooltipItem<'scatter'>) => {
                 const p = item.raw as Point;
-                const ci = p.lo !== null && p.hi !== null ? `, 95% CI ${formatRate(p.lo)} – ${formatRate(p.hi)}` : ', no interval (under 6 samples)';
+                const ci =
+                  p.lo !== null && p.hi !== null
+                    ? `, 95% CI ${formatRate(p.lo)} – ${formatRate(p.hi)}`
+                    : ', no interval (under 6 samples)';
                 return `${item.dataset.label ?? ''}: ${formatRate(p.y)} ops/s with ${p.x} tab${p.x === 1 ? '' : 's'}${ci}`;
               },
             },
           },
         },
       },
-      plugins: [errorBarsPlugin<'scatter'>(() => lines.map((l) => l.points.map((p) => (p.lo !== null && p.hi !== null ? { lo: p.lo, hi: p.hi } : null))), () => theme().fg)],
+      plugins: [
+        errorBarsPlugin<'scatter'>(
+          () =>
+            lines.map((l) =>
+              l.points.map((p) => (p.lo !== null && p.hi !== null ? { lo: p.lo, hi: p.hi } : null)),
+            ),
+          () => theme().fg,
+        ),
+      ],
     };
-    this.figure.draw(config as unknown as ChartConfiguration<'scatter'>, `storebench-tabs-${col.label}`);
+    this.figure.draw(
+      config as unknown as ChartConfiguration<'scatter'>,
+      `storebench-tabs-${col.label}`,
+    );
   }
 }
 
@@ -88,7 +133,14 @@ function pointsOf(comparison: Comparison, adapter: string, column: string): Poin
       if (c?.status !== 'ok' || c.stats.median <= 0 || tabs?.visibility !== 'visible') return [];
       const rate = (ms: number) => (c.operations * 1000) / ms;
       const ci = c.stats.medianCi;
-      return [{ x: tabs.k, y: rate(c.stats.median), lo: ci && ci.hi > 0 ? rate(ci.hi) : null, hi: ci && ci.lo > 0 ? rate(ci.lo) : null }];
+      return [
+        {
+          x: tabs.k,
+          y: rate(c.stats.median),
+          lo: ci && ci.hi > 0 ? rate(ci.hi) : null,
+          hi: ci && ci.lo > 0 ? rate(ci.lo) : null,
+        },
+      ];
     })
     .sort((a, b) => a.x - b.x);
 }

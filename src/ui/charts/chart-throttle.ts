@@ -7,23 +7,50 @@
  * own storage threads, which the throttling does not reach, slows by less.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
-import { axis, ChartFigure, errorBarsPlugin, figureOptions, type Interval, registerCharts, theme, titleAndLegend } from './chart-common.ts';
+import {
+  axis,
+  ChartFigure,
+  errorBarsPlugin,
+  figureOptions,
+  type Interval,
+  registerCharts,
+  theme,
+  titleAndLegend,
+} from './chart-common.ts';
 import { adapterColour, barDataset } from './colours.ts';
-import { caseKey, cpuRate, throttlePair, type Column, type Comparison, type OkCase } from '../model/explorer-model.ts';
+import {
+  caseKey,
+  cpuRate,
+  throttlePair,
+  type Column,
+  type Comparison,
+  type OkCase,
+} from '../model/explorer-model.ts';
 import { ratioOfMedians, type MedianRatio } from '../../core/stats.ts';
 import { describeMedian } from '../row-text.ts';
 
 export class ThrottleChart {
-  readonly figure = new ChartFigure<'bar'>('throttle', 'Throttled against not', 'How many times slower each store ran under CPU throttling than without it, with the 95% interval of that ratio');
+  readonly figure = new ChartFigure<'bar'>(
+    'throttle',
+    'Throttled against not',
+    'How many times slower each store ran under CPU throttling than without it, with the 95% interval of that ratio',
+  );
 
   constructor() {
     registerCharts();
   }
 
-  render(comparison: Comparison, caseId: string | null, size: number | null, browser: string | null): void {
+  render(
+    comparison: Comparison,
+    caseId: string | null,
+    size: number | null,
+    browser: string | null,
+  ): void {
     const pair = throttlePair(comparison, browser);
     if (!pair || caseId === null || size === null) {
-      this.figure.showEmpty('Load a run with --cpu-throttle N and an unthrottled run of the same browser to compare them.');
+      this.figure.showEmpty(
+        'Load a run with --cpu-throttle N and an unthrottled run of the same browser to compare them.',
+      );
       return;
     }
     const ok = (c: Column, r: Comparison['rows'][number]): OkCase | null => {
@@ -35,31 +62,55 @@ export class ThrottleChart {
       .flatMap((r) => {
         const slow = ok(pair.slow, r);
         const plain = ok(pair.plain, r);
-        const ratio = slow && plain ? ratioOfMedians({ median: plain.stats.median, ci: plain.stats.medianCi ?? null }, { median: slow.stats.median, ci: slow.stats.medianCi ?? null }) : null;
+        const ratio =
+          slow && plain
+            ? ratioOfMedians(
+                { median: plain.stats.median, ci: plain.stats.medianCi ?? null },
+                { median: slow.stats.median, ci: slow.stats.medianCi ?? null },
+              )
+            : null;
         return slow && plain ? [{ adapter: r.adapter, slow, plain, ratio }] : [];
       });
     const rate = cpuRate(pair.slow);
     if (bars.length === 0) {
-      this.figure.showEmpty(`No store has ok results for ${caseId} at ${size.toLocaleString()} documents in both runs of ${pair.slow.browser}.`);
+      this.figure.showEmpty(
+        `No store has ok results for ${caseId} at ${size.toLocaleString()} documents in both runs of ${pair.slow.browser}.`,
+      );
       return;
     }
     this.figure.setCaption(
       `${caseId} at ${size.toLocaleString()} documents in ${pair.slow.browser}: median with CPU throttling ×${rate} over the median without, per store; whiskers: 95% CI of that ratio (none where a side has under 6 samples). The dashed line is ×${rate}: all the work on the page's thread. Throttling emulates a slower CPU; it is not a device.`,
     );
     const t = theme();
-    const value = (r: MedianRatio | null, b: (typeof bars)[number]) => r?.ratio ?? b.slow.stats.median / b.plain.stats.median;
-    const intervals: (Interval | null)[][] = [bars.map((b) => (b.ratio ? { lo: b.ratio.lo, hi: b.ratio.hi } : null))];
+    const value = (r: MedianRatio | null, b: (typeof bars)[number]) =>
+      r?.ratio ?? b.slow.stats.median / b.plain.stats.median;
+    const intervals: (Interval | null)[][] = [
+      bars.map((b) => (b.ratio ? { lo: b.ratio.lo, hi: b.ratio.hi } : null)),
+    ];
     const config: ChartConfiguration<'bar', (number | null)[], string> = {
       type: 'bar',
       data: {
         labels: bars.map((b) => b.adapter),
-        datasets: [{ ...barDataset(`×${rate} over ×1`, adapterColour(bars[0]!.adapter), bars.map((b) => value(b.ratio, b))), backgroundColor: bars.map((b) => `${adapterColour(b.adapter)}cc`), borderColor: bars.map((b) => adapterColour(b.adapter)) }],
+        datasets: [
+          {
+            ...barDataset(
+              `×${rate} over ×1`,
+              adapterColour(bars[0]!.adapter),
+              bars.map((b) => value(b.ratio, b)),
+            ),
+            backgroundColor: bars.map((b) => `${adapterColour(b.adapter)}cc`),
+            borderColor: bars.map((b) => adapterColour(b.adapter)),
+          },
+        ],
       },
       options: {
         ...figureOptions(t),
         scales: {
           x: axis(t, 'store', 'category'),
-          y: axis(t, 'times slower throttled (median ratio)', 'linear', { beginAtZero: true, suggestedMax: rate * 1.2 }),
+          y: axis(t, 'times slower throttled (median ratio)', 'linear', {
+            beginAtZero: true,
+            suggestedMax: rate * 1.2,
+          }),
         },
         plugins: {
           ...titleAndLegend(t, `${caseId} · ${pair.slow.browser} · CPU ×${rate} against ×1`),
@@ -69,16 +120,31 @@ export class ThrottleChart {
               label: (item: TooltipItem<'bar'>) => {
                 const b = bars[item.dataIndex];
                 if (!b) return '';
-                const ci = b.ratio ? `, 95% CI ×${b.ratio.lo.toFixed(2)} – ×${b.ratio.hi.toFixed(2)}` : ', no interval';
-                return [`${b.adapter}: ×${value(b.ratio, b).toFixed(2)}${ci}`, `throttled: ${describeMedian(b.slow)}`, `unthrottled: ${describeMedian(b.plain)}`];
+                const ci = b.ratio
+                  ? `, 95% CI ×${b.ratio.lo.toFixed(2)} – ×${b.ratio.hi.toFixed(2)}`
+                  : ', no interval';
+                return [
+                  `${b.adapter}: ×${value(b.ratio, b).toFixed(2)}${ci}`,
+                  `throttled: ${describeMedian(b.slow)}`,
+                  `unthrottled: ${describeMedian(b.plain)}`,
+                ];
               },
             },
           },
         },
       },
-      plugins: [errorBarsPlugin(() => intervals, () => theme().fg), rateLine(rate, () => theme().muted)],
+      plugins: [
+        errorBarsPlugin(
+          () => intervals,
+          () => theme().fg,
+        ),
+        rateLine(rate, () => theme().muted),
+      ],
     };
-    this.figure.draw(config as unknown as ChartConfiguration<'bar'>, `storebench-throttle-${caseId}-${size}`);
+    this.figure.draw(
+      config as unknown as ChartConfiguration<'bar'>,
+      `storebench-throttle-${caseId}-${size}`,
+    );
   }
 }
 
@@ -86,7 +152,11 @@ export class ThrottleChart {
 function rateLine(rate: number, colour: () => string) {
   return {
     id: 'storebenchRateLine',
-    afterDatasetsDraw(chart: { scales: { y?: { getPixelForValue(v: number): number } }; chartArea: { left: number; right: number }; ctx: CanvasRenderingContext2D }) {
+    afterDatasetsDraw(chart: {
+      scales: { y?: { getPixelForValue(v: number): number } };
+      chartArea: { left: number; right: number };
+      ctx: CanvasRenderingContext2D;
+    }) {
       const y = chart.scales.y;
       if (!y) return;
       const { ctx, chartArea } = chart;

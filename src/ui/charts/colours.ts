@@ -10,27 +10,42 @@
  * light blue and a neutral grey; neighbours in the registry differ in hue. Memory, the floor every store is compared
  * with, is the grey.
  */
-const KNOWN: ReadonlyMap<string, string> = new Map(Object.entries({
-  'pouchdb-idb': '#4e79a7',
-  'pouchdb-indexeddb': '#f28e2b',
-  idb: '#59a14f',
-  // The IndexedDB floor: a dark teal, apart from idb's green and Dexie's red.
-  'indexeddb-raw': '#2f6f6a',
-  dexie: '#e15759',
-  'localforage-indexeddb': '#b07aa1',
-  'localforage-localstorage': '#76b7b2',
-  'localforage-websql': '#edc948',
-  websql: '#9c755f',
-  'sqlite-opfs': '#ff9da7',
-  localstorage: '#d37295',
-  memory: '#8c8c8c',
-  // An older PouchDB: a lighter shade of the current one's blue.
-  'pouchdb-idb@7.3.1': '#a0cbe8',
-  // The crash suite's control: a lighter shade of idb's green, since it is idb underneath.
-  'idb@write-behind': '#8cd17d',
-}));
+const KNOWN: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    'pouchdb-idb': '#4e79a7',
+    'pouchdb-indexeddb': '#f28e2b',
+    idb: '#59a14f',
+    // The IndexedDB floor: a dark teal, apart from idb's green and Dexie's red.
+    'indexeddb-raw': '#2f6f6a',
+    dexie: '#e15759',
+    'localforage-indexeddb': '#b07aa1',
+    'localforage-localstorage': '#76b7b2',
+    'localforage-websql': '#edc948',
+    websql: '#9c755f',
+    'sqlite-opfs': '#ff9da7',
+    localstorage: '#d37295',
+    memory: '#8c8c8c',
+    // An older PouchDB: a lighter shade of the current one's blue.
+    'pouchdb-idb@7.3.1': '#a0cbe8',
+    // The crash suite's control: a lighter shade of idb's green, since it is idb underneath.
+    'idb@write-behind': '#8cd17d',
+  }),
+);
 
-const FALLBACK = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#d37295', '#499894', '#86bcb6'] as const;
+const FALLBACK = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#b07aa1',
+  '#76b7b2',
+  '#edc948',
+  '#9c755f',
+  '#ff9da7',
+  '#d37295',
+  '#499894',
+  '#86bcb6',
+] as const;
 
 export function adapterColour(id: string): string {
   return KNOWN.get(id) ?? (FALLBACK[hash(id) % FALLBACK.length] as string);

@@ -4,7 +4,19 @@
  * (src/core/compare.ts, src/core/gate.ts). The base is validated before anything of it is shown,
  * and all of its text goes in through text nodes: a hostile file can show its labels, never run them.
  */
-import { COMPARED_VERDICTS, compareResults, formatRunToRun, listedByUrgency, UNLISTED_VERDICTS, DEFAULT_THRESHOLD_PCT, parseThreshold, signedPct, type CaseComparison, type Comparison, type Verdict } from '../../core/compare.ts';
+import {
+  COMPARED_VERDICTS,
+  compareResults,
+  formatRunToRun,
+  listedByUrgency,
+  UNLISTED_VERDICTS,
+  DEFAULT_THRESHOLD_PCT,
+  parseThreshold,
+  signedPct,
+  type CaseComparison,
+  type Comparison,
+  type Verdict,
+} from '../../core/compare.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { gate } from '../../core/gate.ts';
 import type { ResultsIndexEntry } from '../../core/results-input.ts';
@@ -30,7 +42,6 @@ const VERDICT_TEXT: Record<Verdict, string> = {
   'only in new': 'only in this page',
 };
 
-
 export class CompareView {
   readonly element: HTMLElement;
   private readonly input: HTMLInputElement;
@@ -46,13 +57,50 @@ export class CompareView {
   private servedBase = '';
 
   constructor() {
-    this.input = h('input', { attrs: { type: 'file', accept: '.json,application/json', id: 'compare-file', 'aria-label': 'results file to compare with' } });
-    this.served = h('select', { attrs: { id: 'compare-served', 'aria-label': 'a results file from results/ to compare with' } }, h('option', { attrs: { value: '' } }, 'results/ lists nothing yet'));
+    this.input = h('input', {
+      attrs: {
+        type: 'file',
+        accept: '.json,application/json',
+        id: 'compare-file',
+        'aria-label': 'results file to compare with',
+      },
+    });
+    this.served = h(
+      'select',
+      {
+        attrs: {
+          id: 'compare-served',
+          'aria-label': 'a results file from results/ to compare with',
+        },
+      },
+      h('option', { attrs: { value: '' } }, 'results/ lists nothing yet'),
+    );
     this.served.disabled = true;
-    this.threshold = h('input', { attrs: { type: 'text', id: 'compare-threshold', value: `${DEFAULT_THRESHOLD_PCT}%`, size: '5', spellcheck: 'false', autocomplete: 'off' } });
-    this.filter = h('input', { attrs: { type: 'search', id: 'compare-filter', placeholder: 'e.g. pouchdb insert', size: '18', spellcheck: 'false', autocomplete: 'off' } });
+    this.threshold = h('input', {
+      attrs: {
+        type: 'text',
+        id: 'compare-threshold',
+        value: `${DEFAULT_THRESHOLD_PCT}%`,
+        size: '5',
+        spellcheck: 'false',
+        autocomplete: 'off',
+      },
+    });
+    this.filter = h('input', {
+      attrs: {
+        type: 'search',
+        id: 'compare-filter',
+        placeholder: 'e.g. pouchdb insert',
+        size: '18',
+        spellcheck: 'false',
+        autocomplete: 'off',
+      },
+    });
     this.facets = new FiltersView(NO_FILTERS, () => this.render());
-    this.status = h('p', { className: 'compare-status', attrs: { 'data-testid': 'compare-status', role: 'status', 'aria-live': 'polite' } });
+    this.status = h('p', {
+      className: 'compare-status',
+      attrs: { 'data-testid': 'compare-status', role: 'status', 'aria-live': 'polite' },
+    });
     this.output = h('div', { className: 'compare-output table-scroll' });
     this.element = h(
       'details',
@@ -61,10 +109,46 @@ export class CompareView {
       h(
         'div',
         { className: 'compare-controls' },
-        h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Base from results/'), this.served, h('span', { className: 'field-hint' }, 'a file the server lists')),
-        h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'or from disk'), this.input, h('span', { className: 'field-hint' }, 'a results .json (one run or an array of runs); this page’s results are the new side')),
-        h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Threshold'), this.threshold, h('span', { className: 'field-hint' }, 'a row whose whole interval is slower than this is a regression')),
-        h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Filter'), this.filter, h('span', { className: 'field-hint' }, 'rows whose browser, suite/case or store hold every word')),
+        h(
+          'label',
+          { className: 'field' },
+          h('span', { className: 'field-label' }, 'Base from results/'),
+          this.served,
+          h('span', { className: 'field-hint' }, 'a file the server lists'),
+        ),
+        h(
+          'label',
+          { className: 'field' },
+          h('span', { className: 'field-label' }, 'or from disk'),
+          this.input,
+          h(
+            'span',
+            { className: 'field-hint' },
+            'a results .json (one run or an array of runs); this page’s results are the new side',
+          ),
+        ),
+        h(
+          'label',
+          { className: 'field' },
+          h('span', { className: 'field-label' }, 'Threshold'),
+          this.threshold,
+          h(
+            'span',
+            { className: 'field-hint' },
+            'a row whose whole interval is slower than this is a regression',
+          ),
+        ),
+        h(
+          'label',
+          { className: 'field' },
+          h('span', { className: 'field-label' }, 'Filter'),
+          this.filter,
+          h(
+            'span',
+            { className: 'field-hint' },
+            'rows whose browser, suite/case or store hold every word',
+          ),
+        ),
       ),
       this.facets.element,
       this.status,
@@ -86,14 +170,28 @@ export class CompareView {
   setServed(index: readonly ResultsIndexEntry[], base: string): void {
     this.servedBase = base;
     const valid = index.filter((e) => e.documents && e.documents.length > 0);
-    const options = valid.map((e) => h('option', { attrs: { value: e.name } }, `${e.name} (${(e.documents ?? []).map((d) => d.browser).join(', ')})`));
-    this.served.replaceChildren(h('option', { attrs: { value: '' } }, valid.length > 0 ? 'choose a file…' : 'results/ lists no results files'), ...options);
+    const options = valid.map((e) =>
+      h(
+        'option',
+        { attrs: { value: e.name } },
+        `${e.name} (${(e.documents ?? []).map((d) => d.browser).join(', ')})`,
+      ),
+    );
+    this.served.replaceChildren(
+      h(
+        'option',
+        { attrs: { value: '' } },
+        valid.length > 0 ? 'choose a file…' : 'results/ lists no results files',
+      ),
+      ...options,
+    );
     this.served.disabled = valid.length === 0;
   }
 
   /** This page's results (the new side); null clears them (e.g. a run starts). */
   setCurrent(results: ResultsFile | readonly ResultsFile[] | null): void {
-    this.current = results === null ? null : Array.isArray(results) ? [...results] : [results as ResultsFile];
+    this.current =
+      results === null ? null : Array.isArray(results) ? [...results] : [results as ResultsFile];
     this.render();
   }
 
@@ -103,7 +201,9 @@ export class CompareView {
   }
 
   private async loadServed(name: string): Promise<void> {
-    await this.setBase(`results/${name}`, async () => (await fetchServed(name, this.servedBase)).map((f) => f.results));
+    await this.setBase(`results/${name}`, async () =>
+      (await fetchServed(name, this.servedBase)).map((f) => f.results),
+    );
   }
 
   private async setBase(name: string, read: () => Promise<ResultsFile[]>): Promise<void> {
@@ -126,7 +226,8 @@ export class CompareView {
   private render(): void {
     this.status.dataset.state = '';
     if (!this.base) {
-      this.status.textContent = 'Choose a base to compare this page’s results with: a file from results/, or one from disk.';
+      this.status.textContent =
+        'Choose a base to compare this page’s results with: a file from results/, or one from disk.';
       this.output.replaceChildren();
       return;
     }
@@ -149,7 +250,11 @@ export class CompareView {
     this.facets.render(facetsOf(c));
     const words = this.filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     const f = this.facets.value;
-    const matches = (r: CaseComparison) => passes(r, f) && words.every((w) => `${r.browser} ${r.suite}/${r.case} ${r.adapter}`.toLowerCase().includes(w));
+    const matches = (r: CaseComparison) =>
+      passes(r, f) &&
+      words.every((w) =>
+        `${r.browser} ${r.suite}/${r.case} ${r.adapter}`.toLowerCase().includes(w),
+      );
     const shown = listedByUrgency(c.rows.filter(matches));
     const folded = c.rows.filter((r) => matches(r) && UNLISTED_VERDICTS.includes(r.verdict));
     this.output.replaceChildren(table(shown), ...foldedRows(folded), ...notes(c, shown));
@@ -158,12 +263,23 @@ export class CompareView {
 
 /** The values the compared rows hold, for the facet filters. */
 function facetsOf(c: Comparison): Facets {
-  const sorted = <T>(xs: Iterable<T>) => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return { suites: sorted(c.rows.map((r) => r.suite)), adapters: sorted(c.rows.map((r) => r.adapter)), browsers: sorted(c.rows.map((r) => r.browser)), sizes: sorted(c.rows.map((r) => r.size)) };
+  const sorted = <T>(xs: Iterable<T>) =>
+    [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    suites: sorted(c.rows.map((r) => r.suite)),
+    adapters: sorted(c.rows.map((r) => r.adapter)),
+    browsers: sorted(c.rows.map((r) => r.browser)),
+    sizes: sorted(c.rows.map((r) => r.size)),
+  };
 }
 
 function passes(r: CaseComparison, f: Filters): boolean {
-  return (!f.suites || f.suites.includes(r.suite)) && (!f.adapters || f.adapters.includes(r.adapter)) && (!f.browsers || f.browsers.includes(r.browser)) && (!f.sizes || f.sizes.includes(r.size));
+  return (
+    (!f.suites || f.suites.includes(r.suite)) &&
+    (!f.adapters || f.adapters.includes(r.adapter)) &&
+    (!f.browsers || f.browsers.includes(r.browser)) &&
+    (!f.sizes || f.sizes.includes(r.size))
+  );
 }
 
 function side(s: CaseComparison['base']): string {
@@ -172,22 +288,43 @@ function side(s: CaseComparison['base']): string {
 }
 
 function table(rows: readonly CaseComparison[]): HTMLElement {
-  const head = ['Browser', 'Suite / case', 'Adapter', 'Size', 'Base median (ms)', 'New median (ms)', 'Measured', 'Change', '95% CI', 'Verdict'];
+  const head = [
+    'Browser',
+    'Suite / case',
+    'Adapter',
+    'Size',
+    'Base median (ms)',
+    'New median (ms)',
+    'Measured',
+    'Change',
+    '95% CI',
+    'Verdict',
+  ];
   // Each cell names its column, for the phone layout where the header is hidden (style.css).
-  const cell = (label: string, ...content: (string | HTMLElement)[]) => h('td', { attrs: { 'data-label': label } }, ...content);
-  const num = (label: string, text: string) => h('td', { className: 'num', attrs: { 'data-label': label } }, text);
-  if (rows.length === 0) return h('p', { className: 'muted' }, 'No row is ok in both, or none matches the filter.');
+  const cell = (label: string, ...content: (string | HTMLElement)[]) =>
+    h('td', { attrs: { 'data-label': label } }, ...content);
+  const num = (label: string, text: string) =>
+    h('td', { className: 'num', attrs: { 'data-label': label } }, text);
+  if (rows.length === 0)
+    return h('p', { className: 'muted' }, 'No row is ok in both, or none matches the filter.');
   return h(
     'table',
     { attrs: { id: 'compare-table' } },
-    h('thead', {}, h('tr', {}, ...head.map((label) => h('th', { attrs: { scope: 'col' } }, label)))),
+    h(
+      'thead',
+      {},
+      h('tr', {}, ...head.map((label) => h('th', { attrs: { scope: 'col' } }, label))),
+    ),
     h(
       'tbody',
       {},
       ...rows.map((r) =>
         h(
           'tr',
-          { className: `verdict-${r.verdict.replace(/ /g, '-')}`, attrs: { 'data-verdict': r.verdict } },
+          {
+            className: `verdict-${r.verdict.replace(/ /g, '-')}`,
+            attrs: { 'data-verdict': r.verdict },
+          },
           cell(head[0]!, r.browser),
           cell(head[1]!, `${r.suite}/${r.case}`),
           cell(head[2]!, h('code', {}, r.adapter)),
@@ -196,8 +333,16 @@ function table(rows: readonly CaseComparison[]): HTMLElement {
           num(head[5]!, side(r.next)),
           num(head[6]!, r.change ? signedPct(r.change.measured) : '—'),
           num(head[7]!, r.change ? signedPct(r.change.pct) : '—'),
-          cell(head[8]!, r.change ? `${signedPct(r.change.low)} … ${signedPct(r.change.high)}` : ''),
-          h('td', { title: r.note ?? '', attrs: { 'data-label': head[9]! } }, VERDICT_TEXT[r.verdict], r.verdict === 'regression' || r.verdict === 'broke' ? ' ⚠' : ''),
+          cell(
+            head[8]!,
+            r.change ? `${signedPct(r.change.low)} … ${signedPct(r.change.high)}` : '',
+          ),
+          h(
+            'td',
+            { title: r.note ?? '', attrs: { 'data-label': head[9]! } },
+            VERDICT_TEXT[r.verdict],
+            r.verdict === 'regression' || r.verdict === 'broke' ? ' ⚠' : '',
+          ),
         ),
       ),
     ),
@@ -207,19 +352,40 @@ function table(rows: readonly CaseComparison[]): HTMLElement {
 /** Rows with nothing to compare, counted by kind and listed only when opened. */
 function foldedRows(rows: readonly CaseComparison[]): HTMLElement[] {
   if (rows.length === 0) return [];
-  const counts = UNLISTED_VERDICTS.map((v) => [v, rows.filter((r) => r.verdict === v).length] as const).filter(([, n]) => n > 0);
+  const counts = UNLISTED_VERDICTS.map(
+    (v) => [v, rows.filter((r) => r.verdict === v).length] as const,
+  ).filter(([, n]) => n > 0);
   return [
     h(
       'details',
       { className: 'compare-folded', attrs: { 'data-testid': 'compare-folded' } },
-      h('summary', {}, `${rows.length} more row${rows.length === 1 ? '' : 's'} with nothing to compare: ${counts.map(([v, n]) => `${n} ${VERDICT_TEXT[v]}`).join(', ')}`),
-      h('ul', {}, ...rows.map((r) => h('li', {}, `${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${VERDICT_TEXT[r.verdict]}`))),
+      h(
+        'summary',
+        {},
+        `${rows.length} more row${rows.length === 1 ? '' : 's'} with nothing to compare: ${counts.map(([v, n]) => `${n} ${VERDICT_TEXT[v]}`).join(', ')}`,
+      ),
+      h(
+        'ul',
+        {},
+        ...rows.map((r) =>
+          h(
+            'li',
+            {},
+            `${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${VERDICT_TEXT[r.verdict]}`,
+          ),
+        ),
+      ),
     ),
   ];
 }
 
 function notes(c: Comparison, shown: readonly CaseComparison[]): HTMLElement[] {
-  const lines = [...shown.filter((r) => r.note).map((r) => `${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${r.note}`), ...c.notes.map((n) => `environments differ: ${n}`)];
+  const lines = [
+    ...shown
+      .filter((r) => r.note)
+      .map((r) => `${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${r.note}`),
+    ...c.notes.map((n) => `environments differ: ${n}`),
+  ];
   const compared = shown.filter((r) => COMPARED_VERDICTS.includes(r.verdict)).length;
   const legend = h(
     'p',
@@ -228,6 +394,13 @@ function notes(c: Comparison, shown: readonly CaseComparison[]): HTMLElement[] {
       `A regression when the whole interval is slower than +${c.thresholdPct}%; inconclusive while it reaches past +${c.thresholdPct}%. ${compared} compared row${compared === 1 ? '' : 's'} shown.`,
   );
   const spread = formatRunToRun(c.runToRun);
-  const parts = [legend, ...(spread ? [h('p', { className: 'compare-legend', attrs: { 'data-testid': 'run-to-run' } }, spread)] : [])];
-  return lines.length === 0 ? parts : [...parts, h('ul', { className: 'compare-notes' }, ...lines.map((l) => h('li', {}, l)))];
+  const parts = [
+    legend,
+    ...(spread
+      ? [h('p', { className: 'compare-legend', attrs: { 'data-testid': 'run-to-run' } }, spread)]
+      : []),
+  ];
+  return lines.length === 0
+    ? parts
+    : [...parts, h('ul', { className: 'compare-notes' }, ...lines.map((l) => h('li', {}, l)))];
 }

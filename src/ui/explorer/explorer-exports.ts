@@ -18,8 +18,17 @@ export class ExportsView {
   private readonly status: HTMLElement;
 
   constructor(private readonly docs: () => ResultsFile[]) {
-    const button = (id: string, text: string, title: string, run: (docs: ResultsFile[]) => Promise<string> | string) => {
-      const b = h('button', { className: 'button button-small', title, attrs: { type: 'button', id } }, text);
+    const button = (
+      id: string,
+      text: string,
+      title: string,
+      run: (docs: ResultsFile[]) => Promise<string> | string,
+    ) => {
+      const b = h(
+        'button',
+        { className: 'button button-small', title, attrs: { type: 'button', id } },
+        text,
+      );
       b.addEventListener('click', () => {
         const docs = this.docs();
         if (docs.length === 0) return;
@@ -33,38 +42,88 @@ export class ExportsView {
       this.buttons.push(b);
       return b;
     };
-    this.status = h('span', { className: 'export-status', attrs: { role: 'status', 'data-testid': 'export-status' } });
+    this.status = h('span', {
+      className: 'export-status',
+      attrs: { role: 'status', 'data-testid': 'export-status' },
+    });
     this.element = h(
       'div',
       { className: 'explorer-exports' },
       h('span', { className: 'muted' }, 'Export what is shown:'),
-      button('explorer-csv', 'CSV', 'One row per case: every statistic and the environment (RFC 4180)', (docs) => {
-        saveBlob(new Blob([toCsv(docs)], { type: 'text/csv;charset=utf-8' }), `${stem(docs)}.csv`);
-        return 'CSV saved.';
-      }),
-      button('explorer-samples-csv', 'Samples CSV', 'One row per raw sample, warm-up and timed', (docs) => {
-        saveBlob(new Blob([toSamplesCsv(docs)], { type: 'text/csv;charset=utf-8' }), `${stem(docs)}-samples.csv`);
-        return 'Samples CSV saved.';
-      }),
-      button('explorer-findings-csv', 'Findings CSV', 'What the runs found: one row per finding in a browser and store (claim, store, browser, ratio, lo, hi, verdict)', (docs) => {
-        saveBlob(new Blob([toFindingsCsv(docs)], { type: 'text/csv;charset=utf-8' }), `${stem(docs)}-findings.csv`);
-        return 'Findings CSV saved.';
-      }),
-      button('explorer-tsv', 'Copy TSV', 'Copy the table as tab-separated text, to paste into Google Sheets or Excel', async (docs) => {
-        const text = toTsv(docs);
-        // The clipboard API exists only in secure contexts (https, or http on localhost).
-        if (!navigator.clipboard) throw new Error('this page cannot reach the clipboard here (it needs https or localhost); use CSV instead');
-        await navigator.clipboard.writeText(text);
-        return `Copied ${docs.reduce((n, d) => n + d.cases.length, 0)} rows as TSV; paste them into a spreadsheet.`;
-      }),
-      button('explorer-xlsx', 'XLSX', 'A workbook: one sheet per suite, an environment sheet and a findings sheet', async (docs) => {
-        saveBlob(await toXlsx(docs), `${stem(docs)}.xlsx`);
-        return 'Workbook saved.';
-      }),
-      button('explorer-json', 'JSON', 'The results documents (an array when there are several)', (docs) => {
-        saveBlob(new Blob([toJson(docs.length === 1 ? (docs[0] as ResultsFile) : docs)], { type: 'application/json' }), `${stem(docs)}.json`);
-        return 'JSON saved.';
-      }),
+      button(
+        'explorer-csv',
+        'CSV',
+        'One row per case: every statistic and the environment (RFC 4180)',
+        (docs) => {
+          saveBlob(
+            new Blob([toCsv(docs)], { type: 'text/csv;charset=utf-8' }),
+            `${stem(docs)}.csv`,
+          );
+          return 'CSV saved.';
+        },
+      ),
+      button(
+        'explorer-samples-csv',
+        'Samples CSV',
+        'One row per raw sample, warm-up and timed',
+        (docs) => {
+          saveBlob(
+            new Blob([toSamplesCsv(docs)], { type: 'text/csv;charset=utf-8' }),
+            `${stem(docs)}-samples.csv`,
+          );
+          return 'Samples CSV saved.';
+        },
+      ),
+      button(
+        'explorer-findings-csv',
+        'Findings CSV',
+        'What the runs found: one row per finding in a browser and store (claim, store, browser, ratio, lo, hi, verdict)',
+        (docs) => {
+          saveBlob(
+            new Blob([toFindingsCsv(docs)], { type: 'text/csv;charset=utf-8' }),
+            `${stem(docs)}-findings.csv`,
+          );
+          return 'Findings CSV saved.';
+        },
+      ),
+      button(
+        'explorer-tsv',
+        'Copy TSV',
+        'Copy the table as tab-separated text, to paste into Google Sheets or Excel',
+        async (docs) => {
+          const text = toTsv(docs);
+          // The clipboard API exists only in secure contexts (https, or http on localhost).
+          if (!navigator.clipboard)
+            throw new Error(
+              'this page cannot reach the clipboard here (it needs https or localhost); use CSV instead',
+            );
+          await navigator.clipboard.writeText(text);
+          return `Copied ${docs.reduce((n, d) => n + d.cases.length, 0)} rows as TSV; paste them into a spreadsheet.`;
+        },
+      ),
+      button(
+        'explorer-xlsx',
+        'XLSX',
+        'A workbook: one sheet per suite, an environment sheet and a findings sheet',
+        async (docs) => {
+          saveBlob(await toXlsx(docs), `${stem(docs)}.xlsx`);
+          return 'Workbook saved.';
+        },
+      ),
+      button(
+        'explorer-json',
+        'JSON',
+        'The results documents (an array when there are several)',
+        (docs) => {
+          saveBlob(
+            new Blob([toJson(docs.length === 1 ? (docs[0] as ResultsFile) : docs)], {
+              type: 'application/json',
+            }),
+            `${stem(docs)}.json`,
+          );
+          return 'JSON saved.';
+        },
+      ),
       this.status,
     );
     this.setEnabled(false);
@@ -83,5 +142,7 @@ export class ExportsView {
 /** One run keeps the sweep's own name; several become `storebench-<n>-runs`. */
 function stem(docs: readonly ResultsFile[]): string {
   const only = docs.length === 1 ? docs[0] : undefined;
-  return only ? `${only.run.id}-${only.run.browser}`.replace(/[^A-Za-z0-9._-]+/g, '-') : `storebench-${docs.length}-runs`;
+  return only
+    ? `${only.run.id}-${only.run.browser}`.replace(/[^A-Za-z0-9._-]+/g, '-')
+    : `storebench-${docs.length}-runs`;
 }

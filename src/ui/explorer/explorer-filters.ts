@@ -8,7 +8,12 @@ import { h } from '../dom.ts';
 
 type FacetName = keyof Facets;
 
-const LABELS: Record<FacetName, string> = { suites: 'Suites', adapters: 'Adapters', browsers: 'Browsers', sizes: 'Sizes' };
+const LABELS: Record<FacetName, string> = {
+  suites: 'Suites',
+  adapters: 'Adapters',
+  browsers: 'Browsers',
+  sizes: 'Sizes',
+};
 
 export class FiltersView {
   readonly element: HTMLElement;
@@ -19,7 +24,10 @@ export class FiltersView {
     private readonly onChange: (filters: Filters) => void,
   ) {
     this.filters = initial;
-    this.element = h('div', { className: 'explorer-filters', attrs: { 'data-testid': 'explorer-filters' } });
+    this.element = h('div', {
+      className: 'explorer-filters',
+      attrs: { 'data-testid': 'explorer-filters' },
+    });
   }
 
   get value(): Filters {
@@ -27,7 +35,11 @@ export class FiltersView {
   }
 
   render(facets: Facets): void {
-    this.element.replaceChildren(...(Object.keys(LABELS) as FacetName[]).map((name) => this.facet(name, facets[name].map(String))));
+    this.element.replaceChildren(
+      ...(Object.keys(LABELS) as FacetName[]).map((name) =>
+        this.facet(name, facets[name].map(String)),
+      ),
+    );
     this.element.hidden = facets.browsers.length === 0;
   }
 
@@ -42,12 +54,19 @@ export class FiltersView {
       const kept = boxes.filter((b) => b.checked).map((b) => b.value);
       // Everything ticked is "no filter", so files loaded later show up too.
       const next = kept.length === values.length ? null : kept;
-      this.filters = { ...this.filters, [name]: next === null ? null : name === 'sizes' ? next.map(Number) : next };
+      this.filters = {
+        ...this.filters,
+        [name]: next === null ? null : name === 'sizes' ? next.map(Number) : next,
+      };
       this.onChange(this.filters);
     };
     for (const b of boxes) b.addEventListener('change', changed);
     const all = (checked: boolean) => {
-      const b = h('button', { className: 'link-button', attrs: { type: 'button' } }, checked ? 'all' : 'none');
+      const b = h(
+        'button',
+        { className: 'link-button', attrs: { type: 'button' } },
+        checked ? 'all' : 'none',
+      );
       b.addEventListener('click', () => {
         for (const box of boxes) box.checked = checked;
         changed();
@@ -57,8 +76,25 @@ export class FiltersView {
     return h(
       'fieldset',
       { className: 'facet', attrs: { 'data-facet': name } },
-      h('legend', {}, LABELS[name], ' ', h('span', { className: 'all-none' }, all(true), ' · ', all(false))),
-      h('div', { className: 'facet-values' }, ...values.map((v, i) => h('label', { className: 'facet-value' }, boxes[i] as HTMLInputElement, name === 'sizes' ? Number(v).toLocaleString() : v))),
+      h(
+        'legend',
+        {},
+        LABELS[name],
+        ' ',
+        h('span', { className: 'all-none' }, all(true), ' · ', all(false)),
+      ),
+      h(
+        'div',
+        { className: 'facet-values' },
+        ...values.map((v, i) =>
+          h(
+            'label',
+            { className: 'facet-value' },
+            boxes[i] as HTMLInputElement,
+            name === 'sizes' ? Number(v).toLocaleString() : v,
+          ),
+        ),
+      ),
     );
   }
 }

@@ -4,7 +4,11 @@
  * It reads and validates; the explorer decides what to show.
  */
 import { errorMessage } from '../../core/errors.ts';
-import { validateResultsIndex, validateResultsInputInSteps, type ResultsIndexEntry } from '../../core/results-input.ts';
+import {
+  validateResultsIndex,
+  validateResultsInputInSteps,
+  type ResultsIndexEntry,
+} from '../../core/results-input.ts';
 import { MAX_RESULTS_BYTES, parseResultsJson, type ResultsFile } from '../../core/results.ts';
 import { h } from '../dom.ts';
 import type { LoadedFile } from '../model/explorer-model.ts';
@@ -39,7 +43,9 @@ async function readResults(text: string, name: string): Promise<ResultsFile[]> {
     if (Array.isArray(cases)) rows += cases.length;
   }
   if (rows > EXPLORER_MAX_ROWS) {
-    throw new Error(`${name}: ${rows.toLocaleString('en-US')} rows is more than the ${EXPLORER_MAX_ROWS.toLocaleString('en-US')} the explorer draws; read it with npm run compare or npm run export`);
+    throw new Error(
+      `${name}: ${rows.toLocaleString('en-US')} rows is more than the ${EXPLORER_MAX_ROWS.toLocaleString('en-US')} the explorer draws; read it with npm run compare or npm run export`,
+    );
   }
   return validateResultsInputInSteps(data, name, nextTask);
 }
@@ -53,7 +59,10 @@ export async function fetchServed(name: string, base: string): Promise<LoadedFil
     if (!res.ok) throw new Error(`HTTP ${res.status} for ${url.pathname}`);
     // A server that answers every path with its page (an SPA fallback) would otherwise read as "not JSON".
     const type = res.headers.get('content-type') ?? '';
-    if (/html/i.test(type)) throw new Error(`${url.pathname} is a page (${type}), not a results file; is the name right?`);
+    if (/html/i.test(type))
+      throw new Error(
+        `${url.pathname} is a page (${type}), not a results file; is the name right?`,
+      );
     text = await res.text();
   } catch (e) {
     throw new Error(`${name}: could not load it: ${errorMessage(e)}`);
@@ -62,13 +71,31 @@ export async function fetchServed(name: string, base: string): Promise<LoadedFil
 }
 
 export async function readLocal(file: File): Promise<LoadedFile[]> {
-  if (file.size > MAX_RESULTS_BYTES) throw new Error(`${file.name}: ${file.size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file; it was not read`);
-  return asLoaded(await readResults(await file.text(), file.name), `local:${file.name}`, file.name, 'local');
+  if (file.size > MAX_RESULTS_BYTES)
+    throw new Error(
+      `${file.name}: ${file.size} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file; it was not read`,
+    );
+  return asLoaded(
+    await readResults(await file.text(), file.name),
+    `local:${file.name}`,
+    file.name,
+    'local',
+  );
 }
 
-function asLoaded(docs: ResultsFile[], id: string, label: string, origin: LoadedFile['origin']): LoadedFile[] {
+function asLoaded(
+  docs: ResultsFile[],
+  id: string,
+  label: string,
+  origin: LoadedFile['origin'],
+): LoadedFile[] {
   if (docs.length === 1) return [{ id, label, origin, results: docs[0] as ResultsFile }];
-  return docs.map((results, i) => ({ id: `${id}#${i}`, label: `${label} [${i}]`, origin, results }));
+  return docs.map((results, i) => ({
+    id: `${id}#${i}`,
+    label: `${label} [${i}]`,
+    origin,
+    results,
+  }));
 }
 
 export class SourcesView {
@@ -83,19 +110,48 @@ export class SourcesView {
     private readonly events: SourcesEvents,
     dropTarget: HTMLElement,
   ) {
-    this.input = h('input', { attrs: { type: 'file', accept: '.json,application/json', multiple: '', id: 'explorer-file', 'data-testid': 'explorer-file' } });
+    this.input = h('input', {
+      attrs: {
+        type: 'file',
+        accept: '.json,application/json',
+        multiple: '',
+        id: 'explorer-file',
+        'data-testid': 'explorer-file',
+      },
+    });
     this.input.addEventListener('change', () => {
       void this.readFiles([...(this.input.files ?? [])]);
       this.input.value = '';
     });
-    const pick = h('label', { className: 'button', attrs: { for: 'explorer-file' } }, 'Open results files…');
-    this.served = h('div', { className: 'served', attrs: { 'data-testid': 'served-list' } }, h('p', { className: 'muted' }, 'Listing results/…'));
+    const pick = h(
+      'label',
+      { className: 'button', attrs: { for: 'explorer-file' } },
+      'Open results files…',
+    );
+    this.served = h(
+      'div',
+      { className: 'served', attrs: { 'data-testid': 'served-list' } },
+      h('p', { className: 'muted' }, 'Listing results/…'),
+    );
     this.loaded = h('ul', { className: 'loaded', attrs: { 'data-testid': 'loaded-list' } });
-    this.errors = h('ul', { className: 'load-errors', attrs: { role: 'alert', 'data-testid': 'load-errors' } });
+    this.errors = h('ul', {
+      className: 'load-errors',
+      attrs: { role: 'alert', 'data-testid': 'load-errors' },
+    });
     this.element = h(
       'div',
       { className: 'explorer-sources' },
-      h('div', { className: 'source-pick' }, pick, this.input, h('span', { className: 'muted' }, ' or drop .json files anywhere on this panel. Each file holds one results document or an array of them.')),
+      h(
+        'div',
+        { className: 'source-pick' },
+        pick,
+        this.input,
+        h(
+          'span',
+          { className: 'muted' },
+          ' or drop .json files anywhere on this panel. Each file holds one results document or an array of them.',
+        ),
+      ),
       this.served,
       this.loaded,
       this.errors,
@@ -125,13 +181,17 @@ export class SourcesView {
     try {
       const res = await fetch(new URL(`${RESULTS_BASE}index.json`, base), { cache: 'no-store' });
       if (res.status === 404) {
-        this.served.replaceChildren(h('p', { className: 'muted' }, 'This server lists no results/ folder.'));
+        this.served.replaceChildren(
+          h('p', { className: 'muted' }, 'This server lists no results/ folder.'),
+        );
         return [];
       }
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       this.index = validateResultsIndex(await res.json(), 'results/index.json').files;
     } catch (e) {
-      this.served.replaceChildren(h('p', { className: 'load-error' }, `Could not list results/: ${errorMessage(e)}`));
+      this.served.replaceChildren(
+        h('p', { className: 'load-error' }, `Could not list results/: ${errorMessage(e)}`),
+      );
       return [];
     }
     return this.index;
@@ -139,11 +199,18 @@ export class SourcesView {
 
   renderServed(loadedNames: ReadonlySet<string>): void {
     if (this.index.length === 0) {
-      if (!this.served.querySelector('.load-error')) this.served.replaceChildren(h('p', { className: 'muted' }, 'No results files in results/.'));
+      if (!this.served.querySelector('.load-error'))
+        this.served.replaceChildren(
+          h('p', { className: 'muted' }, 'No results files in results/.'),
+        );
       return;
     }
     this.served.replaceChildren(
-      h('p', { className: 'served-head' }, `In results/ (${this.index.length} file${this.index.length === 1 ? '' : 's'}):`),
+      h(
+        'p',
+        { className: 'served-head' },
+        `In results/ (${this.index.length} file${this.index.length === 1 ? '' : 's'}):`,
+      ),
       h(
         'ul',
         { className: 'served-files' },
@@ -152,11 +219,27 @@ export class SourcesView {
           box.checked = loadedNames.has(f.name);
           box.disabled = f.error !== undefined;
           box.addEventListener('change', () => this.events.onServedToggle(f.name, box.checked));
-          const about = f.error !== undefined ? f.error : (f.documents ?? []).map((d) => `${d.browser} · ${d.browserVersion} · ${d.suites.join(', ')} · ${d.rows} rows`).join('; ');
+          const about =
+            f.error !== undefined
+              ? f.error
+              : (f.documents ?? [])
+                  .map(
+                    (d) =>
+                      `${d.browser} · ${d.browserVersion} · ${d.suites.join(', ')} · ${d.rows} rows`,
+                  )
+                  .join('; ');
           return h(
             'li',
             {},
-            h('label', { className: f.error ? 'served-file served-bad' : 'served-file' }, box, ' ', h('code', {}, f.name), ' ', h('span', { className: 'muted' }, `${formatBytes(f.bytes)} · ${about}`)),
+            h(
+              'label',
+              { className: f.error ? 'served-file served-bad' : 'served-file' },
+              box,
+              ' ',
+              h('code', {}, f.name),
+              ' ',
+              h('span', { className: 'muted' }, `${formatBytes(f.bytes)} · ${about}`),
+            ),
           );
         }),
       ),
@@ -166,9 +249,18 @@ export class SourcesView {
   renderLoaded(files: readonly LoadedFile[]): void {
     this.loaded.replaceChildren(
       ...files.map((f) => {
-        const remove = h('button', { className: 'chip-remove', title: 'Remove from the explorer', attrs: { type: 'button', 'aria-label': `Remove ${f.label}` } }, '×');
+        const remove = h(
+          'button',
+          {
+            className: 'chip-remove',
+            title: 'Remove from the explorer',
+            attrs: { type: 'button', 'aria-label': `Remove ${f.label}` },
+          },
+          '×',
+        );
         remove.addEventListener('click', () => this.events.onRemove(f.id));
-        const origin = f.origin === 'served' ? 'results/' : f.origin === 'run' ? 'this page' : 'local file';
+        const origin =
+          f.origin === 'served' ? 'results/' : f.origin === 'run' ? 'this page' : 'local file';
         return h(
           'li',
           { className: 'chip', attrs: { 'data-id': f.id } },
@@ -184,7 +276,11 @@ export class SourcesView {
 
   showErrors(messages: readonly string[]): void {
     for (const m of messages) {
-      const close = h('button', { className: 'chip-remove', attrs: { type: 'button', 'aria-label': 'Dismiss' } }, '×');
+      const close = h(
+        'button',
+        { className: 'chip-remove', attrs: { type: 'button', 'aria-label': 'Dismiss' } },
+        '×',
+      );
       const li = h('li', {}, m, ' ', close);
       close.addEventListener('click', () => {
         li.remove();

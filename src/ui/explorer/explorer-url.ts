@@ -14,7 +14,13 @@ export interface ExplorerState {
   chart: ChartChoice;
 }
 
-export const NO_CHART_CHOICE: ChartChoice = { case: null, size: null, browser: null, adapter: null, log: null };
+export const NO_CHART_CHOICE: ChartChoice = {
+  case: null,
+  size: null,
+  browser: null,
+  adapter: null,
+  log: null,
+};
 
 export const EXPLORER_KEYS = {
   results: 'results',
@@ -30,7 +36,11 @@ export const EXPLORER_KEYS = {
   log: 'chart-log',
 } as const;
 
-const list = (text: string): string[] => text.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function readExplorerState(search: string): { state: ExplorerState; errors: string[] } {
   const q = new URLSearchParams(search);
@@ -39,7 +49,10 @@ export function readExplorerState(search: string): { state: ExplorerState; error
   for (const name of q.getAll(EXPLORER_KEYS.results).flatMap(list)) {
     // Only plain names inside results/: a shared link must not make the page fetch from elsewhere.
     if (RESULTS_FILE_NAME.test(name)) results.push(name);
-    else errors.push(`${EXPLORER_KEYS.results}: "${name}" is not a file name in results/ (letters, digits, ".", "_", "-", ending in .json)`);
+    else
+      errors.push(
+        `${EXPLORER_KEYS.results}: "${name}" is not a file name in results/ (letters, digits, ".", "_", "-", ending in .json)`,
+      );
   }
   const names = (key: string): string[] | null => {
     const v = q.get(key);
@@ -66,7 +79,13 @@ export function readExplorerState(search: string): { state: ExplorerState; error
     if (/^\d+$/.test(sizeChoice)) chartSize = Number(sizeChoice);
     else errors.push(`${EXPLORER_KEYS.size}: "${sizeChoice}" is not a whole number`);
   }
-  const filters: Filters = { ...NO_FILTERS, suites: names(EXPLORER_KEYS.suites), adapters: names(EXPLORER_KEYS.adapters), browsers: names(EXPLORER_KEYS.browsers), sizes };
+  const filters: Filters = {
+    ...NO_FILTERS,
+    suites: names(EXPLORER_KEYS.suites),
+    adapters: names(EXPLORER_KEYS.adapters),
+    browsers: names(EXPLORER_KEYS.browsers),
+    sizes,
+  };
   const chart: ChartChoice = {
     case: q.get(EXPLORER_KEYS.case),
     size: chartSize,
@@ -81,7 +100,8 @@ export function readExplorerState(search: string): { state: ExplorerState; error
 export function writeExplorerState(search: string, state: ExplorerState): string {
   const before = new URLSearchParams(search);
   // A key set to '' (a filter with nothing ticked) differs from an absent key (no filter).
-  const ours = (q: URLSearchParams) => JSON.stringify(Object.values(EXPLORER_KEYS).map((k) => (q.has(k) ? q.getAll(k) : null)));
+  const ours = (q: URLSearchParams) =>
+    JSON.stringify(Object.values(EXPLORER_KEYS).map((k) => (q.has(k) ? q.getAll(k) : null)));
   const q = new URLSearchParams(search);
   for (const key of Object.values(EXPLORER_KEYS)) q.delete(key);
   if (state.results.length > 0) q.set(EXPLORER_KEYS.results, state.results.join(','));

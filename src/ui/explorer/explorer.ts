@@ -21,12 +21,21 @@ import { h } from '../dom.ts';
 import { FindingsList } from '../findings-list.ts';
 import { ExportsView } from './explorer-exports.ts';
 import { FiltersView } from './explorer-filters.ts';
-import { buildComparison, caseKey, effectiveChoice, facetsOf, filteredDocs, type ChartChoice, type Comparison, type EffectiveChoice, type LoadedFile } from '../model/explorer-model.ts';
+import {
+  buildComparison,
+  caseKey,
+  effectiveChoice,
+  facetsOf,
+  filteredDocs,
+  type ChartChoice,
+  type Comparison,
+  type EffectiveChoice,
+  type LoadedFile,
+} from '../model/explorer-model.ts';
 import { fetchServed, SourcesView } from './explorer-sources.ts';
 import { readExplorerState, writeExplorerState, type ExplorerState } from './explorer-url.ts';
 import { RatioTable } from './ratio-table.ts';
 import { StudyReportsView } from './study-reports.ts';
-
 
 export class Explorer {
   readonly element: HTMLElement;
@@ -42,7 +51,9 @@ export class Explorer {
   private readonly histogram = new HistogramChart();
   private readonly growth = new GrowthChart();
   /** The driven suites' charts (crash, cold, tabs), in the order of suites/driven.ts. */
-  private readonly driven = Object.values(DRIVEN_CHARTS).flatMap((chart) => (chart ? [chart()] : []));
+  private readonly driven = Object.values(DRIVEN_CHARTS).flatMap((chart) =>
+    chart ? [chart()] : [],
+  );
   private readonly throttle = new ThrottleChart();
   private readonly ratio = new RatioTable();
   private readonly studies = new StudyReportsView();
@@ -67,7 +78,8 @@ export class Explorer {
     this.sources = new SourcesView(
       {
         onLocal: (files) => this.add(files),
-        onServedToggle: (name, on) => (on ? void this.loadServed([name]) : this.remove(`served:${name}`)),
+        onServedToggle: (name, on) =>
+          on ? void this.loadServed([name]) : this.remove(`served:${name}`),
         onRemove: (id) => this.remove(id),
       },
       dropTarget,
@@ -85,21 +97,44 @@ export class Explorer {
       },
       (pick) => this.pick(pick),
     );
-    const copyLink = h('button', { className: 'button button-small', attrs: { type: 'button', id: 'explorer-link' } }, 'Copy link');
+    const copyLink = h(
+      'button',
+      { className: 'button button-small', attrs: { type: 'button', id: 'explorer-link' } },
+      'Copy link',
+    );
     this.linkNote = h('span', { className: 'muted link-note' });
     copyLink.addEventListener('click', () => {
       navigator.clipboard.writeText(location.href).then(
         () => (this.linkNote.textContent = `Link copied.${this.unlinkable()}`),
-        (e: unknown) => (this.linkNote.textContent = `Could not copy (${errorMessage(e)}); the address bar holds the same link.`),
+        (e: unknown) =>
+          (this.linkNote.textContent = `Could not copy (${errorMessage(e)}); the address bar holds the same link.`),
       );
     });
-    this.choices = h('div', { className: 'chart-choices', attrs: { 'data-testid': 'chart-choices' } });
-    const figures = h('div', { className: 'explorer-figures' }, this.bars.figure.element, this.boxplot.figure.element, this.scaling.figure.element, this.histogram.figure.element, this.growth.figure.element, ...this.driven.map((c) => c.figure.element), this.throttle.figure.element);
+    this.choices = h('div', {
+      className: 'chart-choices',
+      attrs: { 'data-testid': 'chart-choices' },
+    });
+    const figures = h(
+      'div',
+      { className: 'explorer-figures' },
+      this.bars.figure.element,
+      this.boxplot.figure.element,
+      this.scaling.figure.element,
+      this.histogram.figure.element,
+      this.growth.figure.element,
+      ...this.driven.map((c) => c.figure.element),
+      this.throttle.figure.element,
+    );
     this.body = h(
       'div',
       { className: 'explorer-body' },
       this.filters.element,
-      h('div', { className: 'explorer-toolbar' }, this.exports.element, h('div', { className: 'explorer-link' }, copyLink, this.linkNote)),
+      h(
+        'div',
+        { className: 'explorer-toolbar' },
+        this.exports.element,
+        h('div', { className: 'explorer-link' }, copyLink, this.linkNote),
+      ),
       this.findings.element,
       this.studies.element,
       this.ab.element,
@@ -111,7 +146,12 @@ export class Explorer {
       h('h3', { className: 'explorer-heading' }, 'Change in speed'),
       this.ratio.element,
     );
-    this.element = h('div', { className: 'explorer', attrs: { 'data-testid': 'explorer' } }, this.sources.element, this.body);
+    this.element = h(
+      'div',
+      { className: 'explorer', attrs: { 'data-testid': 'explorer' } },
+      this.sources.element,
+      this.body,
+    );
     onSchemeChange(() => this.renderCharts());
     this.update();
   }
@@ -127,7 +167,14 @@ export class Explorer {
 
   /** The run just finished in this page. */
   addRun(results: ResultsFile): void {
-    this.add([{ id: `run:${results.run.id}`, label: `this run (${results.run.id})`, origin: 'run', results }]);
+    this.add([
+      {
+        id: `run:${results.run.id}`,
+        label: `this run (${results.run.id})`,
+        origin: 'run',
+        results,
+      },
+    ]);
   }
 
   private async loadServed(names: readonly string[], base = location.href): Promise<void> {
@@ -160,17 +207,32 @@ export class Explorer {
   }
 
   private servedNames(): Set<string> {
-    return new Set(this.files.filter((f) => f.origin === 'served').map((f) => f.id.slice('served:'.length).replace(/#\d+$/, '')));
+    return new Set(
+      this.files
+        .filter((f) => f.origin === 'served')
+        .map((f) => f.id.slice('served:'.length).replace(/#\d+$/, '')),
+    );
   }
 
   private pick(p: Pick): void {
-    this.state = { ...this.state, chart: { ...this.state.chart, case: p.case, size: p.size, adapter: p.adapter, ...(p.browser !== null ? { browser: p.browser } : {}) } };
+    this.state = {
+      ...this.state,
+      chart: {
+        ...this.state.chart,
+        case: p.case,
+        size: p.size,
+        adapter: p.adapter,
+        ...(p.browser !== null ? { browser: p.browser } : {}),
+      },
+    };
     this.update();
   }
 
   private unlinkable(): string {
     const n = this.files.filter((f) => f.origin !== 'served').length;
-    return n === 0 ? '' : ` It opens the files from results/ only; ${n} local or in-page document${n === 1 ? ' is' : 's are'} not in it.`;
+    return n === 0
+      ? ''
+      : ` It opens the files from results/ only; ${n} local or in-page document${n === 1 ? ' is' : 's are'} not in it.`;
   }
 
   /** Recompute from the files and the state, redraw everything, and write the state to the URL. */
@@ -187,8 +249,12 @@ export class Explorer {
     this.table.render(
       this.comparison,
       this.state.sort,
-      choice.caseId !== null && choice.size !== null && choice.adapter !== null ? { case: choice.caseId, size: choice.size, adapter: choice.adapter } : null,
-      this.files.length === 0 ? 'Open results files above, or pick some from results/.' : 'No rows match the filters.',
+      choice.caseId !== null && choice.size !== null && choice.adapter !== null
+        ? { case: choice.caseId, size: choice.size, adapter: choice.adapter }
+        : null,
+      this.files.length === 0
+        ? 'Open results files above, or pick some from results/.'
+        : 'No rows match the filters.',
     );
     this.renderChoices(choice);
     this.renderCharts(choice);
@@ -206,9 +272,21 @@ export class Explorer {
     this.bars.render(this.comparison, choice.caseId, choice.size, log);
     this.boxplot.render(this.comparison, choice.caseId, choice.size, log);
     this.scaling.render(this.comparison, choice.caseId, choice.browser);
-    this.histogram.render(this.comparison, choice.caseId, choice.size, choice.adapter, choice.browser);
-    this.growth.render(this.comparison, this.state.chart.case, this.state.chart.size, choice.browser);
-    for (const chart of this.driven) chart.render(this.comparison, { case: this.state.chart.case, browser: choice.browser, log });
+    this.histogram.render(
+      this.comparison,
+      choice.caseId,
+      choice.size,
+      choice.adapter,
+      choice.browser,
+    );
+    this.growth.render(
+      this.comparison,
+      this.state.chart.case,
+      this.state.chart.size,
+      choice.browser,
+    );
+    for (const chart of this.driven)
+      chart.render(this.comparison, { case: this.state.chart.case, browser: choice.browser, log });
     this.throttle.render(this.comparison, choice.caseId, choice.size, choice.browser);
   }
 
@@ -217,7 +295,13 @@ export class Explorer {
       this.state = { ...this.state, chart: { ...this.state.chart, ...patch } };
       this.update();
     };
-    const select = (id: string, label: string, options: { value: string; text: string; group?: string }[], current: string | null, onPick: (v: string) => void) => {
+    const select = (
+      id: string,
+      label: string,
+      options: { value: string; text: string; group?: string }[],
+      current: string | null,
+      onPick: (v: string) => void,
+    ) => {
       const el = h('select', { attrs: { id, name: id } });
       const groups = new Map<string, HTMLElement>();
       for (const o of options) {
@@ -242,10 +326,38 @@ export class Explorer {
     log.checked = this.state.chart.log ?? wantsLog(this.comparison, choice.caseId, choice.size);
     log.addEventListener('change', () => setChart({ log: log.checked }));
     this.choices.replaceChildren(
-      select('chart-choice-case', 'Case', choice.cases.map((c) => ({ value: c, text: c.slice(c.indexOf('/') + 1), group: c.slice(0, c.indexOf('/')) })), choice.caseId, (v) => setChart({ case: v })),
-      select('chart-choice-size', 'Size (documents)', choice.sizes.map((s) => ({ value: String(s), text: s.toLocaleString() })), choice.size === null ? null : String(choice.size), (v) => setChart({ size: Number(v) })),
-      select('chart-choice-browser', 'Browser (scaling, histogram, growth, crash, cold, tabs, throttle)', this.comparison.columns.map((c) => ({ value: c.key, text: c.label })), choice.browser, (v) => setChart({ browser: v })),
-      select('chart-choice-adapter', 'Adapter (histogram)', choice.adapters.map((a) => ({ value: a, text: a })), choice.adapter, (v) => setChart({ adapter: v })),
+      select(
+        'chart-choice-case',
+        'Case',
+        choice.cases.map((c) => ({
+          value: c,
+          text: c.slice(c.indexOf('/') + 1),
+          group: c.slice(0, c.indexOf('/')),
+        })),
+        choice.caseId,
+        (v) => setChart({ case: v }),
+      ),
+      select(
+        'chart-choice-size',
+        'Size (documents)',
+        choice.sizes.map((s) => ({ value: String(s), text: s.toLocaleString() })),
+        choice.size === null ? null : String(choice.size),
+        (v) => setChart({ size: Number(v) }),
+      ),
+      select(
+        'chart-choice-browser',
+        'Browser (scaling, histogram, growth, crash, cold, tabs, throttle)',
+        this.comparison.columns.map((c) => ({ value: c.key, text: c.label })),
+        choice.browser,
+        (v) => setChart({ browser: v }),
+      ),
+      select(
+        'chart-choice-adapter',
+        'Adapter (histogram)',
+        choice.adapters.map((a) => ({ value: a, text: a })),
+        choice.adapter,
+        (v) => setChart({ adapter: v }),
+      ),
       h('label', { className: 'chart-option' }, log, ' bars and boxes on a log scale'),
     );
   }

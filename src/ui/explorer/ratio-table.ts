@@ -14,7 +14,11 @@ export class RatioTable {
 
   constructor() {
     this.table = h('table', { attrs: { id: 'ratio-table' } });
-    this.empty = h('p', { className: 'chart-placeholder' }, 'No paired cases loaded (paginate, views, insert, read, update, durability).');
+    this.empty = h(
+      'p',
+      { className: 'chart-placeholder' },
+      'No paired cases loaded (paginate, views, insert, read, update, durability).',
+    );
     this.element = h(
       'div',
       { className: 'ratio' },
@@ -37,7 +41,14 @@ export class RatioTable {
     const head = h(
       'thead',
       {},
-      h('tr', {}, h('th', { attrs: { scope: 'col' } }, 'Pair'), h('th', { attrs: { scope: 'col' } }, 'Adapter'), h('th', { className: 'num', attrs: { scope: 'col' } }, 'Size'), ...columns.map((c) => h('th', { className: 'num', attrs: { scope: 'col' } }, c.label))),
+      h(
+        'tr',
+        {},
+        h('th', { attrs: { scope: 'col' } }, 'Pair'),
+        h('th', { attrs: { scope: 'col' } }, 'Adapter'),
+        h('th', { className: 'num', attrs: { scope: 'col' } }, 'Size'),
+        ...columns.map((c) => h('th', { className: 'num', attrs: { scope: 'col' } }, c.label)),
+      ),
     );
     let lastPair = '';
     const body = h(
@@ -52,9 +63,18 @@ export class RatioTable {
           { className: first ? 'group-first' : '', attrs: { 'data-pair': pairId } },
           h(
             'td',
-            { className: 'case', title: `${r.pair.label}: ${r.pair.suite}/${r.pair.a} against ${r.pair.suite}/${r.pair.b}` },
+            {
+              className: 'case',
+              title: `${r.pair.label}: ${r.pair.suite}/${r.pair.a} against ${r.pair.suite}/${r.pair.b}`,
+            },
             first ? r.pair.label : '',
-            first ? h('span', { className: 'case-title' }, `${r.pair.suite}: ${r.pair.a} vs ${r.pair.b}`) : null,
+            first
+              ? h(
+                  'span',
+                  { className: 'case-title' },
+                  `${r.pair.suite}: ${r.pair.a} vs ${r.pair.b}`,
+                )
+              : null,
           ),
           h('td', { className: 'adapter' }, h('code', {}, r.adapter)),
           h('td', { className: 'num' }, r.size.toLocaleString()),
@@ -71,14 +91,34 @@ export class RatioTable {
 function ratioCell(cell: RatioCell | undefined): HTMLTableCellElement {
   if (!cell) return h('td', { className: 'num muted' }, '·');
   if (cell.speedup === null) {
-    const why = [cell.a, cell.b].filter((c) => c && c.status !== 'ok').map((c) => `${c!.case}: ${c!.status}`);
-    return h('td', { className: 'num muted', title: why.join('; ') || 'one side is missing' }, why.length ? why.map((w) => w.split(': ')[1]).join(' / ') : '—');
+    const why = [cell.a, cell.b]
+      .filter((c) => c && c.status !== 'ok')
+      .map((c) => `${c!.case}: ${c!.status}`);
+    return h(
+      'td',
+      { className: 'num muted', title: why.join('; ') || 'one side is missing' },
+      why.length ? why.map((w) => w.split(': ')[1]).join(' / ') : '—',
+    );
   }
   const s = cell.speedup;
   const text = s >= 10 ? `${s.toFixed(0)}×` : s >= 1 ? `${s.toFixed(1)}×` : `${s.toFixed(2)}×`;
   const a = cell.a?.status === 'ok' ? cell.a.stats.median : null;
   const b = cell.b?.status === 'ok' ? cell.b.stats.median : null;
-  const title = `${cell.a?.case}: ${formatMs(a)} ms, ${cell.b?.case}: ${formatMs(b)} ms (medians)` + (cell.clear === false ? '; the 95% intervals of the medians overlap' : cell.clear === null ? '; no 95% interval for a median (fewer than 6 samples, or not recorded)' : '');
+  const title =
+    `${cell.a?.case}: ${formatMs(a)} ms, ${cell.b?.case}: ${formatMs(b)} ms (medians)` +
+    (cell.clear === false
+      ? '; the 95% intervals of the medians overlap'
+      : cell.clear === null
+        ? '; no 95% interval for a median (fewer than 6 samples, or not recorded)'
+        : '');
   const kind = s >= 1 ? 'faster' : 'slower';
-  return h('td', { className: `num ratio-${kind}${cell.clear === true ? '' : ' ratio-unclear'}`, title, attrs: { 'data-speedup': String(s) } }, text);
+  return h(
+    'td',
+    {
+      className: `num ratio-${kind}${cell.clear === true ? '' : ' ratio-unclear'}`,
+      title,
+      attrs: { 'data-speedup': String(s) },
+    },
+    text,
+  );
 }

@@ -17,14 +17,26 @@ export const INSTRUMENT_PERCENTS: readonly number[] = [5, 10, 20];
  * The choices for A (`a` null) or for B (`a` the store chosen as A). `accepts(id)` says whether
  * the registry builds that id; `also` are ids a link named, kept even when not offered.
  */
-export function abChoices(stores: readonly { id: string; label: string }[], a: string | null, accepts: (id: string) => boolean, also: readonly string[] = []): AbChoice[] {
-  const out: AbChoice[] = stores.map((s) => ({ value: s.id, text: s.label === s.id ? s.id : `${s.id}: ${s.label}`, group: 'stores' }));
+export function abChoices(
+  stores: readonly { id: string; label: string }[],
+  a: string | null,
+  accepts: (id: string) => boolean,
+  also: readonly string[] = [],
+): AbChoice[] {
+  const out: AbChoice[] = stores.map((s) => ({
+    value: s.id,
+    text: s.label === s.id ? s.id : `${s.id}: ${s.label}`,
+    group: 'stores',
+  }));
   if (a !== null) {
     for (const n of INSTRUMENT_PERCENTS) {
       const id = `${a}@+${n}%`;
-      if (!out.some((c) => c.value === id) && accepts(id)) out.push({ value: id, text: `${id}: ${a} slowed by ${n}%`, group: 'instrument' });
+      if (!out.some((c) => c.value === id) && accepts(id))
+        out.push({ value: id, text: `${id}: ${a} slowed by ${n}%`, group: 'instrument' });
     }
   }
-  for (const id of also) if (!out.some((c) => c.value === id)) out.push({ value: id, text: id, group: id.includes('@+') ? 'instrument' : 'stores' });
+  for (const id of also)
+    if (!out.some((c) => c.value === id))
+      out.push({ value: id, text: id, group: id.includes('@+') ? 'instrument' : 'stores' });
   return out;
 }

@@ -102,8 +102,13 @@ function forestOf(key: string, docs: readonly ResultsFile[]): AbForest {
   const rows = sortRows(docs.flatMap(abRows));
   const decision = abDecision(rows, thresholdPct);
   const failing = new Set(decision.slower);
-  const axis = forestAxis(rows.flatMap((r) => (r.ratio ? [r.ratio] : [])), thresholdPct);
-  const oneLaunch = [...new Set(docs.filter((d) => (d.run.launches ?? 1) <= 1).map((d) => d.run.browser))];
+  const axis = forestAxis(
+    rows.flatMap((r) => (r.ratio ? [r.ratio] : [])),
+    thresholdPct,
+  );
+  const oneLaunch = [
+    ...new Set(docs.filter((d) => (d.run.launches ?? 1) <= 1).map((d) => d.run.browser)),
+  ];
   const browsers = [...new Set(docs.map((d) => d.run.browser))];
   return {
     key,
@@ -115,7 +120,14 @@ function forestOf(key: string, docs: readonly ResultsFile[]): AbForest {
     lines: rows.map((r) => lineOf(r, failing.has(r), axis)),
     axis,
     decision,
-    line: scopedLine(decision.line, oneLaunch.length === 0 ? 'launches' : oneLaunch.length === browsers.length ? 'one-launch' : 'mixed'),
+    line: scopedLine(
+      decision.line,
+      oneLaunch.length === 0
+        ? 'launches'
+        : oneLaunch.length === browsers.length
+          ? 'one-launch'
+          : 'mixed',
+    ),
     oneLaunch,
   };
 }
@@ -125,11 +137,17 @@ function sortRows(rows: readonly AbRow[]): AbRow[] {
   const caseKey = (r: AbRow) => JSON.stringify([r.suite, r.case, r.size, r.params]);
   const cases = [...new Set(rows.map(caseKey))];
   const browsers = [...new Set(rows.map((r) => r.browser))];
-  return [...rows].sort((x, y) => cases.indexOf(caseKey(x)) - cases.indexOf(caseKey(y)) || browsers.indexOf(x.browser) - browsers.indexOf(y.browser));
+  return [...rows].sort(
+    (x, y) =>
+      cases.indexOf(caseKey(x)) - cases.indexOf(caseKey(y)) ||
+      browsers.indexOf(x.browser) - browsers.indexOf(y.browser),
+  );
 }
 
 function lineOf(r: AbRow, fails: boolean, axis: ForestAxis): ForestLine {
-  const ratio = r.ratio ? { ratio: r.ratio.ratio, lo: r.ratio.lo, hi: r.ratio.hi, passes: r.ratio.passes } : null;
+  const ratio = r.ratio
+    ? { ratio: r.ratio.ratio, lo: r.ratio.lo, hi: r.ratio.hi, passes: r.ratio.passes }
+    : null;
   return {
     key: JSON.stringify([r.browser, r.suite, r.case, r.size, r.params]),
     browser: r.browser,
@@ -158,7 +176,13 @@ export function axisAt(value: number, axis: Pick<ForestAxis, 'min' | 'max'>): nu
 
 function spanOf(r: { ratio: number; lo: number; hi: number }, axis: ForestAxis): ForestSpan {
   const at = (v: number) => Math.min(1, Math.max(0, axisAt(v, axis)));
-  return { point: at(r.ratio), lo: at(r.lo), hi: at(r.hi), loCut: r.lo < axis.min, hiCut: r.hi > axis.max };
+  return {
+    point: at(r.ratio),
+    lo: at(r.lo),
+    hi: at(r.hi),
+    loCut: r.lo < axis.min,
+    hiCut: r.hi > axis.max,
+  };
 }
 
 /**
@@ -167,7 +191,10 @@ function spanOf(r: { ratio: number; lo: number; hi: number }, axis: ForestAxis):
  * can reach a hundredfold, and would squeeze every other line into a few pixels. Its cut ends
  * are marked instead.
  */
-export function forestAxis(ratios: readonly { ratio: number; lo: number; hi: number }[], thresholdPct: number): ForestAxis {
+export function forestAxis(
+  ratios: readonly { ratio: number; lo: number; hi: number }[],
+  thresholdPct: number,
+): ForestAxis {
   const t = thresholdPct / 100;
   const points = ratios.map((r) => r.ratio).filter((v) => v > 0 && Number.isFinite(v));
   const coreMin = Math.min(1 - t, ...points);
@@ -180,7 +207,12 @@ export function forestAxis(ratios: readonly { ratio: number; lo: number; hi: num
   // A margin of 4% of the width on each side, so no point or tick sits on the edge.
   const pad = (hi / lo) ** 0.04;
   const bounds = { min: lo / pad, max: hi * pad };
-  return { ...bounds, ticks: forestTicks(bounds.min, bounds.max), one: axisAt(1, bounds), band: { lo: axisAt(1 - t, bounds), hi: axisAt(1 + t, bounds) } };
+  return {
+    ...bounds,
+    ticks: forestTicks(bounds.min, bounds.max),
+    one: axisAt(1, bounds),
+    band: { lo: axisAt(1 - t, bounds), hi: axisAt(1 + t, bounds) },
+  };
 }
 
 /** Tick values' leading digits, roundest first: a tick is kept only where it leaves room for its label. */
@@ -215,10 +247,18 @@ export function forestTicks(min: number, max: number): ForestTick[] {
  * pass runs in the one launch of its tab: its line says so instead, and a longer budget gives it
  * more passes, not launches. The phrases are checked against abDecision's own words in a test.
  */
-export const LAUNCH_PHRASES = { intervals: '95% intervals over launches', budget: 'a longer --budget gives more launches' } as const;
+export const LAUNCH_PHRASES = {
+  intervals: '95% intervals over launches',
+  budget: 'a longer --budget gives more launches',
+} as const;
 
 export function scopedLine(line: string, scope: 'launches' | 'one-launch' | 'mixed'): string {
   if (scope === 'launches') return line;
-  const intervals = scope === 'one-launch' ? '95% intervals over passes in one browser launch' : '95% intervals over passes, in one launch or over launches as each browser ran them';
-  return line.replace(LAUNCH_PHRASES.intervals, intervals).replace(LAUNCH_PHRASES.budget, 'a longer budget gives more passes');
+  const intervals =
+    scope === 'one-launch'
+      ? '95% intervals over passes in one browser launch'
+      : '95% intervals over passes, in one launch or over launches as each browser ran them';
+  return line
+    .replace(LAUNCH_PHRASES.intervals, intervals)
+    .replace(LAUNCH_PHRASES.budget, 'a longer budget gives more passes');
 }

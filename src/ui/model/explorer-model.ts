@@ -61,7 +61,12 @@ export function axisLines(column: Column): string[] {
   if (column.key === column.browser) return [column.browser, ...rate];
   const id = column.docs[0]?.run.id ?? '';
   const start = /^\d{4}-(\d\d-\d\d)T(\d\d)-(\d\d)/.exec(id);
-  return [...(start ? [column.browser, `run ${start[1]}`, `${start[2]}:${start[3]}`] : [column.browser, id.slice(0, 16)]), ...rate];
+  return [
+    ...(start
+      ? [column.browser, `run ${start[1]}`, `${start[2]}:${start[3]}`]
+      : [column.browser, id.slice(0, 16)]),
+    ...rate,
+  ];
 }
 
 export interface ComparisonRow {
@@ -82,7 +87,8 @@ export interface Comparison {
   rows: ComparisonRow[];
 }
 
-export const rowKey = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>): string => `${r.suite}/${r.case}/${r.adapter}/${r.size}`;
+export const rowKey = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>): string =>
+  `${r.suite}/${r.case}/${r.adapter}/${r.size}`;
 export const caseKey = (r: Pick<CaseResult, 'suite' | 'case'>): string => `${r.suite}/${r.case}`;
 
 /** Every value present in the loaded documents, in first-seen order (sizes ascending). */
@@ -99,11 +105,20 @@ export function facetsOf(files: readonly LoadedFile[]): Facets {
       sizes.add(c.size);
     }
   }
-  return { suites: [...suites], adapters: [...adapters], browsers: [...browsers], sizes: [...sizes].sort((a, b) => a - b) };
+  return {
+    suites: [...suites],
+    adapters: [...adapters],
+    browsers: [...browsers],
+    sizes: [...sizes].sort((a, b) => a - b),
+  };
 }
 
 export function keepCase(c: CaseResult, f: Filters): boolean {
-  return (f.suites === null || f.suites.includes(c.suite)) && (f.adapters === null || f.adapters.includes(c.adapter)) && (f.sizes === null || f.sizes.includes(c.size));
+  return (
+    (f.suites === null || f.suites.includes(c.suite)) &&
+    (f.adapters === null || f.adapters.includes(c.adapter)) &&
+    (f.sizes === null || f.sizes.includes(c.size))
+  );
 }
 
 export function keepDoc(d: ResultsFile, f: Filters): boolean {
@@ -112,7 +127,9 @@ export function keepDoc(d: ResultsFile, f: Filters): boolean {
 
 /** The documents as the filters leave them: what the exports write. */
 export function filteredDocs(files: readonly LoadedFile[], f: Filters): ResultsFile[] {
-  return files.filter((x) => keepDoc(x.results, f)).map((x) => ({ ...x.results, cases: x.results.cases.filter((c) => keepCase(c, f)) }));
+  return files
+    .filter((x) => keepDoc(x.results, f))
+    .map((x) => ({ ...x.results, cases: x.results.cases.filter((c) => keepCase(c, f)) }));
 }
 
 /**
@@ -136,11 +153,28 @@ export function columnsOf(docs: readonly ResultsFile[]): Column[] {
       }
     }
     const first = list[0] as ResultsFile;
-    const alike = list.every((d) => d.environment.browser.version === first.environment.browser.version && d.run.plan.cpuThrottle === first.run.plan.cpuThrottle);
+    const alike = list.every(
+      (d) =>
+        d.environment.browser.version === first.environment.browser.version &&
+        d.run.plan.cpuThrottle === first.run.plan.cpuThrottle,
+    );
     if (list.length === 1 || (disjoint && alike)) {
-      columns.push({ key: browser, browser, label: browser, environment: first.environment, docs: list });
+      columns.push({
+        key: browser,
+        browser,
+        label: browser,
+        environment: first.environment,
+        docs: list,
+      });
     } else {
-      for (const d of list) columns.push({ key: `${browser}@${d.run.id}`, browser, label: `${browser} (${d.run.id})`, environment: d.environment, docs: [d] });
+      for (const d of list)
+        columns.push({
+          key: `${browser}@${d.run.id}`,
+          browser,
+          label: `${browser} (${d.run.id})`,
+          environment: d.environment,
+          docs: [d],
+        });
     }
   }
   return columns;
@@ -156,7 +190,16 @@ export function buildComparison(files: readonly LoadedFile[], f: Filters): Compa
         const k = rowKey(c);
         let row = rows.get(k);
         if (!row) {
-          row = { key: k, suite: c.suite, case: c.case, title: c.title, adapter: c.adapter, size: c.size, cells: new Map(), order: 0 };
+          row = {
+            key: k,
+            suite: c.suite,
+            case: c.case,
+            title: c.title,
+            adapter: c.adapter,
+            size: c.size,
+            cells: new Map(),
+            order: 0,
+          };
           rows.set(k, row);
         }
         row.cells.set(col.key, c);
@@ -213,7 +256,8 @@ export function sortRows(rows: readonly ComparisonRow[], sort: Sort | null): Com
   return out.sort((a, b) => {
     let d = 0;
     if (sort.key === 'size') d = a.size - b.size;
-    else if (sort.key === 'suite' || sort.key === 'adapter') d = a[sort.key].localeCompare(b[sort.key]);
+    else if (sort.key === 'suite' || sort.key === 'adapter')
+      d = a[sort.key].localeCompare(b[sort.key]);
     else if (sort.key === 'case') d = caseKey(a).localeCompare(caseKey(b));
     return d * dir || a.order - b.order;
   });
@@ -232,17 +276,57 @@ export interface RatioPair {
 }
 
 export const RATIO_PAIRS: readonly RatioPair[] = [
-  { suite: 'paginate', a: 'ref-startkey', b: 'ref-skip', label: 'startkey vs skip/limit (10 pages at spread offsets)' },
-  { suite: 'paginate', a: 'walk-startkey', b: 'walk-skip', label: 'startkey vs skip/limit (walk every page)' },
+  {
+    suite: 'paginate',
+    a: 'ref-startkey',
+    b: 'ref-skip',
+    label: 'startkey vs skip/limit (10 pages at spread offsets)',
+  },
+  {
+    suite: 'paginate',
+    a: 'walk-startkey',
+    b: 'walk-skip',
+    label: 'startkey vs skip/limit (walk every page)',
+  },
   { suite: 'views', a: 'persisted', b: 'temp', label: 'persisted vs temporary view' },
-  { suite: 'views', a: 'persisted-stale', b: 'temp', label: "persisted view, stale: 'ok', vs temporary view" },
+  {
+    suite: 'views',
+    a: 'persisted-stale',
+    b: 'temp',
+    label: "persisted view, stale: 'ok', vs temporary view",
+  },
   { suite: 'views', a: 'secondary-index', b: 'full-scan', label: 'secondary index vs full scan' },
   { suite: 'insert', a: 'bulk', b: 'serial', label: 'bulk vs one at a time (insert)' },
-  { suite: 'read', a: 'get-batch', b: 'get-serial', label: 'one batch get vs one at a time (read)' },
-  { suite: 'update', a: 'replace-bulk', b: 'replace-serial', label: 'bulk vs one at a time (replace)' },
-  { suite: 'update', a: 'remove-bulk', b: 'remove-serial', label: 'bulk vs one at a time (remove)' },
-  { suite: 'durability', a: 'bulk-relaxed', b: 'bulk-strict', label: 'durability relaxed vs strict (bulk)' },
-  { suite: 'durability', a: 'serial-relaxed', b: 'serial-strict', label: 'durability relaxed vs strict (one at a time)' },
+  {
+    suite: 'read',
+    a: 'get-batch',
+    b: 'get-serial',
+    label: 'one batch get vs one at a time (read)',
+  },
+  {
+    suite: 'update',
+    a: 'replace-bulk',
+    b: 'replace-serial',
+    label: 'bulk vs one at a time (replace)',
+  },
+  {
+    suite: 'update',
+    a: 'remove-bulk',
+    b: 'remove-serial',
+    label: 'bulk vs one at a time (remove)',
+  },
+  {
+    suite: 'durability',
+    a: 'bulk-relaxed',
+    b: 'bulk-strict',
+    label: 'durability relaxed vs strict (bulk)',
+  },
+  {
+    suite: 'durability',
+    a: 'serial-relaxed',
+    b: 'serial-strict',
+    label: 'durability relaxed vs strict (one at a time)',
+  },
 ];
 
 export interface RatioCell {
@@ -276,7 +360,9 @@ export function ratioRows(comparison: Comparison): RatioRow[] {
       const id = `${r.adapter}/${r.size}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      const other = byKey.get(rowKey({ suite: pair.suite, case: pair.b, adapter: r.adapter, size: r.size }));
+      const other = byKey.get(
+        rowKey({ suite: pair.suite, case: pair.b, adapter: r.adapter, size: r.size }),
+      );
       if (!other) continue;
       const cells = new Map<string, RatioCell>();
       for (const col of comparison.columns) {
@@ -286,7 +372,11 @@ export function ratioRows(comparison: Comparison): RatioRow[] {
         cells.set(col.key, ratioCell(a, b));
       }
       // A pair that timed out or failed is a finding and stays; one unsupported everywhere is noise.
-      const telling = [...cells.values()].some((c) => c.speedup !== null || [c.a, c.b].some((x) => x?.status === 'timeout' || x?.status === 'error'));
+      const telling = [...cells.values()].some(
+        (c) =>
+          c.speedup !== null ||
+          [c.a, c.b].some((x) => x?.status === 'timeout' || x?.status === 'error'),
+      );
       if (telling) out.push({ pair, adapter: r.adapter, size: r.size, cells });
     }
   }
@@ -294,7 +384,8 @@ export function ratioRows(comparison: Comparison): RatioRow[] {
 }
 
 export function ratioCell(a: CaseResult | undefined, b: CaseResult | undefined): RatioCell {
-  if (a?.status !== 'ok' || b?.status !== 'ok' || a.stats.median <= 0) return { speedup: null, a, b, clear: null };
+  if (a?.status !== 'ok' || b?.status !== 'ok' || a.stats.median <= 0)
+    return { speedup: null, a, b, clear: null };
   const speedup = b.stats.median / a.stats.median;
   const ca = a.stats.medianCi;
   const cb = b.stats.medianCi;
@@ -329,7 +420,11 @@ export function histogramBins(samples: readonly number[]): Bin[] {
   width = niceStep(Math.max(width, (max - min) / 60));
   const start = Math.floor(min / width) * width;
   const count = Math.max(1, Math.floor((max - start) / width) + 1);
-  const bins: Bin[] = Array.from({ length: count }, (_, i) => ({ from: roundTo(start + i * width, width), to: roundTo(start + (i + 1) * width, width), count: 0 }));
+  const bins: Bin[] = Array.from({ length: count }, (_, i) => ({
+    from: roundTo(start + i * width, width),
+    to: roundTo(start + (i + 1) * width, width),
+    count: 0,
+  }));
   for (const x of xs) {
     const i = Math.min(count - 1, Math.floor((x - start) / width));
     (bins[i] as Bin).count++;
@@ -362,7 +457,12 @@ export interface XY {
 }
 
 /** Median time against size for one case, adapter and column: the scaling line. */
-export function scalingPoints(comparison: Comparison, caseId: string, adapter: string, column: string): XY[] {
+export function scalingPoints(
+  comparison: Comparison,
+  caseId: string,
+  adapter: string,
+  column: string,
+): XY[] {
   return comparison.rows
     .filter((r) => caseKey(r) === caseId && r.adapter === adapter)
     .flatMap((r) => {
@@ -385,7 +485,9 @@ export function growthCurve(row: CaseResult): { median: XY[]; points: XY[] } {
       byX.set(x, [...(byX.get(x) ?? []), y]);
     }
   }
-  const median = [...byX.entries()].sort(([a], [b]) => a - b).map(([x, ys]) => ({ x, y: medianOf(ys) }));
+  const median = [...byX.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([x, ys]) => ({ x, y: medianOf(ys) }));
   return { median, points };
 }
 
@@ -420,19 +522,31 @@ export interface EffectiveChoice {
 }
 
 export function effectiveChoice(comparison: Comparison, c: ChartChoice): EffectiveChoice {
-  const okRows = comparison.rows.filter((r) => [...r.cells.values()].some((x) => x.status === 'ok'));
+  const okRows = comparison.rows.filter((r) =>
+    [...r.cells.values()].some((x) => x.status === 'ok'),
+  );
   const cases = [...new Set(okRows.map((r) => caseKey(r)))];
   const caseId = c.case !== null && cases.includes(c.case) ? c.case : (cases[0] ?? null);
-  const sizes = [...new Set(okRows.filter((r) => caseKey(r) === caseId).map((r) => r.size))].sort((a, b) => a - b);
+  const sizes = [...new Set(okRows.filter((r) => caseKey(r) === caseId).map((r) => r.size))].sort(
+    (a, b) => a - b,
+  );
   const size = c.size !== null && sizes.includes(c.size) ? c.size : (sizes.at(-1) ?? null);
   const atSize = okRows.filter((r) => caseKey(r) === caseId && r.size === size);
   const browsers = comparison.columns.map((col) => col.key);
   // By default the first browser with a result for the case, not one that would chart nothing.
   const withCase = browsers.filter((b) => atSize.some((r) => r.cells.get(b)?.status === 'ok'));
-  const browser = c.browser !== null && browsers.includes(c.browser) ? c.browser : (withCase[0] ?? browsers[0] ?? null);
+  const browser =
+    c.browser !== null && browsers.includes(c.browser)
+      ? c.browser
+      : (withCase[0] ?? browsers[0] ?? null);
   const adapters = [...new Set(atSize.map((r) => r.adapter))];
-  const withSamples = atSize.filter((r) => browser !== null && (r.cells.get(browser)?.samples.length ?? 0) > 0).map((r) => r.adapter);
-  const adapter = c.adapter !== null && adapters.includes(c.adapter) ? c.adapter : (withSamples[0] ?? adapters[0] ?? null);
+  const withSamples = atSize
+    .filter((r) => browser !== null && (r.cells.get(browser)?.samples.length ?? 0) > 0)
+    .map((r) => r.adapter);
+  const adapter =
+    c.adapter !== null && adapters.includes(c.adapter)
+      ? c.adapter
+      : (withSamples[0] ?? adapters[0] ?? null);
   return { caseId, size, browser, adapter, cases, sizes, adapters };
 }
 
@@ -445,8 +559,13 @@ export function missingBars(rows: readonly ComparisonRow[], columns: readonly Co
   for (const r of rows) {
     const bad = columns.filter((c) => r.cells.get(c.key)?.status !== 'ok');
     if (bad.length === 0) continue;
-    const statuses = [...new Set(bad.map((c) => r.cells.get(c.key)?.status ?? 'not run'))].join('/');
-    const where = bad.length === columns.length ? `${statuses} everywhere` : `${statuses} in ${bad.map((c) => c.label).join(', ')}`;
+    const statuses = [...new Set(bad.map((c) => r.cells.get(c.key)?.status ?? 'not run'))].join(
+      '/',
+    );
+    const where =
+      bad.length === columns.length
+        ? `${statuses} everywhere`
+        : `${statuses} in ${bad.map((c) => c.label).join(', ')}`;
     groups.set(where, [...(groups.get(where) ?? []), r.adapter]);
   }
   return [...groups].map(([where, adapters]) => `${where}: ${adapters.join(', ')}`).join('; ');
@@ -457,9 +576,14 @@ export function missingBars(rows: readonly ComparisonRow[], columns: readonly Co
  * chart: of the chosen column's browser when it has both, else of any browser that does; null
  * when no loaded browser has both.
  */
-export function throttlePair(comparison: Comparison, column: string | null): { slow: Column; plain: Column } | null {
+export function throttlePair(
+  comparison: Comparison,
+  column: string | null,
+): { slow: Column; plain: Column } | null {
   const chosen = comparison.columns.find((c) => c.key === column)?.browser;
-  const browsers = [...new Set([...(chosen ? [chosen] : []), ...comparison.columns.map((c) => c.browser)])];
+  const browsers = [
+    ...new Set([...(chosen ? [chosen] : []), ...comparison.columns.map((c) => c.browser)]),
+  ];
   for (const browser of browsers) {
     const same = comparison.columns.filter((c) => c.browser === browser);
     const slow = same.find((c) => cpuRate(c) > 1);

@@ -10,7 +10,13 @@ import type { StepWatch } from '../../core/step-watch.ts';
 import type { Plan } from '../../core/plan.ts';
 import { validateResults, type ResultsFile } from '../../core/results.ts';
 import { resultsDocument } from '../../core/results-document.ts';
-import { runPlan, type FootprintProbe, type RunEvent, type RunOutput, type PassProbe } from '../../core/runner.ts';
+import {
+  runPlan,
+  type FootprintProbe,
+  type RunEvent,
+  type RunOutput,
+  type PassProbe,
+} from '../../core/runner.ts';
 import { adapterById } from '../../adapters/registry.ts';
 import { throttledAdapters } from '../../core/throttle.ts';
 import { suiteById } from '../../../suites/index.ts';
@@ -51,13 +57,22 @@ export interface AppRunOutput {
 }
 
 /** Run the plan here, in the main thread or a Worker as `context` says. */
-export async function runHere(input: AppRunInput, context: 'main' | 'worker'): Promise<AppRunOutput> {
+export async function runHere(
+  input: AppRunInput,
+  context: 'main' | 'worker',
+): Promise<AppRunOutput> {
   const { plan } = input;
   const suites = plan.suites.map(suiteById);
-  const adapters = throttledAdapters(plan, input.throttledAt ?? null, context, plan.adapters.map(adapterById));
+  const adapters = throttledAdapters(
+    plan,
+    input.throttledAt ?? null,
+    context,
+    plan.adapters.map(adapterById),
+  );
   // Before the clock of the run starts: the timer probe spins for a few ms.
   const environment = await collectEnvironment(context);
-  if (input.metricNotes && Object.keys(input.metricNotes).length > 0) environment.metricNotes = input.metricNotes;
+  if (input.metricNotes && Object.keys(input.metricNotes).length > 0)
+    environment.metricNotes = input.metricNotes;
   const startedAt = new Date().toISOString();
   const output = await runPlan({
     plan,
@@ -77,9 +92,21 @@ export async function runHere(input: AppRunInput, context: 'main' | 'worker'): P
   // After the run, when the stores know what actually ran (e.g. which SQLite VFS).
   const described = await describeAdapters(adapters);
   if (Object.keys(described).length > 0) environment.adapters = described;
-  const results = resultsDocument({ runId: input.runId, browser: input.browser, plan, startedAt, finishedAt: new Date().toISOString(), environment, output });
+  const results = resultsDocument({
+    runId: input.runId,
+    browser: input.browser,
+    plan,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    environment,
+    output,
+  });
   // The page holds itself to the schema every reader enforces: a bad file fails here, loudly.
-  return { results: validateResults(results, 'this run'), leftover: output.leftover, ...(output.carry ? { carry: output.carry } : {}) };
+  return {
+    results: validateResults(results, 'this run'),
+    leftover: output.leftover,
+    ...(output.carry ? { carry: output.carry } : {}),
+  };
 }
 
 /** The plan in the page's main thread. */

@@ -17,7 +17,8 @@ import { yieldToEventLoop } from './yield.ts';
 export const BLOCKING_METRICS = {
   maxFrameGapMs:
     'largest gap between animation frames while the case ran once more, untimed, after its samples, in ms (requestAnimationFrame): about 16.7 at 60 Hz when the page never froze; the time the page could not paint or answer input',
-  longTasks: "main-thread tasks of 50 ms or more that overlapped that run (PerformanceObserver 'longtask')",
+  longTasks:
+    "main-thread tasks of 50 ms or more that overlapped that run (PerformanceObserver 'longtask')",
   longTaskMs: 'total ms of those long tasks that fell inside that run',
 } as const;
 
@@ -27,7 +28,9 @@ export interface BlockingProbe extends PassProbe {
 }
 
 export function createBlockingProbe(where: 'main' | 'worker' = 'main'): BlockingProbe {
-  const longTaskSupported = typeof PerformanceObserver !== 'undefined' && (PerformanceObserver.supportedEntryTypes ?? []).includes('longtask');
+  const longTaskSupported =
+    typeof PerformanceObserver !== 'undefined' &&
+    (PerformanceObserver.supportedEntryTypes ?? []).includes('longtask');
   const rafSupported = typeof requestAnimationFrame === 'function';
   let observer: PerformanceObserver | undefined;
   let entries: PerformanceEntry[] = [];
@@ -64,7 +67,8 @@ export function createBlockingProbe(where: 'main' | 'worker' = 'main'): Blocking
       const end = performance.now();
       if (framesSeen) cancelAnimationFrame(frame);
       const metrics: Record<string, number> = {};
-      if (framesSeen && document.visibilityState === 'visible') metrics.maxFrameGapMs = round(Math.max(maxGap, end - lastFrame));
+      if (framesSeen && document.visibilityState === 'visible')
+        metrics.maxFrameGapMs = round(Math.max(maxGap, end - lastFrame));
       if (observer) {
         // stop() runs in a microtask of the run's last task; that task's long-task entry
         // exists only once the task has ended, so let it end before taking the records.
@@ -87,12 +91,19 @@ export function createBlockingProbe(where: 'main' | 'worker' = 'main'): Blocking
     },
     notes() {
       const notes: Record<string, string> = {};
-      const side = where === 'worker' ? ' Measured on the page\'s main thread while the plan ran in a Worker.' : '';
-      notes.maxFrameGapMs = rafSupported ? `${BLOCKING_METRICS.maxFrameGapMs}.${side} Left out while the page is hidden (no frames).` : 'not recorded: no requestAnimationFrame here';
+      const side =
+        where === 'worker'
+          ? " Measured on the page's main thread while the plan ran in a Worker."
+          : '';
+      notes.maxFrameGapMs = rafSupported
+        ? `${BLOCKING_METRICS.maxFrameGapMs}.${side} Left out while the page is hidden (no frames).`
+        : 'not recorded: no requestAnimationFrame here';
       if (longTaskSupported) {
         notes.longTasks = `${BLOCKING_METRICS.longTasks}.${side}`;
         notes.longTaskMs = `${BLOCKING_METRICS.longTaskMs}.${side}`;
-      } else notes.longTasks = "not recorded: this browser has no 'longtask' performance entries (Chromium has them)";
+      } else
+        notes.longTasks =
+          "not recorded: this browser has no 'longtask' performance entries (Chromium has them)";
       return notes;
     },
   };

@@ -80,29 +80,60 @@ export class CollectorClient {
     u.searchParams.set(what, this.browser);
     const response = await fetch(u, { signal: AbortSignal.timeout(HELLO_TIMEOUT_MS) });
     if (response.status === 204) return undefined;
-    if (!response.ok) throw new Error(`${what}: collector answered ${response.status} ${response.statusText}`.trim());
+    if (!response.ok)
+      throw new Error(
+        `${what}: collector answered ${response.status} ${response.statusText}`.trim(),
+      );
     return (await response.json()) as unknown;
   }
 
   /** What the watchdog Worker needs to tell the collector that this page's thread is blocked (watchdog.ts). */
-  watchdogOrder(limitMs: number): { endpoint: string; hung: { type: 'hung'; token: string; browser: string; launch: number; limitMs: number } } {
-    return { endpoint: this.endpoint, hung: { type: 'hung', token: this.token, browser: this.browser, launch: this.launchIndex, limitMs } };
+  watchdogOrder(limitMs: number): {
+    endpoint: string;
+    hung: { type: 'hung'; token: string; browser: string; launch: number; limitMs: number };
+  } {
+    return {
+      endpoint: this.endpoint,
+      hung: {
+        type: 'hung',
+        token: this.token,
+        browser: this.browser,
+        launch: this.launchIndex,
+        limitMs,
+      },
+    };
   }
 
   /** Before the run: awaited, so the collector hears of the page before any progress. */
   hello(userAgent: string): Promise<void> {
-    return this.post({ type: 'hello', token: this.token, browser: this.browser, userAgent }, HELLO_TIMEOUT_MS);
+    return this.post(
+      { type: 'hello', token: this.token, browser: this.browser, userAgent },
+      HELLO_TIMEOUT_MS,
+    );
   }
 
   /** For the runner's onEvent: synchronous, throttled for samples, never throws. */
   onRunEvent(event: RunEvent): void {
     try {
       if (event.type === 'case-end') {
-        this.send({ type: 'case', token: this.token, browser: this.browser, result: event.result, rowsDone: event.rowsDone, rows: event.rows });
+        this.send({
+          type: 'case',
+          token: this.token,
+          browser: this.browser,
+          result: event.result,
+          rowsDone: event.rowsDone,
+          rows: event.rows,
+        });
         return;
       }
       if (event.type === 'pass-end') {
-        this.send({ type: 'pass', token: this.token, browser: this.browser, launch: this.launchIndex, carry: event.carry });
+        this.send({
+          type: 'pass',
+          token: this.token,
+          browser: this.browser,
+          launch: this.launchIndex,
+          carry: event.carry,
+        });
         return;
       }
       if (event.type === 'sample') {
@@ -127,12 +158,25 @@ export class CollectorClient {
   /** After the run: the full document, sent once every earlier message has settled. */
   async done(results: ResultsFile, carry?: Carry): Promise<void> {
     await this.settled();
-    await this.post({ type: 'done', token: this.token, browser: this.browser, launch: this.launchIndex, results, ...(carry ? { carry } : {}) }, FINAL_TIMEOUT_MS);
+    await this.post(
+      {
+        type: 'done',
+        token: this.token,
+        browser: this.browser,
+        launch: this.launchIndex,
+        results,
+        ...(carry ? { carry } : {}),
+      },
+      FINAL_TIMEOUT_MS,
+    );
   }
 
   async fatal(message: string): Promise<void> {
     await this.settled();
-    await this.post({ type: 'fatal', token: this.token, browser: this.browser, message }, FINAL_TIMEOUT_MS);
+    await this.post(
+      { type: 'fatal', token: this.token, browser: this.browser, message },
+      FINAL_TIMEOUT_MS,
+    );
   }
 
   private sendProgress(event: Progress): void {
@@ -157,7 +201,10 @@ export class CollectorClient {
       return;
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs)))]);
+    await Promise.race([
+      all,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs))),
+    ]);
     clearTimeout(timer);
   }
 
@@ -170,7 +217,10 @@ export class CollectorClient {
         body: JSON.stringify(message),
         ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
       });
-      if (!response.ok) throw new Error(`${message.type}: collector answered ${response.status} ${response.statusText}`.trim());
+      if (!response.ok)
+        throw new Error(
+          `${message.type}: collector answered ${response.status} ${response.statusText}`.trim(),
+        );
       this.stats.sent++;
       if (response.status === 200 && isStopReply(await response.json())) this.heardStop();
     } catch (e) {

@@ -22,8 +22,13 @@ export const footprintAppliesTo = (suite: string): boolean => suite === 'insert'
 type MeasureMemory = () => Promise<{ bytes: number }>;
 
 function memoryApi(): MeasureMemory | undefined {
-  const perf = globalThis.performance as Performance & { measureUserAgentSpecificMemory?: MeasureMemory };
-  return globalThis.crossOriginIsolated === true && typeof perf?.measureUserAgentSpecificMemory === 'function' ? () => perf.measureUserAgentSpecificMemory!() : undefined;
+  const perf = globalThis.performance as Performance & {
+    measureUserAgentSpecificMemory?: MeasureMemory;
+  };
+  return globalThis.crossOriginIsolated === true &&
+    typeof perf?.measureUserAgentSpecificMemory === 'function'
+    ? () => perf.measureUserAgentSpecificMemory!()
+    : undefined;
 }
 
 /** How quickly a first measurement must come back for the heap to be measured per sample. */
@@ -49,7 +54,10 @@ export async function detectHeapSupport(): Promise<HeapSupport> {
   if (!measure) {
     return {
       measure: null,
-      why: globalThis.crossOriginIsolated !== true ? 'not recorded: the page is not cross-origin isolated' : 'not recorded: this browser has no performance.measureUserAgentSpecificMemory() (Chromium has it)',
+      why:
+        globalThis.crossOriginIsolated !== true
+          ? 'not recorded: the page is not cross-origin isolated'
+          : 'not recorded: this browser has no performance.measureUserAgentSpecificMemory() (Chromium has it)',
     };
   }
   const trial = measure().then(
@@ -57,7 +65,8 @@ export async function detectHeapSupport(): Promise<HeapSupport> {
     () => false,
   );
   try {
-    if (await withTimeout(trial, EAGER_MS, 'a trial heap measurement')) return { measure, why: null };
+    if (await withTimeout(trial, EAGER_MS, 'a trial heap measurement'))
+      return { measure, why: null };
     return { measure: null, why: 'not recorded: measureUserAgentSpecificMemory() failed here' };
   } catch {
     await withTimeout(trial, PENDING_MAX_MS, 'the pending heap measurement').catch(() => {});
@@ -81,7 +90,8 @@ export interface Footprint extends FootprintProbe {
 }
 
 export function createFootprint(heap: MeasureMemory | null, heapWhy: string | null): Footprint {
-  const hasStorage = typeof (globalThis.navigator as Navigator | undefined)?.storage?.estimate === 'function';
+  const hasStorage =
+    typeof (globalThis.navigator as Navigator | undefined)?.storage?.estimate === 'function';
   let before: number | undefined;
   return {
     appliesTo: footprintAppliesTo,
@@ -97,7 +107,9 @@ export function createFootprint(heap: MeasureMemory | null, heapWhy: string | nu
     },
     notes() {
       return {
-        storageBytes: hasStorage ? FOOTPRINT_NOTES.storageBytes : 'not recorded: no navigator.storage.estimate() in this browser',
+        storageBytes: hasStorage
+          ? FOOTPRINT_NOTES.storageBytes
+          : 'not recorded: no navigator.storage.estimate() in this browser',
         heapBytes: heap ? FOOTPRINT_NOTES.heapBytes : (heapWhy ?? 'not recorded'),
       };
     },

@@ -17,10 +17,15 @@ export function idbEvents(): IdbEvents {
   if (!installed && typeof IDBFactory !== 'undefined') {
     installed = true;
     const open = IDBFactory.prototype.open;
-    IDBFactory.prototype.open = function (this: IDBFactory, ...args: Parameters<IDBFactory['open']>): IDBOpenDBRequest {
+    IDBFactory.prototype.open = function (
+      this: IDBFactory,
+      ...args: Parameters<IDBFactory['open']>
+    ): IDBOpenDBRequest {
       const request = open.apply(this, args);
       request.addEventListener('blocked', () => counts.blocked++);
-      request.addEventListener('success', () => request.result.addEventListener('versionchange', () => counts.versionchange++));
+      request.addEventListener('success', () =>
+        request.result.addEventListener('versionchange', () => counts.versionchange++),
+      );
       return request;
     };
   }

@@ -5,12 +5,24 @@
  */
 import { PAGE_QUERY } from '../../core/collector.ts';
 import { detectBrowser } from '../../core/environment.ts';
-import { parsePlan, PlanError, planFieldsFromQuery, type Plan, type PlanFields, type PlanVocabulary } from '../../core/plan.ts';
+import {
+  parsePlan,
+  PlanError,
+  planFieldsFromQuery,
+  type Plan,
+  type PlanFields,
+  type PlanVocabulary,
+} from '../../core/plan.ts';
 import { ADAPTER_IDS, ADAPTER_WRAPS } from '../../adapters/registry.ts';
 import { SUITE_IDS } from '../../../suites/index.ts';
 import { FIXTURE_IDS } from '../../../fixtures/index.ts';
 
-export const PLAN_VOCABULARY: PlanVocabulary = { suites: SUITE_IDS, adapters: ADAPTER_IDS, fixtures: FIXTURE_IDS, wraps: ADAPTER_WRAPS };
+export const PLAN_VOCABULARY: PlanVocabulary = {
+  suites: SUITE_IDS,
+  adapters: ADAPTER_IDS,
+  fixtures: FIXTURE_IDS,
+  wraps: ADAPTER_WRAPS,
+};
 
 /** Run ids and browser labels end up in database and file names, so they stay filename-safe. */
 const SAFE_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -40,14 +52,20 @@ export function readPageQuery(search: string, baseUrl: string, userAgent: string
   let browser = detectBrowser(userAgent).name.toLowerCase();
   if (browserParam !== null) {
     if (SAFE_LABEL.test(browserParam)) browser = browserParam;
-    else queryErrors.push(`browser: "${browserParam}" is not a label; use letters, digits, ".", "_" and "-" (up to 100)`);
+    else
+      queryErrors.push(
+        `browser: "${browserParam}" is not a label; use letters, digits, ".", "_" and "-" (up to 100)`,
+      );
   }
 
   const runParam = query.get(PAGE_QUERY.runId);
   let runId: string | null = null;
   if (runParam !== null) {
     if (SAFE_LABEL.test(runParam)) runId = runParam;
-    else queryErrors.push(`run: "${runParam}" is not a run id; use letters, digits, ".", "_" and "-" (up to 100)`);
+    else
+      queryErrors.push(
+        `run: "${runParam}" is not a run id; use letters, digits, ".", "_" and "-" (up to 100)`,
+      );
   }
 
   const collectorParam = query.get(PAGE_QUERY.collector);
@@ -55,20 +73,34 @@ export function readPageQuery(search: string, baseUrl: string, userAgent: string
   let collector: PageQuery['collector'] = null;
   if (collectorParam !== null || token !== null) {
     if (collectorParam === null || collectorParam === '' || token === null || token === '') {
-      queryErrors.push(`collector mode needs both "${PAGE_QUERY.collector}" and "${PAGE_QUERY.token}"; results will not be sent`);
+      queryErrors.push(
+        `collector mode needs both "${PAGE_QUERY.collector}" and "${PAGE_QUERY.token}"; results will not be sent`,
+      );
     } else {
       try {
         const url = new URL(collectorParam, baseUrl);
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${url.protocol} is not http or https`);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:')
+          throw new Error(`${url.protocol} is not http or https`);
         collector = { url: url.href, token };
       } catch (e) {
-        queryErrors.push(`collector: "${collectorParam}" is not a usable URL (${(e as Error).message}); results will not be sent`);
+        queryErrors.push(
+          `collector: "${collectorParam}" is not a usable URL (${(e as Error).message}); results will not be sent`,
+        );
       }
     }
   }
 
   const throttled = Number(query.get(PAGE_QUERY.throttled) ?? NaN);
-  return { plan, planErrors, queryErrors, collector, browser, runId, autorun: query.get(PAGE_QUERY.autorun) === '1', throttled: throttled >= 1 ? throttled : null };
+  return {
+    plan,
+    planErrors,
+    queryErrors,
+    collector,
+    browser,
+    runId,
+    autorun: query.get(PAGE_QUERY.autorun) === '1',
+    throttled: throttled >= 1 ? throttled : null,
+  };
 }
 
 /** Check each field alone first, so every bad one is reported, then parse the good ones together. */
@@ -77,7 +109,10 @@ export function planWithFallback(fields: PlanFields): { plan: Plan; errors: stri
   const good: PlanFields = {};
   for (const [key, value] of Object.entries(fields) as [keyof PlanFields, string][]) {
     // ab is checked with what it depends on: its pair of stores and the sampling.
-    const context: PlanFields = key === 'ab' ? { adapters: fields.adapters, auto: fields.auto, iterations: fields.iterations } : {};
+    const context: PlanFields =
+      key === 'ab'
+        ? { adapters: fields.adapters, auto: fields.auto, iterations: fields.iterations }
+        : {};
     try {
       parsePlan({ ...context, [key]: value }, PLAN_VOCABULARY);
       good[key] = value;
@@ -91,7 +126,10 @@ export function planWithFallback(fields: PlanFields): { plan: Plan; errors: stri
 
 /** Sortable, filename-safe and unique enough: `2026-11-20T22-40-05Z-ab12`. */
 export function newRunId(date: Date = new Date()): string {
-  const stamp = date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const stamp = date
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
   const bytes = crypto.getRandomValues(new Uint8Array(2));
   return `${stamp}-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }

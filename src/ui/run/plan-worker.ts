@@ -22,7 +22,18 @@ import { footprintAppliesTo } from './footprint.ts';
 export type HookName = 'probe-start' | 'probe-stop' | 'footprint-before' | 'footprint-after';
 
 export type ToWorker =
-  | { type: 'run'; plan: Plan; runId: string; browser: string; metricNotes: Record<string, string>; probe: boolean; footprint: boolean; baseline?: Baseline; throttledAt: number | null; launch?: LaunchOrder }
+  | {
+      type: 'run';
+      plan: Plan;
+      runId: string;
+      browser: string;
+      metricNotes: Record<string, string>;
+      probe: boolean;
+      footprint: boolean;
+      baseline?: Baseline;
+      throttledAt: number | null;
+      launch?: LaunchOrder;
+    }
   | { type: 'cancel' }
   | { type: 'hook-reply'; id: number; value?: Record<string, number>; error?: string };
 
@@ -40,7 +51,10 @@ const scope = self as unknown as WorkerScope;
 const post = (message: FromWorker) => scope.postMessage(message);
 
 const controller = new AbortController();
-const pending = new Map<number, { resolve: (v: Record<string, number>) => void; reject: (e: Error) => void }>();
+const pending = new Map<
+  number,
+  { resolve: (v: Record<string, number>) => void; reject: (e: Error) => void }
+>();
 let nextId = 0;
 let started = false;
 
@@ -97,7 +111,13 @@ scope.addEventListener('message', (event) => {
         },
         'worker',
       ).then(
-        (out) => post({ type: 'done', results: out.results, leftover: out.leftover, ...(out.carry ? { carry: out.carry } : {}) }),
+        (out) =>
+          post({
+            type: 'done',
+            results: out.results,
+            leftover: out.leftover,
+            ...(out.carry ? { carry: out.carry } : {}),
+          }),
         (e: unknown) => post({ type: 'failed', message: errorMessage(e) }),
       );
   }

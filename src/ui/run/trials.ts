@@ -10,7 +10,12 @@ import { errorMessage } from '../../core/errors.ts';
 import { adapterById } from '../../adapters/registry.ts';
 import { fixtureShape, makeDocs } from '../../../fixtures/index.ts';
 import { coldOpOf, coldSteps, type ColdSteps } from '../../../suites/cold.ts';
-import { crashWriteOf, survivors, writeAcknowledged, type CrashSteps } from '../../../suites/crash.ts';
+import {
+  crashWriteOf,
+  survivors,
+  writeAcknowledged,
+  type CrashSteps,
+} from '../../../suites/crash.ts';
 import type { StorebenchTrials } from '../../../suites/driven.ts';
 import { fillUntilFull, type QuotaSteps } from '../../../suites/quota.ts';
 import { checkTabs, tabWork, writesOf, type TabsSteps } from '../../../suites/tabs.ts';
@@ -22,13 +27,16 @@ const crash: CrashSteps = {
     const handle = await adapterById(r.adapter).open(r.db, { durability: write.durability });
     const docs = makeDocs(fixtureShape(r.fixture), r.seed, r.size);
     const ack = window.__storebenchAck;
-    if (!ack) throw new Error('window.__storebenchAck is not exposed: only a driver can run a crash trial');
+    if (!ack)
+      throw new Error('window.__storebenchAck is not exposed: only a driver can run a crash trial');
     await writeAcknowledged(handle, docs, write, ack, () => performance.now());
     return 'written';
   },
   async survivors(r) {
     const adapter = adapterById(r.adapter);
-    const handle: StoreHandle = await adapter.open(r.db, { durability: crashWriteOf(r.params).durability });
+    const handle: StoreHandle = await adapter.open(r.db, {
+      durability: crashWriteOf(r.params).durability,
+    });
     try {
       return await survivors(handle, r.ids);
     } finally {
@@ -76,7 +84,11 @@ const tabs: TabsSteps = {
     try {
       const report = await tabWork(handle, { tab: r.tab, ops: r.ops }, docs, epochNow);
       const after = idbEvents();
-      return { ...report, blocked: after.blocked - before.blocked, versionchange: after.versionchange - before.versionchange };
+      return {
+        ...report,
+        blocked: after.blocked - before.blocked,
+        versionchange: after.versionchange - before.versionchange,
+      };
     } finally {
       await handle.close();
     }
@@ -84,7 +96,13 @@ const tabs: TabsSteps = {
   async check(r) {
     const handle = await adapterById(r.adapter).open(r.db);
     try {
-      return await checkTabs(handle, r.k, r.ops, epochNow, (ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+      return await checkTabs(
+        handle,
+        r.k,
+        r.ops,
+        epochNow,
+        (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      );
     } finally {
       await handle.destroy();
     }
@@ -95,7 +113,8 @@ const quota: QuotaSteps = {
   async fill(r) {
     const shape = fixtureShape(r.fixture);
     const adapter = adapterById(r.adapter);
-    const usage = async () => (navigator.storage?.estimate ? await navigator.storage.estimate() : null);
+    const usage = async () =>
+      navigator.storage?.estimate ? await navigator.storage.estimate() : null;
     const before = await usage();
     const deadline = performance.now() + r.timeoutMs;
     // A store that is full may fail to open, or close itself when a write fails: what it does
@@ -104,17 +123,42 @@ const quota: QuotaSteps = {
     let handle: StoreHandle | null = null;
     try {
       handle = await adapter.open(r.db);
-      filled = await fillUntilFull(handle, (start, count) => makeDocs(shape, r.seed, count, start), r.maxDocs, () => performance.now(), deadline);
+      filled = await fillUntilFull(
+        handle,
+        (start, count) => makeDocs(shape, r.seed, count, start),
+        r.maxDocs,
+        () => performance.now(),
+        deadline,
+      );
     } catch (e) {
-      filled = { docs: 0, jsonBytes: 0, writeMs: 0, error: `opening the store failed: ${errorMessage(e)}` };
+      filled = {
+        docs: 0,
+        jsonBytes: 0,
+        writeMs: 0,
+        error: `opening the store failed: ${errorMessage(e)}`,
+      };
     }
     const notes = [filled.error];
-    const stored = await storedAfter(adapter, handle, r.db).catch((e: unknown) => (notes.push(`counting afterwards failed: ${errorMessage(e)}`), null));
+    const stored = await storedAfter(adapter, handle, r.db).catch(
+      (e: unknown) => (notes.push(`counting afterwards failed: ${errorMessage(e)}`), null),
+    );
     const after = await usage();
     const used = before?.usage != null && after?.usage != null ? after.usage - before.usage : null;
-    const persisted = r.askPersist && navigator.storage?.persist ? Number(await navigator.storage.persist()) : null;
-    await (handle ? handle.destroy() : Promise.reject(new Error('not open'))).catch(() => adapter.destroy(r.db)).catch((e: unknown) => notes.push(`deleting it failed: ${errorMessage(e)}`));
-    return { ms: filled.writeMs, docs: filled.docs, stored, jsonBytes: filled.jsonBytes, usageBytes: used, quotaBytes: after?.quota ?? null, persisted, error: notes.join('; ') };
+    const persisted =
+      r.askPersist && navigator.storage?.persist ? Number(await navigator.storage.persist()) : null;
+    await (handle ? handle.destroy() : Promise.reject(new Error('not open')))
+      .catch(() => adapter.destroy(r.db))
+      .catch((e: unknown) => notes.push(`deleting it failed: ${errorMessage(e)}`));
+    return {
+      ms: filled.writeMs,
+      docs: filled.docs,
+      stored,
+      jsonBytes: filled.jsonBytes,
+      usageBytes: used,
+      quotaBytes: after?.quota ?? null,
+      persisted,
+      error: notes.join('; '),
+    };
   },
 };
 
@@ -135,7 +179,11 @@ export function installTrials(): void {
 }
 
 /** The documents a store holds after a fill: on its handle, or on a new one if the store closed it. */
-async function storedAfter(adapter: StoreAdapter, handle: StoreHandle | null, db: string): Promise<number> {
+async function storedAfter(
+  adapter: StoreAdapter,
+  handle: StoreHandle | null,
+  db: string,
+): Promise<number> {
   if (handle) {
     try {
       return await handle.count();
@@ -157,5 +205,9 @@ const epochNow = () => performance.timeOrigin + performance.now();
 /** What a cold read needs besides the store: the fixture's documents, the op, the field it queries. */
 function coldInputs(r: CaseRequest) {
   const shape = fixtureShape(r.fixture);
-  return { docs: makeDocs(shape, r.seed, r.size), op: coldOpOf(r.params).op, field: shape.indexedFields[0]! };
+  return {
+    docs: makeDocs(shape, r.seed, r.size),
+    op: coldOpOf(r.params).op,
+    field: shape.indexedFields[0]!,
+  };
 }

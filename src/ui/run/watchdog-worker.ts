@@ -20,7 +20,9 @@ export interface WatchOrder {
 /** How often the watchdog looks: a blocked thread is reported within the grace and this. */
 const LOOK_EVERY_MS = 500;
 
-const scope = self as unknown as { addEventListener(type: 'message', listener: (e: MessageEvent<WatchOrder>) => void): void };
+const scope = self as unknown as {
+  addEventListener(type: 'message', listener: (e: MessageEvent<WatchOrder>) => void): void;
+};
 
 scope.addEventListener('message', (e) => {
   const order = e.data;
@@ -29,6 +31,10 @@ scope.addEventListener('message', (e) => {
     if (late <= order.graceMs) return;
     clearInterval(timer);
     const message: CollectorMessage = { ...order.hung, overdueMs: late };
-    void fetch(order.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) }).catch(() => {});
+    void fetch(order.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(message),
+    }).catch(() => {});
   }, LOOK_EVERY_MS);
 });

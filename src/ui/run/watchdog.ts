@@ -15,11 +15,16 @@ export interface Watchdog {
   stop(): void;
 }
 
-export function startWatchdog(order: Omit<WatchOrder, 'slots' | 'epoch' | 'graceMs'>): Watchdog | null {
+export function startWatchdog(
+  order: Omit<WatchOrder, 'slots' | 'epoch' | 'graceMs'>,
+): Watchdog | null {
   if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined') return null;
   let worker: Worker;
   try {
-    worker = new Worker(new URL('./watchdog-worker.ts', import.meta.url), { type: 'module', name: 'storebench watchdog' });
+    worker = new Worker(new URL('./watchdog-worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'storebench watchdog',
+    });
   } catch {
     return null;
   }

@@ -25,7 +25,10 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
   return new Promise<AppRunOutput>((resolve, reject) => {
     let worker: Worker;
     try {
-      worker = new Worker(new URL('./plan-worker.ts', import.meta.url), { type: 'module', name: 'storebench plan' });
+      worker = new Worker(new URL('./plan-worker.ts', import.meta.url), {
+        type: 'module',
+        name: 'storebench plan',
+      });
     } catch (e) {
       reject(new Error(`could not start the plan Worker: ${errorMessage(e)}`));
       return;
@@ -64,7 +67,9 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
       e.preventDefault();
       fail(`the plan Worker failed: ${e.message || 'it could not load or crashed'}`);
     });
-    worker.addEventListener('messageerror', () => fail('a message from the plan Worker could not be read'));
+    worker.addEventListener('messageerror', () =>
+      fail('a message from the plan Worker could not be read'),
+    );
     worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
       const msg = event.data;
       lastHeard = performance.now();
@@ -80,14 +85,21 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
           };
           void answer(msg.hook, input.probe, input.footprint).then(
             (value) => (replied(), send({ type: 'hook-reply', id: msg.id, value })),
-            (e: unknown) => (replied(), send({ type: 'hook-reply', id: msg.id, error: errorMessage(e) })),
+            (e: unknown) => (
+              replied(),
+              send({ type: 'hook-reply', id: msg.id, error: errorMessage(e) })
+            ),
           );
           return;
         }
         case 'done':
           finish(() => {
             try {
-              resolve({ results: validateResults(msg.results, "the plan Worker's results"), leftover: msg.leftover, ...(msg.carry ? { carry: msg.carry } : {}) });
+              resolve({
+                results: validateResults(msg.results, "the plan Worker's results"),
+                leftover: msg.leftover,
+                ...(msg.carry ? { carry: msg.carry } : {}),
+              });
             } catch (e) {
               reject(e);
             }
@@ -115,7 +127,11 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
   });
 }
 
-async function answer(hook: HookName, probe?: PassProbe, footprint?: FootprintProbe): Promise<Record<string, number>> {
+async function answer(
+  hook: HookName,
+  probe?: PassProbe,
+  footprint?: FootprintProbe,
+): Promise<Record<string, number>> {
   switch (hook) {
     case 'probe-start':
       await probe?.start();
@@ -132,7 +148,9 @@ async function answer(hook: HookName, probe?: PassProbe, footprint?: FootprintPr
 
 async function deleteRunDatabases(runId: string): Promise<void> {
   try {
-    const names = (await indexedDB.databases()).map((d) => d.name).filter((n): n is string => !!n && n.startsWith(runPrefix(runId)));
+    const names = (await indexedDB.databases())
+      .map((d) => d.name)
+      .filter((n): n is string => !!n && n.startsWith(runPrefix(runId)));
     await Promise.all(
       names.map(
         (name) =>
