@@ -10,6 +10,9 @@
  *   src/export     CSV, TSV, XLSX, JSON
  *   src/ui | src/cli   the page and the Node CLI, side by side: they meet only in the layers below
  *
+ * Inside src/cli, commands/ (one file or folder per command) sits above the folders that serve
+ * the commands: args, build, driven, drivers, files, server, terminal.
+ *
  * Node's own modules and Node-only packages (Playwright, Vite) are for src/cli alone, and the
  * chart packages for src/ui alone, so neither side's bundle pulls in the other's world. Inside
  * src/ui the explorer's model is pure and the charts sit below the explorer that shows them.
@@ -116,6 +119,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/ui/charts/' },
       to: { path: '^src/ui/explorer/' },
+    },
+    {
+      name: 'cli-helpers-import-no-command',
+      comment:
+        'src/cli/commands/ holds the entry points; the folders beside it (args, build, driven, drivers, files, server, terminal) serve them and must not import one.',
+      severity: 'error',
+      from: { path: '^src/cli/', pathNot: '^src/cli/commands/' },
+      to: { path: '^src/cli/commands/' },
     },
     {
       name: 'not-to-unresolvable',

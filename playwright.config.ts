@@ -4,11 +4,11 @@ import {
   findFirefox,
   findWebKit,
   type BrowserCandidate,
-} from './src/cli/browsers.ts';
+} from './src/cli/drivers/discovery.ts';
 
 /**
  * One project per engine, so `npx playwright test --project=firefox` runs the end-to-end tests
- * in that engine. Browsers come from discovery (src/cli/browsers.ts), as for the sweep:
+ * in that engine. Browsers come from discovery (src/cli/drivers/discovery.ts), as for the sweep:
  * Playwright's own builds where installed, otherwise Debian's Chromium and a stock Firefox over
  * WebDriver BiDi (channel moz-firefox).
  *

@@ -2,8 +2,8 @@ import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { ISOLATION_HEADERS } from './src/cli/isolation.ts';
-import { resultsFolder } from './src/cli/results-index.ts';
+import { ISOLATION_HEADERS } from './src/cli/server/isolation.ts';
+import { resultsFolder } from './src/cli/server/results-index.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   version: string;

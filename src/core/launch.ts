@@ -14,7 +14,7 @@
  * changed").
  *
  * Pure data and its checks: the runner takes a launch's passes and rows (runner.ts), the page
- * fetches them from the sweep, and the sweep hands on what each launch returns (src/cli/sweep/launches.ts).
+ * fetches them from the sweep, and the sweep hands on what each launch returns (src/cli/commands/sweep/launches.ts).
  */
 import type { DbMode } from './identity.ts';
 import { DB_MODES, type RunInfo } from './results.ts';

@@ -166,7 +166,7 @@ interface PlannedGroup {
  * size. Throws PlanError when `plan.cases` names a case none of the chosen suites has, or
  * `plan.params` a parameter none of them takes or a value it does not allow, so a typo fails
  * before anything runs instead of silently running the defaults. The sweep calls it before it
- * starts a browser (src/cli/vocabulary.ts), the page before it runs.
+ * starts a browser (src/cli/build/vocabulary.ts), the page before it runs.
  */
 export function planGroups(plan: Plan, suites: readonly Suite[]): PlannedGroup[] {
   const declared = new Set(suites.flatMap((s) => Object.keys(s.params ?? {})));

@@ -293,7 +293,7 @@ function growthCells(study: Study, docs: readonly ResultsFile[]): GrowthCell[] {
 
 /**
  * The report of `study` from results documents. `failures`: the variants the study could not
- * build, each with the first line of why (cli/study-page.ts), named in the findings that need them.
+ * build, each with the first line of why (src/cli/commands/study/build-page.ts), named in the findings that need them.
  */
 export function studyReport(
   study: Study,

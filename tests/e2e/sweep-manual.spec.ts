@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { findChromium } from '../../src/cli/browsers.ts';
+import { findChromium } from '../../src/cli/drivers/discovery.ts';
 import { parseResults } from '../../src/core/results.ts';
 import { filesIn, signalGroup, startSweep } from './sweep-process.ts';
 

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserServer } from 'playwright-core';
-import { findChromium, findWebKit } from '../../src/cli/browsers.ts';
+import { findChromium, findWebKit } from '../../src/cli/drivers/discovery.ts';
 import { parseResults } from '../../src/core/results.ts';
 import { alive, filesIn, REPO_ROOT, sweep } from './sweep-process.ts';
 

@@ -4,9 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { aaPair, AA_PAIRS, BROWSERS, measureBetweenRuns } from '../../src/cli/between-runs.ts';
-import { tableText, TABLE_PATH } from '../../src/cli/between-runs-cmd.ts';
-import { REPO_ROOT } from '../../src/cli/build.ts';
+import {
+  aaPair,
+  AA_PAIRS,
+  BROWSERS,
+  measureBetweenRuns,
+} from '../../src/cli/files/committed-pairs.ts';
+import { tableText, TABLE_PATH } from '../../src/cli/commands/between-runs.ts';
+import { REPO_ROOT } from '../../src/cli/build/build-page.ts';
 import { estimateBetweenRuns, rowScatter, shiftScatter } from '../../src/core/between-runs.ts';
 import { compareResults } from '../../src/core/compare.ts';
 import { gate, GATE_EXIT } from '../../src/core/gate.ts';

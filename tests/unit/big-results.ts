@@ -143,7 +143,7 @@ export function measured(
       process.execPath,
       '--import',
       'tsx',
-      join(ROOT, 'src', 'cli', `${name}.ts`),
+      join(ROOT, 'src', 'cli', 'commands', `${name}.ts`),
       ...args,
     ],
     {

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium, type FoundBrowser } from '../../src/cli/browsers.ts';
+import { findChromium, type FoundBrowser } from '../../src/cli/drivers/discovery.ts';
 import { drivePlaywright } from '../../src/cli/drivers/playwright.ts';
 import { RestartableBrowser } from '../../src/cli/drivers/restartable.ts';
-import { BrowserSession, defaultLimits } from '../../src/cli/session.ts';
+import { BrowserSession, defaultLimits } from '../../src/cli/server/session.ts';
 
 const chromium = findChromium();
 // At least 60 characters (exactly 60 unless the TMPDIR the tests run with is already long).

@@ -7,7 +7,7 @@ import {
   parseServeArgs,
   parseSweepArgs,
   sweepUsage,
-} from '../../src/cli/args.ts';
+} from '../../src/cli/args/sweep-args.ts';
 import {
   DEFAULT_AUTO,
   DEFAULT_BUDGET_MS,

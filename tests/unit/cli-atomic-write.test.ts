@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeAtomically } from '../../src/cli/output.ts';
+import { writeAtomically } from '../../src/cli/files/output.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -73,7 +73,7 @@ describe('writeAtomically - temporary files', () => {
         process.execPath,
         '--import',
         'tsx',
-        join(ROOT, 'src/cli/export.ts'),
+        join(ROOT, 'src/cli/commands/export.ts'),
         source,
         '--format',
         'csv',

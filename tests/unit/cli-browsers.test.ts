@@ -10,7 +10,7 @@ import {
   redactUrl,
   remoteBrowser,
   type Machine,
-} from '../../src/cli/browsers.ts';
+} from '../../src/cli/drivers/discovery.ts';
 
 /** A machine with exactly these files, and these answers to `<binary> --version`. */
 function machine(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseSweepArgs } from '../../src/cli/args.ts';
-import { parseOverheadArgs } from '../../src/cli/bench-overhead.ts';
-import { parseExportArgs } from '../../src/cli/export.ts';
-import { ArgsError, scanFlags } from '../../src/cli/flags.ts';
-import { parseMergeArgs } from '../../src/cli/merge.ts';
+import { parseSweepArgs } from '../../src/cli/args/sweep-args.ts';
+import { parseOverheadArgs } from '../../src/cli/commands/bench-overhead/main.ts';
+import { parseExportArgs } from '../../src/cli/commands/export.ts';
+import { ArgsError, scanFlags } from '../../src/cli/args/flags.ts';
+import { parseMergeArgs } from '../../src/cli/commands/merge.ts';
 import type { PlanVocabulary } from '../../src/core/plan.ts';
 
 const vocab: PlanVocabulary = {

@@ -2,7 +2,7 @@ import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mergeCommand, parseMergeArgs } from '../../src/cli/merge.ts';
+import { mergeCommand, parseMergeArgs } from '../../src/cli/commands/merge.ts';
 import { MergeError, mergeResults, type MergeInput } from '../../src/core/merge.ts';
 import { parseResultsInput } from '../../src/core/results-input.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { makeRunId } from '../../src/cli/output.ts';
+import { makeRunId } from '../../src/cli/files/output.ts';
 import {
   acrossLaunches,
   formatDuration,
   progressLine,
   ProgressView,
-} from '../../src/cli/progress.ts';
-import type { SessionProgress } from '../../src/cli/session.ts';
+} from '../../src/cli/terminal/progress.ts';
+import type { SessionProgress } from '../../src/cli/server/session.ts';
 
 const fresh: SessionProgress = {
   userAgent: null,

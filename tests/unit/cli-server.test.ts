@@ -3,8 +3,12 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ISOLATION_HEADERS } from '../../src/cli/isolation.ts';
-import { startServer, type Rejection, type StorebenchServer } from '../../src/cli/server.ts';
+import { ISOLATION_HEADERS } from '../../src/cli/server/isolation.ts';
+import {
+  startServer,
+  type Rejection,
+  type StorebenchServer,
+} from '../../src/cli/server/page-server.ts';
 import {
   isStopReply,
   MAX_COLLECTOR_MESSAGE_BYTES,

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrowserSession, otherRunReason, type SessionLimits } from '../../src/cli/session.ts';
+import {
+  BrowserSession,
+  otherRunReason,
+  type SessionLimits,
+} from '../../src/cli/server/session.ts';
 import type { CollectorMessage } from '../../src/core/collector.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
 

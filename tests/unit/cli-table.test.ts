@@ -7,7 +7,7 @@ import {
   LEGEND,
   renderTable,
   resultsTable,
-} from '../../src/cli/terminal-table.ts';
+} from '../../src/cli/terminal/table.ts';
 import type { CaseResult } from '../../src/core/results.ts';
 import type { Interval } from '../../src/core/stats.ts';
 

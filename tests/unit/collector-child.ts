@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '../../src/cli/server.ts';
+import { startServer } from '../../src/cli/server/page-server.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'storebench-collector-'));
 const server = await startServer({

@@ -18,7 +18,7 @@ import type { ResultsFile } from '../../src/core/results.ts';
 import { medianCi, medianRatio, summarize } from '../../src/core/stats.ts';
 import { DEFAULT_GATE, gate, parseMinCompared } from '../../src/core/gate.ts';
 import { ResultsError } from '../../src/core/results.ts';
-import { compareCommand, formatComparison } from '../../src/cli/compare.ts';
+import { compareCommand, formatComparison } from '../../src/cli/commands/compare.ts';
 import { sampleResults } from '../sample-results.ts';
 
 /** The sample results with the idb row's samples replaced (stats recomputed, so the file stays valid). */

@@ -6,7 +6,7 @@ import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import type { CaseIdentity } from '../../src/core/identity.ts';
 import { validateResults } from '../../src/core/results.ts';
 import { runPlan } from '../../src/core/runner.ts';
-import { runDrivenRows } from '../../src/cli/driven-rows.ts';
+import { runDrivenRows } from '../../src/cli/driven/rows.ts';
 import {
   crashRow,
   crashSuite,

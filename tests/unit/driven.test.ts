@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultsTable } from '../../src/cli/terminal-table.ts';
+import { resultsTable } from '../../src/cli/terminal/table.ts';
 import type { CaseIdentity } from '../../src/core/identity.ts';
 import { resolveSuiteParams } from '../../src/core/suite.ts';
 import { coldCaseOf, coldRow, coldSuite } from '../../suites/cold.ts';

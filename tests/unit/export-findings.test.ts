@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import readXlsxFile from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
-import { exportCommand, parseExportArgs } from '../../src/cli/export.ts';
+import { exportCommand, parseExportArgs } from '../../src/cli/commands/export.ts';
 import { runFindings } from '../../src/core/default-findings.ts';
 import { fmt } from '../../src/core/findings.ts';
 import { parseResults, type CaseResult, type ResultsFile } from '../../src/core/results.ts';

@@ -1,11 +1,11 @@
 /**
- * The sweep's "What this run found" (src/cli/findings-text.ts) for a committed results file of
+ * The sweep's "What this run found" (src/cli/terminal/findings.ts) for a committed results file of
  * three browsers: the numbers it prints are the ratios of the rows' own medians, each store and
  * browser has its line, and stores a finding is missing on are folded by reason.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { findingsText } from '../../src/cli/findings-text.ts';
+import { findingsText } from '../../src/cli/terminal/findings.ts';
 import { parseResults, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
 import { median } from '../../src/core/stats.ts';
 

@@ -42,7 +42,7 @@ const file = (name: string, data: unknown) => {
 const command = (name: 'compare' | 'merge' | 'export', ...args: string[]) => {
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src', 'cli', `${name}.ts`), ...args],
+    ['--import', 'tsx', join(ROOT, 'src', 'cli', 'commands', `${name}.ts`), ...args],
     { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
   );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -17,7 +17,7 @@ import {
 } from '../../src/core/results-schema.ts';
 import { conforms, KEYWORDS, type SchemaNode } from '../../src/core/schema-check.ts';
 import { sampleResults } from '../sample-results.ts';
-import { listResultsFiles } from '../../src/cli/results-index.ts';
+import { listResultsFiles } from '../../src/cli/server/results-index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PUBLISHED = readFileSync(join(ROOT, RESULTS_SCHEMA_PATH), 'utf8');

@@ -30,7 +30,15 @@ afterEach(() => rmSync(out, { recursive: true, force: true }));
 const reportOnly = () => {
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src/cli/study.ts'), STUDY, '--report-only', '--out', out],
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'src/cli/commands/study/main.ts'),
+      STUDY,
+      '--report-only',
+      '--out',
+      out,
+    ],
     { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
   );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

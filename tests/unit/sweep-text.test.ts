@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sweep } from '../../src/cli/sweep/main.ts';
+import { sweep } from '../../src/cli/commands/sweep/main.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

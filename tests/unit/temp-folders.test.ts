@@ -23,10 +23,10 @@ import {
   tempBase,
   TempPathError,
   tempProblem,
-} from '../../src/cli/temp.ts';
+} from '../../src/cli/files/temp.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TEMP_MODULE = join(ROOT, 'src', 'cli', 'temp.ts');
+const TEMP_MODULE = join(ROOT, 'src', 'cli', 'files', 'temp.ts');
 
 const root = mkdtempSync(join(tmpdir(), 'sb-temp-test-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

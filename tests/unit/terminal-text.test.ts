@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printable, printableField } from '../../src/cli/terminal-text.ts';
+import { printable, printableField } from '../../src/cli/terminal/escape.ts';
 
 /** Characters that reorder or break a printed line without being seen. */
 const BIDI = [

@@ -3,17 +3,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../src/cli/build.ts';
+import { REPO_ROOT } from '../../src/cli/build/build-page.ts';
 import {
   folderSource,
   gitCommit,
   npmSource,
   variantCache,
   VariantSourceError,
-} from '../../src/cli/variant-sources.ts';
+} from '../../src/cli/build/variant-sources.ts';
 import { parseVariant, type Wraps } from '../../src/core/variant.ts';
 
-/** The sweep's variant sources (src/cli/variant-sources.ts) on real folders, and on npm where it can be reached. */
+/** The sweep's variant sources (src/cli/build/variant-sources.ts) on real folders, and on npm where it can be reached. */
 
 const WRAPS: Record<string, Wraps> = {
   'pouchdb-idb': {

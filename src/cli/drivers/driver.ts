@@ -3,8 +3,8 @@
  * page sends its results to the collector itself, so a driver never reads results; it only
  * reports what the collector cannot see (the browser crashed, closed, or never started).
  */
-import type { FoundBrowser } from '../browsers.ts';
-import type { BrowserSession, RunEnd } from '../session.ts';
+import type { FoundBrowser } from './discovery.ts';
+import type { BrowserSession, RunEnd } from '../server/session.ts';
 
 export interface DriveRequest {
   browser: FoundBrowser;

@@ -3,7 +3,7 @@
  * browser (a phone on the LAN, Safari on a Mac); the page runs the plan and reports to the
  * collector like any other. This only waits for the session to end, or for Ctrl-C.
  */
-import type { BrowserSession, RunEnd } from '../session.ts';
+import type { BrowserSession, RunEnd } from '../server/session.ts';
 import { once } from './driver.ts';
 
 export async function driveManual(session: BrowserSession, signal: AbortSignal): Promise<RunEnd> {

@@ -16,9 +16,9 @@ import {
 import { errorMessage, withTimeout } from '../../core/errors.ts';
 import { PAGE_QUERY } from '../../core/collector.ts';
 import { planFieldsFromQuery } from '../../core/plan.ts';
-import { redactUrl } from '../browsers.ts';
-import type { RunEnd } from '../session.ts';
-import { makeTempFolder } from '../temp.ts';
+import { redactUrl } from './discovery.ts';
+import type { RunEnd } from '../server/session.ts';
+import { makeTempFolder } from '../files/temp.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
 
 const LAUNCH_TIMEOUT_MS = 60_000;
@@ -49,7 +49,7 @@ export async function drivePlaywright({
   try {
     const type = { chromium, firefox, webkit }[how.engine];
     try {
-      // Short enough for Chromium's socket whatever TMPDIR is (temp.ts); a TMPDIR too long is said here.
+      // Short enough for Chromium's socket whatever TMPDIR is (files/temp.ts); a TMPDIR too long is said here.
       if (!how.connect) browserTmp = makeTempFolder('browser');
       browser = how.connect
         ? await type.connect(how.connect, {

@@ -15,8 +15,8 @@ import {
   type Page,
 } from 'playwright-core';
 import { withTimeout } from '../../core/errors.ts';
-import type { PlaywrightLaunch } from '../browsers.ts';
-import { makeTempFolder, PROFILE_TMP } from '../temp.ts';
+import type { PlaywrightLaunch } from './discovery.ts';
+import { makeTempFolder, PROFILE_TMP } from '../files/temp.ts';
 
 const LAUNCH_TIMEOUT_MS = 60_000;
 const GONE_TIMEOUT_MS = 10_000;
@@ -32,7 +32,7 @@ export function killProblem(how: PlaywrightLaunch | undefined): string | null {
 }
 
 export class RestartableBrowser {
-  /** Short enough for Chromium's socket below `tmp` whatever TMPDIR is (temp.ts). */
+  /** Short enough for Chromium's socket below `tmp` whatever TMPDIR is (files/temp.ts). */
   private readonly root = makeTempFolder('profile');
   private readonly profile = join(this.root, 'profile');
   private readonly tmp = join(this.root, PROFILE_TMP);

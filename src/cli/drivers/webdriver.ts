@@ -13,9 +13,9 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { errorMessage } from '../../core/errors.ts';
-import { redactUrl } from '../browsers.ts';
-import type { RunEnd } from '../session.ts';
-import { makeTempFolder } from '../temp.ts';
+import { redactUrl } from './discovery.ts';
+import type { RunEnd } from '../server/session.ts';
+import { makeTempFolder } from '../files/temp.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
 
 const DRIVER_START_MS = 30_000;

@@ -2,7 +2,7 @@
  * The page's side of the watchdog (watchdog-worker.ts): a shared slot for the deadline of the
  * step in flight, and the Worker that reads it. Only where the page is cross-origin isolated (a
  * SharedArrayBuffer needs it) and reports to a collector; elsewhere the sweep's silence limit
- * (session.ts) is what finds a blocked page.
+ * (src/cli/server/session.ts) is what finds a blocked page.
  */
 import { sharedStepWatch, type StepWatch } from '../../core/step-watch.ts';
 import type { WatchOrder } from './watchdog-worker.ts';

@@ -1,0 +1,468 @@
+/**
+ * Command-line flags of `npm run sweep` and `npm start`. Pure: the vocabulary (suite, adapter,
+ * fixture and browser ids) comes in as arguments, so the tests need no registry and no browser.
+ * Every mistake becomes an ArgsError with a one-line message that says what was wrong and what
+ * is allowed; the entry points print it and exit with code 2.
+ */
+import { isIP } from 'node:net';
+import { MIN_SAMPLES_ON_TIME_CAP } from '../../core/allocator.ts';
+import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../../core/compare.ts';
+import {
+  DEFAULT_AB_THRESHOLD_PCT,
+  DEFAULT_AUTO,
+  DEFAULT_BUDGET_MS,
+  DEFAULT_PLAN,
+  DEFAULT_PLAN_SIZES,
+  DEFAULT_SUITES,
+  formatDuration,
+  MAX_CPU_THROTTLE,
+  parsePlan,
+  passesOf,
+  PlanError,
+  PLAN_LIMITS,
+  type Plan,
+  type PlanFields,
+  type PlanVocabulary,
+} from '../../core/plan.ts';
+import { MAX_SHARDS } from '../../core/shard.ts';
+import { defaultLaunches } from '../../core/launch.ts';
+import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
+import { DEFAULT_HOST } from '../server/page-server.ts';
+
+export { ArgsError };
+
+export interface SweepArgs {
+  help: boolean;
+  /** Browser ids to run, in the order given; null means every browser found on this machine. */
+  browsers: string[] | null;
+  plan: Plan;
+  /** Directory the results files go to. */
+  out: string;
+  /** False with --no-build: reuse dist/ when it exists. */
+  build: boolean;
+  /** --page DIR: serve this built page instead of building one (npm run study builds once for all its parts). */
+  page: string | null;
+  /** --manual: print the page URL and collect whichever browser opens it, instead of driving one. */
+  manual: boolean;
+  /** How long --manual waits for a browser to open the URL, in ms. */
+  waitMs: number;
+  /** Address the page and collector listen on. */
+  host: string;
+  /** --remote: a Playwright browser server (ws://, wss://) or a WebDriver endpoint (http://, https://). */
+  remote: string | null;
+  /** --baseline: a results file each row samples against until its change is decided, with --threshold. */
+  baseline: { path: string; thresholdPct: number } | null;
+  /** --launches: browser launches the plan's passes are spread over (launch.ts); null: launch.defaultLaunches. */
+  launches: number | null;
+}
+
+export const DEFAULT_WAIT_MS = 10 * 60_000;
+const MAX_WAIT_MS = 24 * 3600_000;
+
+/** Flags that take a value, and the plan field each one fills (null: not a plan field). */
+const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
+  browsers: null,
+  suites: 'suites',
+  adapters: 'adapters',
+  sizes: 'sizes',
+  iterations: 'iterations',
+  budget: 'budget',
+  warmup: 'warmup',
+  seed: 'seed',
+  'timeout-ms': 'timeoutMs',
+  fixture: 'fixture',
+  params: 'params',
+  cases: 'cases',
+  shard: 'shard',
+  study: 'study',
+  'cpu-throttle': 'cpuThrottle',
+  out: null,
+  host: null,
+  remote: null,
+  'wait-ms': null,
+  launches: null,
+  baseline: null,
+  threshold: null,
+  ab: null,
+  page: null,
+};
+const EXAMPLES: Record<string, string> = {
+  browsers: 'chromium,firefox',
+  suites: 'insert,read',
+  adapters: 'memory',
+  sizes: '100,1000',
+  iterations: '5',
+  budget: '4m',
+  warmup: '1',
+  seed: '42',
+  'timeout-ms': '120000',
+  fixture: 'person',
+  params: "'chunkSizes=1,10,100;pageSize=10'",
+  shard: '2/4',
+  launches: '4',
+  study: 'pouchdb-2.2/paging',
+  'cpu-throttle': '4',
+  cases: 'bulk,serial',
+  out: 'out',
+  host: '192.168.1.20',
+  remote: 'ws://127.0.0.1:9222/abc',
+  'wait-ms': '600000',
+  baseline: 'results/base-chromium.json',
+  threshold: '5%',
+  ab: 'idb,idb@8.0.4',
+  page: 'dist',
+};
+/** The sweep's flags: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
+const SWEEP_FLAGS: Record<string, FlagSpec> = {
+  ...Object.fromEntries(
+    Object.keys(VALUE_FLAGS).map((name) => [name, { kind: 'value', example: EXAMPLES[name] }]),
+  ),
+  'no-build': { kind: 'switch' },
+  manual: { kind: 'switch' },
+  auto: { kind: 'switch=' },
+  worker: { kind: 'switch' },
+};
+
+export const DEFAULT_OUT = 'out';
+
+/** Parse the sweep's flags. Throws ArgsError; `help` set means print usage and ignore the rest. */
+export function parseSweepArgs(
+  argv: readonly string[],
+  vocab: PlanVocabulary,
+  browserIds: readonly string[],
+): SweepArgs {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    return {
+      help: true,
+      browsers: null,
+      plan: parsePlan({}, vocab),
+      out: DEFAULT_OUT,
+      build: true,
+      page: null,
+      manual: false,
+      waitMs: DEFAULT_WAIT_MS,
+      host: DEFAULT_HOST,
+      remote: null,
+      baseline: null,
+      launches: null,
+    };
+  }
+  const flags = scanFlags(argv, SWEEP_FLAGS);
+  const get = (name: string) => flagText(flags, name);
+
+  const fields: PlanFields = {};
+  for (const [flag, field] of Object.entries(VALUE_FLAGS)) {
+    const value = get(flag);
+    if (field && value !== undefined) fields[field] = value;
+  }
+  const auto = flags.values.get('auto');
+  if (auto !== undefined) fields.auto = auto === true ? 'on' : auto;
+  if (fields.iterations !== undefined && (auto !== undefined || fields.budget !== undefined)) {
+    throw new ArgsError(
+      `--iterations takes a fixed count of samples per row; ${auto !== undefined ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget ${formatDuration(DEFAULT_BUDGET_MS)} (the default), or --iterations 10`,
+    );
+  }
+  if (flags.values.has('worker')) fields.worker = 'on';
+  abFields(fields, get);
+  let plan: Plan;
+  try {
+    plan = parsePlan(fields, vocab);
+  } catch (e) {
+    // PlanError messages start with the field's name, which is also the flag's name.
+    if (e instanceof PlanError) throw new ArgsError(`--${e.message}`);
+    throw e;
+  }
+
+  const browsersText = get('browsers');
+  let browsers: string[] | null = null;
+  if (browsersText !== undefined) {
+    const names = [
+      ...new Set(
+        browsersText
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
+    if (names.length === 0)
+      throw new ArgsError(`--browsers: none given; allowed: ${browserIds.join(', ')}`);
+    const unknown = names.filter((n) => !browserIds.includes(n));
+    if (unknown.length > 0) {
+      throw new ArgsError(
+        `--browsers: unknown ${unknown.map((n) => `"${n}"`).join(', ')}; allowed: ${browserIds.join(', ')}`,
+      );
+    }
+    browsers = names;
+  }
+
+  const manual = flags.values.has('manual');
+  const host = parseHost(get('host'));
+  const remote = parseRemote(get('remote'), browsers);
+  if (manual && browsers)
+    throw new ArgsError(
+      '--manual and --browsers cannot be combined: --manual records whichever browser opens the printed URL; run the other browsers in a sweep of their own',
+    );
+  if (manual && remote)
+    throw new ArgsError(
+      '--manual and --remote cannot be combined: --manual waits for a person to open the URL, --remote drives a browser elsewhere',
+    );
+  const waitText = get('wait-ms');
+  if (waitText !== undefined && !manual)
+    throw new ArgsError(
+      '--wait-ms applies only to --manual (how long to wait for a browser to open the URL)',
+    );
+  let waitMs = DEFAULT_WAIT_MS;
+  if (waitText !== undefined) {
+    const text = waitText.trim().replace(/_/g, '');
+    if (!/^\d+$/.test(text) || Number(text) < 1000 || Number(text) > MAX_WAIT_MS)
+      throw new ArgsError(
+        `--wait-ms: "${waitText}" is out of range; allowed: 1000 to ${MAX_WAIT_MS} (ms)`,
+      );
+    waitMs = Number(text);
+  }
+
+  if (plan.ab) {
+    if (manual)
+      throw new ArgsError(
+        '--ab takes each pass in a browser launch of its own, its replicate; --manual runs every pass in one page. Leave out one of them',
+      );
+    if (get('launches') !== undefined)
+      throw new ArgsError(
+        '--ab takes each pass in a browser launch of its own; leave out --launches (--auto passes:N and --budget set them)',
+      );
+    plan = abPasses(get('budget') === undefined ? { ...plan, budgetMs: AB_BUDGET_MS } : plan);
+  }
+  const launches = plan.ab ? passesOf(plan.auto) : parseLaunches(get('launches'), plan, manual);
+  return {
+    help: false,
+    browsers,
+    plan,
+    out: get('out') ?? DEFAULT_OUT,
+    build: !flags.values.has('no-build'),
+    page: get('page') ?? null,
+    manual,
+    waitMs,
+    host,
+    remote,
+    baseline: parseBaseline(get('baseline'), plan.ab ? undefined : get('threshold'), plan),
+    launches,
+  };
+}
+
+/** --ab A,B: the plan's two stores, A then B, and the threshold (--threshold) their rows are judged against. */
+function abFields(fields: PlanFields, get: (name: string) => string | undefined): void {
+  const pair = get('ab');
+  if (pair === undefined) return;
+  if (fields.adapters !== undefined)
+    throw new ArgsError('--ab names the two stores itself, A then B; leave out --adapters');
+  if (get('baseline') !== undefined)
+    throw new ArgsError(
+      '--ab compares two stores in one run; --baseline compares with a results file. Give one of them',
+    );
+  fields.adapters = pair;
+  fields.ab = get('threshold') ?? `${DEFAULT_AB_THRESHOLD_PCT}%`;
+}
+
+/**
+ * --ab's budget when none is given: one question, answered in 9 launches of Chromium within about
+ * 6 minutes with the page's build and the launches' starts (the default plan's 12 cases on one pair).
+ */
+export const AB_BUDGET_MS = 4 * 60_000;
+
+/** With --ab every pass is a launch of its own: as many passes as launches the budget gives (launch.defaultLaunches). */
+function abPasses(plan: Plan): Plan {
+  const auto = plan.auto as NonNullable<Plan['auto']>;
+  const passes = Math.max(1, defaultLaunches(passesOf(auto), plan.budgetMs));
+  return { ...plan, auto: { ...auto, passes } };
+}
+
+/** --launches N: 1 to the plan's passes; it needs passes (adaptive sampling) and a browser the sweep starts. */
+function parseLaunches(text: string | undefined, plan: Plan, manual: boolean): number | null {
+  if (text === undefined) return null;
+  const passes = passesOf(plan.auto);
+  if (!plan.auto)
+    throw new ArgsError(
+      '--launches spreads the passes of adaptive sampling over browser launches; with --iterations there is one pass. Leave out one of them',
+    );
+  if (manual)
+    throw new ArgsError(
+      '--launches needs a browser the sweep starts; with --manual one page runs every pass',
+    );
+  const n = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || n < 1 || n > passes)
+    throw new ArgsError(
+      `--launches: "${text}" is out of range; allowed: 1 to ${passes} (the plan's passes; --auto passes:N sets them)`,
+    );
+  return n;
+}
+
+/** --baseline FILE and its --threshold; the file itself is read by the sweep, before any browser starts. */
+function parseBaseline(
+  path: string | undefined,
+  threshold: string | undefined,
+  plan: Plan,
+): SweepArgs['baseline'] {
+  if (path === undefined) {
+    if (threshold !== undefined)
+      throw new ArgsError(
+        '--threshold applies only to --baseline or --ab (the slowdown a row is decided against)',
+      );
+    return null;
+  }
+  if (!plan.auto)
+    throw new ArgsError(
+      '--baseline samples each row until its change is decided, which needs adaptive sampling; leave out --iterations',
+    );
+  try {
+    return {
+      path,
+      thresholdPct: threshold === undefined ? DEFAULT_THRESHOLD_PCT : parseThreshold(threshold),
+    };
+  } catch (e) {
+    throw new ArgsError(`--${(e as Error).message}`);
+  }
+}
+
+/** An IP address or a host name; [::1] may keep its brackets. */
+function parseHost(text: string | undefined): string {
+  if (text === undefined) return DEFAULT_HOST;
+  const host = text.trim();
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  const hostname =
+    /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+  if (isIP(bare) === 0 && !hostname.test(host)) {
+    throw new ArgsError(
+      `--host: "${text}" is not an IP address or host name; allowed: e.g. 127.0.0.1 (the default), this machine's LAN address such as 192.168.1.20, or 0.0.0.0 for every interface`,
+    );
+  }
+  return bare;
+}
+
+/** Checks the URL and what --browsers may say with it; the engine comes from --browsers. */
+function parseRemote(text: string | undefined, browsers: string[] | null): string | null {
+  if (text === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new ArgsError(
+      `--remote: "${text}" is not a URL; allowed: ws:// or wss:// (a Playwright browser server), http:// or https:// (a WebDriver endpoint such as Selenium Grid)`,
+    );
+  }
+  if (url.protocol === 'ws:' || url.protocol === 'wss:') {
+    if (browsers && browsers.length > 1)
+      throw new ArgsError(
+        `--remote ${url.protocol}//: a Playwright browser server runs one browser; give one with --browsers (got ${browsers.join(', ')})`,
+      );
+    if (browsers?.[0] === 'safari')
+      throw new ArgsError(
+        '--remote ws://: Safari has no Playwright browser server; drive it through safaridriver with --remote http://<mac>:<port>',
+      );
+  } else if (url.protocol === 'http:' || url.protocol === 'https:') {
+    if (!browsers)
+      throw new ArgsError(
+        '--remote http(s)://: say which browsers to ask the WebDriver endpoint for, e.g. --browsers chrome,firefox',
+      );
+  } else {
+    throw new ArgsError(
+      `--remote: ${url.protocol} is not supported; allowed: ws:// or wss:// (a Playwright browser server), http:// or https:// (a WebDriver endpoint such as Selenium Grid)`,
+    );
+  }
+  return text.trim();
+}
+
+export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[]): string {
+  const d = DEFAULT_PLAN;
+  return [
+    'Usage: npm run sweep -- [flags]',
+    '',
+    'Runs the plan in each browser (one after another), writes <out>/<run-id>-<browser>.json and',
+    '<out>/<run-id>.csv, and prints a table. Flags take `--flag value` or `--flag=value`.',
+    '',
+    `  --browsers a,b     browsers to run (default: every one found); allowed: ${browserIds.join(', ')}`,
+    `  --suites a,b       suites (default: ${DEFAULT_SUITES.join(', ')}, with their main cases); allowed: ${vocab.suites.join(', ')}`,
+    `                     crash, cold, tabs and quota are driven: the sweep runs them with Playwright (Chromium, Firefox)`,
+    `  --adapters a,b     stores (default: all without an @); allowed: ${vocab.adapters.join(', ')}`,
+    `                     or a variant ADAPTER@SPEC: idb@8.0.4 (an npm version), pouchdb-idb@file:DIR (a local build),`,
+    `                     idb@+10% (an instrument: the store made 10% slower); see docs/stores.md, "Variants of a store"`,
+    `  --sizes n,m        documents per case (default: ${DEFAULT_PLAN_SIZES.join(',')} for the default plan, ${d.sizes.join(',')} when --suites or --cases is given); 1 to ${PLAN_LIMITS.maxSize}`,
+    `  --budget TIME      sampling time per browser (default: ${formatDuration(DEFAULT_BUDGET_MS)}), e.g. 90s, 10m, 1h: each row samples until`,
+    `                     the 95% interval of its median is within ±${DEFAULT_AUTO.targetRelCi * 100}%, the time going first to the rows whose`,
+    `                     interval is widest for what a sample costs, in ${DEFAULT_AUTO.passes} passes over the plan; rows always get ${MIN_SAMPLES_ON_TIME_CAP} samples`,
+    `  --auto[=SPEC]      tune that adaptive sampling (it is on by default), e.g. --auto=ci:1%,min-n:10,max-n:500,max-ms:60000,passes:3`,
+    `                     (ci: target, % of the median; min-n/max-n: samples per row; max-ms: time cap of one row;`,
+    `                     passes: rounds over every case, each row sampling in each, 1 to ${PLAN_LIMITS.maxPasses})`,
+    `  --iterations N     a fixed count of timed samples per row instead (1 to ${PLAN_LIMITS.maxIterations}); no budget, no target`,
+    `  --warmup N         untimed warm-up samples per case (default: ${d.warmup}); 0 to ${PLAN_LIMITS.maxWarmup}`,
+    `  --seed N           fixture and order seed (default: ${d.seed})`,
+    `  --timeout-ms N     time limit of one step: a sample, or filling a shared database (default: ${d.timeoutMs});`,
+    '                     a step past it made no progress and its row is timeout',
+    `  --fixture NAME     document shape (default: ${d.fixture}); allowed: ${vocab.fixtures.join(', ')}`,
+    "  --params 'k=v;k=1,2'  suite parameters, e.g. 'chunkSizes=1,10,100;pageSize=10'",
+    '  --cases a,b        only these cases of the chosen suites, e.g. bulk (default: every case)',
+    '  --worker           run the plan in a dedicated Worker in each browser instead of the main thread',
+    `  --cpu-throttle N   Chromium's DevTools CPU throttling at rate N (1 to ${MAX_CPU_THROTTLE}): emulates a slower CPU, not a`,
+    '                     device; where a driver cannot apply it (Firefox, WebKit), every row is unsupported',
+    '  --launches N       launches of each browser the passes are spread over (default: one per pass, at',
+    "                     most one per 25 s of budget), so a row's interval counts how launches differ; 1 runs",
+    '                     every pass in one browser, as the page does',
+    `  --shard i/n        run only shard i of n of the plan's case groups (1 to ${MAX_SHARDS} shards); npm run merge joins them`,
+    `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
+    '  --manual           print the page URL and record whichever browser opens it (a phone, Safari on a Mac)',
+    `  --wait-ms N        with --manual: how long to wait for a browser to open the URL (default: ${DEFAULT_WAIT_MS})`,
+    `  --host ADDR        address the page and collector listen on (default: ${DEFAULT_HOST}, this machine only);`,
+    '                     a LAN address or 0.0.0.0 lets other devices reach them: give it deliberately',
+    '  --remote URL       drive a browser elsewhere: ws:// or wss:// is a Playwright browser server (one',
+    '                     browser, --browsers names its engine, default chromium); http(s):// is a WebDriver',
+    '                     endpoint such as Selenium Grid (--browsers names what to ask it for)',
+    "  --baseline FILE    a results file (e.g. the main branch's): each row samples until the 95% interval of its",
+    "                     median's change from the baseline row lies wholly above or below +threshold, instead of",
+    '                     to the precision target; the summary compares the two, as npm run compare does',
+    '  --ab A,B           B against A in one run: the two stores sample as adjacent pairs in balanced order, each',
+    "                     pass in a browser launch of its own, and each row's B/A has its 95% interval over those",
+    '                     launches; a row is slower, faster, same or unsure against ±threshold (instead of --adapters);',
+    `                     its budget is ${formatDuration(AB_BUDGET_MS)} per browser unless --budget says otherwise`,
+    `  --threshold P      with --baseline or --ab: the slowdown that counts as a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
+    '  --no-build         reuse dist/ if it exists instead of building the page',
+    '  --page DIR         serve the page already built in DIR (npm run study builds once for all its parts)',
+    '  --study ID/PART    tag the results as a part of a study (set by npm run study, which reads them back)',
+    '  --help             this text',
+    '',
+    'Exit codes: 0 every browser completed and no row is error or timeout (rows stopped by the budget or',
+    'a time cap are ok); 1 otherwise, or with --baseline or --ab a row slower beyond the threshold; 2 bad flags',
+    'or a bad baseline file; 3 with --baseline, too few rows compared (as npm run compare), and with --ab,',
+    'too many rows unsure to say.',
+  ].join('\n');
+}
+
+export interface ServeArgs {
+  help: boolean;
+  port: number;
+}
+
+export const DEFAULT_SERVE_PORT = 4173;
+
+/** Flags of `npm start`: --port N, else $PORT, else 4173. */
+export function parseServeArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ServeArgs {
+  if (argv.includes('--help') || argv.includes('-h'))
+    return { help: true, port: DEFAULT_SERVE_PORT };
+  const fromFlag = flagText(scanFlags(argv, { port: { kind: 'value', example: '4173' } }), 'port');
+  const text = fromFlag ?? env.PORT;
+  if (text === undefined || text === '') return { help: false, port: DEFAULT_SERVE_PORT };
+  const source = fromFlag !== undefined ? '--port' : 'PORT';
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535)
+    throw new ArgsError(
+      `${source}: "${text}" is not a port; allowed: 0 to 65535 (0 picks a free one)`,
+    );
+  return { help: false, port: Number(text) };
+}
+
+export const SERVE_USAGE = [
+  'Usage: npm start [-- --port N]',
+  '',
+  'Builds the page and serves dist/ cross-origin isolated on 127.0.0.1 until Ctrl-C.',
+  `  --port N   port (default: $PORT, else ${DEFAULT_SERVE_PORT}); 0 picks a free one`,
+].join('\n');

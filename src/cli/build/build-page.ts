@@ -1,0 +1,49 @@
+/**
+ * Build the page with Vite's own API and the project's vite.config.ts, so the sweep always
+ * serves the code in the working tree (the commit stamped into results comes from the config).
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+
+/** The repository root, found from this file rather than the working directory. */
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+export const DIST_DIR = join(REPO_ROOT, 'dist');
+
+export function distExists(dist = DIST_DIR): boolean {
+  return existsSync(join(dist, 'index.html'));
+}
+
+/**
+ * Build the page into `outDir` (default dist/). The sweep builds into a directory of its own, so
+ * two sweeps from one checkout, or a sweep next to `npm run build`, never serve each other's
+ * half-written files. `plugins` adds to the config's, in the page and its Workers alike (a
+ * sweep's variants: variants-plugin.ts).
+ */
+export async function buildPage(
+  root = REPO_ROOT,
+  outDir = join(root, 'dist'),
+  plugins: () => Plugin[] = () => [],
+): Promise<string> {
+  // Loaded here, not at the top: a sweep that stops at a bad flag should not wait for Vite.
+  const { build } = await import('vite');
+  await build({
+    root,
+    configFile: join(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    mode: 'production',
+    // Rolldown warns when its plugins are slow, which on a busy machine is every build; that is
+    // about the build, not the page, and it buried the sweep's own output.
+    build: { outDir, emptyOutDir: true, rolldownOptions: { checks: { bundlerTimings: false } } },
+    // A Worker's bundle takes plugins of its own, and the plan Worker imports the registry too.
+    worker: { rolldownOptions: { checks: { bundlerTimings: false } }, plugins },
+    plugins: plugins(),
+  });
+  const dist = outDir;
+  if (!distExists(dist))
+    throw new Error(
+      `the build finished but ${dist} has no index.html; is there an index.html at the repository root?`,
+    );
+  return dist;
+}

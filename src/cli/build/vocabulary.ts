@@ -1,0 +1,102 @@
+/**
+ * What a plan may name, read from the same registries the page uses, so the sweep rejects a
+ * mistyped suite, store, case or parameter before it starts a browser. The registries import the store
+ * libraries, some of which expect a browser at import time, so they are loaded in a child
+ * process (vocabulary-probe.ts) and only their ids come back.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Plan, PlanVocabulary } from '../../core/plan.ts';
+import type { Wraps } from '../../core/variant.ts';
+
+const PROBE = fileURLToPath(new URL('./vocabulary-probe.ts', import.meta.url));
+
+/** Run the probe with these arguments; its stdout, parsed as JSON. */
+async function probe(args: readonly string[]): Promise<Record<string, unknown>> {
+  // The probe is TypeScript: reuse this process's module hooks (tsx's), or ask for tsx.
+  const hooks = loaderFlags(process.execArgv);
+  const loader = hooks.some((a) => a.includes('tsx')) ? hooks : ['--import', 'tsx'];
+  const stdout = await new Promise<string>((ok, fail) => {
+    execFile(
+      process.execPath,
+      [...loader, PROBE, ...args],
+      { timeout: 60_000, maxBuffer: 1024 * 1024 },
+      (error, out, err) => {
+        if (error) {
+          const firstLines = String(err)
+            .split('\n')
+            .filter((l) => l.trim())
+            .slice(0, 3)
+            .join(' | ');
+          fail(
+            new Error(
+              `could not read the suite, adapter and fixture ids from the registries: ${firstLines || error.message}`,
+            ),
+          );
+        } else ok(String(out));
+      },
+    );
+  });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+export async function loadVocabulary(): Promise<PlanVocabulary> {
+  const data = await probe([]);
+  const list = (v: unknown, what: string): string[] => {
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+      throw new Error(`the ${what} registry gave no list of ids`);
+    return v;
+  };
+  return {
+    suites: list(data.suites, 'suite'),
+    adapters: list(data.adapters, 'adapter'),
+    fixtures: list(data.fixtures, 'fixture'),
+    wraps: wrapsOf(data.wraps),
+  };
+}
+
+/** The packages each adapter wraps, as the probe printed them (core/variant.ts Wraps). */
+function wrapsOf(v: unknown): Record<string, Wraps> {
+  const names = (x: unknown): x is string[] =>
+    Array.isArray(x) && x.every((n) => typeof n === 'string');
+  const ok = (w: unknown): w is Wraps => {
+    const { packages, before } = (w ?? {}) as Partial<Wraps>;
+    return (
+      names(packages) &&
+      (before === undefined || (typeof before.version === 'string' && names(before.packages)))
+    );
+  };
+  if (typeof v !== 'object' || v === null || !Object.values(v).every(ok))
+    throw new Error('the adapter registry gave no list of the packages its adapters wrap');
+  return v as Record<string, Wraps>;
+}
+
+/**
+ * Why the plan's cases or suite parameters cannot run (an unknown case, an unknown parameter, a
+ * value a parameter does not allow), or null: the same check the page makes before it runs,
+ * made before any browser starts. With it, the rows the plan runs in each browser.
+ */
+export async function checkPlanNames(
+  plan: Plan,
+): Promise<{ problem: string | null; rows: number }> {
+  const { error, rows } = await probe(['--check', JSON.stringify(plan)]);
+  return {
+    problem: typeof error === 'string' ? error : null,
+    rows: typeof rows === 'number' ? rows : 0,
+  };
+}
+
+/** Only the flags that install module hooks (`--import x`, `--require=x`, ...), not --eval etc. */
+function loaderFlags(execArgv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i] as string;
+    if (/^--(import|require|loader|experimental-loader)=/.test(a)) out.push(a);
+    else if (
+      /^(--import|--require|-r|--loader|--experimental-loader)$/.test(a) &&
+      i + 1 < execArgv.length
+    )
+      out.push(a, execArgv[++i] as string);
+  }
+  return out;
+}

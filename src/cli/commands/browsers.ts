@@ -1,0 +1,35 @@
+/**
+ * `npm run browsers`: one line per browser the sweep knows, found or not: its version and how
+ * the sweep will drive it, or why it is missing and how to get it. The same discovery the
+ * sweep uses, so this is exactly what `npm run sweep` will run.
+ */
+import { findBrowsers, type BrowserCandidate } from '../drivers/discovery.ts';
+import { helpOrNoFlags, PROCESS_IO } from '../args/command-io.ts';
+
+export function browserLines(candidates: readonly BrowserCandidate[]): string[] {
+  const width = Math.max(...candidates.map((b) => b.id.length));
+  return candidates.map((b) =>
+    b.found
+      ? `${b.id.padEnd(width)}  found      ${b.label} ${b.version}; driven by ${b.how}`
+      : `${b.id.padEnd(width)}  not found  ${b.why}`,
+  );
+}
+
+const USAGE = `Usage: npm run browsers
+
+Lists every browser npm run sweep knows, one line each: found, with its version and how the sweep
+drives it, or not found, with how to get it. No flags.
+
+Exit codes: 0 some browser found; 1 none found; 2 bad arguments.`;
+
+helpOrNoFlags('browsers', USAGE);
+
+const candidates = findBrowsers();
+for (const line of browserLines(candidates)) process.stdout.write(`${line}\n`);
+const found = candidates.filter((b) => b.found).map((b) => b.id);
+process.stdout.write(
+  found.length > 0
+    ? `\nnpm run sweep runs ${found.join(', ')} unless --browsers says otherwise. Browsers elsewhere: --remote URL (a Playwright browser server or a WebDriver grid), or --manual (open a URL in any browser).\n`
+    : '\nNo browser found; npm run sweep can still record a browser opened by hand (--manual) or a remote one (--remote URL).\n',
+);
+process.exitCode = found.length > 0 ? 0 : 1;

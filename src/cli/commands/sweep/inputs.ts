@@ -1,0 +1,165 @@
+/**
+ * Phase 1 of a sweep: check every input before anything starts. Flags, names, the output folder,
+ * a prebuilt page, a baseline file and the browsers are all checked here, so a mistake stops the
+ * sweep with exit 2 (or 1 when no browser can run) before a build, a browser or a signal handler.
+ */
+import { resolve } from 'node:path';
+import { defaultLaunches, launchPasses } from '../../../core/launch.ts';
+import { passesOf } from '../../../core/plan.ts';
+import { ResultsError, type ResultsFile } from '../../../core/results.ts';
+import { ArgsError, parseSweepArgs, sweepUsage, type SweepArgs } from '../../args/sweep-args.ts';
+import {
+  DEBIAN_INSTALL,
+  findBrowsers,
+  KNOWN_BROWSER_IDS,
+  remoteBrowser,
+  type FoundBrowser,
+} from '../../drivers/discovery.ts';
+import { distExists } from '../../build/build-page.ts';
+import type { Driver } from '../../drivers/driver.ts';
+import { driveManual } from '../../drivers/manual.ts';
+import { drivePlaywright } from '../../drivers/playwright.ts';
+import { driveWebDriver } from '../../drivers/webdriver.ts';
+import { OutputDir, OutputError } from '../../files/output.ts';
+import { readResultsFiles } from '../../files/read-results.ts';
+import { tempProblem } from '../../files/temp.ts';
+import { checkPlanNames, loadVocabulary } from '../../build/vocabulary.ts';
+import type { BrowserOutcome, SweepInputs, Target } from './run.ts';
+
+const DRIVERS: Record<FoundBrowser['driver'], Driver> = {
+  playwright: drivePlaywright,
+  webdriver: driveWebDriver,
+};
+
+/** Why the sweep cannot go on: the exit code, having printed the reason (or, for --help, the usage). */
+export interface InputsRefused {
+  exit: number;
+}
+
+type Io = { out: (line?: string) => void; fail: (line: string) => void };
+
+export async function checkInputs(
+  argv: readonly string[],
+  io: Io,
+): Promise<SweepInputs | InputsRefused> {
+  const vocab = await loadVocabulary().catch((e: unknown) => e as Error);
+  if (vocab instanceof Error) return refuse(io, vocab.message, 1);
+  let args: SweepArgs;
+  try {
+    args = parseSweepArgs(argv, vocab, KNOWN_BROWSER_IDS);
+  } catch (e) {
+    if (!(e instanceof ArgsError)) throw e;
+    return refuse(io, `${e.message} (see --help)`);
+  }
+  if (args.help) {
+    io.out(sweepUsage(vocab, KNOWN_BROWSER_IDS));
+    return { exit: 0 };
+  }
+  const names = await checkPlanNames(args.plan).catch((e: unknown) => e as Error);
+  if (names instanceof Error) return refuse(io, names.message, 1);
+  if (names.problem !== null) return refuse(io, `${names.problem} (see --help)`);
+  const files = checkFiles(args, names.rows);
+  if (typeof files === 'string') return refuse(io, files);
+  const missing: BrowserOutcome[] = [];
+  const targets = chooseTargets(args, missing, io.fail);
+  if (targets === null) return { exit: 1 };
+  return {
+    args,
+    plan: args.plan,
+    vocab,
+    baselineDocs: files.baselineDocs,
+    targets,
+    missing,
+    launchPlan: launchPlanOf(args),
+  };
+}
+
+function refuse(io: Io, line: string, exit = 2): InputsRefused {
+  io.fail(line);
+  return { exit };
+}
+
+/** The output folder (writable, with room for the plan's `rows`), a prebuilt page and a baseline file; a string says what is wrong with them. */
+function checkFiles(args: SweepArgs, rows: number): { baselineDocs: ResultsFile[] } | string {
+  try {
+    OutputDir.check(resolve(args.out), rows);
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    return e.message;
+  }
+  if (args.page !== null && !distExists(resolve(args.page)))
+    return `--page: ${resolve(args.page)} has no built page (index.html)`;
+  const tmp = args.manual || args.remote ? null : tempProblem();
+  if (tmp !== null) return tmp;
+  if (!args.baseline) return { baselineDocs: [] };
+  try {
+    return { baselineDocs: readResultsFiles([args.baseline.path]).flat() };
+  } catch (e) {
+    if (!(e instanceof ResultsError)) throw e;
+    return `--baseline: ${e.message}`;
+  }
+}
+
+function launchPlanOf(args: SweepArgs): { first: number; last: number }[] {
+  const passes = passesOf(args.plan.auto);
+  return args.manual
+    ? [{ first: 1, last: passes }]
+    : launchPasses(passes, args.launches ?? defaultLaunches(passes, args.plan.budgetMs));
+}
+
+/**
+ * The browsers this sweep runs: --manual's one, --remote's, or local ones found by discovery
+ * (the ones asked for, or every one found). A requested browser that is not found becomes a
+ * 'not-found' outcome. Null when there is nothing to run; the reason has been printed.
+ */
+function chooseTargets(
+  args: SweepArgs,
+  missing: BrowserOutcome[],
+  fail: (line: string) => void,
+): Target[] | null {
+  if (args.manual)
+    return [
+      {
+        id: 'manual',
+        browser: null,
+        drive: (_url, session, signal) => driveManual(session, signal),
+      },
+    ];
+  if (args.remote) {
+    try {
+      return (args.browsers ?? ['chromium']).map((id) =>
+        driveWith(remoteBrowser(id, args.remote as string)),
+      );
+    } catch (e) {
+      fail(`--remote: ${e instanceof Error ? e.message : String(e)}`);
+      return null;
+    }
+  }
+  const candidates = findBrowsers();
+  const requested = args.browsers ?? candidates.filter((c) => c.found).map((c) => c.id);
+  const targets: Target[] = [];
+  for (const id of requested) {
+    const c = candidates.find((b) => b.id === id);
+    if (c?.found) targets.push(driveWith(c));
+    else {
+      const why = c ? c.why : 'this build has no way to find or drive it';
+      fail(`${id}: not found: ${why}`);
+      missing.push({ browser: id, end: { kind: 'not-found', message: why }, cases: [] });
+    }
+  }
+  if (targets.length > 0) return targets;
+  fail(
+    args.browsers
+      ? `none of the requested browsers (${requested.join(', ')}) was found. On Debian, install them as root: ${DEBIAN_INSTALL}`
+      : `no browser found. On Debian, install them as root: ${DEBIAN_INSTALL}; elsewhere: npx playwright install`,
+  );
+  return null;
+}
+
+function driveWith(b: FoundBrowser): Target {
+  return {
+    id: b.id,
+    browser: b,
+    drive: (url, session, signal) => DRIVERS[b.driver]({ browser: b, url, session, signal }),
+  };
+}

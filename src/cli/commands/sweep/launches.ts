@@ -1,0 +1,249 @@
+/**
+ * Phase 4 of a sweep: one browser's launches. Each launch is a new browser that takes its share
+ * of the passes and of the budget (launch.ts), going on from the rows the launch before carried;
+ * every finished row and every carry goes to the partial file at once, so a crash later keeps it.
+ * The loop returns how the browser's run ended.
+ */
+import { PAGE_QUERY } from '../../../core/collector.ts';
+import { errorMessage } from '../../../core/errors.ts';
+import { carryKey, checkCarry, type Carry } from '../../../core/launch.ts';
+import { planToQuery, type Plan } from '../../../core/plan.ts';
+import type { CaseResult } from '../../../core/results.ts';
+import { carriedResult } from '../../../core/row.ts';
+import { OutputError, PARTIAL_SCHEMA } from '../../files/output.ts';
+import { acrossLaunches, progressLine } from '../../terminal/progress.ts';
+import { COLLECT_PATH } from '../../server/page-server.ts';
+import { BrowserSession, defaultLimits, type RunEnd } from '../../server/session.ts';
+import { labelOf, type BrowserRun, type SweepRun, type Target } from './run.ts';
+import { printManualInstructions } from './host-page.ts';
+
+/** A store that cannot delete its databases warns once per sample; the first few say enough. */
+export const MAX_WARNINGS_SHOWN = 5;
+
+/**
+ * The page URL that runs the plan and reports to the collector. The collector is named by its
+ * path, so the URL works from whichever address the browser reached the page by. Without a
+ * browser label (--manual) the page names itself from its user agent.
+ */
+export function pageUrl(
+  origin: string,
+  token: string,
+  browser: string | null,
+  runId: string,
+  plan: Plan,
+): string {
+  const query = new URLSearchParams({
+    [PAGE_QUERY.collector]: COLLECT_PATH,
+    [PAGE_QUERY.token]: token,
+    ...(browser === null ? {} : { [PAGE_QUERY.browser]: browser }),
+    [PAGE_QUERY.runId]: runId,
+    [PAGE_QUERY.autorun]: '1',
+  });
+  for (const [k, v] of planToQuery(plan)) query.set(k, v);
+  return `${origin}/?${query}`;
+}
+
+/** What a launch leaves: the rows it carries on to the next launch, or how the browser's run ended. */
+type LaunchStep = { carry: Carry } | { end: RunEnd };
+
+/** Run the browser's launches in turn, the run in flight being `run.browser` meanwhile; how its run ended. */
+export async function runLaunches(
+  run: SweepRun,
+  target: Target,
+): Promise<{ b: BrowserRun; end: RunEnd }> {
+  const b = startBrowser(run, target);
+  const ticker = setInterval(() => run.view.update(progressOf(run, b)), 1000);
+  try {
+    let carry: Carry | null = null;
+    for (const [k, range] of run.launchPlan.entries()) {
+      if (k > 0) nextLaunch(run, b);
+      setOrder(run, b, k, range, carry);
+      b.launched++;
+      const step = afterLaunch(
+        run,
+        b,
+        await target.drive(b.url, b.session, run.stop.closing.signal),
+        range.last,
+      );
+      if ('end' in step) return { b, end: step.end };
+      carry = step.carry;
+    }
+    return {
+      b,
+      end: { kind: 'cancelled', message: 'the sweep stopped before this browser started' },
+    };
+  } finally {
+    clearInterval(ticker);
+    b.order = undefined;
+  }
+}
+
+function startBrowser(run: SweepRun, target: Target): BrowserRun {
+  const url = pageUrl(
+    run.origin,
+    run.token,
+    target.browser ? target.id : null,
+    run.runId,
+    run.plan,
+  );
+  const now = Date.now();
+  const budgetMs = run.plan.budgetMs ?? 0;
+  const b: BrowserRun = {
+    target,
+    startedAt: new Date(now).toISOString(),
+    url,
+    session: newSession(run, target, () => b, 1),
+    carried: [],
+    launched: 0,
+    warnings: 0,
+    order: undefined,
+    across: {
+      launch: 1,
+      of: run.launchPlan.length,
+      startedAt: now,
+      samplesBefore: 0,
+      rowsBefore: 0,
+      budgetUsedMs: 0,
+      launchBudgetMs: budgetMs,
+      budgetMs,
+    },
+  };
+  run.browser = b;
+  if (!target.browser) printManualInstructions(run, url);
+  run.view.update(progressOf(run, b));
+  return b;
+}
+
+/** A session per launch: its progress, warnings and finished rows, each row written at once. */
+function newSession(
+  run: SweepRun,
+  target: Target,
+  browser: () => BrowserRun,
+  launch: number,
+): BrowserSession {
+  const limits = defaultLimits(run.plan.timeoutMs, run.plan.budgetMs);
+  if (!target.browser) limits.startupMs = run.args.waitMs;
+  return new BrowserSession(
+    target.browser ? target.id : null,
+    limits,
+    {
+      onProgress: () => run.view.update(progressOf(run, browser())),
+      onWarning: (text) => {
+        if (++browser().warnings <= MAX_WARNINGS_SHOWN)
+          run.view.note(`${labelOf(browser())}: warning: ${text}`);
+      },
+      onCase: () => writePartial(run, browser()),
+      onPass: () => writePartial(run, browser()),
+    },
+    launch,
+  );
+}
+
+/** The next launch starts where the last one's clock, samples and rows ended. */
+function nextLaunch(run: SweepRun, b: BrowserRun): void {
+  const p = b.session.progress;
+  b.across.samplesBefore += p.samplesDone;
+  b.across.rowsBefore = p.rowsDone;
+  b.across.budgetUsedMs += Date.now() - (p.startedAt ?? Date.now());
+  b.session = newSession(run, b.target, () => b, b.launched + 1);
+}
+
+/** Each launch takes its passes with an even share of the budget that is left; starting a browser comes on top of it. */
+function setOrder(
+  run: SweepRun,
+  b: BrowserRun,
+  k: number,
+  range: { first: number; last: number },
+  carry: Carry | null,
+): void {
+  const launches = run.launchPlan.length;
+  const budgetLeft = Math.max(0, (run.plan.budgetMs ?? 0) - b.across.budgetUsedMs);
+  Object.assign(b.across, { launch: k + 1, launchBudgetMs: budgetLeft / (launches - k) });
+  b.order =
+    launches > 1
+      ? {
+          launch: k + 1,
+          ...range,
+          budgetMs: b.across.launchBudgetMs,
+          budgetLeftMs: budgetLeft,
+          carry,
+        }
+      : undefined;
+}
+
+/** What a launch's end means: go on with its carry, or end the browser's run. */
+function afterLaunch(run: SweepRun, b: BrowserRun, end: RunEnd, passesDone: number): LaunchStep {
+  if (end.kind !== 'done' || end.carry === undefined) return { end };
+  let carry: Carry;
+  try {
+    carry = checkCarry(end.carry, run.runId, passesDone);
+  } catch (e) {
+    return {
+      end: {
+        kind: 'rejected',
+        message: `the rows launch ${b.launched} carried were refused: ${errorMessage(e)}`,
+      },
+    };
+  }
+  // Nothing to sample in the page (every row unsupported, or driven by the sweep): its rows are all in this document.
+  if (carry.rows.length === 0) return { end: { kind: 'done', results: end.results } };
+  b.carried = carry.rows.flatMap((row) => carriedResult(row) ?? []);
+  writePartial(run, b);
+  // Stopped as this launch ended: its document holds only the rows that never ran; the carried ones are kept.
+  if (run.stop.requested)
+    return {
+      end: { kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM) between two launches' },
+    };
+  return { carry };
+}
+
+/**
+ * The rows to keep, each in its newest form: as the launches before carried it, as this launch's
+ * last finished pass left it, or as this launch finished it. A crash or hang then loses at most
+ * the pass in flight.
+ */
+export function keptRows(b: BrowserRun): CaseResult[] {
+  const passRows = (b.session.lastPass?.rows ?? []).flatMap((row) => carriedResult(row) ?? []);
+  const newest = new Map<string, CaseResult>();
+  for (const row of [...b.carried, ...passRows, ...b.session.cases]) newest.set(carryKey(row), row);
+  return [...newest.values()];
+}
+
+/** The rows so far to the partial file; a write that fails everywhere is said once, and the rows stay in memory for the end. */
+function writePartial(run: SweepRun, b: BrowserRun): void {
+  const label = labelOf(b);
+  const rescuedBefore = run.output.rescued;
+  try {
+    run.output.writePartial(label, {
+      schema: PARTIAL_SCHEMA,
+      note: 'rows of a browser run that did not finish; the complete results file replaces this one when it does',
+      run: { id: run.runId, browser: label, startedAt: b.startedAt, plan: run.plan },
+      userAgent: b.session.progress.userAgent,
+      cases: keptRows(b),
+    });
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    if (run.unwritten.length === 0) run.view.note(`${label}: warning: ${e.message}`);
+    if (!run.unwritten.includes(e.message)) run.unwritten.push(e.message);
+  }
+  const rescued = run.output.rescued;
+  if (rescued && !rescuedBefore)
+    run.view.note(`${label}: warning: ${rescued.why}; the rows go to ${rescued.dir} instead`);
+}
+
+function progressOf(run: SweepRun, b: BrowserRun): string {
+  const now = Date.now();
+  if (run.launchPlan.length > 1)
+    return progressLine(
+      labelOf(b),
+      acrossLaunches(b.session.progress, b.across, now),
+      now,
+      `launch ${b.across.launch}/${b.across.of}: starting the browser and loading the page…`,
+    );
+  return progressLine(
+    labelOf(b),
+    b.session.progress,
+    now,
+    b.target.browser ? undefined : 'waiting for a browser to open the URL…',
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * `npm run sweep`: build the page, serve it cross-origin isolated with a collector, open it in
+ * each browser in turn, and write what the page sends back. The benchmark itself runs in the
+ * page; the sweep only orchestrates, prints and writes files. The browsers are local ones
+ * (discovery), remote ones (`--remote`), or whichever one a person points at the printed URL
+ * (`--manual`); the page reports to the collector the same way from each.
+ *
+ * A sweep reads as its phases, each a module of this folder:
+ *   1. check inputs (inputs.ts): flags, names, output, page, baseline, browsers; nothing starts before;
+ *   2. variants (variants.ts): the npm versions and local folders the plan names, installed or checked;
+ *   3. build and serve (host-page.ts): the page, and the collector that hands messages to the browser in flight;
+ *   4. run launches (launches.ts): per browser, its passes over launches of their own, rows kept as they come;
+ *   5. driven rows (driven.ts): the rows a driver must act for (crash, cold, tabs, quota);
+ *   6. write (write.ts): the browser's results file, or its partial file; the CSV at the end;
+ *   7. report (report.ts): a line per browser, the table, the files and the verdict.
+ * What they share is one SweepRun, and a BrowserRun for the browser in flight (run.ts).
+ *
+ * Exit codes: 0 every browser completed and no row is error or timeout; 1 otherwise (the last
+ * line says why); 2 bad flags; with --baseline, the gate's code; with --ab, its verdict's (1 a row slower,
+ * 3 too many rows unsure; core/ab.ts).
+ *
+ * package.json runs this file with `node --import tsx`, not through the tsx CLI: the CLI relays
+ * Ctrl-C to its child and SIGKILLs a child that does not acknowledge within 30 ms, which on a busy
+ * machine killed the sweep before it could stop its WebDriver process group.
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { isEntry, PROCESS_IO, runEntry } from '../../args/command-io.ts';
+import { makeRunId, OutputDir } from '../../files/output.ts';
+import { ProgressView } from '../../terminal/progress.ts';
+import { announce } from './announce.ts';
+import { checkInputs } from './inputs.ts';
+import { runLaunches } from './launches.ts';
+import { reportBrowser, reportSweep } from './report.ts';
+import type { SweepInputs, SweepRun } from './run.ts';
+import { buildAndServe } from './host-page.ts';
+import { prepareVariants } from './variants.ts';
+import { SweepStop } from './stop.ts';
+import { writeBrowser, writeCsv } from './write.ts';
+
+export async function sweep(argv: readonly string[]): Promise<number> {
+  // Everything the sweep prints passes through printable: names and messages come from files and pages.
+  const out = (line = '') => PROCESS_IO.stdout(`${line}\n`);
+  const fail = (line: string) => PROCESS_IO.stderr(`sweep: ${line}\n`);
+  const inputs = await checkInputs(argv, { out, fail });
+  if ('exit' in inputs) return inputs.exit;
+  const variants = await prepareVariants(inputs, { out, fail });
+  if ('exit' in variants) return variants.exit;
+  const run = newRun(inputs, variants, out, fail);
+  announce(run);
+  // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
+  run.stop.listen();
+  try {
+    if (!(await buildAndServe(run))) return 1;
+    for (const target of run.targets) {
+      if (run.stop.requested) break;
+      const { b, end } = await runLaunches(run, target);
+      const outcome = await writeBrowser(run, b, end);
+      run.outcomes.push(outcome);
+      reportBrowser(run, b, outcome);
+    }
+  } finally {
+    await closeRun(run);
+  }
+  writeCsv(run);
+  return reportSweep(run);
+}
+
+function newRun(
+  inputs: SweepInputs,
+  variants: SweepRun['variants'],
+  out: SweepRun['out'],
+  fail: SweepRun['fail'],
+): SweepRun {
+  const runId = makeRunId();
+  const run: SweepRun = {
+    ...inputs,
+    variants,
+    runId,
+    token: randomUUID(),
+    output: new OutputDir(resolve(inputs.args.out), runId),
+    // A page that said hello and has not ended can be asked to stop.
+    stop: new SweepStop(() => {
+      const s = run.browser?.session;
+      return s !== undefined && !s.isOver && s.progress.userAgent !== null;
+    }),
+    view: new ProgressView(process.stdout),
+    outcomes: [...inputs.missing],
+    out,
+    fail,
+    root: '',
+    origin: '',
+    refusedLabels: new Set(),
+    unwritten: [],
+  };
+  return run;
+}
+
+/** Whatever the sweep started, stopped: the session in flight, the server, a private build, the signal handlers. */
+async function closeRun(run: SweepRun): Promise<void> {
+  run.stop.close();
+  run.browser?.session.end({ kind: 'cancelled', message: 'the sweep stopped' });
+  await run.server?.close();
+  if (run.privateBuild) rmSync(run.privateBuild, { recursive: true, force: true });
+}
+
+if (isEntry(import.meta.url)) runEntry('sweep', sweep);

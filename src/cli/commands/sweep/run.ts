@@ -1,0 +1,105 @@
+/**
+ * The records every phase of a sweep shares: one SweepRun for the whole sweep, and a BrowserRun
+ * for the browser in flight. Phases read and update these instead of closures over shared lets.
+ */
+import type { Plan, PlanVocabulary } from '../../../core/plan.ts';
+import type { LaunchOrder } from '../../../core/launch.ts';
+import type { CaseResult, ResultsFile } from '../../../core/results.ts';
+import type { SweepArgs } from '../../args/sweep-args.ts';
+import type { FoundBrowser } from '../../drivers/discovery.ts';
+import type { OutputDir } from '../../files/output.ts';
+import type { LaunchProgress, ProgressView } from '../../terminal/progress.ts';
+import type { StorebenchServer } from '../../server/page-server.ts';
+import type { BrowserSession, RunEnd } from '../../server/session.ts';
+import type { VariantSource } from '../../build/variant-sources.ts';
+import type { SweepStop } from './stop.ts';
+
+/** One browser to run: how to reach it. */
+export interface Target {
+  /** The label before the page names itself; for --manual, 'manual'. */
+  id: string;
+  /** Null for --manual: the browser is whichever one opens the URL. */
+  browser: FoundBrowser | null;
+  drive: (url: string, session: BrowserSession, signal: AbortSignal) => Promise<RunEnd>;
+}
+
+/** How a browser's run ended, as the report reads it. */
+export interface BrowserOutcome {
+  browser: string;
+  end: RunEnd | { kind: 'not-found'; message: string };
+  cases: readonly CaseResult[];
+}
+
+/** What the input check hands on: everything is valid, nothing has started. */
+export interface SweepInputs {
+  readonly args: SweepArgs;
+  readonly plan: Plan;
+  /** What a plan may name, as the registries say: adapters and what packages they wrap among it. */
+  readonly vocab: PlanVocabulary;
+  readonly baselineDocs: readonly ResultsFile[];
+  readonly targets: readonly Target[];
+  /** Browsers asked for and not found: outcomes before anything runs. */
+  readonly missing: readonly BrowserOutcome[];
+  /** The passes of each launch of a browser the sweep starts; a --manual browser takes them all in one. */
+  readonly launchPlan: readonly { first: number; last: number }[];
+}
+
+export interface SweepRun extends SweepInputs {
+  /** The plan's variants built from packages (phase 2, variants.ts), to build into the page. */
+  readonly variants: readonly VariantSource[];
+  readonly runId: string;
+  readonly token: string;
+  readonly output: OutputDir;
+  readonly stop: SweepStop;
+  readonly view: ProgressView;
+  readonly outcomes: BrowserOutcome[];
+  readonly out: (line?: string) => void;
+  readonly fail: (line: string) => void;
+  /** The built page's folder, once built or chosen (--page). */
+  root: string;
+  /** A page built for this sweep alone, removed at its end. */
+  privateBuild?: string;
+  server?: StorebenchServer;
+  /** Where the browsers load the page from. */
+  origin: string;
+  /** The browser in flight. */
+  browser?: BrowserRun;
+  /** Manual labels already told that another browser's results are not recorded. */
+  readonly refusedLabels: Set<string>;
+  /** Files that could be written neither to --out nor to the fallback folder, each with why. */
+  readonly unwritten: string[];
+}
+
+/** One browser's run over its launches. */
+export interface BrowserRun {
+  readonly target: Target;
+  /** When its first launch started (ISO), the run's start in its results. */
+  readonly startedAt: string;
+  readonly url: string;
+  /** The session of the launch in flight. */
+  session: BrowserSession;
+  /** The rows the launches before carried, as results rows (row.carriedResult). */
+  carried: CaseResult[];
+  /** Launches started. */
+  launched: number;
+  /** Runner warnings seen, of which the first few are shown. */
+  warnings: number;
+  /** What the page of the launch in flight asks for at GET ?launch= (launch.ts). */
+  order: LaunchOrder | undefined;
+  readonly across: LaunchProgress;
+}
+
+/** --manual labels its browser from the page's own name for itself: manual-firefox, manual-safari. */
+export function manualLabel(pageLabel: string | null): string {
+  // The name arrives over the network and becomes part of a file name, so only a plain word of it is kept.
+  const word = (pageLabel ?? '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return `manual-${word || 'browser'}`;
+}
+
+/** The browser's name in files and lines: its id, or for --manual the page's own name. */
+export function labelOf(b: BrowserRun): string {
+  return b.target.browser ? b.target.id : manualLabel(b.session.browser);
+}

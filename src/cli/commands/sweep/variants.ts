@@ -1,0 +1,53 @@
+/**
+ * Phase 2 of a sweep: the variants the plan names (core/variant.ts). An npm version is installed
+ * into the cache once (or found there), a local folder is checked, and each says what identifies
+ * its build; instruments (`@+N%`) need nothing. A missing version, an unreachable registry or a
+ * folder that is not the package stops the sweep here with exit 2, before any build or browser.
+ */
+import { resolve } from 'node:path';
+import {
+  builtVariants,
+  describeSource,
+  packageVariants,
+  variantSource,
+  VariantSourceError,
+  type VariantSource,
+} from '../../build/variant-sources.ts';
+import type { InputsRefused } from './inputs.ts';
+import type { SweepInputs } from './run.ts';
+
+type Io = { out: (line?: string) => void; fail: (line: string) => void };
+
+export async function prepareVariants(
+  inputs: SweepInputs,
+  io: Io,
+): Promise<VariantSource[] | InputsRefused> {
+  const wanted = packageVariants(inputs.plan.adapters, inputs.vocab);
+  if (wanted.length === 0) return [];
+  const { args } = inputs;
+  if (args.page !== null) {
+    const page = resolve(args.page);
+    const missing = wanted.filter((v) => !builtVariants(page).includes(v.id));
+    if (missing.length === 0) return [];
+    return refuse(
+      io,
+      `--page: ${page} was built without ${missing.map((v) => v.id).join(', ')}; leave out --page so that the sweep builds the page with them`,
+    );
+  }
+  const sources: VariantSource[] = [];
+  for (const v of wanted) {
+    try {
+      sources.push(await variantSource(v, inputs.vocab, (line) => io.out(`  ${v.id}: ${line}`)));
+    } catch (e) {
+      if (!(e instanceof VariantSourceError)) throw e;
+      return refuse(io, `${v.id}: ${e.message}`);
+    }
+    io.out(`  ${v.id}: ${describeSource(sources.at(-1) as VariantSource)}`);
+  }
+  return sources;
+}
+
+function refuse(io: Io, line: string): InputsRefused {
+  io.fail(line);
+  return { exit: 2 };
+}

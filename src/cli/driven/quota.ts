@@ -1,0 +1,79 @@
+/**
+ * The quota suite's trials (suites/quota.ts). For each store: start the browser on a profile of
+ * its own with a small storage quota (Firefox: the preference
+ * dom.quotaManager.temporaryStorage.fixedLimit, set before the start; Chromium: DevTools'
+ * Storage.overrideQuotaForOrigin on the page's origin), then per sample let the page fill a fresh
+ * database until a write fails. The profile is removed after the row, whatever happened.
+ */
+import { stoppedRow } from '../../core/driven.ts';
+import { errorMessage, TimeoutError, withTimeout } from '../../core/errors.ts';
+import type { CaseResult } from '../../core/results.ts';
+import { resolveSuiteParams } from '../../core/suite.ts';
+import { quotaRecord, quotaRow, quotaSuite, type QuotaSample } from '../../../suites/quota.ts';
+import type { DrivenRun } from './trial.ts';
+import { RestartableBrowser } from '../drivers/restartable.ts';
+
+export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseResult> {
+  const quotaBytes = Number(row.params.quotaMb) * 1024 * 1024;
+  const fills = Number(resolveSuiteParams(quotaSuite, run.plan.params).fills);
+  if (run.how.engine === 'webkit')
+    return {
+      ...row,
+      samples: [],
+      warmup: [],
+      status: 'unsupported',
+      reason: "Playwright's WebKit has no way to set a storage quota",
+    };
+  const browser = new RestartableBrowser(
+    run.how,
+    {},
+    { 'dom.quotaManager.temporaryStorage.fixedLimit': Math.round(quotaBytes / 1024) },
+  );
+  browser.stopOn(run.signal);
+  const samples: QuotaSample[] = [];
+  try {
+    const page = await browser.start(run.pageUrl);
+    if (run.how.engine === 'chromium') {
+      const cdp = await browser.devtools(page);
+      await cdp.send('Storage.overrideQuotaForOrigin', {
+        origin: new URL(run.pageUrl).origin,
+        quotaSize: quotaBytes,
+      });
+    }
+    for (let s = 0; s < fills && !run.signal.aborted; s++) {
+      run.onProgress(`quota ${row.adapter}: fill ${s + 1} of ${fills}`);
+      const request = {
+        adapter: row.adapter,
+        db: `storebench-quota-${s}`,
+        fixture: run.plan.fixture,
+        seed: run.plan.seed,
+        maxDocs: Number(row.params.maxDocs),
+        timeoutMs: run.plan.timeoutMs,
+        // Firefox asks the user whether to persist; a headless browser shows no one the prompt.
+        askPersist: run.how.engine === 'chromium',
+      };
+      samples.push(
+        await withTimeout(
+          page.evaluate((q) => window.__storebenchTrials.quota.fill(q), request),
+          run.plan.timeoutMs + 30_000,
+          'filling the store',
+        ),
+      );
+    }
+  } catch (e) {
+    if (run.signal.aborted) return stoppedRow(row);
+    // The fills before keep their findings: a store that hangs once it was full is a finding too.
+    const status = e instanceof TimeoutError ? 'timeout' : 'error';
+    return {
+      ...row,
+      samples: samples.map((s) => s.ms),
+      warmup: [],
+      ...quotaRecord(samples),
+      status,
+      reason: `quota fill ${samples.length + 1}: ${errorMessage(e)}`,
+    };
+  } finally {
+    await browser.dispose();
+  }
+  return run.signal.aborted ? stoppedRow(row) : quotaRow(row, samples);
+}

@@ -1,0 +1,309 @@
+/**
+ * The sweep's closing table: one row per suite/case/adapter/size, one column per browser.
+ * Pure: results in, text out.
+ */
+import { DRIVEN_SUITES, isTimedSection } from '../../../suites/driven.ts';
+import { formatPrecision, rowPrecision } from '../../core/precision.ts';
+import { shareNote } from '../../core/share.ts';
+import type { CaseResult } from '../../core/results.ts';
+import { MEDIAN_CI_MIN_N } from '../../core/stats.ts';
+import { printableField } from './escape.ts';
+import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../../core/timer.ts';
+
+export interface BrowserColumn {
+  browser: string;
+  cases: readonly CaseResult[];
+  /** The timer step the browser measured, to mark medians too close to it; unknown when absent. */
+  timerStepMs?: number;
+}
+
+export type Align = 'left' | 'right';
+
+/**
+ * Plain columns separated by two spaces, with a dashed rule under the header. The header may be
+ * several lines (one array each), e.g. a name over what its numbers are. Cells often hold text
+ * from a results file, so their control characters are escaped (escape.ts).
+ */
+export function renderTable(
+  header: readonly string[] | readonly (readonly string[])[],
+  rawRows: readonly (readonly string[])[],
+  align: readonly Align[],
+): string {
+  const heads = isLines(header) ? header : [header];
+  const rows = rawRows.map((r) => r.map(printableField));
+  // A loop, not Math.max(...): a compare of many thousand rows would overflow the stack with its arguments.
+  const widths = (heads[0] ?? []).map(() => 0);
+  for (const r of [...heads, ...rows])
+    widths.forEach((w, i) => (widths[i] = Math.max(w, (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    widths
+      .map((w, i) => {
+        const cell = cells[i] ?? '';
+        return align[i] === 'right' ? cell.padStart(w) : cell.padEnd(w);
+      })
+      .join('  ')
+      .trimEnd();
+  return [...heads.map(line), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+function isLines(
+  header: readonly string[] | readonly (readonly string[])[],
+): header is readonly (readonly string[])[] {
+  return Array.isArray(header[0]);
+}
+
+/** Three significant figures, and never fewer decimals than needed to tell 0.0412 from 0.0415. */
+export function formatMs(ms: number): string {
+  const decimals =
+    ms >= 100
+      ? 0
+      : ms >= 10
+        ? 1
+        : ms >= 1
+          ? 2
+          : ms > 0
+            ? Math.min(6, 2 - Math.floor(Math.log10(ms)))
+            : 3;
+  return ms.toFixed(decimals);
+}
+
+type OkRow = Extract<CaseResult, { status: 'ok' }>;
+
+/**
+ * The median with its own 95% interval, as the larger side over the median (`4.21 ±1.4%`), or
+ * why there is none: too few samples, or a file written before the interval was recorded.
+ */
+export function formatMedian(row: OkRow): string {
+  const median = formatMs(row.stats.median);
+  const ci = row.stats.medianCi;
+  if (ci === undefined && row.precision === undefined) return `${median} (interval not recorded)`;
+  const p = rowPrecision(row);
+  if (p === null) return `${median} (n<${MEDIAN_CI_MIN_N}, no interval)`;
+  // A 0 ms median (a coarse timer) has no relative interval: give the interval itself.
+  if (!Number.isFinite(p))
+    return ci ? `${median} [${formatMs(ci.lo)}, ${formatMs(ci.hi)}]` : median;
+  return `${median} ${formatPrecision(p)}`;
+}
+
+/** Whether a row's timed section is under the timer-resolution floor; a row whose sample is not one timed section never is (suites/driven.ts). */
+function underTimerFloor(row: OkRow, timerStepMs: number): boolean {
+  return isTimedSection(row) && underTimerResolution(timedSectionMs(row), timerStepMs);
+}
+
+export function formatCell(
+  row: CaseResult | undefined,
+  timerStepMs = 0,
+  fastestMs?: number,
+): string {
+  if (!row) return '-';
+  if (row.status === 'ok')
+    return `${formatMedian(row)}${fastestMs !== undefined ? ` ${formatFactor(row.stats.median / fastestMs)}` : ''}${underTimerFloor(row, timerStepMs) ? ' ~' : ''}`;
+  return row.status;
+}
+
+/** A factor to the fastest store: `×1.00`, `×3.42`, `×115`. */
+export function formatFactor(f: number): string {
+  if (!Number.isFinite(f)) return '×-';
+  return `×${f < 10 ? f.toFixed(2) : f < 100 ? f.toFixed(1) : f.toFixed(0)}`;
+}
+
+const key = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) =>
+  `${r.suite}\u0000${r.case}\u0000${r.adapter}\u0000${r.size}`;
+
+/** What the browser columns hold, under each browser's name. */
+export const COLUMN_NOTE = 'median ms (95% CI) × fastest';
+
+export const LEGEND =
+  'Cells: the median ms per sample, ± the larger side of the 95% confidence interval of that median (distribution-free), in % of the median, ' +
+  'then its factor to the fastest store of that case and size in that browser (×1.00 is the fastest); ' +
+  `(n<${MEDIAN_CI_MIN_N}, no interval): too few samples for one; (interval not recorded): a file from before the median's interval was recorded; ` +
+  'unsupported / error / timeout: the row status, reason below; a row no browser could run is only listed under Unsupported; -: no result (the browser did not finish); ' +
+  `~: the median is under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes).`;
+
+/**
+ * The table, its legend, each driven suite's findings, and one line per error or timeout and
+ * per distinct unsupported reason. Rows follow the run (suite, case, size as they came), and
+ * within one group the adapters follow `adapterOrder` (the plan's), not the order rows finished
+ * in: the runner finishes unsupported rows first.
+ */
+export function resultsTable(
+  columns: readonly BrowserColumn[],
+  adapterOrder: readonly string[] = [],
+): string {
+  const order = rowOrder(columns, adapterOrder);
+  const byBrowser = columns.map((col) => new Map(col.cases.map((r) => [key(r), r])));
+  const header = [
+    ['suite', 'case', 'adapter', 'size', ...columns.map((c) => c.browser)],
+    ['', '', '', '', ...columns.map(() => COLUMN_NOTE)],
+  ];
+  const align: Align[] = ['left', 'left', 'left', 'right', ...columns.map((): Align => 'right')];
+  const fastest = columns.map(fastestByGroup);
+  // A row every browser reports unsupported says nothing a line under Unsupported does not.
+  const shown = order.filter((r) =>
+    byBrowser.some((m) => {
+      const cell = m.get(key(r));
+      return cell !== undefined && cell.status !== 'unsupported';
+    }),
+  );
+  const rows = shown.map((r) => [
+    r.suite,
+    r.case,
+    r.adapter,
+    String(r.size),
+    ...byBrowser.map((m, i) =>
+      formatCell(m.get(key(r)), columns[i]?.timerStepMs, fastest[i]?.get(groupKey(r))),
+    ),
+  ]);
+  return [
+    rows.length > 0 ? renderTable(header, rows, align) : '(no rows)',
+    LEGEND,
+    ...tableNotes(columns),
+  ].join('\n');
+}
+
+const groupKey = (r: Pick<CaseResult, 'suite' | 'case' | 'size'>) =>
+  `${r.suite}\u0000${r.case}\u0000${r.size}`;
+
+/** Rows as the run went (suite, case, size as they came), the adapters of a group in the plan's order. */
+function rowOrder(
+  columns: readonly BrowserColumn[],
+  adapterOrder: readonly string[],
+): Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] {
+  const order: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>[] = [];
+  const seen = new Set<string>();
+  const groupRank = new Map<string, number>();
+  for (const r of columns.flatMap((col) => col.cases)) {
+    if (!groupRank.has(groupKey(r))) groupRank.set(groupKey(r), groupRank.size);
+    if (!seen.has(key(r))) {
+      seen.add(key(r));
+      order.push(r);
+    }
+  }
+  const adapterRank = (a: string) => {
+    const i = adapterOrder.indexOf(a);
+    return i === -1 ? adapterOrder.length : i;
+  };
+  // Array sort is stable, so adapters the plan does not name keep their first-seen order.
+  return order.sort(
+    (a, b) =>
+      (groupRank.get(groupKey(a)) ?? 0) - (groupRank.get(groupKey(b)) ?? 0) ||
+      adapterRank(a.adapter) - adapterRank(b.adapter),
+  );
+}
+
+/** The fastest ok median of each case and size in one browser: the factor's denominator. */
+function fastestByGroup(col: BrowserColumn): Map<string, number> {
+  const best = new Map<string, number>();
+  for (const r of col.cases) {
+    if (r.status !== 'ok' || !(r.stats.median > 0)) continue;
+    best.set(groupKey(r), Math.min(best.get(groupKey(r)) ?? Infinity, r.stats.median));
+  }
+  return best;
+}
+
+/** What the table's cells cannot say, each under its heading: coarse timers, costly rows, driven suites' findings, failures, unsupported stores. */
+function tableNotes(columns: readonly BrowserColumn[]): string[] {
+  const out: string[] = [];
+  const section = (heading: string, lines: readonly string[], most = Infinity) => {
+    if (lines.length === 0) return;
+    out.push('', heading, ...lines.slice(0, most).map((line) => `  ${line}`));
+    if (lines.length > most) out.push(`  … and ${lines.length - most} more`);
+  };
+  const each = (fn: (col: BrowserColumn, r: CaseResult) => string | null) =>
+    columns.flatMap((col) => col.cases.flatMap((r) => fn(col, r) ?? []));
+  section(
+    `Under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes):`,
+    each((col, r) =>
+      r.status === 'ok' && col.timerStepMs !== undefined && underTimerFloor(r, col.timerStepMs)
+        ? `${col.browser} ${r.adapter} ${r.suite}/${r.case} size ${r.size}: median timed section ${formatMs(timedSectionMs(r))} ms = ${Math.round(timedSectionMs(r) / col.timerStepMs)} steps of ${col.timerStepMs} ms`
+        : null,
+    ),
+    10,
+  );
+  section(
+    'Costly rows (a sample costs too much of its share of the budget to take its minimum in every pass):',
+    each((col, r) =>
+      r.status === 'ok' && r.stopped === 'share' && r.share
+        ? printableField(
+            `${col.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${shareNote(r.share, r.stats.n)}`,
+          )
+        : null,
+    ),
+    10,
+  );
+  for (const { suite, finding } of Object.values(DRIVEN_SUITES)) {
+    if (finding === null) continue;
+    section(
+      finding.heading,
+      each((col, r) => {
+        const found = r.suite === suite.id ? finding.describe(r) : null;
+        return found === null
+          ? null
+          : printableField(`${col.browser} ${r.adapter} ${r.case} size ${r.size}: ${found}`);
+      }),
+    );
+  }
+  const { problems, unsupported } = failures(columns);
+  section(
+    'Errors and timeouts:',
+    [...problems.values()].map((p) => {
+      const where =
+        p.where.length === 1
+          ? (p.where[0] as string)
+          : `${p.where.length} rows: ${p.where.slice(0, 3).join(', ')}${p.where.length > 3 ? ', …' : ''}`;
+      return `${p.browser} ${p.adapter} ${p.status} (${where}): ${oneLine(p.reason)}`;
+    }),
+  );
+  section(
+    'Unsupported:',
+    [...unsupported.values()].map(
+      (u) =>
+        `${u.browser} ${u.adapter} (${u.rows} row${u.rows === 1 ? '' : 's'}): ${oneLine(u.reason)}`,
+    ),
+  );
+  return out;
+}
+
+/** Rows that failed, or were unsupported, for the same reason in one browser and store, as one line each: a store missing in a browser fails every case alike. */
+function failures(columns: readonly BrowserColumn[]) {
+  const problems = new Map<
+    string,
+    { browser: string; adapter: string; status: string; reason: string; where: string[] }
+  >();
+  const unsupported = new Map<
+    string,
+    { browser: string; adapter: string; reason: string; rows: number }
+  >();
+  for (const col of columns) {
+    for (const r of col.cases) {
+      if (r.status === 'error' || r.status === 'timeout') {
+        const k = `${col.browser}\u0000${r.adapter}\u0000${r.status}\u0000${r.reason}`;
+        const p = problems.get(k) ?? {
+          browser: col.browser,
+          adapter: r.adapter,
+          status: r.status,
+          reason: r.reason,
+          where: [],
+        };
+        p.where.push(`${r.suite}/${r.case} size ${r.size}`);
+        problems.set(k, p);
+      } else if (r.status === 'unsupported') {
+        const k = `${col.browser}\u0000${r.adapter}\u0000${r.reason}`;
+        const u = unsupported.get(k) ?? {
+          browser: col.browser,
+          adapter: r.adapter,
+          reason: r.reason,
+          rows: 0,
+        };
+        u.rows++;
+        unsupported.set(k, u);
+      }
+    }
+  }
+  return { problems, unsupported };
+}
+
+function oneLine(text: string, max = 200): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
