@@ -8,11 +8,13 @@ import type { ParamValue } from './identity.ts';
 import {
   abVerdict,
   holmRejects,
-  pairOf,
+  pairedRatio,
+  passLogRatios,
   slowerPValue,
   type AbVerdict,
   type PairedRatio,
 } from './paired.ts';
+import { plannedLooksOf } from './plan.ts';
 import type { CaseResult, ResultsFile } from './results-schema.ts';
 
 /** One case of an A/B run in one browser: B against A. */
@@ -42,12 +44,14 @@ export function abRows(doc: ResultsFile): AbRow[] {
   const [a, b] = doc.run.plan.adapters;
   if (!ab || !a || !b) return [];
   const key = (c: CaseResult) => JSON.stringify([c.suite, c.case, c.size, c.params]);
+  const looks = plannedLooksOf(doc.run.plan.auto);
   const sideB = new Map(doc.cases.filter((c) => c.adapter === b).map((c) => [key(c), c]));
   return doc.cases.flatMap((rowA) => {
     const rowB = rowA.adapter === a ? sideB.get(key(rowA)) : undefined;
     if (!rowB) return [];
     const both = rowA.status === 'ok' && rowB.status === 'ok';
-    const ratio = both ? pairOf(rowA, rowB) : null;
+    const logs = both ? passLogRatios(rowA, rowB) : [];
+    const ratio = both ? pairedRatio(logs, looks) : null;
     const why = both
       ? ratio
         ? undefined
@@ -68,7 +72,7 @@ export function abRows(doc: ResultsFile): AbRow[] {
         b,
         ratio,
         verdict: abVerdict(ratio, ab.thresholdPct),
-        pSlower: slowerPValue(ratio, ab.thresholdPct),
+        pSlower: slowerPValue(logs, ab.thresholdPct, looks),
         ...(why ? { why } : {}),
         ...(neither ? { neither: true as const } : {}),
       },
@@ -93,6 +97,35 @@ export function abSummary(doc: ResultsFile): ResultsFile['ab'] {
     pSlower: r.pSlower,
   }));
   return { a, b, thresholdPct: ab.thresholdPct, rows };
+}
+
+/** How a pair stands at a planned look: its B/A and verdict, and whether it is settled and stops. */
+export interface PairAtLook {
+  ratio: PairedRatio | null;
+  verdict: AbVerdict;
+  /**
+   * Same or faster: its repeated interval decides it for good, so the pair stops and its launches
+   * go to the rows still open. Slower once its p-value is below 5% over the whole family of rows
+   * (Bonferroni, Holm's first step): it fails the run whatever the other rows do. A slower pair
+   * short of that samples on, and only grows surer.
+   */
+  settled: boolean;
+}
+
+/** A pair at the look its passes reach (the plan's `looks`), from its per-pass log ratios. */
+export function pairAtLook(
+  logs: readonly number[],
+  looks: readonly number[] | null,
+  thresholdPct: number,
+  family: number,
+): PairAtLook {
+  const ratio = pairedRatio(logs, looks);
+  const verdict = abVerdict(ratio, thresholdPct);
+  const settled =
+    verdict === 'same' ||
+    verdict === 'faster' ||
+    (verdict === 'slower' && slowerPValue(logs, thresholdPct, looks) <= AB_ALPHA / family);
+  return { ratio, verdict, settled };
 }
 
 /** The false-alarm rate the overall verdict holds over all rows and browsers. */

@@ -9,9 +9,9 @@
  * interval is over those replicates. Samples of one pass share that pass's state, so counting
  * them as independent would claim a precision the next run does not reproduce.
  */
-import { studentTCdf } from './distributions.ts';
 import { AB_VERDICT_WORDS } from './results-vocabulary.ts';
-import { median, tQuantile95 } from './stats.ts';
+import { repeatedInterval, repeatedPValue } from './sequential.ts';
+import { median } from './stats.ts';
 
 /** One side of a pair: its samples in the order taken, and how many each pass took (absent: one pass took them all). */
 export interface PairSide {
@@ -43,46 +43,71 @@ export function passLogRatios(a: PairSide, b: PairSide): number[] {
   return out;
 }
 
-/** B/A with its 95% interval over passes. */
+/** B/A with its 95% interval over passes: a repeated interval at the plan's last look reached. */
 export interface PairedRatio {
   /** exp of the mean of the passes' log ratios: a geometric mean of per-pass ratios. */
   ratio: number;
   lo: number;
   hi: number;
-  /** Passes the interval is over (its degrees of freedom are one less). */
+  /** Passes the interval is over (its degrees of freedom are one less): those up to the look. */
   passes: number;
-  /** The log ratios' mean and standard deviation over passes. */
+  /** The log ratios' mean and standard deviation over those passes. */
   logMean: number;
   logSd: number;
+  /** Which of the plan's looks it was taken at (from 0), and how many looks the plan has. */
+  look: number;
+  looks: number;
 }
 
 /** Fewest passes for an interval: with two, Student's t has one degree of freedom and the interval is ±12.7 standard errors. */
 export const PAIRED_MIN_PASSES = 2;
 
 /**
- * The mean of the passes' log ratios with Student's t interval over passes (df = passes − 1):
- * the passes are the replicates, and their number is small, so t rather than z. On the log scale
- * because a slowdown is a factor and per-pass ratios are skewed. Null below PAIRED_MIN_PASSES.
+ * The pass counts a comparison looks at: the plan's planned looks (sequential.plannedLooks), or,
+ * for a plan of one look, the passes it has (a fixed-sample interval, as before looks existed).
  */
-export function pairedRatio(logs: readonly number[]): PairedRatio | null {
-  const n = logs.length;
-  if (n < PAIRED_MIN_PASSES) return null;
-  const mean = logs.reduce((s, y) => s + y, 0) / n;
-  const sd = Math.sqrt(logs.reduce((s, y) => s + (y - mean) ** 2, 0) / (n - 1));
-  const half = (tQuantile95(n - 1) * sd) / Math.sqrt(n);
+export function looksFor(planned: readonly number[] | null, passes: number): readonly number[] {
+  return planned && planned.length > 1 ? planned : [Math.max(PAIRED_MIN_PASSES, passes)];
+}
+
+/**
+ * The mean of the passes' log ratios with its repeated 95% interval at the last planned look the
+ * passes reach, over the passes up to that look (sequential.repeatedInterval): the passes are the
+ * replicates, and their number is small, so Student's t; the looks are planned, so each look's
+ * interval is widened by the group-sequential boundary and a decision at any of them keeps its
+ * 95%. With one look (`planned` null) it is the one-look t interval. On the log scale because a
+ * slowdown is a factor and per-pass ratios are skewed. Null before the first look.
+ */
+export function pairedRatio(
+  logs: readonly number[],
+  planned: readonly number[] | null = null,
+): PairedRatio | null {
+  const looks = looksFor(planned, logs.length);
+  if (logs.length < PAIRED_MIN_PASSES) return null;
+  const r = repeatedInterval(logs, looks);
+  if (!r) return null;
+  const n = r.passes;
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += ((logs[i] as number) - r.mean) ** 2;
   return {
-    ratio: Math.exp(mean),
-    lo: Math.exp(mean - half),
-    hi: Math.exp(mean + half),
+    ratio: Math.exp(r.mean),
+    lo: Math.exp(r.lo),
+    hi: Math.exp(r.hi),
     passes: n,
-    logMean: mean,
-    logSd: sd,
+    logMean: r.mean,
+    logSd: Math.sqrt(ss / (n - 1)),
+    look: r.look,
+    looks: looks.length,
   };
 }
 
-/** The pair's ratio and interval from its two rows' samples. */
-export function pairOf(a: PairSide, b: PairSide): PairedRatio | null {
-  return pairedRatio(passLogRatios(a, b));
+/** The pair's ratio and interval from its two rows' samples, at the plan's looks. */
+export function pairOf(
+  a: PairSide,
+  b: PairSide,
+  planned: readonly number[] | null = null,
+): PairedRatio | null {
+  return pairedRatio(passLogRatios(a, b), planned);
 }
 
 /**
@@ -114,15 +139,16 @@ export function abVerdict(r: PairedRatio | null, thresholdPct: number): AbVerdic
 }
 
 /**
- * The one-sided p-value of "B is slower than A by more than the threshold": Student's t test of
- * the passes' mean log ratio against ln(1 + threshold). 1 without an interval.
+ * The one-sided p-value of "B is slower than A by more than the threshold": the repeated p-value
+ * of the passes' mean log ratio against ln(1 + threshold) over the plan's looks that the passes
+ * reached (sequential.repeatedPValue), valid whichever look the row stopped at. 1 without one.
  */
-export function slowerPValue(r: PairedRatio | null, thresholdPct: number): number {
-  if (r === null) return 1;
-  const se = r.logSd / Math.sqrt(r.passes);
-  const excess = r.logMean - Math.log1p(thresholdPct / 100);
-  if (se === 0) return excess > 0 ? 0 : 1;
-  return 1 - studentTCdf(excess / se, r.passes - 1);
+export function slowerPValue(
+  logs: readonly number[],
+  thresholdPct: number,
+  planned: readonly number[] | null = null,
+): number {
+  return repeatedPValue(logs, looksFor(planned, logs.length), Math.log1p(thresholdPct / 100));
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { parseShard, ShardError, type Shard } from './shard.ts';
 import type { ParamValue } from './identity.ts';
+import { DEFAULT_LOOKS, plannedLooks } from './sequential.ts';
 import { parseVariant, VariantError, type Wraps } from './variant.ts';
 
 export interface Plan {
@@ -92,11 +93,23 @@ export interface AutoSampling {
    * before passes, which ran one (read it with passesOf).
    */
   passes?: number;
+  /**
+   * Looks: the pass counts at which the plan's comparisons (A against B, the findings) are
+   * decided, evenly spaced, the last after every pass (sequential.plannedLooks). A comparison
+   * decided at a look stops its rows. Absent in files written before looks: one, at the end.
+   */
+  looks?: number;
 }
 
 /** Passes over the plan: adaptive sampling's, or one (fixed sampling, and files without the field). */
 export function passesOf(auto: AutoSampling | undefined): number {
   return auto?.passes ?? 1;
+}
+
+/** The pass counts a plan's comparisons are decided at; null for one look after every pass (fixed sampling, files without looks). */
+export function plannedLooksOf(auto: AutoSampling | undefined): number[] | null {
+  const looks = auto?.looks ?? 1;
+  return auto && looks > 1 && passesOf(auto) >= 3 ? plannedLooks(passesOf(auto), looks) : null;
 }
 
 /**
@@ -108,7 +121,7 @@ export function passesOf(auto: AutoSampling | undefined): number {
  * more passes average out: that part of a row's interval shrinks as 1/√passes
  * (stats.passInterval). Twelve rather than six: default Chromium runs, taken in turn, read the
  * median row at ±4.1% against ±5.0% and ±4.5%; 24 passes spend too much of the budget on each
- * pass's fills and warm-ups.
+ * pass's fills and warm-ups. looks 4: see sequential.ts.
  */
 export const DEFAULT_AUTO: Readonly<AutoSampling> = {
   targetRelCi: 0.02,
@@ -116,6 +129,7 @@ export const DEFAULT_AUTO: Readonly<AutoSampling> = {
   maxN: 1000,
   maxMs: 60_000,
   passes: 12,
+  looks: DEFAULT_LOOKS,
 };
 
 /** Sampling time per browser by default: the default plan in three engines takes about 15 minutes. */
@@ -133,6 +147,8 @@ export const PLAN_LIMITS = {
   maxTargetRelCi: 0.5,
   /** Passes over the plan with adaptive sampling: each one refills every shared database. */
   maxPasses: 50,
+  /** Planned looks: each one widens every look's interval a little (sequential.boundary). */
+  maxLooks: 10,
 } as const;
 
 /**
@@ -600,11 +616,12 @@ const AUTO_KEYS = {
   'max-n': 'maxN',
   'max-ms': 'maxMs',
   passes: 'passes',
+  looks: 'looks',
 } as const;
-const AUTO_EXAMPLE = 'ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:12';
+const AUTO_EXAMPLE = 'ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:12,looks:4';
 
 /**
- * Adaptive sampling as text: `on` for the defaults, `off`, or any of `ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:12`
+ * Adaptive sampling as text: `on` for the defaults, `off`, or any of `ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:12,looks:4`
  * (keys left out take their defaults). `ci` is a percentage of the median; the % sign is optional.
  */
 export function parseAuto(text: string): AutoSampling | undefined {
@@ -637,6 +654,8 @@ export function parseAuto(text: string): AutoSampling | undefined {
       auto.minN = parseInteger('auto: min-n', value, 2, PLAN_LIMITS.maxIterations);
     else if (key === 'max-n')
       auto.maxN = parseInteger('auto: max-n', value, 2, PLAN_LIMITS.maxIterations);
+    else if (key === 'looks')
+      auto.looks = parseInteger('auto: looks', value, 1, PLAN_LIMITS.maxLooks);
     else if (key === 'passes')
       auto.passes = parseInteger('auto: passes', value, 1, PLAN_LIMITS.maxPasses);
     else auto.maxMs = parseInteger('auto: max-ms', value, 1, PLAN_LIMITS.maxTimeoutMs);
@@ -650,7 +669,7 @@ export function parseAuto(text: string): AutoSampling | undefined {
 
 export function formatAuto(auto: AutoSampling): string {
   // toPrecision drops the binary noise of 0.02 * 100 (2.0000000000000004) before printing.
-  return `ci:${Number((auto.targetRelCi * 100).toPrecision(12))}%,min-n:${auto.minN},max-n:${auto.maxN},max-ms:${auto.maxMs},passes:${passesOf(auto)}`;
+  return `ci:${Number((auto.targetRelCi * 100).toPrecision(12))}%,min-n:${auto.minN},max-n:${auto.maxN},max-ms:${auto.maxMs},passes:${passesOf(auto)},looks:${auto.looks ?? 1}`;
 }
 
 /** Case ids as a list; whether each exists depends on the suites and their parameters (see the runner). */

@@ -83,6 +83,12 @@ const AutoSchema = Type.Object(
         'Passes over the plan: the budget is spent in this many rounds over every case. Absent: one.',
       ),
     ),
+    looks: Type.Optional(
+      whole(
+        1,
+        'Planned looks: the pass counts, evenly spaced, at which comparisons are decided with repeated confidence intervals. Absent: one, after every pass.',
+      ),
+    ),
   },
   {
     description:

@@ -57,7 +57,8 @@ function abDoc(
     ...DEFAULT_PLAN,
     suites: ['insert'],
     adapters: [a, b],
-    auto: { ...DEFAULT_AUTO },
+    // One look: the fixtures' intervals are one-look t intervals over their passes.
+    auto: { ...DEFAULT_AUTO, looks: 1 },
     budgetMs: 12_000,
     ab: { thresholdPct: opts.thresholdPct ?? 5 },
   };

@@ -69,13 +69,15 @@ describe('cli args - measurement flags', () => {
       maxN: 1000,
       maxMs: 60000,
       passes: 12,
+      looks: 4,
     });
-    expect(parse('--auto=ci:1%,max-n:50,passes:1').plan.auto).toEqual({
+    expect(parse('--auto=ci:1%,max-n:50,passes:1,looks:1').plan.auto).toEqual({
       targetRelCi: 0.01,
       minN: 6,
       maxN: 50,
       maxMs: 60000,
       passes: 1,
+      looks: 1,
     });
     expect(parse('--budget', '10m').plan).toMatchObject({ auto: DEFAULT_AUTO, budgetMs: 600_000 });
     expect(parse('--worker', '--cases', 'bulk').plan).toMatchObject({

@@ -41,6 +41,8 @@ describe('paired - exact values', () => {
       passes: 5,
       logMean: 0,
       logSd: 0,
+      look: 0,
+      looks: 1,
     });
     expect(abVerdict(at(1.06, 1.2), 5)).toBe('slower');
     expect(abVerdict(at(0.8, 0.94), 5)).toBe('faster');
@@ -79,7 +81,7 @@ function simulatedPair(rng: Rng, delta: number, passes = 7, k = 4) {
     a.samplesPerPass.push(k);
     b.samplesPerPass.push(k);
   }
-  return pairOf(a, b);
+  return passLogRatios(a, b);
 }
 
 describe('paired - simulated runs', () => {
@@ -89,7 +91,7 @@ describe('paired - simulated runs', () => {
     const n = 4000;
     for (let s = 0; s < n; s++) {
       const delta = 0.1 * gauss(rng);
-      const r = simulatedPair(rng, delta);
+      const r = pairedRatio(simulatedPair(rng, delta));
       if (r && r.lo <= Math.exp(delta) && Math.exp(delta) <= r.hi) covered++;
     }
     expect(covered / n).toBeGreaterThan(0.93);

@@ -137,12 +137,13 @@ describe('plan - parsing', () => {
       maxN: 1000,
       maxMs: 60000,
       passes: 12,
+      looks: 4,
     });
     expect(plan.budgetMs).toBe(120_000);
     expect(plan.worker).toBe(true);
     expect(plan.cases).toEqual(['bulk', 'serial']);
     expect(planToFields(plan)).toMatchObject({
-      auto: 'ci:1.5%,min-n:6,max-n:1000,max-ms:60000,passes:12',
+      auto: 'ci:1.5%,min-n:6,max-n:1000,max-ms:60000,passes:12,looks:4',
       budget: '2m',
       worker: '1',
       cases: 'bulk,serial',
