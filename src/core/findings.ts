@@ -8,7 +8,9 @@
 import type { Plan } from './plan.ts';
 import type { CaseResult, FindingLine, ResultsFile } from './results-schema.ts';
 import { VERDICTS, type Verdict } from './results-vocabulary.ts';
-import { ratioOfMedians, type MedianRatio, type MedianWithCi } from './stats.ts';
+import { plannedLooksOf } from './plan.ts';
+import { noIntervalWhy, perOperation, rowRatio, type RowRatio } from './row-ratio.ts';
+import type { MedianRatio } from './stats.ts';
 
 export { VERDICTS, type Verdict };
 
@@ -32,9 +34,27 @@ export interface RowRef {
 /**
  * A claim about the ratio median(slower) / median(faster):
  * - `faster`: `faster` takes less time than `slower` (the ratio is above 1);
- * - `about`: the ratio is `value`, within ÷/× `tolerance`.
+ * - `about`: the ratio is `value`, within ÷/× `tolerance`;
+ * - `either`: no direction claimed (a store against raw IndexedDB): the verdict names it.
  */
-export type Claim = { kind: 'faster' } | { kind: 'about'; value: number; tolerance: number };
+export type Claim =
+  { kind: 'faster' } | { kind: 'about'; value: number; tolerance: number } | { kind: 'either' };
+
+/**
+ * The margin within which two rows read `same`: 5%, the gate's default threshold, a difference
+ * smaller than any a maintainer acts on.
+ */
+export const FINDING_MARGIN_PCT = 5;
+
+/** Verdicts that settle a finding: a row whose findings all have one stops at a planned look. */
+export const DECIDED_VERDICTS: readonly Verdict[] = [
+  'holds',
+  'reversed',
+  'differs',
+  'slower',
+  'faster',
+  'same',
+];
 
 export interface Finding {
   /** Unique in its list: `startkey-over-skip`, `fastest:paginate/ref-skip`. */
@@ -59,20 +79,27 @@ export interface Finding {
 
 /**
  * The verdict of a claim from the 95% interval [lo, hi] of its ratio; null: no interval.
- * - `holds`: the interval lies wholly on the claim's side of 1 (or, for `about`, within its band);
- * - `reversed`: wholly on the other side of 1 (a `faster` claim);
- * - `differs`: wholly outside the band (an `about` claim);
- * - `too close to call`: the interval reaches both ways, or there is none.
+ * - `faster` claims: `holds` when the interval lies wholly above 1, `reversed` wholly below,
+ *   `same` wholly within ±FINDING_MARGIN_PCT, else `too close to call`;
+ * - `about` claims: `holds` within the band, `differs` wholly outside it, else `too close to call`;
+ * - `either`: `slower` wholly above 1 + the margin, `faster` wholly below 1 − the margin, `same`
+ *   wholly within ±the margin, else `undecided`;
+ * - no interval: `undecided`.
  */
-export function verdictOf(
-  claim: Claim,
-  interval: { lo: number; hi: number } | null,
-): 'holds' | 'reversed' | 'differs' | 'too close to call' {
-  if (interval === null) return 'too close to call';
+export function verdictOf(claim: Claim, interval: { lo: number; hi: number } | null): Verdict {
+  if (interval === null) return 'undecided';
+  const up = 1 + FINDING_MARGIN_PCT / 100;
+  const down = 1 - FINDING_MARGIN_PCT / 100;
+  const within = interval.lo >= down && interval.hi <= up;
+  if (claim.kind === 'either') {
+    if (interval.lo > up) return 'slower';
+    if (interval.hi < down) return 'faster';
+    return within ? 'same' : 'undecided';
+  }
   if (claim.kind === 'faster') {
     if (interval.lo > 1) return 'holds';
     if (interval.hi < 1) return 'reversed';
-    return 'too close to call';
+    return within ? 'same' : 'too close to call';
   }
   const low = claim.value / claim.tolerance;
   const high = claim.value * claim.tolerance;
@@ -88,9 +115,9 @@ export interface FindingCell {
   /** The size both rows were read at; null when a row is missing before any size was found; absent when no row was read. */
   size?: number | null;
   verdict: Verdict;
-  /** median(slower) / median(faster), per operation, with its 95% interval; null without one. */
-  ratio: MedianRatio | null;
-  /** The ratio of the medians alone, whenever both rows are ok (also when there is no interval); absent when no row was read. */
+  /** median(slower) / median(faster), per operation, with its 95% interval and how it was reached (row-ratio.ts); null without one. */
+  ratio: RowRatio | null;
+  /** The ratio the interval belongs to (`ratio.ratio`), or without an interval the ratio of the medians; absent when no row was read. */
   point?: number | null;
   /** Why there is no ratio, or why the interval is missing. */
   why?: string;
@@ -198,12 +225,13 @@ function cellOf(finding: Finding, b: BrowserRows, store: string): FindingCell {
     return { ...base, verdict: 'missing', ratio: null, point: null, why };
   }
   const [a, z] = [perOperation(faster), perOperation(slower)];
-  const ratio = ratioOfMedians(a, z);
-  const point = a.median > 0 && z.median > 0 ? z.median / a.median : null;
+  const ratio = rowRatio(slower, faster, plannedLooksOf(b.plans[0]?.auto));
+  // The statistic the interval belongs to: paired, the geometric mean of the passes' ratios.
+  const point = ratio ? ratio.ratio : a.median > 0 && z.median > 0 ? z.median / a.median : null;
   const why = ratio
     ? undefined
-    : !a.ci || !z.ci
-      ? 'a row has fewer than 6 samples, too few for an interval of its median'
+    : a.median > 0 && z.median > 0 && (!a.ci || !z.ci || a.ci.lo > 0)
+      ? noIntervalWhy(slower, faster)
       : "a median's interval reaches 0 (samples below the timer step), where a ratio has no bound";
   return {
     ...base,
@@ -236,12 +264,7 @@ function sizeOf(
   return size === 'largest' ? sizes.at(-1) : sizes.at(-2);
 }
 
-/** A row's median per operation, with its interval. */
-export function perOperation(row: CaseResult & { status: 'ok' }): MedianWithCi {
-  const ops = Math.max(1, row.operations);
-  const ci = row.stats.medianCi;
-  return { median: row.stats.median / ops, ci: ci ? { lo: ci.lo / ops, hi: ci.hi / ops } : null };
-}
+export { perOperation };
 
 export function isOk(row: CaseResult | undefined): row is CaseResult & { status: 'ok' } {
   return row?.status === 'ok';
@@ -291,21 +314,43 @@ function whereOf(finding: Finding, cell: FindingCell): string {
 /**
  * The cell in one sentence: "startkey paging is 6.83× [6.12, 7.51] faster than skip/limit paging
  * on pouchdb-idb in chromium: holds". A ratio below 1 reads "as fast as", never "0.5× faster".
+ * A finding without a claimed direction names it: "idb is 1.05× [0.98, 1.12] slower than raw
+ * IndexedDB at insert serial in chromium: undecided".
  */
 export function findingSentence(finding: Finding, cell: FindingCell): string {
   const names = finding.names ?? { slower: finding.slower.case, faster: finding.faster.case };
   const where = whereOf(finding, cell);
   if (cell.verdict === 'missing')
     return `${names.faster} against ${names.slower} ${where}: missing (${cell.why ?? 'a row is absent'})`;
+  const none = cell.ratio ? '' : `: ${cell.why ?? 'no interval'}`;
+  if (finding.claim.kind === 'either') return eitherSentence(names, cell, where, none);
   const value = cell.point ?? 0;
   const relation = value >= 1 ? 'faster than' : 'as fast as';
   const interval = cell.ratio ? ` [${fmt(cell.ratio.lo)}, ${fmt(cell.ratio.hi)}]` : '';
   const band =
     finding.claim.kind === 'about' ? ` (claimed: about ${fmt(finding.claim.value)}×)` : '';
-  const none = cell.ratio ? '' : ` (no interval: ${cell.why ?? 'none'})`;
   // A small factor is hard to read: say the other way round too.
   const turned = value > 0 && value < 1 ? ` (${names.slower} is ${fmt(1 / value)}× faster)` : '';
   return `${names.faster} is ${fmt(value)}×${interval} ${relation} ${names.slower}${turned}${band} ${where}: ${cell.verdict}${none}`;
+}
+
+/** "localstorage is 33.3× [30.1, 36.9] faster than raw IndexedDB …: faster": the subject is the `slower` side, its ratio read the way it goes. */
+function eitherSentence(
+  names: { slower: string; faster: string },
+  cell: FindingCell,
+  where: string,
+  none: string,
+): string {
+  const value = cell.point ?? 0;
+  const slower = value >= 1;
+  const factor = slower ? value : value > 0 ? 1 / value : 0;
+  const r = cell.ratio;
+  const interval = r
+    ? slower
+      ? ` [${fmt(r.lo)}, ${fmt(r.hi)}]`
+      : ` [${fmt(1 / r.hi)}, ${fmt(1 / r.lo)}]`
+    : '';
+  return `${names.slower} is ${fmt(factor)}×${interval} ${slower ? 'slower' : 'faster'} than ${names.faster} ${where}: ${cell.verdict}${none}`;
 }
 
 /** One line of the results file's `findings`: a finding checked in one browser and store. */
@@ -320,6 +365,8 @@ export function findingLine(finding: Finding, cell: FindingCell): FindingLine {
     ratio: cell.point ?? null,
     lo: cell.ratio?.lo ?? null,
     hi: cell.ratio?.hi ?? null,
+    method: cell.ratio?.method ?? null,
+    passes: cell.ratio?.passes ?? null,
     verdict: cell.verdict,
     why: cell.why ?? null,
     text: findingSentence(finding, cell),

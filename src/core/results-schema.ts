@@ -469,15 +469,27 @@ const FindingSchema = Type.Object(
       'Documents in the store, the size both rows were read at; null when a row is missing before a size was found.',
     ),
     ratio: ratioBound(
-      'median(slower) ÷ median(faster), per operation: above 1 when the side the claim calls faster is faster. Null when a row is missing or a median is 0.',
+      "slower ÷ faster per operation, the statistic the interval belongs to: `paired`, the geometric mean over the shared passes of each pass's ratio of medians; otherwise median(slower) ÷ median(faster). Above 1 when the side the claim calls faster is faster. Null when a row is missing or a median is 0.",
     ),
     lo: ratioBound(
-      "The 95% interval of the ratio, from the two medians' own intervals (Price and Bonett); null without one (a row with fewer than 6 samples).",
+      'The 95% interval of the ratio (`method` says how it was reached); null without one.',
     ),
     hi: ratioBound(),
+    method: Type.Optional(
+      nullable(
+        oneOf(
+          ['paired', 'unpaired'],
+          "`paired`: Student's t over the per-pass log ratios of the passes both rows sampled in, a repeated interval at the plan's looks; `unpaired`: from the two medians' own intervals (Price and Bonett), for rows that share too few passes.",
+        ),
+        'How the interval was reached; null without one. Absent in files written before pairing.',
+      ),
+    ),
+    passes: Type.Optional(
+      nullable(whole(1), 'Paired: the passes the interval is over; otherwise null.'),
+    ),
     verdict: oneOf(
       VERDICTS,
-      "`holds`: the interval lies wholly on the claim's side of 1; `reversed`: wholly on the other side; `differs`: a claim of a value, wholly outside its band; `too close to call`: the interval reaches both ways, or there is none; `missing`: a row is absent or not ok (`why` says which and why); `not measurable`: a study declared it so.",
+      'A claim: `holds` when the interval lies wholly on its side of 1, `reversed` wholly on the other, `same` wholly within ±5%, `differs` (a claim of a value) wholly outside its band, else `too close to call`. Two stores without a claim: `slower` or `faster` wholly beyond ±5%, `same` wholly within, else `undecided`. `undecided` also when there is no interval (`why` says why). `missing`: a row is absent or not ok (`why` says which and why); `not measurable`: a study declared it so.',
     ),
     why: nullable(
       text(),

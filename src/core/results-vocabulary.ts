@@ -29,15 +29,21 @@ export type StopReason = (typeof STOPS)[number];
 export const STOP_REASONS: readonly StopReason[] = STOPS;
 
 /**
- * A finding's verdict in one browser and store (core/findings.ts says how each is reached):
- * `holds`, `reversed`, `differs` and `too close to call` come from the interval of a ratio;
+ * A finding's verdict in one browser and store (core/findings.ts says how each is reached): a
+ * claim `holds`, is `reversed`, `differs` from its value or is `too close to call`; two stores
+ * compared without a claim read `slower`, `faster` or `same`; `same` also for a claim whose
+ * sides are within the margin; `undecided` has no interval or one that reaches across a bound;
  * `missing` names a row that is absent or not ok; `not measurable` is a study's own declaration.
  */
 const VERDICT_WORDS = [
   'holds',
   'reversed',
   'differs',
+  'slower',
+  'faster',
+  'same',
   'too close to call',
+  'undecided',
   'missing',
   'not measurable',
 ] as const;

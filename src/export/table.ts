@@ -336,6 +336,8 @@ export const FINDING_COLUMNS = [
   'ratio',
   'lo',
   'hi',
+  'method',
+  'passes',
   'verdict',
   'why',
   'size',
@@ -345,7 +347,8 @@ export const FINDING_COLUMNS = [
 /**
  * One row per finding checked in a browser and store: the default plan's findings recomputed from
  * the rows (core/default-findings.ts), as the page and the sweep show them, never read from a file.
- * `ratio` is median(slower) ÷ median(faster) per operation, `lo` and `hi` its 95% interval.
+ * `ratio` is slower ÷ faster per operation, `lo` and `hi` its 95% interval; `method` says how it was
+ * reached (paired by pass over `passes` passes, or unpaired: the ratio of the two medians).
  */
 export function findingsTable(files: readonly ResultsFile[]): Table {
   const rows = runFindings(files).map((f): Cell[] => {
@@ -356,6 +359,8 @@ export function findingsTable(files: readonly ResultsFile[]): Table {
       ratio: f.ratio,
       lo: f.lo,
       hi: f.hi,
+      method: f.method ?? null,
+      passes: f.passes ?? null,
       verdict: f.verdict,
       why: f.why,
       size: f.size,

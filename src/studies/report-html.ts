@@ -19,7 +19,11 @@ const VERDICT_COLOUR: Record<Verdict, string> = {
   holds: '#1a7f37',
   reversed: '#cf222e',
   differs: '#bc4c00',
+  slower: '#cf222e',
+  faster: '#1a7f37',
+  same: '#0969da',
   'too close to call': '#6e7781',
+  undecided: '#6e7781',
   missing: '#9a6700',
   'not measurable': '#8250df',
 };
@@ -55,7 +59,7 @@ export function reportHtml(
     )
     .join('')}</p>
 <p class="muted">Today: ${report.environments.map((e) => `${esc(e.browser)} (${esc(e.name)} ${esc(e.version)}, ${esc(e.os)})`).join('; ') || 'no results of this study'}. ${report.documents} results files read (the latest of each part and browser counts).
-Each verdict comes from the 95% interval of a ratio of two medians per operation (median(slower) ÷ median(faster)): holds when the whole interval is on the study's side, reversed when it is wholly on the other, too close to call when it reaches both; missing when a row is absent or not ok.</p>
+Each verdict comes from the 95% interval of slower ÷ faster per operation, paired by pass where the two rows share passes, else the ratio of the two medians: holds when the whole interval is on the study's side, reversed when it is wholly on the other, same when it is wholly within ±5%, too close to call when it reaches across, undecided without one; missing when a row is absent or not ok.</p>
 ${report.findings.map(findingSection).join('\n')}
 ${referencesSection(report)}
 ${distributionSection(report)}

@@ -359,6 +359,7 @@ export function claimText(f: Finding): string {
         ? ref.case
         : `${ref.case} at ${size(ref)}`;
   const ratio = `${name(f.slower)} ÷ ${name(f.faster)}, per operation`;
+  if (f.claim.kind === 'either') return `${ratio}, either way`;
   return f.claim.kind === 'faster'
     ? `${ratio} > 1`
     : `${ratio} within ${fmt(f.claim.value / f.claim.tolerance)} to ${fmt(f.claim.value * f.claim.tolerance)} (published ${fmt(f.claim.value)})`;

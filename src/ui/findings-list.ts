@@ -18,8 +18,8 @@ import type { ResultsFile } from '../core/results.ts';
 import { h } from './dom.ts';
 
 const NOTE =
-  'Each line is the ratio of two medians per operation, slower ÷ faster, at the largest size both ran, with its 95% interval (from each median’s own interval). ' +
-  'holds: the whole interval is on the claim’s side of 1; reversed: wholly on the other side; too close to call: it reaches both ways, or a row has too few samples for one; missing: a row is absent or not ok.';
+  'Each line is slower ÷ faster per operation, at the largest size both rows ran, with its 95% interval: paired by pass where the two rows share passes (the geometric mean of each pass’s ratio, Student’s t over passes, at the plan’s looks), else the ratio of the two medians. ' +
+  'holds: the whole interval is on the claim’s side of 1; reversed: wholly on the other side; same: wholly within ±5%; too close to call: it reaches across; slower / faster (a store against raw IndexedDB): wholly beyond ±5%; undecided: no interval, or one that reaches across; missing: a row is absent or not ok.';
 
 /** Headings whose lists are long (one line per case and store) start folded. */
 const FOLDED = new Set(['over-raw']);

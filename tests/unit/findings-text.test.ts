@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findingsText } from '../../src/cli/terminal/findings.ts';
 import { parseResults, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
-import { median } from '../../src/core/stats.ts';
+import { expectedRatio } from './expected-ratio.ts';
 
 const RUN = 'results/2026-11-25T06-13-31Z-73a2';
 const read = (browser: string): ResultsFile =>
@@ -25,12 +25,11 @@ function section(title: string): string[] {
 
 /** Three significant figures, written out independently of the module under test. */
 const sig3 = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toPrecision(3));
-const perOp = (row: CaseResult) => median(row.samples) / row.operations;
 
 describe('sweep - what this run found', () => {
   it('comes first, with a heading that says what the numbers are, and ends in a blank line', () => {
     expect(lines[0]).toMatch(
-      /^What this run found \(the ratio of two medians per operation, slower ÷ faster, with its 95% interval, and its verdict\):$/,
+      /^What this run found \(slower ÷ faster per operation, paired by pass where the two rows share passes, with its 95% interval, and its verdict\):$/,
     );
     expect(lines.at(-1)).toBe('');
     expect(lines.filter((l) => /^ {2}\S/.test(l))).toEqual([
@@ -41,7 +40,7 @@ describe('sweep - what this run found', () => {
       '  A persisted view is faster than a temporary view',
       '  A warm indexed query is faster than the first query after opening',
       '  The fastest store of each case, against the next fastest: median(next) ÷ median(fastest)',
-      '  Each store against raw IndexedDB, per case: median(store) ÷ median(indexeddb-raw), above 1 when the store is slower',
+      '  Each store against raw IndexedDB, per case: store ÷ indexeddb-raw, slower or faster beyond ±5%, same within',
     ]);
   });
 
@@ -51,7 +50,7 @@ describe('sweep - what this run found', () => {
     let checked = 0;
     for (const line of body.filter((l) => !l.includes('missing on'))) {
       const m =
-        /^ {4}(\S*)\s+(\S+)\s+(\S+)× \[(\S+), (\S+)\]\s+(holds|reversed|too close to call)$/.exec(
+        /^ {4}(\S*)\s+(\S+)\s+(\S+)× \[(\S+), (\S+)\]\s+(holds|reversed|same|too close to call)$/.exec(
           line,
         );
       expect(m, line).not.toBeNull();
@@ -63,7 +62,7 @@ describe('sweep - what this run found', () => {
           (c) => c.suite === 'paginate' && c.case === kase && c.adapter === store,
         ) as CaseResult;
       expect(ratio, `${browser} ${store}`).toBe(
-        sig3(perOp(row('ref-skip')) / perOp(row('ref-startkey'))),
+        sig3(expectedRatio(row('ref-skip'), row('ref-startkey'))),
       );
       expect(Number(lo)).toBeLessThanOrEqual(Number(ratio));
       expect(Number(hi)).toBeGreaterThanOrEqual(Number(ratio));
@@ -99,15 +98,15 @@ describe('sweep - what this run found', () => {
     expect(fastest).toHaveLength(3 * 12);
     for (const line of fastest)
       expect(line).toMatch(
-        /^ {4}(chromium|firefox |webkit {2}| {8})  [a-z]+ [a-z-]+: [a-z-]+, \S+× \[\S+, \S+\] faster than [a-z-]+: (holds|too close to call)$/,
+        /^ {4}(chromium|firefox |webkit {2}| {8})  [a-z]+ [a-z-]+: [a-z-]+, \S+× \[\S+, \S+\] faster than [a-z-]+: (holds|same|too close to call)$/,
       );
     const raw = section(
-      'Each store against raw IndexedDB, per case: median(store) ÷ median(indexeddb-raw), above 1 when the store is slower',
+      'Each store against raw IndexedDB, per case: store ÷ indexeddb-raw, slower or faster beyond ±5%, same within',
     );
     // The cases raw IndexedDB ran (views need map/reduce, which it lacks), once per browser.
     expect(raw).toHaveLength(3 * 10);
     const serial = raw.find((l) => l.startsWith('    chromium  insert serial: ')) ?? '';
-    expect(serial).toMatch(/; idb \S+× \[\S+, \S+\] (holds|reversed|too close to call); /);
+    expect(serial).toMatch(/; idb \S+× \[\S+, \S+\] (slower|faster|same|undecided); /);
     expect(serial).toMatch(/; missing on localforage-websql, websql \(serial is unsupported\)$/);
   });
 

@@ -9,14 +9,20 @@ import {
   PAIR_FINDINGS,
   runFindings,
 } from '../../src/core/default-findings.ts';
-import { findingCells, findingSentence, verdictOf, type Finding } from '../../src/core/findings.ts';
+import {
+  findingCells,
+  findingSentence,
+  perOperation,
+  verdictOf,
+  type Finding,
+} from '../../src/core/findings.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import { resultsDocument } from '../../src/core/results-document.ts';
 import { validateResults, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
-import { summarize } from '../../src/core/stats.ts';
+import { ratioOfMedians, summarize } from '../../src/core/stats.ts';
 import { nodeEnvironment } from './runner-doc.ts';
 
-/** An ok row of 12 samples within ±2% of `ms` a sample, `ops` operations each. */
+/** An ok row of 12 samples within ±`spread`·2 of `ms` a sample (±2% by default), `ops` operations each. */
 function ok(
   suite: string,
   kase: string,
@@ -25,8 +31,9 @@ function ok(
   ops = 10,
   size = 1000,
   n = 12,
+  spread = 0.01,
 ): CaseResult {
-  const samples = Array.from({ length: n }, (_, i) => ms * (1 + ((i % 5) - 2) * 0.01));
+  const samples = Array.from({ length: n }, (_, i) => ms * (1 + ((i % 5) - 2) * spread));
   return {
     suite,
     case: kase,
@@ -94,24 +101,37 @@ function doc(
 const startkey = PAIR_FINDINGS.find((f) => f.id === 'startkey-over-skip') as Finding;
 
 describe('findings - the verdict comes from the interval', () => {
-  it('holds wholly above 1, reversed wholly below, too close to call across 1 or without an interval', () => {
+  it('a claim holds wholly above 1, is reversed wholly below, same within ±5%, else too close to call; undecided without an interval', () => {
     const claim = { kind: 'faster' } as const;
     expect(verdictOf(claim, { lo: 1.01, hi: 3 })).toBe('holds');
     expect(verdictOf(claim, { lo: 0.2, hi: 0.99 })).toBe('reversed');
-    expect(verdictOf(claim, { lo: 0.99, hi: 1.01 })).toBe('too close to call');
-    expect(verdictOf(claim, null)).toBe('too close to call');
+    expect(verdictOf(claim, { lo: 0.99, hi: 1.01 })).toBe('same');
+    expect(verdictOf(claim, { lo: 0.97, hi: 1.06 })).toBe('too close to call');
+    expect(verdictOf(claim, null)).toBe('undecided');
+  });
+
+  it('two stores without a claim read slower or faster beyond ±5%, same within, else undecided', () => {
+    const either = { kind: 'either' } as const;
+    expect(verdictOf(either, { lo: 1.06, hi: 1.3 })).toBe('slower');
+    expect(verdictOf(either, { lo: 1.01, hi: 1.3 })).toBe('undecided');
+    expect(verdictOf(either, { lo: 0.1, hi: 0.94 })).toBe('faster');
+    expect(verdictOf(either, { lo: 0.96, hi: 1.04 })).toBe('same');
+    expect(verdictOf(either, null)).toBe('undecided');
   });
 });
 
 describe('findings - the rule on rows', () => {
   const rows = [
-    // idb: startkey 3 times faster than skip; dexie: startkey slower; sqlite-opfs: the same.
+    // idb: startkey 3 times faster than skip; dexie: startkey slower; sqlite-opfs: the same;
+    // localforage-indexeddb: 2% apart with samples ±20% apart, too noisy to call.
     ok('paginate', 'ref-skip', 'idb', 30),
     ok('paginate', 'ref-startkey', 'idb', 10),
     ok('paginate', 'ref-skip', 'dexie', 10),
     ok('paginate', 'ref-startkey', 'dexie', 20),
     ok('paginate', 'ref-skip', 'sqlite-opfs', 10),
     ok('paginate', 'ref-startkey', 'sqlite-opfs', 10.05),
+    ok('paginate', 'ref-skip', 'localforage-indexeddb', 10.2, 10, 1000, 12, 0.1),
+    ok('paginate', 'ref-startkey', 'localforage-indexeddb', 10, 10, 1000, 12, 0.1),
     notOk(
       'paginate',
       'ref-skip',
@@ -144,10 +164,11 @@ describe('findings - the rule on rows', () => {
     expect(cells.map((c) => [c.adapter, c.verdict])).toEqual([
       ['idb', 'holds'],
       ['dexie', 'reversed'],
-      ['sqlite-opfs', 'too close to call'],
+      ['sqlite-opfs', 'same'],
+      ['localforage-indexeddb', 'too close to call'],
       ['websql', 'missing'],
       ['localstorage', 'missing'],
-      ['memory', 'too close to call'],
+      ['memory', 'undecided'],
     ]);
     const idb = by('idb');
     expect(idb?.point).toBeCloseTo(3, 9);
@@ -155,8 +176,12 @@ describe('findings - the rule on rows', () => {
     expect(idb?.ratio?.hi).toBeGreaterThan(3);
     expect(idb?.size).toBe(1000);
     expect(by('dexie')?.ratio?.hi).toBeLessThan(1);
-    const close = by('sqlite-opfs')?.ratio;
-    expect(close && close.lo < 1 && close.hi > 1).toBe(true);
+    const same = by('sqlite-opfs')?.ratio;
+    expect(same && same.lo >= 0.95 && same.hi <= 1.05).toBe(true);
+    const close = by('localforage-indexeddb')?.ratio;
+    expect(close && close.lo < 0.95 && close.hi > 1.05).toBe(true);
+    // One pass each: nothing to pair, so the interval is from the two medians' own.
+    expect(idb?.ratio?.method).toBe('unpaired');
   });
 
   it('says which row is missing and why: unsupported with its reason, timeout with its reason', () => {
@@ -169,13 +194,11 @@ describe('findings - the rule on rows', () => {
     expect(by('websql')?.ratio).toBeNull();
   });
 
-  it('has no interval for a row of fewer than 6 samples, and says so: too close to call', () => {
+  it('has no interval for a row of fewer than 6 samples, and says so: undecided', () => {
     const memory = by('memory');
     expect(memory?.ratio).toBeNull();
     expect(memory?.point).toBeCloseTo(2, 9);
-    expect(memory?.why).toBe(
-      'a row has fewer than 6 samples, too few for an interval of its median',
-    );
+    expect(memory?.why).toBe('too few samples (4)');
   });
 
   it('says each in a sentence: the claim, the ratio, its interval, where, and the verdict', () => {
@@ -191,7 +214,7 @@ describe('findings - the rule on rows', () => {
       'startkey paging against skip/limit paging on websql in chromium: missing (ref-skip is unsupported: WebSQL (openDatabase) is not available in this browser)',
     );
     expect(sentence('memory')).toBe(
-      'startkey paging is 2.00× faster than skip/limit paging on memory in chromium: too close to call (no interval: a row has fewer than 6 samples, too few for an interval of its median)',
+      'startkey paging is 2.00× faster than skip/limit paging on memory in chromium: undecided: too few samples (4)',
     );
   });
 
@@ -245,6 +268,41 @@ describe('findings - the rule on rows', () => {
   });
 });
 
+describe('findings - paired by pass', () => {
+  /** A row sampled in 9 passes, 3 samples each: each pass moves both rows of a store alike (a launch), by up to ±20%. */
+  function passes(kase: string, ms: number, noise: number): CaseResult {
+    const launch = [1, 1.2, 0.85, 1.1, 0.8, 1.15, 0.9, 1.05, 0.95];
+    const samples = launch.flatMap((f, p) =>
+      [0, 1, 2].map((i) => ms * f * (1 + (((p * 3 + i) % 5) - 2) * noise)),
+    );
+    const row = ok('paginate', kase, 'idb', ms);
+    return {
+      ...row,
+      samples,
+      samplesPerPass: launch.map(() => 3),
+      stats: summarize(
+        samples,
+        launch.map(() => 3),
+      ),
+    } as CaseResult;
+  }
+
+  it('takes the interval over the passes both rows sampled in, which cancels what each pass did to both', () => {
+    const rows = [passes('ref-skip', 30, 0.01), passes('ref-startkey', 10, 0.012)];
+    const [cell] = findingCells(startkey, [doc('chromium', rows)]);
+    expect(cell?.ratio?.method).toBe('paired');
+    expect(cell?.ratio?.passes).toBe(9);
+    expect(cell?.verdict).toBe('holds');
+    // The launches move each median by ±20%; the ratio within a pass hardly moves.
+    const unpaired = ratioOfMedians(perOperation(rows[1] as never), perOperation(rows[0] as never));
+    const width = (r: { lo: number; hi: number }) => Math.log(r.hi / r.lo);
+    expect(width(cell!.ratio!)).toBeLessThan(Math.log(1.05));
+    expect(width(unpaired!)).toBeGreaterThan(width(cell!.ratio!) * 3);
+    const line = doc('chromium', rows).findings?.find((l) => l.finding === 'startkey-over-skip');
+    expect(line).toMatchObject({ method: 'paired', passes: 9, verdict: 'holds' });
+  });
+});
+
 describe('findings - the default plan', () => {
   const rows = [
     ok('paginate', 'ref-skip', 'idb', 30),
@@ -278,7 +336,7 @@ describe('findings - the default plan', () => {
     ]);
   });
 
-  it('names the fastest store of each case and its factor to the next fastest, too close to call when they are alike', () => {
+  it('names the fastest store of each case and its factor to the next fastest, same when they are alike', () => {
     const fastest = cellsOf('fastest');
     expect(
       fastest.map((c) => [
@@ -289,18 +347,28 @@ describe('findings - the default plan', () => {
       ]),
     ).toEqual([
       ['fastest:paginate/ref-skip', 'indexeddb-raw', 'idb', 'holds'],
-      ['fastest:paginate/ref-startkey', 'dexie', 'indexeddb-raw', 'too close to call'],
+      ['fastest:paginate/ref-startkey', 'dexie', 'indexeddb-raw', 'same'],
     ]);
     expect(fastest[0]?.cells[0]?.point).toBeCloseTo(1.5, 9);
   });
 
-  it('sets every other store against raw IndexedDB, per case, a missing one with its reason', () => {
+  it('sets every other store against raw IndexedDB, per case, naming the direction, a missing one with its reason', () => {
     const skip = cellsOf('over-raw').filter((c) => c.finding.slower.case === 'ref-skip');
     expect(skip.map((c) => [c.finding.store, c.cells[0]?.verdict])).toEqual([
-      ['idb', 'holds'],
-      ['dexie', 'holds'],
+      ['idb', 'slower'],
+      ['dexie', 'slower'],
       ['websql', 'missing'],
     ]);
+    const startkey = cellsOf('over-raw').filter((c) => c.finding.slower.case === 'ref-startkey');
+    expect(startkey.map((c) => [c.finding.store, c.cells[0]?.verdict])).toEqual([
+      ['idb', 'slower'],
+      ['dexie', 'same'],
+      ['websql', 'missing'],
+    ]);
+    const raw = startkey[1]?.cells[0];
+    expect(raw && findingSentence(startkey[1]!.finding, raw)).toMatch(
+      /^dexie is 1\.01× \[\d\.\d+, \d\.\d+\] faster than raw IndexedDB at paginate ref-startkey in chromium: same$/,
+    );
     expect(skip[0]?.cells[0]?.point).toBeCloseTo(1.5, 9);
     expect(skip[2]?.cells[0]?.why).toBe('websql ref-skip is unsupported: no openDatabase');
   });

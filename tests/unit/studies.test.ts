@@ -113,12 +113,12 @@ describe('studies - definitions', () => {
 });
 
 describe('studies - verdicts come from the interval', () => {
-  it('a "faster" claim: holds above 1, reversed below, too close to call across or without one', () => {
+  it('a "faster" claim: holds above 1, reversed below, too close to call across, undecided without one', () => {
     const faster = { kind: 'faster' } as const;
     expect(verdictOf(faster, { lo: 1.02, hi: 1.4 })).toBe('holds');
     expect(verdictOf(faster, { lo: 0.5, hi: 0.98 })).toBe('reversed');
     expect(verdictOf(faster, { lo: 0.9, hi: 1.1 })).toBe('too close to call');
-    expect(verdictOf(faster, null)).toBe('too close to call');
+    expect(verdictOf(faster, null)).toBe('undecided');
   });
 
   it('an "about" claim: holds inside its band, differs wholly outside, too close to call astride an edge', () => {

@@ -16,7 +16,7 @@ import type { ResultsFile } from '../../core/results.ts';
 import { printableField } from './escape.ts';
 
 const HEADING =
-  'What this run found (the ratio of two medians per operation, slower ÷ faster, with its 95% interval, and its verdict):';
+  'What this run found (slower ÷ faster per operation, paired by pass where the two rows share passes, with its 95% interval, and its verdict):';
 
 /** The section's lines, ending in a blank one; none when the run checked no finding. */
 export function findingsText(docs: readonly ResultsFile[]): string[] {
