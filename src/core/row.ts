@@ -3,7 +3,7 @@
  * row that failed cannot also be sampling, and only a row that stopped becomes an `ok` result.
  */
 import type { StoreAdapter, StoreHandle } from './adapter.ts';
-import { MIN_SAMPLES_ON_TIME_CAP, RESUMED_IN_LATER_PASSES } from './allocator.ts';
+import { MIN_SAMPLES_ON_TIME_CAP, RESUMED_IN_LATER_PASSES } from './sampling/allocator.ts';
 import type { BaselineState } from './baseline.ts';
 import type { CaseIdentity, DbMode } from './identity.ts';
 import type { CaseResult, StopReason } from './results.ts';
@@ -59,17 +59,17 @@ export interface Row {
   spentMs: number;
   /** Wall time of its timed samples alone (with their setup and cleanup), for the cost per sample. */
   sampleWallMs: number;
-  /** Wall time of its warm-ups, for a cost before its first timed sample (share.ts). */
+  /** Wall time of its warm-ups, for a cost before its first timed sample (sampling/share.ts). */
   warmupWallMs: number;
-  /** Set when a sample costs too much of the row's share of the budget for every pass (share.ts): what one costs and the share. */
+  /** Set when a sample costs too much of the row's share of the budget for every pass (sampling/share.ts): what one costs and the share. */
   share?: { sampleMs: number; shareMs: number };
-  /** What a sample cost when the row's first pass was done: its class against its share is settled on it for the run (share.ts). */
+  /** What a sample cost when the row's first pass was done: its class against its share is settled on it for the run (sampling/share.ts). */
   settledCostMs?: number;
   blocking?: Record<string, number>;
   footprint?: Record<string, number>;
   /** With --baseline: the row's counterpart in the baseline, and its median and interval to judge the change by (baseline.ts). */
   baseline?: BaselineState;
-  /** With --ab: which side of its case's pair the row is, and the other side, which it samples beside (pairing.ts). */
+  /** With --ab: which side of its case's pair the row is, and the other side, which it samples beside (sampling/pairing.ts). */
   pair?: { side: 'A' | 'B'; other: Row };
 }
 
@@ -169,6 +169,28 @@ export function carriedResult(carried: CarriedRow): CaseResult | null {
 }
 
 export const isSampling = (row: Row): boolean => row.state.kind === 'sampling';
+
+/** Stop the row's sampling. A pair stops together: no step may leave one side sampling alone. */
+export function stopRow(row: Row, why: StopReason): void {
+  row.state = { kind: 'stopped', why };
+  const other = row.pair?.other;
+  if (other && isSampling(other)) other.state = { kind: 'stopped', why };
+}
+
+/**
+ * End the row as failed, its samples kept: `timeout` when the step made no progress within the
+ * time limit, else `error`. The other side of a pair cannot be compared any more and fails too.
+ */
+export function failRow(row: Row, failed: { status: 'error' | 'timeout'; reason: string }): void {
+  row.state = { kind: 'failed', ...failed };
+  const other = row.pair?.other;
+  if (other && other.state.kind !== 'failed')
+    other.state = {
+      kind: 'failed',
+      status: 'error',
+      reason: `not compared: the other side of the pair, ${row.adapter.id}, failed (${failed.reason})`,
+    };
+}
 
 /** What one more sample of the row costs, in ms of wall time: its mean so far. */
 export function costPerSample(row: Row): number {

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { Budget } from '../../src/core/sampling/budget.ts';
 import {
-  Budget,
   passShareUsed,
   pickRound,
   stopReason,
   type RowGauge,
-} from '../../src/core/allocator.ts';
-import { MAX_SAMPLE_TARGET_MS, nextRepeats, sampleTargetMs } from '../../src/core/calibrate.ts';
+} from '../../src/core/sampling/allocator.ts';
+import {
+  MAX_SAMPLE_TARGET_MS,
+  nextRepeats,
+  sampleTargetMs,
+} from '../../src/core/sampling/calibrate.ts';
 
 const gauge = (over: Partial<RowGauge>): RowGauge => ({
   n: 10,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../src/core/adapter.ts';
-import { sampleTargetMs } from '../../src/core/calibrate.ts';
+import { sampleTargetMs } from '../../src/core/sampling/calibrate.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import { runPlan } from '../../src/core/runner.ts';
 import { insertSuite } from '../../suites/insert.ts';

@@ -1,4 +1,4 @@
-// A row's least samples per pass by what it costs against its share of the budget (src/core/share.ts),
+// A row's least samples per pass by what it costs against its share of the budget (src/core/sampling/share.ts),
 // then the runner keeping to it on the real memory store, with case setups that take real time.
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
@@ -6,7 +6,7 @@ import type { StoreAdapter } from '../../src/core/adapter.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import type { CaseResult } from '../../src/core/results.ts';
 import { runPlan } from '../../src/core/runner.ts';
-import { passNeed, shareClass, spreadPasses } from '../../src/core/share.ts';
+import { passNeed, shareClass, spreadPasses } from '../../src/core/sampling/share.ts';
 import { defineCase, type Suite } from '../../src/core/suite.ts';
 
 describe('share - the rule', () => {

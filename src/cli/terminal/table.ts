@@ -4,7 +4,7 @@
  */
 import { DRIVEN_SUITES, isTimedSection } from '../../../suites/driven.ts';
 import { formatPrecision, rowPrecision } from '../../core/precision.ts';
-import { shareNote } from '../../core/share.ts';
+import { shareNote } from '../../core/sampling/share.ts';
 import type { CaseResult } from '../../core/results.ts';
 import { MEDIAN_CI_MIN_N } from '../../core/stats.ts';
 import { printableField } from './escape.ts';

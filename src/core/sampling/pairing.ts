@@ -4,8 +4,8 @@
  * and fail together, so no allocation step can leave one side sampling alone; and they run their
  * bodies the same number of times per sample, because a sample's length is part of what it measures.
  */
-import { pairOf, pairPrecision } from './paired.ts';
-import type { Row } from './row.ts';
+import { pairOf, pairPrecision } from '../paired.ts';
+import type { Row } from '../row.ts';
 
 /** Make a group's two rows a pair, A (the plan's first store) then B; a group of any other size has none. */
 export function pairUp(rows: readonly Row[]): void {
