@@ -6,7 +6,8 @@
  */
 import {
   browsersOf,
-  checkFindings,
+  checkFindingsIn,
+  type BrowserRows,
   findingLines,
   isOk,
   perOperation,
@@ -102,8 +103,8 @@ function casesOf(
 }
 
 /** Per browser and case: its fastest store (lowest median per operation) against the next fastest. */
-function fastestFindings(docs: readonly ResultsFile[]): Finding[] {
-  return browsersOf(docs).flatMap((b) =>
+function fastestFindings(browsers: readonly BrowserRows[]): Finding[] {
+  return browsers.flatMap((b) =>
     casesOf(b.rows).flatMap(({ suite, kase, size, ok }) => {
       const [first, second] = [...ok].sort(
         (x, y) => perOperation(x).median - perOperation(y).median,
@@ -127,8 +128,8 @@ function fastestFindings(docs: readonly ResultsFile[]): Finding[] {
 }
 
 /** Per browser and case raw IndexedDB measured there: every other store that ran the case, against raw IndexedDB. */
-function overRawFindings(docs: readonly ResultsFile[]): Finding[] {
-  return browsersOf(docs).flatMap((b) => {
+function overRawFindings(browsers: readonly BrowserRows[]): Finding[] {
+  return browsers.flatMap((b) => {
     const rows = b.rows.filter((c) => DEFAULT_SUITES.includes(c.suite));
     // A case raw IndexedDB cannot run (views need map/reduce) asks nothing of the others.
     const cases = new Map(
@@ -162,12 +163,21 @@ function overRawFindings(docs: readonly ResultsFile[]): Finding[] {
 
 /** The default plan's findings for these documents: the pairs, then those made from their rows. */
 export function defaultFindings(docs: readonly ResultsFile[]): Finding[] {
-  return [...PAIR_FINDINGS, ...fastestFindings(docs), ...overRawFindings(docs)];
+  return defaultFindingsIn(browsersOf(docs));
+}
+
+function defaultFindingsIn(browsers: readonly BrowserRows[]): Finding[] {
+  return [...PAIR_FINDINGS, ...fastestFindings(browsers), ...overRawFindings(browsers)];
 }
 
 /** The default plan's findings checked in the documents, each with its cells, those no store ran left out. */
 export function checkDefaultFindings(docs: readonly ResultsFile[]): CheckedFinding[] {
-  return checkFindings(defaultFindings(docs), docs);
+  return checkDefaultFindingsIn(browsersOf(docs));
+}
+
+/** checkDefaultFindings over rows already taken as browsers: the runner's own rows at a planned look. */
+export function checkDefaultFindingsIn(browsers: readonly BrowserRows[]): CheckedFinding[] {
+  return checkFindingsIn(defaultFindingsIn(browsers), browsers);
 }
 
 /** What the documents found, as the results file's `findings` lines. */

@@ -165,8 +165,13 @@ function leftOut(plans: readonly Plan[], suite: string, kase: string): boolean {
 
 /** The finding checked in every browser and store of the documents that ran either side. */
 export function findingCells(finding: Finding, docs: readonly ResultsFile[]): FindingCell[] {
+  return cellsIn(finding, browsersOf(docs));
+}
+
+/** The finding checked in every browser and store of these rows. */
+export function cellsIn(finding: Finding, browsers: readonly BrowserRows[]): FindingCell[] {
   if (finding.notMeasurable) return [];
-  return browsersOf(docs).flatMap((b) =>
+  return browsers.flatMap((b) =>
     finding.browser === undefined || finding.browser === b.browser ? browserCells(finding, b) : [],
   );
 }
@@ -384,8 +389,16 @@ export function checkFindings(
   findings: readonly Finding[],
   docs: readonly ResultsFile[],
 ): CheckedFinding[] {
+  return checkFindingsIn(findings, browsersOf(docs));
+}
+
+/** checkFindings over rows already taken as browsers (browsersOf). */
+export function checkFindingsIn(
+  findings: readonly Finding[],
+  browsers: readonly BrowserRows[],
+): CheckedFinding[] {
   return findings
-    .map((finding) => ({ finding, cells: findingCells(finding, docs) }))
+    .map((finding) => ({ finding, cells: cellsIn(finding, browsers) }))
     .filter((c) => c.cells.length > 0);
 }
 

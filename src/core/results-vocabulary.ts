@@ -24,6 +24,7 @@ const STOPS = [
   'budget',
   'cancelled',
   'share',
+  'settled',
 ] as const;
 export type StopReason = (typeof STOPS)[number];
 export const STOP_REASONS: readonly StopReason[] = STOPS;

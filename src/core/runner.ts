@@ -43,6 +43,7 @@ import { Budget } from './sampling/budget.ts';
 import { sampleTargetMs } from './sampling/calibrate.ts';
 import { equalRepeats, roundOrder } from './sampling/pairing.ts';
 import { passSamples, rowWeight } from './sampling/passes.ts';
+import { isLook, settleAtLook } from './sampling/looks.ts';
 import { SamplingPolicy } from './sampling/policy.ts';
 import { selectShard } from './shard.ts';
 import { setStepWatch } from './step-watch.ts';
@@ -58,12 +59,14 @@ export type { RunInput, RunOutput } from './run-records.ts';
 export { planGroups } from './plan-groups.ts';
 export { OUTLIER_K } from './stats.ts';
 
-/** A run: its fixed parts, this launch's passes, its rows, and its progress. */
+/** A run: its fixed parts, this launch's passes, its rows, its progress, and the pass it ends at. */
 interface Run {
   readonly ctx: RunContext;
   readonly launch: LaunchPasses;
   readonly rows: RunRows;
   readonly progress: Progress;
+  /** The run's last pass: the plan's, or the one after a planned look that left nothing to sample. */
+  readonly ends: { atPass: number };
 }
 
 export async function runPlan(input: RunInput): Promise<RunOutput> {
@@ -81,8 +84,8 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
       adapter: adapter.id,
       name,
     }));
-    const { last, passes } = run.launch;
-    const carry = !cancelled && last < passes ? carryOf(run, last) : undefined;
+    const { last } = run.launch;
+    const carry = !cancelled && last < run.ends.atPass ? carryOf(run, last) : undefined;
     const { cases, order } = run.rows;
     return { cases, order, cancelled, leftover, ...(carry ? { carry } : {}) };
   } finally {
@@ -92,12 +95,12 @@ export async function runPlan(input: RunInput): Promise<RunOutput> {
 
 /** This launch's passes over the groups; whether Cancel cut them short. */
 async function runPasses(run: Run, groups: readonly PlannedGroup[]): Promise<boolean> {
-  const { first, last } = run.launch;
   try {
-    for (let pass = first; pass <= last; pass++) {
+    for (let pass = run.launch.first; pass <= lastHere(run); pass++) {
       for (const planned of groups) await runGroupPass(run, planned, pass);
+      lookAfter(run, pass);
       // A copy: the rows go on growing, and a listener may keep the event.
-      if (pass < last && run.rows.open.size > 0)
+      if (pass < lastHere(run) && run.rows.open.size > 0)
         run.ctx.emit({ type: 'pass-end', carry: structuredClone(carryOf(run, pass)) });
     }
     return false;
@@ -108,6 +111,25 @@ async function runPasses(run: Run, groups: readonly PlannedGroup[]): Promise<boo
     endCarriedRows(run.rows, run.launch);
     return true;
   }
+}
+
+/** The last pass this launch takes: its own, or the run's when a look ended the run early. */
+function lastHere(run: Run): number {
+  return run.ends.atPass < run.launch.passes ? run.ends.atPass : run.launch.last;
+}
+
+/**
+ * After a pass the plan looks at: the rows whose comparisons are all decided settle
+ * (sampling/looks.ts); when no row is left to sample, the next pass is the run's last, which
+ * only measures and finishes the rows, and no later launch is needed.
+ */
+function lookAfter(run: Run, pass: number): void {
+  const { plan } = run.ctx;
+  if (!isLook(plan, pass, run.ends.atPass)) return;
+  const rows = [...run.rows.open.values()].flatMap((g) =>
+    g.rows.map((row) => ({ id: g.identity(row.adapter), row })),
+  );
+  if (settleAtLook(plan, rows) === 0) run.ends.atPass = pass + 1;
 }
 
 /** The open groups' rows and order after `passesDone` passes: for the next launch, or kept against a crash. */
@@ -174,7 +196,7 @@ function startRun(
   const rowsTotal = groups.length * input.adapters.length;
   const progress = new Progress(emit, budget, rowsTotal, samplesTotal, weightTotal);
   const rows = new RunRows(structuredClone(input.launch?.carry?.order ?? []), progress);
-  return { ctx, launch, rows, progress };
+  return { ctx, launch, rows, progress, ends: { atPass: launch.passes } };
 }
 
 /** The passes this launch takes and the rows it goes on from; PlanError when they do not fit the plan. */
@@ -248,7 +270,7 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
   if (!group) return;
   if (pass > 1) ctx.policy.resumeRows(group.rows);
   ctx.policy.shareBaselineShift([...rows.open.values()].flatMap((g) => g.rows));
-  const last = pass === launch.passes;
+  const last = pass === run.ends.atPass;
   ctx.emit({
     type: 'group-start',
     suite: group.suiteId,
@@ -257,7 +279,7 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
     size: planned.size,
     adapters: group.rows.map((r) => r.adapter.id),
     pass,
-    passes: launch.passes,
+    passes: run.ends.atPass,
   });
   group.startedAt = now();
   group.endsAt = ctx.policy.budget.nextGroupEnd(group.weight);
@@ -271,7 +293,7 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
       await takeAdditionalSamples(
         run,
         group,
-        ctx.policy.budget.hasLaterShares() || launch.last < launch.passes,
+        ctx.policy.budget.hasLaterShares() || launch.last < run.ends.atPass,
       );
     if (last) await measurementPass(run, group);
   } finally {
@@ -319,7 +341,7 @@ async function warmUp(run: Run, group: Group, pass: number): Promise<void> {
     fastest.set(row, Math.min(before, ms));
   };
   for (let r = 0; r < policy.warmups(pass); r++)
-    await round(run, group, group.rows.filter(isSampling), true, note);
+    await round(run, group, policy.warmupRows(group.rows, pass), true, note);
   if (plan.warmup === 0 || pass > 1) return;
   try {
     for (let tries = 0; tries < 8; tries++) {

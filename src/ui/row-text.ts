@@ -70,6 +70,8 @@ const STOPPED: Record<StopReason, string | null> = {
   budget: 'stopped when its share of the time budget was spent',
   cancelled: 'the run was cancelled; the row keeps the samples it had taken',
   share: 'costly: it sampled in fewer passes',
+  settled:
+    'stopped at a planned look: every comparison it is in was decided, so its time went to the rows still open',
 };
 
 /** Why sampling stopped, when it says something: `adaptive` tells a sample cap from a fixed count. */

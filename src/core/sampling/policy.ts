@@ -27,7 +27,7 @@ import type { Budget } from './budget.ts';
 import { nextRepeats } from './calibrate.ts';
 import { equalRepeats, pairedPrecision, withPartners } from './pairing.ts';
 import { minimumInPass, sharedOut, warmupsIn } from './passes.ts';
-import { passNeed, shareClass, type PassShare } from './share.ts';
+import { passNeed, shareClass, shareDone, type PassShare } from './share.ts';
 
 export interface PolicyInput {
   plan: Plan;
@@ -65,8 +65,9 @@ export class SamplingPolicy {
    */
   resumeRows(rows: readonly Row[]): void {
     for (const row of rows) {
-      if (row.state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(row.state.why))
-        row.state = { kind: 'sampling' };
+      const { state } = row;
+      const resumed = state.kind === 'stopped' && RESUMED_IN_LATER_PASSES.has(state.why);
+      if (resumed && !shareDone(row.share, row.samples.length)) row.state = { kind: 'sampling' };
       row.samplesPerPass.push(0);
     }
   }
@@ -74,6 +75,15 @@ export class SamplingPolicy {
   /** Warm-up samples per row in this pass. */
   warmups(pass: number): number {
     return warmupsIn(this.p.plan, pass);
+  }
+
+  /**
+   * The rows that warm up in this pass: every one sampling in the first; after it, not a costly
+   * one, whose sample is long enough that the engine's first runs are a small part of it, and
+   * whose warm-up would double what a pass costs it.
+   */
+  warmupRows(rows: readonly Row[], pass: number): Row[] {
+    return rows.filter((row) => isSampling(row) && (pass === 1 || !this.isCostly(row, pass)));
   }
 
   /**
@@ -243,7 +253,6 @@ export class SamplingPolicy {
     return {
       passes: this.p.passes,
       pass,
-      minN: auto.minN,
       n: row.samples.length,
       costMs: pass > 1 && row.settledCostMs !== undefined ? row.settledCostMs : live,
       shareMs: this.p.shareMs,
