@@ -271,13 +271,11 @@ test.describe('explorer - sources', () => {
     const hostile = structuredClone(docs[0]!);
     hostile.run.browser = '<img src=x onerror="window.__pwned=1">';
     // Each row a store of its own, as a document holds each row once.
-    hostile.cases = hostile.cases
-      .slice(0, 3)
-      .map((c, i) => ({
-        ...c,
-        title: '<b id="injected">bold</b>',
-        adapter: `<script>window.__pwned=1</script>${'_'.repeat(i)}`,
-      }));
+    hostile.cases = hostile.cases.slice(0, 3).map((c, i) => ({
+      ...c,
+      title: '<b id="injected">bold</b>',
+      adapter: `<script>window.__pwned=1</script>${'_'.repeat(i)}`,
+    }));
     const bad = structuredClone(docs[1]!) as unknown as { cases: { samples: unknown[] }[] };
     bad.cases[0]!.samples[0] = 'fast';
     await page.evaluate(

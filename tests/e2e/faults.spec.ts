@@ -358,13 +358,11 @@ test.describe('faults - hostile results files in "compare with…"', () => {
       c.adapter = '<b id=injected>memory</b>';
     }
     await open(page);
-    await page
-      .locator('#compare-file')
-      .setInputFiles({
-        name: '<i>evil</i>.json',
-        mimeType: 'application/json',
-        buffer: Buffer.from(JSON.stringify(hostile)),
-      });
+    await page.locator('#compare-file').setInputFiles({
+      name: '<i>evil</i>.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(hostile)),
+    });
     // Another browser's rows match nothing here: they are listed under the folded "nothing to compare".
     await expect(page.getByTestId('compare-folded')).toContainText('<b id=injected>memory</b>');
     await expect(page.getByTestId('compare-folded')).toContainText('<script>alert(2)</script>');
@@ -422,13 +420,11 @@ test.describe('faults - hostile results files in "compare with…"', () => {
   }) => {
     const results = await runSmallPlan(page);
     await open(page);
-    await page
-      .locator('#compare-file')
-      .setInputFiles({
-        name: 'same.json',
-        mimeType: 'application/json',
-        buffer: Buffer.from(JSON.stringify(results)),
-      });
+    await page.locator('#compare-file').setInputFiles({
+      name: 'same.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(results)),
+    });
     await expect(page.getByTestId('compare-status')).toContainText(
       'Against same.json: OK: no row slower beyond 5%; compared 1 of 1 rows ok in both',
     );
@@ -445,13 +441,11 @@ test.describe('faults - hostile results files in "compare with…"', () => {
     // The file (the base) 20% faster means this page's run is 20% slower than it.
     const faster = structuredClone(results);
     for (const c of faster.cases) c.samples = c.samples.map((x) => x / 1.2);
-    await page
-      .locator('#compare-file')
-      .setInputFiles({
-        name: 'faster.json',
-        mimeType: 'application/json',
-        buffer: Buffer.from(JSON.stringify(faster)),
-      });
+    await page.locator('#compare-file').setInputFiles({
+      name: 'faster.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(faster)),
+    });
     const verdict = page.locator('#compare-table tbody tr').first();
     // Eight memory samples are noisy, so the interval may reach below +5% (inconclusive); the change of the median is +20% either way.
     await expect(verdict.locator('td').nth(6)).toHaveText('+20.0%');

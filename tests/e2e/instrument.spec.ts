@@ -64,12 +64,10 @@ test('instrument - in a real browser its waits add 10% of the calls, and memory@
   expect(rows.map((r) => r.case).sort()).toEqual(['bulk', 'get-batch']);
   for (const r of rows) {
     expect(r.ratio, `${r.case}: no interval`).not.toBeNull();
-    test
-      .info()
-      .annotations.push({
-        type: `B/A ${r.case}`,
-        description: `${r.ratio?.ratio.toFixed(3)} [${r.ratio?.lo.toFixed(3)}, ${r.ratio?.hi.toFixed(3)}]`,
-      });
+    test.info().annotations.push({
+      type: `B/A ${r.case}`,
+      description: `${r.ratio?.ratio.toFixed(3)} [${r.ratio?.lo.toFixed(3)}, ${r.ratio?.hi.toFixed(3)}]`,
+    });
   }
   // The page labels it what it is.
   await expect(page.locator('body')).toContainText('instrument');

@@ -147,14 +147,12 @@ test('sweep - cold: get by id warm, after a reload and after a restart, each ope
       }
       // How much slower a read after a restart is than a warm one is a finding, not an assertion:
       // on a loaded machine Firefox read 8.4 ms after a restart against 15.4 ms warm.
-      test
-        .info()
-        .annotations.push({
-          type: `${browser} restart/warm`,
-          description: (
-            median(row('get-restart').samples) / median(row('get-warm').samples)
-          ).toFixed(2),
-        });
+      test.info().annotations.push({
+        type: `${browser} restart/warm`,
+        description: (median(row('get-restart').samples) / median(row('get-warm').samples)).toFixed(
+          2,
+        ),
+      });
     }
     expect(profileProcesses()).toEqual([]);
     expect(profileFolders()).toEqual(foldersBefore);
