@@ -17,7 +17,6 @@ import { derivedFromSamples } from './stats.ts';
 
 export type {
   BrowserInfo,
-  CaseIdentity,
   CaseResult,
   Environment,
   Outliers,

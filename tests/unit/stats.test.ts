@@ -391,7 +391,6 @@ describe('stats - run-to-run spread', () => {
 
   it('net of a shift every row shares, the intervals cover an unchanged row about 95% of the time, and find the rows that changed', () => {
     const rng = createRng(7);
-    const normal = normalOf(rng);
     let covered = 0;
     let coveredAsMeasured = 0;
     let unchanged = 0;
