@@ -116,7 +116,7 @@ function checkRow(data: unknown, where: string): CarriedRow {
   )
     throw new LaunchError(`${where}.series: not the names of its x and y`);
   for (const key of ['spentMs', 'sampleWallMs'] as const)
-    if (typeof data[key] !== 'number' || !((data[key] as number) >= 0))
+    if (typeof data[key] !== 'number' || !(data[key] >= 0))
       throw new LaunchError(`${where}.${key}: not a time`);
   if (
     data.settledCostMs !== undefined &&
