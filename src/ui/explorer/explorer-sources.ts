@@ -65,7 +65,7 @@ export async function fetchServed(name: string, base: string): Promise<LoadedFil
       );
     text = await res.text();
   } catch (e) {
-    throw new Error(`${name}: could not load it: ${errorMessage(e)}`);
+    throw new Error(`${name}: could not load it: ${errorMessage(e)}`, { cause: e });
   }
   return asLoaded(await readResults(text, name), `served:${name}`, name, 'served');
 }
