@@ -603,6 +603,7 @@ function exercise(page: Page, id: string): Promise<Report> {
       if (adapter.capabilities.includes('durability')) {
         // Record the durability of every readwrite transaction the engine actually created.
         const proto = IDBDatabase.prototype;
+        // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, which the patch calls with its own `this`
         const original = proto.transaction;
         let seen: string[] = [];
         proto.transaction = function (this: IDBDatabase, ...args: Parameters<typeof original>) {
@@ -626,7 +627,8 @@ function exercise(page: Page, id: string): Promise<Report> {
         }
       }
 
-      let worker: { ok: boolean; count?: number; doc?: unknown; error?: string } | undefined;
+      type WorkerReport = { ok: boolean; count?: number; doc?: unknown; error?: string };
+      let worker: WorkerReport | undefined;
       if (adapter.capabilities.includes('worker')) {
         const source = `
           try {
@@ -647,8 +649,8 @@ function exercise(page: Page, id: string): Promise<Report> {
         const w = new Worker(url, { type: 'module' });
         try {
           worker = await within(
-            new Promise((resolve, reject) => {
-              w.onmessage = (e) => resolve(e.data);
+            new Promise<WorkerReport>((resolve, reject) => {
+              w.onmessage = (e: MessageEvent<WorkerReport>) => resolve(e.data);
               w.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
             }),
             30_000,
