@@ -5,7 +5,7 @@
  * store, the browser, the ratio with its interval, and the verdict of each line it shows.
  */
 import { readFileSync } from 'node:fs';
-import readXlsxFile from 'read-excel-file/node';
+import readXlsxFile, { type SheetData } from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
 import { exportCommand, parseExportArgs } from '../../src/cli/export.ts';
 import { runFindings } from '../../src/core/default-findings.ts';
@@ -25,7 +25,7 @@ const docs: ResultsFile[] = FILES.map((f) => parseResults(readFileSync(f, 'utf8'
 const lines = runFindings(docs);
 const col = (name: (typeof FINDING_COLUMNS)[number]) => FINDING_COLUMNS.indexOf(name);
 
-async function findingsSheet(results: ResultsFile[]): Promise<unknown[][]> {
+async function findingsSheet(results: ResultsFile[]): Promise<SheetData> {
   const book = await readXlsxFile(Buffer.from(await (await toXlsx(results)).arrayBuffer()));
   const sheet = book.find((s) => s.sheet === 'findings');
   expect(sheet, 'a findings sheet').toBeDefined();
