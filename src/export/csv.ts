@@ -62,5 +62,9 @@ export function csvCell(value: Cell): string {
 }
 
 export function asList(results: ResultsFile | readonly ResultsFile[]): readonly ResultsFile[] {
-  return Array.isArray(results) ? results : [results as ResultsFile];
+  return isList(results) ? results : [results];
 }
+
+// Array.isArray narrows to any[], which says nothing of a readonly list's items.
+const isList = (results: ResultsFile | readonly ResultsFile[]): results is readonly ResultsFile[] =>
+  Array.isArray(results);

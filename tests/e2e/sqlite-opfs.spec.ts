@@ -132,7 +132,9 @@ test('sqlite-opfs - the pool passes between the page and a Worker', async ({ pag
     const worker = new Worker(blob, { type: 'module' });
     const steps: string[] = [];
     const inWorker = await new Promise((resolve) => {
-      worker.onmessage = (e) => (e.data.step ? steps.push(e.data.step) : resolve(e.data));
+      // A step report, or the Worker's answer.
+      worker.onmessage = (e: MessageEvent<{ step?: string }>) =>
+        e.data.step ? steps.push(e.data.step) : resolve(e.data);
       worker.onerror = (e) => resolve({ ok: false, error: e.message });
       setTimeout(
         () =>
