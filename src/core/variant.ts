@@ -107,7 +107,7 @@ export function parseVariant(
 function specOf(id: string, base: string, text: string): VariantSpec {
   if (text.startsWith('file:')) {
     const path = text.slice('file:'.length);
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     if (path === '' || /[\u0000-\u001f\u007f]/.test(path))
       throw new VariantError(`"${id}": file: needs a folder, e.g. ${base}@file:../${base}`);
     return { kind: 'folder', path };

@@ -28,7 +28,7 @@ export const ENVIRONMENT_SHEET = 'environment';
 export const FINDINGS_SHEET = 'findings';
 
 /** Excel refuses these in a sheet name (control characters included), and names longer than 31 characters. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const SHEET_NAME_BAD = /[[\]/\\:*?\u0000-\u001f\u007f]/g;
 const SHEET_NAME_MAX = 31;
 const WIDEST_COLUMN = 60;
