@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import type { installWebSqlShim } from './websql-shim.ts';
 
 /**
  * The WebSQL shim (websql-shim.ts) keeps the parts of the WebSQL processing model that the
@@ -6,7 +7,8 @@ import { expect, test, type Page } from '@playwright/test';
  * would prove nothing. Each check runs in a real browser against SQLite Wasm.
  */
 
-type ShimModule = typeof import('./websql-shim.ts');
+// The page imports the module by URL; naming the export here shows knip it is used.
+type ShimModule = { installWebSqlShim: typeof installWebSqlShim };
 
 // The WebSQL API as these checks call it: no TypeScript types ship for it.
 interface SqlError {
