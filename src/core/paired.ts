@@ -101,8 +101,6 @@ export function pairPrecision(r: PairedRatio | null): number | null {
  */
 export type AbVerdict = (typeof AB_VERDICT_WORDS)[number];
 
-export const AB_VERDICTS: readonly AbVerdict[] = AB_VERDICT_WORDS;
-
 export function abVerdict(r: PairedRatio | null, thresholdPct: number): AbVerdict {
   if (r === null) return 'unsure';
   const up = 1 + thresholdPct / 100;

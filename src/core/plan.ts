@@ -411,11 +411,6 @@ export function formatDuration(ms: number): string {
   return text || '0s';
 }
 
-/** Check an already-structured plan (e.g. from a results file or a postMessage). */
-export function checkPlan(plan: Plan, vocab: PlanVocabulary): Plan {
-  return parsePlan(planToFields(plan), vocab);
-}
-
 /** The plan as text fields, the inverse of parsePlan. Optional fields appear only when set. */
 export function planToFields(
   plan: Plan,

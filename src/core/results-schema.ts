@@ -564,7 +564,6 @@ export type FindingLine = Static<typeof FindingSchema>;
 export type RunInfo = ResultsFile['run'];
 export type Environment = ResultsFile['environment'];
 export type BrowserInfo = Static<typeof BrowserSchema>;
-export type Outliers = Exclude<Extract<CaseResult, { status: 'ok' }>['outliers'], undefined>;
 
 /** The plan, shard and stats types live with their own modules; this fails to compile if the schema drifts from them. */
 type Same<A, B> = [A] extends [B]

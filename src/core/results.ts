@@ -19,7 +19,6 @@ export type {
   BrowserInfo,
   CaseResult,
   Environment,
-  Outliers,
   ResultsFile,
   RunInfo,
 } from './results-schema.ts';
@@ -29,11 +28,9 @@ export {
   DB_MODES,
   RESULTS_SCHEMA,
   RESULTS_SCHEMA_ID,
-  STOP_REASONS,
   type CaseStatus,
   type StopReason,
 } from './results-vocabulary.ts';
-export type { DbMode } from './identity.ts';
 
 /** Results files larger than this are refused before parsing (a hostile or corrupt file). */
 export const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -65,9 +62,6 @@ export function parseResultsJson(text: string, source: string): unknown {
 export function parseResults(text: string, source = 'results'): ResultsFile {
   return validateResults(parseResultsJson(text, source), source);
 }
-
-/** Deepest nesting a results document may have (results-bounds.ts). */
-export const MAX_RESULTS_DEPTH = MAX_DEPTH;
 
 /** What readers recompute from an ok row's samples and so never read from a file. */
 const DERIVED = ['stats', 'precision', 'outliers'];

@@ -160,11 +160,6 @@ export function variance(xs: readonly number[]): number {
   return ss / (xs.length - 1);
 }
 
-/** Median absolute deviation, unscaled. */
-export function mad(xs: readonly number[]): number {
-  return xs.length === 0 ? NaN : madAbout(xs, median(xs));
-}
-
 /** The median absolute deviation from `m`, the values' median. */
 function madAbout(xs: readonly number[], m: number): number {
   const deviations = new Float64Array(xs.length);
@@ -194,38 +189,6 @@ function outliersAbout(xs: readonly number[], m: number, k: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < xs.length; i++) if (Math.abs((xs[i] as number) - m) > k * spread) out.push(i);
   return out;
-}
-
-/** Welch's interval for the difference of two means, mean(b) − mean(a). */
-export interface MeanDifference {
-  /** mean(b) − mean(a). */
-  diff: number;
-  /** Standard error of the difference, sqrt(var(a)/n(a) + var(b)/n(b)). */
-  se: number;
-  /** Welch–Satterthwaite degrees of freedom, before rounding down. */
-  df: number;
-  /** Half-width of the 95% interval: diff ± halfWidth. */
-  halfWidth: number;
-}
-
-/**
- * Welch's t interval for mean(b) − mean(a): no assumption that both sides share a variance, which
- * two runs of a store on different days, or two stores, rarely do. The Welch–Satterthwaite df
- * is not whole; it is rounded down for the t quantile, which widens the interval slightly (the
- * conservative direction). `null` when a side has fewer than 2 samples: it has no variance.
- */
-export function welch(a: readonly number[], b: readonly number[]): MeanDifference | null {
-  const na = a.length;
-  const nb = b.length;
-  if (na < 2 || nb < 2) return null;
-  const qa = variance(a) / na;
-  const qb = variance(b) / nb;
-  const diff = mean(b) - mean(a);
-  const se = Math.sqrt(qa + qb);
-  // Both sides constant: no spread to estimate, and 0/0 below; the pooled df is the honest count.
-  if (se === 0) return { diff, se: 0, df: na + nb - 2, halfWidth: 0 };
-  const df = (qa + qb) ** 2 / (qa ** 2 / (na - 1) + qb ** 2 / (nb - 1));
-  return { diff, se, df, halfWidth: tQuantile95(Math.max(1, Math.floor(df))) * se };
 }
 
 /**

@@ -6,18 +6,11 @@
  */
 import type { ResultsFile } from '../core/results.ts';
 import { delimitedCell, delimitedChunks, joined, type Cell } from './cells.ts';
-import {
-  CASE_COLUMNS,
-  exportTable,
-  type CaseColumn,
-  type ExportTable,
-  type Table,
-} from './table.ts';
+import { CASE_COLUMNS, exportTable, type ExportTable } from './table.ts';
 
 export { plainNumber } from './cells.ts';
 
 export const CSV_COLUMNS = CASE_COLUMNS;
-export type CsvColumn = CaseColumn;
 
 /**
  * A byte-order mark before the text, for Excel: without one it reads a CSV in the system's legacy
@@ -49,10 +42,6 @@ export function csvChunks(
 /** What the runs found: one row per finding checked in a browser and store (table.ts findingsTable). */
 export function toFindingsCsv(results: ResultsFile | readonly ResultsFile[]): string {
   return joined(csvChunks(results, 'findings'));
-}
-
-export function tableToCsv(table: Table): string {
-  return joined(delimitedChunks(table.columns, table.rows, csvCell, ','));
 }
 
 export function csvCell(value: Cell): string {

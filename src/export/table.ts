@@ -173,14 +173,8 @@ export const SAMPLE_COLUMNS = [
  * latencies) follow as `metric_<name>` columns, empty where a row has no such metric; then a
  * `note` column where some row has per-sample notes (the quota suite's errors), and a `pass`
  * column where some row was sampled in several passes over the plan (the pass of each timed
- * sample, from 1).
+ * sample, from 1). The rows come one at a time: millions of samples are written, never held.
  */
-export function samplesTable(files: readonly ResultsFile[]): Table {
-  const { columns, rows } = samplesRows(files);
-  return { columns, rows: [...rows] };
-}
-
-/** samplesTable's columns, and its rows one at a time: millions of samples are written, never held. */
 export function samplesRows(files: readonly ResultsFile[]): {
   columns: readonly string[];
   rows: Iterable<Cell[]>;

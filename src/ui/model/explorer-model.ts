@@ -229,8 +229,6 @@ export interface Sort {
   desc: boolean;
 }
 
-export const TEXT_SORT_KEYS = ['suite', 'case', 'adapter', 'size'] as const;
-
 /**
  * Rows sorted by one column, ties in the default order. By a browser column the rows sort on
  * the median; rows without one (unsupported, error, timeout, absent) go last either way, since
