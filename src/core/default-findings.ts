@@ -17,7 +17,7 @@ import { DEFAULT_SUITES } from './plan.ts';
 import type { CaseResult, FindingLine, ResultsFile } from './results-schema.ts';
 
 /** The store every other is set against: IndexedDB with no library on top. */
-export const RAW_INDEXEDDB = 'indexeddb-raw';
+const RAW_INDEXEDDB = 'indexeddb-raw';
 
 function pair(
   id: string,
@@ -160,7 +160,7 @@ function overRawFindings(docs: readonly ResultsFile[]): Finding[] {
 }
 
 /** The default plan's findings for these documents: the pairs, then those made from their rows. */
-export function defaultFindings(docs: readonly ResultsFile[]): Finding[] {
+function defaultFindings(docs: readonly ResultsFile[]): Finding[] {
   return [...PAIR_FINDINGS, ...fastestFindings(docs), ...overRawFindings(docs)];
 }
 

@@ -153,7 +153,7 @@ export function namedStores(finding: Finding): { slower: string; faster: string 
 }
 
 /** What a cell of a finding about named stores is called: its store, or `slower → faster`. */
-export function storeLabel(finding: Finding, named: { slower: string; faster: string }): string {
+function storeLabel(finding: Finding, named: { slower: string; faster: string }): string {
   return (
     finding.store ??
     (named.slower === named.faster ? named.slower : `${named.slower} → ${named.faster}`)
@@ -309,7 +309,7 @@ export function findingSentence(finding: Finding, cell: FindingCell): string {
 }
 
 /** One line of the results file's `findings`: a finding checked in one browser and store. */
-export function findingLine(finding: Finding, cell: FindingCell): FindingLine {
+function findingLine(finding: Finding, cell: FindingCell): FindingLine {
   return {
     finding: finding.id,
     topic: finding.topic ?? finding.id,

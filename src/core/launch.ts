@@ -56,7 +56,7 @@ export class LaunchError extends Error {
  * Sampling time a launch gets at the least by default. Starting a browser costs 1 to 5 s here, on
  * top of the budget: launches of 25 s keep that under a sixth of the wall time.
  */
-export const MIN_LAUNCH_MS = 25_000;
+const MIN_LAUNCH_MS = 25_000;
 
 /** Launches by default: one per pass, as long as each gets MIN_LAUNCH_MS of the budget (one without a budget). */
 export function defaultLaunches(passes: number, budgetMs: number | undefined): number {

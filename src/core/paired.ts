@@ -57,7 +57,7 @@ export interface PairedRatio {
 }
 
 /** Fewest passes for an interval: with two, Student's t has one degree of freedom and the interval is ±12.7 standard errors. */
-export const PAIRED_MIN_PASSES = 2;
+const PAIRED_MIN_PASSES = 2;
 
 /**
  * The mean of the passes' log ratios with Student's t interval over passes (df = passes − 1):

@@ -602,7 +602,7 @@ const AUTO_EXAMPLE = 'ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:12';
  * Adaptive sampling as text: `on` for the defaults, `off`, or any of `ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:12`
  * (keys left out take their defaults). `ci` is a percentage of the median; the % sign is optional.
  */
-export function parseAuto(text: string): AutoSampling | undefined {
+function parseAuto(text: string): AutoSampling | undefined {
   const t = text.trim();
   if (t === '' || ON.includes(t.toLowerCase())) return { ...DEFAULT_AUTO };
   if (OFF.includes(t.toLowerCase())) return undefined;

@@ -275,7 +275,7 @@ function expected(node: SchemaNode, value: unknown): string {
 }
 
 /** A value as a message shows it: short, and with any control character escaped by JSON. */
-export function describe(v: unknown): string {
+function describe(v: unknown): string {
   if (v === undefined) return 'nothing (the field is missing)';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';

@@ -14,11 +14,11 @@
  */
 
 /** Samples a row takes per pass at the least when its minimum fits its share. */
-export const PASS_MINIMUM = 2;
+const PASS_MINIMUM = 2;
 /** Samples a costly row takes in each of its passes: 2 passes of 3 reach the 6 an interval needs. */
-export const COSTLY_PER_PASS = 3;
+const COSTLY_PER_PASS = 3;
 /** Samples a row takes when one costs more than its share: a number with a spread. */
-export const TOO_COSTLY_SAMPLES = 2;
+const TOO_COSTLY_SAMPLES = 2;
 
 export interface PassShare {
   /** Passes of the run, and this one (from 1). */

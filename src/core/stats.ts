@@ -63,7 +63,7 @@ export function tQuantile95(df: number): number {
   );
 }
 
-export function mean(xs: readonly number[]): number {
+function mean(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
   let sum = 0;
   for (const x of xs) sum += x;
@@ -171,7 +171,7 @@ function madAbout(xs: readonly number[], m: number): number {
  * Fewest samples for an outlier flag: the median and MAD of fewer are themselves so loose that a
  * flag says more about the sample count than the sample (with 5, most rows carried one).
  */
-export const OUTLIER_MIN_N = 10;
+const OUTLIER_MIN_N = 10;
 
 /**
  * Indexes of samples beyond median ± k·MAD·1.4826 (the scale factor makes MAD estimate the
@@ -250,9 +250,9 @@ function intervalOfSorted(sorted: Float64Array, level: number): Interval | null 
 }
 
 /** Batches of the drift check: 10, the low end of the 10 to 30 that batch-means analysis uses. */
-export const DRIFT_BATCHES = 10;
+const DRIFT_BATCHES = 10;
 /** Fewest samples for the drift check: 3 per batch. */
-export const DRIFT_MIN_N = 3 * DRIFT_BATCHES;
+const DRIFT_MIN_N = 3 * DRIFT_BATCHES;
 
 /**
  * The interval of the median from batches of consecutive samples: split the samples, in the
@@ -284,7 +284,7 @@ function batchInterval(xs: readonly number[], m: number): Interval | null {
 }
 
 /** Fewest samples of a pass whose median the pass check counts: two, so a median is an average of two. */
-export const PASS_CHECK_MIN_N = 2;
+const PASS_CHECK_MIN_N = 2;
 
 /** How far a row's passes disagree, from passSpread. */
 export interface PassSpread {
@@ -349,7 +349,7 @@ function countedPasses(
 }
 
 /** Random regroupings passNoise averages over: its estimate then varies by about a tenth. */
-export const PASS_NOISE_DRAWS = 32;
+const PASS_NOISE_DRAWS = 32;
 
 /**
  * How far the passes' log medians would scatter if the passes did not differ: their variance,

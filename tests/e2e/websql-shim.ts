@@ -37,7 +37,7 @@ import sqlite3InitModule, {
 } from '@sqlite.org/sqlite-wasm';
 import { WEBSQL_EMULATION_MARKER } from '../../src/adapters/websql-origin.ts';
 
-export const WEBSQL_SHIM_DESCRIPTION = 'WebSQL emulated over SQLite Wasm (test shim)';
+const WEBSQL_SHIM_DESCRIPTION = 'WebSQL emulated over SQLite Wasm (test shim)';
 
 const CODES = {
   UNKNOWN_ERR: 0,
