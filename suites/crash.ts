@@ -65,7 +65,7 @@ function crashCase(write: 'serial' | 'bulk', durability: Durability): BenchCase 
   });
 }
 
-export function persistsAcrossRestart(adapter: StoreAdapter): boolean {
+function persistsAcrossRestart(adapter: StoreAdapter): boolean {
   return adapter.backend !== 'memory';
 }
 

@@ -51,7 +51,7 @@ export function isDrivenSuiteId(id: string): id is DrivenSuiteId {
 }
 
 /** The driven suite a row belongs to, or null for a row of any other suite. */
-export function drivenSuiteOf(row: Pick<CaseResult, 'suite'>): DrivenSuite | null {
+function drivenSuiteOf(row: Pick<CaseResult, 'suite'>): DrivenSuite | null {
   return isDrivenSuiteId(row.suite) ? DRIVEN_SUITES[row.suite] : null;
 }
 

@@ -29,7 +29,7 @@ function queriesOf(ctx: CaseContext, kind: Kind, n: number): FindQuery[] {
         return {
           where: [
             { field: f1, gte: v },
-            { field: f2, eq: v2[i] as FindQuery['where'][number]['eq'] },
+            { field: f2, eq: v2[i] },
           ],
         };
     }

@@ -6,7 +6,7 @@ import { VerifyError } from '../src/core/suite.ts';
 import { shuffled } from '../fixtures/random.ts';
 
 /** Chunk size for untimed pre-population: large enough to be quick, small enough to stay lean. */
-export const PREFILL_CHUNK = 5_000;
+const PREFILL_CHUNK = 5_000;
 
 /**
  * Fill the store with fixture documents [start, start + count), untimed. Uses the bulk write

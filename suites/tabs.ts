@@ -213,7 +213,7 @@ export function tabsRow(identity: CaseIdentity, samples: readonly TabsSample[]):
       warmup: [],
       metrics,
       status: 'error',
-      reason: `sample ${broken + 1}: ${s.lost} write${s.lost === 1 ? '' : 's'} lost (still unseen ${SETTLE_MS / 1000} s after the tabs ended) and ${s.extra} document${s.extra === 1 ? '' : 's'} beyond those written, with ${identity.params.k} tabs`,
+      reason: `sample ${broken + 1}: ${s.lost} write${s.lost === 1 ? '' : 's'} lost (still unseen ${SETTLE_MS / 1000} s after the tabs ended) and ${s.extra} document${s.extra === 1 ? '' : 's'} beyond those written, with ${String(identity.params.k)} tabs`,
     };
   }
   return measuredRow(identity, wall, { metrics });

@@ -32,7 +32,7 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-export async function encryptDoc(key: CryptoKey, doc: Doc): Promise<EncryptedDoc> {
+async function encryptDoc(key: CryptoKey, doc: Doc): Promise<EncryptedDoc> {
   const iv = crypto.getRandomValues(new Uint8Array(12)); // a fresh 96-bit IV per document, as GCM requires
   const { _id, ...body } = doc;
   const cipher = await crypto.subtle.encrypt(
@@ -43,7 +43,7 @@ export async function encryptDoc(key: CryptoKey, doc: Doc): Promise<EncryptedDoc
   return { _id, iv: toBase64(iv), data: toBase64(new Uint8Array(cipher)) };
 }
 
-export async function decryptDoc(key: CryptoKey, stored: Doc): Promise<Doc> {
+async function decryptDoc(key: CryptoKey, stored: Doc): Promise<Doc> {
   const { iv, data } = stored as EncryptedDoc;
   const plain = await crypto.subtle.decrypt(
     { name: 'AES-GCM', iv: fromBase64(iv) },

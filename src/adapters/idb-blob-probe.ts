@@ -42,7 +42,7 @@ export async function blobPutFails(): Promise<boolean | null> {
         const open = indexedDB.open(name, 1);
         open.onupgradeneeded = () => open.result.createObjectStore('probe');
         open.onsuccess = () => resolve(open.result);
-        open.onerror = () => reject(open.error);
+        open.onerror = () => reject(open.error ?? new Error(`cannot open ${name}`));
       }),
       PROBE_TIMEOUT_MS,
       'opening the Blob probe database',
@@ -77,7 +77,7 @@ function deleteQuietly(name: string): Promise<void> {
     new Promise<void>((resolve, reject) => {
       const del = indexedDB.deleteDatabase(name);
       del.onsuccess = () => resolve();
-      del.onerror = () => reject(del.error);
+      del.onerror = () => reject(del.error ?? new Error(`cannot delete ${name}`));
     }),
     PROBE_TIMEOUT_MS,
     `deleting ${name}`,
@@ -93,6 +93,7 @@ export async function primeBlobCheck(
   openAndDestroy: (name: string) => Promise<void>,
 ): Promise<void> {
   const proto = IDBObjectStore.prototype;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, which the patch calls with its own `this`
   const put = proto.put;
   proto.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
     if (value instanceof Blob)

@@ -10,7 +10,7 @@ import type { KeyBounds } from './index-plan.ts';
  * (https://developer.mozilla.org/docs/Web/API/IDBTransaction/durability). An older engine would
  * ignore the option silently, so the capability is declared only where the engine has it.
  */
-export const HAS_DURABILITY =
+const HAS_DURABILITY =
   typeof IDBTransaction !== 'undefined' && 'durability' in IDBTransaction.prototype;
 
 /** The durability hint to give a write transaction, where the engine takes one and the case asks for one. */

@@ -75,7 +75,7 @@ function rangeDocs(store: IDBObjectStore, range: KeyRange): Promise<Doc[]> {
     const limit = range.limit ?? Infinity;
     let skipped = !range.skip;
     const req = store.openCursor(keys, range.descending ? 'prev' : 'next');
-    req.onerror = () => reject(req.error);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB cursor failed'));
     req.onsuccess = () => {
       const cursor = req.result;
       if (!cursor || out.length >= limit) return resolve(out);

@@ -24,11 +24,12 @@ const prefixOf = (name: string) => `${encodeURIComponent(name)}/`;
 function storage(): Storage {
   let s: Storage | undefined;
   try {
-    s = globalThis.localStorage as Storage | undefined;
+    s = globalThis.localStorage;
   } catch (e) {
     // Reading the property throws a SecurityError where the user blocked site data.
     throw new Error(
       `localStorage is blocked here: ${e instanceof Error ? e.message : String(e)}`.split('\n')[0],
+      { cause: e },
     );
   }
   if (!s) throw new Error('localStorage is not available here (never in a Worker)');

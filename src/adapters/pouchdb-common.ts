@@ -574,12 +574,12 @@ export interface PouchAdapterSpec {
    * localStorage as it is imported, and the CLI imports the registry in Node to check names, so
    * the import waits until a page asks whether the store is supported.
    */
-  load(): Promise<PouchConstructor>;
+  load: () => Promise<PouchConstructor>;
   /** PouchDB 2.x through pouchdb-legacy.ts: no pouchdb-find, and not tried in a Worker. */
   legacy?: boolean;
   /** The packages it is a build of, and how it builds on another build of them (StoreAdapter.variant). */
   wraps?: Wraps;
-  variant?(build: VariantBuild): StoreAdapter;
+  variant?: (build: VariantBuild) => StoreAdapter;
 }
 
 const CAPABILITIES: readonly Capability[] = [
@@ -625,9 +625,8 @@ export function pouchAdapter(spec: PouchAdapterSpec): StoreAdapter {
     ...(lacks && { lacks }),
     // The exact version that ran, from the package itself (PouchDB.version).
     async describe() {
-      return {
-        version: String(((await pouch()) as unknown as { version?: unknown }).version ?? 'unknown'),
-      };
+      const { version } = (await pouch()) as unknown as { version?: unknown };
+      return { version: typeof version === 'string' ? version : 'unknown' };
     },
     // The runner asks before any case, so loading here keeps the import out of timed samples.
     async supported() {

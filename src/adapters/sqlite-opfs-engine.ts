@@ -84,6 +84,7 @@ async function takePool<T>(take: () => Promise<T>): Promise<T> {
       if (attempt >= 8 || !isBusy(e))
         throw new Error(
           `the OPFS SyncAccessHandle pool is held elsewhere (a store open in another tab or Worker of this site?): ${text}`,
+          { cause: e },
         );
       poolChannel.postMessage('release');
       await sleep(100 * attempt);
@@ -164,7 +165,8 @@ async function open(name: string): Promise<number> {
     for (const [index] of db.selectArrays(
       "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'docs_by_%'",
     )) {
-      leading.add(String(index).slice('docs_by_'.length).split(',')[0] ?? '');
+      if (typeof index === 'string')
+        leading.add(index.slice('docs_by_'.length).split(',')[0] ?? '');
     }
     conn = { name, db, handles: new Set(), statements: new Map(), leading };
     connections.set(name, conn);

@@ -114,7 +114,7 @@ function startInThread(): Client {
         if (client === created) client = undefined;
         throw new Error(`the SQLite engine could not be loaded: ${oneLine(e)}`);
       });
-      const answer = await serve(structuredClone({ ...msg, id: nextId++ } as Request));
+      const answer = await serve(structuredClone({ ...msg, id: nextId++ }));
       if (!answer.ok) throw new Error(answer.error);
       return structuredClone(answer.value) as T;
     },
@@ -139,8 +139,7 @@ let supportedHere = false;
 async function unsupportedReason(): Promise<string | undefined> {
   if (supportedHere) return undefined;
   if (typeof Worker === 'undefined') return 'dedicated Workers are not available here';
-  const storage = (globalThis.navigator as Navigator | undefined)?.storage as
-    StorageManager | undefined;
+  const storage = (globalThis.navigator as Navigator | undefined)?.storage;
   if (typeof storage?.getDirectory !== 'function')
     return 'OPFS is not available here (navigator.storage.getDirectory is missing)';
   try {

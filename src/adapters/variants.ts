@@ -26,7 +26,8 @@ export function variantAdapter(id: string, registered: readonly StoreAdapter[]):
       wrapsOf(registered),
     );
   } catch (e) {
-    if (e instanceof VariantError) throw new RangeError(`unknown adapter "${id}": ${e.message}`);
+    if (e instanceof VariantError)
+      throw new RangeError(`unknown adapter "${id}": ${e.message}`, { cause: e });
     throw e;
   }
   const base = registered.find((a) => a.id === parsed.base) as StoreAdapter;

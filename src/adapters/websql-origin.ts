@@ -7,7 +7,7 @@
 export const WEBSQL_EMULATION_MARKER = '__storebenchWebSqlEmulation';
 
 /** The shim's description of itself, when it is installed. */
-export function webSqlEmulation(): string | undefined {
+function webSqlEmulation(): string | undefined {
   const value = (globalThis as Record<string, unknown>)[WEBSQL_EMULATION_MARKER];
   return typeof value === 'string' ? value : undefined;
 }

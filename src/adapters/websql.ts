@@ -1,4 +1,5 @@
 import type { Doc, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
+import { toError } from '../core/errors.ts';
 import { applyFind, countMatches } from '../core/query.ts';
 import { describeWebSql, webSqlLabel } from './websql-origin.ts';
 
@@ -75,7 +76,7 @@ function transact(
 ): Promise<SqlResultSet[]> {
   return new Promise((resolve, reject) => {
     const results: SqlResultSet[] = [];
-    let failure: unknown;
+    let failure: Error | undefined;
     const body = (tx: SqlTransaction) => {
       statements.forEach(([sql, args, check], i) => {
         tx.executeSql(
@@ -86,7 +87,7 @@ function transact(
             try {
               check?.(result);
             } catch (e) {
-              failure ??= e;
+              failure ??= toError(e);
               throw e;
             }
           },

@@ -135,7 +135,7 @@ export const AB_ALPHA = 0.05;
  * The share of rows that may stay unsure before the run cannot say "no row is slower": beyond a
  * third, a slowdown could be hiding among the rows it could not decide.
  */
-export const AB_MAX_UNSURE = 1 / 3;
+const AB_MAX_UNSURE = 1 / 3;
 
 export const AB_EXIT = { ok: 0, slower: 1, undecided: 3 } as const;
 

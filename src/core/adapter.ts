@@ -152,9 +152,3 @@ export interface StoreAdapter {
   /** With `wraps`: the same store on another build of its packages, whose modules `build.load` gives. */
   variant?(build: VariantBuild): StoreAdapter;
 }
-
-/** Strip the fields a store adds (PouchDB's `_rev`) so `get` returns what `put` was given. */
-export function withoutRev<T extends { _rev?: unknown }>(doc: T): Omit<T, '_rev'> {
-  const { _rev: _ignored, ...rest } = doc;
-  return rest;
-}

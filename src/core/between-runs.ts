@@ -23,7 +23,7 @@ export interface BetweenRuns {
 }
 
 /** Fewest rows a store's scatter is estimated from; with fewer, the browser's pooled one. */
-export const MIN_ROWS_PER_STORE = 20;
+const MIN_ROWS_PER_STORE = 20;
 /** The normal quantile the 90th percentile of absolute changes is over. */
 const Z90 = 1.6448536269514722;
 

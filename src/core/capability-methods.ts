@@ -58,7 +58,7 @@ export type Guaranteed<Needs extends readonly Capability[]> = {
 }[Capability];
 
 /** The methods `needs` guarantee that `handle` lacks, each with the capability that guarantees it. */
-export function missingMethods(
+function missingMethods(
   handle: StoreHandle,
   needs: readonly Capability[],
 ): { capability: Capability; method: OptionalMethod }[] {

@@ -58,7 +58,7 @@ export type Verdict =
   | 'only in base'
   | 'only in new';
 
-export const VERDICTS: readonly Verdict[] = [
+const VERDICTS: readonly Verdict[] = [
   'regression',
   'broke',
   'inconclusive',
@@ -73,7 +73,7 @@ export const VERDICTS: readonly Verdict[] = [
 ];
 
 /** Verdicts that make the comparison fail. */
-export const FAILING_VERDICTS: readonly Verdict[] = ['regression', 'broke'];
+const FAILING_VERDICTS: readonly Verdict[] = ['regression', 'broke'];
 /** Verdicts with nothing to compare: counted and folded away, not listed among the changes. */
 export const UNLISTED_VERDICTS: readonly Verdict[] = [
   'not ok in either',
@@ -274,7 +274,7 @@ function sideOf(p: Pooled): Side {
 }
 
 /** The verdict of a change interval (in %) against the threshold. */
-export function verdictOf(change: { low: number; high: number }, thresholdPct: number): Verdict {
+function verdictOf(change: { low: number; high: number }, thresholdPct: number): Verdict {
   if (change.low > thresholdPct) return 'regression';
   if (change.high > thresholdPct) return 'inconclusive';
   if (change.low > 0) return 'slower';

@@ -18,7 +18,7 @@ import { DEFAULT_SUITES } from './plan.ts';
 import type { CaseResult, FindingLine, ResultsFile } from './results-schema.ts';
 
 /** The store every other is set against: IndexedDB with no library on top. */
-export const RAW_INDEXEDDB = 'indexeddb-raw';
+const RAW_INDEXEDDB = 'indexeddb-raw';
 
 function pair(
   id: string,
@@ -161,11 +161,7 @@ function overRawFindings(browsers: readonly BrowserRows[]): Finding[] {
   });
 }
 
-/** The default plan's findings for these documents: the pairs, then those made from their rows. */
-export function defaultFindings(docs: readonly ResultsFile[]): Finding[] {
-  return defaultFindingsIn(browsersOf(docs));
-}
-
+/** The default plan's findings for these rows: the pairs, then those made from their rows. */
 function defaultFindingsIn(browsers: readonly BrowserRows[]): Finding[] {
   return [...PAIR_FINDINGS, ...fastestFindings(browsers), ...overRawFindings(browsers)];
 }

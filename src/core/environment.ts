@@ -35,7 +35,7 @@ export function detectBrowser(ua: string, uaData?: UaData): BrowserInfo {
   return { name: 'unknown', version: 'unknown', engine: 'unknown' };
 }
 
-export function detectOs(ua: string, uaData?: UaData): string {
+function detectOs(ua: string, uaData?: UaData): string {
   if (uaData?.platform) return uaData.platform;
   if (/Windows/.test(ua)) return 'Windows';
   if (/iPhone|iPad/.test(ua)) return 'iOS';

@@ -37,7 +37,7 @@ export interface ListTopic {
 }
 
 /** The reason in short: which row and its status ("bulk is unsupported"), without the store's own name. */
-export function shortWhy(cell: FindingCell): string {
+function shortWhy(cell: FindingCell): string {
   const why = cell.why ?? 'a row is absent';
   const head = why.split(': ')[0] ?? why;
   return head.startsWith(`${cell.adapter} `) ? head.slice(cell.adapter.length + 1) : head;

@@ -44,7 +44,7 @@ export type Claim =
  * The margin within which two rows read `same`: 5%, the gate's default threshold, a difference
  * smaller than any a maintainer acts on.
  */
-export const FINDING_MARGIN_PCT = 5;
+const FINDING_MARGIN_PCT = 5;
 
 /** Verdicts that settle a finding: a row whose findings all have one stops at a planned look. */
 export const DECIDED_VERDICTS: readonly Verdict[] = [
@@ -169,7 +169,7 @@ export function findingCells(finding: Finding, docs: readonly ResultsFile[]): Fi
 }
 
 /** The finding checked in every browser and store of these rows. */
-export function cellsIn(finding: Finding, browsers: readonly BrowserRows[]): FindingCell[] {
+function cellsIn(finding: Finding, browsers: readonly BrowserRows[]): FindingCell[] {
   if (finding.notMeasurable) return [];
   return browsers.flatMap((b) =>
     finding.browser === undefined || finding.browser === b.browser ? browserCells(finding, b) : [],
@@ -185,7 +185,7 @@ export function namedStores(finding: Finding): { slower: string; faster: string 
 }
 
 /** What a cell of a finding about named stores is called: its store, or `slower → faster`. */
-export function storeLabel(finding: Finding, named: { slower: string; faster: string }): string {
+function storeLabel(finding: Finding, named: { slower: string; faster: string }): string {
   return (
     finding.store ??
     (named.slower === named.faster ? named.slower : `${named.slower} → ${named.faster}`)
@@ -359,7 +359,7 @@ function eitherSentence(
 }
 
 /** One line of the results file's `findings`: a finding checked in one browser and store. */
-export function findingLine(finding: Finding, cell: FindingCell): FindingLine {
+function findingLine(finding: Finding, cell: FindingCell): FindingLine {
   return {
     finding: finding.id,
     topic: finding.topic ?? finding.id,
@@ -384,15 +384,7 @@ export interface CheckedFinding {
   cells: FindingCell[];
 }
 
-/** Every finding checked in the documents, in the findings' order; those no store ran are left out. */
-export function checkFindings(
-  findings: readonly Finding[],
-  docs: readonly ResultsFile[],
-): CheckedFinding[] {
-  return checkFindingsIn(findings, browsersOf(docs));
-}
-
-/** checkFindings over rows already taken as browsers (browsersOf). */
+/** Every finding checked in these browsers' rows, in the findings' order; those no store ran are left out. */
 export function checkFindingsIn(
   findings: readonly Finding[],
   browsers: readonly BrowserRows[],

@@ -6,10 +6,10 @@
 import { shiftText, signedPct, type Comparison, type Verdict } from './compare.ts';
 
 /** What an inconclusive row between two runs needs: the one sentence every caller of the gate ends on. */
-export const BETWEEN_RUNS_NOTE =
+const BETWEEN_RUNS_NOTE =
   'Between two runs a row must move further than identical code moves between runs here; to decide the inconclusive rows, sample both sides in one run: npm run sweep -- --ab A,B.';
 /** Said with a failure: two runs of identical code at 1,000 documents moved single rows by +49% to +84% (docs/gate.md, "Between runs"). */
-export const BETWEEN_RUNS_CONFIRM =
+const BETWEEN_RUNS_CONFIRM =
   'Two runs of identical code have moved single rows here by up to +84%, far past the scatter the gate allows for (docs/gate.md, "Between runs"): before acting on a row, confirm it with both sides in one run, npm run sweep -- --ab A,B.';
 
 /** Exit codes of the gate. 2 (bad input) is the callers' own. */

@@ -56,7 +56,7 @@ export class LaunchError extends Error {
  * Sampling time a launch gets at the least by default. Starting a browser costs 1 to 5 s here, on
  * top of the budget: launches of 25 s keep that under a sixth of the wall time.
  */
-export const MIN_LAUNCH_MS = 25_000;
+const MIN_LAUNCH_MS = 25_000;
 
 /** Launches by default: one per pass, as long as each gets MIN_LAUNCH_MS of the budget (one without a budget). */
 export function defaultLaunches(passes: number, budgetMs: number | undefined): number {
@@ -116,7 +116,7 @@ function checkRow(data: unknown, where: string): CarriedRow {
   )
     throw new LaunchError(`${where}.series: not the names of its x and y`);
   for (const key of ['spentMs', 'sampleWallMs'] as const)
-    if (typeof data[key] !== 'number' || !((data[key] as number) >= 0))
+    if (typeof data[key] !== 'number' || !(data[key] >= 0))
       throw new LaunchError(`${where}.${key}: not a time`);
   if (
     data.settledCostMs !== undefined &&

@@ -189,9 +189,9 @@ function planDifference(a: Plan, b: Plan, aSource: string, bSource: string): str
       ? 'absent'
       : Array.isArray(v)
         ? v.join(',')
-        : typeof v === 'object'
-          ? canonicalJson(v)
-          : String(v);
+        : typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+          ? String(v)
+          : canonicalJson(v);
   const diffs = fields
     .filter(
       (k) =>

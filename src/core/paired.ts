@@ -60,13 +60,13 @@ export interface PairedRatio {
 }
 
 /** Fewest passes for an interval: with two, Student's t has one degree of freedom and the interval is ±12.7 standard errors. */
-export const PAIRED_MIN_PASSES = 2;
+const PAIRED_MIN_PASSES = 2;
 
 /**
  * The pass counts a comparison looks at: the plan's planned looks (sequential.plannedLooks), or,
  * for a plan of one look, the passes it has (a fixed-sample interval, as before looks existed).
  */
-export function looksFor(planned: readonly number[] | null, passes: number): readonly number[] {
+function looksFor(planned: readonly number[] | null, passes: number): readonly number[] {
   return planned && planned.length > 1 ? planned : [Math.max(PAIRED_MIN_PASSES, passes)];
 }
 
@@ -125,8 +125,6 @@ export function pairPrecision(r: PairedRatio | null): number | null {
  * - `unsure`: the interval reaches across a threshold (or there is none): more passes decide it.
  */
 export type AbVerdict = (typeof AB_VERDICT_WORDS)[number];
-
-export const AB_VERDICTS: readonly AbVerdict[] = AB_VERDICT_WORDS;
 
 export function abVerdict(r: PairedRatio | null, thresholdPct: number): AbVerdict {
   if (r === null) return 'unsure';

@@ -427,11 +427,6 @@ export function formatDuration(ms: number): string {
   return text || '0s';
 }
 
-/** Check an already-structured plan (e.g. from a results file or a postMessage). */
-export function checkPlan(plan: Plan, vocab: PlanVocabulary): Plan {
-  return parsePlan(planToFields(plan), vocab);
-}
-
 /** The plan as text fields, the inverse of parsePlan. Optional fields appear only when set. */
 export function planToFields(
   plan: Plan,
@@ -624,7 +619,7 @@ const AUTO_EXAMPLE = 'ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:12,looks:4';
  * Adaptive sampling as text: `on` for the defaults, `off`, or any of `ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:12,looks:4`
  * (keys left out take their defaults). `ci` is a percentage of the median; the % sign is optional.
  */
-export function parseAuto(text: string): AutoSampling | undefined {
+function parseAuto(text: string): AutoSampling | undefined {
   const t = text.trim();
   if (t === '' || ON.includes(t.toLowerCase())) return { ...DEFAULT_AUTO };
   if (OFF.includes(t.toLowerCase())) return undefined;

@@ -14,7 +14,7 @@ export function rowPrecision(row: CaseResult): number | null {
 }
 
 /** A second, looser bar than the target: within ±5% a 10% change still stands out. */
-export const LOOSE_PRECISION = 0.05;
+const LOOSE_PRECISION = 0.05;
 
 export interface PrecisionSummary {
   /** ok rows. */

@@ -20,7 +20,7 @@ function isScalar(v: unknown): v is Scalar {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 }
 
-export function matchesCondition(doc: Doc, c: FieldCondition): boolean {
+function matchesCondition(doc: Doc, c: FieldCondition): boolean {
   const v = doc[c.field];
   if (!isScalar(v)) return false; // a missing field matches nothing, as in Mango
   if (c.eq !== undefined && compareScalars(v, c.eq) !== 0) return false;
@@ -32,7 +32,7 @@ export function matchesCondition(doc: Doc, c: FieldCondition): boolean {
   return true;
 }
 
-export function matches(doc: Doc, where: readonly FieldCondition[]): boolean {
+function matches(doc: Doc, where: readonly FieldCondition[]): boolean {
   return where.every((c) => matchesCondition(doc, c));
 }
 

@@ -12,17 +12,17 @@
 import type { Fault } from './schema-check.ts';
 
 /** Items of one list, a row's samples among them: --iterations and --auto max-n go to 10,000 a row; 100 times that. */
-export const MAX_LIST_ITEMS = 1_000_000;
+const MAX_LIST_ITEMS = 1_000_000;
 /** Numbers in a file: five rows at the list cap; a file the harness writes fits about 2.5 M in 64 MiB. */
-export const MAX_FILE_NUMBERS = 5_000_000;
+const MAX_FILE_NUMBERS = 5_000_000;
 /** Values of every kind in a file (numbers, texts, true, false, null, lists, objects): what JSON.parse builds; 6 M of them take about 600 MB at most. */
-export const MAX_FILE_VALUES = 6_000_000;
+const MAX_FILE_VALUES = 6_000_000;
 /** Rows in a file, over all its documents: a full sweep has 144 a browser, and a merge of a thousand such runs fits. */
-export const MAX_FILE_ROWS = 200_000;
+const MAX_FILE_ROWS = 200_000;
 /** Characters of a text (a browser name, a reason, a key): a reason is one line of an error, a user agent 150 characters. */
-export const MAX_TEXT_CHARS = 10_000;
+const MAX_TEXT_CHARS = 10_000;
 /** Deepest nesting: a real document is 7 levels deep; 32 leaves room and keeps every reader's recursion safe. */
-export const MAX_DEPTH = 32;
+const MAX_DEPTH = 32;
 
 const count = (n: number) => n.toLocaleString('en-US');
 const ordinal = (n: number) =>

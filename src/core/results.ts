@@ -7,7 +7,7 @@
  */
 import PUBLISHED from '../../results/schema.json' with { type: 'json' };
 import { canonicalJson } from './canonical-json.ts';
-import { MAX_DEPTH, textFault, valueFault } from './results-bounds.ts';
+import { textFault, valueFault } from './results-bounds.ts';
 import { findFault, type Fault, type SchemaNode, type Says } from './schema-check.ts';
 import type { ResultsFile } from './results-schema.ts';
 import { RESULTS_SCHEMA } from './results-vocabulary.ts';
@@ -17,10 +17,8 @@ import { derivedFromSamples } from './stats.ts';
 
 export type {
   BrowserInfo,
-  CaseIdentity,
   CaseResult,
   Environment,
-  Outliers,
   ResultsFile,
   RunInfo,
 } from './results-schema.ts';
@@ -30,11 +28,9 @@ export {
   DB_MODES,
   RESULTS_SCHEMA,
   RESULTS_SCHEMA_ID,
-  STOP_REASONS,
   type CaseStatus,
   type StopReason,
 } from './results-vocabulary.ts';
-export type { DbMode } from './identity.ts';
 
 /** Results files larger than this are refused before parsing (a hostile or corrupt file). */
 export const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -66,9 +62,6 @@ export function parseResultsJson(text: string, source: string): unknown {
 export function parseResults(text: string, source = 'results'): ResultsFile {
   return validateResults(parseResultsJson(text, source), source);
 }
-
-/** Deepest nesting a results document may have (results-bounds.ts). */
-export const MAX_RESULTS_DEPTH = MAX_DEPTH;
 
 /** What readers recompute from an ok row's samples and so never read from a file. */
 const DERIVED = ['stats', 'precision', 'outliers'];

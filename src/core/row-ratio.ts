@@ -34,7 +34,7 @@ export function perOperation(row: OkRow): {
 }
 
 /** ln(num/den) per operation in each pass both rows sampled in. */
-export function rowPassLogs(num: OkRow, den: OkRow): number[] {
+function rowPassLogs(num: OkRow, den: OkRow): number[] {
   const perOp = Math.log(Math.max(1, den.operations) / Math.max(1, num.operations));
   return passLogRatios(den, num).map((y) => y + perOp);
 }

@@ -126,11 +126,9 @@ export class Sampler {
             );
       if (handle) this.checkOnce(row, t, handle);
       const ctx = this.context(row, t, name, handle, 'shared', {});
-      const { setup } = t.c;
+      const setup = t.c.setup?.bind(t.c);
       const state = setup
-        ? await this.step(deadline, `${t.c.id} setup of the shared database`, () =>
-            setup.call(t.c, ctx),
-          )
+        ? await this.step(deadline, `${t.c.id} setup of the shared database`, () => setup(ctx))
         : undefined;
       return { name, handle, state };
     } catch (e) {
@@ -148,10 +146,10 @@ export class Sampler {
   async closeShared(row: Row, t: SampleTarget, db: SharedDb, deleteOnly = false): Promise<void> {
     const started = now();
     try {
-      const { teardown } = t.c;
+      const teardown = t.c.teardown?.bind(t.c);
       if (teardown && !deleteOnly)
         await this.step(now() + this.input.plan.timeoutMs, `${t.c.id} teardown`, () =>
-          teardown.call(t.c, this.context(row, t, db.name, db.handle, 'shared', {}), db.state),
+          teardown(this.context(row, t, db.name, db.handle, 'shared', {}), db.state),
         );
     } catch (e) {
       if (e instanceof CancelledError) throw e;
@@ -196,11 +194,13 @@ export class Sampler {
         );
       if (handle) this.checkOnce(row, t, handle);
       const ctx = this.context(row, t, name, handle, index, { metrics, points });
-      const { setup, verify, teardown } = t.c;
+      const setup = t.c.setup?.bind(t.c);
+      const verify = t.c.verify?.bind(t.c);
+      const teardown = t.c.teardown?.bind(t.c);
       const state = shared
         ? shared.state
         : setup
-          ? await this.step(deadline, `${t.c.id} setup`, () => setup.call(t.c, ctx))
+          ? await this.step(deadline, `${t.c.id} setup`, () => setup(ctx))
           : undefined;
       const timed = async () => {
         if (probe) await this.startProbe(owner, probe);
@@ -211,7 +211,7 @@ export class Sampler {
         }
       };
       ms = await this.step(deadline, `${t.c.id} run`, timed);
-      if (verify) await this.step(deadline, `${t.c.id} verify`, () => verify.call(t.c, ctx, state));
+      if (verify) await this.step(deadline, `${t.c.id} verify`, () => verify(ctx, state));
       if (footprint)
         measured = await withTimeout(
           footprint.after(),
@@ -219,7 +219,7 @@ export class Sampler {
           'the footprint measurement',
         );
       if (!shared && teardown)
-        await this.step(deadline, `${t.c.id} teardown`, () => teardown.call(t.c, ctx, state));
+        await this.step(deadline, `${t.c.id} teardown`, () => teardown(ctx, state));
     } finally {
       // A pass cut off by its time limit never reached its own stop.
       await this.stopProbe(owner, probe);
@@ -299,12 +299,8 @@ export class Sampler {
     const watch = stepWatch();
     const token = watch?.open(watch.now() + Math.max(0, deadline - now()));
     try {
-      let work: Promise<T>;
-      try {
-        work = start();
-      } catch (e) {
-        work = Promise.reject(e);
-      }
+      // The executor makes a synchronous throw of start() a rejection, as an async start's is.
+      const work = new Promise<T>((resolve) => resolve(start()));
       return await Promise.race([withTimeout(work, deadline - now(), what), this.input.cancelled]);
     } catch (e) {
       if (e instanceof TimeoutError)

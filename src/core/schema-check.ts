@@ -71,8 +71,11 @@ export interface Fault {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const patterns = new Map<string, RegExp>();
-const regex = (p: string) =>
-  patterns.get(p) ?? (patterns.set(p, new RegExp(p, 'u')), patterns.get(p) as RegExp);
+const regex = (p: string): RegExp => {
+  let r = patterns.get(p);
+  if (!r) patterns.set(p, (r = new RegExp(p, 'u')));
+  return r;
+};
 
 /** Whether a value is of a JSON Schema type, before any other keyword; numbers are finite, as JSON has them. */
 const KIND: Record<string, (v: unknown) => boolean> = {
@@ -272,11 +275,13 @@ function expected(node: SchemaNode, value: unknown): string {
 }
 
 /** A value as a message shows it: short, and with any control character escaped by JSON. */
-export function describe(v: unknown): string {
+function describe(v: unknown): string {
   if (v === undefined) return 'nothing (the field is missing)';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (typeof v === 'object') return 'an object';
-  return `${typeof v} ${String(v)}`;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint')
+    return `${typeof v} ${String(v)}`;
+  return typeof v; // a function or a symbol, which no JSON holds
 }

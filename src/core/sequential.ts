@@ -65,7 +65,7 @@ export interface RepeatedInterval {
 }
 
 /** The look a plan takes at `passes` passes, or the latest before it; -1 before the first. */
-export function lookAt(looks: readonly number[], passes: number): number {
+function lookAt(looks: readonly number[], passes: number): number {
   let k = -1;
   for (const [i, n] of looks.entries()) if (n <= passes) k = i;
   return k;

@@ -63,7 +63,7 @@ export function tQuantile95(df: number): number {
   );
 }
 
-export function mean(xs: readonly number[]): number {
+function mean(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
   let sum = 0;
   for (const x of xs) sum += x;
@@ -160,11 +160,6 @@ export function variance(xs: readonly number[]): number {
   return ss / (xs.length - 1);
 }
 
-/** Median absolute deviation, unscaled. */
-export function mad(xs: readonly number[]): number {
-  return xs.length === 0 ? NaN : madAbout(xs, median(xs));
-}
-
 /** The median absolute deviation from `m`, the values' median. */
 function madAbout(xs: readonly number[], m: number): number {
   const deviations = new Float64Array(xs.length);
@@ -176,7 +171,7 @@ function madAbout(xs: readonly number[], m: number): number {
  * Fewest samples for an outlier flag: the median and MAD of fewer are themselves so loose that a
  * flag says more about the sample count than the sample (with 5, most rows carried one).
  */
-export const OUTLIER_MIN_N = 10;
+const OUTLIER_MIN_N = 10;
 
 /**
  * Indexes of samples beyond median ± k·MAD·1.4826 (the scale factor makes MAD estimate the
@@ -194,38 +189,6 @@ function outliersAbout(xs: readonly number[], m: number, k: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < xs.length; i++) if (Math.abs((xs[i] as number) - m) > k * spread) out.push(i);
   return out;
-}
-
-/** Welch's interval for the difference of two means, mean(b) − mean(a). */
-export interface MeanDifference {
-  /** mean(b) − mean(a). */
-  diff: number;
-  /** Standard error of the difference, sqrt(var(a)/n(a) + var(b)/n(b)). */
-  se: number;
-  /** Welch–Satterthwaite degrees of freedom, before rounding down. */
-  df: number;
-  /** Half-width of the 95% interval: diff ± halfWidth. */
-  halfWidth: number;
-}
-
-/**
- * Welch's t interval for mean(b) − mean(a): no assumption that both sides share a variance, which
- * two runs of a store on different days, or two stores, rarely do. The Welch–Satterthwaite df
- * is not whole; it is rounded down for the t quantile, which widens the interval slightly (the
- * conservative direction). `null` when a side has fewer than 2 samples: it has no variance.
- */
-export function welch(a: readonly number[], b: readonly number[]): MeanDifference | null {
-  const na = a.length;
-  const nb = b.length;
-  if (na < 2 || nb < 2) return null;
-  const qa = variance(a) / na;
-  const qb = variance(b) / nb;
-  const diff = mean(b) - mean(a);
-  const se = Math.sqrt(qa + qb);
-  // Both sides constant: no spread to estimate, and 0/0 below; the pooled df is the honest count.
-  if (se === 0) return { diff, se: 0, df: na + nb - 2, halfWidth: 0 };
-  const df = (qa + qb) ** 2 / (qa ** 2 / (na - 1) + qb ** 2 / (nb - 1));
-  return { diff, se, df, halfWidth: tQuantile95(Math.max(1, Math.floor(df))) * se };
 }
 
 /**
@@ -287,9 +250,9 @@ function intervalOfSorted(sorted: Float64Array, level: number): Interval | null 
 }
 
 /** Batches of the drift check: 10, the low end of the 10 to 30 that batch-means analysis uses. */
-export const DRIFT_BATCHES = 10;
+const DRIFT_BATCHES = 10;
 /** Fewest samples for the drift check: 3 per batch. */
-export const DRIFT_MIN_N = 3 * DRIFT_BATCHES;
+const DRIFT_MIN_N = 3 * DRIFT_BATCHES;
 
 /**
  * The interval of the median from batches of consecutive samples: split the samples, in the
@@ -321,7 +284,7 @@ function batchInterval(xs: readonly number[], m: number): Interval | null {
 }
 
 /** Fewest samples of a pass whose median the pass check counts: two, so a median is an average of two. */
-export const PASS_CHECK_MIN_N = 2;
+const PASS_CHECK_MIN_N = 2;
 
 /** How far a row's passes disagree, from passSpread. */
 export interface PassSpread {
@@ -386,7 +349,7 @@ function countedPasses(
 }
 
 /** Random regroupings passNoise averages over: its estimate then varies by about a tenth. */
-export const PASS_NOISE_DRAWS = 32;
+const PASS_NOISE_DRAWS = 32;
 
 /**
  * How far the passes' log medians would scatter if the passes did not differ: their variance,

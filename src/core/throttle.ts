@@ -8,7 +8,7 @@ import type { StoreAdapter } from './adapter.ts';
 import type { Plan } from './plan.ts';
 
 /** Why no row of this run can be throttled, or null when the page itself is. */
-export function throttleProblem(
+function throttleProblem(
   plan: Plan,
   throttledAt: number | null,
   context: 'main' | 'worker',

@@ -33,7 +33,7 @@ function round(x: number, digits: number): number {
 export const MIN_TIMER_STEPS = 20;
 
 /** How many timer steps a time spans, or null when the step is unknown (0). */
-export function timerSteps(ms: number, stepMs: number): number | null {
+function timerSteps(ms: number, stepMs: number): number | null {
   return stepMs > 0 ? ms / stepMs : null;
 }
 

@@ -58,7 +58,7 @@ export class VariantError extends Error {
 }
 
 /** The spec forms, for messages. */
-export const VARIANT_FORMS =
+const VARIANT_FORMS =
   'ADAPTER@VERSION (e.g. idb@8.0.4), ADAPTER@file:DIR (a local build of its package), ADAPTER@+N% (an instrument, N from 0.1 to 100)';
 
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
@@ -68,7 +68,7 @@ const INSTRUMENT = /^\+(\d+(\.\d)?)%$/;
  * The registered adapter `id` names a variant of, the longest that fits (so an id with an `@`
  * of its own, like `pouchdb-idb@7.3.1`, can take an instrument too), or undefined.
  */
-export function variantBase(id: string, registered: readonly string[]): string | undefined {
+function variantBase(id: string, registered: readonly string[]): string | undefined {
   return registered.filter((r) => id.startsWith(`${r}@`)).sort((a, b) => b.length - a.length)[0];
 }
 
@@ -107,7 +107,7 @@ export function parseVariant(
 function specOf(id: string, base: string, text: string): VariantSpec {
   if (text.startsWith('file:')) {
     const path = text.slice('file:'.length);
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     if (path === '' || /[\u0000-\u001f\u007f]/.test(path))
       throw new VariantError(`"${id}": file: needs a folder, e.g. ${base}@file:../${base}`);
     return { kind: 'folder', path };

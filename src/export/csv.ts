@@ -6,18 +6,11 @@
  */
 import type { ResultsFile } from '../core/results.ts';
 import { delimitedCell, delimitedChunks, joined, type Cell } from './cells.ts';
-import {
-  CASE_COLUMNS,
-  exportTable,
-  type CaseColumn,
-  type ExportTable,
-  type Table,
-} from './table.ts';
+import { CASE_COLUMNS, exportTable, type ExportTable } from './table.ts';
 
 export { plainNumber } from './cells.ts';
 
 export const CSV_COLUMNS = CASE_COLUMNS;
-export type CsvColumn = CaseColumn;
 
 /**
  * A byte-order mark before the text, for Excel: without one it reads a CSV in the system's legacy
@@ -51,10 +44,6 @@ export function toFindingsCsv(results: ResultsFile | readonly ResultsFile[]): st
   return joined(csvChunks(results, 'findings'));
 }
 
-export function tableToCsv(table: Table): string {
-  return joined(delimitedChunks(table.columns, table.rows, csvCell, ','));
-}
-
 export function csvCell(value: Cell): string {
   return delimitedCell(value, (safe) =>
     /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe,
@@ -62,5 +51,9 @@ export function csvCell(value: Cell): string {
 }
 
 export function asList(results: ResultsFile | readonly ResultsFile[]): readonly ResultsFile[] {
-  return Array.isArray(results) ? results : [results as ResultsFile];
+  return isList(results) ? results : [results];
 }
+
+// Array.isArray narrows to any[], which says nothing of a readonly list's items.
+const isList = (results: ResultsFile | readonly ResultsFile[]): results is readonly ResultsFile[] =>
+  Array.isArray(results);

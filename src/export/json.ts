@@ -68,7 +68,7 @@ function open(stack: Level[], raw: unknown, indent: string, key: string): string
     return '{';
   }
   // In a list, what JSON.stringify leaves out of an object is written as null.
-  return isWritten(value) ? (JSON.stringify(value) as string) : 'null';
+  return isWritten(value) ? JSON.stringify(value) : 'null';
 }
 
 const isWritten = (v: unknown) =>

@@ -75,7 +75,7 @@ export const SUITE_SHEET_COLUMNS: readonly CaseColumn[] = CASE_COLUMNS.filter(
     ].includes(c),
 );
 
-export function caseCells(file: ResultsFile, row: CaseResult): Record<CaseColumn, Cell> {
+function caseCells(file: ResultsFile, row: CaseResult): Record<CaseColumn, Cell> {
   const env = file.environment;
   const ok = row.status === 'ok' ? row : null;
   const stats = ok?.stats ?? null;
@@ -139,7 +139,7 @@ export function caseTable(
 }
 
 /** caseTable's rows one at a time, for a writer that streams them instead of holding them all. */
-export function* caseRows(
+function* caseRows(
   files: readonly ResultsFile[],
   columns: readonly CaseColumn[] = CASE_COLUMNS,
 ): Generator<Cell[]> {
@@ -151,7 +151,7 @@ export function* caseRows(
   }
 }
 
-export const SAMPLE_COLUMNS = [
+const SAMPLE_COLUMNS = [
   'run_id',
   'browser',
   'suite',
@@ -173,15 +173,9 @@ export const SAMPLE_COLUMNS = [
  * latencies) follow as `metric_<name>` columns, empty where a row has no such metric; then a
  * `note` column where some row has per-sample notes (the quota suite's errors), and a `pass`
  * column where some row was sampled in several passes over the plan (the pass of each timed
- * sample, from 1).
+ * sample, from 1). The rows come one at a time: millions of samples are written, never held.
  */
-export function samplesTable(files: readonly ResultsFile[]): Table {
-  const { columns, rows } = samplesRows(files);
-  return { columns, rows: [...rows] };
-}
-
-/** samplesTable's columns, and its rows one at a time: millions of samples are written, never held. */
-export function samplesRows(files: readonly ResultsFile[]): {
+function samplesRows(files: readonly ResultsFile[]): {
   columns: readonly string[];
   rows: Iterable<Cell[]>;
 } {

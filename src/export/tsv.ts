@@ -10,7 +10,7 @@
 import type { ResultsFile } from '../core/results.ts';
 import { delimitedCell, delimitedChunks, joined, type Cell } from './cells.ts';
 import { asList } from './csv.ts';
-import { exportTable, type ExportTable, type Table } from './table.ts';
+import { exportTable, type ExportTable } from './table.ts';
 
 export function toTsv(results: ResultsFile | readonly ResultsFile[]): string {
   return joined(tsvChunks(results, 'cases'));
@@ -20,21 +20,13 @@ export function toSamplesTsv(results: ResultsFile | readonly ResultsFile[]): str
   return joined(tsvChunks(results, 'samples'));
 }
 
-/** toTsv, toSamplesTsv or toFindingsTsv a piece at a time, for a writer that streams it. */
+/** toTsv, toSamplesTsv or the findings a piece at a time, for a writer that streams it. */
 export function tsvChunks(
   results: ResultsFile | readonly ResultsFile[],
   which: ExportTable,
 ): Iterable<string> {
   const table = exportTable(asList(results), which);
   return delimitedChunks(table.columns, table.rows, tsvCell, '\t');
-}
-
-export function toFindingsTsv(results: ResultsFile | readonly ResultsFile[]): string {
-  return joined(tsvChunks(results, 'findings'));
-}
-
-export function tableToTsv(table: Table): string {
-  return joined(delimitedChunks(table.columns, table.rows, tsvCell, '\t'));
 }
 
 export function tsvCell(value: Cell): string {

@@ -24,11 +24,11 @@ import {
 } from './table.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-export const ENVIRONMENT_SHEET = 'environment';
-export const FINDINGS_SHEET = 'findings';
+const ENVIRONMENT_SHEET = 'environment';
+const FINDINGS_SHEET = 'findings';
 
 /** Excel refuses these in a sheet name (control characters included), and names longer than 31 characters. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const SHEET_NAME_BAD = /[[\]/\\:*?\u0000-\u001f\u007f]/g;
 const SHEET_NAME_MAX = 31;
 const WIDEST_COLUMN = 60;
@@ -38,9 +38,9 @@ const WIDEST_COLUMN = 60;
  * write-excel-file holds every cell in memory, and 20,000 rows took 0.7 GB, 200,000 rows 1.6 GB.
  * A sweep of every suite in three browsers has 432 rows; CSV and TSV take files of any size.
  */
-export const MAX_XLSX_ROWS = 10_000;
+const MAX_XLSX_ROWS = 10_000;
 /** The most characters of text a workbook takes here: 50 MB of text took its writer 0.9 GB. */
-export const MAX_XLSX_TEXT = 16_000_000;
+const MAX_XLSX_TEXT = 16_000_000;
 
 /** Refuse a workbook over MAX_XLSX_ROWS before a cell of it is made. */
 function checkRows(files: readonly ResultsFile[]): void {
@@ -84,7 +84,7 @@ export async function toXlsx(results: ResultsFile | readonly ResultsFile[]): Pro
  * (unzipping and zipping the package again held every part of a big workbook twice). It throws if
  * the layout (sheetN.xml in sheet order, an empty <definedNames/>) ever changes.
  */
-export function autoFilters(sheets: readonly Sheet<Blob>[]): Feature<Blob> {
+function autoFilters(sheets: readonly Sheet<Blob>[]): Feature<Blob> {
   const range = (sheet: Sheet<Blob>) =>
     `$A$1:$${columnLetters(sheet.data[0]?.length ?? 1)}$${Math.max(1, sheet.data.length)}`;
   const names = sheets.map((sheet, i) => {

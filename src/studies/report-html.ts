@@ -28,7 +28,7 @@ const VERDICT_COLOUR: Record<Verdict, string> = {
   'not measurable': '#8250df',
 };
 
-export function esc(text: string): string {
+function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -90,7 +90,7 @@ ${ratioChart(f)}
 }
 
 /** Dot and whisker per browser and store on a log axis, with 1 (and an `about` claim's band) marked. */
-export function ratioChart(f: FindingReport): string {
+function ratioChart(f: FindingReport): string {
   const cells = f.cells.filter(
     (c): c is FindingCell & { ratio: NonNullable<FindingCell['ratio']> } => c.ratio !== null,
   );

@@ -3,7 +3,7 @@ import { claimText, fmt, formatPublished, formatRatio, type StudyReport } from '
 
 /** Table cells are text from results files: no pipes, no line breaks, no control characters. */
 function cell(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\|/g, '\\|');
 }
 

@@ -7,13 +7,13 @@
 import { formatPrecision, rowPrecision } from '../core/precision.ts';
 import type { CaseResult, StopReason } from '../core/results.ts';
 import { shareNote } from '../core/sampling/share.ts';
-import { MEDIAN_CI_MIN_N, type Interval, type Stats } from '../core/stats.ts';
+import { MEDIAN_CI_MIN_N, type Stats } from '../core/stats.ts';
 import { formatMs } from './format.ts';
 
 type OkCase = Extract<CaseResult, { status: 'ok' }>;
 
 /** Why a median has no interval, in a few words (`null`: it has one). */
-export function noMedianInterval(row: OkCase): string | null {
+function noMedianInterval(row: OkCase): string | null {
   const ci = row.stats.medianCi;
   if (ci === undefined) return 'no 95% CI of the median: not recorded in this file';
   if (ci === null) return `no 95% CI of the median: fewer than ${MEDIAN_CI_MIN_N} samples`;
@@ -27,7 +27,7 @@ export function formatMedianInterval(row: OkCase): string | null {
 }
 
 /** `±2.6%`: the larger side of the median's interval over the median, or null when it has none. */
-export function medianPlusMinus(row: OkCase): string | null {
+function medianPlusMinus(row: OkCase): string | null {
   const p = rowPrecision(row);
   return p === null || !Number.isFinite(p) ? null : formatPrecision(p);
 }

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import type { installWebSqlShim } from './websql-shim.ts';
 import type {
   Doc,
   Durability,
@@ -24,7 +25,8 @@ type Registry = typeof import('../../src/adapters/registry.ts');
 type Fixtures = typeof import('../../fixtures/index.ts');
 type MemoryModule = typeof import('../../src/adapters/memory.ts');
 type QueryModule = typeof import('../../src/core/query.ts');
-type ShimModule = typeof import('./websql-shim.ts');
+// The page imports the module by URL; naming the export here shows knip it is used.
+type ShimModule = { installWebSqlShim: typeof installWebSqlShim };
 
 const SHIM_MODULE = '/tests/e2e/websql-shim.ts';
 
@@ -603,6 +605,7 @@ function exercise(page: Page, id: string): Promise<Report> {
       if (adapter.capabilities.includes('durability')) {
         // Record the durability of every readwrite transaction the engine actually created.
         const proto = IDBDatabase.prototype;
+        // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, which the patch calls with its own `this`
         const original = proto.transaction;
         let seen: string[] = [];
         proto.transaction = function (this: IDBDatabase, ...args: Parameters<typeof original>) {
@@ -626,7 +629,8 @@ function exercise(page: Page, id: string): Promise<Report> {
         }
       }
 
-      let worker: { ok: boolean; count?: number; doc?: unknown; error?: string } | undefined;
+      type WorkerReport = { ok: boolean; count?: number; doc?: unknown; error?: string };
+      let worker: WorkerReport | undefined;
       if (adapter.capabilities.includes('worker')) {
         const source = `
           try {
@@ -647,8 +651,8 @@ function exercise(page: Page, id: string): Promise<Report> {
         const w = new Worker(url, { type: 'module' });
         try {
           worker = await within(
-            new Promise((resolve, reject) => {
-              w.onmessage = (e) => resolve(e.data);
+            new Promise<WorkerReport>((resolve, reject) => {
+              w.onmessage = (e: MessageEvent<WorkerReport>) => resolve(e.data);
               w.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
             }),
             30_000,

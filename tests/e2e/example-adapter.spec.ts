@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import type { sessionStorageAdapter } from '../../src/adapters/session-storage.ts';
 
 /**
  * The README's example adapter (src/adapters/session-storage.ts) does what the contract asks of
@@ -6,7 +7,8 @@ import { expect, test } from '@playwright/test';
  * destroy, by handle or by name, deletes. It is not registered, so the contract test never sees it.
  */
 
-type ExampleModule = typeof import('../../src/adapters/session-storage.ts');
+// The page imports the module by URL; naming the export here shows knip it is used.
+type ExampleModule = { sessionStorageAdapter: typeof sessionStorageAdapter };
 
 test('adapters - README example (sessionStorage)', async ({ page }) => {
   // Without Vite's HMR client, which would reload the page when any source file is saved.

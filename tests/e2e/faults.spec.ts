@@ -42,6 +42,7 @@ const PLAN = 'suites=insert&cases=bulk&adapters=idb,memory&sizes=50&warmup=0';
 test.describe('faults - the run goes on', () => {
   test('a case that throws is an error with its message', async ({ page }) => {
     await page.addInitScript(() => {
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, which the patch calls with its own `this`
       const put = IDBObjectStore.prototype.put;
       IDBObjectStore.prototype.put = function (
         this: IDBObjectStore,
@@ -77,6 +78,7 @@ test.describe('faults - the run goes on', () => {
     // The idb library resolves a write when its transaction says 'complete'; dropping that
     // listener makes every write hang forever, as a wedged store would.
     await page.addInitScript(() => {
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, which the patch calls with its own `this`
       const listen = IDBTransaction.prototype.addEventListener;
       IDBTransaction.prototype.addEventListener = function (
         this: IDBTransaction,

@@ -21,6 +21,7 @@ async function download(
   }
   await page.evaluate(() => {
     const w = window as unknown as { __saved?: Promise<{ name: string; text: string }> };
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, which the patch calls with its own `this`
     const click = HTMLAnchorElement.prototype.click;
     w.__saved = new Promise((resolve, reject) => {
       HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import type { sqliteOpfsAdapter, sqliteOpfsFileNames } from '../../src/adapters/sqlite-opfs.ts';
 
 /**
  * What the contract test cannot see of sqlite-opfs: its files live in an OPFS pool, not in
@@ -8,7 +9,11 @@ import { expect, test, type Page } from '@playwright/test';
  * runs in a SQLite worker of its own) and a Worker (whose engine runs in the Worker's thread).
  */
 
-type SqliteModule = typeof import('../../src/adapters/sqlite-opfs.ts');
+// The page imports the module by URL; naming its exports here shows knip they are used.
+type SqliteModule = {
+  sqliteOpfsAdapter: typeof sqliteOpfsAdapter;
+  sqliteOpfsFileNames: typeof sqliteOpfsFileNames;
+};
 
 const MODULE = '/src/adapters/sqlite-opfs.ts';
 
@@ -132,7 +137,9 @@ test('sqlite-opfs - the pool passes between the page and a Worker', async ({ pag
     const worker = new Worker(blob, { type: 'module' });
     const steps: string[] = [];
     const inWorker = await new Promise((resolve) => {
-      worker.onmessage = (e) => (e.data.step ? steps.push(e.data.step) : resolve(e.data));
+      // A step report, or the Worker's answer.
+      worker.onmessage = (e: MessageEvent<{ step?: string }>) =>
+        e.data.step ? steps.push(e.data.step) : resolve(e.data);
       worker.onerror = (e) => resolve({ ok: false, error: e.message });
       setTimeout(
         () =>

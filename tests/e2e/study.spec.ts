@@ -40,7 +40,7 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
     for (const part of ['paging', 'inserts', 'views']) {
       const name = readdirSync(join(dir, part)).find((f) => f.endsWith('-chromium.json'));
       expect(name, part).toBeDefined();
-      const results = parseResults(readFileSync(join(dir, part, name!), 'utf8'), name!);
+      const results = parseResults(readFileSync(join(dir, part, name!), 'utf8'), name);
       expect(results.run.plan.study).toBe(`pouchdb-2.2/${part}`);
       // The older PouchDB ran beside the current one and says which version it is.
       expect(results.environment.adapters?.['pouchdb-idb@7.3.1']?.version).toBe('7.3.1');

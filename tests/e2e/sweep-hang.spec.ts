@@ -57,11 +57,13 @@ test('sweep hang - a page blocked in a step is reported by its watchdog at once,
     const page = await browser.newPage();
     await page.addInitScript(() => {
       let passSent = false;
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, which the patch calls with its own `this`
       const send = window.fetch;
       window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
         if (typeof init?.body === 'string' && init.body.includes('"type":"pass"')) passSent = true;
         return send.call(this, input, init);
       };
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, which the patch calls with its own `this`
       const put = IDBObjectStore.prototype.put;
       IDBObjectStore.prototype.put = function (
         this: IDBObjectStore,

@@ -94,11 +94,12 @@ test('sweep - an --out too small for the results keeps every row in a fallback f
         run.stdout,
       );
     expect(said, log).not.toBeNull();
-    rescued = (said as RegExpExecArray)[1] as string;
+    const fallback = (said as RegExpExecArray)[1] as string;
+    rescued = fallback;
     expect(run.stdout).toContain('FAILED: the results could not all be written to --out');
-    const name = readdirSync(rescued).find((f) => f.endsWith('-chromium.json'));
-    expect(name, readdirSync(rescued).join(', ')).toBeDefined();
-    const results = parseResults(readFileSync(join(rescued, name as string), 'utf8'), name);
+    const name = readdirSync(fallback).find((f) => f.endsWith('-chromium.json'));
+    expect(name, readdirSync(fallback).join(', ')).toBeDefined();
+    const results = parseResults(readFileSync(join(fallback, name as string), 'utf8'), name);
     expect(results.cases.map((c) => [c.case, c.status, c.samples.length]).sort()).toEqual([
       ['bulk', 'ok', 300],
       ['serial', 'ok', 300],

@@ -7,14 +7,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseResults, type ResultsFile } from '../../src/core/results.ts';
-import { filesIn, REPO_ROOT, startSweep, sweep } from './sweep-process.ts';
+import { filesIn, REPO_ROOT, sweep } from './sweep-process.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 function chromiumResults(out: string): ResultsFile {
   const name = filesIn(out).find((f) => f.endsWith('-chromium.json'));
   expect(name, filesIn(out).join(', ')).toBeDefined();
-  return parseResults(readFileSync(join(out, name as string), 'utf8'), name as string);
+  return parseResults(readFileSync(join(out, name as string), 'utf8'), name);
 }
 
 test('sweep variants - pouchdb-idb@file:DIR, a local build with its companion beside it, runs beside the installed one with no network', async () => {

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import type { installWebSqlShim } from './websql-shim.ts';
 
 /**
  * The WebSQL shim (websql-shim.ts) keeps the parts of the WebSQL processing model that the
@@ -6,7 +7,36 @@ import { expect, test, type Page } from '@playwright/test';
  * would prove nothing. Each check runs in a real browser against SQLite Wasm.
  */
 
-type ShimModule = typeof import('./websql-shim.ts');
+// The page imports the module by URL; naming the export here shows knip it is used.
+type ShimModule = { installWebSqlShim: typeof installWebSqlShim };
+
+// The WebSQL API as these checks call it: no TypeScript types ship for it.
+interface SqlError {
+  readonly code: number;
+  readonly SYNTAX_ERR: number;
+}
+interface SqlResultSet {
+  readonly insertId: number;
+  readonly rowsAffected: number;
+  readonly rows: { readonly length: number; item(index: number): unknown };
+}
+interface SqlTransaction {
+  executeSql(
+    sql: string,
+    args?: unknown[],
+    onResult?: (tx: SqlTransaction, rs: SqlResultSet) => void,
+    onError?: (tx: SqlTransaction, e: SqlError) => unknown,
+  ): void;
+}
+type TransactionFn = (
+  body: (tx: SqlTransaction) => void,
+  onError?: (e: SqlError) => void,
+  onSuccess?: () => void,
+) => void;
+interface SqlDatabase {
+  transaction: TransactionFn;
+  readTransaction: TransactionFn;
+}
 
 const SHIM = '/tests/e2e/websql-shim.ts';
 
@@ -29,23 +59,22 @@ async function openShimPage(page: Page): Promise<void> {
 test('websql shim - processing model', async ({ page }) => {
   await openShimPage(page);
   const seen = await page.evaluate(async () => {
-    // The WebSQL API has no TypeScript types.
-    const open = (globalThis as any).openDatabase as (...args: unknown[]) => any;
+    const open = (globalThis as { openDatabase?: (...args: unknown[]) => SqlDatabase })
+      .openDatabase!;
     const db = open(`shim-${Math.random()}`, '', 'shim', 1024);
     const log: string[] = [];
-    const txn = (kind: 'transaction' | 'readTransaction', body: (tx: any) => void) =>
+    const txn = (kind: 'transaction' | 'readTransaction', body: (tx: SqlTransaction) => void) =>
       new Promise<string>((resolve) =>
         db[kind](
           body,
-          (e: any) =>
-            resolve(`error ${e.code} ${e.code === e.SYNTAX_ERR ? 'SYNTAX_ERR' : ''}`.trim()),
+          (e) => resolve(`error ${e.code} ${e.code === e.SYNTAX_ERR ? 'SYNTAX_ERR' : ''}`.trim()),
           () => resolve('ok'),
         ),
       );
     const rows = async (sql: string, args: unknown[] = []) => {
       let out: unknown[] = [];
       await txn('readTransaction', (tx) =>
-        tx.executeSql(sql, args, (_tx: any, rs: any) => {
+        tx.executeSql(sql, args, (_tx, rs) => {
           out = Array.from({ length: rs.rows.length }, (_, i) => rs.rows.item(i));
         }),
       );
@@ -63,7 +92,7 @@ test('websql shim - processing model', async ({ page }) => {
 
     const results: Record<string, unknown> = { order: log };
     await txn('transaction', (tx) =>
-      tx.executeSql('INSERT INTO t (v) VALUES (?)', ['a'], (_tx: any, rs: any) => {
+      tx.executeSql('INSERT INTO t (v) VALUES (?)', ['a'], (_tx, rs) => {
         results.insert = {
           insertId: rs.insertId,
           rowsAffected: rs.rowsAffected,
@@ -72,7 +101,7 @@ test('websql shim - processing model', async ({ page }) => {
       }),
     );
     await txn('readTransaction', (tx) =>
-      tx.executeSql('SELECT v FROM t', [], (_tx: any, rs: any) => {
+      tx.executeSql('SELECT v FROM t', [], (_tx, rs) => {
         let threw = 'no';
         try {
           void rs.insertId;
@@ -106,7 +135,7 @@ test('websql shim - processing model', async ({ page }) => {
     // Chromium and WebKit; a truthy value, a throw or no callback at all roll back.
     const count = async () =>
       Number(((await rows('SELECT COUNT(*) AS n FROM t')) as { n: number }[])[0]?.n ?? 0);
-    const insertThenFail = async (onError?: (tx: any, e: any) => unknown) => {
+    const insertThenFail = async (onError?: (tx: SqlTransaction, e: SqlError) => unknown) => {
       const before = await count();
       const outcome = await txn('transaction', (tx) => {
         tx.executeSql('INSERT INTO t (v) VALUES (?)', [`x${Math.random()}`]);
@@ -143,12 +172,12 @@ test('websql shim - processing model', async ({ page }) => {
     ) =>
       new Promise<number>((resolve) =>
         db[kind](
-          (tx: any) =>
+          (tx) =>
             tx.executeSql(
               sql,
               args,
               () => resolve(-1),
-              (_tx: any, e: any) => resolve(e.code),
+              (_tx, e) => resolve(e.code),
             ),
           () => {},
         ),
@@ -198,7 +227,7 @@ test('websql shim - processing model', async ({ page }) => {
 
 test('websql shim - versions', async ({ page }) => {
   await openShimPage(page);
-  const seen = await page.evaluate(async () => {
+  const seen = await page.evaluate(() => {
     const open = (globalThis as { openDatabase?: (...args: unknown[]) => { version: string } })
       .openDatabase!;
     const name = `shim-version-${Math.random()}`;

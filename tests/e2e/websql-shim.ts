@@ -37,7 +37,7 @@ import sqlite3InitModule, {
 } from '@sqlite.org/sqlite-wasm';
 import { WEBSQL_EMULATION_MARKER } from '../../src/adapters/websql-origin.ts';
 
-export const WEBSQL_SHIM_DESCRIPTION = 'WebSQL emulated over SQLite Wasm (test shim)';
+const WEBSQL_SHIM_DESCRIPTION = 'WebSQL emulated over SQLite Wasm (test shim)';
 
 const CODES = {
   UNKNOWN_ERR: 0,
@@ -58,6 +58,17 @@ class SQLError {
   ) {}
 }
 Object.assign(SQLError.prototype, CODES);
+
+/** What execute() throws: WebSQL's SQLError is no Error, so it travels inside one to run(). */
+class StatementFailure extends Error {
+  constructor(readonly sqlError: SQLError) {
+    super(sqlError.message);
+  }
+}
+
+const fail = (code: number, message: string): never => {
+  throw new StatementFailure(new SQLError(code, message));
+};
 
 interface ResultSet {
   readonly insertId: number;
@@ -130,6 +141,7 @@ class ShimTransaction {
       );
     // Chromium bound numbers as numbers, null and undefined as NULL, and anything else as its string.
     const bound = (args ?? []).map((a): SqlValue =>
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- as Chromium did, an object included
       a === null || a === undefined ? null : typeof a === 'number' ? a : String(a),
     );
     this.statements.push({ sql: String(sql), args: bound, onResult, onError });
@@ -172,24 +184,21 @@ function execute(
   try {
     stmt = db.prepare(sql);
   } catch (e) {
-    throw new SQLError(CODES.SYNTAX_ERR, `could not prepare statement (${firstLine(e)})`);
+    return fail(CODES.SYNTAX_ERR, `could not prepare statement (${firstLine(e)})`);
   }
   try {
     const writes = s3.capi.sqlite3_stmt_readonly(stmt) === 0;
     // Chromium's authorizer refused writes in a read transaction at prepare time.
     if (readOnly && writes)
-      throw new SQLError(CODES.SYNTAX_ERR, 'could not prepare statement (23 not authorized)');
+      fail(CODES.SYNTAX_ERR, 'could not prepare statement (23 not authorized)');
     if (stmt.parameterCount !== args.length)
-      throw new SQLError(
-        CODES.SYNTAX_ERR,
-        "number of '?'s in statement string does not match argument count",
-      );
+      fail(CODES.SYNTAX_ERR, "number of '?'s in statement string does not match argument count");
     if (args.length > 0) stmt.bind(args);
     const rows: Record<string, unknown>[] = [];
     try {
-      while (stmt.step()) rows.push(stmt.get({}) as Record<string, unknown>);
+      while (stmt.step()) rows.push(stmt.get({}));
     } catch (e) {
-      throw stepError(e);
+      throw new StatementFailure(stepError(e));
     }
     const rowsAffected = writes ? Number(db.changes()) : 0;
     const insertId = rowsAffected > 0 ? Number(s3.capi.sqlite3_last_insert_rowid(db)) : undefined;
@@ -234,7 +243,10 @@ function run(s3: Sqlite3Static, file: File, work: Work): void {
       try {
         result = execute(s3, file.db, statement, work.readOnly);
       } catch (e) {
-        failed = e instanceof SQLError ? e : new SQLError(CODES.DATABASE_ERR, firstLine(e));
+        failed =
+          e instanceof StatementFailure
+            ? e.sqlError
+            : new SQLError(CODES.DATABASE_ERR, firstLine(e));
       }
       try {
         if (result) tx.callback(() => statement.onResult?.(tx, result));

@@ -39,7 +39,7 @@ function row(kase: string, adapter: string, samples: number[]): CaseResult {
     warmup: [],
     samplesPerPass: samples.map(() => 1),
     stats: summarize(samples),
-  } as CaseResult;
+  };
 }
 
 function abDoc(

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const REAL = join(
+const REAL = join(
   ROOT,
   'results',
   readdirSync(join(ROOT, 'results')).find((f) => f.endsWith('-chromium.json'))!,

@@ -186,10 +186,10 @@ describe('cli merge - command', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const run = async (...argv: string[]) => {
+  const run = (...argv: string[]) => {
     let stdout = '';
     let stderr = '';
-    const code = await mergeCommand(argv, {
+    const code = mergeCommand(argv, {
       stdout: (t) => (stdout += t),
       stderr: (t) => (stderr += t),
     });
@@ -201,11 +201,11 @@ describe('cli merge - command', () => {
     return path;
   };
 
-  it('writes a JSON array of the documents that every results reader takes', async () => {
+  it('writes a JSON array of the documents that every results reader takes', () => {
     const a = write('a.json', doc('chromium', { index: 1, count: 2 }, ['serial']));
     const b = write('b.json', doc('chromium', { index: 2, count: 2 }, ['bulk']));
     const out = join(dir, 'merged.json');
-    const { code, stdout, stderr } = await run(a, b, '--out', out);
+    const { code, stdout, stderr } = run(a, b, '--out', out);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(`merge: wrote ${out}: 2 documents, 2 rows, from 2 files`);
@@ -213,13 +213,13 @@ describe('cli merge - command', () => {
     expect(set.map((d) => d.cases.map((c) => c.case))).toEqual([['serial'], ['bulk']]);
   });
 
-  it('exits 2 with the reason when refusing, and writes nothing', async () => {
+  it('exits 2 with the reason when refusing, and writes nothing', () => {
     const a = write('a.json', doc('chromium', null, ['serial']));
     const other = doc('firefox', null, ['serial']);
     other.run.plan = { ...other.run.plan, seed: 7 };
     const b = write('b.json', other);
     const out = join(dir, 'merged.json');
-    const { code, stderr } = await run(a, b, `--out=${out}`);
+    const { code, stderr } = run(a, b, `--out=${out}`);
     expect(code).toBe(2);
     expect(stderr).toBe(
       `merge: refused: ${a} and ${b} come from different plans (seed: 42 in ${a}, 7 in ${b}); a results set holds the shards and browsers of one plan: run every machine and shard with the same flags\n`,
@@ -227,18 +227,18 @@ describe('cli merge - command', () => {
     expect(() => readFileSync(out)).toThrow();
   });
 
-  it('exits 2 on a file that is missing or not JSON, on bad flags, and on an output it will not replace', async () => {
+  it('exits 2 on a file that is missing or not JSON, on bad flags, and on an output it will not replace', () => {
     const out = join(dir, 'merged.json');
-    expect(await run(join(dir, 'nope.json'), '--out', out)).toMatchObject({
+    expect(run(join(dir, 'nope.json'), '--out', out)).toMatchObject({
       code: 2,
       stderr: `merge: ${join(dir, 'nope.json')}: no such file\n`,
     });
     const text = join(dir, 'text.json');
     writeFileSync(text, 'not json');
-    const notJson = await run(text, '--out', out);
+    const notJson = run(text, '--out', out);
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toMatch(/^merge: .*text\.json: not JSON \(/);
-    expect((await run(text)).code).toBe(2);
+    expect(run(text).code).toBe(2);
     expect(() => parseMergeArgs(['a.json'])).toThrow(
       '--out FILE is required: where to write the merged set',
     );
@@ -257,7 +257,7 @@ describe('cli merge - command', () => {
     writeFileSync(target, 'keep');
     const link = join(dir, 'link.json');
     symlinkSync(target, link);
-    expect(await run(good, '--out', link)).toMatchObject({
+    expect(run(good, '--out', link)).toMatchObject({
       code: 2,
       stderr: `merge: cannot write ${link} is a symbolic link; give the path of a regular file, or of one that does not exist yet\n`,
     });

@@ -133,7 +133,7 @@ describe('cli session - progress', () => {
     ]);
   });
 
-  it("a 'done' refused as another run's or another launch's (409) does not end the run in flight", async () => {
+  it("a 'done' refused as another run's or another launch's (409) does not end the run in flight", () => {
     const s = new BrowserSession('chromium', limits, {}, 2);
     s.reject({
       status: 409,
@@ -238,7 +238,7 @@ describe('cli session - time limits', () => {
 });
 
 describe('cli session - manual (label adopted from the page)', () => {
-  it('takes the label of the first page to say hello, and ignores other labels after it', async () => {
+  it('takes the label of the first page to say hello, and ignores other labels after it', () => {
     const s = new BrowserSession(null, limits);
     expect(s.browser).toBeNull();
     s.accept(msg({ type: 'case', result: row, rowsDone: 1, rows: 1 }));
@@ -286,8 +286,7 @@ describe('cli session - manual (label adopted from the page)', () => {
 
 describe('cli session - another run', () => {
   it("refuses a results document of another run (an old tab, another sweep's page), and nothing else", () => {
-    const done = (id: string) =>
-      msg({ type: 'done', results: { run: { id }, cases: [] } as unknown as ResultsFile });
+    const done = (id: string) => msg({ type: 'done', results: { run: { id }, cases: [] } });
     expect(otherRunReason(done('run-b'), 'run-a')).toBe(
       'these results are of run run-b; this sweep records run run-a only',
     );

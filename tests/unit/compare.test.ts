@@ -37,10 +37,10 @@ const BASE = [9.6, 10.2, 9.9, 10.4, 10, 9.7, 10.1, 10.3, 9.8, 10];
 const slower = (factor: number) => BASE.map((x) => x * factor);
 
 /** runCompare over in-memory files, as the CLI would read them from disk. */
-async function cli(files: Record<string, unknown>, ...args: string[]) {
+function cli(files: Record<string, unknown>, ...args: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await compareCommand(
+  const code = compareCommand(
     args,
     { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) },
     (path: string) => {
@@ -107,7 +107,7 @@ describe('compare - per case', () => {
         ...r.cases[0]!,
         status: 'timeout',
         reason: 'cut off at the 100 ms time limit',
-      } as ResultsFile['cases'][number];
+      };
     });
     const c = compareResults([withSamples(BASE)], [broken]);
     expect(c.rows[0]).toMatchObject({
@@ -450,8 +450,8 @@ describe('compare - input', () => {
 });
 
 describe('compare - command line', () => {
-  it('exits 1 on a case made 20% slower and 0 on identical files, with a verdict last', async () => {
-    const slow = await cli(
+  it('exits 1 on a case made 20% slower and 0 on identical files, with a verdict last', () => {
+    const slow = cli(
       { 'base.json': withSamples(BASE), 'new.json': withSamples(slower(1.2)) },
       'base.json',
       'new.json',
@@ -460,7 +460,7 @@ describe('compare - command line', () => {
     expect(slow.stdout.trimEnd().split('\n').at(-1)).toMatch(
       /^FAILED: 1 row slower beyond 5% or broken \(chromium insert\/bulk idb 100 \+20\.0%\); compared 1 of 1 rows ok in both/,
     );
-    const same = await cli(
+    const same = cli(
       { 'base.json': withSamples(BASE), 'copy.json': withSamples(BASE) },
       'base.json',
       'copy.json',
@@ -471,25 +471,21 @@ describe('compare - command line', () => {
       'OK: no row slower beyond 5%; compared 1 of 1 rows ok in both: 0 slower beyond 5%, 1 inconclusive, 0 slower within it, 0 faster, 0 same. Between two runs a row must move further than identical code moves between runs here; to decide the inconclusive rows, sample both sides in one run: npm run sweep -- --ab A,B.',
     );
     expect(
-      (
-        await cli(
-          { 'base.json': withSamples(BASE), 'new.json': withSamples(slower(1.2)) },
-          'base.json',
-          'new.json',
-          '--threshold',
-          '50%',
-        )
+      cli(
+        { 'base.json': withSamples(BASE), 'new.json': withSamples(slower(1.2)) },
+        'base.json',
+        'new.json',
+        '--threshold',
+        '50%',
       ).code,
     ).toBe(0);
     expect(
-      (
-        await cli(
-          { 'base.json': withSamples(BASE), 'new.json': withSamples(BASE) },
-          'base.json',
-          'new.json',
-          '--min-compared',
-          '2',
-        )
+      cli(
+        { 'base.json': withSamples(BASE), 'new.json': withSamples(BASE) },
+        'base.json',
+        'new.json',
+        '--min-compared',
+        '2',
       ).code,
     ).toBe(3);
   });
@@ -542,8 +538,8 @@ describe('compare - command line', () => {
     ],
   ];
   for (const [what, files, args, message] of usage) {
-    it(`exits 2 on ${what}, saying what is wrong`, async () => {
-      const r = await cli(files, ...args);
+    it(`exits 2 on ${what}, saying what is wrong`, () => {
+      const r = cli(files, ...args);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(message);

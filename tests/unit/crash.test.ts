@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import type { StoreAdapter } from '../../src/core/adapter.ts';
+import type { StoreAdapter, StoreHandle } from '../../src/core/adapter.ts';
 import { awaitsDriver, DRIVER_NEEDED } from '../../src/core/driven.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import type { CaseIdentity } from '../../src/core/identity.ts';
@@ -145,7 +145,8 @@ describe('crash suite - the page writes and counts', () => {
   });
 
   it('refuses to write in bulk to a handle without bulkPut, before the first write', async () => {
-    const { bulkPut: _dropped, ...noBulk } = await memoryAdapter.open('crash-no-bulk');
+    const noBulk: StoreHandle = { ...(await memoryAdapter.open('crash-no-bulk')) };
+    delete noBulk.bulkPut;
     const acks: string[][] = [];
     const docs = makeDocs(fixtureShape('person'), 1, 5);
     await expect(

@@ -5,7 +5,7 @@
  * store, the browser, the ratio with its interval, and the verdict of each line it shows.
  */
 import { readFileSync } from 'node:fs';
-import readXlsxFile from 'read-excel-file/node';
+import readXlsxFile, { type SheetData } from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
 import { expectedRatio } from './expected-ratio.ts';
 import { exportCommand, parseExportArgs } from '../../src/cli/commands/export.ts';
@@ -25,7 +25,7 @@ const docs: ResultsFile[] = FILES.map((f) => parseResults(readFileSync(f, 'utf8'
 const lines = runFindings(docs);
 const col = (name: (typeof FINDING_COLUMNS)[number]) => FINDING_COLUMNS.indexOf(name);
 
-async function findingsSheet(results: ResultsFile[]): Promise<unknown[][]> {
+async function findingsSheet(results: ResultsFile[]): Promise<SheetData> {
   const book = await readXlsxFile(Buffer.from(await (await toXlsx(results)).arrayBuffer()));
   const sheet = book.find((s) => s.sheet === 'findings');
   expect(sheet, 'a findings sheet').toBeDefined();
@@ -58,7 +58,7 @@ describe('export - the findings sheet of the workbook', () => {
       if (typeof lo === 'number' && typeof hi === 'number')
         expect(line.text).toContain(
           turned
-            ? `${fmt(1 / (ratio as number))}× [${fmt(1 / hi)}, ${fmt(1 / lo)}] faster`
+            ? `${fmt(1 / ratio)}× [${fmt(1 / hi)}, ${fmt(1 / lo)}] faster`
             : `${fmt(ratio as number)}× [${fmt(lo)}, ${fmt(hi)}]`,
         );
       if (line.verdict === 'missing')

@@ -72,8 +72,10 @@ function quotedFields(text: string, sep: string): string[] {
     if (ch === '"' && field === '') {
       for (i++; i < text.length; i++) {
         if (text[i] !== '"') field += text[i];
-        else if (text[i + 1] === '"') ((field += '"'), i++);
-        else break;
+        else if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else break;
       }
       i++;
     } else if (ch === sep || ch === '\r' || ch === '\n') {

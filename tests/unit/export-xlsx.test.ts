@@ -136,9 +136,7 @@ describe('export xlsx - the number formats, read back from the file', () => {
     const msStyles = xfs.flatMap((id, i) => (id === formats.get('0.000') ? [String(i)] : []));
     expect(msStyles.length).toBeGreaterThan(0);
     const sheet = strFromU8(files['xl/worksheets/sheet1.xml']!);
-    const column = String.fromCharCode(
-      65 + SUITE_SHEET_COLUMNS.indexOf('median_ms' as (typeof SUITE_SHEET_COLUMNS)[number]),
-    ); // within A to Z
+    const column = String.fromCharCode(65 + SUITE_SHEET_COLUMNS.indexOf('median_ms')); // within A to Z
     const median = new RegExp(`<c r="${column}2" s="(\\d+)"`).exec(sheet);
     expect(median?.[1] !== undefined && msStyles.includes(median[1])).toBe(true);
   });

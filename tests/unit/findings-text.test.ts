@@ -98,7 +98,7 @@ describe('sweep - what this run found', () => {
     expect(fastest).toHaveLength(3 * 12);
     for (const line of fastest)
       expect(line).toMatch(
-        /^ {4}(chromium|firefox |webkit {2}| {8})  [a-z]+ [a-z-]+: [a-z-]+, \S+× \[\S+, \S+\] faster than [a-z-]+: (holds|same|too close to call)$/,
+        /^ {4}(chromium|firefox |webkit {2}| {8}) {2}[a-z]+ [a-z-]+: [a-z-]+, \S+× \[\S+, \S+\] faster than [a-z-]+: (holds|same|too close to call)$/,
       );
     const raw = section(
       'Each store against raw IndexedDB, per case: store ÷ indexeddb-raw, slower or faster beyond ±5%, same within',
@@ -115,8 +115,8 @@ describe('sweep - what this run found', () => {
     hostile.run.browser = 'chro\u001b]0;PWNED\u0007mium\u202e';
     const text = findingsText([hostile]).join('\n');
     expect(text).toContain('chro\\u001b]0;PWNED\\u0007mium\\u202e');
-    // eslint-disable-next-line no-control-regex
     expect(
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
       text.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g),
     ).toBeNull();
     // A run whose plan asked for none of the default plan's cases.

@@ -47,7 +47,7 @@ const command = (name: 'compare' | 'merge' | 'export', ...args: string[]) => {
   );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
 describe('hostile results files', () => {

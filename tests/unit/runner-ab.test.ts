@@ -143,9 +143,9 @@ describe('results - B against A', () => {
     expect(row?.verdict).toBe('slower');
     expect(row?.ratio?.ratio).toBeCloseTo(1.2, 2);
     // A file that claims otherwise is read as its samples say.
-    const forged = JSON.parse(JSON.stringify(doc));
-    forged.ab.rows[0].verdict = 'same';
-    forged.ab.rows[0].ratio.ratio = 1;
+    const forged = JSON.parse(JSON.stringify(doc)) as typeof doc;
+    forged.ab!.rows[0]!.verdict = 'same';
+    forged.ab!.rows[0]!.ratio!.ratio = 1;
     const read = validateResults(forged, 'forged.json');
     expect(read.ab?.rows[0]?.verdict).toBe('slower');
     expect(read.ab?.rows[0]?.ratio?.ratio).toBeCloseTo(1.2, 2);

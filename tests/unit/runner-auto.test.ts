@@ -51,7 +51,7 @@ function scripted(
       const list = values[ctx.adapter.id] ?? [1];
       const i = taken.get(ctx.adapter.id) ?? 0;
       taken.set(ctx.adapter.id, i + 1);
-      return list[Math.min(i, list.length - 1)] as number;
+      return list[Math.min(i, list.length - 1)];
     },
     ...(extra as object),
   });
@@ -133,9 +133,13 @@ describe('runner - auto-sampling', () => {
 
   it('stops at the time cap, before min N, when samples are slow', async () => {
     const auto = { targetRelCi: 0.02, minN: 50, maxN: 100, maxMs: 150 };
-    const slow = scripted('slow', { memory: around(30) }, {
-      setup: () => sleep(60),
-    } as Partial<BenchCase>);
+    const slow = scripted(
+      'slow',
+      { memory: around(30) },
+      {
+        setup: () => sleep(60),
+      },
+    );
     const { cases } = await run([suiteOf(slow)], [memoryAdapter], plan({ auto }));
     const r = row(cases, 'memory');
     expect(r.status).toBe('ok');
@@ -150,9 +154,13 @@ describe('runner - time cap versus hang', () => {
     // Each sample takes about 120 ms, well inside the 400 ms limit of one step; the row's own cap
     // of 500 ms ends its sampling after a few, and that is no failure.
     const auto = { targetRelCi: 0.001, minN: 50, maxN: 100, maxMs: 500 };
-    const slow = scripted('slow', { memory: around(30) }, {
-      setup: () => sleep(120),
-    } as Partial<BenchCase>);
+    const slow = scripted(
+      'slow',
+      { memory: around(30) },
+      {
+        setup: () => sleep(120),
+      },
+    );
     const probe: PassProbe = { start() {}, stop: () => ({ longTasks: 0 }) };
     const { cases, events } = await run(
       [suiteOf(slow)],
@@ -193,7 +201,7 @@ describe('runner - time cap versus hang', () => {
 
   it('a plan of slow rows stays within its budget, and rows it cut short say so', async () => {
     const slowCase = (id: string) =>
-      scripted(id, { memory: around(30) }, { setup: () => sleep(25) } as Partial<BenchCase>);
+      scripted(id, { memory: around(30) }, { setup: () => sleep(25) });
     const auto = { targetRelCi: 0.001, minN: 6, maxN: 1000, maxMs: 60_000 };
     const started = performance.now();
     const { cases } = await run(
@@ -216,8 +224,7 @@ describe('runner - time cap versus hang', () => {
 
   it('a later pass with no budget left for a row takes no fill or warm-up for it', async () => {
     // Pass 1's minimums alone (2 rows × 7 samples of at least 25 ms) spend the 300-ms budget.
-    const slow = (id: string) =>
-      scripted(id, { memory: around(30) }, { setup: () => sleep(25) } as Partial<BenchCase>);
+    const slow = (id: string) => scripted(id, { memory: around(30) }, { setup: () => sleep(25) });
     // Two passes: from three on, rows take their minimum pass by pass by what they cost (share.ts, tested apart).
     const auto = { targetRelCi: 0.001, minN: 6, maxN: 1000, maxMs: 60_000, passes: 2 };
     const { cases, order } = await run(
@@ -705,7 +712,7 @@ describe('runner - passes over the plan', () => {
       shifted: [...around(0.5, 7), ...around(0.5, 400).map((v) => v * 2)],
       noisy: around(10),
     };
-    const c = scripted('c', values, { setup: () => sleep(5) } as Partial<BenchCase>);
+    const c = scripted('c', values, { setup: () => sleep(5) });
     const auto = { targetRelCi: 0.02, minN: 6, maxN: 1000, maxMs: 60_000, passes: 3 };
     const { cases } = await run(
       [suiteOf(c)],

@@ -48,39 +48,42 @@ const suiteOf = (...cases: ReturnType<typeof defineCase>[]): Suite => ({
 });
 const memoryAs = (id: string): StoreAdapter => ({ ...memoryAdapter, id, label: id });
 
+/** A run of one case on the memory store under several ids, each sample's setup taking `setupMs(id)` of wall time. */
+async function runShares(ids: string[], setupMs: (id: string) => number, budgetMs: number) {
+  const c = defineCase<void>({
+    id: 'c',
+    title: 'c',
+    needs: [],
+    operations: () => 1,
+    setup: (ctx) => sleep(setupMs(ctx.adapter.id)),
+    run: async (ctx) => 10 + ctx.rng.next(),
+  });
+  const auto = { targetRelCi: 0.0001, minN: 6, maxN: 1000, maxMs: 60_000, passes: 6 };
+  const plan: Plan = {
+    ...DEFAULT_PLAN,
+    suites: ['t'],
+    adapters: ids,
+    sizes: [10],
+    warmup: 1,
+    auto,
+    budgetMs,
+  };
+  const out = await runPlan({
+    plan,
+    suites: [suiteOf(c)],
+    adapters: ids.map(memoryAs),
+    runId: 'share',
+    cleanupTimeoutMs: 500,
+  });
+  return (id: string) => out.cases.find((r) => r.adapter === id) as CaseResult & { status: 'ok' };
+}
+
 describe('share - the runner', () => {
-  it('lets no costly row starve the others: cheap rows sample every pass, the costly one once a pass without a warm-up after the first, the too costly one takes 2 and says so', async () => {
-    // A sample's setup takes 1, 40 and 450 ms of wall time by store; a budget of 4 s over 40 rows is a share of 100 ms.
-    const cheap = Array.from({ length: 38 }, (_, i) => `cheap${i}`);
-    const setupMs = (id: string) => (id === 'costly' ? 40 : id === 'dear' ? 450 : 1);
-    const c = defineCase<void>({
-      id: 'c',
-      title: 'c',
-      needs: [],
-      operations: () => 1,
-      setup: (ctx) => sleep(setupMs(ctx.adapter.id)),
-      run: async (ctx) => 10 + ctx.rng.next(),
-    });
-    const auto = { targetRelCi: 0.0001, minN: 6, maxN: 1000, maxMs: 60_000, passes: 6 };
-    const ids = [...cheap, 'costly', 'dear'];
-    const plan: Plan = {
-      ...DEFAULT_PLAN,
-      suites: ['t'],
-      adapters: ids,
-      sizes: [10],
-      warmup: 1,
-      auto,
-      budgetMs: 4_000,
-    };
-    const out = await runPlan({
-      plan,
-      suites: [suiteOf(c)],
-      adapters: ids.map(memoryAs),
-      runId: 'share',
-      cleanupTimeoutMs: 500,
-    });
-    const row = (id: string) =>
-      out.cases.find((r) => r.adapter === id) as CaseResult & { status: 'ok' };
+  it('lets no costly row starve the others: cheap rows sample every pass, the costly one once a pass without a warm-up after the first', async () => {
+    // A sample's setup takes 1 or 40 ms of wall time by store; a budget of 5 s over 9 rows is a
+    // share of 556 ms, which the costly store's 6 passes of a warm-up and 2 samples (720 ms) pass.
+    const cheap = Array.from({ length: 8 }, (_, i) => `cheap${i}`);
+    const row = await runShares([...cheap, 'costly'], (id) => (id === 'costly' ? 40 : 1), 5_000);
     for (const id of cheap)
       expect(
         row(id).samplesPerPass?.every((k) => k >= 2),
@@ -96,6 +99,13 @@ describe('share - the runner', () => {
     expect(row('costly').share?.sampleMs).toBeLessThanOrEqual(
       4 * (row('costly').share?.shareMs ?? 0),
     );
+  });
+
+  it('gives a row whose sample costs more than 4 shares 2 samples, in the first pass and the last, and says so', async () => {
+    // 20 rows in 2 s: a share of 100 ms; the dear store's samples take 450 ms. Its two samples are
+    // set aside for it: it takes them however the cheap rows used the budget.
+    const cheap = Array.from({ length: 19 }, (_, i) => `cheap${i}`);
+    const row = await runShares([...cheap, 'dear'], (id) => (id === 'dear' ? 450 : 1), 2_000);
     expect(row('dear')).toMatchObject({
       status: 'ok',
       stopped: 'share',

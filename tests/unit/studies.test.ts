@@ -188,7 +188,7 @@ describe('studies - the report', () => {
         status: 'unsupported',
         reason: 'no <IndexedDB>',
         samples: [],
-      } as Partial<CaseResult>),
+      }),
     ]),
     doc(
       'chromium',
@@ -244,7 +244,7 @@ describe('studies - the report', () => {
           status: 'error',
           reason: 'ReferenceError: emit is not defined',
           samples: [],
-        } as Partial<CaseResult>),
+        }),
       ]),
     ];
     withOld[0] = doc('chromium', 'paging', [
@@ -327,7 +327,7 @@ describe('studies - distribution and growth', () => {
       ...row('parallel', 'idb', 100),
       suite: 'insert',
       samples: Array.from({ length: 100 }, (_, i) => 100 + i),
-    } as CaseResult;
+    };
     // 20 batches: the first 10 take 10 ms, the last 10 take 20 ms.
     const batches: [number, number][] = Array.from({ length: 20 }, (_, i) => [
       (i + 1) * 1000,

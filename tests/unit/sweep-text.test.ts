@@ -48,8 +48,8 @@ describe('sweep - terminal text', () => {
     expect(code).toBe(1);
     expect(printed).toContain('chro\\u001b]0;PWNED\\u0007mium\\u202e');
     // Nothing below 0x20 but newlines, no DEL or C1, no bidi control reaches the terminal.
-    // eslint-disable-next-line no-control-regex
     expect(
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
       printed.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g),
     ).toBeNull();
   }, 60_000);

@@ -97,7 +97,7 @@ function folderMaker(
   started.push(child);
   return new Promise((ok, fail) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('\n')) ok({ child, folders: JSON.parse(out) as string[] });
     });

@@ -22,7 +22,7 @@ const WRAPS: Record<string, Wraps> = {
   },
   idb: { packages: ['idb'] },
 };
-const variant = <K extends 'version' | 'folder'>(id: string, _kind: K) =>
+const variant = <K extends 'version' | 'folder'>(id: string) =>
   parseVariant(id, Object.keys(WRAPS), WRAPS) as ReturnType<typeof parseVariant> & {
     spec: { kind: K };
   };
@@ -63,7 +63,7 @@ describe('variant sources - a local folder', () => {
     git(tmp, 'commit', '-q', '-m', 'x');
     const head = git(tmp, 'rev-parse', 'HEAD');
     const source = folderSource(
-      variant('pouchdb-idb@file:packages/pouchdb-browser', 'folder'),
+      variant<'folder'>('pouchdb-idb@file:packages/pouchdb-browser'),
       WRAPS['pouchdb-idb'] as Wraps,
       tmp,
     );
@@ -90,7 +90,7 @@ describe('variant sources - a local folder', () => {
   it('takes a companion from this project when there is no sibling, and says so; a folder outside git says that too', () => {
     writePackage(join(tmp, 'pouchdb-browser'), { name: 'pouchdb-browser', version: '9.0.0' });
     const source = folderSource(
-      variant(`pouchdb-idb@file:${join(tmp, 'pouchdb-browser')}`, 'folder'),
+      variant<'folder'>(`pouchdb-idb@file:${join(tmp, 'pouchdb-browser')}`),
       WRAPS['pouchdb-idb'] as Wraps,
       REPO_ROOT,
     );
@@ -131,7 +131,7 @@ describe('variant sources - a local folder', () => {
     it(`refuses ${what} in one line`, () => {
       make(tmp);
       const run = () =>
-        folderSource(variant(`idb@file:${path}`, 'folder'), WRAPS.idb as Wraps, tmp);
+        folderSource(variant<'folder'>(`idb@file:${path}`), WRAPS.idb as Wraps, tmp);
       expect(run).toThrow(VariantSourceError);
       expect(run).toThrow(message.replace('{tmp}', tmp));
     });
@@ -141,7 +141,7 @@ describe('variant sources - a local folder', () => {
     writePackage(join(tmp, 'idb'), { name: 'idb', version: '8.0.4' });
     expect(
       folderSource(
-        variant(`idb@file:${relative(REPO_ROOT, join(tmp, 'idb'))}`, 'folder'),
+        variant<'folder'>(`idb@file:${relative(REPO_ROOT, join(tmp, 'idb'))}`),
         WRAPS.idb as Wraps,
         REPO_ROOT,
       ).facts.folder,
@@ -172,7 +172,7 @@ describe('variant sources - npm', () => {
     writeFileSync(join(dir, 'storebench-variant.json'), '{}');
     process.env.npm_config_registry = 'http://127.0.0.1:9/';
     const notes: string[] = [];
-    const source = await npmSource(variant('idb@8.0.4', 'version'), WRAPS.idb as Wraps, tmp, (l) =>
+    const source = await npmSource(variant<'version'>('idb@8.0.4'), WRAPS.idb as Wraps, tmp, (l) =>
       notes.push(l),
     );
     expect(notes).toEqual([]);
@@ -192,7 +192,7 @@ describe('variant sources - npm', () => {
     process.env.npm_config_registry = 'http://127.0.0.1:9/';
     process.env.npm_config_fetch_retries = '0';
     await expect(
-      npmSource(variant('idb@8.0.4', 'version'), WRAPS.idb as Wraps, tmp, () => {}),
+      npmSource(variant<'version'>('idb@8.0.4'), WRAPS.idb as Wraps, tmp, () => {}),
     ).rejects.toThrow(
       /^the npm registry http:\/\/127\.0\.0\.1:9\/ could not be reached \(ECONNREFUSED\) while looking up idb@8\.0\.4$/,
     );
@@ -221,7 +221,7 @@ describe.skipIf(!reachable)('variant sources - npm (needs the registry)', () => 
       encoding: 'utf8',
     }).trim();
     await expect(
-      npmSource(variant('idb@0.0.999', 'version'), WRAPS.idb as Wraps, tmp, () => {}),
+      npmSource(variant<'version'>('idb@0.0.999'), WRAPS.idb as Wraps, tmp, () => {}),
     ).rejects.toThrow(`npm has no version 0.0.999 of idb; its latest is ${latest}`);
   }, 60_000);
 

@@ -33,13 +33,14 @@ export function isEntry(moduleUrl: string): boolean {
 /**
  * Run a command with the process's arguments and set the exit code from its result. A failure
  * the command did not expect is a bug: its message is printed, never a stack trace, and the
- * stack only with STOREBENCH_DEBUG=1.
+ * stack only with STOREBENCH_DEBUG=1. A command that needs no await may return its code at once:
+ * the promise makes its throw a rejection like an async command's.
  */
 export function runEntry(
   name: string,
-  command: (argv: readonly string[]) => Promise<number>,
+  command: (argv: readonly string[]) => number | Promise<number>,
 ): void {
-  command(process.argv.slice(2)).then(
+  new Promise<number>((resolve) => resolve(command(process.argv.slice(2)))).then(
     (code) => {
       process.exitCode = code;
     },

@@ -267,7 +267,7 @@ function abFields(fields: PlanFields, get: (name: string) => string | undefined)
  * --ab's budget when none is given: one question, answered in 9 launches of Chromium within about
  * 6 minutes with the page's build and the launches' starts (the default plan's 12 cases on one pair).
  */
-export const AB_BUDGET_MS = 4 * 60_000;
+const AB_BUDGET_MS = 4 * 60_000;
 
 /** With --ab every pass is a launch of its own: as many passes as launches the budget gives (launch.defaultLaunches). */
 function abPasses(plan: Plan): Plan {

@@ -22,7 +22,7 @@ Exit codes: 0 written; 2 bad arguments.`;
 
 export const tableText = (): string => `${JSON.stringify(measureBetweenRuns(), null, 2)}\n`;
 
-async function betweenRuns(argv: readonly string[]): Promise<number> {
+function betweenRuns(argv: readonly string[]): number {
   try {
     if (scanFlags(argv, {}).help) return (PROCESS_IO.stdout(`${USAGE}\n`), 0);
   } catch (e) {

@@ -4,7 +4,7 @@
  * sweep uses, so this is exactly what `npm run sweep` will run.
  */
 import { findBrowsers, type BrowserCandidate } from '../drivers/discovery.ts';
-import { helpOrNoFlags, PROCESS_IO } from '../args/command-io.ts';
+import { helpOrNoFlags } from '../args/command-io.ts';
 
 export function browserLines(candidates: readonly BrowserCandidate[]): string[] {
   const width = Math.max(...candidates.map((b) => b.id.length));

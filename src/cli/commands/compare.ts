@@ -79,11 +79,11 @@ function parseCompareArgs(argv: readonly string[]): CompareArgs | 'help' {
   };
 }
 
-export async function compareCommand(
+export function compareCommand(
   argv: readonly string[],
   io: CommandIo,
   read: (path: string) => string = readResultsText,
-): Promise<number> {
+): number {
   let args: CompareArgs | 'help';
   try {
     args = parseCompareArgs(argv);

@@ -4,7 +4,7 @@
  * array of them (`npm run merge` output); every document is validated first, and a bad one is
  * named with the JSON path of the problem.
  */
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { ResultsError, type ResultsFile } from '../../core/results.ts';
 import { ExportLimitError, joined } from '../../export/cells.ts';
 import { csvChunks, withBom } from '../../export/csv.ts';
@@ -134,7 +134,7 @@ export async function exportPieces(
     case 'tsv':
       return tsvChunks(docs, which);
     case 'json':
-      return jsonChunks(docs.length === 1 ? (docs[0] as ResultsFile) : docs);
+      return jsonChunks(docs.length === 1 ? docs[0] : docs);
     case 'xlsx':
       return new Uint8Array(await (await toXlsx(docs)).arrayBuffer());
   }

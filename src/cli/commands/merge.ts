@@ -51,7 +51,7 @@ export function parseMergeArgs(argv: readonly string[]): MergeArgs {
   return { help: false, files: flags.positionals, out };
 }
 
-export async function mergeCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+export function mergeCommand(argv: readonly string[], io: CommandIo): number {
   let args: MergeArgs;
   try {
     args = parseMergeArgs(argv);

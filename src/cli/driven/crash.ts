@@ -59,7 +59,7 @@ export async function crashRowOf(row: CaseIdentity, run: DrivenRun): Promise<Cas
         page.evaluate((r) => window.__storebenchTrials.crash.survivors(r), {
           adapter: row.adapter,
           db,
-          params: row.params as Record<string, unknown>,
+          params: row.params,
           ids: acknowledged,
         }),
         run.plan.timeoutMs,
@@ -100,7 +100,7 @@ async function writeUntilKillPoint(
     .evaluate((r) => window.__storebenchTrials.crash.write(r), {
       adapter: row.adapter,
       db,
-      params: row.params as Record<string, unknown>,
+      params: row.params,
       fixture: plan.fixture,
       seed: plan.seed,
       size: row.size,

@@ -19,7 +19,7 @@ import { quotaRowOf } from './quota.ts';
 import { tabsRowOf } from './tabs.ts';
 
 /** Each driven suite's trials. Cold reads the same data in three states, so it takes its rows in groups. */
-export const DRIVEN_TRIALS: { readonly [Id in DrivenSuiteId]: DrivenTrials } = {
+const DRIVEN_TRIALS: { readonly [Id in DrivenSuiteId]: DrivenTrials } = {
   crash: oneByOne(crashRowOf),
   cold: coldRows,
   tabs: oneByOne(tabsRowOf),

@@ -157,7 +157,13 @@ async function pageState(page: Page): Promise<string> {
         const s = (globalThis as { __storebench?: { status?: unknown; error?: unknown } })
           .__storebench;
         return s
-          ? { status: s.status, error: s.error === undefined ? undefined : String(s.error) }
+          ? {
+              status: s.status,
+              error:
+                s.error === undefined || typeof s.error === 'string'
+                  ? s.error
+                  : JSON.stringify(s.error),
+            }
           : null;
       }),
       5_000,

@@ -46,7 +46,7 @@ export interface PartialFile {
  * A floor, not a forecast (samples take more): the check refuses an --out that cannot hold even
  * that, and a write that fails later anyway goes to a fallback folder (OutputDir.rescued).
  */
-export const MIN_BYTES_PER_ROW = 3 * 1024;
+const MIN_BYTES_PER_ROW = 3 * 1024;
 
 /** Where a write that could not go to --out went instead, and why it could not. */
 export interface Rescue {
@@ -232,7 +232,7 @@ export class OutputError extends Error {
  * Refuse to replace anything but a regular file: renaming over a symbolic link would replace the
  * link (not what it points to), and over a FIFO or a device would swap out something a user set up.
  */
-export function checkWritableTarget(path: string): void {
+function checkWritableTarget(path: string): void {
   let stat;
   try {
     stat = lstatSync(path);

@@ -148,8 +148,8 @@ const COMMON_HEADERS: Record<string, string> = {
  * the cap admits the largest results file a reader takes), the bodies being read at once, and all
  * it ever accepts. Without the last two, eight concurrent 63 MB bodies took the sweep to 1 GB.
  */
-export const MAX_IN_FLIGHT_BYTES = 96 * 1024 * 1024;
-export const MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
+const MAX_IN_FLIGHT_BYTES = 96 * 1024 * 1024;
+const MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
 
 /** The collector's running byte counts, against its limits. */
 interface BodyCounts {

@@ -10,10 +10,10 @@
 // bidi controls (ALM U+061C, LRM/RLM U+200E-F, LRE..RLO U+202A-E, LRI..PDI U+2066-9); the line
 // and paragraph separators U+2028-9 (a line break to some terminals and editors); and U+FEFF, an
 // invisible zero-width no-break space that makes two different names print alike.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
-// eslint-disable-next-line no-control-regex
 const CONTROL_BUT_NEWLINE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 
 const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;

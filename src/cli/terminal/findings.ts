@@ -5,12 +5,7 @@
  * missing on folded by reason. Pure: documents in, lines out. Names from a file are escaped.
  */
 import { checkDefaultFindings } from '../../core/default-findings.ts';
-import {
-  findingsList,
-  type ListGroup,
-  type Measured,
-  type MissingFold,
-} from '../../core/findings-list.ts';
+import { findingsList, type ListGroup, type MissingFold } from '../../core/findings-list.ts';
 import { formatCellRatio } from '../../core/findings.ts';
 import type { ResultsFile } from '../../core/results.ts';
 import { printableField } from './escape.ts';

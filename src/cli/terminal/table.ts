@@ -102,7 +102,7 @@ export function formatCell(
 }
 
 /** A factor to the fastest store: `×1.00`, `×3.42`, `×115`. */
-export function formatFactor(f: number): string {
+function formatFactor(f: number): string {
   if (!Number.isFinite(f)) return '×-';
   return `×${f < 10 ? f.toFixed(2) : f < 100 ? f.toFixed(1) : f.toFixed(0)}`;
 }

@@ -11,14 +11,14 @@
  * is part of what it measures (4,000 steps read +4% in Chromium and +13.5% in WebKit at the median
  * row, docs/precision.md, "A sample's length is part of what it measures").
  */
-export const SAMPLE_STEPS = 1000;
+const SAMPLE_STEPS = 1000;
 /**
  * ...but need not be longer than this: with a 1 ms step (Firefox and WebKit when the page is not
  * cross-origin isolated) 1,000 steps is a second per sample; 100 steps keeps quantisation at 1%.
  */
 export const MAX_SAMPLE_TARGET_MS = 100;
 /** Never repeat a body more than this within one sample. */
-export const MAX_REPEATS = 100_000;
+const MAX_REPEATS = 100_000;
 /** Aim this far past the target, so run-to-run spread does not leave samples just short of it. */
 const HEADROOM = 1.25;
 

@@ -6,7 +6,7 @@
 import { passesOf, type Plan } from '../plan.ts';
 
 /** Timed samples a row takes in a later pass at the least: enough to check it against the earlier ones. */
-export const LATER_PASS_SAMPLES = 2;
+const LATER_PASS_SAMPLES = 2;
 
 /**
  * Whether rows take their minimum pass by pass, by what they cost (share.ts): adaptive sampling in

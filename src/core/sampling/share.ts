@@ -14,13 +14,13 @@
  */
 
 /** Samples a row takes per pass at the least when its minimum fits its share. */
-export const PASS_MINIMUM = 2;
+const PASS_MINIMUM = 2;
 /** Samples a costly row takes in each pass. */
-export const COSTLY_PER_PASS = 1;
+const COSTLY_PER_PASS = 1;
 /** Samples a row takes when one costs more than TOO_COSTLY_SHARES of its share: a number with a spread. */
-export const TOO_COSTLY_SAMPLES = 2;
+const TOO_COSTLY_SAMPLES = 2;
 /** A sample dearer than this many shares makes a row too costly to sample in every pass. */
-export const TOO_COSTLY_SHARES = 4;
+const TOO_COSTLY_SHARES = 4;
 
 export interface PassShare {
   /** Passes of the run, and this one (from 1). */

@@ -152,9 +152,6 @@ export class BarsChart {
         ),
       ],
     };
-    this.figure.draw(
-      config as unknown as ChartConfiguration<'bar'>,
-      `storebench-bars-${caseId}-${size}`,
-    );
+    this.figure.draw(config, `storebench-bars-${caseId}-${size}`);
   }
 }

@@ -90,9 +90,6 @@ export class BoxPlotChart {
         plugins: titleAndLegend(t, `${caseId} · ${size.toLocaleString()} docs · samples (ms)`),
       },
     };
-    this.figure.draw(
-      config as unknown as ChartConfiguration<'boxplot'>,
-      `storebench-boxplot-${caseId}-${size}`,
-    );
+    this.figure.draw(config, `storebench-boxplot-${caseId}-${size}`);
   }
 }

@@ -148,9 +148,6 @@ export class ColdChart implements DrivenChart {
         ),
       ],
     };
-    this.figure.draw(
-      config as unknown as ChartConfiguration<'bar'>,
-      `storebench-cold-${op}-${col.label}`,
-    );
+    this.figure.draw(config, `storebench-cold-${op}-${col.label}`);
   }
 }

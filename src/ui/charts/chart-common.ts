@@ -73,7 +73,7 @@ export function onSchemeChange(redraw: () => void): void {
 }
 
 /** Paints the panel colour under the chart: a PNG otherwise has a transparent background. */
-export const backgroundPlugin: Plugin = {
+const backgroundPlugin: Plugin = {
   id: 'storebenchBackground',
   beforeDraw(chart) {
     const { ctx, width, height } = chart;
@@ -143,7 +143,7 @@ export function errorBarsPlugin<T extends 'bar' | 'scatter' = 'bar'>(
 }
 
 /** A file-name-safe stem for downloads, from text that may come from a results file. */
-export function fileStem(text: string): string {
+function fileStem(text: string): string {
   return (
     text
       .replace(/[^A-Za-z0-9._-]+/g, '-')

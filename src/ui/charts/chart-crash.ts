@@ -105,9 +105,6 @@ export class CrashChart implements DrivenChart {
         ),
       ],
     };
-    this.figure.draw(
-      config as unknown as ChartConfiguration<'bar'>,
-      `storebench-crash-${col.label}`,
-    );
+    this.figure.draw(config, `storebench-crash-${col.label}`);
   }
 }

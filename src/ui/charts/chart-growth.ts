@@ -148,9 +148,6 @@ export class GrowthChart {
         },
       },
     };
-    this.figure.draw(
-      config as unknown as ChartConfiguration<'scatter'>,
-      `storebench-growth-${caseId}-${size}-${col.label}`,
-    );
+    this.figure.draw(config, `storebench-growth-${caseId}-${size}-${col.label}`);
   }
 }

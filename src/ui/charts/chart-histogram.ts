@@ -110,7 +110,7 @@ export class HistogramChart {
       },
     };
     this.figure.draw(
-      config as unknown as ChartConfiguration<'bar'>,
+      config,
       `storebench-histogram-${caseId}-${row.adapter}-${row.size}-${col.label}`,
     );
   }

@@ -124,9 +124,6 @@ export class ScalingChart {
         },
       },
     };
-    this.figure.draw(
-      config as unknown as ChartConfiguration<'scatter'>,
-      `storebench-scaling-${caseId}-${col.label}`,
-    );
+    this.figure.draw(config, `storebench-scaling-${caseId}-${col.label}`);
   }
 }

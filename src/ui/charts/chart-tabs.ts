@@ -116,10 +116,7 @@ export class TabsChart implements DrivenChart {
         ),
       ],
     };
-    this.figure.draw(
-      config as unknown as ChartConfiguration<'scatter'>,
-      `storebench-tabs-${col.label}`,
-    );
+    this.figure.draw(config, `storebench-tabs-${col.label}`);
   }
 }
 

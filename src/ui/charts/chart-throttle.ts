@@ -141,10 +141,7 @@ export class ThrottleChart {
         rateLine(rate, () => theme().muted),
       ],
     };
-    this.figure.draw(
-      config as unknown as ChartConfiguration<'bar'>,
-      `storebench-throttle-${caseId}-${size}`,
-    );
+    this.figure.draw(config, `storebench-throttle-${caseId}-${size}`);
   }
 }
 

@@ -18,6 +18,7 @@ import {
   type Verdict,
 } from '../../core/compare.ts';
 import { errorMessage } from '../../core/errors.ts';
+import { asList } from '../../export/csv.ts';
 import { gate } from '../../core/gate.ts';
 import type { ResultsIndexEntry } from '../../core/results-input.ts';
 import type { ResultsFile } from '../../core/results.ts';
@@ -190,8 +191,7 @@ export class CompareView {
 
   /** This page's results (the new side); null clears them (e.g. a run starts). */
   setCurrent(results: ResultsFile | readonly ResultsFile[] | null): void {
-    this.current =
-      results === null ? null : Array.isArray(results) ? [...results] : [results as ResultsFile];
+    this.current = results === null ? null : [...asList(results)];
     this.render();
   }
 

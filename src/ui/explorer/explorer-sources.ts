@@ -22,14 +22,14 @@ export interface SourcesEvents {
   onRemove: (id: string) => void;
 }
 
-export const RESULTS_BASE = 'results/';
+const RESULTS_BASE = 'results/';
 
 /**
  * Rows of one file the explorer opens: its table, charts and filters are redrawn whole on every
  * change, and 20,000 rows already take seconds; the CLI (npm run compare, npm run export) reads
  * files up to the caps of every reader (src/core/results-bounds.ts).
  */
-export const EXPLORER_MAX_ROWS = 20_000;
+const EXPLORER_MAX_ROWS = 20_000;
 
 /** The next task: the browser draws and answers input before validation goes on. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -65,7 +65,7 @@ export async function fetchServed(name: string, base: string): Promise<LoadedFil
       );
     text = await res.text();
   } catch (e) {
-    throw new Error(`${name}: could not load it: ${errorMessage(e)}`);
+    throw new Error(`${name}: could not load it: ${errorMessage(e)}`, { cause: e });
   }
   return asLoaded(await readResults(text, name), `served:${name}`, name, 'served');
 }

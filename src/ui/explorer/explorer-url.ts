@@ -14,14 +14,6 @@ export interface ExplorerState {
   chart: ChartChoice;
 }
 
-export const NO_CHART_CHOICE: ChartChoice = {
-  case: null,
-  size: null,
-  browser: null,
-  adapter: null,
-  log: null,
-};
-
 export const EXPLORER_KEYS = {
   results: 'results',
   suites: 'filter-suites',

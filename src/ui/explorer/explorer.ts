@@ -23,7 +23,6 @@ import { ExportsView } from './explorer-exports.ts';
 import { FiltersView } from './explorer-filters.ts';
 import {
   buildComparison,
-  caseKey,
   effectiveChoice,
   facetsOf,
   filteredDocs,

@@ -87,7 +87,7 @@ export interface Comparison {
   rows: ComparisonRow[];
 }
 
-export const rowKey = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>): string =>
+const rowKey = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>): string =>
   `${r.suite}/${r.case}/${r.adapter}/${r.size}`;
 export const caseKey = (r: Pick<CaseResult, 'suite' | 'case'>): string => `${r.suite}/${r.case}`;
 
@@ -113,7 +113,7 @@ export function facetsOf(files: readonly LoadedFile[]): Facets {
   };
 }
 
-export function keepCase(c: CaseResult, f: Filters): boolean {
+function keepCase(c: CaseResult, f: Filters): boolean {
   return (
     (f.suites === null || f.suites.includes(c.suite)) &&
     (f.adapters === null || f.adapters.includes(c.adapter)) &&
@@ -121,7 +121,7 @@ export function keepCase(c: CaseResult, f: Filters): boolean {
   );
 }
 
-export function keepDoc(d: ResultsFile, f: Filters): boolean {
+function keepDoc(d: ResultsFile, f: Filters): boolean {
   return f.browsers === null || f.browsers.includes(d.run.browser);
 }
 
@@ -229,8 +229,6 @@ export interface Sort {
   desc: boolean;
 }
 
-export const TEXT_SORT_KEYS = ['suite', 'case', 'adapter', 'size'] as const;
-
 /**
  * Rows sorted by one column, ties in the default order. By a browser column the rows sort on
  * the median; rows without one (unsupported, error, timeout, absent) go last either way, since
@@ -275,7 +273,7 @@ export interface RatioPair {
   label: string;
 }
 
-export const RATIO_PAIRS: readonly RatioPair[] = [
+const RATIO_PAIRS: readonly RatioPair[] = [
   {
     suite: 'paginate',
     a: 'ref-startkey',

@@ -14,7 +14,7 @@ import type { PassProbe } from '../../core/runner.ts';
 import { yieldToEventLoop } from './yield.ts';
 
 /** The metrics this probe records, and what each means, for environment.metricNotes. */
-export const BLOCKING_METRICS = {
+const BLOCKING_METRICS = {
   maxFrameGapMs:
     'largest gap between animation frames while the case ran once more, untimed, after its samples, in ms (requestAnimationFrame): about 16.7 at 60 Hz when the page never froze; the time the page could not paint or answer input',
   longTasks:

@@ -9,7 +9,7 @@
 import type { FootprintProbe } from '../../core/runner.ts';
 import { withTimeout } from '../../core/errors.ts';
 
-export const FOOTPRINT_NOTES = {
+const FOOTPRINT_NOTES = {
   storageBytes:
     'navigator.storage.estimate() usage after an extra, untimed run of the case minus before it opened its database, in bytes. Coarse: browsers round and pad the estimate, count journals and write-ahead logs, may update it late, and reclaim deleted databases in the background, so small or negative deltas are noise; compare orders of magnitude',
   heapBytes:

@@ -16,6 +16,7 @@ let installed = false;
 export function idbEvents(): IdbEvents {
   if (!installed && typeof IDBFactory !== 'undefined') {
     installed = true;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, which the patch calls with its own `this`
     const open = IDBFactory.prototype.open;
     IDBFactory.prototype.open = function (
       this: IDBFactory,

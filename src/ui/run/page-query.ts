@@ -104,7 +104,7 @@ export function readPageQuery(search: string, baseUrl: string, userAgent: string
 }
 
 /** Check each field alone first, so every bad one is reported, then parse the good ones together. */
-export function planWithFallback(fields: PlanFields): { plan: Plan; errors: string[] } {
+function planWithFallback(fields: PlanFields): { plan: Plan; errors: string[] } {
   const errors: string[] = [];
   const good: PlanFields = {};
   for (const [key, value] of Object.entries(fields) as [keyof PlanFields, string][]) {

@@ -25,7 +25,7 @@ declare global {
 /** Spans kept at most, the newest last: a day-long run must not grow the page's heap without end. */
 const MAX_WINDOWS = 100_000;
 
-export const wallClock = (): number => performance.timeOrigin + performance.now();
+const wallClock = (): number => performance.timeOrigin + performance.now();
 
 export class TimedWindows {
   readonly spans: TimedWindow[] = [];

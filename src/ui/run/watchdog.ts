@@ -8,7 +8,7 @@ import { sharedStepWatch, type StepWatch } from '../../core/step-watch.ts';
 import type { WatchOrder } from './watchdog-worker.ts';
 
 /** Timers on a loaded 2-core machine fire up to a second or two late; past five, the thread is blocked. */
-export const WATCHDOG_GRACE_MS = 5_000;
+const WATCHDOG_GRACE_MS = 5_000;
 
 export interface Watchdog {
   watch: StepWatch;

@@ -3,7 +3,7 @@
  * events, answers its probe calls with the page's own probes, passes Cancel on, and cleans up
  * after a Worker that died.
  */
-import { errorMessage } from '../../core/errors.ts';
+import { errorMessage, toError } from '../../core/errors.ts';
 import { validateResults } from '../../core/results.ts';
 import type { PassProbe, FootprintProbe } from '../../core/runner.ts';
 import type { AppRunInput, AppRunOutput } from './app-run.ts';
@@ -101,7 +101,7 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
                 ...(msg.carry ? { carry: msg.carry } : {}),
               });
             } catch (e) {
-              reject(e);
+              reject(toError(e));
             }
           });
           return;

@@ -75,7 +75,7 @@ export async function harnessPage(
   await page.goto(`${origin}/?${query}`);
   await page.locator('#run:enabled').waitFor({ timeout: RUN_TIMEOUT_MS });
   const run = async (): Promise<RunSamples> => {
-    const state = (await page.evaluate('window.__benchRun()')) as PageState;
+    const state = await page.evaluate<PageState>('window.__benchRun()');
     const row = state.results?.cases.find(
       (r) => r.suite === c.suite && r.case === c.case && r.adapter === c.adapter,
     );
@@ -128,7 +128,7 @@ export async function bareWay(
       repeats,
       ...c.params,
     });
-    const samples = (await at.evaluate(`window.bareRun(${JSON.stringify(options)})`)) as number[];
+    const samples = await at.evaluate<number[]>(`window.bareRun(${JSON.stringify(options)})`);
     return { samples, repeats };
   };
 }

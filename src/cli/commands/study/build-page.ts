@@ -58,10 +58,10 @@ export async function buildStudyPage(
 }
 
 /** The bundler's first line that says something, without its "Build failed" preamble. */
-export function firstErrorLine(e: unknown): string {
+function firstErrorLine(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
-  // eslint-disable-next-line no-control-regex
   const lines = text
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
     .map((l) => l.trim());

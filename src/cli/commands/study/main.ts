@@ -253,7 +253,7 @@ export async function studyCommand(argv: readonly string[], io: CommandIo): Prom
   if (!args.reportOnly) failed = await runParts(study, args, dir, io);
   // A sweep that refused its flags ran nothing: there is no report to write.
   if (failed === BAD_INPUT) return 2;
-  return (await writeReport(study, dir, io)) ?? (failed > 0 ? 1 : 0);
+  return writeReport(study, dir, io) ?? (failed > 0 ? 1 : 0);
 }
 
 /** runParts' answer when a sweep refused its input (exit 2). */
@@ -308,7 +308,7 @@ async function runParts(
 }
 
 /** Write report.html and report.md from the results below `dir`; a code to exit with on failure. */
-async function writeReport(study: Study, dir: string, io: CommandIo): Promise<number | null> {
+function writeReport(study: Study, dir: string, io: CommandIo): number | null {
   let docs: ResultsFile[];
   try {
     docs = readResultsFiles(resultsFilesBelow(dir)).flat();

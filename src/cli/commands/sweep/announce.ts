@@ -3,7 +3,7 @@ import { formatAuto, formatDuration, passesOf, type Plan } from '../../../core/p
 import { formatShard } from '../../../core/shard.ts';
 import type { SweepRun } from './run.ts';
 
-export function describePlan(plan: Plan): string {
+function describePlan(plan: Plan): string {
   const params = Object.entries(plan.params).map(
     ([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`,
   );

@@ -25,7 +25,7 @@ export const MAX_WARNINGS_SHOWN = 5;
  * path, so the URL works from whichever address the browser reached the page by. Without a
  * browser label (--manual) the page names itself from its user agent.
  */
-export function pageUrl(
+function pageUrl(
   origin: string,
   token: string,
   browser: string | null,

@@ -90,7 +90,7 @@ export interface BrowserRun {
 }
 
 /** --manual labels its browser from the page's own name for itself: manual-firefox, manual-safari. */
-export function manualLabel(pageLabel: string | null): string {
+function manualLabel(pageLabel: string | null): string {
   // The name arrives over the network and becomes part of a file name, so only a plain word of it is kept.
   const word = (pageLabel ?? '')
     .replace(/[^A-Za-z0-9_-]+/g, '-')

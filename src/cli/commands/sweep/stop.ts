@@ -9,7 +9,7 @@
  * page hears it at its next message, after the sample in flight (under a second in the default
  * plan, where the slowest sample is a temporary view's), and then deletes its databases.
  */
-export const STOP_GRACE_MS = 15_000;
+const STOP_GRACE_MS = 15_000;
 
 export class SweepStop {
   /** Asks the page to stop and send its rows; the collector answers its next message with it. */
