@@ -3,6 +3,7 @@
  * The raw samples are always kept next to these; summaries never replace them.
  */
 import { createRng, type Rng } from '../../fixtures/random.ts';
+import { studentTQuantile } from './distributions.ts';
 
 export interface Stats {
   n: number;
@@ -31,36 +32,20 @@ export interface Interval {
   hi: number;
 }
 
-/** Two-sided 95% quantiles of Student's t for df = 1..30 (standard tables). */
-const T95 = [
-  12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157,
-  2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.13145, 2.119905, 2.109816, 2.100922, 2.093024,
-  2.085963, 2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.04523,
-  2.042272,
-] as const;
-
+/** The 97.5% quantile of the standard normal: the z of a two-sided 95% interval. */
 const Z975 = 1.959963984540054;
 
-/**
- * t such that P(|T| <= t) = 0.95 for Student's t with `df` degrees of freedom. Exact table for
- * df <= 30; above that the Cornish-Fisher expansion around the normal quantile, which is within
- * 1e-5 of the true value there.
- */
+/** Scales the median absolute deviation to estimate the standard deviation of normal data. */
+const MAD_TO_SD = 1.4826;
+
+/** k of the outlier bound: median ± k·MAD·MAD_TO_SD is ± 3 standard deviations for normal data. */
+export const OUTLIER_K = 3;
+
+/** t such that P(|T| <= t) = 0.95 for Student's t with `df` degrees of freedom (distributions.ts). */
 export function tQuantile95(df: number): number {
   if (!Number.isInteger(df) || df < 1)
     throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
-  const tabled = T95[df - 1];
-  if (tabled !== undefined) return tabled;
-  const z = Z975;
-  const z3 = z ** 3;
-  const z5 = z ** 5;
-  const z7 = z ** 7;
-  return (
-    z +
-    (z3 + z) / (4 * df) +
-    (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) +
-    (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3)
-  );
+  return studentTQuantile(0.975, df);
 }
 
 function mean(xs: readonly number[]): number {
@@ -174,17 +159,17 @@ function madAbout(xs: readonly number[], m: number): number {
 const OUTLIER_MIN_N = 10;
 
 /**
- * Indexes of samples beyond median ± k·MAD·1.4826 (the scale factor makes MAD estimate the
+ * Indexes of samples beyond median ± k·MAD·MAD_TO_SD (the scale factor makes MAD estimate the
  * standard deviation for normal data). Flags only; the samples stay in the results.
  */
-export function outlierIndexes(xs: readonly number[], k = 3): number[] {
+export function outlierIndexes(xs: readonly number[], k = OUTLIER_K): number[] {
   return xs.length < OUTLIER_MIN_N ? [] : outliersAbout(xs, median(xs), k);
 }
 
 /** outlierIndexes around `m`, the values' median. */
 function outliersAbout(xs: readonly number[], m: number, k: number): number[] {
   if (xs.length < OUTLIER_MIN_N) return [];
-  const spread = madAbout(xs, m) * 1.4826;
+  const spread = madAbout(xs, m) * MAD_TO_SD;
   if (spread === 0) return [];
   const out: number[] = [];
   for (let i = 0; i < xs.length; i++) if (Math.abs((xs[i] as number) - m) > k * spread) out.push(i);
@@ -320,7 +305,7 @@ export function passSpread(
   passes.forEach((p, i) => {
     for (const x of p) if (x > 0) deviations[d++] = Math.abs(Math.log(x / (medians[i] as number)));
   });
-  const within = 1.4826 * quantileInPlace(deviations.subarray(0, d), 0.5);
+  const within = MAD_TO_SD * quantileInPlace(deviations.subarray(0, d), 0.5);
   const between = variance(medians.map((m) => Math.log(m)));
   const tau = Math.sqrt(
     Math.max(
@@ -688,9 +673,6 @@ function summaryOfSorted(
   };
 }
 
-/** k of the outlier bound: median ± k·MAD·1.4826 is ± 3 standard deviations for normal data. */
-export const OUTLIER_K = 3;
-
 /** What a results row derives from its samples: never trusted from a file, always recomputed. */
 export function derivedFromSamples(
   samples: readonly number[],
@@ -717,7 +699,7 @@ export function opsPerSecond(ms: number, operations: number): number {
  */
 export function wilsonInterval(k: number, n: number): Interval | null {
   if (n === 0) return null;
-  const z = 1.959963984540054;
+  const z = Z975;
   const p = k / n;
   const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
   const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
