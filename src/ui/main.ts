@@ -216,7 +216,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   warnings.clear();
   runSummary.textContent = '';
   findings.render([]);
-  table.setAdaptive(plan.auto !== undefined);
+  table.setPlan(plan);
   table.setAdapterLabels(adapterLabels(plan.adapters));
   table.clear();
   chart.update([]);

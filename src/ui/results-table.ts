@@ -6,7 +6,9 @@
  * table gives each store's geometric mean of those factors. All text goes in through textContent.
  */
 import { drivenFinding, isTimedSection } from '../../suites/driven.ts';
+import { plannedLooksOf, type Plan } from '../core/plan.ts';
 import type { CaseResult, CaseStatus } from '../core/results.ts';
+import { rowRatio } from '../core/row-ratio.ts';
 import { opsPerSecond } from '../core/stats.ts';
 import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../core/timer.ts';
 import { h } from './dom.ts';
@@ -32,7 +34,7 @@ const COLUMNS: { label: string; title?: string; numeric?: boolean }[] = [
     label: '× fastest',
     numeric: true,
     title:
-      'the median over the fastest store’s median for this case and size (×1.00 is the fastest)',
+      'this store against the fastest one for this case and size (×1.00 is the fastest), with its 95% interval: paired by pass where the two rows share passes (the geometric mean of each pass’s ratio of medians), else the ratio of the two medians',
   },
   {
     label: '95% CI of median (ms)',
@@ -67,8 +69,12 @@ export class ResultsTable {
   private readonly unsupported = new Map<string, { cases: number; reasons: Set<string> }>();
   private readonly folded: HTMLElement;
   private readonly factors: HTMLElement;
-  /** ok medians by group, for the factor column and the geometric means. */
+  /** ok medians by group, for the geometric means. */
   private readonly medians = new Map<string, Map<string, number>>();
+  /** ok rows by group and store, for the factor column. */
+  private readonly okRows = new Map<string, Map<string, OkCase>>();
+  /** The plan's looks, at which a paired factor's interval is taken (plan.plannedLooksOf). */
+  private looks: readonly number[] | null = null;
 
   constructor() {
     this.body = h('tbody');
@@ -151,9 +157,10 @@ export class ResultsTable {
     this.timerStepMs = ms;
   }
 
-  /** Adaptive sampling or a fixed count, from the plan the rows ran under. */
-  setAdaptive(adaptive: boolean): void {
-    this.adaptive = adaptive;
+  /** Adaptive sampling or a fixed count, and its looks, from the plan the rows ran under. */
+  setPlan(plan: Plan): void {
+    this.adaptive = plan.auto !== undefined;
+    this.looks = plannedLooksOf(plan.auto);
   }
 
   clear(): void {
@@ -163,6 +170,7 @@ export class ResultsTable {
     this.coarseRows = 0;
     this.unsupported.clear();
     this.medians.clear();
+    this.okRows.clear();
     this.folded.replaceChildren();
     this.factors.textContent = '';
     this.body.append(
@@ -208,6 +216,9 @@ export class ResultsTable {
       const group = this.medians.get(key) ?? new Map<string, number>();
       group.set(result.adapter, result.stats.median);
       this.medians.set(key, group);
+      const rows = this.okRows.get(key) ?? new Map<string, OkCase>();
+      rows.set(result.adapter, result);
+      this.okRows.set(key, rows);
       this.renderFactors(key);
     }
     this.renderSummary();
@@ -215,26 +226,19 @@ export class ResultsTable {
 
   /** The factor cells of one group, against its fastest store, and the geometric means above the table. */
   private renderFactors(key: string): void {
-    const group = this.medians.get(key);
+    const group = this.okRows.get(key);
     if (!group) return;
-    const fastest = Math.min(...group.values());
+    const fastest = [...group.values()].reduce((a, b) => (b.stats.median < a.stats.median ? b : a));
     for (const tr of this.body.querySelectorAll<HTMLTableRowElement>('tr[data-status=ok]')) {
       if (tr.dataset.group !== key) continue;
       const cell = tr.querySelector<HTMLElement>('td.factor');
-      const median = group.get(tr.dataset.adapter ?? '');
-      if (!cell || median === undefined) continue;
-      const f = fastest > 0 ? median / fastest : NaN;
-      cell.textContent = Number.isFinite(f) ? `×${f < 10 ? f.toFixed(2) : f.toFixed(1)}` : '—';
-      if (Number.isFinite(f)) cell.dataset.value = String(f);
-      cell.dataset.band = !Number.isFinite(f)
-        ? ''
-        : f <= 1.1
-          ? 'best'
-          : f <= 2
-            ? 'near'
-            : f <= 10
-              ? 'far'
-              : 'farthest';
+      const row = group.get(tr.dataset.adapter ?? '');
+      if (!cell || !row) continue;
+      const factor = factorOf(row, fastest, this.looks);
+      cell.textContent = factor.text;
+      cell.title = factor.title;
+      if (Number.isFinite(factor.value)) cell.dataset.value = String(factor.value);
+      cell.dataset.band = band(factor.value);
     }
     const means = geometricMeans(this.medians);
     const overFloor = geometricMeans(this.medians, INDEXEDDB_FLOOR);
@@ -462,6 +466,43 @@ export function geometricMeans(
       cases: l.length,
     }))
     .sort((a, b) => a.factor - b.factor);
+}
+
+type OkCase = Extract<CaseResult, { status: 'ok' }>;
+
+/**
+ * A row's factor to the fastest row of its group, as the findings take a ratio (row-ratio.ts):
+ * paired by pass where the rows share passes, with its 95% interval, else the ratio of medians.
+ */
+function factorOf(
+  row: OkCase,
+  fastest: OkCase,
+  looks: readonly number[] | null,
+): { value: number; text: string; title: string } {
+  const x = (f: number) => (f < 10 ? f.toFixed(2) : f.toFixed(1));
+  if (row === fastest) return { value: 1, text: '×1.00', title: 'the fastest store' };
+  const r = rowRatio(row, fastest, looks);
+  const plain = fastest.stats.median > 0 ? row.stats.median / fastest.stats.median : NaN;
+  if (!r)
+    return {
+      value: plain,
+      text: Number.isFinite(plain) ? `×${x(plain)}` : '—',
+      title: 'the ratio of the two medians; no interval (too few samples)',
+    };
+  return {
+    value: r.ratio,
+    text: `×${x(r.ratio)} [${x(r.lo)}, ${x(r.hi)}]`,
+    title:
+      r.method === 'paired'
+        ? `paired by pass over ${r.passes ?? 0} passes: the geometric mean of each pass's ratio of medians, with its 95% interval (Student's t over passes)`
+        : "the ratio of the two medians, with its 95% interval from each median's own (Price and Bonett)",
+  };
+}
+
+/** How far from the fastest a factor is, for its cell's colour. */
+function band(f: number): string {
+  if (!Number.isFinite(f)) return '';
+  return f <= 1.1 ? 'best' : f <= 2 ? 'near' : f <= 10 ? 'far' : 'farthest';
 }
 
 /** The store every IndexedDB store's factor is also given against. */
