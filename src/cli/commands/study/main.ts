@@ -9,7 +9,6 @@
  * Exit codes: 0 every part's sweep exited 0; 1 a sweep failed or was stopped (the report is
  * still written from the rows that exist); 2 bad flags or an unknown study.
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ResultsError, type ResultsFile } from '../../../core/results.ts';
@@ -19,7 +18,6 @@ import { reportHtml } from '../../../studies/report-html.ts';
 import { reportMarkdown } from '../../../studies/report-markdown.ts';
 import type { Study } from '../../../studies/study.ts';
 import { KNOWN_BROWSER_IDS } from '../../drivers/discovery.ts';
-import { REPO_ROOT } from '../../build/build-page.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../../args/command-io.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from '../../args/flags.ts';
 import {
@@ -31,6 +29,7 @@ import {
 } from '../../files/output.ts';
 import { readResultsFiles } from '../../files/read-results.ts';
 import { buildStudyPage, readVariantFailures, writeVariantFailures } from './build-page.ts';
+import { runSweepChild } from '../sweep/child.ts';
 import { makeTempFolder } from '../../files/temp.ts';
 import { loadVocabulary } from '../../build/vocabulary.ts';
 
@@ -210,25 +209,6 @@ function readable<T>(path: string, read: (path: string) => T): T {
   }
 }
 
-/** One part's sweep as a child process; SIGINT and SIGTERM to this process reach it. */
-function runSweep(argv: string[]): Promise<number> {
-  return new Promise((resolveCode) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'src/cli/commands/sweep/main.ts'), ...argv],
-      { cwd: REPO_ROOT, stdio: 'inherit' },
-    );
-    const relay = (sig: NodeJS.Signals) => child.kill(sig);
-    process.on('SIGINT', relay);
-    process.on('SIGTERM', relay);
-    child.on('exit', (code, signal) => {
-      process.off('SIGINT', relay);
-      process.off('SIGTERM', relay);
-      resolveCode(code ?? (signal ? 1 : 0));
-    });
-  });
-}
-
 export async function studyCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let args: StudyArgs;
   try {
@@ -289,7 +269,7 @@ async function runParts(
     for (const [i, part] of parts.entries()) {
       if (stopped) break;
       io.stdout(`\n== part ${i + 1} of ${parts.length}: ${part.id}: ${part.title}\n`);
-      const code = await runSweep(
+      const code = await runSweepChild(
         partArgv(study, part.id, args, dir, page, new Set(Object.keys(failures))),
       );
       if (code !== 0) {
