@@ -384,7 +384,9 @@ async function takeAdditionalSamples(run: Run, group: Group, timeFlowsOn: boolea
     const picked = policy.nextRound(group, timeFlowsOn);
     if (picked.length === 0) return;
     if (picked[0]?.pair) {
-      await round(run, group, picked.filter(isSampling), false);
+      // Two rounds, AB then BA (pairing.roundOrder): a pair's samples in a pass stay balanced in
+      // order, so a side that gains from going second gains as often as the other.
+      for (let i = 0; i < 2; i++) await round(run, group, picked.filter(isSampling), false);
       continue;
     }
     group.rounds.push(picked.map((row) => row.adapter.id));

@@ -79,9 +79,11 @@ describe('runner - A against B', () => {
     for (const r of rounds) expect([...r].sort()).toEqual(['a', 'b']);
     const ab = rounds.filter((r) => r[0] === 'a').length;
     expect(Math.abs(ab - (rounds.length - ab))).toBeLessThanOrEqual(1);
-    // The same samples in each pass on both sides, and the same stop.
+    // The same samples in each pass on both sides, and the same stop; an even count in every
+    // pass, so each pass holds as many AB rounds as BA.
     expect(a.samplesPerPass).toEqual(b.samplesPerPass);
     expect(a.samplesPerPass).toHaveLength(4);
+    expect(a.samplesPerPass?.every((k) => k % 2 === 0)).toBe(true);
     if (a.status === 'ok' && b.status === 'ok') expect(a.stopped).toBe(b.stopped);
     const r = pairOf(a, b);
     expect(r?.ratio).toBeCloseTo(1.2, 2);
