@@ -6,7 +6,7 @@
  * build-time tool here, since loading its 250 modules would add half a second to every command.
  */
 import * as Type from '@sinclair/typebox';
-import type { Static, TLiteral, TSchema } from '@sinclair/typebox';
+import type { Static, TLiteral, TObject, TSchema } from '@sinclair/typebox';
 import type { AutoSampling, Plan } from './plan.ts';
 import { STUDY_TAG } from './plan.ts';
 import type { CaseIdentity as Identity, ParamValue } from './identity.ts';
@@ -30,8 +30,8 @@ const NOT_OK = CASE_STATUSES.filter((s): s is Exclude<CaseStatus, 'ok'> => s !==
 
 /** One of a list of strings: a JSON Schema `anyOf` of `const`s, typed as their union. */
 const oneOf = <const T extends readonly string[]>(values: T, description?: string) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)) as unknown as TLiteral<T[number]>[],
+  Type.Union<TLiteral<T[number]>[]>(
+    values.map((v) => Type.Literal(v)),
     description === undefined ? {} : { description },
   );
 const text = (description?: string) =>
@@ -211,6 +211,29 @@ const BrowserSchema = Type.Object(
   { description: 'The browser, as the page found it.' },
 );
 
+const DriverSchema = Type.Object(
+  {
+    kind: oneOf(
+      ['playwright', 'webdriver', 'manual'],
+      'How the sweep reached the browser: Playwright, W3C WebDriver, or a person who opened its URL (`--manual`).',
+    ),
+    remote: Type.Optional(
+      text(
+        'The `--remote` endpoint the browser was reached through, without credentials, query or fragment (of a Playwright browser server only its origin, since its path lets anyone connect). Absent: a browser on the machine that ran the sweep.',
+      ),
+    ),
+    nodes: Type.Optional(
+      texts(
+        'The grid nodes the browser ran on, one per launch in launch order, as the grid names them (Selenium Grid); absent where the endpoint does not say.',
+      ),
+    ),
+  },
+  {
+    description:
+      "Where the browser ran, as the sweep drove it. Absent in the page's own downloads and in older files.",
+  },
+);
+
 const EnvironmentSchema = Type.Object({
   browser: BrowserSchema,
   userAgent: text('navigator.userAgent.'),
@@ -242,6 +265,7 @@ const EnvironmentSchema = Type.Object({
         'What each metric recorded besides the time means here and how far to trust it, by metric name; also names the metrics this browser could not record, and why.',
     }),
   ),
+  driver: Type.Optional(DriverSchema),
   adapters: Type.Optional(
     Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
       description:
@@ -428,9 +452,8 @@ const NOT_OK_FIELDS = {
 };
 /** Refused on other rows (a `stats` there was always let be); listed from the ok row's own fields. */
 const OK_ONLY_KEYS = [...Object.keys(OK_ONLY), 'precision', 'outliers'];
-const NotOkFields = Type.Object(NOT_OK_FIELDS);
 /** The schema refuses the ok-only fields here; the type leaves them out (not `?: never`), so an ok row's spread still builds one. */
-const NotOkRow = Type.Unsafe<Static<typeof NotOkFields>>(
+const NotOkRow = Type.Unsafe<Static<TObject<typeof NOT_OK_FIELDS>>>(
   Type.Object({
     ...NOT_OK_FIELDS,
     ...Object.fromEntries(OK_ONLY_KEYS.map((k) => [k, Type.Optional(Type.Never())])),
@@ -565,9 +588,9 @@ export type FindingLine = Static<typeof FindingSchema>;
 export type RunInfo = ResultsFile['run'];
 export type Environment = ResultsFile['environment'];
 export type BrowserInfo = Static<typeof BrowserSchema>;
+export type DriverInfo = Static<typeof DriverSchema>;
 export type Outliers = Exclude<Extract<CaseResult, { status: 'ok' }>['outliers'], undefined>;
-const IdentitySchema = Type.Object(IDENTITY);
-export type CaseIdentity = Static<typeof IdentitySchema>;
+export type CaseIdentity = Static<TObject<typeof IDENTITY>>;
 
 /** The plan, shard and stats types live with their own modules; this fails to compile if the schema drifts from them. */
 type Same<A, B> = [A] extends [B]
@@ -585,7 +608,7 @@ const agrees: [
   Same<Static<typeof ShardSchema>, Shard>,
   Same<Static<typeof StatsSchema>, Stats>,
   Same<Static<typeof IntervalSchema>, Interval>,
-  Same<Static<typeof IdentitySchema>, Identity>,
+  Same<CaseIdentity, Identity>,
 ] = [true, true, true, true, true, true];
 void agrees;
 

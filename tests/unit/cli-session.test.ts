@@ -133,7 +133,7 @@ describe('cli session - progress', () => {
     ]);
   });
 
-  it("a 'done' refused as another run's or another launch's (409) does not end the run in flight", async () => {
+  it("a 'done' refused as another run's or another launch's (409) does not end the run in flight", () => {
     const s = new BrowserSession('chromium', limits, {}, 2);
     s.reject({
       status: 409,
@@ -192,6 +192,21 @@ describe('cli session - time limits', () => {
     });
   });
 
+  it("a grid's queue does not count against the browser's start: the clock starts again at the slot", async () => {
+    const s = new BrowserSession('chromium', limits);
+    s.holdStartup();
+    vi.advanceTimersByTime(10 * limits.startupMs);
+    expect(s.isOver).toBe(false);
+    s.resumeStartup();
+    vi.advanceTimersByTime(limits.startupMs - 1);
+    expect(s.isOver).toBe(false);
+    vi.advanceTimersByTime(1);
+    await expect(s.ended).resolves.toEqual({
+      kind: 'stalled',
+      message: 'the page did not say hello within 1 s of starting the browser',
+    });
+  });
+
   it('stalls when the page goes quiet, naming where it was', async () => {
     const s = new BrowserSession('chromium', limits);
     s.accept(msg({ type: 'hello', userAgent: 'UA' }));
@@ -238,7 +253,7 @@ describe('cli session - time limits', () => {
 });
 
 describe('cli session - manual (label adopted from the page)', () => {
-  it('takes the label of the first page to say hello, and ignores other labels after it', async () => {
+  it('takes the label of the first page to say hello, and ignores other labels after it', () => {
     const s = new BrowserSession(null, limits);
     expect(s.browser).toBeNull();
     s.accept(msg({ type: 'case', result: row, rowsDone: 1, rows: 1 }));
@@ -286,8 +301,7 @@ describe('cli session - manual (label adopted from the page)', () => {
 
 describe('cli session - another run', () => {
   it("refuses a results document of another run (an old tab, another sweep's page), and nothing else", () => {
-    const done = (id: string) =>
-      msg({ type: 'done', results: { run: { id }, cases: [] } as unknown as ResultsFile });
+    const done = (id: string) => msg({ type: 'done', results: { run: { id }, cases: [] } });
     expect(otherRunReason(done('run-b'), 'run-a')).toBe(
       'these results are of run run-b; this sweep records run run-a only',
     );

@@ -13,6 +13,15 @@ export interface DriveRequest {
   session: BrowserSession;
   /** Aborted on Ctrl-C / SIGTERM: end the session as cancelled and close the browser. */
   signal: AbortSignal;
+  hooks?: DriveHooks;
+}
+
+/** What a driver tells the sweep before and as the browser starts, for its progress and its results. */
+export interface DriveHooks {
+  /** What the browser's start waits for (a full grid), or null once it is over; `first` the first time this wait is said. */
+  waiting?(text: string | null, first: boolean): void;
+  /** The machine the browser runs on, as the endpoint names it (a grid's node). */
+  ranOn?(node: string): void;
 }
 
 /** Resolves with the session's end once the browser is closed again. Never rejects. */
@@ -41,9 +50,12 @@ export function withDetails(end: RunEnd, details: string[]): RunEnd {
 export function describePageState(state: unknown): string {
   if (state === undefined || state === null)
     return 'page state: window.__storebench is not set (the page script may not have started)';
-  if (typeof state !== 'object') return `page state: ${String(state)}`;
+  // The state arrives over WebDriver as JSON: anything that is not an object is a JSON value.
+  if (typeof state !== 'object')
+    return `page state: ${typeof state === 'string' ? state : JSON.stringify(state)}`;
   const s = state as { status?: unknown; error?: unknown };
-  return `page state: status ${JSON.stringify(s.status)}${s.error ? `, error ${JSON.stringify(String(s.error)).slice(0, 300)}` : ''}`;
+  const error = typeof s.error === 'string' ? s.error : JSON.stringify(s.error);
+  return `page state: status ${JSON.stringify(s.status)}${s.error ? `, error ${JSON.stringify(error).slice(0, 300)}` : ''}`;
 }
 
 export function once(signal: AbortSignal, then: () => void): () => void {
