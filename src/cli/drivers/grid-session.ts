@@ -112,7 +112,11 @@ async function refusal(
     return new GridError(
       `${where} did not start a ${JSON.stringify(browserName)} session within ${formatDuration(startMs)} (--wait-ms); a grid that queued the request may still start it, and ends it by its own timeout`,
     );
-  const said = e instanceof WebDriverError ? e.message : unreachable(e);
+  if (!(e instanceof WebDriverError))
+    return new GridError(
+      `${where} did not answer the request for a ${JSON.stringify(browserName)} session: ${unreachable(e)}`,
+    );
+  const said = e.message;
   const { offers } = await askGrid(how.url);
   const offered = offers === null ? '' : `; it offers ${describeOffers(offers)}`;
   return new GridError(
