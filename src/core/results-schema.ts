@@ -233,6 +233,7 @@ const DriverSchema = Type.Object(
       "Where the browser ran, as the sweep drove it. Absent in the page's own downloads and in older files.",
   },
 );
+export type DriverInfo = Static<typeof DriverSchema>;
 
 const EnvironmentSchema = Type.Object({
   browser: BrowserSchema,
@@ -588,9 +589,9 @@ export type FindingLine = Static<typeof FindingSchema>;
 export type RunInfo = ResultsFile['run'];
 export type Environment = ResultsFile['environment'];
 export type BrowserInfo = Static<typeof BrowserSchema>;
-export type DriverInfo = Static<typeof DriverSchema>;
 export type Outliers = Exclude<Extract<CaseResult, { status: 'ok' }>['outliers'], undefined>;
-export type CaseIdentity = Static<TObject<typeof IDENTITY>>;
+const IdentitySchema = Type.Object(IDENTITY);
+export type CaseIdentity = Static<typeof IdentitySchema>;
 
 /** The plan, shard and stats types live with their own modules; this fails to compile if the schema drifts from them. */
 type Same<A, B> = [A] extends [B]
@@ -608,7 +609,7 @@ const agrees: [
   Same<Static<typeof ShardSchema>, Shard>,
   Same<Static<typeof StatsSchema>, Stats>,
   Same<Static<typeof IntervalSchema>, Interval>,
-  Same<CaseIdentity, Identity>,
+  Same<Static<typeof IdentitySchema>, Identity>,
 ] = [true, true, true, true, true, true];
 void agrees;
 

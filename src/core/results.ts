@@ -17,7 +17,6 @@ import { derivedFromSamples } from './stats.ts';
 
 export type {
   BrowserInfo,
-  DriverInfo,
   CaseIdentity,
   CaseResult,
   Environment,
@@ -146,10 +145,7 @@ export function validateResults(data: unknown, source = 'results'): ResultsFile 
 
 /** The document as read: its rows' statistics, B against A and what the run found all come from the samples, whatever the file says of them (core/findings.ts). */
 function readDocument(doc: ResultsFile, cases: ResultsFile['cases']): ResultsFile {
-  // What the file claims of them is dropped, to be recomputed.
-  const rest: ResultsFile = { ...doc, cases };
-  delete rest.ab;
-  delete rest.findings;
+  const { ab: _claimed, findings: _found, ...rest } = { ...doc, cases };
   const ab = abSummary(rest);
   return { ...(ab ? { ...rest, ab } : rest), findings: runFindings([rest]) };
 }

@@ -26,7 +26,9 @@ async function answers(url: string, ms: number): Promise<void> {
       return;
     } catch (e) {
       if (Date.now() - t0 > ms)
-        throw new Error(`nothing answered at ${url} within ${ms} ms: ${String(e)}`, { cause: e });
+        throw new Error(`nothing answered at ${url} within ${ms} ms: ${String(e)}`, {
+          cause: e,
+        });
       await new Promise((ok) => setTimeout(ok, 200));
     }
   }

@@ -50,11 +50,12 @@ export function withDetails(end: RunEnd, details: string[]): RunEnd {
 export function describePageState(state: unknown): string {
   if (state === undefined || state === null)
     return 'page state: window.__storebench is not set (the page script may not have started)';
-  // The state arrives over WebDriver as JSON: anything that is not an object is a JSON value.
-  if (typeof state !== 'object')
-    return `page state: ${typeof state === 'string' ? state : JSON.stringify(state)}`;
+  if (typeof state === 'string' || typeof state === 'number' || typeof state === 'boolean')
+    return `page state: ${String(state)}`;
+  if (typeof state !== 'object') return `page state: a ${typeof state}`;
   const s = state as { status?: unknown; error?: unknown };
-  const error = typeof s.error === 'string' ? s.error : JSON.stringify(s.error);
+  // Both drivers read the error as a string; of anything else only its type is shown.
+  const error = typeof s.error === 'string' ? s.error : typeof s.error;
   return `page state: status ${JSON.stringify(s.status)}${s.error ? `, error ${JSON.stringify(error).slice(0, 300)}` : ''}`;
 }
 

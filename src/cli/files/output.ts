@@ -19,7 +19,8 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Plan } from '../../core/plan.ts';
-import type { CaseResult, DriverInfo, ResultsFile } from '../../core/results.ts';
+import type { CaseResult, ResultsFile } from '../../core/results.ts';
+import type { DriverInfo } from '../../core/results-schema.ts';
 
 /** Sortable and safe in file names on every OS: 2026-11-20T22-40-05Z-ab12. */
 export function makeRunId(date = new Date(), random = randomBytes(2).toString('hex')): string {

@@ -4,7 +4,8 @@
  */
 import type { Plan, PlanVocabulary } from '../../../core/plan.ts';
 import type { LaunchOrder } from '../../../core/launch.ts';
-import type { CaseResult, DriverInfo, ResultsFile } from '../../../core/results.ts';
+import type { CaseResult, ResultsFile } from '../../../core/results.ts';
+import type { DriverInfo } from '../../../core/results-schema.ts';
 import type { SweepArgs } from '../../args/sweep-args.ts';
 import type { FoundBrowser } from '../../drivers/discovery.ts';
 import type { DriveHooks } from '../../drivers/driver.ts';
