@@ -68,7 +68,7 @@ export interface MissingBrowser {
 export type BrowserCandidate = FoundBrowser | MissingBrowser;
 
 /** Chromium flags that worked here as root on a closed network (docs/browsers.md, "Browsers on this kind of machine"). */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -95,7 +95,7 @@ export const KNOWN_BROWSER_IDS: readonly string[] = [
 ];
 
 /** The Playwright engine behind each id, for `--remote ws://...` (a browser server speaks one engine). */
-export const PLAYWRIGHT_ENGINE_OF: Readonly<Record<string, PlaywrightEngine>> = {
+const PLAYWRIGHT_ENGINE_OF: Readonly<Record<string, PlaywrightEngine>> = {
   chromium: 'chromium',
   chrome: 'chromium',
   msedge: 'chromium',
@@ -104,7 +104,7 @@ export const PLAYWRIGHT_ENGINE_OF: Readonly<Record<string, PlaywrightEngine>> = 
 };
 
 /** W3C `browserName` for each id on a remote WebDriver endpoint (what Selenium Grid nodes register). */
-export const WEBDRIVER_BROWSER_NAME: Readonly<Record<string, string>> = {
+const WEBDRIVER_BROWSER_NAME: Readonly<Record<string, string>> = {
   chromium: 'chrome',
   chrome: 'chrome',
   msedge: 'MicrosoftEdge',
@@ -127,7 +127,7 @@ export interface Machine {
   playwrightBuildVersion(engine: PlaywrightEngine): string | undefined;
 }
 
-export const THIS_MACHINE: Machine = {
+const THIS_MACHINE: Machine = {
   platform: process.platform,
   env: process.env,
   exists: existsSync,
@@ -276,7 +276,7 @@ export function findFirefox(m: Machine = THIS_MACHINE): BrowserCandidate {
  * swrast_dri.so) partway through a default sweep. Set only when the sweep starts Xvfb itself,
  * and never over a value the user set.
  */
-export const NO_COMPOSITING = 'WEBKIT_DISABLE_COMPOSITING_MODE';
+const NO_COMPOSITING = 'WEBKIT_DISABLE_COMPOSITING_MODE';
 
 /** Debian's WebKitGTK MiniBrowser, whose directory is named for the architecture (x86_64-linux-gnu, ...). */
 function miniBrowser(m: Machine): string | undefined {
@@ -478,3 +478,6 @@ export function redactUrl(url: string): string {
     return url;
   }
 }
+
+// What remote.ts builds a remote browser from, besides what discovery itself uses them for.
+export { CHROMIUM_ARGS, PLAYWRIGHT_ENGINE_OF, THIS_MACHINE, WEBDRIVER_BROWSER_NAME };
