@@ -217,6 +217,30 @@ const BrowserSchema = Type.Object(
   { description: 'The browser, as the page found it.' },
 );
 
+const DriverSchema = Type.Object(
+  {
+    kind: oneOf(
+      ['playwright', 'webdriver', 'manual'],
+      'How the sweep reached the browser: Playwright, W3C WebDriver, or a person who opened its URL (`--manual`).',
+    ),
+    remote: Type.Optional(
+      text(
+        'The `--remote` endpoint the browser was reached through, without credentials, query or fragment (of a Playwright browser server only its origin, since its path lets anyone connect). Absent: a browser on the machine that ran the sweep.',
+      ),
+    ),
+    nodes: Type.Optional(
+      texts(
+        'The grid nodes the browser ran on, one per launch in launch order, as the grid names them (Selenium Grid); absent where the endpoint does not say.',
+      ),
+    ),
+  },
+  {
+    description:
+      "Where the browser ran, as the sweep drove it. Absent in the page's own downloads and in older files.",
+  },
+);
+export type DriverInfo = Static<typeof DriverSchema>;
+
 const EnvironmentSchema = Type.Object({
   browser: BrowserSchema,
   userAgent: text('navigator.userAgent.'),
@@ -248,6 +272,7 @@ const EnvironmentSchema = Type.Object({
         'What each metric recorded besides the time means here and how far to trust it, by metric name; also names the metrics this browser could not record, and why.',
     }),
   ),
+  driver: Type.Optional(DriverSchema),
   adapters: Type.Optional(
     Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
       description:

@@ -1,20 +1,19 @@
 /**
  * `npm run sweep -- --remote URL`: a browser someone else started, reached over the network.
- * Both kinds are started here on loopback, the way a CI service or a grid would run them:
- * a Playwright browser server (ws://), and a WebDriver endpoint (http://, WebKitWebDriver
- * standing in for Selenium Grid). The sweep must use them like local browsers and leave them
- * running: they are not its own.
+ * Both kinds are started here on loopback, the way a CI service would run them: a Playwright
+ * browser server (ws://), and a bare WebDriver endpoint (http://, WebKitWebDriver: one driver,
+ * no grid in front of it). The sweep must use them like local browsers and leave them running:
+ * they are not its own. A real Selenium Grid is sweep-grid.spec.ts's.
  */
 import { expect, test } from '@playwright/test';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserServer } from 'playwright-core';
 import { findChromium, findWebKit } from '../../src/cli/drivers/discovery.ts';
 import { parseResults } from '../../src/core/results.ts';
-import { alive, filesIn, REPO_ROOT, sweep } from './sweep-process.ts';
+import { alive, filesIn, freePort, REPO_ROOT, sweep } from './sweep-process.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -33,19 +32,6 @@ async function answers(url: string, ms: number): Promise<void> {
       await new Promise((ok) => setTimeout(ok, 200));
     }
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? ok(address.port) : fail(new Error('no port')),
-      );
-    });
-  });
 }
 
 test('sweep remote - ws:// connects to a Playwright browser server; its shard is recorded and merges', async () => {
@@ -94,6 +80,11 @@ test('sweep remote - ws:// connects to a Playwright browser server; its shard is
     const path = join(out, name as string);
     const results = parseResults(readFileSync(path, 'utf8'), name);
     expect(results.environment.browser.engine).toBe('Blink');
+    // Where it ran, without the endpoint's path: that path is what lets anyone connect.
+    expect(results.environment.driver).toEqual({
+      kind: 'playwright',
+      remote: new URL(server.wsEndpoint()).origin,
+    });
     expect(results.run.plan.shard).toEqual({ index: 2, count: 2 });
     // Half of the case groups: each size is dealt round-robin, so both sizes are in this shard.
     const all = new Set(results.cases.map((c) => `${c.case}@${c.size}`));
@@ -123,13 +114,13 @@ test('sweep remote - ws:// connects to a Playwright browser server; its shard is
   }
 });
 
-test('sweep remote - http:// drives a WebDriver endpoint (WebKitWebDriver standing in for a grid)', async () => {
+test('sweep remote - http:// drives a bare WebDriver endpoint (WebKitWebDriver, no grid)', async () => {
   test.setTimeout(300_000);
   const webkit = findWebKit();
   const local = webkit.found && webkit.webdriver?.kind === 'local' ? webkit.webdriver : undefined;
   if (!local)
     throw new Error(
-      `this test starts WebKitWebDriver as a stand-in grid, and it is not found: ${webkit.found ? webkit.how : webkit.why}`,
+      `this test starts WebKitWebDriver as a WebDriver endpoint, and it is not found: ${webkit.found ? webkit.how : webkit.why}`,
     );
   const port = await freePort();
   const out = mkdtempSync(join(tmpdir(), 'storebench-remote-'));
@@ -175,6 +166,8 @@ test('sweep remote - http:// drives a WebDriver endpoint (WebKitWebDriver standi
     const name = filesIn(out).find((f) => f.endsWith('-webkit.json'));
     const results = parseResults(readFileSync(join(out, name as string), 'utf8'), name);
     expect(results.environment.browser.engine).toBe('WebKit');
+    // A bare driver names no grid node.
+    expect(results.environment.driver).toEqual({ kind: 'webdriver', remote: endpoint });
     // PouchDB's idb adapter runs in WebKitGTK (src/adapters/idb-blob-probe.ts has why it used to hang).
     expect(results.cases.filter((c) => c.status !== 'ok')).toEqual([]);
     expect(results.cases.some((c) => c.adapter === 'pouchdb-idb')).toBe(true);

@@ -46,6 +46,7 @@ describe('cli args - sweep defaults', () => {
       waitMs: DEFAULT_WAIT_MS,
       host: '127.0.0.1',
       remote: null,
+      capabilities: null,
       baseline: null,
       launches: null,
       plan: {
@@ -151,6 +152,7 @@ describe('cli args - sweep flags', () => {
       waitMs: DEFAULT_WAIT_MS,
       host: '192.168.1.20',
       remote: null,
+      capabilities: null,
       baseline: null,
       launches: null,
       plan: {
@@ -289,7 +291,15 @@ describe('cli args - manual, host, remote', () => {
     expect(parse('--manual')).toMatchObject({ manual: true, waitMs: 600_000, browsers: null });
     expect(parse('--manual', '--wait-ms', '5000').waitMs).toBe(5000);
     expect(error('--wait-ms', '5000')).toBe(
-      '--wait-ms applies only to --manual (how long to wait for a browser to open the URL)',
+      '--wait-ms applies only to --manual (how long to wait for a browser to open the URL) and to --remote http(s):// (how long to wait for a grid to start a session)',
+    );
+    // A full grid queues the session: --wait-ms is how long the sweep waits for a slot.
+    expect(parse('--remote', 'http://grid:4444', '--browsers', 'chromium').waitMs).toBe(600_000);
+    expect(
+      parse('--remote', 'http://grid:4444', '--browsers', 'chromium', '--wait-ms', '30000').waitMs,
+    ).toBe(30_000);
+    expect(error('--remote', 'ws://h:1/x', '--wait-ms', '30000')).toMatch(
+      /^--wait-ms applies only to --manual /,
     );
     expect(error('--manual', '--wait-ms', '10')).toMatch(
       /^--wait-ms: "10" is out of range; allowed: 1000 to \d+ \(ms\)$/,
@@ -350,6 +360,71 @@ describe('cli args - manual, host, remote', () => {
       /^--remote: ftp: is not supported; allowed: ws:\/\/ or wss:\/\//,
     );
     expect(error('--remote', 'not a url')).toMatch(/^--remote: "not a url" is not a URL; /);
+  });
+});
+
+describe('cli args - capabilities', () => {
+  const grid = ['--remote', 'http://grid:4444/wd/hub', '--browsers', 'chromium'];
+
+  it('--capabilities takes a JSON object of W3C capabilities, with --remote http(s):// only', () => {
+    expect(parse(...grid).capabilities).toBeNull();
+    expect(
+      parse(
+        ...grid,
+        '--capabilities',
+        '{"platformName":"linux","goog:chromeOptions":{"binary":"/opt/chromium/chrome","args":[]},"bstack:options":{"os":"Windows"}}',
+      ).capabilities,
+    ).toEqual({
+      platformName: 'linux',
+      'goog:chromeOptions': { binary: '/opt/chromium/chrome', args: [] },
+      'bstack:options': { os: 'Windows' },
+    });
+    // null removes a default (JSON Merge Patch).
+    expect(
+      parse(...grid, '--capabilities', '{"goog:chromeOptions":{"binary":null}}').capabilities,
+    ).toEqual({ 'goog:chromeOptions': { binary: null } });
+    expect(error('--capabilities', '{}')).toMatch(
+      /^--capabilities applies only to --remote http\(s\):\/\/ /,
+    );
+    expect(error('--remote', 'ws://h:1/x', '--capabilities', '{}')).toMatch(
+      /^--capabilities applies only to --remote http\(s\):\/\/ /,
+    );
+  });
+
+  it('refuses what is not a JSON object, and names the JSON path of a wrong field', () => {
+    expect(error(...grid, '--capabilities', '{browserName: chrome}')).toMatch(
+      /^--capabilities: not JSON \(.+\); give a JSON object, e\.g\. '\{"browserName":"chrome",/,
+    );
+    expect(error(...grid, '--capabilities', '["chrome"]')).toMatch(
+      /^--capabilities: \$ is an array; allowed: a JSON object of W3C capabilities, e\.g\. /,
+    );
+    expect(error(...grid, '--capabilities', '{"browserName":7}')).toBe(
+      '--capabilities: $.browserName is a number; allowed: a string, e.g. "chrome" (it replaces the name --browsers gives)',
+    );
+    expect(error(...grid, '--capabilities', '{"browserName":null}')).toMatch(
+      /^--capabilities: \$\.browserName is null; allowed: a string/,
+    );
+    expect(error(...grid, '--capabilities', '{"platformName":["linux"]}')).toBe(
+      '--capabilities: $.platformName is an array; allowed: a string, or null to drop it',
+    );
+    expect(error(...grid, '--capabilities', '{"goog:chromeOptions":{"args":["--a",2]}}')).toBe(
+      '--capabilities: $["goog:chromeOptions"].args[1] is a number; allowed: a string',
+    );
+    expect(error(...grid, '--capabilities', '{"moz:firefoxOptions":{"args":"-headless"}}')).toBe(
+      '--capabilities: $["moz:firefoxOptions"].args is a string; allowed: an array of strings (it replaces the default arguments)',
+    );
+    expect(error(...grid, '--capabilities', '{"ms:edgeOptions":{"binary":true}}')).toBe(
+      `--capabilities: $["ms:edgeOptions"].binary is a boolean; allowed: a string: the browser's path on the node`,
+    );
+    expect(error(...grid, '--capabilities', '{"goog:chromeOptions":"--headless"}')).toMatch(
+      /^--capabilities: \$\["goog:chromeOptions"\] is a string; allowed: an object of the browser's options/,
+    );
+    // A new-session body pasted whole: the sweep wraps the capabilities itself.
+    expect(
+      error(...grid, '--capabilities', '{"capabilities":{"alwaysMatch":{"browserName":"chrome"}}}'),
+    ).toMatch(
+      /^--capabilities: \$\.capabilities: give the capabilities themselves, not a new-session request/,
+    );
   });
 });
 

@@ -6,11 +6,12 @@ import {
   findFirefox,
   findSafari,
   findWebKit,
+  CHROMIUM_ARGS,
   KNOWN_BROWSER_IDS,
   redactUrl,
-  remoteBrowser,
   type Machine,
 } from '../../src/cli/drivers/discovery.ts';
+import { mergePatch, remoteBrowser, remoteLabel } from '../../src/cli/drivers/remote.ts';
 
 /** A machine with exactly these files, and these answers to `<binary> --version`. */
 function machine(
@@ -98,7 +99,8 @@ describe('cli browsers - Debian packages', () => {
         { env: { PATH: '/usr/bin', DISPLAY: ':0' } },
       ),
     );
-    expect(webkit).toMatchObject({ found: true, how: expect.not.stringContaining('xvfb') });
+    expect(webkit.found).toBe(true);
+    expect(webkit.found ? webkit.how : '').not.toContain('xvfb');
     // A real display keeps the browser's own compositing.
     expect(
       webkit.found && webkit.webdriver?.kind === 'local' && webkit.webdriver.env,
@@ -110,11 +112,9 @@ describe('cli browsers - Debian packages', () => {
     expect(webkit.found && webkit.webdriver?.kind === 'local' && webkit.webdriver.env).toEqual({
       WEBKIT_DISABLE_COMPOSITING_MODE: '1',
     });
-    expect(webkit).toMatchObject({
-      how: expect.stringContaining(
-        'under xvfb-run, accelerated compositing off (WEBKIT_DISABLE_COMPOSITING_MODE=1)',
-      ),
-    });
+    expect(webkit.found ? webkit.how : '').toContain(
+      'under xvfb-run, accelerated compositing off (WEBKIT_DISABLE_COMPOSITING_MODE=1)',
+    );
     const own = findWebKit(
       machine(
         DEBIAN,
@@ -240,10 +240,11 @@ describe('cli browsers - Chrome, Edge and Safari', () => {
     expect(
       safari.found && safari.webdriver?.kind === 'local' && safari.webdriver.portArgs(5555),
     ).toEqual(['--port', '5555']);
-    expect(findSafari(machine([]))).toMatchObject({
-      found: false,
-      why: expect.stringMatching(/^Safari runs only on macOS, where safaridriver drives it; /),
-    });
+    const linux = findSafari(machine([]));
+    expect(linux.found).toBe(false);
+    expect(linux.found ? '' : linux.why).toMatch(
+      /^Safari runs only on macOS, where safaridriver drives it; /,
+    );
   });
 
   it('knows every id, found or not, in the order npm run browsers prints them', () => {
@@ -260,33 +261,96 @@ describe('cli browsers - Chrome, Edge and Safari', () => {
 });
 
 describe('cli browsers - remote', () => {
+  const WAIT = { waitMs: 600_000 };
+  const debian = machine(['/usr/bin/chromium'], {}, { '/usr/bin/chromium': 'Chromium 156.0.1' });
+
   it('ws:// is a Playwright browser server of the engine --browsers names', () => {
-    expect(remoteBrowser('firefox', 'ws://10.0.0.5:3000/pw')).toMatchObject({
+    expect(remoteBrowser('firefox', 'ws://10.0.0.5:3000/pw', WAIT)).toMatchObject({
       driver: 'playwright',
       playwright: { engine: 'firefox', connect: 'ws://10.0.0.5:3000/pw' },
     });
-    expect(remoteBrowser('msedge', 'wss://grid/pw')).toMatchObject({
+    expect(remoteBrowser('msedge', 'wss://grid/pw', WAIT)).toMatchObject({
       playwright: { engine: 'chromium' },
     });
-    expect(() => remoteBrowser('safari', 'ws://h/x')).toThrow(
+    expect(() => remoteBrowser('safari', 'ws://h/x', WAIT)).toThrow(
       'safari cannot be reached through a Playwright browser server; allowed with ws:// and wss://: chromium, chrome, msedge, firefox, webkit',
     );
   });
 
-  it("http:// is a WebDriver endpoint, asked for the grid's browser names, credentials never printed", () => {
-    expect(remoteBrowser('chromium', 'http://grid:4444/')).toMatchObject({
+  it("http:// is a WebDriver endpoint, asked for the grid's browser names, headless, credentials never printed", () => {
+    const grid = remoteBrowser('chromium', 'http://grid:4444/', WAIT, debian);
+    expect(grid).toMatchObject({
       driver: 'webdriver',
-      webdriver: {
-        kind: 'remote',
-        url: 'http://grid:4444',
-        capabilities: { browserName: 'chrome' },
+      webdriver: { kind: 'remote', url: 'http://grid:4444', waitMs: 600_000 },
+    });
+    // A grid elsewhere gets no path of this machine: its nodes keep their browsers where they do.
+    expect(grid.webdriver?.capabilities).toEqual({
+      browserName: 'chrome',
+      'goog:chromeOptions': { args: ['--headless=new', ...CHROMIUM_ARGS] },
+    });
+    expect(remoteBrowser('msedge', 'http://grid:4444', WAIT).webdriver?.capabilities).toEqual({
+      browserName: 'MicrosoftEdge',
+      'ms:edgeOptions': { args: ['--headless=new', ...CHROMIUM_ARGS] },
+    });
+    expect(remoteBrowser('firefox', 'http://grid:4444', WAIT).webdriver?.capabilities).toEqual({
+      browserName: 'firefox',
+      'moz:firefoxOptions': { args: ['-headless'] },
+    });
+    // Safari has no headless mode: its name alone.
+    const cloud = remoteBrowser('safari', 'https://me:secret@hub.example/wd/hub', WAIT);
+    expect(cloud.how).toBe(
+      'WebDriver at https://***:***@hub.example/wd/hub, browserName safari; asks for {"browserName":"safari"}',
+    );
+    expect(redactUrl('http://grid:4444/')).toBe('http://grid:4444/');
+  });
+
+  it("a grid on this machine gets discovery's Chromium binary", () => {
+    expect(
+      remoteBrowser('chromium', 'http://127.0.0.1:4444/wd/hub', WAIT, debian).webdriver
+        ?.capabilities,
+    ).toEqual({
+      browserName: 'chrome',
+      'goog:chromeOptions': {
+        binary: '/usr/bin/chromium',
+        args: ['--headless=new', ...CHROMIUM_ARGS],
       },
     });
-    expect(remoteBrowser('msedge', 'http://grid:4444').webdriver?.capabilities).toEqual({
-      browserName: 'MicrosoftEdge',
+    // Google Chrome is chromedriver's own default: no binary.
+    expect(
+      remoteBrowser('chrome', 'http://localhost:4444', WAIT, debian).webdriver?.capabilities,
+    ).not.toHaveProperty(['goog:chromeOptions', 'binary']);
+  });
+
+  it('--capabilities merges over the defaults as a JSON Merge Patch: objects merge, arrays replace, null removes', () => {
+    const asked = remoteBrowser(
+      'chromium',
+      'http://127.0.0.1:4444/wd/hub',
+      {
+        ...WAIT,
+        capabilities: {
+          platformName: 'linux',
+          'goog:chromeOptions': { binary: null, args: ['--headless=new'] },
+          'sauce:options': { name: 'storebench' },
+        },
+      },
+      debian,
+    ).webdriver?.capabilities;
+    expect(asked).toEqual({
+      browserName: 'chrome',
+      platformName: 'linux',
+      'goog:chromeOptions': { args: ['--headless=new'] },
+      'sauce:options': { name: 'storebench' },
     });
-    const cloud = remoteBrowser('safari', 'https://me:secret@hub.example/wd/hub');
-    expect(cloud.how).toBe('WebDriver at https://***:***@hub.example/wd/hub, browserName safari');
-    expect(redactUrl('http://grid:4444/')).toBe('http://grid:4444/');
+    // A "__proto__" key from JSON stays a key: it cannot reach any object's prototype.
+    const merged = mergePatch({}, JSON.parse('{"__proto__":{"polluted":1}}')) as object;
+    expect(Object.keys(merged)).toEqual(['__proto__']);
+    expect(({} as { polluted?: number }).polluted).toBeUndefined();
+  });
+
+  it('results record where a browser ran without credentials, query, or a browser server path', () => {
+    expect(remoteLabel('https://me:key@hub.example/wd/hub/?token=x#f')).toBe(
+      'https://hub.example/wd/hub',
+    );
+    expect(remoteLabel('ws://10.0.0.5:3000/6a1f9c')).toBe('ws://10.0.0.5:3000');
   });
 });

@@ -192,6 +192,21 @@ describe('cli session - time limits', () => {
     });
   });
 
+  it("a grid's queue does not count against the browser's start: the clock starts again at the slot", async () => {
+    const s = new BrowserSession('chromium', limits);
+    s.holdStartup();
+    vi.advanceTimersByTime(10 * limits.startupMs);
+    expect(s.isOver).toBe(false);
+    s.resumeStartup();
+    vi.advanceTimersByTime(limits.startupMs - 1);
+    expect(s.isOver).toBe(false);
+    vi.advanceTimersByTime(1);
+    await expect(s.ended).resolves.toEqual({
+      kind: 'stalled',
+      message: 'the page did not say hello within 1 s of starting the browser',
+    });
+  });
+
   it('stalls when the page goes quiet, naming where it was', async () => {
     const s = new BrowserSession('chromium', limits);
     s.accept(msg({ type: 'hello', userAgent: 'UA' }));

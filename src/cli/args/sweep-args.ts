@@ -27,6 +27,7 @@ import {
 import { MAX_SHARDS } from '../../core/shard.ts';
 import { defaultLaunches } from '../../core/launch.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
+import { CAPABILITIES_EXAMPLE, parseCapabilities } from './capabilities.ts';
 import { DEFAULT_HOST } from '../server/page-server.ts';
 
 export { ArgsError };
@@ -44,12 +45,14 @@ export interface SweepArgs {
   page: string | null;
   /** --manual: print the page URL and collect whichever browser opens it, instead of driving one. */
   manual: boolean;
-  /** How long --manual waits for a browser to open the URL, in ms. */
+  /** How long --manual waits for a browser to open the URL, or a grid to start a session, in ms. */
   waitMs: number;
   /** Address the page and collector listen on. */
   host: string;
   /** --remote: a Playwright browser server (ws://, wss://) or a WebDriver endpoint (http://, https://). */
   remote: string | null;
+  /** --capabilities: what to ask a WebDriver endpoint for, over the sweep's defaults (drivers/remote.ts). */
+  capabilities: Record<string, unknown> | null;
   /** --baseline: a results file each row samples against until its change is decided, with --threshold. */
   baseline: { path: string; thresholdPct: number } | null;
   /** --launches: browser launches the plan's passes are spread over (launch.ts); null: launch.defaultLaunches. */
@@ -79,6 +82,7 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   out: null,
   host: null,
   remote: null,
+  capabilities: null,
   'wait-ms': null,
   launches: null,
   baseline: null,
@@ -106,6 +110,7 @@ const EXAMPLES: Record<string, string> = {
   out: 'out',
   host: '192.168.1.20',
   remote: 'ws://127.0.0.1:9222/abc',
+  capabilities: CAPABILITIES_EXAMPLE,
   'wait-ms': '600000',
   baseline: 'results/base-chromium.json',
   threshold: '5%',
@@ -131,22 +136,7 @@ export function parseSweepArgs(
   vocab: PlanVocabulary,
   browserIds: readonly string[],
 ): SweepArgs {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    return {
-      help: true,
-      browsers: null,
-      plan: parsePlan({}, vocab),
-      out: DEFAULT_OUT,
-      build: true,
-      page: null,
-      manual: false,
-      waitMs: DEFAULT_WAIT_MS,
-      host: DEFAULT_HOST,
-      remote: null,
-      baseline: null,
-      launches: null,
-    };
-  }
+  if (argv.includes('--help') || argv.includes('-h')) return helpArgs(vocab);
   const flags = scanFlags(argv, SWEEP_FLAGS);
   const get = (name: string) => flagText(flags, name);
 
@@ -173,28 +163,7 @@ export function parseSweepArgs(
     throw e;
   }
 
-  const browsersText = get('browsers');
-  let browsers: string[] | null = null;
-  if (browsersText !== undefined) {
-    const names = [
-      ...new Set(
-        browsersText
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      ),
-    ];
-    if (names.length === 0)
-      throw new ArgsError(`--browsers: none given; allowed: ${browserIds.join(', ')}`);
-    const unknown = names.filter((n) => !browserIds.includes(n));
-    if (unknown.length > 0) {
-      throw new ArgsError(
-        `--browsers: unknown ${unknown.map((n) => `"${n}"`).join(', ')}; allowed: ${browserIds.join(', ')}`,
-      );
-    }
-    browsers = names;
-  }
-
+  const browsers = parseBrowsers(get('browsers'), browserIds);
   const manual = flags.values.has('manual');
   const host = parseHost(get('host'));
   const remote = parseRemote(get('remote'), browsers);
@@ -206,20 +175,9 @@ export function parseSweepArgs(
     throw new ArgsError(
       '--manual and --remote cannot be combined: --manual waits for a person to open the URL, --remote drives a browser elsewhere',
     );
-  const waitText = get('wait-ms');
-  if (waitText !== undefined && !manual)
-    throw new ArgsError(
-      '--wait-ms applies only to --manual (how long to wait for a browser to open the URL)',
-    );
-  let waitMs = DEFAULT_WAIT_MS;
-  if (waitText !== undefined) {
-    const text = waitText.trim().replace(/_/g, '');
-    if (!/^\d+$/.test(text) || Number(text) < 1000 || Number(text) > MAX_WAIT_MS)
-      throw new ArgsError(
-        `--wait-ms: "${waitText}" is out of range; allowed: 1000 to ${MAX_WAIT_MS} (ms)`,
-      );
-    waitMs = Number(text);
-  }
+  const webDriver = remote !== null && /^https?:/i.test(remote);
+  const waitMs = parseWaitMs(get('wait-ms'), manual || webDriver);
+  const capabilities = parseCapabilitiesFlag(get('capabilities'), webDriver);
 
   if (plan.ab) {
     if (manual)
@@ -244,9 +202,79 @@ export function parseSweepArgs(
     waitMs,
     host,
     remote,
+    capabilities,
     baseline: parseBaseline(get('baseline'), plan.ab ? undefined : get('threshold'), plan),
     launches,
   };
+}
+
+/** What --help needs: the defaults, and the usage printed instead of a run. */
+function helpArgs(vocab: PlanVocabulary): SweepArgs {
+  return {
+    help: true,
+    browsers: null,
+    plan: parsePlan({}, vocab),
+    out: DEFAULT_OUT,
+    build: true,
+    page: null,
+    manual: false,
+    waitMs: DEFAULT_WAIT_MS,
+    host: DEFAULT_HOST,
+    remote: null,
+    capabilities: null,
+    baseline: null,
+    launches: null,
+  };
+}
+
+/** --browsers a,b: known ids, each once, in the order given; null when not given. */
+function parseBrowsers(text: string | undefined, browserIds: readonly string[]): string[] | null {
+  if (text === undefined) return null;
+  const names = [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (names.length === 0)
+    throw new ArgsError(`--browsers: none given; allowed: ${browserIds.join(', ')}`);
+  const unknown = names.filter((n) => !browserIds.includes(n));
+  if (unknown.length > 0) {
+    throw new ArgsError(
+      `--browsers: unknown ${unknown.map((n) => `"${n}"`).join(', ')}; allowed: ${browserIds.join(', ')}`,
+    );
+  }
+  return names;
+}
+
+/** --wait-ms N: for --manual, or a WebDriver grid that queues the session. */
+function parseWaitMs(waitText: string | undefined, waits: boolean): number {
+  if (waitText === undefined) return DEFAULT_WAIT_MS;
+  if (!waits)
+    throw new ArgsError(
+      '--wait-ms applies only to --manual (how long to wait for a browser to open the URL) and to --remote http(s):// (how long to wait for a grid to start a session)',
+    );
+  const text = waitText.trim().replace(/_/g, '');
+  if (!/^\d+$/.test(text) || Number(text) < 1000 || Number(text) > MAX_WAIT_MS)
+    throw new ArgsError(
+      `--wait-ms: "${waitText}" is out of range; allowed: 1000 to ${MAX_WAIT_MS} (ms)`,
+    );
+  return Number(text);
+}
+
+/** --capabilities JSON: only where there is a WebDriver endpoint to ask. */
+function parseCapabilitiesFlag(
+  text: string | undefined,
+  webDriver: boolean,
+): Record<string, unknown> | null {
+  if (text === undefined) return null;
+  if (!webDriver)
+    throw new ArgsError(
+      '--capabilities applies only to --remote http(s):// (what to ask a WebDriver endpoint such as Selenium Grid for); a local browser runs with the settings npm run browsers shows',
+    );
+  return parseCapabilities(text);
 }
 
 /** --ab A,B: the plan's two stores, A then B, and the threshold (--threshold) their rows are judged against. */
@@ -409,12 +437,16 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     `  --shard i/n        run only shard i of n of the plan's case groups (1 to ${MAX_SHARDS} shards); npm run merge joins them`,
     `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
     '  --manual           print the page URL and record whichever browser opens it (a phone, Safari on a Mac)',
-    `  --wait-ms N        with --manual: how long to wait for a browser to open the URL (default: ${DEFAULT_WAIT_MS})`,
+    `  --wait-ms N        with --manual: how long to wait for a browser to open the URL; with --remote http(s)://:`,
+    `                     how long to wait for the grid to start a session, which a full grid queues (default: ${DEFAULT_WAIT_MS})`,
     `  --host ADDR        address the page and collector listen on (default: ${DEFAULT_HOST}, this machine only);`,
     '                     a LAN address or 0.0.0.0 lets other devices reach them: give it deliberately',
     '  --remote URL       drive a browser elsewhere: ws:// or wss:// is a Playwright browser server (one',
     '                     browser, --browsers names its engine, default chromium); http(s):// is a WebDriver',
     '                     endpoint such as Selenium Grid (--browsers names what to ask it for)',
+    "  --capabilities JSON with --remote http(s)://: W3C capabilities merged over the sweep's defaults (headless,",
+    "                     Chromium's flags) as a JSON Merge Patch: objects merge, an array or value replaces, null",
+    `                     removes; e.g. ${CAPABILITIES_EXAMPLE}`,
     "  --baseline FILE    a results file (e.g. the main branch's): each row samples until the 95% interval of its",
     "                     median's change from the baseline row lies wholly above or below +threshold, instead of",
     '                     to the precision target; the summary compares the two, as npm run compare does',

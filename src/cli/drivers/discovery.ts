@@ -36,7 +36,13 @@ export type WebDriverTarget =
       env?: Record<string, string>;
     }
   /** A WebDriver endpoint someone else runs (`--remote http://...`: Selenium Grid, a cloud grid). */
-  | { kind: 'remote'; url: string; capabilities: Record<string, unknown> };
+  | {
+      kind: 'remote';
+      url: string;
+      capabilities: Record<string, unknown>;
+      /** How long to wait for the grid to start a session: a full grid queues it (--wait-ms). */
+      waitMs: number;
+    };
 
 export interface FoundBrowser {
   /** Name used with --browsers and in results file names. */
@@ -459,41 +465,6 @@ export function findBrowsers(m: Machine = THIS_MACHINE): BrowserCandidate[] {
   ];
 }
 
-/**
- * A browser reached through `--remote`: a Playwright browser server (ws:// or wss://), which
- * serves one engine, or a WebDriver endpoint (http:// or https://) that starts the browser the
- * capabilities name. Either way it then runs like a local browser.
- */
-export function remoteBrowser(id: string, url: string): FoundBrowser {
-  const shown = redactUrl(url);
-  if (/^wss?:/i.test(url)) {
-    const engine = PLAYWRIGHT_ENGINE_OF[id];
-    if (!engine)
-      throw new Error(
-        `${id} cannot be reached through a Playwright browser server; allowed with ws:// and wss://: ${Object.keys(PLAYWRIGHT_ENGINE_OF).join(', ')}`,
-      );
-    return {
-      id,
-      found: true,
-      label: `${id} (remote)`,
-      version: 'remote',
-      driver: 'playwright',
-      how: `Playwright connect to the ${engine} browser server at ${shown}`,
-      playwright: { engine, args: [], connect: url },
-    };
-  }
-  const browserName = WEBDRIVER_BROWSER_NAME[id] ?? id;
-  return {
-    id,
-    found: true,
-    label: `${id} (remote)`,
-    version: 'remote',
-    driver: 'webdriver',
-    how: `WebDriver at ${shown}, browserName ${browserName}`,
-    webdriver: { kind: 'remote', url: url.replace(/\/+$/, ''), capabilities: { browserName } },
-  };
-}
-
 /** A URL for printing: cloud grids put credentials in it (https://user:key@hub...). */
 export function redactUrl(url: string): string {
   try {
@@ -507,3 +478,6 @@ export function redactUrl(url: string): string {
     return url;
   }
 }
+
+// What remote.ts builds a remote browser from, besides what discovery itself uses them for.
+export { CHROMIUM_ARGS, PLAYWRIGHT_ENGINE_OF, THIS_MACHINE, WEBDRIVER_BROWSER_NAME };

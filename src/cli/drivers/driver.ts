@@ -13,6 +13,15 @@ export interface DriveRequest {
   session: BrowserSession;
   /** Aborted on Ctrl-C / SIGTERM: end the session as cancelled and close the browser. */
   signal: AbortSignal;
+  hooks?: DriveHooks;
+}
+
+/** What a driver tells the sweep before and as the browser starts, for its progress and its results. */
+export interface DriveHooks {
+  /** What the browser's start waits for (a full grid), or null once it is over; `first` the first time this wait is said. */
+  waiting?(text: string | null, first: boolean): void;
+  /** The machine the browser runs on, as the endpoint names it (a grid's node). */
+  ranOn?(node: string): void;
 }
 
 /** Resolves with the session's end once the browser is closed again. Never rejects. */

@@ -1,8 +1,9 @@
 /**
  * W3C WebDriver driver, for browsers Playwright cannot drive: Debian's WebKitGTK MiniBrowser
  * through WebKitWebDriver (docs/browsers.md, "Browsers on this kind of machine"), Safari through safaridriver, and any remote endpoint
- * (`--remote http://...`: Selenium Grid, cloud grids). The protocol needs only a handful of HTTP
- * calls, so it is spoken here with fetch() instead of adding a client library.
+ * (`--remote http://...`: Selenium Grid, cloud grids; grid-session.ts opens their sessions). The
+ * protocol needs only a handful of HTTP calls, so it is spoken with fetch() (webdriver-http.ts)
+ * instead of adding a client library.
  *
  * A driver process allows one session at a time, so the session is always deleted in a finally
  * and a driver process group the sweep started (xvfb-run, Xvfb, WebKitWebDriver) is stopped by
@@ -13,69 +14,18 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { errorMessage } from '../../core/errors.ts';
-import { redactUrl } from './discovery.ts';
-import type { RunEnd } from '../server/session.ts';
+import type { WebDriverTarget } from './discovery.ts';
+import type { BrowserSession, RunEnd } from '../server/session.ts';
 import { makeTempFolder } from '../files/temp.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
+import { GridError, openGridSession } from './grid-session.ts';
+import { command, WebDriverError } from './webdriver-http.ts';
 
 const DRIVER_START_MS = 30_000;
 const NEW_SESSION_MS = 60_000;
 const NAVIGATE_MS = 60_000;
 const PROBE_MS = 5_000;
 const ALIVE_EVERY_MS = 15_000;
-
-class WebDriverError extends Error {
-  override readonly name = 'WebDriverError';
-  constructor(
-    message: string,
-    readonly code: string | null,
-  ) {
-    super(message);
-  }
-}
-
-/** One W3C WebDriver command. Rejects with the driver's error code and message. */
-async function command<T>(
-  base: string,
-  method: 'GET' | 'POST' | 'DELETE',
-  path: string,
-  body: unknown,
-  timeoutMs: number,
-): Promise<T> {
-  // fetch() refuses URLs with credentials in them, which cloud grids hand out; send them as Basic auth.
-  const url = new URL(`${base}${path}`);
-  const auth =
-    url.username || url.password
-      ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`
-      : undefined;
-  url.username = '';
-  url.password = '';
-  const response = await fetch(url, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(auth ? { authorization: auth } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const text = await response.text();
-  let data: { value?: unknown } = {};
-  try {
-    data = JSON.parse(text) as { value?: unknown };
-  } catch {
-    /* not JSON; reported below */
-  }
-  const value = data.value as { error?: string; message?: string } | undefined;
-  if (!response.ok || (value && typeof value === 'object' && typeof value.error === 'string')) {
-    const code = value && typeof value.error === 'string' ? value.error : null;
-    throw new WebDriverError(
-      `${method} ${path}: ${code ?? `HTTP ${response.status}`}${value?.message ? `: ${value.message.split('\n')[0]}` : ''}`,
-      code,
-    );
-  }
-  return data.value as T;
-}
 
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -118,122 +68,38 @@ process.on('exit', () => {
 
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
-export async function driveWebDriver({
-  browser: found,
-  url,
-  session,
-  signal,
-}: DriveRequest): Promise<RunEnd> {
+/** What a drive holds and must let go of at its end, whatever way it ends. */
+interface Held {
+  base: string;
+  child?: ChildProcess;
+  authFolder?: string;
+  sessionId?: string;
+  alive?: ReturnType<typeof setInterval>;
+}
+
+export async function driveWebDriver(request: DriveRequest): Promise<RunEnd> {
+  const { browser: found, url, session, signal } = request;
   const how = found.webdriver;
   if (!how) return { kind: 'crashed', message: `${found.id} has no WebDriver settings` };
   const driverLog = new LastLines();
-  let child: ChildProcess | undefined;
-  let sessionId: string | undefined;
-  let base = '';
-  let alive: ReturnType<typeof setInterval> | undefined;
-  let authFolder: string | undefined;
+  const held: Held = { base: how.kind === 'remote' ? how.url : '' };
   const stopAbort = once(signal, () =>
     session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }),
   );
   try {
-    if (how.kind === 'local') {
-      const port = await freePort();
-      base = `http://127.0.0.1:${port}`;
-      if (how.needsXvfb) authFolders.add((authFolder = makeTempFolder('xvfb')));
-      const [cmd, args] = authFolder
-        ? [
-            'xvfb-run',
-            ['-a', '-f', join(authFolder, 'Xauthority'), how.driverBinary, ...how.portArgs(port)],
-          ]
-        : [how.driverBinary, how.portArgs(port)];
-      // Its own process group, so stopping it also stops Xvfb and the browser it started.
-      const started = spawn(cmd, args, {
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, ...how.env },
-      });
-      child = started;
-      const pid = started.pid;
-      if (pid !== undefined) {
-        running.add(pid);
-        started.once('exit', () => running.delete(pid));
-      }
-      const onOutput = (chunk: Buffer) =>
-        chunk
-          .toString()
-          .split('\n')
-          .filter((l) => l.trim())
-          .forEach((l) => driverLog.push(`driver: ${l.trim()}`));
-      started.stdout?.on('data', onOutput);
-      started.stderr?.on('data', onOutput);
-      started.on('error', (e) =>
-        session.end({ kind: 'crashed', message: `could not start ${cmd}: ${e.message}` }),
-      );
-      started.on('exit', (code, sig) =>
-        session.end({
-          kind: 'crashed',
-          message: `${cmd} exited (${sig ?? `code ${code}`}) before the run finished`,
-        }),
-      );
-
-      const t0 = Date.now();
-      for (;;) {
-        if (session.isOver) return withDetails(await session.ended, driverLog.all);
-        try {
-          const status = await command<{ ready?: boolean }>(
-            base,
-            'GET',
-            '/status',
-            undefined,
-            2_000,
-          );
-          if (status?.ready !== false) break;
-        } catch {
-          /* not listening yet */
-        }
-        if (Date.now() - t0 > DRIVER_START_MS)
-          throw new Error(
-            `${how.driverBinary} did not answer on port ${port} within ${DRIVER_START_MS / 1000} s`,
-          );
-        await sleep(200);
-      }
-    } else base = how.url;
-
-    const created = await command<{ sessionId: string }>(
-      base,
-      'POST',
-      '/session',
-      { capabilities: { alwaysMatch: how.capabilities } },
-      NEW_SESSION_MS,
-    ).catch((e: unknown) => {
-      // A grid that is down or mistyped fails here; say which endpoint, without its credentials.
-      throw how.kind === 'remote'
-        ? new Error(
-            `the WebDriver endpoint ${redactUrl(how.url)} did not start a ${JSON.stringify(how.capabilities.browserName)} session: ${errorMessage(e)}`,
-          )
-        : e;
-    });
-    sessionId = created.sessionId;
-    const sid = sessionId;
-    // The browser may die without the driver noticing on its own; ask now and then. A page busy
-    // in a long synchronous case can make the answer slow, which is not a crash: only a refusal is.
-    alive = setInterval(() => {
-      command(base, 'GET', `/session/${sid}/window`, undefined, ALIVE_EVERY_MS).catch(
-        (e: unknown) => {
-          if (
-            e instanceof WebDriverError &&
-            (e.code === 'invalid session id' || e.code === 'no such window')
-          ) {
-            session.end({
-              kind: 'crashed',
-              message: `${found.label} went away before the run finished (${e.message})`,
-            });
-          }
-        },
-      );
-    }, ALIVE_EVERY_MS);
+    if (how.kind === 'local' && !(await startDriver(how, session, driverLog, held)))
+      return withDetails(await session.ended, driverLog.all);
+    const opened =
+      how.kind === 'remote'
+        ? await openGridSession(how, request)
+        : await localSession(held.base, how.capabilities, signal);
+    if (opened === undefined) return await session.ended;
+    const sid = (held.sessionId = opened.sessionId);
+    const where =
+      opened.node === null ? found.label : `${found.label} on the grid node ${opened.node}`;
+    held.alive = watchAlive(held.base, sid, how.kind === 'remote', where, session);
     if (!session.isOver) {
-      await command(base, 'POST', `/session/${sid}/url`, { url }, NAVIGATE_MS).catch(
+      await command(held.base, 'POST', `/session/${sid}/url`, { url }, NAVIGATE_MS).catch(
         (e: unknown) => {
           session.end({ kind: 'crashed', message: `could not open the page: ${errorMessage(e)}` });
         },
@@ -241,21 +107,148 @@ export async function driveWebDriver({
     }
     const end = await session.ended;
     if (end.kind === 'done' || end.kind === 'cancelled') return end;
-    return withDetails(end, [await pageState(base, sid), ...driverLog.all]);
+    return withDetails(end, [await pageState(held.base, sid), ...driverLog.all]);
   } catch (e) {
     session.end({
       kind: 'crashed',
-      message: `driving ${found.label} over WebDriver failed: ${errorMessage(e)}`,
+      message:
+        e instanceof GridError
+          ? e.message
+          : `driving ${found.label} over WebDriver failed: ${errorMessage(e)}`,
     });
     return withDetails(await session.ended, driverLog.all);
   } finally {
     stopAbort();
-    if (alive) clearInterval(alive);
-    if (sessionId)
-      await command(base, 'DELETE', `/session/${sessionId}`, undefined, 10_000).catch(() => {});
-    if (child) await stopGroup(child);
-    if (authFolder) removeFolder(authFolder);
+    await release(held);
   }
+}
+
+async function localSession(
+  base: string,
+  capabilities: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<{ sessionId: string; node: null }> {
+  const body = { capabilities: { alwaysMatch: capabilities } };
+  const created = await command<{ sessionId: string }>(
+    base,
+    'POST',
+    '/session',
+    body,
+    NEW_SESSION_MS,
+    signal,
+  );
+  return { sessionId: created.sessionId, node: null };
+}
+
+/** The session ended on the endpoint, and what the sweep started stopped. */
+async function release(held: Held): Promise<void> {
+  if (held.alive) clearInterval(held.alive);
+  if (held.sessionId)
+    await command(held.base, 'DELETE', `/session/${held.sessionId}`, undefined, 10_000).catch(
+      () => {},
+    );
+  if (held.child) await stopGroup(held.child);
+  if (held.authFolder) removeFolder(held.authFolder);
+}
+
+/** Start a local driver on a free port and wait until it answers; false when the session ended first. */
+async function startDriver(
+  how: Extract<WebDriverTarget, { kind: 'local' }>,
+  session: BrowserSession,
+  driverLog: LastLines,
+  held: Held,
+): Promise<boolean> {
+  const port = await freePort();
+  held.base = `http://127.0.0.1:${port}`;
+  if (how.needsXvfb) authFolders.add((held.authFolder = makeTempFolder('xvfb')));
+  const [cmd, args] = held.authFolder
+    ? [
+        'xvfb-run',
+        ['-a', '-f', join(held.authFolder, 'Xauthority'), how.driverBinary, ...how.portArgs(port)],
+      ]
+    : [how.driverBinary, how.portArgs(port)];
+  // Its own process group, so stopping it also stops Xvfb and the browser it started.
+  const started = spawn(cmd, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...how.env },
+  });
+  held.child = started;
+  const pid = started.pid;
+  if (pid !== undefined) {
+    running.add(pid);
+    started.once('exit', () => running.delete(pid));
+  }
+  const onOutput = (chunk: Buffer) =>
+    chunk
+      .toString()
+      .split('\n')
+      .filter((l) => l.trim())
+      .forEach((l) => driverLog.push(`driver: ${l.trim()}`));
+  started.stdout?.on('data', onOutput);
+  started.stderr?.on('data', onOutput);
+  started.on('error', (e) =>
+    session.end({ kind: 'crashed', message: `could not start ${cmd}: ${e.message}` }),
+  );
+  started.on('exit', (code, sig) =>
+    session.end({
+      kind: 'crashed',
+      message: `${cmd} exited (${sig ?? `code ${code}`}) before the run finished`,
+    }),
+  );
+  return answering(held.base, how.driverBinary, port, session);
+}
+
+/** Wait until the driver answers /status; false when the session ended first. */
+async function answering(
+  base: string,
+  driverBinary: string,
+  port: number,
+  session: BrowserSession,
+): Promise<boolean> {
+  const t0 = Date.now();
+  for (;;) {
+    if (session.isOver) return false;
+    try {
+      const status = await command<{ ready?: boolean }>(base, 'GET', '/status', undefined, 2_000);
+      if (status?.ready !== false) return true;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() - t0 > DRIVER_START_MS)
+      throw new Error(
+        `${driverBinary} did not answer on port ${port} within ${DRIVER_START_MS / 1000} s`,
+      );
+    await sleep(200);
+  }
+}
+
+/**
+ * The browser may die without the driver noticing on its own; ask now and then. A page busy in a
+ * long synchronous case can make the answer slow, which is not a crash: only a refusal is. From a
+ * grid any error answer but a timeout is one: the node that ran the session is gone (Selenium
+ * Grid 3 answers `unknown error: cannot forward the request`), or the grid ended the session.
+ */
+function watchAlive(
+  base: string,
+  sid: string,
+  remote: boolean,
+  label: string,
+  session: BrowserSession,
+): ReturnType<typeof setInterval> {
+  const gone = (e: WebDriverError) =>
+    remote ? e.code !== 'timeout' : e.code === 'invalid session id' || e.code === 'no such window';
+  return setInterval(() => {
+    command(base, 'GET', `/session/${sid}/window`, undefined, ALIVE_EVERY_MS).catch(
+      (e: unknown) => {
+        if (e instanceof WebDriverError && gone(e))
+          session.end({
+            kind: 'crashed',
+            message: `${label} went away before the run finished (${e.message})`,
+          });
+      },
+    );
+  }, ALIVE_EVERY_MS);
 }
 
 async function pageState(base: string, sid: string): Promise<string> {

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Plan } from '../../core/plan.ts';
 import type { CaseResult, ResultsFile } from '../../core/results.ts';
+import type { DriverInfo } from '../../core/results-schema.ts';
 
 /** Sortable and safe in file names on every OS: 2026-11-20T22-40-05Z-ab12. */
 export function makeRunId(date = new Date(), random = randomBytes(2).toString('hex')): string {
@@ -37,7 +38,25 @@ export interface PartialFile {
   note: string;
   run: { id: string; browser: string; startedAt: string; plan: Plan };
   userAgent: string | null;
+  /** Where the browser ran (the results' environment.driver). */
+  driver?: DriverInfo;
   cases: CaseResult[];
+  /** How the run ended, once it failed: the rows above are what it kept. */
+  ended?: PartialEnd;
+}
+
+/** A failed run's end: why, and the pass whose samples it lost. */
+export interface PartialEnd {
+  kind: string;
+  message: string;
+  /** The pass in flight when the run ended, of the plan's passes: its samples are not in the rows. */
+  pass: number;
+  passes: number;
+  /** The browser launch in flight, of the launches the passes were spread over. */
+  launch: number;
+  launches: number;
+  /** The case group the page last said it was in (it may have finished it since); null before the first. */
+  lastSeen: { suite: string; case: string; size: number; adapter: string | null } | null;
 }
 
 /**

@@ -140,12 +140,26 @@ export class BrowserSession {
   ) {
     this.label = browser;
     this.ended = new Promise<RunEnd>((ok) => (this.finish = ok));
-    const waitingFor = browser === null ? 'of printing the URL' : 'of starting the browser';
+    this.armStartup();
+  }
+
+  private armStartup(): void {
+    const waitingFor = this.label === null ? 'of printing the URL' : 'of starting the browser';
     this.arm(
       'startup',
-      limits.startupMs,
-      () => `the page did not say hello within ${seconds(limits.startupMs)} ${waitingFor}`,
+      this.limits.startupMs,
+      () => `the page did not say hello within ${seconds(this.limits.startupMs)} ${waitingFor}`,
     );
+  }
+
+  /** A wait that is not the browser's start (a grid's queue, with its own limit): the startup clock stops. */
+  holdStartup(): void {
+    this.clear('startup');
+  }
+
+  /** The browser is starting now: the startup clock starts again from here, until the page's hello. */
+  resumeStartup(): void {
+    if (this.progress.userAgent === null) this.armStartup();
   }
 
   /** The page's label: the driver's, or (--manual) the first hello's; null until then. */
@@ -201,60 +215,9 @@ export class BrowserSession {
       case 'hello':
         p.userAgent = message.userAgent;
         break;
-      case 'progress': {
-        const e = message.event;
-        if (e.type === 'run-start') {
-          p.startedAt = Date.now();
-          p.rows = e.rows;
-          p.samples = e.samples;
-          const worst =
-            e.samples * this.limits.cleanupPerSampleMs +
-            e.rows * this.limits.caseTimeoutMs +
-            this.limits.budgetMs +
-            this.limits.deadlineSlackMs;
-          this.arm(
-            'deadline',
-            worst,
-            () => `the run went past its overall deadline of ${seconds(worst)}${this.inFlight()}`,
-          );
-        } else if (e.type === 'group-start') {
-          p.current = {
-            suite: e.suite,
-            case: e.case,
-            size: e.size,
-            adapter: null,
-            warmup: false,
-            index: 0,
-            of: 0,
-          };
-          p.pass = e.passes > 1 ? { pass: e.pass, of: e.passes } : null;
-        } else if (e.type === 'sample') {
-          // Messages may overtake each other on the wire; progress only moves forward.
-          p.samplesDone = Math.max(p.samplesDone, e.samplesDone);
-          if (e.fraction !== undefined) {
-            // Adaptive sampling within a budget: the total is an estimate from the time used, and
-            // the fraction done is what the time left is reckoned from.
-            p.fraction = Math.max(p.fraction ?? 0, e.fraction);
-            p.samples = Math.max(p.samplesDone, e.samplesTotal);
-          } else {
-            // With a fixed count the total shrinks as rows stop early (errors), so the smallest one
-            // seen is the newest.
-            p.samples = p.samples === null ? e.samplesTotal : Math.min(p.samples, e.samplesTotal);
-          }
-          p.current = {
-            suite: e.suite,
-            case: e.case,
-            size: e.size,
-            adapter: e.adapter,
-            warmup: e.warmup,
-            index: e.index,
-            of: e.of,
-          };
-        } else if (e.type === 'warning') {
-          this.hooks.onWarning?.(e.message);
-        }
+      case 'progress':
+        this.progressEvent(message.event);
         break;
-      }
       case 'pass':
         // Messages may overtake each other on the wire; the rows only move forward.
         if (message.carry.passesDone > (this.lastPass?.passesDone ?? 0)) {
@@ -292,6 +255,61 @@ export class BrowserSession {
         return;
     }
     this.hooks.onProgress?.();
+  }
+
+  /** A progress event of the page's runner: the run's size and clock, the group and sample in flight. */
+  private progressEvent(e: Extract<CollectorMessage, { type: 'progress' }>['event']): void {
+    const p = this.progress;
+    if (e.type === 'run-start') {
+      p.startedAt = Date.now();
+      p.rows = e.rows;
+      p.samples = e.samples;
+      const worst =
+        e.samples * this.limits.cleanupPerSampleMs +
+        e.rows * this.limits.caseTimeoutMs +
+        this.limits.budgetMs +
+        this.limits.deadlineSlackMs;
+      this.arm(
+        'deadline',
+        worst,
+        () => `the run went past its overall deadline of ${seconds(worst)}${this.inFlight()}`,
+      );
+    } else if (e.type === 'group-start') {
+      p.current = {
+        suite: e.suite,
+        case: e.case,
+        size: e.size,
+        adapter: null,
+        warmup: false,
+        index: 0,
+        of: 0,
+      };
+      p.pass = e.passes > 1 ? { pass: e.pass, of: e.passes } : null;
+    } else if (e.type === 'sample') {
+      // Messages may overtake each other on the wire; progress only moves forward.
+      p.samplesDone = Math.max(p.samplesDone, e.samplesDone);
+      if (e.fraction !== undefined) {
+        // Adaptive sampling within a budget: the total is an estimate from the time used, and
+        // the fraction done is what the time left is reckoned from.
+        p.fraction = Math.max(p.fraction ?? 0, e.fraction);
+        p.samples = Math.max(p.samplesDone, e.samplesTotal);
+      } else {
+        // With a fixed count the total shrinks as rows stop early (errors), so the smallest one
+        // seen is the newest.
+        p.samples = p.samples === null ? e.samplesTotal : Math.min(p.samples, e.samplesTotal);
+      }
+      p.current = {
+        suite: e.suite,
+        case: e.case,
+        size: e.size,
+        adapter: e.adapter,
+        warmup: e.warmup,
+        index: e.index,
+        of: e.of,
+      };
+    } else if (e.type === 'warning') {
+      this.hooks.onWarning?.(e.message);
+    }
   }
 
   /**

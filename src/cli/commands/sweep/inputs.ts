@@ -12,9 +12,12 @@ import {
   DEBIAN_INSTALL,
   findBrowsers,
   KNOWN_BROWSER_IDS,
-  remoteBrowser,
+  redactUrl,
+  WEBDRIVER_BROWSER_NAME,
   type FoundBrowser,
 } from '../../drivers/discovery.ts';
+import { askGrid, describeOffers, sameName } from '../../drivers/grid.ts';
+import { remoteBrowser } from '../../drivers/remote.ts';
 import { distExists } from '../../build/build-page.ts';
 import type { Driver } from '../../drivers/driver.ts';
 import { driveManual } from '../../drivers/manual.ts';
@@ -63,6 +66,8 @@ export async function checkInputs(
   const missing: BrowserOutcome[] = [];
   const targets = chooseTargets(args, missing, io.fail);
   if (targets === null) return { exit: 1 };
+  const unoffered = await notOnTheGrid(args, targets);
+  if (unoffered !== null) return refuse(io, unoffered);
   return {
     args,
     plan: args.plan,
@@ -128,7 +133,12 @@ function chooseTargets(
   if (args.remote) {
     try {
       return (args.browsers ?? ['chromium']).map((id) =>
-        driveWith(remoteBrowser(id, args.remote as string)),
+        driveWith(
+          remoteBrowser(id, args.remote as string, {
+            capabilities: args.capabilities,
+            waitMs: args.waitMs,
+          }),
+        ),
       );
     } catch (e) {
       fail(`--remote: ${e instanceof Error ? e.message : String(e)}`);
@@ -160,6 +170,29 @@ function driveWith(b: FoundBrowser): Target {
   return {
     id: b.id,
     browser: b,
-    drive: (url, session, signal) => DRIVERS[b.driver]({ browser: b, url, session, signal }),
+    drive: (url, session, signal, hooks) =>
+      DRIVERS[b.driver]({ browser: b, url, session, signal, ...(hooks ? { hooks } : {}) }),
   };
+}
+
+/**
+ * A browser the WebDriver grid has no node for, said before anything is built: what it asks for
+ * and what the grid offers instead. Null when every browser is offered, or the grid does not say
+ * what it offers (a cloud farm): its answer to the session request then says it.
+ */
+async function notOnTheGrid(args: SweepArgs, targets: readonly Target[]): Promise<string | null> {
+  if (args.remote === null || !/^https?:/i.test(args.remote)) return null;
+  const { offers } = await askGrid(args.remote.replace(/\/+$/, ''));
+  if (offers === null) return null;
+  for (const t of targets) {
+    const name = String(t.browser?.webdriver?.capabilities.browserName);
+    if (offers.some((o) => sameName(o.browserName, name))) continue;
+    const ids = (offered: string) =>
+      Object.keys(WEBDRIVER_BROWSER_NAME).filter((id) =>
+        sameName(WEBDRIVER_BROWSER_NAME[id] as string, offered),
+      );
+    const asks = [...new Set(offers.flatMap((o) => ids(o.browserName)))];
+    return `--browsers ${t.id}: the grid at ${redactUrl(args.remote)} has no node for browserName ${JSON.stringify(name)}; it offers ${describeOffers(offers)}${asks.length > 0 ? `, which --browsers ${asks.join(' or ')} asks for` : ''}`;
+  }
+  return null;
 }

@@ -7,14 +7,15 @@
 import { PAGE_QUERY } from '../../../core/collector.ts';
 import { errorMessage } from '../../../core/errors.ts';
 import { carryKey, checkCarry, type Carry } from '../../../core/launch.ts';
-import { planToQuery, type Plan } from '../../../core/plan.ts';
+import { passesOf, planToQuery, type Plan } from '../../../core/plan.ts';
 import type { CaseResult } from '../../../core/results.ts';
 import { carriedResult } from '../../../core/row.ts';
-import { OutputError, PARTIAL_SCHEMA } from '../../files/output.ts';
+import { OutputError, PARTIAL_SCHEMA, type PartialEnd } from '../../files/output.ts';
 import { acrossLaunches, progressLine } from '../../terminal/progress.ts';
 import { COLLECT_PATH } from '../../server/page-server.ts';
 import { BrowserSession, defaultLimits, type RunEnd } from '../../server/session.ts';
-import { labelOf, type BrowserRun, type SweepRun, type Target } from './run.ts';
+import type { DriveHooks } from '../../drivers/driver.ts';
+import { driverOf, labelOf, type BrowserRun, type SweepRun, type Target } from './run.ts';
 import { printManualInstructions } from './host-page.ts';
 
 /** A store that cannot delete its databases warns once per sample; the first few say enough. */
@@ -62,7 +63,7 @@ export async function runLaunches(
       const step = afterLaunch(
         run,
         b,
-        await target.drive(b.url, b.session, run.stop.closing.signal),
+        await target.drive(b.url, b.session, run.stop.closing.signal, driveHooks(run, b)),
         range.last,
       );
       if ('end' in step) return { b, end: step.end };
@@ -97,6 +98,8 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
     launched: 0,
     warnings: 0,
     order: undefined,
+    waiting: null,
+    nodes: [],
     across: {
       launch: 1,
       of: run.launchPlan.length,
@@ -112,6 +115,21 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
   if (!target.browser) printManualInstructions(run, url);
   run.view.update(progressOf(run, b));
   return b;
+}
+
+/** What the driver says as the browser starts: a full grid it waits for, the node the browser runs on. */
+function driveHooks(run: SweepRun, b: BrowserRun): DriveHooks {
+  return {
+    waiting: (text, first) => {
+      b.waiting = text;
+      if (text !== null && first) run.view.note(`${labelOf(b)}: ${text}`);
+      run.view.update(progressOf(run, b));
+    },
+    ranOn: (node) => {
+      b.nodes.push(node);
+      run.view.note(`${labelOf(b)}: launch ${b.launched} runs on the grid node ${node}`);
+    },
+  };
 }
 
 /** A session per launch: its progress, warnings and finished rows, each row written at once. */
@@ -209,8 +227,11 @@ export function keptRows(b: BrowserRun): CaseResult[] {
   return [...newest.values()];
 }
 
-/** The rows so far to the partial file; a write that fails everywhere is said once, and the rows stay in memory for the end. */
-function writePartial(run: SweepRun, b: BrowserRun): void {
+/**
+ * The rows so far to the partial file, and once the run failed how it ended; a write that fails
+ * everywhere is said once, and the rows stay in memory for the end.
+ */
+export function writePartial(run: SweepRun, b: BrowserRun, end?: RunEnd): void {
   const label = labelOf(b);
   const rescuedBefore = run.output.rescued;
   try {
@@ -219,7 +240,9 @@ function writePartial(run: SweepRun, b: BrowserRun): void {
       note: 'rows of a browser run that did not finish; the complete results file replaces this one when it does',
       run: { id: run.runId, browser: label, startedAt: b.startedAt, plan: run.plan },
       userAgent: b.session.progress.userAgent,
+      driver: driverOf(run, b),
       cases: keptRows(b),
+      ...(end && end.kind !== 'done' ? { ended: partialEnd(run, b, end) } : {}),
     });
   } catch (e) {
     if (!(e instanceof OutputError)) throw e;
@@ -231,6 +254,28 @@ function writePartial(run: SweepRun, b: BrowserRun): void {
     run.view.note(`${label}: warning: ${rescued.why}; the rows go to ${rescued.dir} instead`);
 }
 
+/** How a failed run ended, for its partial file: the pass and launch in flight lost their samples. */
+function partialEnd(
+  run: SweepRun,
+  b: BrowserRun,
+  end: Exclude<RunEnd, { kind: 'done' }>,
+): PartialEnd {
+  const p = b.session.progress;
+  const c = p.current;
+  return {
+    kind: end.kind,
+    message: end.message,
+    // The page says its pass at each group's start; before the first, it is the one after the last finished.
+    pass:
+      p.pass?.pass ??
+      (b.session.lastPass ? b.session.lastPass.passesDone + 1 : (b.order?.first ?? 1)),
+    passes: passesOf(run.plan.auto),
+    launch: Math.max(1, b.launched),
+    launches: run.launchPlan.length,
+    lastSeen: c ? { suite: c.suite, case: c.case, size: c.size, adapter: c.adapter } : null,
+  };
+}
+
 function progressOf(run: SweepRun, b: BrowserRun): string {
   const now = Date.now();
   if (run.launchPlan.length > 1)
@@ -238,12 +283,12 @@ function progressOf(run: SweepRun, b: BrowserRun): string {
       labelOf(b),
       acrossLaunches(b.session.progress, b.across, now),
       now,
-      `launch ${b.across.launch}/${b.across.of}: starting the browser and loading the page…`,
+      `launch ${b.across.launch}/${b.across.of}: ${b.waiting ?? 'starting the browser and loading the page…'}`,
     );
   return progressLine(
     labelOf(b),
     b.session.progress,
     now,
-    b.target.browser ? undefined : 'waiting for a browser to open the URL…',
+    b.waiting ?? (b.target.browser ? undefined : 'waiting for a browser to open the URL…'),
   );
 }

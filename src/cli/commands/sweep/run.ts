@@ -5,8 +5,11 @@
 import type { Plan, PlanVocabulary } from '../../../core/plan.ts';
 import type { LaunchOrder } from '../../../core/launch.ts';
 import type { CaseResult, ResultsFile } from '../../../core/results.ts';
+import type { DriverInfo } from '../../../core/results-schema.ts';
 import type { SweepArgs } from '../../args/sweep-args.ts';
 import type { FoundBrowser } from '../../drivers/discovery.ts';
+import type { DriveHooks } from '../../drivers/driver.ts';
+import { remoteLabel } from '../../drivers/remote.ts';
 import type { OutputDir } from '../../files/output.ts';
 import type { LaunchProgress, ProgressView } from '../../terminal/progress.ts';
 import type { StorebenchServer } from '../../server/page-server.ts';
@@ -20,7 +23,12 @@ export interface Target {
   id: string;
   /** Null for --manual: the browser is whichever one opens the URL. */
   browser: FoundBrowser | null;
-  drive: (url: string, session: BrowserSession, signal: AbortSignal) => Promise<RunEnd>;
+  drive: (
+    url: string,
+    session: BrowserSession,
+    signal: AbortSignal,
+    hooks?: DriveHooks,
+  ) => Promise<RunEnd>;
 }
 
 /** How a browser's run ended, as the report reads it. */
@@ -86,6 +94,10 @@ export interface BrowserRun {
   warnings: number;
   /** What the page of the launch in flight asks for at GET ?launch= (launch.ts). */
   order: LaunchOrder | undefined;
+  /** What the launch in flight waits for before its browser starts (a full grid), or null. */
+  waiting: string | null;
+  /** The grid nodes its launches ran on, in launch order, where the endpoint names them. */
+  readonly nodes: string[];
   readonly across: LaunchProgress;
 }
 
@@ -97,6 +109,16 @@ function manualLabel(pageLabel: string | null): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 40);
   return `manual-${word || 'browser'}`;
+}
+
+/** Where the browser ran, for its results: how it was driven, the --remote endpoint, the grid nodes. */
+export function driverOf(run: SweepRun, b: BrowserRun): DriverInfo {
+  const browser = b.target.browser;
+  return {
+    kind: browser ? browser.driver : 'manual',
+    ...(browser && run.args.remote !== null ? { remote: remoteLabel(run.args.remote) } : {}),
+    ...(b.nodes.length > 0 ? { nodes: [...b.nodes] } : {}),
+  };
 }
 
 /** The browser's name in files and lines: its id, or for --manual the page's own name. */

@@ -7,9 +7,9 @@ import type { ResultsFile } from '../../../core/results.ts';
 import { toCsv } from '../../../export/csv.ts';
 import { OutputError } from '../../files/output.ts';
 import type { RunEnd } from '../../server/session.ts';
-import { keptRows } from './launches.ts';
+import { keptRows, writePartial } from './launches.ts';
 import { withDrivenRows } from './driven.ts';
-import { labelOf, type BrowserOutcome, type BrowserRun, type SweepRun } from './run.ts';
+import { driverOf, labelOf, type BrowserOutcome, type BrowserRun, type SweepRun } from './run.ts';
 
 /** The browser's outcome, its driven rows measured and its file written. */
 export async function writeBrowser(
@@ -20,10 +20,14 @@ export async function writeBrowser(
   const name = labelOf(b);
   if (end.kind !== 'done') {
     const cases = keptRows(b);
-    if (cases.length > 0) run.output.keepPartial(name);
+    if (cases.length > 0) {
+      // The kept rows' file says how the run ended and which pass it lost.
+      writePartial(run, b, end);
+      run.output.keepPartial(name);
+    }
     return { browser: name, end, cases };
   }
-  const results = await withDrivenRows(run, b, resultsOf(b, end.results));
+  const results = await withDrivenRows(run, b, resultsOf(run, b, end.results));
   if (
     end.results.run.browser !== (b.target.browser ? b.target.id : b.session.browser) ||
     end.results.run.id !== run.runId
@@ -41,11 +45,15 @@ export async function writeBrowser(
   return { browser: name, end: { kind: 'done', results }, cases: results.cases };
 }
 
-/** The page's document as the sweep files it: named for --manual's browser, and started with the first launch. */
-function resultsOf(b: BrowserRun, results: ResultsFile): ResultsFile {
+/**
+ * The page's document as the sweep files it: named for --manual's browser, started with the first
+ * launch, and saying where the browser ran, which the page cannot know.
+ */
+function resultsOf(run: SweepRun, b: BrowserRun, results: ResultsFile): ResultsFile {
+  const environment = { ...results.environment, driver: driverOf(run, b) };
   const named = b.target.browser
-    ? results
-    : { ...results, run: { ...results.run, browser: labelOf(b) } };
+    ? { ...results, environment }
+    : { ...results, environment, run: { ...results.run, browser: labelOf(b) } };
   // A run over several launches started with the first; its rows carry the samples of all.
   return b.launched > 1
     ? { ...named, run: { ...named.run, startedAt: b.startedAt, launches: b.launched } }
