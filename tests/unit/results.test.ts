@@ -65,7 +65,7 @@ describe('results - validation', () => {
     [
       'an unknown stop reason',
       (r) => (r.cases[0].stopped = 'bored'),
-      /\$\.cases\[0\]\.stopped: expected one of iterations, ci-target, decided, time-cap, budget, cancelled, share, got "bored"/,
+      /\$\.cases\[0\]\.stopped: expected one of iterations, ci-target, decided, time-cap, budget, cancelled, share, settled, got "bored"/,
     ],
     [
       'an unknown database mode',
