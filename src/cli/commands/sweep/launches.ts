@@ -47,34 +47,76 @@ function pageUrl(
 /** What a launch leaves: the rows it carries on to the next launch, or how the browser's run ended. */
 type LaunchStep = { carry: Carry } | { end: RunEnd };
 
-/** Run the browser's launches in turn, the run in flight being `run.browser` meanwhile; how its run ended. */
-export async function runLaunches(
-  run: SweepRun,
-  target: Target,
-): Promise<{ b: BrowserRun; end: RunEnd }> {
-  const b = startBrowser(run, target);
-  const ticker = setInterval(() => run.view.update(progressOf(run, b)), 1000);
+/** What becomes of a browser whose run ended: its file is written and its line reported. */
+export type BrowserEnded = (b: BrowserRun, end: RunEnd) => Promise<void>;
+
+/**
+ * The browsers' launches, taken in turn: the first launch of each browser, then the second of
+ * each still open, and so on, the browser in flight being `run.browser` meanwhile. A browser
+ * whose rows all settled at a planned look ends early; the budget it leaves goes to the launches
+ * of the browsers still open (budgetOf). On Ctrl-C the browsers started and not ended end as
+ * cancelled, their carried rows kept; those not started yet run nothing.
+ */
+export async function runBrowsers(run: SweepRun, ended: BrowserEnded): Promise<void> {
+  const open = new Map<Target, { b: BrowserRun; carry: Carry | null }>();
+  const ticker = setInterval(() => {
+    if (run.browser) run.view.update(progressOf(run, run.browser));
+  }, 1000);
   try {
-    let carry: Carry | null = null;
     for (const [k, range] of run.launchPlan.entries()) {
-      if (k > 0) nextLaunch(run, b);
-      setOrder(run, b, k, range, carry);
-      b.launched++;
-      const step = afterLaunch(
-        run,
-        b,
-        await target.drive(b.url, b.session, run.stop.closing.signal, driveHooks(run, b)),
-        range.last,
-      );
-      if ('end' in step) return { b, end: step.end };
-      carry = step.carry;
+      for (const target of run.targets) {
+        if (run.stop.requested) break;
+        const state = k === 0 ? { b: startBrowser(run, target), carry: null } : open.get(target);
+        if (!state) continue;
+        const step = await oneLaunch(run, state.b, k, range, state.carry, open);
+        if ('end' in step) {
+          open.delete(target);
+          run.spentMs += usedBy(state.b);
+          await ended(state.b, step.end);
+        } else open.set(target, { b: state.b, carry: step.carry });
+      }
     }
-    return {
-      b,
-      end: { kind: 'cancelled', message: 'the sweep stopped before this browser started' },
-    };
+    for (const { b } of open.values())
+      await ended(b, {
+        kind: 'cancelled',
+        message: 'cancelled (Ctrl-C or SIGTERM) between two launches',
+      });
   } finally {
     clearInterval(ticker);
+    run.browser = undefined;
+  }
+}
+
+/** The budget a browser's launches used: those before its last, and its last so far. */
+function usedBy(b: BrowserRun): number {
+  const started = b.session.progress.startedAt;
+  return b.across.budgetUsedMs + (started === null ? 0 : Date.now() - started);
+}
+
+/** One launch of a browser: its share of the budget, the drive, and what its end means. */
+async function oneLaunch(
+  run: SweepRun,
+  b: BrowserRun,
+  k: number,
+  range: { first: number; last: number },
+  carry: Carry | null,
+  open: ReadonlyMap<Target, { b: BrowserRun }>,
+): Promise<LaunchStep> {
+  run.browser = b;
+  if (k > 0) nextLaunch(run, b);
+  setOrder(
+    run,
+    b,
+    k,
+    range,
+    carry,
+    [...open.values()].map((o) => o.b),
+  );
+  b.launched++;
+  try {
+    const end = await b.target.drive(b.url, b.session, run.stop.closing.signal, driveHooks(run, b));
+    return afterLaunch(run, b, end, range.last);
+  } finally {
     b.order = undefined;
   }
 }
@@ -162,31 +204,54 @@ function nextLaunch(run: SweepRun, b: BrowserRun): void {
   const p = b.session.progress;
   b.across.samplesBefore += p.samplesDone;
   b.across.rowsBefore = p.rowsDone;
-  b.across.budgetUsedMs += Date.now() - (p.startedAt ?? Date.now());
+  b.across.budgetUsedMs = usedBy(b);
   b.session = newSession(run, b.target, () => b, b.launched + 1);
 }
 
-/** Each launch takes its passes with an even share of the budget that is left; starting a browser comes on top of it. */
+/**
+ * Each launch takes its passes with its share of the budget (budgetOf); starting a browser comes
+ * on top of it. `others` are the other browsers still open, between two of their launches.
+ */
 function setOrder(
   run: SweepRun,
   b: BrowserRun,
   k: number,
   range: { first: number; last: number },
   carry: Carry | null,
+  others: readonly BrowserRun[],
 ): void {
   const launches = run.launchPlan.length;
-  const budgetLeft = Math.max(0, (run.plan.budgetMs ?? 0) - b.across.budgetUsedMs);
-  Object.assign(b.across, { launch: k + 1, launchBudgetMs: budgetLeft / (launches - k) });
+  const launchBudgetMs = budgetOf(run, b, others);
+  Object.assign(b.across, { launch: k + 1, launchBudgetMs });
   b.order =
     launches > 1
       ? {
           launch: k + 1,
           ...range,
-          budgetMs: b.across.launchBudgetMs,
-          budgetLeftMs: budgetLeft,
+          budgetMs: launchBudgetMs,
+          budgetLeftMs: launchBudgetMs * (launches - k),
           carry,
         }
       : undefined;
+}
+
+/** A launch may take at most this many times its even share: the rest of a pool left by browsers that ended early is saved. */
+const POOL_STRETCH = 2;
+
+/**
+ * A launch's share of the sweep's budget: every browser's budget is one pool, and what is left
+ * of it goes evenly to the launches still to come of every browser still open, at most
+ * POOL_STRETCH times a launch's even share of one browser's budget. A browser whose rows all
+ * settled early leaves its launches to the browsers still undecided.
+ */
+function budgetOf(run: SweepRun, b: BrowserRun, others: readonly BrowserRun[]): number {
+  const budgetMs = run.plan.budgetMs ?? 0;
+  const launches = run.launchPlan.length;
+  const browsers = [b, ...others.filter((o) => o !== b)];
+  const pool = budgetMs * run.targets.length;
+  const used = run.spentMs + browsers.reduce((sum, o) => sum + o.across.budgetUsedMs, 0);
+  const still = browsers.reduce((sum, o) => sum + Math.max(1, launches - o.launched), 0);
+  return Math.min((POOL_STRETCH * budgetMs) / launches, Math.max(0, pool - used) / still);
 }
 
 /** What a launch's end means: go on with its carry, or end the browser's run. */

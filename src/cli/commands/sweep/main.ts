@@ -31,9 +31,9 @@ import { makeRunId, OutputDir } from '../../files/output.ts';
 import { ProgressView } from '../../terminal/progress.ts';
 import { announce } from './announce.ts';
 import { checkInputs } from './inputs.ts';
-import { runLaunches } from './launches.ts';
+import { runBrowsers } from './launches.ts';
 import { reportBrowser, reportSweep } from './report.ts';
-import type { SweepInputs, SweepRun } from './run.ts';
+import type { BrowserOutcome, SweepInputs, SweepRun } from './run.ts';
 import { buildAndServe } from './host-page.ts';
 import { prepareVariants } from './variants.ts';
 import { SweepStop } from './stop.ts';
@@ -53,13 +53,16 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   run.stop.listen();
   try {
     if (!(await buildAndServe(run))) return 1;
-    for (const target of run.targets) {
-      if (run.stop.requested) break;
-      const { b, end } = await runLaunches(run, target);
+    // Browsers end in any order; the report and the CSV list them in the order they were asked for.
+    const asked = (t: unknown) => run.targets.findIndex((x) => x === t);
+    const byTarget = new Map<BrowserOutcome, number>();
+    await runBrowsers(run, async (b, end) => {
       const outcome = await writeBrowser(run, b, end);
+      byTarget.set(outcome, asked(b.target));
       run.outcomes.push(outcome);
       reportBrowser(run, b, outcome);
-    }
+    });
+    run.outcomes.sort((x, y) => (byTarget.get(x) ?? -1) - (byTarget.get(y) ?? -1));
   } finally {
     await closeRun(run);
   }
@@ -92,6 +95,7 @@ function newRun(
     root: '',
     origin: '',
     refusedLabels: new Set(),
+    spentMs: 0,
     unwritten: [],
   };
   return run;

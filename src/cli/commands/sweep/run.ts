@@ -72,6 +72,8 @@ export interface SweepRun extends SweepInputs {
   origin: string;
   /** The browser in flight. */
   browser?: BrowserRun;
+  /** Budget the browsers whose runs ended used, in ms: the rest of the pool goes to those still open (launches.ts). */
+  spentMs: number;
   /** Manual labels already told that another browser's results are not recorded. */
   readonly refusedLabels: Set<string>;
   /** Files that could be written neither to --out nor to the fallback folder, each with why. */
