@@ -153,8 +153,10 @@ export interface RunToRun {
    * against the threshold. One run per side cannot tell a slower machine from a change every store
    * shares, so the rows are judged net of it, and a shift beyond the threshold leaves the gate
    * undecided (gate.ts). Null with fewer than RUN_TO_RUN_MIN_ROWS rows: then the rows keep it.
+   * `estimate`: the shift on the log scale with its own standard error, before any widening (what
+   * `history` takes each run's rows net of).
    */
-  shift: { pct: number; low: number; high: number; verdict: Verdict } | null;
+  shift: { pct: number; low: number; high: number; verdict: Verdict; estimate: LogRatio } | null;
 }
 
 export interface Comparison {
@@ -402,7 +404,7 @@ function shiftChange(
 ): NonNullable<RunToRun['shift']> {
   const r = widenRatio(shift, scatter);
   const change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi) };
-  return { ...change, verdict: verdictOf(change, thresholdPct) };
+  return { ...change, verdict: verdictOf(change, thresholdPct), estimate: shift };
 }
 
 /**
