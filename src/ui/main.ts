@@ -42,6 +42,7 @@ import { WarningsView } from './warnings.ts';
 import { AbView } from './ab-view.ts';
 import { Explorer } from './explorer/explorer.ts';
 import { withPlanQuery } from './explorer/explorer-url.ts';
+import { IS_SITE, isolationLoss } from './site.ts';
 
 setPageState({ status: 'idle' });
 installTrials();
@@ -154,6 +155,9 @@ async function boot(): Promise<void> {
     const env = await collectEnvironment('main');
     renderEnvironment(byId('env'), env);
     table.setTimerStep(env.timerStepMs);
+    const lost = IS_SITE ? isolationLoss(env.crossOriginIsolated, env.timerStepMs) : [];
+    if (lost.length > 0)
+      banners.show('warning', 'This page is not cross-origin isolated here.', lost, 'isolation');
   } catch (e) {
     byId('env').textContent = `Could not read the environment: ${errorMessage(e)}`;
   }
