@@ -18,12 +18,17 @@ function workerNote(): string {
   return note ?? 'no service worker could be registered here';
 }
 
-/** The banner's lines where the site is not isolated; none where it is. */
-export function isolationLoss(isolated: boolean, timerStepMs: number): string[] {
+/**
+ * The banner's lines where the site is not isolated; none where it is. `secure`: a secure
+ * context (HTTPS or localhost), without which there is no service worker and no OPFS either.
+ */
+export function isolationLoss(isolated: boolean, timerStepMs: number, secure: boolean): string[] {
   if (isolated) return [];
   return [
-    `This host sends no cross-origin isolation headers, and the service worker that adds them did not take effect (${workerNote()}); it needs HTTPS (or localhost), and a browser that allows service workers (not a private window in some browsers).`,
-    `What is lost: the timer step is ${formatStep(timerStepMs)} here instead of 5 to 20 µs, so a case faster than about 100 steps reads in coarse steps (the results table marks those rows), and the heap metric (performance.measureUserAgentSpecificMemory) is not measured.`,
-    "What still runs: every store, SQLite on OPFS included (its VFS, opfs-sahpool, needs no SharedArrayBuffer), and the results file's download.",
+    `This host sends no cross-origin isolation headers, and the service worker that adds them did not take effect: ${workerNote()}.`,
+    `What is lost: the timer step is ${formatStep(timerStepMs)} here instead of 5 to 20 µs, so a case faster than about 100 steps reads in coarse steps (the results table marks those rows); and the heap metric, whose API needs isolation, is not measured.`,
+    secure
+      ? "What still runs: every store, SQLite on OPFS included (its VFS, opfs-sahpool, needs no SharedArrayBuffer), and the results file's download."
+      : "Lost too, outside a secure context: OPFS (navigator.storage.getDirectory), so SQLite on OPFS says unsupported. Every other store runs, and the results file's download works.",
   ];
 }

@@ -13,7 +13,7 @@ import { formatMs, renderTable, type Align } from './table.ts';
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /** A row's name: browser, suite/case, store, size and any parameters. */
-export function rowName(k: RowKey): string {
+function rowName(k: RowKey): string {
   const params = Object.entries(k.params)
     .map(([name, v]) => `${name}=${JSON.stringify(v)}`)
     .join(' ');

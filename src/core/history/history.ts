@@ -39,7 +39,7 @@ export interface HistoryOptions {
 }
 
 /** One series' change points and their verdicts; each series draws its permutations from a seed of its own. */
-export function seriesHistory(
+function seriesHistory(
   series: Series,
   thresholdPct: number,
   detector: Partial<DetectorOptions> = {},

@@ -21,7 +21,7 @@ export interface TestedChange {
 }
 
 /** The change as a share of the level before it, as Otava's magnitude. */
-export const magnitudeOf = (t: TwoSampleTest) => Math.abs(Math.expm1(t.diff));
+const magnitudeOf = (t: TwoSampleTest) => Math.abs(Math.expm1(t.diff));
 
 function tested(points: readonly LogPoint[], indexes: readonly number[]): TestedChange[] {
   return indexes.map((index, i) => {

@@ -92,13 +92,13 @@ export interface HistorySeries {
 const Z975 = 1.959963984540054;
 
 /** The machine as a results file records it: the system, cores and memory the page could see. */
-export function machineOf(env: Environment): string {
+function machineOf(env: Environment): string {
   const memory = env.deviceMemoryGb !== null ? `, ${env.deviceMemoryGb} GiB` : '';
   return `${env.os}, ${env.cores ?? '?'} cores${memory}`;
 }
 
 /** The browser build as a results file records it: name, version and user agent. */
-export function buildOf(env: Environment): string {
+function buildOf(env: Environment): string {
   return `${env.browser.name} ${env.browser.version} (${env.userAgent})`;
 }
 
@@ -107,7 +107,7 @@ export function buildOf(env: Environment): string {
  * pass starts each from another state), the thread, cross-origin isolation and its timer step,
  * and CPU throttling.
  */
-export function setupOf(doc: ResultsFile): string {
+function setupOf(doc: ResultsFile): string {
   const env = doc.environment;
   const launches = doc.run.launches ?? 1;
   const throttle = doc.run.plan.cpuThrottle;
@@ -120,7 +120,7 @@ export function setupOf(doc: ResultsFile): string {
 }
 
 /** A series' id, stable across readers: the row's identity as canonical JSON. */
-export const seriesId = (k: RowKey) =>
+const seriesId = (k: RowKey) =>
   canonicalJson([k.browser, k.suite, k.case, k.adapter, k.size, k.params]);
 
 /** The store's build as a run records it (version, commit or integrity), or null. */

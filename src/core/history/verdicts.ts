@@ -36,7 +36,7 @@ export interface HistoryChange {
 const pct = (y: number) => 100 * Math.expm1(y);
 
 /** What differs between the environments of the points either side of a change. */
-export function environmentChange(a: HistoryPoint, b: HistoryPoint): string[] {
+function environmentChange(a: HistoryPoint, b: HistoryPoint): string[] {
   const differs = (x: readonly string[], y: readonly string[]) =>
     x.length !== y.length || x.some((v) => !y.includes(v));
   const out: string[] = [];

@@ -37,7 +37,7 @@ export interface TwoSampleTest {
 }
 
 /** No point's median is trusted beyond ±0.1% on the log scale: the timer step and the run's drift bound any median's precision, and a zero-width interval (constant samples) must not take all the weight. */
-export const SE_FLOOR = 0.001 / 1.959963984540054;
+const SE_FLOOR = 0.001 / 1.959963984540054;
 
 const seOf = (p: LogPoint) => Math.max(p.se, SE_FLOOR);
 

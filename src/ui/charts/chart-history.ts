@@ -6,6 +6,7 @@
  */
 import type { ActiveElement, ChartConfiguration, ChartEvent, Plugin, TooltipItem } from 'chart.js';
 import type { SeriesHistory } from '../../core/history/history.ts';
+import type { HistoryBy } from '../../core/history/series.ts';
 import { formatMs } from '../format.ts';
 import { trendPoints, type TrendPoint } from '../model/history-model.ts';
 import {
@@ -106,12 +107,12 @@ function tooltipLabel(points: readonly TrendPoint[]) {
 function historyConfig(
   s: SeriesHistory,
   points: TrendPoint[],
+  by: HistoryBy,
   onPick: (index: number) => void,
 ): Config {
   const k = s.series.key;
   const t = theme();
   const colour = adapterColour(k.adapter);
-  const byCommit = s.series.points[0]?.commit === s.series.points[0]?.label;
   return {
     type: 'line',
     data: {
@@ -126,7 +127,7 @@ function historyConfig(
         if (hit) onPick(hit.index);
       },
       scales: {
-        x: axis(t, byCommit ? 'commit' : 'run (UTC)', 'category', {
+        x: axis(t, by === 'commit' ? 'commit' : 'run (UTC)', 'category', {
           // Room of half a point at either end, so no point or whisker sits on the frame.
           offset: true,
           ticks: { color: t.muted, maxRotation: 0, autoSkip: true, font: { size: 11 } },
@@ -164,7 +165,7 @@ export class HistoryChart {
     registerCharts();
   }
 
-  render(s: SeriesHistory | null, empty: string): void {
+  render(s: SeriesHistory | null, by: HistoryBy, empty: string): void {
     if (!s) {
       this.figure.showEmpty(empty);
       return;
@@ -180,7 +181,7 @@ export class HistoryChart {
         " Filled: the median net of the shift its run shares with the browser's other rows, with its 95% interval; hollow: the raw median; the flat line: each segment's level. Click a point for its files.",
     );
     this.figure.draw(
-      historyConfig(s, points, (i) => this.onPick(i)),
+      historyConfig(s, points, by, (i) => this.onPick(i)),
       `storebench-trend-${k.browser}-${k.suite}-${k.case}-${k.adapter}-${k.size}`,
     );
   }

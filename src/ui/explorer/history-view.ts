@@ -131,6 +131,7 @@ export class HistoryView {
     this.renderControls(report, s);
     this.chart.render(
       s,
+      report.by,
       'No row has 2 points or more: open several runs (results files) of the same plan, or read all of results/.',
     );
     this.renderChanges(s);
