@@ -132,7 +132,12 @@ function historyConfig(
           offset: true,
           ticks: { color: t.muted, maxRotation: 0, autoSkip: true, font: { size: 11 } },
         }),
-        y: axis(t, 'median ms per sample', 'linear', { beginAtZero: false, grace: '10%' }),
+        // The whiskers too, not only the points, inside the axis.
+        y: axis(t, 'median ms per sample', 'linear', {
+          beginAtZero: false,
+          suggestedMin: 0.97 * Math.min(...points.map((p) => Math.min(p.ci?.lo ?? p.net, p.raw))),
+          suggestedMax: 1.03 * Math.max(...points.map((p) => Math.max(p.ci?.hi ?? p.net, p.raw))),
+        }),
       },
       plugins: {
         ...titleAndLegend(t, `${k.browser} · ${k.suite}/${k.case} · ${k.adapter} · ${k.size}`),
