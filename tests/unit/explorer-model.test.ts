@@ -142,7 +142,7 @@ describe('explorer model - comparison', () => {
       ...ok('insert', 'bulk', 'memory', 100, [1]),
       status: 'timeout',
       reason: 'cut off',
-    } as CaseResult,
+    },
   ]);
   const firefox = doc('firefox', [
     ok('insert', 'serial', 'idb', 100, [20]),
@@ -318,7 +318,7 @@ describe('explorer model - ratios', () => {
     delete older.stats.medianCi;
     expect(ratioCell(older, b).clear).toBeNull();
     expect(ratioCell(undefined, b).speedup).toBeNull();
-    expect(ratioCell({ ...a, status: 'error', reason: 'x' } as CaseResult, b).speedup).toBeNull();
+    expect(ratioCell({ ...a, status: 'error', reason: 'x' }, b).speedup).toBeNull();
   });
 });
 
@@ -460,17 +460,17 @@ describe('explorer model - ratio rows', () => {
         ...ok('views', 'temp', 'pouchdb-idb', 1000, [9000]),
         status: 'timeout',
         reason: 'cut off',
-      } as CaseResult,
+      },
       {
         ...ok('views', 'persisted', 'idb', 1000, []),
         status: 'unsupported',
         reason: 'no mapReduce',
-      } as CaseResult,
+      },
       {
         ...ok('views', 'temp', 'idb', 1000, []),
         status: 'unsupported',
         reason: 'no mapReduce',
-      } as CaseResult,
+      },
     ]);
     const rows = ratioRows(buildComparison(loaded(d), NO_FILTERS));
     expect(
