@@ -8,6 +8,7 @@ export default tseslint.config(
       'node_modules/',
       'dist/',
       'out/',
+      'site/',
       'test-results/',
       'playwright-report/',
       'results/',

@@ -153,8 +153,10 @@ export interface RunToRun {
    * against the threshold. One run per side cannot tell a slower machine from a change every store
    * shares, so the rows are judged net of it, and a shift beyond the threshold leaves the gate
    * undecided (gate.ts). Null with fewer than RUN_TO_RUN_MIN_ROWS rows: then the rows keep it.
+   * `estimate`: the shift on the log scale with its own standard error, before any widening (what
+   * `history` takes each run's rows net of).
    */
-  shift: { pct: number; low: number; high: number; verdict: Verdict } | null;
+  shift: { pct: number; low: number; high: number; verdict: Verdict; estimate: LogRatio } | null;
 }
 
 export interface Comparison {
@@ -274,7 +276,7 @@ function sideOf(p: Pooled): Side {
 }
 
 /** The verdict of a change interval (in %) against the threshold. */
-function verdictOf(change: { low: number; high: number }, thresholdPct: number): Verdict {
+export function verdictOf(change: { low: number; high: number }, thresholdPct: number): Verdict {
   if (change.low > thresholdPct) return 'regression';
   if (change.high > thresholdPct) return 'inconclusive';
   if (change.low > 0) return 'slower';
@@ -402,7 +404,7 @@ function shiftChange(
 ): NonNullable<RunToRun['shift']> {
   const r = widenRatio(shift, scatter);
   const change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi) };
-  return { ...change, verdict: verdictOf(change, thresholdPct) };
+  return { ...change, verdict: verdictOf(change, thresholdPct), estimate: shift };
 }
 
 /**

@@ -6,7 +6,8 @@ import type { Environment } from '../core/results.ts';
 import { h } from './dom.ts';
 import { formatBytes, formatStep } from './format.ts';
 
-export function renderEnvironment(root: HTMLElement, env: Environment): void {
+/** `hint`: say how to serve the page isolated (the published site's banner says it there instead). */
+export function renderEnvironment(root: HTMLElement, env: Environment, hint = true): void {
   const isolated = env.crossOriginIsolated;
   const indicator = h(
     'p',
@@ -31,7 +32,7 @@ export function renderEnvironment(root: HTMLElement, env: Environment): void {
     indicator,
     h('p', { className: 'env-details', title: env.userAgent }, details.join(' · ')),
   );
-  if (!isolated) {
+  if (!isolated && hint) {
     root.append(
       h(
         'p',

@@ -42,6 +42,7 @@ import { WarningsView } from './warnings.ts';
 import { AbView } from './ab-view.ts';
 import { Explorer } from './explorer/explorer.ts';
 import { withPlanQuery } from './explorer/explorer-url.ts';
+import { IS_SITE, isolationLoss } from './site.ts';
 
 setPageState({ status: 'idle' });
 installTrials();
@@ -152,8 +153,13 @@ async function boot(): Promise<void> {
   checkSupport();
   try {
     const env = await collectEnvironment('main');
-    renderEnvironment(byId('env'), env);
+    renderEnvironment(byId('env'), env, !IS_SITE);
     table.setTimerStep(env.timerStepMs);
+    const lost = IS_SITE
+      ? isolationLoss(env.crossOriginIsolated, env.timerStepMs, window.isSecureContext)
+      : [];
+    if (lost.length > 0)
+      banners.show('warning', 'This page is not cross-origin isolated here.', lost, 'isolation');
   } catch (e) {
     byId('env').textContent = `Could not read the environment: ${errorMessage(e)}`;
   }
@@ -313,7 +319,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     const elapsedMs = performance.now() - startedAt;
     const took = formatElapsed(elapsedMs);
 
-    renderEnvironment(byId('env'), results.environment);
+    renderEnvironment(byId('env'), results.environment, !IS_SITE);
     table.setTimerStep(results.environment.timerStepMs);
     table.setAll(results.cases, plan.adapters);
     chart.update(results.cases);

@@ -406,11 +406,13 @@ describe('explorer url', () => {
         adapter: 'idb',
         log: false,
       },
+      trend: { row: 'firefox/insert/bulk/idb/100', by: 'commit' as const },
     };
     const search = writeExplorerState('', state);
     expect(search).toBe(
       '?results=a-chromium.json%2Cb-firefox.json&filter-suites=paginate&filter-browsers=chromium%2Cfirefox&filter-sizes=1000&sort=-col%3Achromium' +
-        '&chart-case=paginate%2Fref-skip&chart-size=1000&chart-browser=firefox&chart-adapter=idb&chart-log=0',
+        '&chart-case=paginate%2Fref-skip&chart-size=1000&chart-browser=firefox&chart-adapter=idb&chart-log=0' +
+        '&trend=firefox%2Finsert%2Fbulk%2Fidb%2F100&trend-by=commit',
     );
     expect(readExplorerState(search)).toEqual({ state, errors: [] });
   });

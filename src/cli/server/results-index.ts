@@ -15,9 +15,9 @@ import {
 } from '../../core/results-input.ts';
 import { ISOLATION_HEADERS } from './isolation.ts';
 
-const RESULTS_INDEX_NAME = 'index.json';
+export const RESULTS_INDEX_NAME = 'index.json';
 /** The published schema of results files (results-schema.ts), which sits beside them. */
-const RESULTS_SCHEMA_NAME = 'schema.json';
+export const RESULTS_SCHEMA_NAME = 'schema.json';
 
 /** The results files in `dir`: plain `*.json` names, not the index or the schema, not a sweep's partial files. */
 export function listResultsFiles(dir: string): string[] {

@@ -95,7 +95,7 @@ export interface Interval {
  * Whiskers for bar charts: Chart.js has no error bars. `intervals()[dataset][index]` is the
  * interval of the value each bar shows, or null for none (too few samples, or no bar).
  */
-export function errorBarsPlugin<T extends 'bar' | 'scatter' = 'bar'>(
+export function errorBarsPlugin<T extends 'bar' | 'scatter' | 'line' = 'bar'>(
   intervals: () => (Interval | null)[][],
   colour: () => string,
 ): Plugin<T> {

@@ -3,6 +3,7 @@
  * charts. Its keys live beside the plan's (src/core/plan.ts) and never share a name with them;
  * each side rewrites only its own keys. Pure: the page passes `location.search` in.
  */
+import { HISTORY_BY, type HistoryBy } from '../../core/history/series.ts';
 import { RESULTS_FILE_NAME } from '../../core/results-input.ts';
 import { NO_FILTERS, type ChartChoice, type Filters, type Sort } from '../model/explorer-model.ts';
 
@@ -12,6 +13,8 @@ export interface ExplorerState {
   filters: Filters;
   sort: Sort | null;
   chart: ChartChoice;
+  /** The trends' row (browser/suite/case/adapter/size) and whether a point is a run or a commit. */
+  trend: { row: string | null; by: HistoryBy | null };
 }
 
 export const EXPLORER_KEYS = {
@@ -26,6 +29,8 @@ export const EXPLORER_KEYS = {
   browser: 'chart-browser',
   adapter: 'chart-adapter',
   log: 'chart-log',
+  trend: 'trend',
+  trendBy: 'trend-by',
 } as const;
 
 const list = (text: string): string[] =>
@@ -85,7 +90,15 @@ export function readExplorerState(search: string): { state: ExplorerState; error
     adapter: q.get(EXPLORER_KEYS.adapter),
     log: q.get(EXPLORER_KEYS.log) === '1' ? true : q.get(EXPLORER_KEYS.log) === '0' ? false : null,
   };
-  return { state: { results: [...new Set(results)], filters, sort, chart }, errors };
+  const byText = q.get(EXPLORER_KEYS.trendBy);
+  let by: HistoryBy | null = null;
+  if (byText !== null) {
+    if ((HISTORY_BY as readonly string[]).includes(byText)) by = byText as HistoryBy;
+    else
+      errors.push(`${EXPLORER_KEYS.trendBy}: "${byText}" is not one of ${HISTORY_BY.join(', ')}`);
+  }
+  const trend = { row: q.get(EXPLORER_KEYS.trend), by };
+  return { state: { results: [...new Set(results)], filters, sort, chart, trend }, errors };
 }
 
 /** `search` with the explorer's keys replaced by `state`; every other key kept as it was. */
@@ -109,6 +122,8 @@ export function writeExplorerState(search: string, state: ExplorerState): string
   if (c.browser !== null) q.set(EXPLORER_KEYS.browser, c.browser);
   if (c.adapter !== null) q.set(EXPLORER_KEYS.adapter, c.adapter);
   if (c.log !== null) q.set(EXPLORER_KEYS.log, c.log ? '1' : '0');
+  if (state.trend.row !== null) q.set(EXPLORER_KEYS.trend, state.trend.row);
+  if (state.trend.by !== null) q.set(EXPLORER_KEYS.trendBy, state.trend.by);
   // Unchanged: keep the address as it was, rather than re-encoding the plan's keys.
   if (ours(q) === ours(before)) return search;
   const text = q.toString();

@@ -34,6 +34,9 @@ import {
 import { fetchServed, SourcesView } from './explorer-sources.ts';
 import { readExplorerState, writeExplorerState, type ExplorerState } from './explorer-url.ts';
 import { RatioTable } from './ratio-table.ts';
+import { HistoryView } from './history-view.ts';
+import { newestPerBrowser } from '../model/site-default.ts';
+import { IS_SITE } from '../site.ts';
 import { StudyReportsView } from './study-reports.ts';
 
 export class Explorer {
@@ -55,13 +58,25 @@ export class Explorer {
   );
   private readonly throttle = new ThrottleChart();
   private readonly ratio = new RatioTable();
+  private readonly trends = new HistoryView({
+    onChoice: (trend) => {
+      this.state = { ...this.state, trend };
+      this.update();
+    },
+    onReadAll: () => void this.readAllForTrends(),
+  });
+  /** Files of results/ read for the trends only (not shown in the tables and charts). */
+  private trendFiles: LoadedFile[] = [];
+  /** The list the trends were last given: the same array while nothing changed, so they keep their series. */
+  private trendInput: LoadedFile[] = [];
+  private index: ResultsIndexEntry[] = [];
   private readonly studies = new StudyReportsView();
   private readonly findings = new FindingsList('What these results found');
   /** A/B runs among the files, whatever the filters: the verdict is over every row of the run. */
   private readonly ab = new AbView();
   private readonly choices: HTMLElement;
   private readonly body: HTMLElement;
-  private readonly linkNote: HTMLElement;
+  private readonly linkNote = h('span', { className: 'muted link-note' });
   private comparison: Comparison = { columns: [], rows: [] };
   /** The files the URL asked for, until start() has fetched them. */
   private readonly requested: string[];
@@ -96,34 +111,12 @@ export class Explorer {
       },
       (pick) => this.pick(pick),
     );
-    const copyLink = h(
-      'button',
-      { className: 'button button-small', attrs: { type: 'button', id: 'explorer-link' } },
-      'Copy link',
-    );
-    this.linkNote = h('span', { className: 'muted link-note' });
-    copyLink.addEventListener('click', () => {
-      navigator.clipboard.writeText(location.href).then(
-        () => (this.linkNote.textContent = `Link copied.${this.unlinkable()}`),
-        (e: unknown) =>
-          (this.linkNote.textContent = `Could not copy (${errorMessage(e)}); the address bar holds the same link.`),
-      );
-    });
+    const copyLink = this.copyLinkButton();
     this.choices = h('div', {
       className: 'chart-choices',
       attrs: { 'data-testid': 'chart-choices' },
     });
-    const figures = h(
-      'div',
-      { className: 'explorer-figures' },
-      this.bars.figure.element,
-      this.boxplot.figure.element,
-      this.scaling.figure.element,
-      this.histogram.figure.element,
-      this.growth.figure.element,
-      ...this.driven.map((c) => c.figure.element),
-      this.throttle.figure.element,
-    );
+    const figures = this.figuresElement();
     this.body = h(
       'div',
       { className: 'explorer-body' },
@@ -144,6 +137,12 @@ export class Explorer {
       figures,
       h('h3', { className: 'explorer-heading' }, 'Change in speed'),
       this.ratio.element,
+      h(
+        'h3',
+        { className: 'explorer-heading', attrs: { id: 'explorer-trends' } },
+        'Trends over runs',
+      ),
+      this.trends.element,
     );
     this.element = h(
       'div',
@@ -155,13 +154,69 @@ export class Explorer {
     this.update();
   }
 
-  /** List results/, then open the files the URL names. */
-  /** List results/ and load what the URL asks for; resolves to the listing (empty when there is none). */
+  /** Every chart of the explorer, in a grid. */
+  private figuresElement(): HTMLElement {
+    return h(
+      'div',
+      { className: 'explorer-figures' },
+      this.bars.figure.element,
+      this.boxplot.figure.element,
+      this.scaling.figure.element,
+      this.histogram.figure.element,
+      this.growth.figure.element,
+      ...this.driven.map((c) => c.figure.element),
+      this.throttle.figure.element,
+    );
+  }
+
+  /** The button that copies the link to this view, saying what the link leaves out. */
+  private copyLinkButton(): HTMLButtonElement {
+    const copyLink = h(
+      'button',
+      { className: 'button button-small', attrs: { type: 'button', id: 'explorer-link' } },
+      'Copy link',
+    );
+    copyLink.addEventListener('click', () => {
+      navigator.clipboard.writeText(location.href).then(
+        () => (this.linkNote.textContent = `Link copied.${this.unlinkable()}`),
+        (e: unknown) =>
+          (this.linkNote.textContent = `Could not copy (${errorMessage(e)}); the address bar holds the same link.`),
+      );
+    });
+    return copyLink;
+  }
+
+  /**
+   * List results/ and load what the URL asks for; resolves to the listing (empty when there is
+   * none). The published site, asked for nothing, opens each browser's newest run, and reads every
+   * file for the trends.
+   */
   async start(base: string): Promise<ResultsIndexEntry[]> {
     const index = await this.sources.loadIndex(base);
+    this.index = index;
     this.sources.renderServed(this.servedNames());
     if (this.requested.length > 0) await this.loadServed(this.requested, base);
+    else if (IS_SITE && index.length > 0) {
+      await this.loadServed(newestPerBrowser(index), base);
+      await this.readAllForTrends(base);
+    } else this.update();
     return index;
+  }
+
+  /** Every served file not loaded yet, for the trends only. */
+  private async readAllForTrends(base = location.href): Promise<void> {
+    const have = new Set([...this.files, ...this.trendFiles].map((f) => f.id.replace(/#\d+$/, '')));
+    const names = this.index
+      .filter((f) => f.error === undefined && !have.has(`served:${f.name}`))
+      .map((f) => f.name);
+    const settled = await Promise.allSettled(names.map((n) => fetchServed(n, base)));
+    const errors: string[] = [];
+    for (const s of settled) {
+      if (s.status === 'fulfilled') for (const doc of s.value) this.trendFiles.push(doc);
+      else errors.push(errorMessage(s.reason));
+    }
+    this.sources.showErrors(errors);
+    this.update();
   }
 
   /** The run just finished in this page. */
@@ -258,11 +313,31 @@ export class Explorer {
     this.renderChoices(choice);
     this.renderCharts(choice);
     this.ratio.render(this.comparison);
+    this.renderTrends(choice);
     const shown = filteredDocs(this.files, this.state.filters);
     this.findings.render(shown);
     this.studies.render(shown);
     this.ab.render(this.files.map((f) => f.results));
     this.onUrlChange(writeExplorerState(location.search, this.state));
+  }
+
+  /** The trends over the explorer's files and those read for the trends; a new list only when either changed. */
+  private renderTrends(choice: EffectiveChoice): void {
+    const ids = new Set(this.files.map((f) => f.id));
+    const all = [...this.files, ...this.trendFiles.filter((f) => !ids.has(f.id))];
+    const same =
+      this.trendInput.length === all.length && all.every((f, i) => f === this.trendInput[i]);
+    if (!same) this.trendInput = all;
+    const loaded = new Set(all.map((f) => f.id.replace(/^served:/, '').replace(/#\d+$/, '')));
+    this.trends.setUnread(this.index.filter((f) => !f.error && !loaded.has(f.name)).length);
+    const column = this.comparison.columns.find((c) => c.key === choice.browser);
+    const [suite, caseId] = choice.caseId?.split('/') ?? [];
+    this.trends.render(this.trendInput, this.state.trend, {
+      ...(column ? { browser: column.browser } : {}),
+      ...(suite !== undefined && caseId !== undefined ? { suite, case: caseId } : {}),
+      ...(choice.adapter !== null ? { adapter: choice.adapter } : {}),
+      ...(choice.size !== null ? { size: choice.size } : {}),
+    });
   }
 
   private renderCharts(choice = effectiveChoice(this.comparison, this.state.chart)): void {

@@ -1,0 +1,81 @@
+/**
+ * `history` from results documents to a report: the series (series.ts), each one's change points
+ * (detect.ts) and their verdicts (verdicts.ts), and the exit code. Pure, for the CLI and the page.
+ */
+import { deriveSeed } from '../../../fixtures/random.ts';
+import { DEFAULT_THRESHOLD_PCT } from '../compare.ts';
+import { GATE_EXIT } from '../gate.ts';
+import { DETECTOR_DEFAULTS, detectChanges, type DetectorOptions } from './detect.ts';
+import {
+  buildSeries,
+  type HistoryBy,
+  type HistoryInput,
+  type HistoryRun,
+  type Series,
+} from './series.ts';
+import { historyExit, judgeChange, type HistoryChange } from './verdicts.ts';
+
+export interface SeriesHistory {
+  series: Series;
+  /** Too short: fewer points with an interval than a change can be found in (`needed`). */
+  tooShort: { points: number; needed: number } | null;
+  changes: HistoryChange[];
+  /** Points left out of the detection: no interval (fewer than 6 samples) or no median. */
+  unused: number;
+}
+
+export interface HistoryReport {
+  by: HistoryBy;
+  thresholdPct: number;
+  series: SeriesHistory[];
+  runs: HistoryRun[];
+  code: (typeof GATE_EXIT)[keyof typeof GATE_EXIT];
+}
+
+export interface HistoryOptions {
+  by: HistoryBy;
+  thresholdPct: number;
+  detector: Partial<DetectorOptions>;
+}
+
+/** One series' change points and their verdicts; each series draws its permutations from a seed of its own. */
+function seriesHistory(
+  series: Series,
+  thresholdPct: number,
+  detector: Partial<DetectorOptions> = {},
+): SeriesHistory {
+  const used: number[] = [];
+  series.points.forEach((p, i) => {
+    if (p.log) used.push(i);
+  });
+  const seed = deriveSeed(detector.seed ?? DETECTOR_DEFAULTS.seed, series.id);
+  const found = detectChanges(
+    used.map((i) => series.points[i]!.log!),
+    { ...detector, seed },
+  );
+  const unused = series.points.length - used.length;
+  if (found.kind === 'too short')
+    return {
+      series,
+      tooShort: { points: found.points, needed: found.needed },
+      changes: [],
+      unused,
+    };
+  return {
+    series,
+    tooShort: null,
+    changes: found.changes.map((c) => judgeChange(series, used, c, thresholdPct)),
+    unused,
+  };
+}
+
+export function historyOf(
+  inputs: readonly HistoryInput[],
+  options: Partial<HistoryOptions> = {},
+): HistoryReport {
+  const by = options.by ?? 'commit';
+  const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
+  const built = buildSeries(inputs, by);
+  const series = built.series.map((s) => seriesHistory(s, thresholdPct, options.detector));
+  return { by, thresholdPct, series, runs: built.runs, code: historyExit(series, thresholdPct) };
+}
