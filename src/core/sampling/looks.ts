@@ -2,13 +2,15 @@
  * Planned looks in a run (sequential.ts): after each pass the plan looks at, the rows whose
  * comparisons are all decided stop, `settled`, and the time they would have taken goes to the
  * rows still open. A comparison is A against B in an --ab run (ab.pairAtLook); otherwise each
- * finding the row is a side of (default-findings.ts: the pairs of cases, the fastest store of a
- * case against the next, each store against raw IndexedDB). A row in no comparison, and a
- * finding whose other row is missing, never settle a row: such a row samples on as before.
+ * finding the row is a side of (default-findings.ts: the pairs of cases, and each store against
+ * raw IndexedDB), settled once its verdict is decided and its interval is within
+ * ±SETTLE_PRECISION. A row in no comparison, and a finding whose other row is missing, never
+ * settle a row: such a row samples on as before. The fastest store of a case against the next
+ * is chosen from the medians at hand, so it holds no row open: it is read at the end.
  */
 import { pairAtLook } from '../ab.ts';
 import { checkDefaultFindingsIn } from '../default-findings.ts';
-import { DECIDED_VERDICTS, type BrowserRows, type RowRef } from '../findings.ts';
+import { DECIDED_VERDICTS, type BrowserRows, type RowRef, type Verdict } from '../findings.ts';
 import type { CaseIdentity } from '../identity.ts';
 import { carryKey } from '../launch.ts';
 import { plannedLooksOf, type Plan } from '../plan.ts';
@@ -16,6 +18,13 @@ import type { CaseResult } from '../results.ts';
 import { isSampling, stopRow, type Row } from '../row.ts';
 import { passLogRatios } from '../paired.ts';
 import { summarize } from '../stats.ts';
+
+/**
+ * A decided finding settles its rows once its ratio is known to ±25%: the factor a reader quotes
+ * ("5× faster") is then right to a quarter, and a narrower one is the budget's to buy, not the
+ * look's to wait for.
+ */
+const SETTLE_PRECISION = 0.25;
 
 /** A row as a look sees it: where it is and what it sampled. */
 export interface LookRow {
@@ -65,22 +74,29 @@ function settledPairs(plan: Plan, rows: readonly LookRow[]): Set<string> {
   return out;
 }
 
-/** The rows every one of whose findings is decided at this look. */
+/** The rows every one of whose findings is settled at this look (settles). */
 function settledByFindings(plan: Plan, rows: readonly LookRow[]): Set<string> {
   const browser: BrowserRows = { browser: 'this run', rows: rows.map(asResult), plans: [plan] };
   const open = new Set<string>();
   const decided = new Set<string>();
   for (const { finding, cells } of checkDefaultFindingsIn([browser])) {
+    if (finding.topic === 'fastest') continue;
     for (const cell of cells) {
       if (cell.verdict === 'missing' || cell.verdict === 'not measurable' || !cell.size) continue;
       const keys = [finding.slower, finding.faster].map((ref) =>
         keyOf(ref, cell.adapter, cell.size as number),
       );
-      const into = DECIDED_VERDICTS.includes(cell.verdict) ? decided : open;
+      const into = settles(cell.verdict, cell.ratio) ? decided : open;
       for (const key of keys) into.add(key);
     }
   }
   return new Set([...decided].filter((key) => !open.has(key)));
+}
+
+/** Whether a finding's cell lets its rows stop: decided, and known to ±SETTLE_PRECISION. */
+function settles(verdict: Verdict, ratio: { lo: number; hi: number } | null): boolean {
+  if (!DECIDED_VERDICTS.includes(verdict) || !ratio) return false;
+  return Math.sqrt(ratio.hi / ratio.lo) - 1 <= SETTLE_PRECISION;
 }
 
 function keyOf(ref: RowRef, store: string, size: number): string {
