@@ -33,7 +33,7 @@ export class LastLines {
 
 /** Attach details to an end that is not 'done'. */
 export function withDetails(end: RunEnd, details: string[]): RunEnd {
-  if (end.kind === 'done' || details.length === 0) return end;
+  if (end.kind === 'done' || end.kind === 'checked' || details.length === 0) return end;
   return { ...end, details: [...(end.details ?? []), ...details] };
 }
 
@@ -41,9 +41,13 @@ export function withDetails(end: RunEnd, details: string[]): RunEnd {
 export function describePageState(state: unknown): string {
   if (state === undefined || state === null)
     return 'page state: window.__storebench is not set (the page script may not have started)';
-  if (typeof state !== 'object') return `page state: ${String(state)}`;
+  if (typeof state === 'string' || typeof state === 'number' || typeof state === 'boolean')
+    return `page state: ${String(state)}`;
+  if (typeof state !== 'object') return `page state: a ${typeof state}`;
   const s = state as { status?: unknown; error?: unknown };
-  return `page state: status ${JSON.stringify(s.status)}${s.error ? `, error ${JSON.stringify(String(s.error)).slice(0, 300)}` : ''}`;
+  // Both drivers read the error as a string; of anything else only its type is shown.
+  const error = typeof s.error === 'string' ? s.error : typeof s.error;
+  return `page state: status ${JSON.stringify(s.status)}${s.error ? `, error ${JSON.stringify(error).slice(0, 300)}` : ''}`;
 }
 
 export function once(signal: AbortSignal, then: () => void): () => void {

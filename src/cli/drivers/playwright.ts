@@ -109,7 +109,7 @@ export async function drivePlaywright({
         });
     }
     const end = await session.ended;
-    if (end.kind === 'done' || end.kind === 'cancelled') return end;
+    if (end.kind === 'done' || end.kind === 'checked' || end.kind === 'cancelled') return end;
     const details = consoleErrors.all;
     if (browser.isConnected() && !page.isClosed()) details.unshift(await pageState(page));
     return withDetails(end, details);
@@ -157,7 +157,13 @@ async function pageState(page: Page): Promise<string> {
         const s = (globalThis as { __storebench?: { status?: unknown; error?: unknown } })
           .__storebench;
         return s
-          ? { status: s.status, error: s.error === undefined ? undefined : String(s.error) }
+          ? {
+              status: s.status,
+              error:
+                s.error === undefined || typeof s.error === 'string'
+                  ? s.error
+                  : JSON.stringify(s.error),
+            }
           : null;
       }),
       5_000,

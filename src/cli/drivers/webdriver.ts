@@ -240,7 +240,7 @@ export async function driveWebDriver({
       );
     }
     const end = await session.ended;
-    if (end.kind === 'done' || end.kind === 'cancelled') return end;
+    if (end.kind === 'done' || end.kind === 'checked' || end.kind === 'cancelled') return end;
     return withDetails(end, [await pageState(base, sid), ...driverLog.all]);
   } catch (e) {
     session.end({
