@@ -111,7 +111,8 @@ export interface StoreHandle {
   destroy(): Promise<void>;
 }
 
-export type Backend = 'indexeddb' | 'websql' | 'localstorage' | 'opfs' | 'memory' | 'other';
+export const BACKENDS = ['indexeddb', 'websql', 'localstorage', 'opfs', 'memory', 'other'] as const;
+export type Backend = (typeof BACKENDS)[number];
 
 /**
  * The only code that knows a store's API. One file per store in src/adapters/, listed once in
@@ -155,6 +156,7 @@ export interface StoreAdapter {
 
 /** Strip the fields a store adds (PouchDB's `_rev`) so `get` returns what `put` was given. */
 export function withoutRev<T extends { _rev?: unknown }>(doc: T): Omit<T, '_rev'> {
-  const { _rev: _ignored, ...rest } = doc;
-  return rest;
+  const rest: Partial<T> = { ...doc };
+  delete rest._rev;
+  return rest as Omit<T, '_rev'>;
 }

@@ -48,6 +48,8 @@ describe('cli args - sweep defaults', () => {
       remote: null,
       baseline: null,
       launches: null,
+      check: true,
+      summary: null,
       plan: {
         ...DEFAULT_PLAN,
         suites: ['insert', 'read'],
@@ -151,6 +153,8 @@ describe('cli args - sweep flags', () => {
       remote: null,
       baseline: null,
       launches: null,
+      check: true,
+      summary: null,
       plan: {
         suites: ['read'],
         adapters: ['idb', 'memory'],
@@ -376,7 +380,7 @@ describe('cli args - serve', () => {
       'PORT: "x" is not a port; allowed: 0 to 65535 (0 picks a free one)',
     );
     expect(() => parseServeArgs(['--host', 'a'], {})).toThrow(
-      /^unknown flag --host; allowed: --port, --help$/,
+      /^unknown flag --host; allowed: --port, --config, --help$/,
     );
   });
 });
