@@ -33,6 +33,7 @@ import { readResultsFiles } from '../../files/read-results.ts';
 import { buildStudyPage, readVariantFailures, writeVariantFailures } from './build-page.ts';
 import { makeTempFolder } from '../../files/temp.ts';
 import { loadVocabulary } from '../../build/vocabulary.ts';
+import { tsxImport } from '../../build/tsx.ts';
 
 export const DEFAULT_STUDY_OUT = join('out', 'studies');
 
@@ -215,7 +216,7 @@ function runSweep(argv: string[]): Promise<number> {
   return new Promise((resolveCode) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'src/cli/commands/sweep/main.ts'), ...argv],
+      [...tsxImport(), join(REPO_ROOT, 'src/cli/commands/sweep/main.ts'), ...argv],
       { cwd: REPO_ROOT, stdio: 'inherit' },
     );
     const relay = (sig: NodeJS.Signals) => child.kill(sig);
@@ -253,7 +254,7 @@ export async function studyCommand(argv: readonly string[], io: CommandIo): Prom
   if (!args.reportOnly) failed = await runParts(study, args, dir, io);
   // A sweep that refused its flags ran nothing: there is no report to write.
   if (failed === BAD_INPUT) return 2;
-  return (await writeReport(study, dir, io)) ?? (failed > 0 ? 1 : 0);
+  return writeReport(study, dir, io) ?? (failed > 0 ? 1 : 0);
 }
 
 /** runParts' answer when a sweep refused its input (exit 2). */
@@ -308,7 +309,7 @@ async function runParts(
 }
 
 /** Write report.html and report.md from the results below `dir`; a code to exit with on failure. */
-async function writeReport(study: Study, dir: string, io: CommandIo): Promise<number | null> {
+function writeReport(study: Study, dir: string, io: CommandIo): number | null {
   let docs: ResultsFile[];
   try {
     docs = readResultsFiles(resultsFilesBelow(dir)).flat();
