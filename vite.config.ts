@@ -1,7 +1,7 @@
 import { execSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig } from 'vite';
 import { ISOLATION_HEADERS } from './src/cli/server/isolation.ts';
 import { resultsFolder } from './src/cli/server/results-index.ts';
 
@@ -13,13 +13,20 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const BUILT_FROM =
   'src suites fixtures public index.html vite.config.ts package.json package-lock.json';
 
-/** The commit the page is built from, `-dirty` when what it is built from differs from it (as `git describe --dirty` marks it). */
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The commit the page is built from, `-dirty` when what it is built from differs from it (as `git
+ * describe --dirty` marks it); `unknown` outside storebench's own checkout (installed in a store's
+ * node_modules, the repository around it is the store's).
+ */
 function gitCommit(): string {
   const git = (args: string) =>
-    execSync(`git ${args}`, { stdio: ['ignore', 'pipe', 'ignore'] })
+    execSync(`git ${args}`, { cwd: HERE, stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()
       .trim();
   try {
+    if (realpathSync(git('rev-parse --show-toplevel')) !== realpathSync(HERE)) return 'unknown';
     const commit = git('rev-parse --short HEAD');
     return git(`status --porcelain --untracked-files=no -- ${BUILT_FROM}`) === ''
       ? commit
@@ -51,13 +58,13 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
-    rolldownOptions: { checks: { bundlerTimings: false } },
-  },
-  test: {
-    include: ['tests/unit/**/*.test.ts'],
-    environment: 'node',
-    // Some tests start the CLI as a child process (node with tsx), which takes seconds on a busy
-    // 2-core machine: a limit of 5 s failed them there while nothing was wrong. No test asserts a time.
-    testTimeout: 60_000,
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      // The app, and the adapter contract's page that storebench check opens.
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        check: fileURLToPath(new URL('./check.html', import.meta.url)),
+      },
+    },
   },
 });

@@ -11,13 +11,15 @@ import { memoryAdapter } from './memory.ts';
 import { pouchdbIdb7Adapter, pouchdbIdbAdapter } from './pouchdb-idb.ts';
 import { pouchdbIndexeddbAdapter } from './pouchdb-indexeddb.ts';
 import { sqliteOpfsAdapter } from './sqlite-opfs.ts';
+import { USER_ADAPTERS } from './user-adapters.ts';
 import { variantAdapter, wrapsOf } from './variants.ts';
 import { websqlAdapter } from './websql.ts';
 import { writeBehindAdapter } from './write-behind.ts';
 
 /**
- * Every adapter, in display order. Adding a store is one file in src/adapters/ and one line
- * here; nothing registers itself on import.
+ * Every adapter, in display order, then those of a store author's config (user-adapters.ts).
+ * Adding a store to storebench is one file in src/adapters/ and one line here; nothing registers
+ * itself on import.
  */
 export const ADAPTERS: readonly StoreAdapter[] = [
   pouchdbIdbAdapter,
@@ -34,6 +36,7 @@ export const ADAPTERS: readonly StoreAdapter[] = [
   memoryAdapter,
   pouchdbIdb7Adapter,
   writeBehindAdapter,
+  ...USER_ADAPTERS,
 ];
 
 export const ADAPTER_IDS: readonly string[] = ADAPTERS.map((a) => a.id);

@@ -111,7 +111,8 @@ export interface StoreHandle {
   destroy(): Promise<void>;
 }
 
-export type Backend = 'indexeddb' | 'websql' | 'localstorage' | 'opfs' | 'memory' | 'other';
+export const BACKENDS = ['indexeddb', 'websql', 'localstorage', 'opfs', 'memory', 'other'] as const;
+export type Backend = (typeof BACKENDS)[number];
 
 /**
  * The only code that knows a store's API. One file per store in src/adapters/, listed once in

@@ -7,6 +7,7 @@
  * Every message is POSTed as JSON to `<collector>` and carries the token; the collector refuses
  * messages without the token of the run it started.
  */
+import type { ContractOutcome } from './contract/report.ts';
 import type { Carry } from './launch.ts';
 import type { CaseResult, ResultsFile } from './results.ts';
 import type { RunEvent } from './runner.ts';
@@ -47,6 +48,8 @@ export type CollectorMessage =
     }
   /** The page could not run the plan at all (bad plan, crash in the harness). */
   | { type: 'fatal'; token: string; browser: string; message: string }
+  /** `storebench check`'s page (check.html): the adapter contract's outcome on each store asked for. */
+  | { type: 'contract'; token: string; browser: string; outcomes: ContractOutcome[] }
   /**
    * Sent by the page's watchdog Worker: a step of the run is `overdueMs` past its `limitMs` time
    * limit, so the page's thread is blocked (ui/run/watchdog.ts). Nothing more will come.

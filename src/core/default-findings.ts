@@ -73,8 +73,7 @@ export const FINDING_TOPICS: readonly { id: string; title: string }[] = [
   })),
   {
     id: 'fastest',
-    title:
-      'The fastest store of each case, against the next fastest: next ÷ fastest',
+    title: 'The fastest store of each case, against the next fastest: next ÷ fastest',
   },
   {
     id: 'over-raw',

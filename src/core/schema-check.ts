@@ -28,6 +28,8 @@ export interface SchemaNode {
   properties?: Readonly<Record<string, SchemaNode>>;
   required?: readonly string[];
   patternProperties?: Readonly<Record<string, SchemaNode>>;
+  /** Only `false`: no key beyond `properties` and `patternProperties` (a config file's typo is an error). */
+  additionalProperties?: boolean;
 }
 
 /** The keywords checked above, and those that only describe. */
@@ -51,6 +53,7 @@ export const KEYWORDS: readonly string[] = [
     'properties',
     'required',
     'patternProperties',
+    'additionalProperties',
   ],
   ...['$schema', '$id', 'title', 'description'],
 ];
@@ -139,7 +142,16 @@ function propertiesConform(node: SchemaNode, obj: Obj): boolean {
     for (const [key, v] of Object.entries(obj))
       if (regex(pattern).test(key) && !conforms(child, v)) return false;
   }
-  return true;
+  return node.additionalProperties !== false || unknownKey(node, obj) === undefined;
+}
+
+/** The first key of `obj` that `node` neither names nor matches by pattern. */
+function unknownKey(node: SchemaNode, obj: Obj): string | undefined {
+  const named = Object.keys(node.properties ?? {});
+  const patterned = Object.keys(node.patternProperties ?? {}).map(regex);
+  return Object.keys(obj).find(
+    (k) => obj[k] !== undefined && !named.includes(k) && !patterned.some((r) => r.test(k)),
+  );
 }
 
 interface Spot {
@@ -149,6 +161,8 @@ interface Spot {
   /** The path with array indexes as `[]`, as Says sees it. */
   shape: string;
   parent: Obj;
+  /** Set when the fault is a key the object does not allow: the keys it does. */
+  unknownKeyOf?: readonly string[];
 }
 
 /** The first fault of `value` against `schema`, or null when it conforms. */
@@ -157,6 +171,8 @@ export function findFault(schema: SchemaNode, value: unknown, says: Says): Fault
   let at: Spot = { node: schema, value, path: '$', shape: '$', parent: {} };
   for (let next = inside(at); next; next = inside(at)) at = next;
   const got = describe(at.value);
+  if (at.unknownKeyOf)
+    return { path: at.path, what: `unknown key; allowed: ${at.unknownKeyOf.join(', ')}` };
   return {
     path: at.path,
     what:
@@ -194,6 +210,16 @@ function inside(at: Spot): Spot | undefined {
           };
       }
     }
+    const extra = node.additionalProperties === false ? unknownKey(node, value) : undefined;
+    if (extra !== undefined)
+      return {
+        node: { not: {} },
+        value: value[extra],
+        path: `${path}.${extra}`,
+        shape: `${shape}.${extra}`,
+        parent: value,
+        unknownKeyOf: Object.keys(node.properties ?? {}),
+      };
   }
   if (node.type === 'array' && Array.isArray(value) && node.items) {
     const items = node.items;

@@ -12,7 +12,9 @@ export type VariantSpec =
   /** A local folder holding the package, as given: relative to the working directory, or absolute. */
   | { kind: 'folder'; path: string }
   /** Every handle call followed by a busy wait of `percent`% of the call's own time. */
-  | { kind: 'instrument'; percent: number };
+  | { kind: 'instrument'; percent: number }
+  /** A config adapter built from this ref of the git repository its module is in (a worktree). */
+  | { kind: 'git'; ref: string };
 
 export interface ParsedVariant {
   /** The id as the plan keeps it (an instrument's percentage written in its shortest form). */
@@ -59,7 +61,12 @@ export class VariantError extends Error {
 
 /** The spec forms, for messages. */
 const VARIANT_FORMS =
-  'ADAPTER@VERSION (e.g. idb@8.0.4), ADAPTER@file:DIR (a local build of its package), ADAPTER@+N% (an instrument, N from 0.1 to 100)';
+  'ADAPTER@VERSION (e.g. idb@8.0.4), ADAPTER@file:DIR (a local build of its package), ADAPTER@+N% (an instrument, N from 0.1 to 100), ADAPTER@git:REF (an adapter of your config, from a commit of its repository)';
+
+/** A git ref as a variant takes it (a branch, tag or commit, `HEAD~1` too): no option look-alike, no space or control character, none of git's forbidden sequences. */
+const GIT_REF =
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+  /^(?!-)(?!.*(\.\.|@\{|\^\{|\/\/|\/\.|\.lock$|\/$|\.$))[^\s\u0000-\u001f\u007f:?*[\\]{1,200}$/u;
 
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 const INSTRUMENT = /^\+(\d+(\.\d)?)%$/;
@@ -68,7 +75,7 @@ const INSTRUMENT = /^\+(\d+(\.\d)?)%$/;
  * The registered adapter `id` names a variant of, the longest that fits (so an id with an `@`
  * of its own, like `pouchdb-idb@7.3.1`, can take an instrument too), or undefined.
  */
-function variantBase(id: string, registered: readonly string[]): string | undefined {
+export function variantBase(id: string, registered: readonly string[]): string | undefined {
   return registered.filter((r) => id.startsWith(`${r}@`)).sort((a, b) => b.length - a.length)[0];
 }
 
@@ -95,6 +102,14 @@ export function parseVariant(
         `"${id}": an instrument is +N% with N from 0.1 to 100 (one decimal at most), e.g. ${base}@+10%`,
       );
     return { id: `${base}@+${percent}%`, base, spec: { kind: 'instrument', percent } };
+  }
+  if (text.startsWith('git:')) {
+    const ref = text.slice('git:'.length);
+    if (!GIT_REF.test(ref))
+      throw new VariantError(
+        `"${id}": git: needs a ref of the adapter's repository, e.g. ${base}@git:origin/main or ${base}@git:v1.2.0`,
+      );
+    return { id, base, spec: { kind: 'git', ref } };
   }
   const spec = specOf(id, base, text);
   if (!wraps[base])

@@ -49,6 +49,8 @@ describe('cli args - sweep defaults', () => {
       capabilities: null,
       baseline: null,
       launches: null,
+      check: true,
+      summary: null,
       plan: {
         ...DEFAULT_PLAN,
         suites: ['insert', 'read'],
@@ -155,6 +157,8 @@ describe('cli args - sweep flags', () => {
       capabilities: null,
       baseline: null,
       launches: null,
+      check: true,
+      summary: null,
       plan: {
         suites: ['read'],
         adapters: ['idb', 'memory'],
@@ -453,7 +457,7 @@ describe('cli args - serve', () => {
       'PORT: "x" is not a port; allowed: 0 to 65535 (0 picks a free one)',
     );
     expect(() => parseServeArgs(['--host', 'a'], {})).toThrow(
-      /^unknown flag --host; allowed: --port, --help$/,
+      /^unknown flag --host; allowed: --port, --config, --help$/,
     );
   });
 });

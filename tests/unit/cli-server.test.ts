@@ -316,7 +316,7 @@ describe('cli server - collector', () => {
     const unknown = await post(server, { ...hello, type: 'bye' });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toBe(
-      'type: expected one of hello, progress, case, pass, done, fatal, hung, got "bye"\n',
+      'type: expected one of hello, progress, case, pass, done, fatal, hung, contract, got "bye"\n',
     );
     expect((await post(server, '\u00ff', { 'content-type': 'application/json' })).status).toBe(400);
     expect(messages).toEqual([]);
@@ -539,6 +539,25 @@ describe('cli server - collector', () => {
     const counts = await post(server, { ...good, rowsDone: 3 });
     expect(counts.status).toBe(400);
     expect(messages).toHaveLength(1);
+  });
+
+  it("checks a 'contract' message's outcomes, each failure four texts", async () => {
+    const failure = { contract: 'count', check: 'count, empty', expected: '0', actual: '1' };
+    const contract = (outcomes: unknown) =>
+      post(server, { type: 'contract', token: TOKEN, browser: 'chromium', outcomes });
+    expect((await contract([{ adapter: 'a', supported: true, failures: [failure] }])).status).toBe(
+      204,
+    );
+    expect(
+      (await contract([{ adapter: 'b', supported: 'no IndexedDB', failures: [] }])).status,
+    ).toBe(204);
+    const bad = await contract([
+      { adapter: 'a', supported: true, failures: [{ ...failure, actual: 1 }] },
+    ]);
+    expect(bad.status).toBe(422);
+    expect(bad.body).toBe('contract: outcomes[0].failures[0].actual: expected a string\n');
+    expect((await contract({})).status).toBe(422);
+    expect(messages.map((m) => m.type)).toEqual(['contract', 'contract']);
   });
 
   it('checks progress and fatal messages minimally', async () => {

@@ -44,6 +44,27 @@ describe('variant spec - ADAPTER@SPEC', () => {
     });
   });
 
+  it("reads a git ref on any adapter (whether its repository is known is the sweep's to say), and refuses what git would not take", () => {
+    expect(parse('memory@git:origin/main')).toEqual({
+      id: 'memory@git:origin/main',
+      base: 'memory',
+      spec: { kind: 'git', ref: 'origin/main' },
+    });
+    expect(parse('idb@git:HEAD~1').spec).toEqual({ kind: 'git', ref: 'HEAD~1' });
+    expect(parse('idb@git:v1.2.0').spec).toEqual({ kind: 'git', ref: 'v1.2.0' });
+    for (const bad of [
+      'idb@git:',
+      'idb@git:-x',
+      'idb@git:a..b',
+      'idb@git:a b',
+      'idb@git:a^{}',
+      'idb@git:HEAD:src',
+    ])
+      expect(() => parse(bad), bad).toThrow(
+        /git: needs a ref of the adapter's repository, e\.g\. idb@git:origin\/main or idb@git:v1\.2\.0$/,
+      );
+  });
+
   it('reads an instrument from +0.1% to +100%, written back in its shortest form, on any adapter', () => {
     expect(parse('idb@+10%')).toEqual({
       id: 'idb@+10%',
@@ -139,7 +160,7 @@ describe('variant spec - in the plan', () => {
       /^adapters: "memory@2.0.0": memory wraps no npm package, so it takes only an instrument, memory@\+N% \(e.g. memory@\+10%\); registered: pouchdb-idb, idb, memory, pouchdb-idb@7.3.1, idb@write-behind$/,
     );
     expect(() => parsePlan({ adapters: 'dexie@4.0.11' }, vocab)).toThrow(
-      /^adapters: "dexie@4.0.11" names no registered adapter before its "@"; variants are ADAPTER@VERSION \(e.g. idb@8.0.4\), ADAPTER@file:DIR \(a local build of its package\), ADAPTER@\+N% \(an instrument, N from 0.1 to 100\); registered: /,
+      /^adapters: "dexie@4.0.11" names no registered adapter before its "@"; variants are ADAPTER@VERSION \(e.g. idb@8.0.4\), ADAPTER@file:DIR \(a local build of its package\), ADAPTER@\+N% \(an instrument, N from 0.1 to 100\), ADAPTER@git:REF \(an adapter of your config, from a commit of its repository\); registered: /,
     );
     // A vocabulary without wraps (an older page) takes only instruments.
     expect(() => parsePlan({ adapters: 'idb@8.0.4' }, { ...vocab, wraps: undefined })).toThrow(

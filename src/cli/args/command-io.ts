@@ -39,8 +39,9 @@ export function isEntry(moduleUrl: string): boolean {
 export function runEntry(
   name: string,
   command: (argv: readonly string[]) => number | Promise<number>,
+  argv: readonly string[] = process.argv.slice(2),
 ): void {
-  new Promise<number>((resolve) => resolve(command(process.argv.slice(2)))).then(
+  new Promise<number>((resolve) => resolve(command(argv))).then(
     (code) => {
       process.exitCode = code;
     },
@@ -61,22 +62,21 @@ export function runEntry(
 }
 
 /**
- * For a command that takes no flags but --help: on --help, print `usage` and exit 0; on any
- * other flag, say what was wrong and exit 2. Returns when there was nothing to say.
+ * For a command that takes no flags but --help: the exit code when there is nothing more to do
+ * (0 after printing `usage` for --help, 2 after saying what was wrong), or null to go on.
  */
 export function helpOrNoFlags(
   name: string,
   usage: string,
-  argv: readonly string[] = process.argv.slice(2),
-): void {
+  argv: readonly string[],
+  io: CommandIo = PROCESS_IO,
+): number | null {
   try {
-    if (scanFlags(argv, {}).help) {
-      process.stdout.write(`${usage}\n`);
-      process.exit(0);
-    }
+    if (scanFlags(argv, {}).help) return (io.stdout(`${usage}\n`), 0);
   } catch (e) {
     if (!(e instanceof ArgsError)) throw e;
-    PROCESS_IO.stderr(`${name}: ${e.message}\n`);
-    process.exit(2);
+    io.stderr(`${name}: ${e.message}\n`);
+    return 2;
   }
+  return null;
 }

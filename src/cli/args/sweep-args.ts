@@ -57,6 +57,10 @@ export interface SweepArgs {
   baseline: { path: string; thresholdPct: number } | null;
   /** --launches: browser launches the plan's passes are spread over (launch.ts); null: launch.defaultLaunches. */
   launches: number | null;
+  /** False with --no-check: time the config's adapters without running their contract first. */
+  check: boolean;
+  /** --summary FILE: what the run found, as Markdown for a pull request or $GITHUB_STEP_SUMMARY. */
+  summary: string | null;
 }
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
@@ -89,6 +93,8 @@ const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
   threshold: null,
   ab: null,
   page: null,
+  config: null,
+  summary: null,
 };
 const EXAMPLES: Record<string, string> = {
   browsers: 'chromium,firefox',
@@ -116,9 +122,11 @@ const EXAMPLES: Record<string, string> = {
   threshold: '5%',
   ab: 'idb,idb@8.0.4',
   page: 'dist',
+  config: 'storebench.config.json',
+  summary: 'summary.md',
 };
 /** The sweep's flags: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
-const SWEEP_FLAGS: Record<string, FlagSpec> = {
+export const SWEEP_FLAGS: Readonly<Record<string, FlagSpec>> = {
   ...Object.fromEntries(
     Object.keys(VALUE_FLAGS).map((name) => [name, { kind: 'value', example: EXAMPLES[name] }]),
   ),
@@ -126,7 +134,25 @@ const SWEEP_FLAGS: Record<string, FlagSpec> = {
   manual: { kind: 'switch' },
   auto: { kind: 'switch=' },
   worker: { kind: 'switch' },
+  'no-check': { kind: 'switch' },
 };
+
+/**
+ * The value flags a config file may also give as JSON lists (joined with commas) or whole numbers;
+ * every other value flag takes a string there (config-schema.ts).
+ */
+export const LIST_FLAGS: readonly string[] = ['browsers', 'suites', 'adapters', 'sizes', 'cases'];
+export const COUNT_FLAGS: readonly string[] = [
+  'iterations',
+  'warmup',
+  'seed',
+  'timeout-ms',
+  'cpu-throttle',
+  'launches',
+  'wait-ms',
+];
+/** Flags that are no key of a config file: the file itself. */
+export const NOT_IN_CONFIG: readonly string[] = ['config'];
 
 export const DEFAULT_OUT = 'out';
 
@@ -205,6 +231,8 @@ export function parseSweepArgs(
     capabilities,
     baseline: parseBaseline(get('baseline'), plan.ab ? undefined : get('threshold'), plan),
     launches,
+    check: !flags.values.has('no-check'),
+    summary: get('summary') ?? null,
   };
 }
 
@@ -224,6 +252,8 @@ function helpArgs(vocab: PlanVocabulary): SweepArgs {
     capabilities: null,
     baseline: null,
     launches: null,
+    check: true,
+    summary: null,
   };
 }
 
@@ -402,7 +432,7 @@ function parseRemote(text: string | undefined, browsers: string[] | null): strin
 export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[]): string {
   const d = DEFAULT_PLAN;
   return [
-    'Usage: npm run sweep -- [flags]',
+    'Usage: storebench sweep [flags]   (npm run sweep -- [flags] in storebench itself)',
     '',
     'Runs the plan in each browser (one after another), writes <out>/<run-id>-<browser>.json and',
     '<out>/<run-id>.csv, and prints a table. Flags take `--flag value` or `--flag=value`.',
@@ -412,7 +442,8 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     `                     crash, cold, tabs and quota are driven: the sweep runs them with Playwright (Chromium, Firefox)`,
     `  --adapters a,b     stores (default: all without an @); allowed: ${vocab.adapters.join(', ')}`,
     `                     or a variant ADAPTER@SPEC: idb@8.0.4 (an npm version), pouchdb-idb@file:DIR (a local build),`,
-    `                     idb@+10% (an instrument: the store made 10% slower); see docs/stores.md, "Variants of a store"`,
+    `                     idb@+10% (an instrument: the store made 10% slower), mystore@git:origin/main (an adapter of`,
+    `                     the config, from a commit of its repository); see docs/stores.md, "Variants of a store"`,
     `  --sizes n,m        documents per case (default: ${DEFAULT_PLAN_SIZES.join(',')} for the default plan, ${d.sizes.join(',')} when --suites or --cases is given); 1 to ${PLAN_LIMITS.maxSize}`,
     `  --budget TIME      sampling time per browser (default: ${formatDuration(DEFAULT_BUDGET_MS)}), e.g. 90s, 10m, 1h: each row samples until`,
     `                     the 95% interval of its median is within ±${DEFAULT_AUTO.targetRelCi * 100}%, the time going first to the rows whose`,
@@ -458,6 +489,10 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --no-build         reuse dist/ if it exists instead of building the page',
     '  --page DIR         serve the page already built in DIR (npm run study builds once for all its parts)',
     '  --study ID/PART    tag the results as a part of a study (set by npm run study, which reads them back)',
+    '  --config FILE      a storebench.config.json (default: ./storebench.config.json when there is one): its',
+    '                     adapters join the stores above, its sweep keys give the flags not given here',
+    "  --no-check         time the config's adapters without running the adapter contract on them first",
+    '  --summary FILE.md  also write what the run found as Markdown, for a pull request or $GITHUB_STEP_SUMMARY',
     '  --help             this text',
     '',
     'Exit codes: 0 every browser completed and no row is error or timeout (rows stopped by the budget or',
@@ -470,31 +505,40 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
 export interface ServeArgs {
   help: boolean;
   port: number;
+  /** --config FILE: the storebench.config.json whose adapters the page is built with. */
+  config: string | undefined;
 }
 
 export const DEFAULT_SERVE_PORT = 4173;
 
-/** Flags of `npm start`: --port N, else $PORT, else 4173. */
+/** Flags of `storebench serve` (`npm start`): --port N, else $PORT, else 4173; --config FILE. */
 export function parseServeArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): ServeArgs {
   if (argv.includes('--help') || argv.includes('-h'))
-    return { help: true, port: DEFAULT_SERVE_PORT };
-  const fromFlag = flagText(scanFlags(argv, { port: { kind: 'value', example: '4173' } }), 'port');
+    return { help: true, port: DEFAULT_SERVE_PORT, config: undefined };
+  const flags = scanFlags(argv, {
+    port: { kind: 'value', example: '4173' },
+    config: { kind: 'value', example: 'storebench.config.json' },
+  });
+  const config = flagText(flags, 'config');
+  const fromFlag = flagText(flags, 'port');
   const text = fromFlag ?? env.PORT;
-  if (text === undefined || text === '') return { help: false, port: DEFAULT_SERVE_PORT };
+  if (text === undefined || text === '') return { help: false, port: DEFAULT_SERVE_PORT, config };
   const source = fromFlag !== undefined ? '--port' : 'PORT';
   if (!/^\d+$/.test(text.trim()) || Number(text) > 65535)
     throw new ArgsError(
       `${source}: "${text}" is not a port; allowed: 0 to 65535 (0 picks a free one)`,
     );
-  return { help: false, port: Number(text) };
+  return { help: false, port: Number(text), config };
 }
 
 export const SERVE_USAGE = [
-  'Usage: npm start [-- --port N]',
+  'Usage: storebench serve [--port N] [--config FILE]   (npm start [-- --port N] in storebench)',
   '',
-  'Builds the page and serves dist/ cross-origin isolated on 127.0.0.1 until Ctrl-C.',
-  `  --port N   port (default: $PORT, else ${DEFAULT_SERVE_PORT}); 0 picks a free one`,
+  'Builds the page, with the adapters of ./storebench.config.json when there is one, and serves it',
+  'cross-origin isolated on 127.0.0.1 until Ctrl-C.',
+  `  --port N       port (default: $PORT, else ${DEFAULT_SERVE_PORT}); 0 picks a free one`,
+  '  --config FILE  the config whose adapters the page is built with (default: ./storebench.config.json)',
 ].join('\n');

@@ -1,11 +1,14 @@
 /**
  * Build the page with Vite's own API and the project's vite.config.ts, so the sweep always
  * serves the code in the working tree (the commit stamped into results comes from the config).
+ * The config is imported here, through the loader this process already runs (tsx), rather than
+ * bundled by Vite, which leaves a config alone when it sits in a node_modules folder, as an
+ * installed storebench's does.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Plugin } from 'vite';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { InlineConfig, Plugin, UserConfig } from 'vite';
 
 /** The repository root, found from this file rather than the working directory. */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -27,10 +30,13 @@ export async function buildPage(
   plugins: () => Plugin[] = () => [],
 ): Promise<string> {
   // Loaded here, not at the top: a sweep that stops at a bad flag should not wait for Vite.
-  const { build } = await import('vite');
-  await build({
+  const { build, mergeConfig } = await import('vite');
+  const config = (
+    (await import(pathToFileURL(join(root, 'vite.config.ts')).href)) as { default: UserConfig }
+  ).default;
+  const merged = mergeConfig(config, {
     root,
-    configFile: join(root, 'vite.config.ts'),
+    configFile: false,
     logLevel: 'warn',
     mode: 'production',
     // Rolldown warns when its plugins are slow, which on a busy machine is every build; that is
@@ -39,7 +45,8 @@ export async function buildPage(
     // A Worker's bundle takes plugins of its own, and the plan Worker imports the registry too.
     worker: { rolldownOptions: { checks: { bundlerTimings: false } }, plugins },
     plugins: plugins(),
-  });
+  } satisfies InlineConfig) as InlineConfig;
+  await build(merged);
   const dist = outDir;
   if (!distExists(dist))
     throw new Error(

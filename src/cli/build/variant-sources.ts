@@ -48,7 +48,7 @@ export function packageVariants(ids: readonly string[], vocab: PlanVocabulary): 
   return [...new Set(ids)]
     .filter((id) => !vocab.adapters.includes(id) && id.includes('@'))
     .map((id) => parseVariant(id, vocab.adapters, vocab.wraps ?? {}))
-    .filter((v) => v.spec.kind !== 'instrument');
+    .filter((v) => v.spec.kind === 'version' || v.spec.kind === 'folder');
 }
 
 /** Where a variant's packages come from: installed from npm (`note` hears of an install) or a folder. */

@@ -1,11 +1,17 @@
 /**
  * Run as a child process by vocabulary.ts (beside it). With no arguments: loads the registries and prints
- * their ids as JSON, and the packages each adapter wraps. With `--check PLAN_JSON`: prints `{"error": …, "rows": N}`: the reason the
+ * their ids as JSON, and the packages each adapter wraps. With `--modules JSON`, a list of the
+ * config's adapter modules: imports each and prints, per module, the exports that are adapters
+ * (core/adapter-shape.ts) with their ids and what they wrap, or why it has none. With `--check PLAN_JSON`: prints `{"error": …, "rows": N}`: the reason the
  * plan's cases and parameters cannot run (runner.ts planGroups), or null, and the rows it runs. Some store libraries read
  * browser globals when imported (pouchdb-browser reads `self` at module load), so this process
  * gets `self` and the sweep's own process never loads them.
  */
-export {}; // a module, for top-level await
+import { pathToFileURL } from 'node:url';
+import { adapterProblems, looksLikeAdapter } from '../../core/adapter-shape.ts';
+
+/** Before the JSON: whatever a module printed on import comes before it and is not read. */
+const MARK = '@@storebench-probe@@';
 
 const g = globalThis as { self?: unknown };
 g.self ??= globalThis;
@@ -15,10 +21,63 @@ const [suites, adapters, fixtures] = await Promise.all([
   import('../../adapters/registry.ts'),
   import('../../../fixtures/index.ts'),
 ]);
-if (process.argv[2] === '--check') {
+
+/** The value after `flag` in this process's arguments, or undefined. */
+function arg(flag: string): string | undefined {
+  const i = process.argv.indexOf(flag);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+
+/** One config module: its adapters, or why none could be taken from it. */
+export interface ModuleReport {
+  module: string;
+  adapters: { exportName: string; id: string; wraps?: unknown }[];
+  /** The module could not be imported, or exports no adapter, or an export meant as one is not. */
+  problem: string | null;
+}
+
+async function inspect(module: string): Promise<ModuleReport> {
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await import(pathToFileURL(module).href)) as Record<string, unknown>;
+  } catch (e) {
+    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    return { module, adapters: [], problem: `could not be imported in Node: ${why}` };
+  }
+  const found: ModuleReport['adapters'] = [];
+  const seen = new Set<unknown>();
+  // Named exports first, so an adapter exported both ways is known by its name.
+  const names = Object.keys(exports).sort(
+    (a, b) => Number(a === 'default') - Number(b === 'default'),
+  );
+  for (const name of names) {
+    const value = exports[name];
+    if (!looksLikeAdapter(value) || seen.has(value)) continue;
+    seen.add(value);
+    const problems = adapterProblems(value);
+    if (problems.length > 0)
+      return {
+        module,
+        adapters: [],
+        problem: `its export ${name} is not a StoreAdapter: ${problems.join('; ')}`,
+      };
+    const a = value as { id: string; wraps?: unknown };
+    found.push({ exportName: name, id: a.id, ...(a.wraps ? { wraps: a.wraps } : {}) });
+  }
+  if (found.length > 0) return { module, adapters: found, problem: null };
+  const list = Object.keys(exports).join(', ') || 'none';
+  return {
+    module,
+    adapters: [],
+    problem: `exports no StoreAdapter (an object with id, label, backend, capabilities, supported(), open() and destroy()); its exports: ${list}`,
+  };
+}
+
+const check = arg('--check');
+if (check !== undefined) {
   const { planGroups } = await import('../../core/runner.ts');
   const { selectShard } = await import('../../core/shard.ts');
-  const plan = JSON.parse(process.argv[3] ?? 'null') as import('../../core/plan.ts').Plan;
+  const plan = JSON.parse(check) as import('../../core/plan.ts').Plan;
   let error: string | null = null;
   let rows = 0;
   try {
@@ -34,14 +93,19 @@ if (process.argv[2] === '--check') {
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
   }
-  process.stdout.write(JSON.stringify({ error, rows }));
+  process.stdout.write(`\n${MARK}${JSON.stringify({ error, rows })}`);
 } else {
+  const modules = JSON.parse(arg('--modules') ?? '[]') as string[];
+  const reports: ModuleReport[] = [];
+  for (const m of modules) reports.push(await inspect(m));
   process.stdout.write(
-    JSON.stringify({
-      suites: suites.SUITE_IDS,
-      adapters: adapters.ADAPTER_IDS,
-      fixtures: fixtures.FIXTURE_IDS,
-      wraps: adapters.ADAPTER_WRAPS,
-    }),
+    `\n${MARK}` +
+      JSON.stringify({
+        suites: suites.SUITE_IDS,
+        adapters: adapters.ADAPTER_IDS,
+        fixtures: fixtures.FIXTURE_IDS,
+        wraps: adapters.ADAPTER_WRAPS,
+        modules: reports,
+      }),
   );
 }

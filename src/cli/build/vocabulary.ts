@@ -8,14 +8,25 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Plan, PlanVocabulary } from '../../core/plan.ts';
 import type { Wraps } from '../../core/variant.ts';
+import { ConfigError, type StorebenchConfig } from '../args/config-file.ts';
+import { tsxImport } from './tsx.ts';
+import { userAdapter, type UserAdapter } from './user-adapters.ts';
 
 const PROBE = fileURLToPath(new URL('./vocabulary-probe.ts', import.meta.url));
+/** The probe's output starts after this: what a module printed on import comes before it. */
+const MARK = '@@storebench-probe@@';
+
+/** The plan's vocabulary with the config's adapters among the registered ones, and those adapters. */
+export interface Vocabulary extends PlanVocabulary {
+  /** The config's adapters, in its order. */
+  user: readonly UserAdapter[];
+}
 
 /** Run the probe with these arguments; its stdout, parsed as JSON. */
 async function probe(args: readonly string[]): Promise<Record<string, unknown>> {
   // The probe is TypeScript: reuse this process's module hooks (tsx's), or ask for tsx.
   const hooks = loaderFlags(process.execArgv);
-  const loader = hooks.some((a) => a.includes('tsx')) ? hooks : ['--import', 'tsx'];
+  const loader = hooks.some((a) => a.includes('tsx')) ? hooks : tsxImport();
   const stdout = await new Promise<string>((ok, fail) => {
     execFile(
       process.execPath,
@@ -37,22 +48,56 @@ async function probe(args: readonly string[]): Promise<Record<string, unknown>> 
       },
     );
   });
-  return JSON.parse(stdout) as Record<string, unknown>;
+  const at = stdout.lastIndexOf(MARK);
+  return JSON.parse(at < 0 ? stdout : stdout.slice(at + MARK.length)) as Record<string, unknown>;
 }
 
-export async function loadVocabulary(): Promise<PlanVocabulary> {
-  const data = await probe([]);
+/**
+ * The registries' ids, with the config's adapters joined to them. Throws ConfigError when a
+ * config module exports no adapter or one whose id is taken; Error when the registries cannot be read.
+ */
+export async function loadVocabulary(config: StorebenchConfig | null = null): Promise<Vocabulary> {
+  const modules = config?.adapters ?? [];
+  const data = await probe(
+    modules.length > 0 ? ['--modules', JSON.stringify(modules.map((m) => m.path))] : [],
+  );
   const list = (v: unknown, what: string): string[] => {
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
       throw new Error(`the ${what} registry gave no list of ids`);
     return v;
   };
+  const adapters = list(data.adapters, 'adapter');
+  const wraps = wrapsOf(data.wraps);
+  const user: UserAdapter[] = [];
+  const reports = Array.isArray(data.modules) ? (data.modules as ModuleReport[]) : [];
+  modules.forEach((m, i) => {
+    const report = reports[i];
+    const where = `${config?.shown}: $.adapters[${i}] (${m.written})`;
+    if (!report || report.problem !== null)
+      throw new ConfigError(`${where}: ${report?.problem ?? 'was not read'}`);
+    for (const a of report.adapters) {
+      if (adapters.includes(a.id))
+        throw new ConfigError(
+          `${where}: adapter id "${a.id}" is taken by ${user.some((u) => u.id === a.id) ? 'another adapter of the config' : "one of storebench's own stores"}; give yours another id`,
+        );
+      adapters.push(a.id);
+      if (a.wraps !== undefined) Object.assign(wraps, wrapsOf({ [a.id]: a.wraps }));
+      user.push(userAdapter(a.id, a.exportName, m.path, config as StorebenchConfig));
+    }
+  });
   return {
     suites: list(data.suites, 'suite'),
-    adapters: list(data.adapters, 'adapter'),
+    adapters,
     fixtures: list(data.fixtures, 'fixture'),
-    wraps: wrapsOf(data.wraps),
+    wraps,
+    user,
   };
+}
+
+/** One module as the probe read it (vocabulary-probe.ts). */
+interface ModuleReport {
+  adapters: { exportName: string; id: string; wraps?: unknown }[];
+  problem: string | null;
 }
 
 /** The packages each adapter wraps, as the probe printed them (core/variant.ts Wraps). */

@@ -1,10 +1,10 @@
 /**
- * `npm run browsers`: one line per browser the sweep knows, found or not: its version and how
+ * `storebench browsers`: one line per browser the sweep knows, found or not: its version and how
  * the sweep will drive it, or why it is missing and how to get it. The same discovery the
- * sweep uses, so this is exactly what `npm run sweep` will run.
+ * sweep uses, so this is exactly what `storebench sweep` will run.
  */
 import { findBrowsers, type BrowserCandidate } from '../drivers/discovery.ts';
-import { helpOrNoFlags } from '../args/command-io.ts';
+import { helpOrNoFlags, isEntry, PROCESS_IO, runEntry } from '../args/command-io.ts';
 
 export function browserLines(candidates: readonly BrowserCandidate[]): string[] {
   const width = Math.max(...candidates.map((b) => b.id.length));
@@ -15,21 +15,25 @@ export function browserLines(candidates: readonly BrowserCandidate[]): string[] 
   );
 }
 
-const USAGE = `Usage: npm run browsers
+const USAGE = `Usage: storebench browsers   (npm run browsers in storebench's own checkout)
 
-Lists every browser npm run sweep knows, one line each: found, with its version and how the sweep
-drives it, or not found, with how to get it. No flags.
+Lists every browser storebench sweep knows, one line each: found, with its version and how the
+sweep drives it, or not found, with how to get it. No flags.
 
 Exit codes: 0 some browser found; 1 none found; 2 bad arguments.`;
 
-helpOrNoFlags('browsers', USAGE);
+export function browsers(argv: readonly string[]): Promise<number> {
+  const early = helpOrNoFlags('browsers', USAGE, argv);
+  if (early !== null) return Promise.resolve(early);
+  const candidates = findBrowsers();
+  for (const line of browserLines(candidates)) PROCESS_IO.stdout(`${line}\n`);
+  const found = candidates.filter((b) => b.found).map((b) => b.id);
+  PROCESS_IO.stdout(
+    found.length > 0
+      ? `\nstorebench sweep runs ${found.join(', ')} unless --browsers says otherwise. Browsers elsewhere: --remote URL (a Playwright browser server or a WebDriver grid), or --manual (open a URL in any browser).\n`
+      : '\nNo browser found; storebench sweep can still record a browser opened by hand (--manual) or a remote one (--remote URL).\n',
+  );
+  return Promise.resolve(found.length > 0 ? 0 : 1);
+}
 
-const candidates = findBrowsers();
-for (const line of browserLines(candidates)) process.stdout.write(`${line}\n`);
-const found = candidates.filter((b) => b.found).map((b) => b.id);
-process.stdout.write(
-  found.length > 0
-    ? `\nnpm run sweep runs ${found.join(', ')} unless --browsers says otherwise. Browsers elsewhere: --remote URL (a Playwright browser server or a WebDriver grid), or --manual (open a URL in any browser).\n`
-    : '\nNo browser found; npm run sweep can still record a browser opened by hand (--manual) or a remote one (--remote URL).\n',
-);
-process.exitCode = found.length > 0 ? 0 : 1;
+if (isEntry(import.meta.url)) runEntry('browsers', browsers);

@@ -9,6 +9,7 @@ import { ResultsError, type ResultsFile } from '../../core/results.ts';
 import { ExportLimitError, joined } from '../../export/cells.ts';
 import { csvChunks, withBom } from '../../export/csv.ts';
 import { jsonChunks } from '../../export/json.ts';
+import { bmfText } from '../../export/bmf.ts';
 import { tsvChunks } from '../../export/tsv.ts';
 import type { ExportTable } from '../../export/table.ts';
 import { toXlsx } from '../../export/xlsx.ts';
@@ -17,10 +18,11 @@ import { ArgsError, flagText, scanFlags, type FlagSpec } from '../args/flags.ts'
 import { outputFailure, writeAtomically } from '../files/output.ts';
 import { readResultsFiles } from '../files/read-results.ts';
 
-export const EXPORT_FORMATS = ['csv', 'tsv', 'xlsx', 'json'] as const;
+export const EXPORT_FORMATS = ['csv', 'tsv', 'xlsx', 'json', 'bmf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const EXPORT_USAGE = `Usage: npm run export -- FILE... --format csv|tsv|xlsx|json [--samples | --findings] [--bom] [--out PATH]
+export const EXPORT_USAGE = `Usage: storebench export FILE... --format csv|tsv|xlsx|json|bmf [--samples | --findings] [--bom] [--out PATH]
+       (npm run export -- ... in storebench's own checkout)
 
 Writes results files in another format. A FILE holds one results document or a JSON array of
 them (what npm run merge writes); several FILEs are exported together.
@@ -30,6 +32,9 @@ them (what npm run merge writes); several FILEs are exported together.
                xlsx  a workbook: one sheet per suite, an "environment" sheet and a
                      "findings" sheet (what the runs found, as --findings)
                json  the documents themselves (an array when there are several)
+               bmf   Bencher Metric Format, for benchmark trackers: per row with a median,
+                     {"suite/case/size/store/browser": {"latency": {value, lower_value,
+                     upper_value}}}: the median and its 95% interval, in nanoseconds
                Default: from the extension of --out.
   --samples    csv and tsv: one row per raw sample (warm-up and timed) instead of per case
   --findings   csv and tsv: what the runs found instead, one row per finding in a browser
@@ -135,6 +140,8 @@ export async function exportPieces(
       return tsvChunks(docs, which);
     case 'json':
       return jsonChunks(docs.length === 1 ? docs[0] : docs);
+    case 'bmf':
+      return [bmfText(docs)];
     case 'xlsx':
       return new Uint8Array(await (await toXlsx(docs)).arrayBuffer());
   }

@@ -42,7 +42,7 @@ export class LastLines {
 
 /** Attach details to an end that is not 'done'. */
 export function withDetails(end: RunEnd, details: string[]): RunEnd {
-  if (end.kind === 'done' || details.length === 0) return end;
+  if (end.kind === 'done' || end.kind === 'checked' || details.length === 0) return end;
   return { ...end, details: [...(end.details ?? []), ...details] };
 }
 

@@ -109,7 +109,7 @@ export async function drivePlaywright({
         });
     }
     const end = await session.ended;
-    if (end.kind === 'done' || end.kind === 'cancelled') return end;
+    if (end.kind === 'done' || end.kind === 'checked' || end.kind === 'cancelled') return end;
     const details = consoleErrors.all;
     if (browser.isConnected() && !page.isClosed()) details.unshift(await pageState(page));
     return withDetails(end, details);

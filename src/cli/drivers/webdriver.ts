@@ -106,7 +106,7 @@ export async function driveWebDriver(request: DriveRequest): Promise<RunEnd> {
       );
     }
     const end = await session.ended;
-    if (end.kind === 'done' || end.kind === 'cancelled') return end;
+    if (end.kind === 'done' || end.kind === 'checked' || end.kind === 'cancelled') return end;
     return withDetails(end, [await pageState(held.base, sid), ...driverLog.all]);
   } catch (e) {
     session.end({

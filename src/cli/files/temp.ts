@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const TEMP_KINDS = ['page', 'browser', 'profile', 'xvfb', 'study-page'] as const;
+export const TEMP_KINDS = ['page', 'browser', 'profile', 'xvfb', 'study-page', 'worktree'] as const;
 export type TempKind = (typeof TEMP_KINDS)[number];
 
 /** Inside a `profile` folder, the folder the browser gets as its TMPDIR. */

@@ -15,7 +15,7 @@ export type CheckOutcome =
   /** `type` and `browser` are the message's own claims, when it made them and had the right token. */
   | { ok: false; status: number; reason: string; type?: string; browser?: string };
 
-const TYPES = ['hello', 'progress', 'case', 'pass', 'done', 'fatal', 'hung'] as const;
+const TYPES = ['hello', 'progress', 'case', 'pass', 'done', 'fatal', 'hung', 'contract'] as const;
 
 /**
  * Before JSON.parse: a message over a cap of a results file (src/core/results-bounds.ts), a 'done'
@@ -101,10 +101,11 @@ export function checkCollectorMessage(data: unknown, token: string): CheckOutcom
         return bad(`message: expected a string, got ${describe(m.message)}`);
       break;
     case 'hung':
-      for (const k of ['limitMs', 'overdueMs'] as const)
-        if (typeof m[k] !== 'number' || !Number.isFinite(m[k]) || m[k] < 0)
-          return bad(`${k}: expected a time in ms, got ${describe(m[k])}`);
+    case 'contract': {
+      const problem = type === 'hung' ? hungProblem(m) : outcomesProblem(m.outcomes);
+      if (problem) return bad(problem, type === 'hung' ? 400 : 422);
       break;
+    }
   }
   return { ok: true, message: data as CollectorMessage };
 }
@@ -131,6 +132,33 @@ function caseProblem(row: unknown): string | null {
       return 'stats: an ok row needs stats with a median';
   } else if (typeof r.reason !== 'string' || r.reason === '')
     return `reason: a ${String(r.status)} row needs a reason`;
+  return null;
+}
+
+/** What is wrong with a 'hung' message's times, or null. */
+function hungProblem(m: Record<string, unknown>): string | null {
+  for (const k of ['limitMs', 'overdueMs'] as const)
+    if (typeof m[k] !== 'number' || !Number.isFinite(m[k]) || m[k] < 0)
+      return `${k}: expected a time in ms, got ${describe(m[k])}`;
+  return null;
+}
+
+/** What is wrong with a contract message's outcomes (core/contract/report.ts), or null. */
+function outcomesProblem(outcomes: unknown): string | null {
+  if (!Array.isArray(outcomes)) return `outcomes: expected a list, got ${describe(outcomes)}`;
+  for (const [i, o] of outcomes.entries()) {
+    const x = (o ?? {}) as Record<string, unknown>;
+    if (typeof x.adapter !== 'string') return `outcomes[${i}].adapter: expected a string`;
+    if (x.supported !== true && typeof x.supported !== 'string')
+      return `outcomes[${i}].supported: expected true or a reason`;
+    if (!Array.isArray(x.failures)) return `outcomes[${i}].failures: expected a list`;
+    for (const [j, f] of x.failures.entries()) {
+      const y = (f ?? {}) as Record<string, unknown>;
+      for (const k of ['contract', 'check', 'expected', 'actual'])
+        if (typeof y[k] !== 'string')
+          return `outcomes[${i}].failures[${j}].${k}: expected a string`;
+    }
+  }
   return null;
 }
 

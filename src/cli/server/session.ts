@@ -4,6 +4,7 @@
  * hangs in a case the runner cannot cut off, or dies quietly still ends the run with a reason.
  */
 import type { CollectorMessage } from '../../core/collector.ts';
+import type { ContractOutcome } from '../../core/contract/report.ts';
 import type { Carry } from '../../core/launch.ts';
 import type { CaseResult, ResultsFile } from '../../core/results.ts';
 import type { Rejection } from './page-server.ts';
@@ -11,6 +12,8 @@ import type { Rejection } from './page-server.ts';
 export type RunEnd =
   /** With `carry` when the page ran only some of the passes (launch.ts). */
   | { kind: 'done'; results: ResultsFile; carry?: Carry }
+  /** `storebench check`'s page ran the adapter contract on the stores asked for (check.html). */
+  | { kind: 'checked'; outcomes: ContractOutcome[] }
   /** The page said it could not run the plan. */
   | { kind: 'fatal'; message: string; details?: string[] }
   /** The page sent results the collector refused. */
@@ -240,6 +243,10 @@ export class BrowserSession {
           results: message.results,
           ...(message.carry ? { carry: message.carry } : {}),
         });
+        return;
+      case 'contract':
+        this.hooks.onProgress?.();
+        this.end({ kind: 'checked', outcomes: message.outcomes });
         return;
       case 'fatal':
         this.hooks.onProgress?.();

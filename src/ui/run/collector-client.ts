@@ -9,6 +9,7 @@
 import { isStopReply, type CollectorMessage } from '../../core/collector.ts';
 import { checkBaseline, type Baseline } from '../../core/baseline.ts';
 import { checkLaunchOrder, type Carry, type LaunchOrder } from '../../core/launch.ts';
+import type { ContractOutcome } from '../../core/contract/report.ts';
 import type { ResultsFile } from '../../core/results.ts';
 import type { RunEvent } from '../../core/runner.ts';
 
@@ -167,6 +168,15 @@ export class CollectorClient {
         results,
         ...(carry ? { carry } : {}),
       },
+      FINAL_TIMEOUT_MS,
+    );
+  }
+
+  /** `storebench check`'s page: the adapter contract's outcome on each store it was asked for. */
+  async contract(outcomes: ContractOutcome[]): Promise<void> {
+    await this.settled();
+    await this.post(
+      { type: 'contract', token: this.token, browser: this.browser, outcomes },
       FINAL_TIMEOUT_MS,
     );
   }

@@ -5,13 +5,14 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../build/build-page.ts';
+import { tsxImport } from '../../build/tsx.ts';
 
 /** Run `npm run sweep -- ARGV`; its exit code (1 when a signal ended it). */
 export function runSweepChild(argv: readonly string[]): Promise<number> {
   return new Promise((resolveCode) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'src/cli/commands/sweep/main.ts'), ...argv],
+      [...tsxImport(), join(REPO_ROOT, 'src/cli/commands/sweep/main.ts'), ...argv],
       { cwd: REPO_ROOT, stdio: 'inherit' },
     );
     const relay = (sig: NodeJS.Signals) => child.kill(sig);

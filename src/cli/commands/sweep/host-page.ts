@@ -17,7 +17,7 @@ import {
 import { baselineRows, type Baseline } from '../../../core/baseline.ts';
 import { otherRunReason } from '../../server/session.ts';
 import { makeTempFolder } from '../../files/temp.ts';
-import { variantsPlugin } from '../../build/variants-plugin.ts';
+import { hasAdditions, pagePlugins } from '../../build/page-plugins.ts';
 import type { SweepRun } from './run.ts';
 
 /** Build and serve; false when either failed (the reason has been printed). */
@@ -50,12 +50,13 @@ async function build(run: SweepRun): Promise<boolean> {
     run.root = resolve(args.page);
     return true;
   }
-  const variants = run.variants.length > 0;
+  const additions = { variants: run.variants, user: run.user, git: run.git };
+  const variants = hasAdditions(additions);
   if (!args.build && distExists() && !variants) return true;
   if (!args.build)
     run.out(
       variants
-        ? '  building the page despite --no-build: dist/ holds no variants'
+        ? '  building the page despite --no-build: dist/ holds no variants and no adapter of the config'
         : '  dist/ has no built page; building it despite --no-build',
     );
   const t0 = Date.now();
@@ -65,9 +66,7 @@ async function build(run: SweepRun): Promise<boolean> {
   // Also when the sweep ends abruptly (a second Ctrl-C, an uncaught error), not only at its end.
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   try {
-    run.root = await buildPage(undefined, dir, () =>
-      variants ? [variantsPlugin(run.variants)] : [],
-    );
+    run.root = await buildPage(undefined, dir, pagePlugins(additions));
   } catch (e) {
     run.out();
     run.fail(`building the page failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -79,7 +78,7 @@ async function build(run: SweepRun): Promise<boolean> {
 
 /** The collector's hooks: every message goes to the session of the browser in flight. */
 function collector(run: SweepRun): CollectorOptions {
-  const session = () => run.browser?.session;
+  const session = () => run.checkSession ?? run.browser?.session;
   return {
     token: run.token,
     onMessage: (m) => {

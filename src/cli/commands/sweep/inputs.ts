@@ -7,7 +7,21 @@ import { resolve } from 'node:path';
 import { defaultLaunches, launchPasses } from '../../../core/launch.ts';
 import { passesOf } from '../../../core/plan.ts';
 import { ResultsError, type ResultsFile } from '../../../core/results.ts';
-import { ArgsError, parseSweepArgs, sweepUsage, type SweepArgs } from '../../args/sweep-args.ts';
+import {
+  ArgsError,
+  parseSweepArgs,
+  SWEEP_FLAGS,
+  sweepUsage,
+  type SweepArgs,
+} from '../../args/sweep-args.ts';
+import {
+  ConfigError,
+  configArgsError,
+  readConfig,
+  withConfigFlags,
+  type StorebenchConfig,
+} from '../../args/config-file.ts';
+import { flagText, scanFlags } from '../../args/flags.ts';
 import {
   DEBIAN_INSTALL,
   findBrowsers,
@@ -45,14 +59,17 @@ export async function checkInputs(
   argv: readonly string[],
   io: Io,
 ): Promise<SweepInputs | InputsRefused> {
-  const vocab = await loadVocabulary().catch((e: unknown) => e as Error);
+  const read = readInputs(argv);
+  if (read instanceof Error) return refuse(io, `${read.message} (see --help)`);
+  const vocab = await loadVocabulary(read.config).catch((e: unknown) => e as Error);
+  if (vocab instanceof ConfigError) return refuse(io, vocab.message);
   if (vocab instanceof Error) return refuse(io, vocab.message, 1);
   let args: SweepArgs;
   try {
-    args = parseSweepArgs(argv, vocab, KNOWN_BROWSER_IDS);
+    args = parseSweepArgs(read.argv, vocab, KNOWN_BROWSER_IDS);
   } catch (e) {
     if (!(e instanceof ArgsError)) throw e;
-    return refuse(io, `${e.message} (see --help)`);
+    return refuse(io, `${configArgsError(e, read.config, read.fromConfig).message} (see --help)`);
   }
   if (args.help) {
     io.out(sweepUsage(vocab, KNOWN_BROWSER_IDS));
@@ -61,7 +78,7 @@ export async function checkInputs(
   const names = await checkPlanNames(args.plan).catch((e: unknown) => e as Error);
   if (names instanceof Error) return refuse(io, names.message, 1);
   if (names.problem !== null) return refuse(io, `${names.problem} (see --help)`);
-  const files = checkFiles(args, names.rows);
+  const files = checkFiles(args, names.rows, vocab.user.length > 0);
   if (typeof files === 'string') return refuse(io, files);
   const missing: BrowserOutcome[] = [];
   const targets = chooseTargets(args, missing, io.fail);
@@ -72,11 +89,31 @@ export async function checkInputs(
     args,
     plan: args.plan,
     vocab,
+    user: vocab.user,
     baselineDocs: files.baselineDocs,
     targets,
     missing,
     launchPlan: launchPlanOf(args),
   };
+}
+
+/**
+ * The command line with the config's keys added where it does not give them (config-file.ts),
+ * or the error that stops the sweep: a bad flag, or a config that cannot be read.
+ */
+function readInputs(
+  argv: readonly string[],
+): { argv: string[]; config: StorebenchConfig | null; fromConfig: Set<string> } | Error {
+  try {
+    const scanned = scanFlags(argv, SWEEP_FLAGS);
+    // --help prints the usage of storebench's own stores: a broken config must not hide it.
+    if (scanned.help) return { argv: [...argv], config: null, fromConfig: new Set() };
+    const config = readConfig(flagText(scanned, 'config'));
+    return { ...withConfigFlags(argv, config, SWEEP_FLAGS), config };
+  } catch (e) {
+    if (e instanceof ArgsError || e instanceof ConfigError) return e;
+    throw e;
+  }
 }
 
 function refuse(io: Io, line: string, exit = 2): InputsRefused {
@@ -85,7 +122,11 @@ function refuse(io: Io, line: string, exit = 2): InputsRefused {
 }
 
 /** The output folder (writable, with room for the plan's `rows`), a prebuilt page and a baseline file; a string says what is wrong with them. */
-function checkFiles(args: SweepArgs, rows: number): { baselineDocs: ResultsFile[] } | string {
+function checkFiles(
+  args: SweepArgs,
+  rows: number,
+  userAdapters: boolean,
+): { baselineDocs: ResultsFile[] } | string {
   try {
     OutputDir.check(resolve(args.out), rows);
   } catch (e) {
@@ -94,6 +135,8 @@ function checkFiles(args: SweepArgs, rows: number): { baselineDocs: ResultsFile[
   }
   if (args.page !== null && !distExists(resolve(args.page)))
     return `--page: ${resolve(args.page)} has no built page (index.html)`;
+  if (args.page !== null && userAdapters)
+    return '--page serves a page built without the adapters of the config; leave out --page so that the sweep builds the page with them';
   const tmp = args.manual || args.remote ? null : tempProblem();
   if (tmp !== null) return tmp;
   if (!args.baseline) return { baselineDocs: [] };
@@ -166,7 +209,7 @@ function chooseTargets(
   return null;
 }
 
-function driveWith(b: FoundBrowser): Target {
+export function driveWith(b: FoundBrowser): Target {
   return {
     id: b.id,
     browser: b,

@@ -307,7 +307,9 @@ export function writePartial(run: SweepRun, b: BrowserRun, end?: RunEnd): void {
       userAgent: b.session.progress.userAgent,
       driver: driverOf(run, b),
       cases: keptRows(b),
-      ...(end && end.kind !== 'done' ? { ended: partialEnd(run, b, end) } : {}),
+      ...(end && end.kind !== 'done' && end.kind !== 'checked'
+        ? { ended: partialEnd(run, b, end) }
+        : {}),
     });
   } catch (e) {
     if (!(e instanceof OutputError)) throw e;
@@ -323,7 +325,7 @@ export function writePartial(run: SweepRun, b: BrowserRun, end?: RunEnd): void {
 function partialEnd(
   run: SweepRun,
   b: BrowserRun,
-  end: Exclude<RunEnd, { kind: 'done' }>,
+  end: Exclude<RunEnd, { kind: 'done' | 'checked' }>,
 ): PartialEnd {
   const p = b.session.progress;
   const c = p.current;

@@ -9,6 +9,7 @@
  *   1. check inputs (inputs.ts): flags, names, output, page, baseline, browsers; nothing starts before;
  *   2. variants (variants.ts): the npm versions and local folders the plan names, installed or checked;
  *   3. build and serve (host-page.ts): the page, and the collector that hands messages to the browser in flight;
+ *      then the adapter contract on the config's adapters in each browser, before any timing (check.ts);
  *   4. run launches (launches.ts): per browser, its passes over launches of their own, rows kept as they come;
  *   5. driven rows (driven.ts): the rows a driver must act for (crash, cold, tabs, quota);
  *   6. write (write.ts): the browser's results file, or its partial file; the CSV at the end;
@@ -31,11 +32,13 @@ import { makeRunId, OutputDir } from '../../files/output.ts';
 import { ProgressView } from '../../terminal/progress.ts';
 import { announce } from './announce.ts';
 import { checkInputs } from './inputs.ts';
+import { checkBeforeTiming } from './check.ts';
 import { runBrowsers } from './launches.ts';
 import { reportBrowser, reportSweep } from './report.ts';
 import type { BrowserOutcome, SweepInputs, SweepRun } from './run.ts';
 import { buildAndServe } from './host-page.ts';
-import { prepareVariants } from './variants.ts';
+import { prepareVariants, type Builds } from './variants.ts';
+import { removeGitBuild } from '../../build/user-adapters.ts';
 import { SweepStop } from './stop.ts';
 import { writeBrowser, writeCsv } from './write.ts';
 
@@ -45,14 +48,19 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   const fail = (line: string) => PROCESS_IO.stderr(`sweep: ${line}\n`);
   const inputs = await checkInputs(argv, { out, fail });
   if ('exit' in inputs) return inputs.exit;
-  const variants = await prepareVariants(inputs, { out, fail });
-  if ('exit' in variants) return variants.exit;
-  const run = newRun(inputs, variants, out, fail);
+  const builds = await prepareVariants(
+    { ids: inputs.plan.adapters, vocab: inputs.vocab, user: inputs.user, page: inputs.args.page },
+    { out, fail },
+  );
+  if ('exit' in builds) return builds.exit;
+  const run = newRun(inputs, builds, out, fail);
   announce(run);
   // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
   run.stop.listen();
   try {
     if (!(await buildAndServe(run))) return 1;
+    const refused = await checkBeforeTiming(run);
+    if (refused !== null) return refused;
     // Browsers end in any order; the report and the CSV list them in the order they were asked for.
     const asked = (t: unknown) => run.targets.findIndex((x) => x === t);
     const byTarget = new Map<BrowserOutcome, number>();
@@ -72,14 +80,14 @@ export async function sweep(argv: readonly string[]): Promise<number> {
 
 function newRun(
   inputs: SweepInputs,
-  variants: SweepRun['variants'],
+  builds: Builds,
   out: SweepRun['out'],
   fail: SweepRun['fail'],
 ): SweepRun {
   const runId = makeRunId();
   const run: SweepRun = {
     ...inputs,
-    variants,
+    ...builds,
     runId,
     token: randomUUID(),
     output: new OutputDir(resolve(inputs.args.out), runId),
@@ -107,6 +115,7 @@ async function closeRun(run: SweepRun): Promise<void> {
   run.browser?.session.end({ kind: 'cancelled', message: 'the sweep stopped' });
   await run.server?.close();
   if (run.privateBuild) rmSync(run.privateBuild, { recursive: true, force: true });
+  for (const b of run.git) removeGitBuild(b);
 }
 
 if (isEntry(import.meta.url)) runEntry('sweep', sweep);

@@ -15,7 +15,8 @@ import type { CaseResult } from '../../../core/results.ts';
 import { abTable } from '../../terminal/ab-table.ts';
 import { formatComparison } from '../compare.ts';
 import { findingsText } from '../../terminal/findings.ts';
-import { displayPath } from '../../files/output.ts';
+import { displayPath, outputFailure, writeAtomically } from '../../files/output.ts';
+import { summaryMarkdown, type SummaryInput } from '../../../export/summary-markdown.ts';
 import { formatDuration } from '../../terminal/progress.ts';
 import { resultsTable, type BrowserColumn } from '../../terminal/table.ts';
 import { printableField } from '../../terminal/escape.ts';
@@ -56,6 +57,8 @@ function summarizeEnd(end: BrowserOutcome['end'], rows: number, ms: number): str
     }
     case 'not-found':
       return `not run: ${end.message}`;
+    case 'checked':
+      return `FAILED after ${took}: the page ran the adapter contract instead of the plan`;
     default:
       return `FAILED after ${took} (${end.kind}, ${rows} row${rows === 1 ? '' : 's'} kept): ${end.message}`;
   }
@@ -89,14 +92,14 @@ export function reportSweep(run: SweepRun): number {
     run.stop.signalled !== null,
     rescued !== null || run.unwritten.length > 0,
   );
-  out(
+  const line =
     why === null
       ? `OK: ${outcomes.length} browser${outcomes.length === 1 ? '' : 's'} completed, no row is error or timeout.`
-      : `FAILED: ${why}.`,
-  );
-  if (why !== null) return 1;
+      : `FAILED: ${why}.`;
+  out(line);
+  if (why !== null) return withSummary(run, 1, line);
   if (run.plan.ab) return abVerdictOf(run, run.plan.ab.thresholdPct);
-  return run.args.baseline ? againstBaseline(run, run.args.baseline) : 0;
+  return withSummary(run, run.args.baseline ? againstBaseline(run, run.args.baseline) : 0, line);
 }
 
 /** B against A over every browser: its table, then its verdict last (core/ab.ts). */
@@ -107,7 +110,27 @@ function abVerdictOf(run: SweepRun, thresholdPct: number): number {
   run.out(abTable(rows, decision, thresholdPct));
   run.out();
   run.out(decision.line);
-  return decision.code;
+  return withSummary(run, decision.code, decision.line, { rows, decision, thresholdPct });
+}
+
+/** --summary FILE: the run as Markdown (export/summary-markdown.ts); the exit code as it was, or 1 when the file cannot be written. */
+function withSummary(
+  run: SweepRun,
+  code: number,
+  verdict: string,
+  ab?: SummaryInput['ab'],
+): number {
+  const path = run.args.summary;
+  if (path === null) return code;
+  const text = summaryMarkdown({ docs: completeResults(run), verdict, ...(ab ? { ab } : {}) });
+  try {
+    writeAtomically(path, text);
+  } catch (e) {
+    run.fail(`--summary: ${outputFailure(path, e)}`);
+    return code === 0 ? 1 : code;
+  }
+  run.out(`Summary: ${displayPath(path)} (Markdown, ${text.length} characters)`);
+  return code;
 }
 
 /** Why the sweep fails, or null when it passes. */

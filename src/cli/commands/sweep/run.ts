@@ -15,6 +15,7 @@ import type { LaunchProgress, ProgressView } from '../../terminal/progress.ts';
 import type { StorebenchServer } from '../../server/page-server.ts';
 import type { BrowserSession, RunEnd } from '../../server/session.ts';
 import type { VariantSource } from '../../build/variant-sources.ts';
+import type { GitBuild, UserAdapter } from '../../build/user-adapters.ts';
 import type { SweepStop } from './stop.ts';
 
 /** One browser to run: how to reach it. */
@@ -44,6 +45,8 @@ export interface SweepInputs {
   readonly plan: Plan;
   /** What a plan may name, as the registries say: adapters and what packages they wrap among it. */
   readonly vocab: PlanVocabulary;
+  /** The config's adapters (storebench.config.json), built into the page beside storebench's own. */
+  readonly user: readonly UserAdapter[];
   readonly baselineDocs: readonly ResultsFile[];
   readonly targets: readonly Target[];
   /** Browsers asked for and not found: outcomes before anything runs. */
@@ -55,6 +58,8 @@ export interface SweepInputs {
 export interface SweepRun extends SweepInputs {
   /** The plan's variants built from packages (phase 2, variants.ts), to build into the page. */
   readonly variants: readonly VariantSource[];
+  /** The plan's builds of config adapters from git refs (phase 2), their worktrees removed at the end. */
+  readonly git: readonly GitBuild[];
   readonly runId: string;
   readonly token: string;
   readonly output: OutputDir;
@@ -74,6 +79,8 @@ export interface SweepRun extends SweepInputs {
   browser?: BrowserRun;
   /** Budget the browsers whose runs ended used, in ms: the rest of the pool goes to those still open (launches.ts). */
   spentMs: number;
+  /** The contract check in flight, before any timing (check.ts). */
+  checkSession?: BrowserSession;
   /** Manual labels already told that another browser's results are not recorded. */
   readonly refusedLabels: Set<string>;
   /** Files that could be written neither to --out nor to the fallback folder, each with why. */

@@ -1,0 +1,198 @@
+/**
+ * `storebench check [ADAPTER...] [--browsers a,b] [--config FILE]`: the adapter contract that
+ * storebench's own stores keep (src/adapters/contract/, the contract test runs the same), on the
+ * stores named, or on the config's adapters, in each browser. It builds the page with the config's
+ * adapters, opens its check.html in each browser (run.ts) and prints, per store and browser,
+ * whether it keeps the contract, and one line per failed contract with what was expected and what
+ * came back. A sweep runs the same check on the config's adapters before it times them.
+ *
+ * Exit codes: 0 every store keeps the contract (or cannot run in a browser, which is said); 1 a
+ * browser could not run it; 2 a store failed a check, or bad flags, names or config.
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { parsePlan, PlanError } from '../../../core/plan.ts';
+import { PROCESS_IO } from '../../args/command-io.ts';
+import { ConfigError, readConfig, type StorebenchConfig } from '../../args/config-file.ts';
+import { ArgsError, flagText, scanFlags, type FlagSpec } from '../../args/flags.ts';
+import { buildPage, REPO_ROOT } from '../../build/build-page.ts';
+import { pagePlugins } from '../../build/page-plugins.ts';
+import { removeGitBuild } from '../../build/user-adapters.ts';
+import { loadVocabulary, type Vocabulary } from '../../build/vocabulary.ts';
+import { findBrowsers, KNOWN_BROWSER_IDS } from '../../drivers/discovery.ts';
+import { makeTempFolder } from '../../files/temp.ts';
+import { startServer } from '../../server/page-server.ts';
+import type { BrowserSession } from '../../server/session.ts';
+import { checkedBrowser } from '../../terminal/contract-lines.ts';
+import { driveWith } from '../sweep/inputs.ts';
+import type { Target } from '../sweep/run.ts';
+import { prepareVariants, type Builds } from '../sweep/variants.ts';
+import { checkInBrowser } from './run.ts';
+
+const CHECK_FLAGS: Record<string, FlagSpec> = {
+  browsers: { kind: 'value', example: 'chromium,firefox' },
+  config: { kind: 'value', example: 'storebench.config.json' },
+};
+
+export const CHECK_USAGE = `Usage: storebench check [ADAPTER...] [--browsers a,b] [--config FILE]   (npm run check -- ... in storebench)
+
+Runs the adapter contract on each store in each browser: the same operations on the store and
+on the memory store, every answer compared (put, get, count, range, getMany, update, remove,
+queries, views, durability, a Worker: each only where the store declares the capability), that
+destroy really deletes, and that each declared capability has its methods. Prints one line per
+failed contract, with what was expected and what came back.
+
+  ADAPTER        stores to check: storebench's own, your config's, or variants of them
+                 (default: every adapter of the config)
+  --browsers a,b browsers (default: the config's sweep.browsers, else every one found); allowed:
+                 ${KNOWN_BROWSER_IDS.join(', ')}
+  --config FILE  the config whose adapters join storebench's (default: ./storebench.config.json)
+
+storebench sweep runs this check on the config's adapters before it times them (--no-check skips it).
+Exit codes: 0 every store keeps the contract; 1 a browser could not run it; 2 a store failed a
+check, or bad flags, store names or config.`;
+
+interface CheckInputs {
+  config: StorebenchConfig | null;
+  ids: string[];
+  browsers: string[] | null;
+}
+
+function parseCheckArgs(argv: readonly string[]): CheckInputs | 'help' {
+  const flags = scanFlags(argv, CHECK_FLAGS, { positionals: 'adapter ids' });
+  if (flags.help) return 'help';
+  const config = readConfig(flagText(flags, 'config'));
+  const split = (text: string) =>
+    text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const browsersText = flagText(flags, 'browsers') ?? config?.sweep.get('browsers');
+  const browsers = typeof browsersText === 'string' ? [...new Set(split(browsersText))] : null;
+  const unknown = (browsers ?? []).filter((b) => !KNOWN_BROWSER_IDS.includes(b));
+  if (unknown.length > 0 || browsers?.length === 0)
+    throw new ArgsError(
+      `--browsers: ${unknown.length > 0 ? `unknown ${unknown.map((b) => `"${b}"`).join(', ')}` : 'none given'}; allowed: ${KNOWN_BROWSER_IDS.join(', ')}`,
+    );
+  return { config, ids: flags.positionals.flatMap(split), browsers };
+}
+
+/** The stores to check, as the plan names them (variants in their shortest form); a PlanError says which is unknown. */
+function storesToCheck(inputs: CheckInputs, vocab: Vocabulary): string[] {
+  if (inputs.ids.length === 0) {
+    if (vocab.user.length === 0)
+      throw new ArgsError(
+        'name the stores to check (e.g. storebench check memory), or give a storebench.config.json with adapters',
+      );
+    return vocab.user.map((u) => u.id);
+  }
+  try {
+    return parsePlan({ adapters: inputs.ids.join(',') }, vocab).adapters;
+  } catch (e) {
+    if (e instanceof PlanError) throw new ArgsError(e.message);
+    throw e;
+  }
+}
+
+function targetsFor(browsers: string[] | null, fail: (line: string) => void): Target[] {
+  const found = findBrowsers();
+  const wanted = browsers ?? found.filter((b) => b.found).map((b) => b.id);
+  const targets: Target[] = [];
+  for (const id of wanted) {
+    const b = found.find((c) => c.id === id);
+    if (b?.found) targets.push(driveWith(b));
+    else fail(`${id}: not found: ${b ? b.why : 'this build cannot drive it'}`);
+  }
+  return targets;
+}
+
+export async function check(argv: readonly string[]): Promise<number> {
+  const out = (line = '') => PROCESS_IO.stdout(`${line}\n`);
+  const fail = (line: string) => PROCESS_IO.stderr(`check: ${line}\n`);
+  let inputs: CheckInputs | 'help';
+  let vocab: Vocabulary;
+  let ids: string[];
+  try {
+    inputs = parseCheckArgs(argv);
+    if (inputs === 'help') return (out(CHECK_USAGE), 0);
+    vocab = await loadVocabulary(inputs.config);
+    ids = storesToCheck(inputs, vocab);
+  } catch (e) {
+    if (!(e instanceof ArgsError) && !(e instanceof ConfigError)) throw e;
+    return (fail(`${e.message}${e instanceof ArgsError ? ' (see --help)' : ''}`), 2);
+  }
+  const targets = targetsFor(inputs.browsers, fail);
+  if (targets.length === 0) return (fail('no browser to run the contract in'), 1);
+  const builds = await prepareVariants({ ids, vocab, user: vocab.user, page: null }, { out, fail });
+  if ('exit' in builds) return builds.exit;
+  try {
+    return await checkStores(ids, targets, vocab, builds, out);
+  } finally {
+    for (const b of builds.git) removeGitBuild(b);
+  }
+}
+
+/** Build, serve, and run the contract in each browser in turn; the exit code. */
+async function checkStores(
+  ids: readonly string[],
+  targets: readonly Target[],
+  vocab: Vocabulary,
+  builds: Builds,
+  out: (line?: string) => void,
+): Promise<number> {
+  out(`storebench check: ${ids.join(', ')} in ${targets.map((t) => t.id).join(', ')}`);
+  const dir = makeTempFolder('page');
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  let session: BrowserSession | undefined;
+  const token = randomUUID();
+  try {
+    out('  building the page…');
+    await buildPage(REPO_ROOT, dir, pagePlugins({ ...builds, user: vocab.user }));
+    const server = await startServer({
+      root: dir,
+      collector: { token, onMessage: (m) => void session?.accept(m) },
+    });
+    const failed = new Set<string>();
+    let unfinished = false;
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal);
+    try {
+      for (const target of targets) {
+        if (stop.signal.aborted) break;
+        const end = await checkInBrowser({
+          origin: server.origin,
+          token,
+          target,
+          ids,
+          signal: stop.signal,
+          onSession: (s) => (session = s),
+        });
+        const seen = checkedBrowser(target.id, end);
+        for (const line of seen.lines) out(line);
+        seen.failed.forEach((id) => failed.add(id));
+        unfinished ||= seen.unfinished;
+      }
+    } finally {
+      process.off('SIGINT', onSignal);
+      await server.close();
+    }
+    return verdict(out, [...failed], unfinished || stop.signal.aborted);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function verdict(out: (line?: string) => void, failed: string[], unfinished: boolean): number {
+  out();
+  if (failed.length > 0) {
+    out(`FAILED: ${failed.join(', ')} broke the contract (the lines above say where).`);
+    return 2;
+  }
+  if (unfinished) {
+    out('FAILED: a browser could not run the contract (see above).');
+    return 1;
+  }
+  out('OK: every store keeps the contract in every browser it runs in.');
+  return 0;
+}

@@ -1,0 +1,168 @@
+/**
+ * A sweep's summary as Markdown (`--summary FILE.md`), for a pull-request comment and
+ * $GITHUB_STEP_SUMMARY: its verdict, its plan, for `--ab` the verdict table, what the run found,
+ * and the medians with their 95% intervals. It stays within a comment's 65,536 characters: the
+ * medians table, the longest part, loses rows first, and says how many are in the results files.
+ * Pure: documents and the verdict in, text out; every name from a file is escaped for Markdown.
+ */
+import type { AbDecision, AbRow } from '../core/ab.ts';
+import { checkDefaultFindings } from '../core/default-findings.ts';
+import { findingsList, type ListGroup } from '../core/findings-list.ts';
+import { formatCellRatio } from '../core/findings.ts';
+import type { CaseResult, ResultsFile } from '../core/results.ts';
+
+/** GitHub's limit on a comment is 65,536 characters; the rest is room for what a workflow adds. */
+const SUMMARY_MAX_CHARS = 60_000;
+
+export interface SummaryInput {
+  docs: readonly ResultsFile[];
+  /** The sweep's last line: OK or FAILED and why, or the A/B decision. */
+  verdict: string;
+  /** With --ab: its rows over every browser, the decision and the threshold. */
+  ab?: { rows: readonly AbRow[]; decision: AbDecision; thresholdPct: number };
+  maxChars?: number;
+}
+
+/** Text in a table cell or a line: Markdown's own characters escaped, no line break. */
+export function md(text: string): string {
+  return text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`)
+    .replace(/^-/, '\\-');
+}
+
+const times = (x: number) => `×${x.toFixed(3)}`;
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+function table(header: readonly string[], rows: readonly string[][], right: number[]): string[] {
+  const rule = header.map((_, i) => (right.includes(i) ? '---:' : '---'));
+  return [row(header), row(rule), ...rows.map(row)];
+}
+
+function planLine(docs: readonly ResultsFile[]): string {
+  const doc = docs[0];
+  if (!doc) return 'No browser completed: no results.';
+  const p = doc.run.plan;
+  const browsers = docs.map(
+    (d) =>
+      `${md(d.run.browser)} (${md(d.environment.browser.name)} ${md(d.environment.browser.version)})`,
+  );
+  const sampling = p.budgetMs
+    ? `budget ${Math.round(p.budgetMs / 1000)} s`
+    : `${p.iterations} samples a row`;
+  return `Plan: suites ${p.suites.map(md).join(', ')} · stores ${p.adapters.map(md).join(', ')} · sizes ${p.sizes.join(', ')} · ${sampling} · ${browsers.join(', ')}`;
+}
+
+function abSection(ab: NonNullable<SummaryInput['ab']>): string[] {
+  const { rows, decision, thresholdPct } = ab;
+  if (rows.length === 0) return ['No case ran on both stores.'];
+  const failing = new Set(decision.slower);
+  const lines = rows.map((r) => [
+    md(r.browser),
+    md(`${r.suite}/${r.case}`),
+    String(r.size),
+    r.ratio ? times(r.ratio.ratio) : '-',
+    r.ratio ? `[${times(r.ratio.lo)}, ${times(r.ratio.hi)}]` : md(r.why ?? ''),
+    r.ratio ? String(r.ratio.passes) : '-',
+    r.neither ? 'not compared' : failing.has(r) ? `**${r.verdict}: fails the run**` : r.verdict,
+  ]);
+  const { a, b } = rows[0] as AbRow;
+  return [
+    `#### B = \`${b}\` against A = \`${a}\``,
+    '',
+    ...table(
+      ['browser', 'case', 'size', 'B/A', '95% interval', 'passes', 'verdict'],
+      lines,
+      [2, 3, 5],
+    ),
+    '',
+    `<sub>B/A: B's median over A's in each pass (a browser launch of its own), a geometric mean over passes; its 95% interval is Student's t over the passes. slower/faster: the whole interval beyond ±${thresholdPct}%; same: within ±${thresholdPct}%; unsure: neither. A row fails the run when it is slower with the chance of any false alarm over all rows held at 5% (Holm).</sub>`,
+  ];
+}
+
+function groupLines(g: ListGroup): string[] {
+  const measured = g.measured.map((m) => {
+    const names = m.finding.names;
+    const what =
+      g.label !== null && m.finding.topic === 'fastest' && names
+        ? `${md(names.faster)} ${formatCellRatio(m.cell)} faster than ${md(names.slower)}`
+        : `${md(m.cell.adapter)} ${formatCellRatio(m.cell)}`;
+    return `${g.label !== null ? `${md(g.label)}: ` : ''}${what}: **${m.cell.verdict}**`;
+  });
+  const missing = g.missing.map(
+    (f) =>
+      `missing on ${f.every ? `every store (${f.stores.length})` : f.stores.map(md).join(', ')}: ${md(f.why)}`,
+  );
+  return [...measured, ...missing].map((l) => `  - ${md(g.browser)} · ${l}`);
+}
+
+function findingsSection(docs: readonly ResultsFile[]): string[] {
+  const topics = findingsList(checkDefaultFindings(docs));
+  if (topics.length === 0) return [];
+  return [
+    '#### What this run found',
+    '',
+    '<sub>Each finding is the ratio of two medians per operation, slower ÷ faster, with its 95% interval, and its verdict.</sub>',
+    '',
+    ...topics.flatMap((t) => [`- **${md(t.title)}**`, ...t.groups.flatMap(groupLines)]),
+  ];
+}
+
+function medianCell(c: CaseResult | undefined): string {
+  if (!c) return '';
+  if (c.status !== 'ok' || !c.stats) return c.status;
+  const ci = c.stats.medianCi;
+  const p = (x: number) => x.toPrecision(3);
+  return ci ? `${p(c.stats.median)} [${p(ci.lo)}, ${p(ci.hi)}]` : `${p(c.stats.median)} (n<6)`;
+}
+
+/** One row per case, size and store; a column per browser. */
+function medianRows(docs: readonly ResultsFile[]): string[][] {
+  const keyOf = (c: CaseResult) => JSON.stringify([c.suite, c.case, c.size, c.adapter, c.params]);
+  const byDoc = docs.map((d) => new Map(d.cases.map((c) => [keyOf(c), c])));
+  const keys = new Map<string, CaseResult>();
+  for (const d of docs) for (const c of d.cases) if (!keys.has(keyOf(c))) keys.set(keyOf(c), c);
+  return [...keys].map(([key, c]) => [
+    md(`${c.suite}/${c.case}`),
+    String(c.size),
+    md(c.adapter),
+    ...byDoc.map((cases) => medianCell(cases.get(key))),
+  ]);
+}
+
+export function summaryMarkdown(input: SummaryInput): string {
+  const { docs } = input;
+  const max = input.maxChars ?? SUMMARY_MAX_CHARS;
+  const head = [
+    `### storebench ${md(docs[0]?.run.id ?? '')}`,
+    '',
+    `**${md(input.verdict)}**`,
+    '',
+    planLine(docs),
+    '',
+    ...(input.ab ? [...abSection(input.ab), ''] : []),
+    ...findingsSection(docs),
+    '',
+    '#### Medians',
+    '',
+  ].join('\n');
+  const header = [
+    'case',
+    'size',
+    'store',
+    ...docs.map((d) => `${md(d.run.browser)}: median ms [95% CI]`),
+  ];
+  const [first, rule, ...rows] = table(header, medianRows(docs), [1]);
+  // The rows that fit, each with its line break, beside the note of how many did not.
+  const room = max - head.length - `${first}\n${rule}\n`.length - 60;
+  let used = 0;
+  let kept = 0;
+  while (kept < rows.length && used + (rows[kept] as string).length + 1 <= room)
+    used += (rows[kept++] as string).length + 1;
+  const note =
+    kept < rows.length ? [`\n(${rows.length - kept} more rows in the results files)`] : [];
+  return `${[head, first, rule, ...rows.slice(0, kept), ...note].join('\n')}\n`.slice(0, max);
+}
