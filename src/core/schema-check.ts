@@ -71,8 +71,13 @@ export interface Fault {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const patterns = new Map<string, RegExp>();
-const regex = (p: string) =>
-  patterns.get(p) ?? (patterns.set(p, new RegExp(p, 'u')), patterns.get(p) as RegExp);
+const regex = (p: string): RegExp => {
+  const known = patterns.get(p);
+  if (known) return known;
+  const made = new RegExp(p, 'u');
+  patterns.set(p, made);
+  return made;
+};
 
 /** Whether a value is of a JSON Schema type, before any other keyword; numbers are finite, as JSON has them. */
 const KIND: Record<string, (v: unknown) => boolean> = {
@@ -255,7 +260,7 @@ function expected(node: SchemaNode, value: unknown): string {
     case 'integer':
       return min === undefined ? 'a whole number' : `a whole number >= ${min}`;
     case 'number':
-      return min !== undefined && Number.isFinite(value) ? `a number >= ${min}` : 'a finite number';
+      return Number.isFinite(value) ? numberBounds(node) : 'a finite number';
     case 'string':
       return 'a string';
     case 'boolean':
@@ -271,6 +276,16 @@ function expected(node: SchemaNode, value: unknown): string {
   }
 }
 
+/** A number's bounds in words: "a finite number", "a number >= 1", "a number above 0 and below 100". */
+function numberBounds(node: SchemaNode): string {
+  const bounds = [
+    node.minimum === undefined ? '' : `>= ${node.minimum}`,
+    node.exclusiveMinimum === undefined ? '' : `above ${node.exclusiveMinimum}`,
+    node.exclusiveMaximum === undefined ? '' : `below ${node.exclusiveMaximum}`,
+  ].filter(Boolean);
+  return bounds.length === 0 ? 'a finite number' : `a number ${bounds.join(' and ')}`;
+}
+
 /** A value as a message shows it: short, and with any control character escaped by JSON. */
 export function describe(v: unknown): string {
   if (v === undefined) return 'nothing (the field is missing)';
@@ -278,5 +293,5 @@ export function describe(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (typeof v === 'object') return 'an object';
-  return `${typeof v} ${String(v)}`;
+  return typeof v === 'number' || typeof v === 'boolean' ? `${typeof v} ${v}` : typeof v;
 }
