@@ -39,6 +39,7 @@ import { CAPABILITIES, missingCapabilities } from './capabilities.ts';
 import { drivenReason } from './driven.ts';
 import { CancelledError, errorMessage, TimeoutError } from './errors.ts';
 import { passesOf, PlanError, type Plan } from './plan.ts';
+import { clipped, quoted } from './shown.ts';
 import { createRng, deriveSeed, shuffled, type Rng } from '../../fixtures/random.ts';
 import type { CaseIdentity } from './identity.ts';
 import type { CaseResult, RunInfo, StopReason } from './results.ts';
@@ -176,7 +177,7 @@ export function planGroups(plan: Plan, suites: readonly Suite[]): PlannedGroup[]
       .filter((s) => s.params)
       .map((s) => `${s.id}: ${Object.keys(s.params ?? {}).join(', ')}`);
     throw new PlanError(
-      `params: unknown ${unknownParams.map((n) => `"${n}"`).join(', ')} for suites ${suites.map((s) => s.id).join(', ')}; allowed: ${allowed.length > 0 ? allowed.join('; ') : 'none (these suites take no parameters)'}`,
+      `params: unknown ${clipped(unknownParams.map((n) => quoted(n)).join(', '), 600)} for suites ${suites.map((s) => s.id).join(', ')}; allowed: ${allowed.length > 0 ? allowed.join('; ') : 'none (these suites take no parameters)'}`,
     );
   }
   const all = suites.map((suite) => {
@@ -192,7 +193,7 @@ export function planGroups(plan: Plan, suites: readonly Suite[]): PlannedGroup[]
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) {
       throw new PlanError(
-        `cases: unknown ${unknown.map((id) => `"${id}"`).join(', ')} in suites ${suites.map((s) => s.id).join(', ')}; allowed: ${[...known].join(', ')}`,
+        `cases: unknown ${clipped(unknown.map((id) => quoted(id)).join(', '), 600)} in suites ${suites.map((s) => s.id).join(', ')}; allowed: ${[...known].join(', ')}`,
       );
     }
   }
@@ -210,7 +211,7 @@ interface Run {
   readonly emit: (event: RunEvent) => void;
   readonly sampler: Sampler;
   readonly budget: Budget;
-  readonly support: Map<string, true | string>;
+  readonly support: Map<string, Support>;
   readonly sampleTargetMs: number;
   /** A row's share of the whole run's budget (share.ts): the budget over the rows that run; Infinity without a budget. */
   readonly shareMs: number;
@@ -306,23 +307,37 @@ function carryOf(run: Run, passesDone: number): Carry {
   return { schema: CARRY_SCHEMA, runId: run.input.runId, passesDone, rows, order: run.order };
 }
 
+/**
+ * Whether a store can run here: it can (true); it honestly cannot, and supported() says why (a
+ * reason: its rows are `unsupported`); or it failed to load, supported() throwing (its rows are
+ * `error`: a broken build must fail a run, never pass as a store this browser lacks).
+ */
+type Support = true | string | { failed: string };
+
 /** Whether each adapter can run here at all, asked once. */
-async function askSupport(adapters: readonly StoreAdapter[]): Promise<Map<string, true | string>> {
-  const support = new Map<string, true | string>();
+async function askSupport(adapters: readonly StoreAdapter[]): Promise<Map<string, Support>> {
+  const support = new Map<string, Support>();
   for (const adapter of adapters) {
     try {
       support.set(adapter.id, await adapter.supported());
     } catch (e) {
-      support.set(adapter.id, `supported() threw: ${errorMessage(e)}`);
+      support.set(adapter.id, { failed: errorMessage(e) });
     }
   }
   return support;
 }
 
+/** The reason of a row whose store failed to load, or null when it loaded. */
+function loadFailure(support: Support | undefined): string | null {
+  return typeof support === 'object'
+    ? `failed to load (supported() threw): ${support.failed}`
+    : null;
+}
+
 function startRun(
   input: RunInput,
   groups: readonly PlannedGroup[],
-  support: Map<string, true | string>,
+  support: Map<string, Support>,
 ): Run {
   const { plan } = input;
   const emit = (event: RunEvent) => input.onEvent?.(event);
@@ -519,7 +534,7 @@ function resumeRows(group: Group): void {
   }
 }
 
-/** The group's rows: stores that cannot run the case are finished at once as `unsupported`. */
+/** The group's rows: stores that cannot run the case are finished at once as `unsupported`, those that failed to load as `error`. */
 function openGroup(run: Run, planned: PlannedGroup): Group | undefined {
   const { suite, c, size } = planned;
   const params = resolveSuiteParams(suite, run.plan.params);
@@ -535,12 +550,14 @@ function openGroup(run: Run, planned: PlannedGroup): Group | undefined {
   });
   const rows: Row[] = [];
   for (const adapter of run.input.adapters) {
-    const reason = unsupportedReason(run.support.get(adapter.id) ?? 'not checked', c, adapter);
+    const support = run.support.get(adapter.id) ?? 'not checked';
+    const failed = loadFailure(support);
+    const reason = failed ?? unsupportedReason(support as true | string, c, adapter);
     if (reason === null) rows.push(rowFor(run, adapter, c, identity(adapter)));
     else
       finishRow(run, {
         ...identity(adapter),
-        status: 'unsupported',
+        status: failed === null ? 'unsupported' : 'error',
         reason,
         samples: [],
         warmup: [],
@@ -583,11 +600,17 @@ function openGroup(run: Run, planned: PlannedGroup): Group | undefined {
 function pairRows(run: Run, rows: Row[], identity: (adapter: StoreAdapter) => CaseIdentity): void {
   if (rows.length === 2) return pairUp(rows);
   for (const row of rows.splice(0)) {
-    const other = run.input.adapters.find((a) => a !== row.adapter)?.id ?? 'the other store';
+    const other = run.input.adapters.find((a) => a !== row.adapter);
+    const otherId = other?.id ?? 'the other store';
+    // As when a side fails mid-run (failRow): a side that failed to load fails its partner too.
+    const failed = loadFailure(other && run.support.get(other.id));
     finishRow(run, {
       ...identity(row.adapter),
-      status: 'unsupported',
-      reason: `--ab: ${other} cannot run this case, so ${row.adapter.id} has nothing to be compared with`,
+      status: failed === null ? 'unsupported' : 'error',
+      reason:
+        failed === null
+          ? `--ab: ${otherId} cannot run this case, so ${row.adapter.id} has nothing to be compared with`
+          : `not compared: the other side of the pair, ${otherId}, ${failed}`,
       samples: row.samples,
       warmup: row.warmup,
     });

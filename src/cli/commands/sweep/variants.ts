@@ -2,7 +2,9 @@
  * Phase 2 of a sweep: the variants the plan names (core/variant.ts). An npm version is installed
  * into the cache once (or found there), a local folder is checked, and each says what identifies
  * its build; instruments (`@+N%`) need nothing. A missing version, an unreachable registry or a
- * folder that is not the package stops the sweep here with exit 2, before any build or browser.
+ * folder that is not the package (or whose entry is missing or outside it) stops the sweep here
+ * with exit 2, before any build or browser. Ctrl-C (`signal`) stops an install in progress with
+ * its npm, and removes its partial folder: exit 1, as a cancelled sweep.
  */
 import { resolve } from 'node:path';
 import {
@@ -13,6 +15,7 @@ import {
   VariantSourceError,
   type VariantSource,
 } from '../../build/variant-sources.ts';
+import { clipped } from '../../../core/shown.ts';
 import type { InputsRefused } from './inputs.ts';
 import type { SweepInputs } from './run.ts';
 
@@ -21,6 +24,7 @@ type Io = { out: (line?: string) => void; fail: (line: string) => void };
 export async function prepareVariants(
   inputs: SweepInputs,
   io: Io,
+  signal: AbortSignal,
 ): Promise<VariantSource[] | InputsRefused> {
   const wanted = packageVariants(inputs.plan.adapters, inputs.vocab);
   if (wanted.length === 0) return [];
@@ -31,23 +35,26 @@ export async function prepareVariants(
     if (missing.length === 0) return [];
     return refuse(
       io,
-      `--page: ${page} was built without ${missing.map((v) => v.id).join(', ')}; leave out --page so that the sweep builds the page with them`,
+      `--page: ${page} was built without ${clipped(missing.map((v) => v.id).join(', '))}; leave out --page so that the sweep builds the page with them`,
     );
   }
   const sources: VariantSource[] = [];
   for (const v of wanted) {
+    const shown = clipped(v.id);
     try {
-      sources.push(await variantSource(v, inputs.vocab, (line) => io.out(`  ${v.id}: ${line}`)));
+      const note = (line: string) => io.out(`  ${shown}: ${line}`);
+      sources.push(await variantSource(v, inputs.vocab, note, signal));
     } catch (e) {
       if (!(e instanceof VariantSourceError)) throw e;
-      return refuse(io, `${v.id}: ${e.message}`);
+      if (e.stopped) return refuse(io, `${shown}: ${e.message}`, 1);
+      return refuse(io, `${shown}: ${e.message}`);
     }
-    io.out(`  ${v.id}: ${describeSource(sources.at(-1) as VariantSource)}`);
+    io.out(`  ${shown}: ${describeSource(sources.at(-1) as VariantSource)}`);
   }
   return sources;
 }
 
-function refuse(io: Io, line: string): InputsRefused {
+function refuse(io: Io, line: string, exit = 2): InputsRefused {
   io.fail(line);
-  return { exit: 2 };
+  return { exit };
 }
