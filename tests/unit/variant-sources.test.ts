@@ -213,7 +213,15 @@ describe('variant sources - a local folder', () => {
         mkdirSync(join(d, 'x'));
         writeFileSync(join(d, 'x', 'package.json'), '{"name": "idb",');
       },
-      'x/package.json is not JSON: ',
+      'x/package.json is not JSON (at position 15)',
+    ],
+    [
+      'a package.json that is a symlink to a file outside, without a word of that file',
+      (d) => {
+        mkdirSync(join(d, 'x'));
+        symlinkSync('/etc/passwd', join(d, 'x', 'package.json'));
+      },
+      "x/package.json is a symlink to a file outside the folder; a local build's package.json must be its own",
     ],
     [
       'a package.json that is JSON but not an object',

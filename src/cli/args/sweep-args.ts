@@ -6,7 +6,7 @@
  */
 import { isIP } from 'node:net';
 import { MIN_SAMPLES_ON_TIME_CAP } from '../../core/allocator.ts';
-import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../../core/compare.ts';
+import { DEFAULT_THRESHOLD_PCT, parseThreshold, THRESHOLD_RANGE } from '../../core/compare.ts';
 import {
   AB_THRESHOLD_RANGE,
   DEFAULT_AB_THRESHOLD_PCT,
@@ -28,7 +28,7 @@ import {
 } from '../../core/plan.ts';
 import { MAX_SHARDS } from '../../core/shard.ts';
 import { clipped, quoted } from '../../core/shown.ts';
-import { abPasses, abPassesProblem } from '../../core/ab-plan.ts';
+import { abBudgetFor, abPasses, abPassesNeeded, abPassesProblem } from '../../core/ab-plan.ts';
 import { formatPercent, percentOrProblem } from '../../core/percent.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec, type ScannedFlags } from './flags.ts';
 import { DEFAULT_HOST } from '../server/page-server.ts';
@@ -448,8 +448,10 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --ab A,B           B against A in one run: the two stores sample as adjacent pairs in balanced order, each',
     "                     pass in a browser launch of its own, and each row's B/A has its 95% interval over those",
     '                     launches; a row is slower, faster, same or unsure against ±threshold (instead of --adapters);',
-    `                     its budget is ${formatDuration(AB_BUDGET_MS)} per browser unless --budget says otherwise`,
-    `  --threshold P      with --baseline or --ab: the slowdown that counts as a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
+    `                     its budget is ${formatDuration(AB_BUDGET_MS)} per browser unless --budget says otherwise, at least ${formatDuration(abBudgetFor(abPassesNeeded()) ?? 0)}`,
+    `                     (${abPassesNeeded()} launches, the fewest an interval needs); not with the driven suites`,
+    `  --threshold P      with --baseline or --ab: the slowdown that counts as a regression (default: ${DEFAULT_THRESHOLD_PCT}%);`,
+    `                     ${formatPercent(THRESHOLD_RANGE.min)} to ${formatPercent(THRESHOLD_RANGE.max)} with --baseline, ${formatPercent(AB_THRESHOLD_RANGE.min)} to ${formatPercent(AB_THRESHOLD_RANGE.max)} with --ab, at most ${AB_THRESHOLD_RANGE.decimals} decimals`,
     '  --no-build         reuse dist/ if it exists instead of building the page',
     '  --page DIR         serve the page already built in DIR (npm run study builds once for all its parts)',
     '  --study ID/PART    tag the results as a part of a study (set by npm run study, which reads them back)',

@@ -6,9 +6,16 @@
  * the installed packages (variants-plugin.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { PlanVocabulary } from '../../core/plan.ts';
 import { packagesFor, parseVariant, type ParsedVariant, type Wraps } from '../../core/variant.ts';
 import { clipped, quoted } from '../../core/shown.ts';
@@ -237,12 +244,18 @@ function readPackageJson(dir: string, shown: string): Record<string, unknown> {
     throw new VariantSourceError(
       `${shown}/package.json is ${kind.size} bytes, more than a package's (${MAX_PACKAGE_JSON_BYTES} at most): give the folder of the package itself`,
     );
+  if (!realpathSync(file).startsWith(`${realpathSync(dir)}${sep}`))
+    throw new VariantSourceError(
+      `${shown}/package.json is a symlink to a file outside the folder; a local build's package.json must be its own`,
+    );
   let pkg: unknown;
   try {
     pkg = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
+    // Where, never what: JSON.parse quotes the text it stopped at, which need not be a package's.
+    const at = /position \d+|line \d+ column \d+|end of JSON input/.exec(String(e))?.[0];
     throw new VariantSourceError(
-      `${shown}/package.json is not JSON: ${clipped(e instanceof Error ? e.message : String(e))}`,
+      `${shown}/package.json is not JSON${at === undefined ? '' : ` (at ${at})`}`,
     );
   }
   if (pkg === null || typeof pkg !== 'object' || Array.isArray(pkg))
