@@ -108,6 +108,19 @@ test('broken builds - a folder whose entry is outside it, or missing, exits 2 wi
       expect(run.stdout).not.toContain('building the page');
       for (const line of passwd) expect(run.log).not.toContain(line);
     }
+    // One folder written two ways would be bundled once under two names.
+    const ok = idbFolder(root, 'ok', { main: 'index.js' }, 'export const openDB = () => null;');
+    const twice = await refused([
+      ...C,
+      '--ab',
+      `idb@file:${ok},idb@file:${ok}/.`,
+      '--out',
+      join(root, 'out'),
+    ]);
+    expect(twice.code, twice.log).toBe(2);
+    expect(twice.stderr.trim(), twice.log).toBe(
+      `sweep: "idb@file:${ok}" and "idb@file:${ok}/." are one build, the folder ${ok}: name it once`,
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -343,14 +343,15 @@ describe('variant sources - npm', () => {
     );
   });
 
-  it('names an unreachable registry and the error code, and leaves no cache folder behind', async () => {
+  it('says which registry it asks before asking, names an unreachable one and the error code, and leaves no cache folder behind', async () => {
     process.env.npm_config_registry = 'http://127.0.0.1:9/';
-    process.env.npm_config_fetch_retries = '0';
+    const notes: string[] = [];
     await expect(
-      npmSource(variant('idb@8.0.4', 'version'), WRAPS.idb as Wraps, tmp, () => {}),
+      npmSource(variant('idb@8.0.4', 'version'), WRAPS.idb as Wraps, tmp, (l) => notes.push(l)),
     ).rejects.toThrow(
       /^the npm registry http:\/\/127\.0\.0\.1:9\/ could not be reached \(ECONNREFUSED\) while looking up idb@8\.0\.4$/,
     );
+    expect(notes).toEqual(['looking up idb@8.0.4 on http://127.0.0.1:9/']);
     expect(execFileSync('ls', ['-A', tmp], { encoding: 'utf8' })).toBe('');
   }, 60_000);
 });

@@ -6,6 +6,7 @@
  * with exit 2, before any build or browser. Ctrl-C (`signal`) stops an install in progress with
  * its npm, and removes its partial folder: exit 1, as a cancelled sweep.
  */
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   builtVariants,
@@ -15,7 +16,7 @@ import {
   VariantSourceError,
   type VariantSource,
 } from '../../build/variant-sources.ts';
-import { clipped } from '../../../core/shown.ts';
+import { clipped, quoted } from '../../../core/shown.ts';
 import type { InputsRefused } from './inputs.ts';
 import type { SweepInputs } from './run.ts';
 
@@ -51,7 +52,28 @@ export async function prepareVariants(
     }
     io.out(`  ${shown}: ${describeSource(sources.at(-1) as VariantSource)}`);
   }
+  const twice = sameFolder(sources);
+  if (twice !== null) return refuse(io, twice);
   return sources;
+}
+
+/**
+ * Two local variants that are one folder written two ways (`file:./x` and `file:x`): the page
+ * would bundle that folder once for both, so they would be one build under two names (and, with
+ * --ab, the same store compared with itself). Null when every folder is another.
+ */
+function sameFolder(sources: readonly VariantSource[]): string | null {
+  const seen = new Map<string, string>();
+  for (const s of sources) {
+    const dir = s.local[0];
+    if (dir === undefined) continue;
+    const real = realpathSync(dir);
+    const first = seen.get(real);
+    if (first !== undefined)
+      return `${quoted(first)} and ${quoted(s.id)} are one build, the folder ${clipped(real)}: name it once`;
+    seen.set(real, s.id);
+  }
+  return null;
 }
 
 function refuse(io: Io, line: string, exit = 2): InputsRefused {
