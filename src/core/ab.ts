@@ -125,7 +125,7 @@ export interface AbDecision {
  * the spread the rows showed, passesToDecide), and for the rest, why more passes would not and
  * what would instead.
  */
-export function undecidedAdvice(
+function undecidedAdvice(
   rows: readonly AbRow[],
   thresholdPct: number,
   maxUnsure = AB_MAX_UNSURE,

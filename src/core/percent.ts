@@ -28,7 +28,7 @@ export function formatPercent(pct: number): string {
 }
 
 /** What a range allows, in words: `from 0.01% to 99.99%, at most 2 decimals`. */
-export function percentAllowed(range: PercentRange): string {
+function percentAllowed(range: PercentRange): string {
   const decimals =
     range.decimals === 0
       ? 'a whole number'

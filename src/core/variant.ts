@@ -66,7 +66,7 @@ export const VARIANT_FORMS =
 
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 /** An instrument's slowdown: +0.1% to +100%, in tenths, as the instrument's busy wait resolves it. */
-export const INSTRUMENT_RANGE: PercentRange = { min: 0.1, max: 100, decimals: 1 };
+const INSTRUMENT_RANGE: PercentRange = { min: 0.1, max: 100, decimals: 1 };
 
 /**
  * The registered adapter `id` names a variant of, the longest that fits (so an id with an `@`

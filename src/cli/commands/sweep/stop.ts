@@ -59,7 +59,7 @@ export class SweepStop {
       process.stderr.write(
         this.browsersStarted
           ? `sweep: ${sig}: stopping; the browser is closed and the rows so far are kept (again to quit at once)\n`
-          : `sweep: ${sig}: stopping before any browser starts; an install in progress is stopped and its partial folder removed (again to quit at once)\n`,
+          : `sweep: ${sig}: stopping before any browser starts: an install in progress is stopped and its partial folder removed, and nothing more starts (again to quit at once)\n`,
       );
       return;
     }
