@@ -14,7 +14,8 @@ import {
   type AbVerdict,
   type PairedRatio,
 } from './paired.ts';
-import { plannedLooksOf } from './plan.ts';
+import { abBudgetFor, abPassesNeeded, AB_LAUNCH_RULE, passesToDecide } from './ab-plan.ts';
+import { formatDuration, plannedLooksOf, PLAN_LIMITS } from './plan.ts';
 import type { CaseResult, ResultsFile } from './results-schema.ts';
 
 /** One case of an A/B run in one browser: B against A. */
@@ -38,6 +39,9 @@ export interface AbRow {
   neither?: true;
 }
 
+/** Why a row both of whose sides ran has no B/A interval. */
+const TOO_FEW_PASSES = 'too few passes with samples on both sides for an interval';
+
 /** The rows of one A/B results document; none for a document of another kind of plan. */
 export function abRows(doc: ResultsFile): AbRow[] {
   const ab = doc.run.plan.ab;
@@ -55,7 +59,7 @@ export function abRows(doc: ResultsFile): AbRow[] {
     const why = both
       ? ratio
         ? undefined
-        : 'too few passes with samples on both sides for an interval'
+        : TOO_FEW_PASSES
       : [rowA, rowB]
           .filter((r) => r.status !== 'ok')
           .map((r) => `${r.adapter} ${r.status}: ${r.reason ?? ''}`)
@@ -148,6 +152,58 @@ export interface AbDecision {
   tally: Record<AbVerdict, number>;
 }
 
+/**
+ * What would decide enough of the unsure rows for a verdict, in words: the passes that would (at
+ * the spread the rows showed, passesToDecide), and for the rest, why more passes would not and
+ * what would instead.
+ */
+function undecidedAdvice(
+  rows: readonly AbRow[],
+  thresholdPct: number,
+  maxUnsure = AB_MAX_UNSURE,
+): string {
+  const unsure = rows.filter((r) => r.verdict === 'unsure');
+  const toDecide = unsure.length - Math.floor(maxUnsure * rows.length);
+  const thin = unsure.filter((r) => r.ratio === null && r.why === TOO_FEW_PASSES);
+  const sideless = unsure.filter((r) => r.ratio === null && r.why !== TOO_FEW_PASSES);
+  const measured = unsure.flatMap((r) => (r.ratio === null ? [] : [r.ratio]));
+  const passes = measured
+    .map((r) => passesToDecide(r, thresholdPct))
+    .filter((k): k is number => k !== null)
+    .sort((a, b) => a - b);
+  const enough = passes[toDecide - 1];
+  if (enough !== undefined)
+    return `${AB_ADVICE_PASSES}, ${morePasses(enough)} would decide enough of them`;
+  const parts: string[] = [];
+  const most = passes.at(-1);
+  if (most !== undefined)
+    parts.push(`${passes.length} of them would be decided by ${morePasses(most)}`);
+  const stuck = measured.length - passes.length;
+  if (stuck > 0)
+    parts.push(
+      `${stuck} would stay unsure even in ${PLAN_LIMITS.maxPasses} passes, the most there can be: their B/A lies too near ±${thresholdPct}% or moves too much between passes; less noise within each pass would help (a quieter machine, or --auto ci:1% for more samples in each)`,
+    );
+  if (thin.length > 0)
+    parts.push(
+      `${thin.length} had samples on both sides in fewer than ${abPassesNeeded()} passes: a longer --budget gives each row samples in more of them`,
+    );
+  if (sideless.length > 0)
+    parts.push(
+      `${sideless.length} had a side that did not run, which no number of passes changes (see each row's why)`,
+    );
+  return parts.join('; ');
+}
+
+/** `k passes (--auto passes:k, with --budget B or more, <how a sweep spends it>)`. */
+function morePasses(k: number): string {
+  const budget = abBudgetFor(k);
+  return `${k} passes (--auto passes:${k}${budget === null ? '' : `, with --budget ${formatDuration(budget)} or more, ${AB_LAUNCH_RULE}`})`;
+}
+
+/** Where undecidedAdvice's passes come from, as its line says it. */
+const AB_ADVICE_PASSES =
+  "at the spread these rows showed (their B/A's mean and spread over passes, as measured)";
+
 /** One verdict over every row of every browser. */
 export function abDecision(
   all: readonly AbRow[],
@@ -182,7 +238,7 @@ export function abDecision(
   if (rows.length === 0 || tally.unsure > maxUnsure * rows.length) {
     return {
       code: AB_EXIT.undecided,
-      line: `UNDECIDED: ${rows.length === 0 ? 'no row was compared' : `${tally.unsure} of ${rows.length} rows are unsure, more than ${Math.round(maxUnsure * 100)}%: a slowdown could hide among them; a longer --budget gives more launches`}. ${words}.`,
+      line: `UNDECIDED: ${rows.length === 0 ? 'no row was compared' : `${tally.unsure} of ${rows.length} rows are unsure, more than ${Math.round(maxUnsure * 100)}%: a slowdown could hide among them; ${undecidedAdvice(rows, thresholdPct, maxUnsure)}`}. ${words}.`,
       slower,
       tally,
     };

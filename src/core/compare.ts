@@ -15,6 +15,7 @@
  * interval still reaches past +T.
  */
 import { BETWEEN_RUNS, rowScatter, shiftScatter, type BetweenRuns } from './between-runs.ts';
+import { percentOrProblem, type PercentRange } from './percent.ts';
 import type { CaseResult, ResultsFile } from './results.ts';
 import {
   logRatio,
@@ -173,12 +174,13 @@ export interface Comparison {
   coverage: { okInBoth: number; compared: number; why: Record<string, number> };
 }
 
-/** A threshold as given on the command line or in the page: `5%` or `5` (percent), 0 to 1000. */
+/** The thresholds a comparison takes: 0% to 1000%, in hundredths of a percent (percent.ts). */
+export const THRESHOLD_RANGE: PercentRange = { min: 0, max: 1000, decimals: 2 };
+
+/** A threshold as given on the command line or in the page: `5%` or `5` (percent). */
 export function parseThreshold(text: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
-  const pct = m ? Number(m[1]) : NaN;
-  if (!(pct >= 0 && pct <= 1000))
-    throw new RangeError(`threshold: "${text}" is not a percentage from 0% to 1000%, e.g. 5%`);
+  const pct = percentOrProblem('threshold:', text, THRESHOLD_RANGE, '5%');
+  if (typeof pct === 'string') throw new RangeError(pct);
   return pct;
 }
 

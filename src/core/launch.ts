@@ -9,7 +9,7 @@
  * "Rigorous Benchmarking in Reasonable Time" (ISMM 2013).
  *
  * The sweep runs one launch per pass by default, as long as each gets MIN_LAUNCH_MS of the budget
- * (defaultLaunches). Pairs of default Chromium sweeps here differed beyond their intervals on 7 to
+ * (launch-budget.ts, defaultLaunches). Pairs of default Chromium sweeps here differed beyond their intervals on 7 to
  * 11 of 92 rows in 12 launches, and on 8 to 26 of 94 in one (docs/precision.md, "What it
  * changed").
  *
@@ -50,18 +50,6 @@ export interface LaunchOrder {
 
 export class LaunchError extends Error {
   override readonly name = 'LaunchError';
-}
-
-/**
- * Sampling time a launch gets at the least by default. Starting a browser costs 1 to 5 s here, on
- * top of the budget: launches of 25 s keep that under a sixth of the wall time.
- */
-const MIN_LAUNCH_MS = 25_000;
-
-/** Launches by default: one per pass, as long as each gets MIN_LAUNCH_MS of the budget (one without a budget). */
-export function defaultLaunches(passes: number, budgetMs: number | undefined): number {
-  if (budgetMs === undefined) return 1;
-  return Math.max(1, Math.min(passes, Math.floor(budgetMs / MIN_LAUNCH_MS)));
 }
 
 /** The key of a row across launches. */

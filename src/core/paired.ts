@@ -60,7 +60,7 @@ export interface PairedRatio {
 }
 
 /** Fewest passes for an interval: with two, Student's t has one degree of freedom and the interval is ±12.7 standard errors. */
-const PAIRED_MIN_PASSES = 2;
+export const PAIRED_MIN_PASSES = 2;
 
 /**
  * The pass counts a comparison looks at: the plan's planned looks (sequential.plannedLooks), or,

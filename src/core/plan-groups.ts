@@ -3,6 +3,7 @@
  * size. A group is one case at one size, on every store that can run it.
  */
 import { PlanError, type Plan } from './plan.ts';
+import { clipped, quoted } from './shown.ts';
 import { resolveSuiteParams, type BenchCase, type Suite } from './suite.ts';
 
 export interface PlannedGroup {
@@ -32,7 +33,7 @@ export function planGroups(plan: Plan, suites: readonly Suite[]): PlannedGroup[]
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) {
       throw new PlanError(
-        `cases: unknown ${unknown.map((id) => `"${id}"`).join(', ')} in suites ${suites.map((s) => s.id).join(', ')}; allowed: ${[...known].join(', ')}`,
+        `cases: unknown ${clipped(unknown.map((id) => quoted(id)).join(', '), 600)} in suites ${suites.map((s) => s.id).join(', ')}; allowed: ${[...known].join(', ')}`,
       );
     }
   }
@@ -51,6 +52,6 @@ function checkParams(plan: Plan, suites: readonly Suite[]): void {
     .filter((s) => s.params)
     .map((s) => `${s.id}: ${Object.keys(s.params ?? {}).join(', ')}`);
   throw new PlanError(
-    `params: unknown ${unknownParams.map((n) => `"${n}"`).join(', ')} for suites ${suites.map((s) => s.id).join(', ')}; allowed: ${allowed.length > 0 ? allowed.join('; ') : 'none (these suites take no parameters)'}`,
+    `params: unknown ${clipped(unknownParams.map((n) => quoted(n)).join(', '), 600)} for suites ${suites.map((s) => s.id).join(', ')}; allowed: ${allowed.length > 0 ? allowed.join('; ') : 'none (these suites take no parameters)'}`,
   );
 }

@@ -2,9 +2,12 @@
  * The plan: what to run. One shape for the page controls, the URL query and the sweep's flags,
  * parsed and checked in one place so every entry point rejects bad input the same way.
  */
+import { canonicalJson } from './canonical-json.ts';
 import { parseShard, ShardError, type Shard } from './shard.ts';
 import type { ParamValue } from './identity.ts';
 import { DEFAULT_LOOKS, plannedLooks } from './sequential.ts';
+import { formatPercent, percentOrProblem, type PercentRange } from './percent.ts';
+import { clipped, quoted } from './shown.ts';
 import { parseVariant, VariantError, type Wraps } from './variant.ts';
 
 export interface Plan {
@@ -236,23 +239,66 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
   const auto = parseSampling(fields);
   // The default plan's suites and cases only when neither is named: --suites insert is all of insert.
   const named = fields.suites !== undefined || fields.cases !== undefined;
-  const defaults =
-    !named && DEFAULT_SUITES.every((s) => vocab.suites.includes(s)) ? [...DEFAULT_SUITES] : [];
+  const defaults = !named && DEFAULT_SUITES.every((s) => vocab.suites.includes(s));
+  // Older versions of a store (ids with an @) run only when named.
+  const adapters =
+    fields.adapters === undefined
+      ? vocab.adapters.filter((a) => !a.includes('@'))
+      : parseAdapters(fields.adapters, vocab);
   return {
     suites:
       fields.suites !== undefined
         ? parseNames('suites', fields.suites, vocab.suites)
-        : defaults.length > 0
-          ? defaults
+        : defaults
+          ? [...DEFAULT_SUITES]
           : [...vocab.suites],
-    // Older versions of a store (ids with an @) run only when named.
-    adapters:
-      fields.adapters === undefined
-        ? vocab.adapters.filter((a) => !a.includes('@'))
-        : parseAdapters(fields.adapters, vocab),
+    adapters,
+    ...sampleFields(fields, vocab, defaults),
+    // Added only when on, so plans and files from before these fields read exactly as they did.
+    ...optional('auto', auto),
+    ...optional(
+      'budgetMs',
+      auto
+        ? fields.budget === undefined
+          ? DEFAULT_BUDGET_MS
+          : parseDuration('budget', fields.budget, PLAN_LIMITS.minBudgetMs, PLAN_LIMITS.maxBudgetMs)
+        : undefined,
+    ),
+    ...optional(
+      'worker',
+      fields.worker === undefined ? undefined : parseSwitch('worker', fields.worker) || undefined,
+    ),
+    ...optional(
+      'cases',
+      fields.cases !== undefined
+        ? parseCaseIds(fields.cases)
+        : defaults
+          ? [...DEFAULT_CASES]
+          : undefined,
+    ),
+    ...optional('shard', fields.shard === undefined ? undefined : parseShardField(fields.shard)),
+    ...optional('study', fields.study === undefined ? undefined : parseStudyTag(fields.study)),
+    ...optional(
+      'cpuThrottle',
+      fields.cpuThrottle === undefined ? undefined : parseThrottle(fields.cpuThrottle),
+    ),
+    ...optional(
+      'ab',
+      fields.ab === undefined ? undefined : parseAb(fields.ab, fields.adapters, adapters, auto),
+    ),
+  };
+}
+
+/** The fields of how each row is sampled and of what: sizes to params. */
+function sampleFields(
+  fields: PlanFields,
+  vocab: PlanVocabulary,
+  defaults: boolean,
+): Pick<Plan, 'sizes' | 'iterations' | 'warmup' | 'seed' | 'timeoutMs' | 'fixture' | 'params'> {
+  return {
     sizes:
       fields.sizes === undefined
-        ? [...(defaults.length > 0 ? DEFAULT_PLAN_SIZES : DEFAULT_PLAN.sizes)]
+        ? [...(defaults ? DEFAULT_PLAN_SIZES : DEFAULT_PLAN.sizes)]
         : parseIntList('sizes', fields.sizes, 1, PLAN_LIMITS.maxSize),
     iterations:
       fields.iterations === undefined
@@ -276,66 +322,38 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
         : (parseNames('fixture', fields.fixture, vocab.fixtures, 1)[0] as string),
     params:
       fields.params === undefined
-        ? defaults.length > 0
+        ? defaults
           ? { ...DEFAULT_PLAN_PARAMS }
           : {}
         : parseParams(fields.params),
-    // Added only when on, so plans and files from before these fields read exactly as they did.
-    ...optional('auto', auto),
-    ...optional(
-      'budgetMs',
-      auto
-        ? fields.budget === undefined
-          ? DEFAULT_BUDGET_MS
-          : parseDuration('budget', fields.budget, PLAN_LIMITS.minBudgetMs, PLAN_LIMITS.maxBudgetMs)
-        : undefined,
-    ),
-    ...optional(
-      'worker',
-      fields.worker === undefined ? undefined : parseSwitch('worker', fields.worker) || undefined,
-    ),
-    ...optional(
-      'cases',
-      fields.cases !== undefined
-        ? parseCaseIds(fields.cases)
-        : defaults.length > 0
-          ? [...DEFAULT_CASES]
-          : undefined,
-    ),
-    ...optional('shard', fields.shard === undefined ? undefined : parseShardField(fields.shard)),
-    ...optional('study', fields.study === undefined ? undefined : parseStudyTag(fields.study)),
-    ...optional(
-      'cpuThrottle',
-      fields.cpuThrottle === undefined ? undefined : parseThrottle(fields.cpuThrottle),
-    ),
-    ...optional(
-      'ab',
-      fields.ab === undefined ? undefined : parseAb(fields.ab, fields.adapters, auto),
-    ),
   };
 }
 
 /** The slowdown an A/B row is judged against when none is given: 5%, as the regression gate's. */
 export const DEFAULT_AB_THRESHOLD_PCT = 5;
 
-/** `ab`: the threshold in percent (`5` or `5%`), for a plan of exactly two adapters, A then B, sampled adaptively. */
+/**
+ * The thresholds an A/B row may be judged against: above 0 and below 100% (at 100% a faster B
+ * would need a ratio below 0), in hundredths of a percent, finer than any interval here resolves.
+ */
+export const AB_THRESHOLD_RANGE: PercentRange = { min: 0.01, max: 99.99, decimals: 2 };
+
+/**
+ * `ab`: the threshold in percent (`5` or `5%`), for a plan of exactly two adapters, A then B,
+ * sampled adaptively. `adapters` are the plan's, already normalised (`idb@+05%` is `idb@+5%`), so
+ * two spellings of one store are one store here as they are in the page.
+ */
 function parseAb(
   text: string,
-  adapters: string | undefined,
+  given: string | undefined,
+  adapters: readonly string[],
   auto: AutoSampling | undefined,
 ): Plan['ab'] {
-  const pct = Number(text.trim().replace(/%$/, ''));
-  if (!/^\d+(\.\d+)?%?$/.test(text.trim()) || !(pct > 0) || pct >= 100)
+  const pct = percentOrProblem('ab:', text, AB_THRESHOLD_RANGE, '5%');
+  if (typeof pct === 'string') throw new PlanError(pct);
+  if (given === undefined || adapters.length !== 2)
     throw new PlanError(
-      `ab: "${text}" is not a threshold; allowed: a percentage above 0 and below 100, e.g. 5%`,
-    );
-  const pair = (adapters ?? '')
-    .split(',')
-    .map((a) => a.trim())
-    .filter(Boolean);
-  if (pair.length !== 2 || pair[0] === pair[1])
-    throw new PlanError(
-      `ab: compares two different stores, A then B; the plan has ${pair.length === 0 ? 'every store' : pair.join(', ')}`,
+      `ab: compares two different stores, A then B; ${abPairProblem(given, adapters)}`,
     );
   if (!auto)
     throw new PlanError(
@@ -344,13 +362,28 @@ function parseAb(
   return { thresholdPct: pct };
 }
 
+/** What is wrong with an A/B pair that is not two stores, as the user gave it. */
+function abPairProblem(given: string | undefined, adapters: readonly string[]): string {
+  if (given === undefined) return 'the plan has every store';
+  const names = splitList(given);
+  if (adapters.length === 1 && names.length > 1)
+    return `${names.map((n) => quoted(n)).join(' and ')} are one store, ${quoted(adapters[0] as string)}`;
+  return `the plan has ${adapters.length}: ${clipped(adapters.join(', '))}`;
+}
+
+const splitList = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 /** A rate from 1 to MAX_CPU_THROTTLE, in tenths; 1 is no throttling, so it reads as absent. */
 function parseThrottle(text: string): number | undefined {
   const t = text.trim();
   const rate = Number(t);
   if (!/^\d+(\.\d)?$/.test(t) || rate < 1 || rate > MAX_CPU_THROTTLE)
     throw new PlanError(
-      `cpu-throttle: "${text}" is not a rate; allowed: 1 to ${MAX_CPU_THROTTLE}, e.g. 4 (about 4 times slower)`,
+      `cpu-throttle: ${quoted(text)} is not a rate; allowed: 1 to ${MAX_CPU_THROTTLE}, e.g. 4 (about 4 times slower)`,
     );
   return rate === 1 ? undefined : rate;
 }
@@ -359,7 +392,7 @@ function parseStudyTag(text: string): string {
   const tag = text.trim();
   if (!STUDY_TAG.test(tag))
     throw new PlanError(
-      `study: "${text}" is not a study part such as pouchdb-2.2/paging (set by npm run study)`,
+      `study: ${quoted(text)} is not a study part such as pouchdb-2.2/paging (set by npm run study)`,
     );
   return tag;
 }
@@ -405,7 +438,7 @@ export function parseDuration(field: string, text: string, min: number, max: num
   const t = text.trim().toLowerCase().replace(/\s+/g, '');
   const allowed = `allowed: ${formatDuration(min)} to ${formatDuration(max)}, written like 10m, 90s, 1m30s or 1h`;
   if (!/^(\d+(\.\d+)?(h|ms|m|s))+$/.test(t))
-    throw new PlanError(`${field}: "${text}" is not a duration; ${allowed}`);
+    throw new PlanError(`${field}: ${quoted(text)} is not a duration; ${allowed}`);
   let ms = 0;
   for (const [, value, , unit] of t.matchAll(/(\d+(\.\d+)?)(h|ms|m|s)/g))
     ms += Number(value) * (DURATION_UNITS[unit as string] as number);
@@ -448,7 +481,7 @@ export function planToFields(
     ...(plan.shard ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}),
     ...(plan.study ? { study: plan.study } : {}),
     ...(plan.cpuThrottle ? { cpuThrottle: String(plan.cpuThrottle) } : {}),
-    ...(plan.ab ? { ab: `${plan.ab.thresholdPct}%` } : {}),
+    ...(plan.ab ? { ab: formatPercent(plan.ab.thresholdPct) } : {}),
   };
 }
 
@@ -494,6 +527,26 @@ export function planToQuery(plan: Plan): URLSearchParams {
   return query;
 }
 
+/**
+ * Why the page would not run this plan as it is, or null: the plan written into a URL query
+ * (planToQuery) and read back as the page reads it (planFieldsFromQuery, parsePlan) must give the
+ * same plan. The sweep checks it before it builds anything, so a plan it accepts never reaches a
+ * page that refuses it ("bad page URL") or runs another one.
+ */
+export function planQueryProblem(plan: Plan, vocab: PlanVocabulary): string | null {
+  let read: Plan;
+  try {
+    read = parsePlan(planFieldsFromQuery(planToQuery(plan)), vocab);
+  } catch (e) {
+    if (!(e instanceof PlanError)) throw e;
+    return `the page would refuse this plan's URL: ${e.message}`;
+  }
+  const keys = [...new Set([...Object.keys(plan), ...Object.keys(read)])] as (keyof Plan)[];
+  const differs = keys.find((k) => canonicalJson(plan[k]) !== canonicalJson(read[k]));
+  if (differs === undefined) return null;
+  return `the page would read ${differs} as ${clipped(canonicalJson(read[differs]) ?? 'nothing')}, not ${clipped(canonicalJson(plan[differs]) ?? 'nothing')}`;
+}
+
 function parseNames(
   field: string,
   text: string,
@@ -509,7 +562,7 @@ function parseNames(
   const unknown = names.filter((n) => !allowed.includes(n));
   if (unknown.length > 0) {
     throw new PlanError(
-      `${field}: unknown ${unknown.map((n) => `"${n}"`).join(', ')}; allowed: ${allowed.join(', ')}`,
+      `${field}: unknown ${clipped(unknown.map((n) => quoted(n)).join(', '), 600)}; allowed: ${allowed.join(', ')}`,
     );
   }
   if (exactly !== undefined && names.length !== exactly)
@@ -545,7 +598,9 @@ function parseAdapters(text: string, vocab: PlanVocabulary): string[] {
 function parseInteger(field: string, text: string, min: number, max: number): number {
   const trimmed = text.trim().replace(/_/g, '');
   if (!/^\d+$/.test(trimmed))
-    throw new PlanError(`${field}: "${text}" is not a whole number; allowed: ${min} to ${max}`);
+    throw new PlanError(
+      `${field}: ${quoted(text)} is not a whole number; allowed: ${min} to ${max}`,
+    );
   const n = Number(trimmed);
   if (n < min || n > max)
     throw new PlanError(`${field}: ${n} is out of range; allowed: ${min} to ${max}`);
@@ -576,14 +631,25 @@ function parseParams(text: string): Record<string, ParamValue> {
     const value = pair.slice(eq + 1).trim();
     if (eq < 1 || !/^[A-Za-z][A-Za-z0-9]*$/.test(name) || value === '') {
       throw new PlanError(
-        `params: "${pair}" is not name=value; write e.g. chunkSizes=1,10,100;pageSize=10`,
+        `params: ${quoted(pair)} is not name=value; write e.g. chunkSizes=1,10,100;pageSize=10`,
       );
     }
-    if (/^\d+(,\d+)+$/.test(value)) out[name] = value.split(',').map(Number);
-    else if (/^\d+$/.test(value)) out[name] = Number(value);
-    else out[name] = value;
+    out[name] = paramValue(value);
   }
   return out;
+}
+
+/**
+ * A parameter's value: whole numbers as numbers, a list of them as a list, anything else as its
+ * text. Numbers only while they are exact: 1e400 digits read as Infinity, which writes back as
+ * the text "Infinity", and the page would then run another plan than the sweep's.
+ */
+function paramValue(value: string): ParamValue {
+  const exact = (t: string) => Number.isSafeInteger(Number(t));
+  if (/^\d+(,\d+)+$/.test(value) && value.split(',').every(exact))
+    return value.split(',').map(Number);
+  if (/^\d+$/.test(value) && exact(value)) return Number(value);
+  return value;
 }
 
 export function formatParams(params: Readonly<Record<string, ParamValue>>): string {
@@ -601,7 +667,7 @@ function parseSwitch(field: string, text: string): boolean {
   if (t === '' || ON.includes(t)) return true;
   if (OFF.includes(t)) return false;
   throw new PlanError(
-    `${field}: "${text}" is not on or off; allowed: ${[...ON, ...OFF].join(', ')}`,
+    `${field}: ${quoted(text)} is not on or off; allowed: ${[...ON, ...OFF].join(', ')}`,
   );
 }
 
@@ -613,6 +679,12 @@ const AUTO_KEYS = {
   passes: 'passes',
   looks: 'looks',
 } as const;
+/** Adaptive sampling's target: PLAN_LIMITS' fractions as percentages, in hundredths of a percent. */
+const CI_RANGE: PercentRange = {
+  min: PLAN_LIMITS.minTargetRelCi * 100,
+  max: PLAN_LIMITS.maxTargetRelCi * 100,
+  decimals: 2,
+};
 const AUTO_EXAMPLE = 'ci:2%,min-n:6,max-n:1000,max-ms:60000,passes:12,looks:4';
 
 /**
@@ -633,17 +705,13 @@ function parseAuto(text: string): AutoSampling | undefined {
     const value = part.slice(colon + 1).trim();
     if (colon < 1 || !(key in AUTO_KEYS)) {
       throw new PlanError(
-        `auto: "${part}" is not key:value with a key of ${Object.keys(AUTO_KEYS).join(', ')}; write e.g. ${AUTO_EXAMPLE}, or on, or off`,
+        `auto: ${quoted(part)} is not key:value with a key of ${Object.keys(AUTO_KEYS).join(', ')}; write e.g. ${AUTO_EXAMPLE}, or on, or off`,
       );
     }
     if (key === 'ci') {
-      const m = /^(\d+(?:\.\d+)?)\s*%?$/.exec(value);
-      const fraction = m ? Number(m[1]) / 100 : NaN;
-      if (!(fraction >= PLAN_LIMITS.minTargetRelCi && fraction <= PLAN_LIMITS.maxTargetRelCi)) {
-        throw new PlanError(
-          `auto: ci "${value}" is not a percentage of the median from ${PLAN_LIMITS.minTargetRelCi * 100}% to ${PLAN_LIMITS.maxTargetRelCi * 100}%, e.g. ci:2%`,
-        );
-      }
+      const pct = percentOrProblem('auto: ci', value, CI_RANGE, 'ci:2%', ' of the median');
+      if (typeof pct === 'string') throw new PlanError(pct);
+      const fraction = pct / 100;
       auto.targetRelCi = fraction;
     } else if (key === 'min-n')
       auto.minN = parseInteger('auto: min-n', value, 2, PLAN_LIMITS.maxIterations);

@@ -19,14 +19,14 @@ import {
   rowResult,
   type Row,
 } from './row.ts';
-import type { Group, LaunchPasses, RunContext, RunRows } from './run-records.ts';
+import type { Group, LaunchPasses, RunContext, RunRows, Support } from './run-records.ts';
 import { pairUp } from './sampling/pairing.ts';
 import { rowWeight } from './sampling/passes.ts';
 import { resolveSuiteParams, type BenchCase } from './suite.ts';
 import { now } from './timer.ts';
 import { createRng, deriveSeed } from '../../fixtures/random.ts';
 
-/** The group's rows, in the launch's first pass; undefined when no store can run it. */
+/** The group's rows, in the launch's first pass (stores that failed to load finish as `error`); undefined when no store can run it. */
 export function openGroup(
   ctx: RunContext,
   launch: LaunchPasses,
@@ -46,12 +46,14 @@ export function openGroup(
   });
   const open: Row[] = [];
   for (const adapter of ctx.input.adapters) {
-    const reason = unsupportedReason(ctx.support.get(adapter.id) ?? 'not checked', c, adapter);
+    const support = ctx.support.get(adapter.id) ?? 'not checked';
+    const failed = loadFailure(support);
+    const reason = failed ?? unsupportedReason(support as true | string, c, adapter);
     if (reason === null) open.push(rowFor(ctx, launch, adapter, c, identity(adapter)));
     else
       rows.finish({
         ...identity(adapter),
-        status: 'unsupported',
+        status: failed === null ? 'unsupported' : 'error',
         reason,
         samples: [],
         warmup: [],
@@ -96,15 +98,28 @@ function pairRows(
 ): void {
   if (open.length === 2) return pairUp(open);
   for (const row of open.splice(0)) {
-    const other = ctx.input.adapters.find((a) => a !== row.adapter)?.id ?? 'the other store';
+    const other = ctx.input.adapters.find((a) => a !== row.adapter);
+    const otherId = other?.id ?? 'the other store';
+    // As when a side fails mid-run (row.failRow): a side that failed to load fails its partner too.
+    const failed = loadFailure(other && ctx.support.get(other.id));
     rows.finish({
       ...identity(row.adapter),
-      status: 'unsupported',
-      reason: `--ab: ${other} cannot run this case, so ${row.adapter.id} has nothing to be compared with`,
+      status: failed === null ? 'unsupported' : 'error',
+      reason:
+        failed === null
+          ? `--ab: ${otherId} cannot run this case, so ${row.adapter.id} has nothing to be compared with`
+          : `not compared: the other side of the pair, ${otherId}, ${failed}`,
       samples: row.samples,
       warmup: row.warmup,
     });
   }
+}
+
+/** The reason of a row whose store failed to load, or null when it loaded. */
+function loadFailure(support: Support | undefined): string | null {
+  return typeof support === 'object'
+    ? `failed to load (supported() threw): ${support.failed}`
+    : null;
 }
 
 /** A new row, or the one an earlier launch carried; set to sample against its baseline counterpart where there is one. */

@@ -64,6 +64,13 @@ export interface RunOutput {
   carry?: Carry;
 }
 
+/**
+ * Whether a store can run here: it can (true); it honestly cannot, and supported() says why (a
+ * reason: its rows are `unsupported`); or it failed to load, supported() throwing (its rows are
+ * `error`: a broken build must fail a run, never pass as a store this browser lacks).
+ */
+export type Support = true | string | { failed: string };
+
 /** What a run was given and never changes. */
 export interface RunContext {
   readonly input: RunInput;
@@ -72,7 +79,7 @@ export interface RunContext {
   readonly sampler: Sampler;
   readonly policy: SamplingPolicy;
   /** Whether each store can run here at all, asked once. */
-  readonly support: ReadonlyMap<string, true | string>;
+  readonly support: ReadonlyMap<string, Support>;
 }
 
 /** The passes this launch takes, of how many, and the rows an earlier launch carried into it. */

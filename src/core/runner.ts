@@ -37,6 +37,7 @@ import {
   type RunContext,
   type RunInput,
   type RunOutput,
+  type Support,
 } from './run-records.ts';
 import { Sampler } from './sample.ts';
 import { Budget } from './sampling/budget.ts';
@@ -141,14 +142,14 @@ function carryOf(run: Run, passesDone: number): Carry {
   return { schema: CARRY_SCHEMA, runId, passesDone, rows, order: run.rows.order };
 }
 
-/** Whether each adapter can run here at all, asked once. */
-async function askSupport(adapters: readonly StoreAdapter[]): Promise<Map<string, true | string>> {
-  const support = new Map<string, true | string>();
+/** Whether each adapter can run here at all, asked once; a store whose supported() threw failed to load. */
+async function askSupport(adapters: readonly StoreAdapter[]): Promise<Map<string, Support>> {
+  const support = new Map<string, Support>();
   for (const adapter of adapters) {
     try {
       support.set(adapter.id, await adapter.supported());
     } catch (e) {
-      support.set(adapter.id, `supported() threw: ${errorMessage(e)}`);
+      support.set(adapter.id, { failed: errorMessage(e) });
     }
   }
   return support;
@@ -157,7 +158,7 @@ async function askSupport(adapters: readonly StoreAdapter[]): Promise<Map<string
 function startRun(
   input: RunInput,
   groups: readonly PlannedGroup[],
-  support: Map<string, true | string>,
+  support: Map<string, Support>,
 ): Run {
   const { plan } = input;
   const emit = (event: RunEvent) => input.onEvent?.(event);

@@ -284,7 +284,7 @@ function expected(node: SchemaNode, value: unknown): string {
     case 'integer':
       return min === undefined ? 'a whole number' : `a whole number >= ${min}`;
     case 'number':
-      return min !== undefined && Number.isFinite(value) ? `a number >= ${min}` : 'a finite number';
+      return Number.isFinite(value) ? numberBounds(node) : 'a finite number';
     case 'string':
       return 'a string';
     case 'boolean':
@@ -298,6 +298,16 @@ function expected(node: SchemaNode, value: unknown): string {
     default:
       return 'nothing here';
   }
+}
+
+/** A number's bounds in words: "a finite number", "a number >= 1", "a number above 0 and below 100". */
+function numberBounds(node: SchemaNode): string {
+  const bounds = [
+    node.minimum === undefined ? '' : `>= ${node.minimum}`,
+    node.exclusiveMinimum === undefined ? '' : `above ${node.exclusiveMinimum}`,
+    node.exclusiveMaximum === undefined ? '' : `below ${node.exclusiveMaximum}`,
+  ].filter(Boolean);
+  return bounds.length === 0 ? 'a finite number' : `a number ${bounds.join(' and ')}`;
 }
 
 /** A value as a message shows it: short, and with any control character escaped by JSON. */

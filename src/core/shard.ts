@@ -5,6 +5,8 @@
  * shares back together.
  */
 
+import { quoted } from './shown.ts';
+
 /** Shard `index` of `count`, 1-based as people write it: 1/4 … 4/4. */
 export interface Shard {
   index: number;
@@ -22,16 +24,18 @@ export class ShardError extends Error {
 export function parseShard(text: string): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (!m)
-    throw new ShardError(`"${text}" is not i/n; write e.g. 2/4 for the second of four shards`);
+    throw new ShardError(
+      `${quoted(text)} is not i/n; write e.g. 2/4 for the second of four shards`,
+    );
   const index = Number(m[1]);
   const count = Number(m[2]);
   if (count < 1 || count > MAX_SHARDS)
     throw new ShardError(
-      `"${text}": the shard count ${count} is out of range; allowed: 1 to ${MAX_SHARDS}`,
+      `${quoted(text)}: the shard count ${count} is out of range; allowed: 1 to ${MAX_SHARDS}`,
     );
   if (index < 1 || index > count)
     throw new ShardError(
-      `"${text}": shard ${index} does not exist; allowed: 1 to ${count} (shards count from 1)`,
+      `${quoted(text)}: shard ${index} does not exist; allowed: 1 to ${count} (shards count from 1)`,
     );
   return { index, count };
 }

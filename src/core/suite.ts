@@ -3,6 +3,7 @@ import type { Capability } from './capabilities.ts';
 import type { Guaranteed, HandleFor } from './capability-methods.ts';
 import type { DbMode, ParamValue } from './identity.ts';
 import type { Rng } from '../../fixtures/random.ts';
+import { clipped, quoted } from './shown.ts';
 
 export interface ParamSpec {
   readonly kind: 'int' | 'ints' | 'string';
@@ -178,13 +179,13 @@ export function resolveSuiteParams(
     if (spec.kind === 'string') {
       if (typeof given !== 'string' || (spec.choices && !spec.choices.includes(given))) {
         throw bad(
-          `"${String(given)}" is not allowed; allowed: ${spec.choices?.join(', ') ?? 'text'}`,
+          `${quoted(String(given))} is not allowed; allowed: ${spec.choices?.join(', ') ?? 'text'}`,
         );
       }
       out[name] = given;
     } else if (spec.kind === 'int') {
       if (typeof given !== 'number' || !Number.isInteger(given) || given < min)
-        throw bad(`expected a whole number >= ${min}, got ${String(given)}`);
+        throw bad(`expected a whole number >= ${min}, got ${clipped(String(given))}`);
       out[name] = given;
     } else {
       const list = typeof given === 'number' ? [given] : given;
@@ -193,7 +194,9 @@ export function resolveSuiteParams(
         list.length === 0 ||
         list.some((n) => !Number.isInteger(n) || n < min)
       ) {
-        throw bad(`expected whole numbers >= ${min}, comma-separated, got ${String(given)}`);
+        throw bad(
+          `expected whole numbers >= ${min}, comma-separated, got ${clipped(String(given))}`,
+        );
       }
       out[name] = list;
     }

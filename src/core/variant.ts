@@ -6,6 +6,9 @@
  * (src/adapters/variants.ts), the sweep installs and bundles the packages (src/cli/commands/sweep/variants.ts).
  */
 
+import { formatPercent, parsePercent, type PercentRange } from './percent.ts';
+import { quoted } from './shown.ts';
+
 export type VariantSpec =
   /** An exact npm version, x.y.z with an optional prerelease. */
   | { kind: 'version'; version: string }
@@ -69,7 +72,8 @@ const GIT_REF =
   /^(?!-)(?!.*(\.\.|@\{|\^\{|\/\/|\/\.|\.lock$|\/$|\.$))[^\s\u0000-\u001f\u007f:?*[\\]{1,200}$/u;
 
 const VERSION = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
-const INSTRUMENT = /^\+(\d+(\.\d)?)%$/;
+/** An instrument's slowdown: +0.1% to +100%, in tenths, as the instrument's busy wait resolves it. */
+const INSTRUMENT_RANGE: PercentRange = { min: 0.1, max: 100, decimals: 1 };
 
 /**
  * The registered adapter `id` names a variant of, the longest that fits (so an id with an `@`
@@ -92,16 +96,22 @@ export function parseVariant(
   const base = variantBase(id, registered);
   if (base === undefined)
     throw new VariantError(
-      `"${id}" names no registered adapter before its "@"; variants are ${VARIANT_FORMS}`,
+      `${quoted(id)} names no registered adapter before its "@"; variants are ${VARIANT_FORMS}`,
     );
   const text = id.slice(base.length + 1);
   if (text.startsWith('+')) {
-    const percent = Number(INSTRUMENT.exec(text)?.[1] ?? NaN);
-    if (!(percent >= 0.1 && percent <= 100))
+    const percent = /^\+[^+\s]*%$/.test(text)
+      ? parsePercent(text.slice(1), INSTRUMENT_RANGE)
+      : null;
+    if (percent === null)
       throw new VariantError(
-        `"${id}": an instrument is +N% with N from 0.1 to 100 (one decimal at most), e.g. ${base}@+10%`,
+        `${quoted(id)}: an instrument is +N% with N from 0.1 to 100 (one decimal at most), e.g. ${base}@+10%`,
       );
-    return { id: `${base}@+${percent}%`, base, spec: { kind: 'instrument', percent } };
+    return {
+      id: `${base}@+${formatPercent(percent)}`,
+      base,
+      spec: { kind: 'instrument', percent },
+    };
   }
   if (text.startsWith('git:')) {
     const ref = text.slice('git:'.length);
@@ -114,7 +124,7 @@ export function parseVariant(
   const spec = specOf(id, base, text);
   if (!wraps[base])
     throw new VariantError(
-      `"${id}": ${base} wraps no npm package, so it takes only an instrument, ${base}@+N% (e.g. ${base}@+10%)`,
+      `${quoted(id)}: ${base} wraps no npm package, so it takes only an instrument, ${base}@+N% (e.g. ${base}@+10%)`,
     );
   return { id, base, spec };
 }
@@ -124,12 +134,12 @@ function specOf(id: string, base: string, text: string): VariantSpec {
     const path = text.slice('file:'.length);
     // eslint-disable-next-line no-control-regex -- matching control characters is the point
     if (path === '' || /[\u0000-\u001f\u007f]/.test(path))
-      throw new VariantError(`"${id}": file: needs a folder, e.g. ${base}@file:../${base}`);
+      throw new VariantError(`${quoted(id)}: file: needs a folder, e.g. ${base}@file:../${base}`);
     return { kind: 'folder', path };
   }
   if (VERSION.test(text)) return { kind: 'version', version: text };
   throw new VariantError(
-    `"${id}": "${text}" is not an exact version (1.2.3 or 1.2.3-beta.1), a folder (file:DIR) or an instrument (+N%)`,
+    `${quoted(id)}: ${quoted(text)} is not an exact version (1.2.3 or 1.2.3-beta.1), a folder (file:DIR) or an instrument (+N%)`,
   );
 }
 

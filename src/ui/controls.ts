@@ -336,11 +336,19 @@ export class Controls {
     }
   }
 
-  /** An adapter's answer to supported(): unsupported ones stay selectable, since that is a finding. */
-  setSupport(id: string, support: true | string): void {
+  /**
+   * An adapter's answer to supported(): unsupported ones stay selectable, since that is a finding;
+   * so do ones that failed to load (supported() threw), whose rows a run records as errors.
+   */
+  setSupport(id: string, support: true | string | { failed: string }): void {
     const note = this.supportNotes.get(id);
     if (!note) return;
-    note.textContent = support === true ? '' : `not supported here: ${support}`;
+    note.textContent =
+      support === true
+        ? ''
+        : typeof support === 'string'
+          ? `not supported here: ${support}`
+          : `failed to load: ${support.failed}`;
     note.classList.toggle('unsupported', support !== true);
     note.closest('label')?.classList.toggle('choice-unsupported', support !== true);
   }

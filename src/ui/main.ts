@@ -207,7 +207,7 @@ function checkSupport(): void {
       .then(() => adapter.supported())
       .then(
         (support) => controls.setSupport(adapter.id, support),
-        (e: unknown) => controls.setSupport(adapter.id, `supported() threw: ${errorMessage(e)}`),
+        (e: unknown) => controls.setSupport(adapter.id, { failed: errorMessage(e) }),
       );
   }
 }

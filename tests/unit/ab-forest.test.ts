@@ -251,15 +251,18 @@ describe('A/B forest - where the passes ran', () => {
     const rows = abRows(abDoc('chromium', [{ case: 'bulk', b: SAME }]));
     const ok = abDecision(rows, 5).line;
     const undecided = abDecision(
-      abRows(abDoc('chromium', [{ case: 'bulk', b: [0.9, 1.2, 1.0] }])),
+      abRows(abDoc('chromium', [{ case: 'bulk', b: [0.98, 1.06, 1.0] }])),
       5,
     ).line;
     expect(ok).toMatch(/^OK:/);
     expect(undecided).toMatch(/^UNDECIDED:/);
     for (const line of [ok, undecided]) expect(line).toContain(LAUNCH_PHRASES.intervals);
     expect(undecided).toContain(LAUNCH_PHRASES.budget);
-    expect(scopedLine(undecided, 'one-launch')).toContain('a longer budget gives more passes');
-    expect(scopedLine(undecided, 'one-launch')).not.toContain('launches');
+    expect(undecided).toContain(LAUNCH_PHRASES.passes);
+    const page = scopedLine(undecided, 'one-launch');
+    expect(page).toContain('the setting passes:8');
+    expect(page).not.toContain('launch of its own');
+    expect(page).not.toContain('--');
   });
 });
 

@@ -212,6 +212,17 @@ describe('results schema - what the validator says', () => {
     );
   });
 
+  it('names the bounds of a number that has them, open or closed', () => {
+    expect(
+      fault((r) => {
+        r.run.plan.adapters = ['a', 'b'];
+        r.run.plan.ab = { thresholdPct: 0 };
+      }),
+    ).toBe(
+      'x.json: $.run.plan.ab.thresholdPct: expected a number above 0 and below 100, got number 0',
+    );
+  });
+
   it("picks a row's kind by its status, and names the fields only an ok row may have", () => {
     expect(fault((r) => (r.cases[0].reason = 'slow'))).toBe(
       'x.json: $.cases[0].reason: expected null for an ok case, got "slow"',

@@ -103,6 +103,32 @@ describe('runner - A against B', () => {
     });
   });
 
+  it('fails both sides when one side fails to load: a broken build is an error, never "unsupported"', async () => {
+    // supported() is where a store's build is imported (library.ts); a build that throws as it
+    // loads makes it throw. Stands in for a real broken build, which the sweep's e2e test builds.
+    const broken = memoryAs('b', {
+      supported: () => {
+        throw new Error('boom');
+      },
+    });
+    const out = await runPlan({
+      plan: plan(),
+      suites: [suiteOf(timed('c'))],
+      adapters: [memoryAs('a'), broken],
+      runId: 'ab',
+      cleanupTimeoutMs: 500,
+    });
+    expect(rowOf(out.cases, 'b')).toMatchObject({
+      status: 'error',
+      reason: 'failed to load (supported() threw): boom',
+    });
+    expect(rowOf(out.cases, 'a')).toMatchObject({
+      status: 'error',
+      reason:
+        'not compared: the other side of the pair, b, failed to load (supported() threw): boom',
+    });
+  });
+
   it('runs a row alone as unsupported when the other store cannot run the case', async () => {
     const needsBulk = defineCase({
       id: 'bulk-only',

@@ -8,12 +8,12 @@ import { carriedResult, cutShort } from '../../src/core/row.ts';
 import {
   checkCarry,
   checkLaunchOrder,
-  defaultLaunches,
   launchPasses,
   LaunchError,
   type Carry,
   type LaunchOrder,
 } from '../../src/core/launch.ts';
+import { defaultLaunches } from '../../src/core/launch-budget.ts';
 import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan.ts';
 import { validateResults, type CaseResult } from '../../src/core/results.ts';
 import { runPlan, type RunEvent } from '../../src/core/runner.ts';

@@ -5,6 +5,7 @@
  * wrong and what is allowed. The entry points print that message and exit with code 2.
  */
 import { parseArgs } from 'node:util';
+import { clipped, quoted } from '../../core/shown.ts';
 
 export class ArgsError extends Error {
   override readonly name = 'ArgsError';
@@ -65,7 +66,7 @@ export function scanFlags(
     else if (token.kind === 'positional') {
       if (options.positionals === undefined) {
         throw new ArgsError(
-          `unexpected argument "${token.value}"; flags start with --${terminated ? '' : ', e.g. --' + exampleOf(specs)}`,
+          `unexpected argument ${quoted(token.value)}; flags start with --${terminated ? '' : ', e.g. --' + exampleOf(specs)}`,
         );
       }
       positionals.push(token.value);
@@ -74,7 +75,7 @@ export function scanFlags(
       if (!spec || token.rawName !== `--${token.name}`) {
         const near = nearest(token.name, known);
         throw new ArgsError(
-          `unknown flag ${token.rawName}${near ? ` (did you mean --${near}?)` : ''}; allowed: ${known.map((k) => `--${k}`).join(', ')}`,
+          `unknown flag ${clipped(token.rawName)}${near ? ` (did you mean --${near}?)` : ''}; allowed: ${known.map((k) => `--${k}`).join(', ')}`,
         );
       }
       if (values.has(token.name))
@@ -100,7 +101,7 @@ function valueOf(
     return value;
   }
   if (value === undefined) return true;
-  if (spec.kind === 'switch') throw new ArgsError(`--${name} takes no value, got "${value}"`);
+  if (spec.kind === 'switch') throw new ArgsError(`--${name} takes no value, got ${quoted(value)}`);
   return value;
 }
 
@@ -122,7 +123,7 @@ export function flagInteger(
   if (text === undefined) return fallback;
   const digits = text.trim().replace(/_/g, '');
   if (!/^\d+$/.test(digits) || Number(digits) < min || Number(digits) > max)
-    throw new ArgsError(`--${name}: "${text}" is not a whole number from ${min} to ${max}`);
+    throw new ArgsError(`--${name}: ${quoted(text)} is not a whole number from ${min} to ${max}`);
   return Number(digits);
 }
 

@@ -6,8 +6,9 @@
  */
 import { isIP } from 'node:net';
 import { MIN_SAMPLES_ON_TIME_CAP } from '../../core/sampling/allocator.ts';
-import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../../core/compare.ts';
+import { DEFAULT_THRESHOLD_PCT, parseThreshold, THRESHOLD_RANGE } from '../../core/compare.ts';
 import {
+  AB_THRESHOLD_RANGE,
   DEFAULT_AB_THRESHOLD_PCT,
   DEFAULT_AUTO,
   DEFAULT_BUDGET_MS,
@@ -20,13 +21,16 @@ import {
   passesOf,
   PlanError,
   PLAN_LIMITS,
+  planQueryProblem,
   type Plan,
   type PlanFields,
   type PlanVocabulary,
 } from '../../core/plan.ts';
 import { MAX_SHARDS } from '../../core/shard.ts';
-import { defaultLaunches } from '../../core/launch.ts';
-import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';
+import { quoted } from '../../core/shown.ts';
+import { abBudgetFor, abPasses, abPassesNeeded, abPassesProblem } from '../../core/ab-plan.ts';
+import { formatPercent, percentOrProblem } from '../../core/percent.ts';
+import { ArgsError, flagText, scanFlags, type FlagSpec, type ScannedFlags } from './flags.ts';
 import { CAPABILITIES_EXAMPLE, parseCapabilities } from './capabilities.ts';
 import { DEFAULT_HOST } from '../server/page-server.ts';
 
@@ -165,30 +169,7 @@ export function parseSweepArgs(
   if (argv.includes('--help') || argv.includes('-h')) return helpArgs(vocab);
   const flags = scanFlags(argv, SWEEP_FLAGS);
   const get = (name: string) => flagText(flags, name);
-
-  const fields: PlanFields = {};
-  for (const [flag, field] of Object.entries(VALUE_FLAGS)) {
-    const value = get(flag);
-    if (field && value !== undefined) fields[field] = value;
-  }
-  const auto = flags.values.get('auto');
-  if (auto !== undefined) fields.auto = auto === true ? 'on' : auto;
-  if (fields.iterations !== undefined && (auto !== undefined || fields.budget !== undefined)) {
-    throw new ArgsError(
-      `--iterations takes a fixed count of samples per row; ${auto !== undefined ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget ${formatDuration(DEFAULT_BUDGET_MS)} (the default), or --iterations 10`,
-    );
-  }
-  if (flags.values.has('worker')) fields.worker = 'on';
-  abFields(fields, get);
-  let plan: Plan;
-  try {
-    plan = parsePlan(fields, vocab);
-  } catch (e) {
-    // PlanError messages start with the field's name, which is also the flag's name.
-    if (e instanceof PlanError) throw new ArgsError(`--${e.message}`);
-    throw e;
-  }
-
+  let plan = planOf(flags, vocab);
   const browsers = parseBrowsers(get('browsers'), browserIds);
   const manual = flags.values.has('manual');
   const host = parseHost(get('host'));
@@ -204,18 +185,10 @@ export function parseSweepArgs(
   const webDriver = remote !== null && /^https?:/i.test(remote);
   const waitMs = parseWaitMs(get('wait-ms'), manual || webDriver);
   const capabilities = parseCapabilitiesFlag(get('capabilities'), webDriver);
-
-  if (plan.ab) {
-    if (manual)
-      throw new ArgsError(
-        '--ab takes each pass in a browser launch of its own, its replicate; --manual runs every pass in one page. Leave out one of them',
-      );
-    if (get('launches') !== undefined)
-      throw new ArgsError(
-        '--ab takes each pass in a browser launch of its own; leave out --launches (--auto passes:N and --budget set them)',
-      );
-    plan = abPasses(get('budget') === undefined ? { ...plan, budgetMs: AB_BUDGET_MS } : plan);
-  }
+  if (plan.ab) plan = abPlan(plan, get, manual);
+  // Whatever the sweep accepts, the page must read as the same plan from its URL.
+  const problem = planQueryProblem(plan, vocab);
+  if (problem !== null) throw new ArgsError(problem);
   const launches = plan.ab ? passesOf(plan.auto) : parseLaunches(get('launches'), plan, manual);
   return {
     help: false,
@@ -257,7 +230,35 @@ function helpArgs(vocab: PlanVocabulary): SweepArgs {
   };
 }
 
-/** --browsers a,b: known ids, each once, in the order given; null when not given. */
+/** The plan the flags give: their text through core/plan.ts, each mistake named by the flag the user gave. */
+function planOf(flags: ScannedFlags, vocab: PlanVocabulary): Plan {
+  const get = (name: string) => flagText(flags, name);
+  const fields: PlanFields = {};
+  for (const [flag, field] of Object.entries(VALUE_FLAGS)) {
+    const value = get(flag);
+    if (field && value !== undefined) fields[field] = value;
+  }
+  const auto = flags.values.get('auto');
+  if (auto !== undefined) fields.auto = auto === true ? 'on' : auto;
+  if (fields.iterations !== undefined && (auto !== undefined || fields.budget !== undefined)) {
+    throw new ArgsError(
+      `--iterations takes a fixed count of samples per row; ${auto !== undefined ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget ${formatDuration(DEFAULT_BUDGET_MS)} (the default), or --iterations 10`,
+    );
+  }
+  if (flags.values.has('worker')) fields.worker = 'on';
+  abFields(fields, get);
+  try {
+    return parsePlan(fields, vocab);
+  } catch (e) {
+    if (!(e instanceof PlanError)) throw e;
+    // PlanError messages start with the field's name, which is the flag's name, but for --ab's
+    // stores, which are the plan's adapters.
+    const ab = get('ab') !== undefined && e.message.startsWith('adapters:');
+    throw new ArgsError(`--${ab ? `ab:${e.message.slice('adapters:'.length)}` : e.message}`);
+  }
+}
+
+/** --browsers a,b: known browser ids, each once, in the order given; null when not given. */
 function parseBrowsers(text: string | undefined, browserIds: readonly string[]): string[] | null {
   if (text === undefined) return null;
   const names = [
@@ -317,8 +318,14 @@ function abFields(fields: PlanFields, get: (name: string) => string | undefined)
     throw new ArgsError(
       '--ab compares two stores in one run; --baseline compares with a results file. Give one of them',
     );
+  const threshold = get('threshold');
+  const pct =
+    threshold === undefined
+      ? DEFAULT_AB_THRESHOLD_PCT
+      : percentOrProblem('--threshold:', threshold, AB_THRESHOLD_RANGE, '5%');
+  if (typeof pct === 'string') throw new ArgsError(pct);
   fields.adapters = pair;
-  fields.ab = get('threshold') ?? `${DEFAULT_AB_THRESHOLD_PCT}%`;
+  fields.ab = formatPercent(pct);
 }
 
 /**
@@ -327,11 +334,25 @@ function abFields(fields: PlanFields, get: (name: string) => string | undefined)
  */
 const AB_BUDGET_MS = 4 * 60_000;
 
-/** With --ab every pass is a launch of its own: as many passes as launches the budget gives (launch.defaultLaunches). */
-function abPasses(plan: Plan): Plan {
-  const auto = plan.auto as NonNullable<Plan['auto']>;
-  const passes = Math.max(1, defaultLaunches(passesOf(auto), plan.budgetMs));
-  return { ...plan, auto: { ...auto, passes } };
+/**
+ * An A/B plan as the sweep runs it: every pass a launch of its own, as many passes as the budget
+ * gives launches (core/ab-plan.ts). Refused when that can never reach a verdict.
+ */
+function abPlan(plan: Plan, get: (name: string) => string | undefined, manual: boolean): Plan {
+  if (manual)
+    throw new ArgsError(
+      '--ab takes each pass in a browser launch of its own, its replicate; --manual runs every pass in one page. Leave out one of them',
+    );
+  if (get('launches') !== undefined)
+    throw new ArgsError(
+      '--ab takes each pass in a browser launch of its own; leave out --launches (--auto passes:N and --budget set them)',
+    );
+  const budgeted = get('budget') === undefined ? { ...plan, budgetMs: AB_BUDGET_MS } : plan;
+  const problem = abPassesProblem(budgeted);
+  if (problem !== null) throw new ArgsError(problem);
+  const auto = budgeted.auto as NonNullable<Plan['auto']>;
+  const passes = abPasses(passesOf(auto), budgeted.budgetMs as number);
+  return { ...budgeted, auto: { ...auto, passes } };
 }
 
 /** --launches N: 1 to the plan's passes; it needs passes (adaptive sampling) and a browser the sweep starts. */
@@ -349,7 +370,7 @@ function parseLaunches(text: string | undefined, plan: Plan, manual: boolean): n
   const n = Number(text.trim());
   if (!/^\d+$/.test(text.trim()) || n < 1 || n > passes)
     throw new ArgsError(
-      `--launches: "${text}" is out of range; allowed: 1 to ${passes} (the plan's passes; --auto passes:N sets them)`,
+      `--launches: ${quoted(text)} is out of range; allowed: 1 to ${passes} (the plan's passes; --auto passes:N sets them)`,
     );
   return n;
 }
@@ -390,7 +411,7 @@ function parseHost(text: string | undefined): string {
     /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
   if (isIP(bare) === 0 && !hostname.test(host)) {
     throw new ArgsError(
-      `--host: "${text}" is not an IP address or host name; allowed: e.g. 127.0.0.1 (the default), this machine's LAN address such as 192.168.1.20, or 0.0.0.0 for every interface`,
+      `--host: ${quoted(text)} is not an IP address or host name; allowed: e.g. 127.0.0.1 (the default), this machine's LAN address such as 192.168.1.20, or 0.0.0.0 for every interface`,
     );
   }
   return bare;
@@ -404,7 +425,7 @@ function parseRemote(text: string | undefined, browsers: string[] | null): strin
     url = new URL(text.trim());
   } catch {
     throw new ArgsError(
-      `--remote: "${text}" is not a URL; allowed: ws:// or wss:// (a Playwright browser server), http:// or https:// (a WebDriver endpoint such as Selenium Grid)`,
+      `--remote: ${quoted(text)} is not a URL; allowed: ws:// or wss:// (a Playwright browser server), http:// or https:// (a WebDriver endpoint such as Selenium Grid)`,
     );
   }
   if (url.protocol === 'ws:' || url.protocol === 'wss:') {
@@ -484,8 +505,10 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --ab A,B           B against A in one run: the two stores sample as adjacent pairs in balanced order, each',
     "                     pass in a browser launch of its own, and each row's B/A has its 95% interval over those",
     '                     launches; a row is slower, faster, same or unsure against ±threshold (instead of --adapters);',
-    `                     its budget is ${formatDuration(AB_BUDGET_MS)} per browser unless --budget says otherwise`,
-    `  --threshold P      with --baseline or --ab: the slowdown that counts as a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
+    `                     its budget is ${formatDuration(AB_BUDGET_MS)} per browser unless --budget says otherwise, at least ${formatDuration(abBudgetFor(abPassesNeeded()) ?? 0)}`,
+    `                     (${abPassesNeeded()} launches, the fewest an interval needs); not with the driven suites`,
+    `  --threshold P      with --baseline or --ab: the slowdown that counts as a regression (default: ${DEFAULT_THRESHOLD_PCT}%);`,
+    `                     ${formatPercent(THRESHOLD_RANGE.min)} to ${formatPercent(THRESHOLD_RANGE.max)} with --baseline, ${formatPercent(AB_THRESHOLD_RANGE.min)} to ${formatPercent(AB_THRESHOLD_RANGE.max)} with --ab, at most ${AB_THRESHOLD_RANGE.decimals} decimals`,
     '  --no-build         reuse dist/ if it exists instead of building the page',
     '  --page DIR         serve the page already built in DIR (npm run study builds once for all its parts)',
     '  --study ID/PART    tag the results as a part of a study (set by npm run study, which reads them back)',
@@ -529,7 +552,7 @@ export function parseServeArgs(
   const source = fromFlag !== undefined ? '--port' : 'PORT';
   if (!/^\d+$/.test(text.trim()) || Number(text) > 65535)
     throw new ArgsError(
-      `${source}: "${text}" is not a port; allowed: 0 to 65535 (0 picks a free one)`,
+      `${source}: ${quoted(text)} is not a port; allowed: 0 to 65535 (0 picks a free one)`,
     );
   return { help: false, port: Number(text), config };
 }

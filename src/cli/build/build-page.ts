@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { InlineConfig, Plugin, UserConfig } from 'vite';
+import { clipped } from '../../core/shown.ts';
 
 /** The repository root, found from this file rather than the working directory. */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -30,14 +31,19 @@ export async function buildPage(
   plugins: () => Plugin[] = () => [],
 ): Promise<string> {
   // Loaded here, not at the top: a sweep that stops at a bad flag should not wait for Vite.
-  const { build, mergeConfig } = await import('vite');
+  const { build, createLogger, mergeConfig } = await import('vite');
   const config = (
     (await import(pathToFileURL(join(root, 'vite.config.ts')).href)) as { default: UserConfig }
   ).default;
+  // Errors reach the caller as the thrown error, said once in one line (buildProblem), not also
+  // printed by Vite with their colours and code frames.
+  const logger = createLogger('warn');
+  logger.error = () => {};
   const merged = mergeConfig(config, {
     root,
     configFile: false,
     logLevel: 'warn',
+    customLogger: logger,
     mode: 'production',
     // Rolldown warns when its plugins are slow, which on a busy machine is every build; that is
     // about the build, not the page, and it buried the sweep's own output.
@@ -53,4 +59,27 @@ export async function buildPage(
       `the build finished but ${dist} has no index.html; is there an index.html at the repository root?`,
     );
   return dist;
+}
+
+/**
+ * A failed build in one line: the bundler's first error with where it is, without its colours,
+ * code frame or stack (a bundler's message holds all three, 24 lines for one bad entry).
+ */
+export function buildProblem(e: unknown): string {
+  // eslint-disable-next-line no-control-regex
+  const text = (e instanceof Error ? e.message : String(e)).replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const first =
+    lines.find((l) => /^\[[A-Z_]+\]/.test(l)) ??
+    lines.find((l) => !/^(Build failed|error during build)/i.test(l)) ??
+    lines[0] ??
+    'no message';
+  const where = /╭─+\[\s*(.+?)\s*\]/.exec(text)?.[1];
+  const count = /^Build failed with (\d+ errors?)/.exec(lines[0] ?? '')?.[1];
+  return clipped(
+    `${first}${where === undefined ? '' : ` (at ${where})`}${count === undefined ? '' : `; ${count} in all`}`,
+  );
 }

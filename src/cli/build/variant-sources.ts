@@ -5,21 +5,33 @@
  * hash npm recorded, or the folder's git commit. The page is then built with these folders beside
  * the installed packages (variants-plugin.ts).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   existsSync,
-  mkdirSync,
   readFileSync,
-  renameSync,
-  rmSync,
+  realpathSync,
   statSync,
   writeFileSync,
+  type Stats,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { PlanVocabulary } from '../../core/plan.ts';
 import { packagesFor, parseVariant, type ParsedVariant, type Wraps } from '../../core/variant.ts';
+import { clipped, quoted } from '../../core/shown.ts';
 import { REPO_ROOT } from './build-page.ts';
+import {
+  checkPublished,
+  install,
+  installDir,
+  isComplete,
+  NODE_SHIMS,
+  NpmError,
+  readLock,
+  registry,
+  removeStalePartials,
+} from './npm-install.ts';
+import { EntryError, packageEntry } from './package-entry.ts';
 
 /** A variant ready to build: its packages' folders and what identifies them. */
 export interface VariantSource {
@@ -41,6 +53,13 @@ export interface VariantSource {
 
 export class VariantSourceError extends Error {
   override readonly name = 'VariantSourceError';
+  /** The sweep's Ctrl-C stopped it: an install in progress, now stopped and removed. */
+  constructor(
+    message: string,
+    readonly stopped = false,
+  ) {
+    super(message);
+  }
 }
 
 /** The variants among these adapter ids that are builds of a package (an npm version or a folder), not instruments. */
@@ -56,11 +75,12 @@ export async function variantSource(
   v: ParsedVariant,
   vocab: PlanVocabulary,
   note: (line: string) => void,
+  signal?: AbortSignal,
 ): Promise<VariantSource> {
   const wraps = vocab.wraps?.[v.base];
   if (!wraps) throw new VariantSourceError(`${v.base} wraps no npm package`);
   if (v.spec.kind === 'version')
-    return npmSource({ ...v, spec: v.spec }, wraps, variantCache(), note);
+    return npmSource({ ...v, spec: v.spec }, wraps, variantCache(), note, signal);
   if (v.spec.kind === 'folder') return folderSource({ ...v, spec: v.spec }, wraps);
   throw new VariantSourceError(`${v.id} is an instrument, built from no package`);
 }
@@ -107,37 +127,43 @@ export function variantCache(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * Node's shims for a legacy build, installed beside it: the npm packages of the same names stand
- * in for Node's builtins (as browserify gave them), so `require('events')` finds them first.
+ * The npm packages of `version`, installed into the cache unless they are there already. `note`
+ * hears what is asked of the registry before it is asked (an unreachable one takes seconds to
+ * say so); `signal` stops an install in progress, its npm and its partial folder with it.
  */
-const NODE_SHIMS = ['events@3.3.0', 'buffer@6.0.3', 'process@0.11.10', 'util@0.12.5'];
-
-/**
- * Build and test tools that 2014 packages list among their dependencies (level-js lists
- * browserify and tape; pouchdb 2.2.0 lists es3ify) and never require at run time. Their own trees
- * no longer install: npm 11 rejects esprima-fb's version 3001.0001.0000-dev-harmony-fb, and
- * browserify 3's derequire needs esprima-six 0.0.x, since unpublished. An empty package stands in.
- */
-const LEGACY_TOOLS = ['browserify', 'tape', 'es3ify'];
-
-/** Marks a cache folder whose install finished: written last. */
-const COMPLETE = 'storebench-variant.json';
-
-/** The npm packages of `version`, installed into the cache unless they are there already. */
 export async function npmSource(
   v: ParsedVariant & { spec: { kind: 'version' } },
   wraps: Wraps,
   cache: string,
   note: (line: string) => void,
+  signal?: AbortSignal,
 ): Promise<VariantSource> {
   const { version } = v.spec;
   const { packages, legacy } = packagesFor(wraps, version);
-  const dir = join(cache, `${packages.map((p) => p.replace('/', '__')).join('+')}@${version}`);
-  if (!isComplete(dir, packages)) {
-    for (const pkg of packages) await checkPublished(pkg, version);
-    note(`installing ${packages.map((p) => `${p}@${version}`).join(' ')} into ${dir}`);
-    await install(dir, packages, version, legacy);
+  const dir = installDir(cache, packages, version);
+  try {
+    for (const stale of removeStalePartials(cache))
+      note(`removed ${stale}, left by an install whose sweep has ended`);
+    if (!isComplete(dir, packages)) {
+      note(`looking up ${packages.map((p) => `${p}@${version}`).join(' ')} on ${registry()}`);
+      for (const pkg of packages) await checkPublished(pkg, version, signal);
+      note(`installing ${packages.map((p) => `${p}@${version}`).join(' ')} into ${dir}`);
+      await install(dir, packages, version, legacy, signal);
+    }
+    return installedSource(v, dir, packages, legacy);
+  } catch (e) {
+    if (e instanceof NpmError) throw new VariantSourceError(e.message, e.stopped);
+    throw e;
   }
+}
+
+/** What an installed variant is built from: the cache folder's packages, and what npm recorded of them. */
+function installedSource(
+  v: ParsedVariant,
+  dir: string,
+  packages: readonly string[],
+  legacy: boolean,
+): VariantSource {
   const lock = readLock(dir);
   const [main, ...companions] = packages.map((pkg) => ({ pkg, ...lock(pkg) }));
   if (!main) throw new VariantSourceError(`${v.id}: the adapter names no package`);
@@ -150,7 +176,6 @@ export async function npmSource(
   for (const c of companions) facts[c.pkg] = `npm ${c.version}, ${c.integrity}`;
   if (legacy)
     facts.build = `CommonJS for browserify, bundled with ${NODE_SHIMS.join(', ')} for Node's builtins`;
-  const dirs = packages.map((pkg) => join(dir, 'node_modules', pkg));
   return {
     id: v.id,
     base: v.base,
@@ -158,183 +183,84 @@ export async function npmSource(
     what: `${main.pkg} ${main.version}`,
     legacy,
     facts,
-    dirs,
+    dirs: packages.map((pkg) => join(dir, 'node_modules', pkg)),
     local: [],
   };
 }
 
-function isComplete(dir: string, packages: readonly string[]): boolean {
-  return (
-    existsSync(join(dir, COMPLETE)) &&
-    packages.every((p) => existsSync(join(dir, 'node_modules', p, 'package.json')))
-  );
-}
-
-/** The version and integrity npm installed of each package, from the cache folder's package-lock.json. */
-function readLock(dir: string): (pkg: string) => { version: string; integrity: string } {
-  const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
-    packages?: Record<string, { version?: string; integrity?: string }>;
-  };
-  return (pkg) => {
-    const entry = lock.packages?.[`node_modules/${pkg}`];
-    if (!entry?.version || !entry.integrity)
-      throw new VariantSourceError(
-        `${dir}/package-lock.json records no version and integrity of ${pkg}; remove that folder and run again`,
-      );
-    return { version: entry.version, integrity: entry.integrity };
-  };
-}
-
-/** npm's registry, as npm itself is configured. */
-function registry(): string {
-  try {
-    return execFileSync('npm', ['config', 'get', 'registry'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 30_000,
-    }).trim();
-  } catch {
-    return 'https://registry.npmjs.org/';
-  }
-}
+/** The most a package.json may weigh: a package's is a few kB, and a bigger one is not read. */
+const MAX_PACKAGE_JSON_BYTES = 1024 * 1024;
 
 /**
- * Run npm; its stdout, or a rejection with npm's error code and first error line. Its errors are
- * asked for explicitly: under `npm run --silent` the child inherits a silent log level.
+ * A package's folder and what its package.json says. A local build (`local`: the package it must
+ * be) must be that package, with its entry inside the folder and built (package-entry.ts).
  */
-function npm(args: readonly string[]): Promise<string> {
-  return new Promise((ok, fail) => {
-    execFile(
-      'npm',
-      [...args, '--loglevel=error'],
-      { encoding: 'utf8', timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (!error) return ok(stdout);
-        const code =
-          /npm (?:error|ERR!) code (\S+)/.exec(stderr)?.[1] ??
-          (error as NodeJS.ErrnoException).code ??
-          String(error.code ?? 'failed');
-        const lines = stderr
-          .split('\n')
-          .filter((l) => /^npm (error|ERR!)/.test(l) && !/ code | A complete log /.test(l));
-        fail(
-          Object.assign(new Error(lines[0]?.replace(/^npm (error|ERR!)\s*/, '') ?? error.message), {
-            npmCode: code,
-          }),
-        );
-      },
-    );
-  });
-}
-
-const UNREACHABLE =
-  /^(E[A-Z_]*(NOTFOUND|REFUSED|RESET|TIMEDOUT|UNREACH|AGAIN)|ETIMEDOUT|EAI_AGAIN|ECONNRESET|ENETUNREACH|EHOSTUNREACH|CERT_|UNABLE_TO|SELF_SIGNED|ERR_SOCKET)/;
-
-/** Why npm failed, in words: an unreachable registry, or npm's own first line. */
-function npmProblem(e: unknown, doing: string): VariantSourceError {
-  const code = (e as { npmCode?: string }).npmCode ?? 'failed';
-  if (UNREACHABLE.test(code))
-    return new VariantSourceError(
-      `the npm registry ${registry()} could not be reached (${code}) while ${doing}`,
-    );
-  return new VariantSourceError(
-    `npm failed (${code}) while ${doing}: ${e instanceof Error ? e.message : String(e)}`,
-  );
-}
-
-/** That npm has this version of the package; otherwise what it has. */
-async function checkPublished(pkg: string, version: string): Promise<void> {
-  try {
-    if ((await npm(['view', `${pkg}@${version}`, 'version'])).trim() !== '') return;
-  } catch (e) {
-    if ((e as { npmCode?: string }).npmCode !== 'E404')
-      throw npmProblem(e, `looking up ${pkg}@${version}`);
-  }
-  let latest: string;
-  try {
-    latest = (await npm(['view', pkg, 'dist-tags.latest'])).trim();
-  } catch (e) {
-    if ((e as { npmCode?: string }).npmCode === 'E404')
-      throw new VariantSourceError(`npm has no package named ${pkg}`);
-    throw npmProblem(e, `looking up ${pkg}`);
-  }
-  throw new VariantSourceError(`npm has no version ${version} of ${pkg}; its latest is ${latest}`);
-}
-
-/** Install into a folder of its own, then move it into place: an interrupted install never looks complete. */
-async function install(
+function packageIn(
   dir: string,
-  packages: readonly string[],
-  version: string,
-  legacy: boolean,
-): Promise<void> {
-  const partial = `${dir}.partial-${process.pid}-${Date.now().toString(36)}`;
-  mkdirSync(partial, { recursive: true });
-  try {
-    const manifest: Record<string, unknown> = {
-      private: true,
-      description: 'storebench: a variant of a store, installed by npm run sweep',
-    };
-    if (legacy) {
-      mkdirSync(join(partial, 'empty'));
-      writeFileSync(
-        join(partial, 'empty', 'package.json'),
-        JSON.stringify({ name: 'storebench-empty', version: '1.0.0' }),
-      );
-      manifest.overrides = Object.fromEntries(LEGACY_TOOLS.map((t) => [t, 'file:./empty']));
-    }
-    writeFileSync(join(partial, 'package.json'), JSON.stringify(manifest, null, 2));
-    const specs = [...packages.map((p) => `${p}@${version}`), ...(legacy ? NODE_SHIMS : [])];
+  shown: string,
+  local: string | null,
+): { name: string; version: string } {
+  const kind = statOf(dir, shown);
+  if (!kind) throw new VariantSourceError(`${shown}: no such folder (${clipped(dir)})`);
+  if (!kind.isDirectory())
+    throw new VariantSourceError(
+      `${shown} is a file, not a folder (${clipped(dir)}): give the folder that holds the package's package.json`,
+    );
+  const pkg = readPackageJson(dir, shown);
+  const name = typeof pkg.name === 'string' ? pkg.name : '(no name)';
+  if (local !== null) {
+    if (name !== local)
+      throw new VariantSourceError(`${shown} holds package ${quoted(name)}, not ${local}`);
     try {
-      await npm([
-        'install',
-        '--prefix',
-        partial,
-        '--ignore-scripts',
-        '--no-audit',
-        '--no-fund',
-        '--save-exact',
-        ...specs,
-      ]);
+      packageEntry(dir, pkg, shown);
     } catch (e) {
-      throw npmProblem(e, `installing ${specs.join(' ')}`);
+      if (e instanceof EntryError) throw new VariantSourceError(e.message);
+      throw e;
     }
-    writeFileSync(join(partial, COMPLETE), JSON.stringify({ packages, version, legacy }));
-    if (isComplete(dir, packages)) return; // another sweep finished the same install first
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(partial, dir);
-  } finally {
-    rmSync(partial, { recursive: true, force: true });
+  }
+  return { name, version: typeof pkg.version === 'string' ? pkg.version : 'unknown' };
+}
+
+/** A path's stat, undefined when nothing is there; any other failure (a name too long, no permission) stops the sweep, saying so. */
+function statOf(path: string, shown: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    throw new VariantSourceError(
+      `${shown}: cannot be read here (${(e as NodeJS.ErrnoException).code ?? clipped(String(e))})`,
+    );
   }
 }
 
-/** A package's folder: its package.json, and its build's entry file present. */
-function packageIn(dir: string, shown: string): { name: string; version: string } {
-  if (!existsSync(dir) || !statSync(dir).isDirectory())
-    throw new VariantSourceError(`${shown}: no such folder (${dir})`);
+/** The folder's package.json as an object; anything else stops the sweep, saying what it is. */
+function readPackageJson(dir: string, shown: string): Record<string, unknown> {
   const file = join(dir, 'package.json');
-  if (!existsSync(file))
+  const kind = statOf(file, `${shown}/package.json`);
+  if (!kind?.isFile())
     throw new VariantSourceError(
       `${shown} has no package.json; give the folder of the package itself`,
     );
-  let pkg: { name?: unknown; version?: unknown; module?: unknown; main?: unknown };
+  if (kind.size > MAX_PACKAGE_JSON_BYTES)
+    throw new VariantSourceError(
+      `${shown}/package.json is ${kind.size} bytes, more than a package's (${MAX_PACKAGE_JSON_BYTES} at most): give the folder of the package itself`,
+    );
+  if (!realpathSync(file).startsWith(`${realpathSync(dir)}${sep}`))
+    throw new VariantSourceError(
+      `${shown}/package.json is a symlink to a file outside the folder; a local build's package.json must be its own`,
+    );
+  let pkg: unknown;
   try {
-    pkg = JSON.parse(readFileSync(file, 'utf8')) as typeof pkg;
+    pkg = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
+    // Where, never what: JSON.parse quotes the text it stopped at, which need not be a package's.
+    const at = /position \d+|line \d+ column \d+|end of JSON input/.exec(String(e))?.[0];
     throw new VariantSourceError(
-      `${shown}/package.json is not JSON: ${e instanceof Error ? e.message : String(e)}`,
+      `${shown}/package.json is not JSON${at === undefined ? '' : ` (at ${at})`}`,
     );
   }
-  const entry = [pkg.module, pkg.main].find((f): f is string => typeof f === 'string');
-  if (entry && !existsSync(join(dir, entry)) && !existsSync(join(dir, `${entry}.js`))) {
-    throw new VariantSourceError(
-      `${shown} has no ${entry} (its package.json's entry): build the package first`,
-    );
-  }
-  return {
-    name: typeof pkg.name === 'string' ? pkg.name : '(no name)',
-    version: typeof pkg.version === 'string' ? pkg.version : 'unknown',
-  };
+  if (pkg === null || typeof pkg !== 'object' || Array.isArray(pkg))
+    throw new VariantSourceError(`${shown}/package.json is not a JSON object`);
+  return pkg as Record<string, unknown>;
 }
 
 /** The folder's git commit, `-dirty` when its work tree has changes, or that it is not in git. */
@@ -363,13 +289,11 @@ export function folderSource(
   wraps: Wraps,
   cwd = process.cwd(),
 ): VariantSource {
-  const shown = v.spec.path;
-  const dir = resolve(cwd, shown);
+  const shown = clipped(v.spec.path);
+  const dir = resolve(cwd, v.spec.path);
   const [main, ...companions] = wraps.packages;
   if (!main) throw new VariantSourceError(`${v.id}: the adapter names no package`);
-  const pkg = packageIn(dir, shown);
-  if (pkg.name !== main)
-    throw new VariantSourceError(`${shown} holds package ${pkg.name}, not ${main}`);
+  const pkg = packageIn(dir, shown, main);
   const facts: Record<string, string> = {
     package: main,
     version: pkg.version,
@@ -382,14 +306,20 @@ export function folderSource(
   for (const name of companions) {
     const sibling = join(dirname(dir), name);
     const installed = join(REPO_ROOT, 'node_modules', name);
-    if (existsSync(join(sibling, 'package.json')) && packageIn(sibling, sibling).name === name) {
+    // A sibling of another name is not the companion; one of its name must be built as the folder is.
+    const siblingPackage =
+      existsSync(join(sibling, 'package.json')) &&
+      packageIn(sibling, clipped(sibling), null).name === name
+        ? packageIn(sibling, clipped(sibling), name)
+        : null;
+    if (siblingPackage !== null) {
       facts[name] =
-        `sibling folder ${sibling}, ${packageIn(sibling, sibling).version}, commit ${gitCommit(sibling)}`;
+        `sibling folder ${sibling}, ${siblingPackage.version}, commit ${gitCommit(sibling)}`;
       dirs.push(sibling);
       local.push(sibling);
     } else if (existsSync(join(installed, 'package.json'))) {
       facts[name] =
-        `installed ${packageIn(installed, name).version} (this project's node_modules; no sibling folder ${sibling})`;
+        `installed ${packageIn(installed, name, null).version} (this project's node_modules; no sibling folder ${sibling})`;
       dirs.push(installed);
     } else {
       throw new VariantSourceError(

@@ -25,6 +25,7 @@ export function variantsPlugin(variants: readonly VariantSource[]): Plugin {
     const roots = dirs.map((d) => withSep(realpathSync(d)));
     return (id: string | undefined) => id !== undefined && roots.some((r) => id.startsWith(r));
   };
+  const localRoots = variants.flatMap((v) => v.local).map((d) => withSep(realpathSync(d)));
   const inLocal = under(variants.flatMap((v) => v.local));
   // The whole install of a legacy build: its packages and every dependency under its node_modules.
   const inLegacy = under(
@@ -43,8 +44,20 @@ export function variantsPlugin(variants: readonly VariantSource[]): Plugin {
             worker: { rolldownOptions: { checks: { eval: false } } },
           }
         : {},
-    resolveId(source, importer, options) {
-      if (!isBare(source) || importer === undefined) return null;
+    async resolveId(source, importer, options) {
+      if (importer === undefined) return null;
+      if (!isBare(source)) {
+        // A local build's own files stay inside its folder: nothing else of this machine is bundled (package-entry.ts checks its entry first).
+        const root = localRoots.find((r) => importer.startsWith(r));
+        if (root === undefined || source.startsWith('\0')) return null;
+        const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+        const file = resolved?.id.split('?')[0];
+        if (file !== undefined && !file.startsWith('\0') && !realInside(file, root))
+          this.error(
+            `${importer.slice(root.length)} in ${root} imports ${JSON.stringify(source)}, which lies outside that folder: a local build bundles only its own files and the packages it imports`,
+          );
+        return resolved;
+      }
       const installed = packageDir(source, dirname(importer)) !== undefined;
       // A builtin the tree has no package for (fs, path, stream) is never called in a browser.
       if (inLegacy(importer) && isNodeBuiltin(source)) return installed ? null : EMPTY;
@@ -68,6 +81,15 @@ export function variantsPlugin(variants: readonly VariantSource[]): Plugin {
 }
 
 const withSep = (dir: string) => (dir.endsWith(sep) ? dir : dir + sep);
+
+/** Whether a file, after symlinks, is inside the folder `root` (which ends in a separator). */
+function realInside(file: string, root: string): boolean {
+  try {
+    return realpathSync(file).startsWith(root);
+  } catch {
+    return file.startsWith(root);
+  }
+}
 
 /** The folder of the package a bare import names, as Node would find it from `from`, or undefined. */
 function packageDir(source: string, from: string): string | undefined {

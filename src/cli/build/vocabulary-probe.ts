@@ -2,11 +2,15 @@
  * Run as a child process by vocabulary.ts (beside it). With no arguments: loads the registries and prints
  * their ids as JSON, and the packages each adapter wraps. With `--modules JSON`, a list of the
  * config's adapter modules: imports each and prints, per module, the exports that are adapters
- * (core/adapter-shape.ts) with their ids and what they wrap, or why it has none. With `--check PLAN_JSON`: prints `{"error": …, "rows": N}`: the reason the
- * plan's cases and parameters cannot run (runner.ts planGroups), or null, and the rows it runs. Some store libraries read
- * browser globals when imported (pouchdb-browser reads `self` at module load), so this process
- * gets `self` and the sweep's own process never loads them.
+ * (core/adapter-shape.ts) with their ids and what they wrap, or why it has none. With `--check`
+ * and a plan's JSON on stdin: prints `{"error": …, "rows": N, "groups": N, "allGroups": N,
+ * "driven": [...]}`: the reason the plan's cases and parameters cannot run (runner.ts
+ * planGroups), or null; the rows and case groups it runs in its shard, the groups of the whole
+ * plan, and its driven suites. Some store libraries read browser globals when imported
+ * (pouchdb-browser reads `self` at module load), so this process gets `self` and the sweep's own
+ * process never loads them.
  */
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { adapterProblems, looksLikeAdapter } from '../../core/adapter-shape.ts';
 
@@ -73,27 +77,30 @@ async function inspect(module: string): Promise<ModuleReport> {
   };
 }
 
-const check = arg('--check');
-if (check !== undefined) {
+if (process.argv.includes('--check')) {
   const { planGroups } = await import('../../core/runner.ts');
   const { selectShard } = await import('../../core/shard.ts');
-  const plan = JSON.parse(check) as import('../../core/plan.ts').Plan;
+  // On stdin: a plan can be longer than one argument may be (128 kB on Linux).
+  const plan = JSON.parse(readFileSync(0, 'utf8') || 'null') as import('../../core/plan.ts').Plan;
   let error: string | null = null;
   let rows = 0;
+  let groups = 0;
+  let allGroups = 0;
+  let driven: string[] = [];
   try {
-    const groups = selectShard(
-      planGroups(
-        plan,
-        suites.SUITES.filter((s) => plan.suites.includes(s.id)),
-      ),
-      plan.shard,
-      (g) => g.size,
+    const all = planGroups(
+      plan,
+      suites.SUITES.filter((s) => plan.suites.includes(s.id)),
     );
-    rows = groups.length * plan.adapters.length;
+    const mine = selectShard(all, plan.shard, (g) => g.size);
+    rows = mine.length * plan.adapters.length;
+    groups = mine.length;
+    allGroups = all.length;
+    driven = [...new Set(all.filter((g) => g.c.driven !== undefined).map((g) => g.suite.id))];
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
   }
-  process.stdout.write(`\n${MARK}${JSON.stringify({ error, rows })}`);
+  process.stdout.write(`\n${MARK}${JSON.stringify({ error, rows, groups, allGroups, driven })}`);
 } else {
   const modules = JSON.parse(arg('--modules') ?? '[]') as string[];
   const reports: ModuleReport[] = [];

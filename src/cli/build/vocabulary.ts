@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { PlanCases } from '../../core/ab-plan.ts';
 import type { Plan, PlanVocabulary } from '../../core/plan.ts';
 import type { Wraps } from '../../core/variant.ts';
 import { ConfigError, type StorebenchConfig } from '../args/config-file.ts';
@@ -22,13 +23,13 @@ export interface Vocabulary extends PlanVocabulary {
   user: readonly UserAdapter[];
 }
 
-/** Run the probe with these arguments; its stdout, parsed as JSON. */
-async function probe(args: readonly string[]): Promise<Record<string, unknown>> {
+/** Run the probe with these arguments and `input` on its stdin; its stdout, parsed as JSON. */
+async function probe(args: readonly string[], input = ''): Promise<Record<string, unknown>> {
   // The probe is TypeScript: reuse this process's module hooks (tsx's), or ask for tsx.
   const hooks = loaderFlags(process.execArgv);
   const loader = hooks.some((a) => a.includes('tsx')) ? hooks : tsxImport();
   const stdout = await new Promise<string>((ok, fail) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [...loader, PROBE, ...args],
       { timeout: 60_000, maxBuffer: 1024 * 1024 },
@@ -47,6 +48,7 @@ async function probe(args: readonly string[]): Promise<Record<string, unknown>> 
         } else ok(String(out));
       },
     );
+    child.stdin?.end(input);
   });
   const at = stdout.lastIndexOf(MARK);
   return JSON.parse(at < 0 ? stdout : stdout.slice(at + MARK.length)) as Record<string, unknown>;
@@ -116,18 +118,26 @@ function wrapsOf(v: unknown): Record<string, Wraps> {
   return v as Record<string, Wraps>;
 }
 
-/**
- * Why the plan's cases or suite parameters cannot run (an unknown case, an unknown parameter, a
- * value a parameter does not allow), or null: the same check the page makes before it runs,
- * made before any browser starts. With it, the rows the plan runs in each browser.
- */
-export async function checkPlanNames(
-  plan: Plan,
-): Promise<{ problem: string | null; rows: number }> {
-  const { error, rows } = await probe(['--check', JSON.stringify(plan)]);
+/** What the registries say of a plan before any browser starts. */
+export interface PlanCheck extends PlanCases {
+  /**
+   * Why the plan's cases or suite parameters cannot run (an unknown case, an unknown parameter, a
+   * value a parameter does not allow), or null: the same check the page makes before it runs.
+   */
+  problem: string | null;
+  /** The rows the plan runs in each browser. */
+  rows: number;
+}
+
+export async function checkPlanNames(plan: Plan): Promise<PlanCheck> {
+  const { error, rows, groups, allGroups, driven } = await probe(['--check'], JSON.stringify(plan));
+  const count = (n: unknown) => (typeof n === 'number' ? n : 0);
   return {
     problem: typeof error === 'string' ? error : null,
-    rows: typeof rows === 'number' ? rows : 0,
+    rows: count(rows),
+    groups: count(groups),
+    allGroups: count(allGroups),
+    driven: Array.isArray(driven) ? driven.filter((d): d is string => typeof d === 'string') : [],
   };
 }
 

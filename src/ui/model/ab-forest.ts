@@ -5,6 +5,7 @@
  * the plot (charts/chart-forest.ts) and the table (ab-view.ts) draw the same model.
  */
 import { abDecision, abRows, type AbDecision, type AbRow } from '../../core/ab.ts';
+import { AB_LAUNCH_RULE } from '../../core/ab-plan.ts';
 import type { ParamValue } from '../../core/identity.ts';
 import type { AbVerdict } from '../../core/paired.ts';
 import type { ResultsFile } from '../../core/results.ts';
@@ -243,13 +244,15 @@ export function forestTicks(min: number, max: number): ForestTick[] {
 }
 
 /**
- * abDecision's line says its intervals are over launches, as a sweep's are. In the page every
- * pass runs in the one launch of its tab: its line says so instead, and a longer budget gives it
- * more passes, not launches. The phrases are checked against abDecision's own words in a test.
+ * abDecision's line says its intervals are over launches, as a sweep's are, and its advice gives
+ * a sweep's flags and how a sweep spends its budget. In the page every pass runs in the one
+ * launch of its tab: its line says so instead, and names the page's own settings. The phrases are
+ * checked against abDecision's own words in a test.
  */
 export const LAUNCH_PHRASES = {
   intervals: '95% intervals over launches',
-  budget: 'a longer --budget gives more launches',
+  budget: AB_LAUNCH_RULE,
+  passes: '--auto passes:',
 } as const;
 
 export function scopedLine(line: string, scope: 'launches' | 'one-launch' | 'mixed'): string {
@@ -260,5 +263,12 @@ export function scopedLine(line: string, scope: 'launches' | 'one-launch' | 'mix
       : '95% intervals over passes, in one launch or over launches as each browser ran them';
   return line
     .replace(LAUNCH_PHRASES.intervals, intervals)
-    .replace(LAUNCH_PHRASES.budget, 'a longer budget gives more passes');
+    .replace(
+      new RegExp(`, with --budget \\S+ or more, ${escapeRegExp(LAUNCH_PHRASES.budget)}`, 'g'),
+      '',
+    )
+    .replace(/--auto /g, 'the setting ')
+    .replace(/--budget/g, 'budget');
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

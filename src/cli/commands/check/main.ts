@@ -123,7 +123,11 @@ export async function check(argv: readonly string[]): Promise<number> {
   }
   const targets = targetsFor(inputs.browsers, fail);
   if (targets.length === 0) return (fail('no browser to run the contract in'), 1);
-  const builds = await prepareVariants({ ids, vocab, user: vocab.user, page: null }, { out, fail });
+  const builds = await prepareVariants(
+    { ids, vocab, user: vocab.user, page: null },
+    { out, fail },
+    new AbortController().signal,
+  );
   if ('exit' in builds) return builds.exit;
   try {
     return await checkStores(ids, targets, vocab, builds, out);

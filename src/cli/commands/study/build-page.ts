@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlanVocabulary } from '../../../core/plan.ts';
-import { buildPage, REPO_ROOT } from '../../build/build-page.ts';
+import { buildPage, buildProblem, REPO_ROOT } from '../../build/build-page.ts';
 import { writeAtomically } from '../../files/output.ts';
 import {
   describeSource,
@@ -48,26 +48,13 @@ export async function buildStudyPage(
     // A legacy build (CommonJS for browserify) is the one a bundler may refuse: build without them.
     const legacy = sources.filter((s) => s.legacy);
     if (legacy.length === 0) throw e;
-    for (const s of legacy) failures[s.id] = `could not be built: ${firstErrorLine(e)}`;
+    for (const s of legacy) failures[s.id] = `could not be built: ${buildProblem(e)}`;
     sources = sources.filter((s) => !s.legacy);
     await buildPage(REPO_ROOT, page, () => [variantsPlugin(sources)]);
   }
   writeBuiltVariants(page, sources);
   for (const [id, why] of Object.entries(failures)) note(`${id}: left out: ${why}`);
   return failures;
-}
-
-/** The bundler's first line that says something, without its "Build failed" preamble. */
-function firstErrorLine(e: unknown): string {
-  const text = e instanceof Error ? e.message : String(e);
-  const lines = text
-    // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    .replace(/\u001b\[[0-9;]*m/g, '')
-    .split('\n')
-    .map((l) => l.trim());
-  return (
-    lines.find((l) => l !== '' && !/^(Build failed|error during build)/i.test(l)) ?? text.trim()
-  );
 }
 
 /** Keep the failures beside the parts, so a later --report-only names them too; none removes the file. */

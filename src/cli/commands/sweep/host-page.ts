@@ -4,7 +4,7 @@
  */
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildPage, DIST_DIR, distExists } from '../../build/build-page.ts';
+import { buildPage, buildProblem, DIST_DIR, distExists } from '../../build/build-page.ts';
 import { redactUrl } from '../../drivers/discovery.ts';
 import { formatDuration } from '../../terminal/progress.ts';
 import {
@@ -69,7 +69,7 @@ async function build(run: SweepRun): Promise<boolean> {
     run.root = await buildPage(undefined, dir, pagePlugins(additions));
   } catch (e) {
     run.out();
-    run.fail(`building the page failed: ${e instanceof Error ? e.message : String(e)}`);
+    run.fail(`building the page failed: ${buildProblem(e)}`);
     return false;
   }
   run.out(`done in ${formatDuration(Date.now() - t0)}`);

@@ -4,7 +4,9 @@
  * sweep with exit 2 (or 1 when no browser can run) before a build, a browser or a signal handler.
  */
 import { resolve } from 'node:path';
-import { defaultLaunches, launchPasses } from '../../../core/launch.ts';
+import { abCasesProblem } from '../../../core/ab-plan.ts';
+import { defaultLaunches } from '../../../core/launch-budget.ts';
+import { launchPasses } from '../../../core/launch.ts';
 import { passesOf } from '../../../core/plan.ts';
 import { ResultsError, type ResultsFile } from '../../../core/results.ts';
 import {
@@ -78,6 +80,8 @@ export async function checkInputs(
   const names = await checkPlanNames(args.plan).catch((e: unknown) => e as Error);
   if (names instanceof Error) return refuse(io, names.message, 1);
   if (names.problem !== null) return refuse(io, `${names.problem} (see --help)`);
+  const cannotCompare = args.plan.ab ? abCasesProblem(args.plan, names) : null;
+  if (cannotCompare !== null) return refuse(io, cannotCompare);
   const files = checkFiles(args, names.rows, vocab.user.length > 0);
   if (typeof files === 'string') return refuse(io, files);
   const missing: BrowserOutcome[] = [];

@@ -46,19 +46,39 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   // Everything the sweep prints passes through printable: names and messages come from files and pages.
   const out = (line = '') => PROCESS_IO.stdout(`${line}\n`);
   const fail = (line: string) => PROCESS_IO.stderr(`sweep: ${line}\n`);
-  const inputs = await checkInputs(argv, { out, fail });
-  if ('exit' in inputs) return inputs.exit;
-  const builds = await prepareVariants(
-    { ids: inputs.plan.adapters, vocab: inputs.vocab, user: inputs.user, page: inputs.args.page },
-    { out, fail },
-  );
-  if ('exit' in builds) return builds.exit;
-  const run = newRun(inputs, builds, out, fail);
-  announce(run);
-  // Before the build: a Ctrl-C during it lets the build finish, then runs nothing and cleans up.
-  run.stop.listen();
+  // From the first moment: a Ctrl-C while the inputs are read or a variant installs stops that
+  // cleanly (the install's npm and partial folder with it) instead of leaving it half done.
+  let run: SweepRun | undefined;
+  const stop = new SweepStop(() => {
+    const s = run?.browser?.session;
+    return s !== undefined && !s.isOver && s.progress.userAgent !== null;
+  });
+  stop.listen();
   try {
+    const inputs = await checkInputs(argv, { out, fail });
+    if (stop.signalled) return stoppedEarly(stop.signalled, fail);
+    if ('exit' in inputs) return inputs.exit;
+    const builds = await prepareVariants(
+      { ids: inputs.plan.adapters, vocab: inputs.vocab, user: inputs.user, page: inputs.args.page },
+      { out, fail },
+      stop.closing.signal,
+    );
+    if (stop.signalled) return stoppedEarly(stop.signalled, fail);
+    if ('exit' in builds) return builds.exit;
+    run = newRun(inputs, builds, out, fail, stop);
+    return await runSweep(run);
+  } finally {
+    stop.close();
+  }
+}
+
+/** Phases 3 to 7: build, serve, run each browser, write, report. */
+async function runSweep(run: SweepRun): Promise<number> {
+  announce(run);
+  try {
+    // A Ctrl-C during the build lets it finish, then runs nothing and cleans up.
     if (!(await buildAndServe(run))) return 1;
+    run.stop.browsersStarted = true;
     const refused = await checkBeforeTiming(run);
     if (refused !== null) return refused;
     // Browsers end in any order; the report and the CSV list them in the order they were asked for.
@@ -78,24 +98,27 @@ export async function sweep(argv: readonly string[]): Promise<number> {
   return reportSweep(run);
 }
 
+/** A signal before any browser started: nothing ran, nothing is left half done. */
+function stoppedEarly(sig: NodeJS.Signals, fail: SweepRun['fail']): number {
+  fail(`cancelled by ${sig} before any browser started; no files written`);
+  return 1;
+}
+
 function newRun(
   inputs: SweepInputs,
   builds: Builds,
   out: SweepRun['out'],
   fail: SweepRun['fail'],
+  stop: SweepStop,
 ): SweepRun {
   const runId = makeRunId();
-  const run: SweepRun = {
+  return {
     ...inputs,
     ...builds,
     runId,
     token: randomUUID(),
     output: new OutputDir(resolve(inputs.args.out), runId),
-    // A page that said hello and has not ended can be asked to stop.
-    stop: new SweepStop(() => {
-      const s = run.browser?.session;
-      return s !== undefined && !s.isOver && s.progress.userAgent !== null;
-    }),
+    stop,
     view: new ProgressView(process.stdout),
     outcomes: [...inputs.missing],
     out,
@@ -106,7 +129,6 @@ function newRun(
     spentMs: 0,
     unwritten: [],
   };
-  return run;
 }
 
 /** Whatever the sweep started, stopped: the session in flight, the server, a private build, the signal handlers. */

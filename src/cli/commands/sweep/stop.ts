@@ -1,7 +1,9 @@
 /**
- * Ctrl-C and SIGTERM in two stages. The first asks the page in flight to stop as its Cancel does
- * and hand back its rows (`asking`), then closes the browser (`closing`): at once when no page
- * runs, else after STOP_GRACE_MS. A second signal quits at once.
+ * Ctrl-C and SIGTERM in two stages, heard from the sweep's first moment. The first asks the page
+ * in flight to stop as its Cancel does and hand back its rows (`asking`), then closes the browser
+ * (`closing`): at once when no page runs, else after STOP_GRACE_MS. Before any browser starts,
+ * `closing` stops what runs then (a variant's npm install, which removes its partial folder) and
+ * the sweep starts nothing more. A second signal quits at once.
  */
 
 /**
@@ -17,6 +19,8 @@ export class SweepStop {
   /** Closes the browser. */
   readonly closing = new AbortController();
   signalled: NodeJS.Signals | null = null;
+  /** Set when the browsers' phase begins: before it, a signal has no rows to keep. */
+  browsersStarted = false;
   private signalledAt = 0;
   private grace: ReturnType<typeof setTimeout> | undefined;
   private readonly onSignal = (sig: NodeJS.Signals) => this.heard(sig);
@@ -53,7 +57,9 @@ export class SweepStop {
     if (!this.pageRunning()) {
       this.closing.abort();
       process.stderr.write(
-        `sweep: ${sig}: stopping; the browser is closed and the rows so far are kept (again to quit at once)\n`,
+        this.browsersStarted
+          ? `sweep: ${sig}: stopping; the browser is closed and the rows so far are kept (again to quit at once)\n`
+          : `sweep: ${sig}: stopping before any browser starts: an install in progress is stopped and its partial folder removed, and nothing more starts (again to quit at once)\n`,
       );
       return;
     }

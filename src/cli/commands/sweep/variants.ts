@@ -3,9 +3,11 @@
  * into the cache once (or found there), a local folder is checked, a git ref of a config
  * adapter's repository is checked out in a temporary worktree, and each says what identifies its
  * build; instruments (`@+N%`) need nothing. A missing version, an unreachable registry, a folder
- * that is not the package or a ref that names no commit stops the sweep here with exit 2, before
- * any build or browser.
+ * that is not the package (or whose entry is missing or outside it) or a ref that names no commit
+ * stops the sweep here with exit 2, before any build or browser. Ctrl-C (`signal`) stops an
+ * install in progress with its npm, and removes its partial folder: exit 1, as a cancelled sweep.
  */
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseVariant } from '../../../core/variant.ts';
 import {
@@ -22,6 +24,7 @@ import {
   VariantSourceError,
   type VariantSource,
 } from '../../build/variant-sources.ts';
+import { clipped, quoted } from '../../../core/shown.ts';
 import type { InputsRefused } from './inputs.ts';
 import type { SweepInputs } from './run.ts';
 
@@ -44,10 +47,11 @@ export interface VariantInputs {
 export async function prepareVariants(
   inputs: VariantInputs,
   io: Io,
+  signal: AbortSignal,
 ): Promise<Builds | InputsRefused> {
   const git = gitBuilds(inputs, io);
   if ('exit' in git) return git;
-  const variants = await packageSources(inputs, io);
+  const variants = await packageSources(inputs, io, signal);
   if ('exit' in variants) {
     for (const b of git) removeGitBuild(b);
     return variants;
@@ -86,6 +90,7 @@ function gitBuilds(inputs: VariantInputs, io: Io): GitBuild[] | InputsRefused {
 async function packageSources(
   inputs: VariantInputs,
   io: Io,
+  signal: AbortSignal,
 ): Promise<VariantSource[] | InputsRefused> {
   const wanted = packageVariants(inputs.ids, inputs.vocab);
   if (wanted.length === 0) return [];
@@ -95,23 +100,47 @@ async function packageSources(
     if (missing.length === 0) return [];
     return refuse(
       io,
-      `--page: ${page} was built without ${missing.map((v) => v.id).join(', ')}; leave out --page so that the sweep builds the page with them`,
+      `--page: ${page} was built without ${clipped(missing.map((v) => v.id).join(', '))}; leave out --page so that the sweep builds the page with them`,
     );
   }
   const sources: VariantSource[] = [];
   for (const v of wanted) {
+    const shown = clipped(v.id);
     try {
-      sources.push(await variantSource(v, inputs.vocab, (line) => io.out(`  ${v.id}: ${line}`)));
+      const note = (line: string) => io.out(`  ${shown}: ${line}`);
+      sources.push(await variantSource(v, inputs.vocab, note, signal));
     } catch (e) {
       if (!(e instanceof VariantSourceError)) throw e;
-      return refuse(io, `${v.id}: ${e.message}`);
+      if (e.stopped) return refuse(io, `${shown}: ${e.message}`, 1);
+      return refuse(io, `${shown}: ${e.message}`);
     }
-    io.out(`  ${v.id}: ${describeSource(sources.at(-1) as VariantSource)}`);
+    io.out(`  ${shown}: ${describeSource(sources.at(-1) as VariantSource)}`);
   }
+  const twice = sameFolder(sources);
+  if (twice !== null) return refuse(io, twice);
   return sources;
 }
 
-function refuse(io: Io, line: string): InputsRefused {
+/**
+ * Two local variants that are one folder written two ways (`file:./x` and `file:x`): the page
+ * would bundle that folder once for both, so they would be one build under two names (and, with
+ * --ab, the same store compared with itself). Null when every folder is another.
+ */
+function sameFolder(sources: readonly VariantSource[]): string | null {
+  const seen = new Map<string, string>();
+  for (const s of sources) {
+    const dir = s.local[0];
+    if (dir === undefined) continue;
+    const real = realpathSync(dir);
+    const first = seen.get(real);
+    if (first !== undefined)
+      return `${quoted(first)} and ${quoted(s.id)} are one build, the folder ${clipped(real)}: name it once`;
+    seen.set(real, s.id);
+  }
+  return null;
+}
+
+function refuse(io: Io, line: string, exit = 2): InputsRefused {
   io.fail(line);
-  return { exit: 2 };
+  return { exit };
 }
