@@ -34,9 +34,19 @@ export function variantAdapter(id: string, registered: readonly StoreAdapter[]):
   const adapter =
     parsed.spec.kind === 'instrument'
       ? instrumentAdapter(base, parsed.spec.percent)
-      : built(parsed.id, base);
+      : parsed.spec.kind === 'twin'
+        ? twinAdapter(base)
+        : built(parsed.id, base);
   made.set(parsed.id, adapter);
   return adapter;
+}
+
+/**
+ * The store under a second name, `X@twin`: the very same adapter, module and build, so an A/A
+ * (`--ab X,X`) differs between its sides only in their position in each pair and their databases.
+ */
+function twinAdapter(base: StoreAdapter): StoreAdapter {
+  return { ...base, id: `${base.id}@twin`, label: `${base.label}, again (an A/A on one build)` };
 }
 
 function built(id: string, base: StoreAdapter): StoreAdapter {

@@ -244,7 +244,7 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
   const adapters =
     fields.adapters === undefined
       ? vocab.adapters.filter((a) => !a.includes('@'))
-      : parseAdapters(fields.adapters, vocab);
+      : abTwin(fields, parseAdapters(fields.adapters, vocab), vocab);
   return {
     suites:
       fields.suites !== undefined
@@ -362,12 +362,24 @@ function parseAb(
   return { thresholdPct: pct };
 }
 
+/**
+ * `--ab X,X`, a registered store named twice, is an A/A on one build: X against X@twin, the same
+ * adapter under a second name (core/variant.ts), so the sides differ only in their position.
+ */
+function abTwin(fields: PlanFields, adapters: string[], vocab: PlanVocabulary): string[] {
+  const [only] = adapters;
+  const twice = fields.ab !== undefined && splitList(fields.adapters ?? '').length === 2;
+  return twice && adapters.length === 1 && only !== undefined && vocab.adapters.includes(only)
+    ? [only, `${only}@twin`]
+    : adapters;
+}
+
 /** What is wrong with an A/B pair that is not two stores, as the user gave it. */
 function abPairProblem(given: string | undefined, adapters: readonly string[]): string {
   if (given === undefined) return 'the plan has every store';
   const names = splitList(given);
   if (adapters.length === 1 && names.length > 1)
-    return `${names.map((n) => quoted(n)).join(' and ')} are one store, ${quoted(adapters[0] as string)}`;
+    return `${names.map((n) => quoted(n)).join(' and ')} are one store, ${quoted(adapters[0] as string)} (an A/A names a registered store twice, e.g. idb,idb)`;
   return `the plan has ${adapters.length}: ${clipped(adapters.join(', '))}`;
 }
 

@@ -17,7 +17,11 @@ export type VariantSpec =
   /** Every handle call followed by a busy wait of `percent`% of the call's own time. */
   | { kind: 'instrument'; percent: number }
   /** A config adapter built from this ref of the git repository its module is in (a worktree). */
-  | { kind: 'git'; ref: string };
+  | { kind: 'git'; ref: string }
+  /** The same store under a second name, for an A/A on one build: `--ab X,X` reads as X, X@twin. */
+  | { kind: 'twin' }
+  /** The installed package, built as a variant is (from its folder, into a chunk of its own), so an A/B against a variant differs only in the code. */
+  | { kind: 'installed' };
 
 export interface ParsedVariant {
   /** The id as the plan keeps it (an instrument's percentage written in its shortest form). */
@@ -64,7 +68,7 @@ export class VariantError extends Error {
 
 /** The spec forms, for messages. */
 const VARIANT_FORMS =
-  'ADAPTER@VERSION (e.g. idb@8.0.4), ADAPTER@file:DIR (a local build of its package), ADAPTER@+N% (an instrument, N from 0.1 to 100), ADAPTER@git:REF (an adapter of your config, from a commit of its repository)';
+  'ADAPTER@VERSION (e.g. idb@8.0.4), ADAPTER@file:DIR (a local build of its package), ADAPTER@+N% (an instrument, N from 0.1 to 100), ADAPTER@git:REF (an adapter of your config, from a commit of its repository), ADAPTER@installed (the installed package, built as a variant), ADAPTER@twin (the same store again, for an A/A)';
 
 /** A git ref as a variant takes it (a branch, tag or commit, `HEAD~1` too): no option look-alike, no space or control character, none of git's forbidden sequences. */
 const GIT_REF =
@@ -121,6 +125,7 @@ export function parseVariant(
       );
     return { id, base, spec: { kind: 'git', ref } };
   }
+  if (text === 'twin') return { id, base, spec: { kind: 'twin' } };
   const spec = specOf(id, base, text);
   if (!wraps[base])
     throw new VariantError(
@@ -130,6 +135,7 @@ export function parseVariant(
 }
 
 function specOf(id: string, base: string, text: string): VariantSpec {
+  if (text === 'installed') return { kind: 'installed' };
   if (text.startsWith('file:')) {
     const path = text.slice('file:'.length);
     // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -122,11 +122,28 @@ describe('cli args - --ab', () => {
     expect(args.plan.auto?.passes).toBe(2);
   });
 
-  it('refuses one store in two spellings as the same store, as the page would', () => {
+  it('refuses a variant in two spellings as the same store, as the page would', () => {
     expect(error('--ab', 'idb@+5%,idb@+05%')).toBe(
-      '--ab: compares two different stores, A then B; "idb@+5%" and "idb@+05%" are one store, "idb@+5%"',
+      '--ab: compares two different stores, A then B; "idb@+5%" and "idb@+05%" are one store, "idb@+5%" (an A/A names a registered store twice, e.g. idb,idb)',
     );
-    expect(error('--ab', 'idb,idb')).toMatch(/^--ab: compares two different stores/);
+  });
+
+  it('takes a registered store named twice as an A/A on one build, X against X@twin', () => {
+    expect(parseSweepArgs(['--ab', 'idb,idb'], vocab, ['chromium']).plan.adapters).toEqual([
+      'idb',
+      'idb@twin',
+    ]);
+  });
+
+  it('builds the other side of a variant the way the variant is built, X@installed, so only the code differs', () => {
+    const sides = (pair: string) =>
+      parseSweepArgs(['--ab', pair], vocab, ['chromium']).plan.adapters;
+    expect(sides('idb,idb@8.0.4')).toEqual(['idb@installed', 'idb@8.0.4']);
+    expect(sides('idb@file:../idb,idb')).toEqual(['idb@file:../idb', 'idb@installed']);
+    // An instrument wraps the installed store itself: both sides already come the same way.
+    expect(sides('idb,idb@+10%')).toEqual(['idb', 'idb@+10%']);
+    // A store that wraps no package has no other way to be built.
+    expect(sides('memory,idb@8.0.4')).toEqual(['memory', 'idb@8.0.4']);
   });
 
   it('names --threshold for a bad threshold, with the range the page reads back exactly', () => {

@@ -130,6 +130,35 @@ describe('variant spec - ADAPTER@SPEC', () => {
   });
 });
 
+describe('variant spec - the two sides of an A/A or an A/B', () => {
+  it('reads X@twin on any registered store, and X@installed on one that wraps packages', () => {
+    expect(parse('memory@twin')).toEqual({
+      id: 'memory@twin',
+      base: 'memory',
+      spec: { kind: 'twin' },
+    });
+    expect(parse('idb@installed')).toEqual({
+      id: 'idb@installed',
+      base: 'idb',
+      spec: { kind: 'installed' },
+    });
+    expect(() => parse('memory@installed')).toThrow(VariantError);
+  });
+
+  it('reads --ab X,X as an A/A on one build: X against X@twin', () => {
+    const plan = parsePlan({ adapters: 'idb, idb', ab: '5%' }, vocab);
+    expect(plan.adapters).toEqual(['idb', 'idb@twin']);
+    expect(
+      parsePlan(planFieldsFromQuery(new URLSearchParams(planToQuery(plan).toString())), vocab),
+    ).toEqual(plan);
+    // Named once, or outside an A/B, the store is one store.
+    expect(parsePlan({ adapters: 'idb,idb' }, vocab).adapters).toEqual(['idb']);
+    expect(() => parsePlan({ adapters: 'idb@+5%,idb@+05%', ab: '5%' }, vocab)).toThrow(
+      /are one store, "idb@\+5%" \(an A\/A names a registered store twice/,
+    );
+  });
+});
+
 describe('variant spec - in the plan', () => {
   it('accepts variants of registered adapters beside them, through the URL and back', () => {
     const plan = parsePlan(
@@ -160,7 +189,7 @@ describe('variant spec - in the plan', () => {
       /^adapters: "memory@2.0.0": memory wraps no npm package, so it takes only an instrument, memory@\+N% \(e.g. memory@\+10%\); registered: pouchdb-idb, idb, memory, pouchdb-idb@7.3.1, idb@write-behind$/,
     );
     expect(() => parsePlan({ adapters: 'dexie@4.0.11' }, vocab)).toThrow(
-      /^adapters: "dexie@4.0.11" names no registered adapter before its "@"; variants are ADAPTER@VERSION \(e.g. idb@8.0.4\), ADAPTER@file:DIR \(a local build of its package\), ADAPTER@\+N% \(an instrument, N from 0.1 to 100\), ADAPTER@git:REF \(an adapter of your config, from a commit of its repository\); registered: /,
+      /^adapters: "dexie@4.0.11" names no registered adapter before its "@"; variants are ADAPTER@VERSION \(e.g. idb@8.0.4\), ADAPTER@file:DIR \(a local build of its package\), ADAPTER@\+N% \(an instrument, N from 0.1 to 100\), ADAPTER@git:REF \(an adapter of your config, from a commit of its repository\), ADAPTER@installed \(the installed package, built as a variant\), ADAPTER@twin \(the same store again, for an A\/A\); registered: /,
     );
     // A vocabulary without wraps (an older page) takes only instruments.
     expect(() => parsePlan({ adapters: 'idb@8.0.4' }, { ...vocab, wraps: undefined })).toThrow(

@@ -28,6 +28,7 @@ import {
 } from '../../core/plan.ts';
 import { MAX_SHARDS } from '../../core/shard.ts';
 import { quoted } from '../../core/shown.ts';
+import { parseVariant } from '../../core/variant.ts';
 import { abBudgetFor, abPasses, abPassesNeeded, abPassesProblem } from '../../core/ab-plan.ts';
 import { formatPercent, percentOrProblem } from '../../core/percent.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec, type ScannedFlags } from './flags.ts';
@@ -185,7 +186,7 @@ export function parseSweepArgs(
   const webDriver = remote !== null && /^https?:/i.test(remote);
   const waitMs = parseWaitMs(get('wait-ms'), manual || webDriver);
   const capabilities = parseCapabilitiesFlag(get('capabilities'), webDriver);
-  if (plan.ab) plan = abPlan(plan, get, manual);
+  if (plan.ab) plan = samePath(abPlan(plan, get, manual), vocab);
   // Whatever the sweep accepts, the page must read as the same plan from its URL.
   const problem = planQueryProblem(plan, vocab);
   if (problem !== null) throw new ArgsError(problem);
@@ -353,6 +354,25 @@ function abPlan(plan: Plan, get: (name: string) => string | undefined, manual: b
   const auto = budgeted.auto as NonNullable<Plan['auto']>;
   const passes = abPasses(passesOf(auto), budgeted.budgetMs as number);
   return { ...budgeted, auto: { ...auto, passes } };
+}
+
+/**
+ * An A/B whose one side is a build of a package (`idb@8.0.4`, `idb@file:DIR`, `mystore@git:REF`)
+ * and whose other is a registered store that wraps packages: that side becomes `X@installed`, the
+ * installed packages built the same way as the variant, into a chunk of their own. Bundled into
+ * the page with everything else, A would differ from B in more than its code.
+ */
+function samePath(plan: Plan, vocab: PlanVocabulary): Plan {
+  const built = (id: string) => {
+    if (vocab.adapters.includes(id) || !id.includes('@')) return false;
+    const kind = parseVariant(id, vocab.adapters, vocab.wraps ?? {}).spec.kind;
+    return kind === 'version' || kind === 'folder' || kind === 'git';
+  };
+  const plain = (id: string) => vocab.adapters.includes(id) && vocab.wraps?.[id] !== undefined;
+  const [a, b] = plan.adapters;
+  if (a === undefined || b === undefined || built(a) === built(b)) return plan;
+  const adapters = plan.adapters.map((id) => (plain(id) ? `${id}@installed` : id));
+  return { ...plan, adapters };
 }
 
 /** --launches N: 1 to the plan's passes; it needs passes (adaptive sampling) and a browser the sweep starts. */

@@ -67,7 +67,7 @@ export function packageVariants(ids: readonly string[], vocab: PlanVocabulary): 
   return [...new Set(ids)]
     .filter((id) => !vocab.adapters.includes(id) && id.includes('@'))
     .map((id) => parseVariant(id, vocab.adapters, vocab.wraps ?? {}))
-    .filter((v) => v.spec.kind === 'version' || v.spec.kind === 'folder');
+    .filter((v) => ['version', 'folder', 'installed'].includes(v.spec.kind));
 }
 
 /** Where a variant's packages come from: installed from npm (`note` hears of an install) or a folder. */
@@ -82,11 +82,14 @@ export async function variantSource(
   if (v.spec.kind === 'version')
     return npmSource({ ...v, spec: v.spec }, wraps, variantCache(), note, signal);
   if (v.spec.kind === 'folder') return folderSource({ ...v, spec: v.spec }, wraps);
-  throw new VariantSourceError(`${v.id} is an instrument, built from no package`);
+  if (v.spec.kind === 'installed') return nodeModulesSource(v, wraps);
+  throw new VariantSourceError(`${v.id} is built from no package of its own`);
 }
 
 /** One line: what the variant is built from and what identifies that build. */
 export function describeSource(s: VariantSource): string {
+  if (s.facts.source === 'installed')
+    return `${s.what} (${s.facts.folder ?? 'node_modules'}), built as a variant is, so only the code differs from the other side`;
   const identity = s.facts.integrity ?? `commit ${s.facts.commit ?? 'unknown'}`;
   const from = s.facts.folder === undefined ? 'from npm' : `folder ${s.facts.folder}`;
   return `${s.what}${s.legacy ? ' (CommonJS for browserify, with Node shims)' : ''}, ${from}, ${identity}`;
@@ -154,6 +157,47 @@ export async function npmSource(
   } catch (e) {
     if (e instanceof NpmError) throw new VariantSourceError(e.message, e.stopped);
     throw e;
+  }
+}
+
+/**
+ * `X@installed`: the packages this storebench has installed, built as a variant is, from their
+ * folders into a chunk of their own, so that against a variant (`X@8.0.4`, `X@file:DIR`) the two
+ * sides of an A/B come the same way into the page and differ only in their code.
+ */
+function nodeModulesSource(v: ParsedVariant, wraps: Wraps): VariantSource {
+  const dirs = wraps.packages.map((pkg) => {
+    const dir = installedDir(pkg);
+    if (!dir) throw new VariantSourceError(`${v.id}: ${pkg} is not installed beside storebench`);
+    return dir;
+  });
+  const [main] = dirs;
+  if (!main) throw new VariantSourceError(`${v.id}: the adapter names no package`);
+  const version = packageIn(main, wraps.packages[0] as string, null).version;
+  const facts: Record<string, string> = {
+    package: wraps.packages[0] as string,
+    version,
+    source: 'installed',
+    folder: main,
+  };
+  return {
+    id: v.id,
+    base: v.base,
+    version,
+    what: `${wraps.packages[0] as string} ${version}, installed`,
+    legacy: false,
+    facts,
+    dirs,
+    local: [],
+  };
+}
+
+/** The folder of a package as Node finds it from storebench's own folder up, or undefined. */
+function installedDir(pkg: string): string | undefined {
+  for (let dir = REPO_ROOT; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', pkg);
+    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (dirname(dir) === dir) return undefined;
   }
 }
 
