@@ -40,11 +40,14 @@ export function abTable(
   });
   const { a, b } = rows[0] as AbRow;
   return [
-    `B = ${b} against A = ${a}:`,
+    a === b.replace(/@twin$/, '')
+      ? `B = ${b} against A = ${a}, an A/A on one build (the same store twice):`
+      : `B = ${b} against A = ${a}:`,
     renderTable(header, lines, align),
     ...notes,
     `B/A: the ratio of B's median to A's in each pass, a geometric mean over passes, each pass in a browser launch of its own; ` +
-      `its 95% interval is Student's t over those passes (the launch is the replicate: samples of one launch share its state). ` +
+      `its 95% interval is Student's t over those passes (the launch is the replicate: samples of one launch share its state), ` +
+      `a repeated interval at the last of the plan's planned looks the passes reached, so a row settled at a look keeps its 95%. ` +
       `slower / faster: the whole interval beyond ±${thresholdPct}%; same: the whole interval within ±${thresholdPct}%; unsure: neither, more launches decide it. ` +
       `!! slower with the chance of any false alarm over all rows held at 5% (Holm): these rows fail the run.`,
   ].join('\n');
