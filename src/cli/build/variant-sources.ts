@@ -7,6 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import {
+  cpSync,
   existsSync,
   readFileSync,
   realpathSync,
@@ -161,32 +162,33 @@ export async function npmSource(
 }
 
 /**
- * `X@installed`: the packages this storebench has installed, built as a variant is, from their
- * folders into a chunk of their own, so that against a variant (`X@8.0.4`, `X@file:DIR`) the two
- * sides of an A/B come the same way into the page and differ only in their code.
+ * `X@installed`: the packages this storebench has installed, built as a variant is, so that
+ * against a variant (`X@8.0.4`, `X@file:DIR`) the two sides of an A/B come the same way into the
+ * page and differ only in their code. They are copied into the variants' cache first: a module
+ * the page also imports statically would otherwise stay in the page's main chunk, one module for
+ * both ids, and the bundler says so.
  */
 function nodeModulesSource(v: ParsedVariant, wraps: Wraps): VariantSource {
-  const dirs = wraps.packages.map((pkg) => {
+  const found = wraps.packages.map((pkg) => {
     const dir = installedDir(pkg);
     if (!dir) throw new VariantSourceError(`${v.id}: ${pkg} is not installed beside storebench`);
-    return dir;
+    return { pkg, dir, version: packageIn(dir, pkg, null).version };
   });
-  const [main] = dirs;
+  const [main] = found;
   if (!main) throw new VariantSourceError(`${v.id}: the adapter names no package`);
-  const version = packageIn(main, wraps.packages[0] as string, null).version;
-  const facts: Record<string, string> = {
-    package: wraps.packages[0] as string,
-    version,
-    source: 'installed',
-    folder: main,
-  };
+  const copy = join(variantCache(), `installed-${main.pkg.replace('/', '+')}@${main.version}`);
+  const dirs = found.map(({ pkg, dir }) => {
+    const to = join(copy, 'node_modules', pkg);
+    if (!existsSync(join(to, 'package.json'))) cpSync(dir, to, { recursive: true });
+    return to;
+  });
   return {
     id: v.id,
     base: v.base,
-    version,
-    what: `${wraps.packages[0] as string} ${version}, installed`,
+    version: main.version,
+    what: `${main.pkg} ${main.version}, installed`,
     legacy: false,
-    facts,
+    facts: { package: main.pkg, version: main.version, source: 'installed', folder: main.dir },
     dirs,
     local: [],
   };
