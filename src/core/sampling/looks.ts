@@ -42,8 +42,8 @@ export function isLook(plan: Plan, passesDone: number, passes: number): boolean 
  * Settle the rows whose comparisons are all decided at this look; returns how many are still
  * sampling or may sample again in a later pass (0: nothing is left to sample).
  */
-export function settleAtLook(plan: Plan, rows: readonly LookRow[]): number {
-  const settled = plan.ab ? settledPairs(plan, rows) : settledByFindings(plan, rows);
+export function settleAtLook(plan: Plan, rows: readonly LookRow[], browsers = 1): number {
+  const settled = plan.ab ? settledPairs(plan, rows, browsers) : settledByFindings(plan, rows);
   for (const { id, row } of rows)
     if (settled.has(carryKey(id)) && row.state.kind !== 'failed') stopRow(row, 'settled');
   return rows.filter(({ row }) => mayStillSample(row)).length;
@@ -57,8 +57,11 @@ function mayStillSample(row: Row): boolean {
   );
 }
 
-/** --ab: the pairs whose B/A is settled at this look (ab.pairAtLook), both sides' keys. */
-function settledPairs(plan: Plan, rows: readonly LookRow[]): Set<string> {
+/**
+ * --ab: the pairs whose B/A is settled at this look (ab.pairAtLook), both sides' keys; the family
+ * is every pair of every browser of the sweep, as the run's verdict takes them.
+ */
+function settledPairs(plan: Plan, rows: readonly LookRow[], browsers: number): Set<string> {
   const looks = plannedLooksOf(plan.auto);
   const pairs = rows.filter(({ row }) => row.pair?.side === 'A');
   const out = new Set<string>();
@@ -66,7 +69,8 @@ function settledPairs(plan: Plan, rows: readonly LookRow[]): Set<string> {
     const b = rows.find((r) => r.row === a.row.pair?.other);
     if (!b || a.row.state.kind === 'failed') continue;
     const logs = passLogRatios(a.row, b.row);
-    if (pairAtLook(logs, looks, plan.ab?.thresholdPct ?? 5, pairs.length).settled) {
+    const family = pairs.length * browsers;
+    if (pairAtLook(logs, looks, plan.ab?.thresholdPct ?? 5, family).settled) {
       out.add(carryKey(a.id));
       out.add(carryKey(b.id));
     }

@@ -231,6 +231,7 @@ function setOrder(
           budgetMs: launchBudgetMs,
           budgetLeftMs: launchBudgetMs * (launches - k),
           carry,
+          browsers: run.targets.length,
         }
       : undefined;
 }
