@@ -59,6 +59,7 @@ function queryCase(kind: Kind, indexed: boolean, n: number): BenchCase {
     return defineCase({
       ...common,
       needs: ['query'],
+      sharesFill: true,
       setup: (ctx) => prepareQueries(ctx, queriesOf(ctx, kind, n)),
     });
   return defineCase({
@@ -135,6 +136,7 @@ const countAll = defineCase({
   title: 'count every document',
   needs: ['count'],
   db: 'shared',
+  sharesFill: true,
   operations: () => 1,
   async setup(ctx) {
     await prefilled(ctx);

@@ -24,6 +24,7 @@ function reference(mode: 'skip' | 'startkey'): BenchCase {
         : `${REF_PAGES} pages of ${REF_PAGE_SIZE} at spread offsets, startkey/limit`,
     needs: ['keyRange'],
     db: 'shared',
+    sharesFill: true,
     params: { pages: REF_PAGES, pageSize: REF_PAGE_SIZE },
     operations: () => REF_PAGES,
     async setup(ctx) {
@@ -63,6 +64,7 @@ function walk(mode: 'skip' | 'startkey', pageSize: number): BenchCase {
         : `walk all in pages of ${pageSize}, startkey (last key, skip 1)`,
     needs: ['keyRange'],
     db: 'shared',
+    sharesFill: true,
     params: { pageSize },
     operations: (size) => Math.ceil(size / pageSize),
     async setup(ctx) {

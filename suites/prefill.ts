@@ -28,8 +28,12 @@ export async function writeAll(handle: StoreHandle, docs: readonly Doc[]): Promi
   else for (const doc of docs) await handle.put(doc);
 }
 
-/** Setup for cases that read or change an existing collection: the store holds `size` docs. */
+/**
+ * Setup for cases that read or change an existing collection: the store holds `size` docs. A
+ * case that shares its fill (BenchCase.sharesFill) may be given a store already filled so.
+ */
 export async function prefilled(ctx: CaseContext): Promise<void> {
+  if (ctx.filled) return;
   await prefill(ctx.handle, ctx, ctx.size);
 }
 

@@ -25,6 +25,7 @@ const getSerial = defineCase({
   title: 'get by id, one at a time',
   needs: [],
   db: 'shared',
+  sharesFill: true,
   operations: (size) => size,
   setup: idsInRandomOrder,
   async run(ctx, s) {
@@ -42,6 +43,7 @@ const getBatch = defineCase({
   title: 'get by ids, one batch call',
   needs: ['getMany'],
   db: 'shared',
+  sharesFill: true,
   operations: (size) => size,
   setup: idsInRandomOrder,
   async run(ctx, s) {
@@ -59,6 +61,7 @@ function getOne(which: 'first' | 'last'): BenchCase {
     title: `get the ${which} document of the collection (${REPEATS}×)`,
     needs: [],
     db: 'shared',
+    sharesFill: true,
     operations: () => REPEATS,
     async setup(ctx) {
       await prefilled(ctx);
@@ -81,6 +84,7 @@ const readAll = defineCase({
   title: 'read every document (allDocs include_docs, getAll, iterate)',
   needs: ['keyRange'],
   db: 'shared',
+  sharesFill: true,
   operations: (size) => size,
   async setup(ctx) {
     await prefilled(ctx);

@@ -57,6 +57,7 @@ function viewCase(
     needs: ['mapReduce'],
     // A temporary view builds and throws away its index per query, so it too leaves the store as it was.
     db: 'shared',
+    sharesFill: !opts.save,
     params: { queries: n },
     operations: () => n,
     setup: (ctx) => prepareView(ctx, n, opts.save, opts.build),
@@ -121,6 +122,7 @@ function indexOrScan(indexed: boolean, n: number): BenchCase {
     return defineCase({
       ...common,
       needs: ['query'],
+      sharesFill: true,
       setup: (ctx) => prepareQueries(ctx, equalities(ctx, queryFields(ctx)[0])),
     });
   return defineCase({

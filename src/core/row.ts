@@ -28,6 +28,8 @@ export interface SharedDb {
   name: string;
   handle: StoreHandle | undefined;
   state: unknown;
+  /** Its key in the sampler's pool when other cases of the pass read it too (BenchCase.sharesFill). */
+  pooled?: string;
 }
 
 export interface Row {

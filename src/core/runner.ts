@@ -99,6 +99,7 @@ async function runPasses(run: Run, groups: readonly PlannedGroup[]): Promise<boo
   try {
     for (let pass = run.launch.first; pass <= lastHere(run); pass++) {
       for (const planned of groups) await runGroupPass(run, planned, pass);
+      await run.ctx.sampler.closePool();
       lookAfter(run, pass);
       // A copy: the rows go on growing, and a listener may keep the event.
       if (pass < lastHere(run) && run.rows.open.size > 0)

@@ -87,6 +87,18 @@ export interface SamplerInput {
   cancelled: Promise<never>;
 }
 
+/** A filled database in the sampler's pool. */
+interface PooledDb {
+  name: string;
+  handle: StoreHandle | undefined;
+  adapter: StoreAdapter;
+}
+
+/** Cases whose stores hold the same documents: one store, one size, opened the same way. */
+function poolKey(row: Row, t: SampleTarget): string {
+  return `${row.adapter.id}|${t.size}|${JSON.stringify(t.c.openOptions ?? null)}`;
+}
+
 const SELF_OPEN_HANDLE = new Proxy({} as StoreHandle, {
   get(_target, prop) {
     if (prop === 'then') return undefined; // not a thenable
@@ -108,30 +120,38 @@ export class Sampler {
   private probeOwner: object | null = null;
   /** Rows whose handle was checked for the methods their case's needs guarantee. */
   private readonly checkedRows = new WeakSet<Row>();
+  /** This pass's filled databases that cases sharing their fill read, by poolKey. */
+  private readonly pool = new Map<string, PooledDb>();
 
   constructor(private readonly input: SamplerInput) {}
 
-  /** Fill the row's shared database: open it and run the case's setup once, untimed. */
+  /**
+   * Fill the row's shared database: open it and run the case's setup once, untimed. A case that
+   * shares its fill takes the pass's filled database of its store and size when there is one, and
+   * its setup then only computes its state.
+   */
   async openShared(row: Row, t: SampleTarget): Promise<SharedDb> {
-    const name = this.newName(row.adapter);
+    const key = t.c.sharesFill && t.c.open !== 'self' ? poolKey(row, t) : undefined;
+    const pooled = key === undefined ? undefined : this.pool.get(key);
+    const name = pooled?.name ?? this.newName(row.adapter);
     const started = now();
     const deadline = started + this.input.plan.timeoutMs;
-    let handle: StoreHandle | undefined;
+    let handle = pooled?.handle;
     try {
-      handle =
-        t.c.open === 'self'
-          ? undefined
-          : await this.step(deadline, `${row.adapter.id}: open`, () =>
-              row.adapter.open(name, t.c.openOptions),
-            );
+      if (!pooled && t.c.open !== 'self')
+        handle = await this.step(deadline, `${row.adapter.id}: open`, () =>
+          row.adapter.open(name, t.c.openOptions),
+        );
       if (handle) this.checkOnce(row, t, handle);
-      const ctx = this.context(row, t, name, handle, 'shared', {});
+      const ctx = this.context(row, t, name, handle, 'shared', {}, pooled !== undefined);
       const setup = t.c.setup?.bind(t.c);
       const state = setup
         ? await this.step(deadline, `${t.c.id} setup of the shared database`, () => setup(ctx))
         : undefined;
-      return { name, handle, state };
+      if (key !== undefined) this.pool.set(key, { name, handle, adapter: row.adapter });
+      return { name, handle, state, ...(key === undefined ? {} : { pooled: key }) };
     } catch (e) {
+      if (key !== undefined) this.pool.delete(key);
       await this.dispose(row.adapter, name, handle);
       throw e;
     } finally {
@@ -141,10 +161,12 @@ export class Sampler {
 
   /**
    * Tear the shared database down and delete it; after Cancel only delete it. A teardown that
-   * fails is a warning: the samples stand.
+   * fails is a warning: the samples stand. A pooled database stays for the pass's later cases,
+   * unless its row failed: a store that failed may be left in any state.
    */
   async closeShared(row: Row, t: SampleTarget, db: SharedDb, deleteOnly = false): Promise<void> {
     const started = now();
+    let keep = db.pooled !== undefined && !deleteOnly && row.state.kind !== 'failed';
     try {
       const teardown = t.c.teardown?.bind(t.c);
       if (teardown && !deleteOnly)
@@ -152,14 +174,25 @@ export class Sampler {
           teardown(this.context(row, t, db.name, db.handle, 'shared', {}), db.state),
         );
     } catch (e) {
+      keep = false;
       if (e instanceof CancelledError) throw e;
       this.input.warning(
         `${row.adapter.id}: the teardown of ${t.c.id}'s shared database failed: ${errorMessage(e)}`,
       );
     } finally {
-      await this.dispose(row.adapter, db.name, db.handle);
+      if (!keep) {
+        if (db.pooled !== undefined) this.pool.delete(db.pooled);
+        await this.dispose(row.adapter, db.name, db.handle);
+      }
       row.spentMs += now() - started;
     }
+  }
+
+  /** Delete the pass's pooled databases: the next pass fills its own, so passes stay independent. */
+  async closePool(): Promise<void> {
+    const pooled = [...this.pool.values()];
+    this.pool.clear();
+    for (const db of pooled) await this.dispose(db.adapter, db.name, db.handle);
   }
 
   /**
@@ -238,6 +271,7 @@ export class Sampler {
 
   /** Delete whatever a cancelled or wedged sample left behind. */
   async disposeAll(): Promise<void> {
+    await this.closePool();
     for (const [name, adapter] of [...this.created]) await this.dispose(adapter, name, undefined);
   }
 
@@ -264,6 +298,7 @@ export class Sampler {
     handle: StoreHandle | undefined,
     index: number | string,
     sink: { metrics?: Record<string, number>; points?: [number, number][] },
+    filled = false,
   ): CaseContext {
     const { plan, fixture, signal } = this.input;
     return {
@@ -286,6 +321,7 @@ export class Sampler {
       point: (x, y) => {
         sink.points?.push([x, y]);
       },
+      ...(filled ? { filled } : {}),
     };
   }
 

@@ -62,6 +62,11 @@ export interface CaseContext<C extends Capability = never> {
   metric(name: string, value: number): void;
   /** Record one point of this sample's series, e.g. (store size, batch ms) in the growth suite. */
   point(x: number, y: number): void;
+  /**
+   * The database already holds the fixture's `size` documents (a case that `sharesFill` was
+   * given a store another case filled in this pass): its setup skips filling.
+   */
+  readonly filled?: boolean;
 }
 
 /**
@@ -95,6 +100,14 @@ export interface BenchCase<
    * stays `fresh` and says so in its id (`…-cold`).
    */
   readonly db?: DbMode;
+  /**
+   * With `db: 'shared'`: the case's setup only fills the store with the fixture's documents
+   * (suites/prefill.ts `prefilled`) and computes its state, and its run only reads. Such cases
+   * of one store and size share one database in a pass instead of filling one each: at 1,000
+   * documents the fills were half of what a pass cost. A case that adds an index, a view or any
+   * document leaves it unset.
+   */
+  readonly sharesFill?: boolean;
   /**
    * Set when the page cannot run the case alone, to what a driver outside it must do (src/core/
    * driven.ts): the runner never calls `run`, and records the row `unsupported` for the driver.

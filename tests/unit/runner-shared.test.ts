@@ -88,6 +88,55 @@ describe('runner - shared databases', () => {
     expect(out.leftover).toEqual([]);
   });
 
+  it('cases that share their fill read one filled database per store, size and pass', async () => {
+    const { adapter, opens } = counting();
+    const auto = { targetRelCi: 1e6, minN: 6, maxN: 100, maxMs: 60_000, passes: 2 };
+    const out = await runPlan({
+      plan: plan({ cases: ['get-serial', 'get-batch', 'all'], sizes: [100, 200], auto }),
+      suites: [readSuite],
+      adapters: [adapter],
+      runId: 'pool',
+      timerStepMs: 0.005,
+    });
+    expect(out.cases.map((row) => row.status)).toEqual(Array(6).fill('ok'));
+    expect(opens()).toBe(2 * 2); // two sizes, two passes: three cases each read one of them
+    expect(out.leftover).toEqual([]);
+  });
+
+  it('a store that failed on a pooled database leaves it: the next case fills its own', async () => {
+    const { adapter, opens } = counting();
+    let failGets = true;
+    const failing: StoreAdapter = {
+      ...adapter,
+      async open(name, options) {
+        const handle = await adapter.open(name, options);
+        return {
+          ...handle,
+          get: async (id) => {
+            if (failGets) throw new Error('get failed');
+            return handle.get(id);
+          },
+        };
+      },
+    };
+    const out = await runPlan({
+      plan: plan({ cases: ['get-serial', 'all'] }),
+      suites: [readSuite],
+      adapters: [failing],
+      runId: 'pool-failed',
+      timerStepMs: 0.005,
+      onEvent: (e) => {
+        if (e.type === 'group-start' && e.case === 'all') failGets = false;
+      },
+    });
+    expect(out.cases.map((row) => [row.case, row.status])).toEqual([
+      ['get-serial', 'error'],
+      ['all', 'ok'],
+    ]);
+    expect(opens()).toBe(2);
+    expect(out.leftover).toEqual([]);
+  });
+
   it('a case that writes gets a fresh database per sample, warm-up included', async () => {
     const { adapter, opens } = counting();
     const out = await runPlan({
