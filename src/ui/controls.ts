@@ -14,7 +14,6 @@ import {
   DEFAULT_PLAN_PARAMS,
   DEFAULT_SUITES,
   formatAuto,
-  formatDuration,
   formatParams,
   parsePlan,
   planToFields,
@@ -22,6 +21,7 @@ import {
   type Plan,
   type PlanFields,
 } from '../core/plan.ts';
+import { formatDuration } from '../core/format.ts';
 import type { Suite } from '../core/suite.ts';
 import { h } from './dom.ts';
 import { abChoices, type AbChoice } from './model/ab-choices.ts';

@@ -9,7 +9,8 @@
 import './style.css';
 import { errorMessage } from '../core/errors.ts';
 import { collectEnvironment } from '../core/environment.ts';
-import { formatDuration, passesOf, planToQuery, type Plan } from '../core/plan.ts';
+import { formatDuration } from '../core/format.ts';
+import { passesOf, planToQuery, type Plan } from '../core/plan.ts';
 import { planGroups } from '../core/runner.ts';
 import type { CaseResult } from '../core/results.ts';
 import type { RunEvent } from '../core/runner.ts';

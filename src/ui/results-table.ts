@@ -6,13 +6,14 @@
  * table gives each store's geometric mean of those factors. All text goes in through textContent.
  */
 import { drivenFinding, isTimedSection } from '../../suites/driven.ts';
+import { INDEXEDDB_FLOOR } from '../core/default-findings.ts';
 import { plannedLooksOf, type Plan } from '../core/plan.ts';
 import type { CaseResult, CaseStatus } from '../core/results.ts';
 import { rowRatio } from '../core/row-ratio.ts';
 import { opsPerSecond } from '../core/stats.ts';
 import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../core/timer.ts';
 import { h } from './dom.ts';
-import { formatDuration, formatMs, formatRate } from './format.ts';
+import { formatBytes, formatMeasuredDuration, formatMs, formatRate } from '../core/format.ts';
 import {
   describeMean,
   describeMedian,
@@ -405,7 +406,7 @@ export class ResultsTable {
       median,
       h('td', { className: 'num factor' }, '—'),
       num(formatMedianInterval(r) ?? '—', `${describeMedian(r)}\n${describeMean(s)}`),
-      num(formatDuration(perOp), undefined, perOp ?? undefined),
+      num(formatMeasuredDuration(perOp), undefined, perOp ?? undefined),
       num(
         r.operations > 0 ? formatRate(opsPerSecond(s.median, r.operations)) : '—',
         undefined,
@@ -431,13 +432,6 @@ export class ResultsTable {
         : '';
     this.summary.textContent = `${total} row${total === 1 ? '' : 's'}: ${parts.join(', ')}.${coarse}`;
   }
-}
-
-function formatBytes(bytes: number): string {
-  const abs = Math.abs(bytes);
-  if (abs >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (abs >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${Math.round(bytes)} B`;
 }
 
 /**
@@ -504,9 +498,6 @@ function band(f: number): string {
   if (!Number.isFinite(f)) return '';
   return f <= 1.1 ? 'best' : f <= 2 ? 'near' : f <= 10 ? 'far' : 'farthest';
 }
-
-/** The store every IndexedDB store's factor is also given against. */
-export const INDEXEDDB_FLOOR = 'indexeddb-raw';
 
 /** Rows of one case at one size, whose medians the factors compare. */
 export function groupKey(r: Pick<CaseResult, 'suite' | 'case' | 'size'>): string {

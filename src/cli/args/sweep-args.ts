@@ -14,7 +14,6 @@ import {
   DEFAULT_PLAN,
   DEFAULT_PLAN_SIZES,
   DEFAULT_SUITES,
-  formatDuration,
   MAX_CPU_THROTTLE,
   parsePlan,
   passesOf,
@@ -24,6 +23,7 @@ import {
   type PlanFields,
   type PlanVocabulary,
 } from '../../core/plan.ts';
+import { formatDuration } from '../../core/format.ts';
 import { MAX_SHARDS } from '../../core/shard.ts';
 import { defaultLaunches } from '../../core/launch.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from './flags.ts';

@@ -21,8 +21,9 @@ import type { RunEnd } from '../server/session.ts';
 import { makeTempFolder } from '../files/temp.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
 
-const LAUNCH_TIMEOUT_MS = 60_000;
-const GOTO_TIMEOUT_MS = 60_000;
+/** How long a browser may take to start, and a page to load, on a loaded machine. */
+export const LAUNCH_TIMEOUT_MS = 60_000;
+export const GOTO_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 20_000;
 
 export async function drivePlaywright({

@@ -23,7 +23,7 @@ import {
   type Comparison,
   type XY,
 } from '../model/explorer-model.ts';
-import { formatMs } from '../format.ts';
+import { formatMs } from '../../core/format.ts';
 
 export class GrowthChart {
   readonly figure = new ChartFigure<'scatter'>(

@@ -14,7 +14,7 @@ import {
 } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
 import { axisLines, caseKey, histogramBins, type Comparison } from '../model/explorer-model.ts';
-import { formatMs } from '../format.ts';
+import { formatMs } from '../../core/format.ts';
 
 export class HistogramChart {
   readonly figure = new ChartFigure<'bar'>(

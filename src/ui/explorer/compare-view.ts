@@ -26,7 +26,7 @@ import { h } from '../dom.ts';
 import { FiltersView } from './explorer-filters.ts';
 import { NO_FILTERS, type Facets, type Filters } from '../model/explorer-model.ts';
 import { fetchServed, readLocal } from './explorer-sources.ts';
-import { formatMs } from '../format.ts';
+import { formatMs } from '../../core/format.ts';
 
 const VERDICT_TEXT: Record<Verdict, string> = {
   regression: 'slower beyond threshold',

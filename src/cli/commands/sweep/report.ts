@@ -16,7 +16,7 @@ import { abTable } from '../../terminal/ab-table.ts';
 import { formatComparison } from '../compare.ts';
 import { findingsText } from '../../terminal/findings.ts';
 import { displayPath } from '../../files/output.ts';
-import { formatDuration } from '../../terminal/progress.ts';
+import { formatClock } from '../../../core/format.ts';
 import { resultsTable, type BrowserColumn } from '../../terminal/table.ts';
 import { printableField } from '../../terminal/escape.ts';
 import { MAX_WARNINGS_SHOWN } from './launches.ts';
@@ -41,7 +41,7 @@ export function reportBrowser(run: SweepRun, b: BrowserRun, o: BrowserOutcome): 
 }
 
 function summarizeEnd(end: BrowserOutcome['end'], rows: number, ms: number): string {
-  const took = formatDuration(ms);
+  const took = formatClock(ms);
   switch (end.kind) {
     case 'done': {
       const count = (s: CaseResult['status']) =>
