@@ -30,7 +30,7 @@ export interface Plan {
    * Adaptive sampling, the default: instead of a fixed `iterations`, each row takes samples until
    * the 95% interval of its median is within the target, and the run's budget goes to the rows
    * whose interval is widest for what a sample costs. Absent means fixed `iterations` (as in
-   * every file written before it existed).
+   * every file written without it).
    */
   auto?: AutoSampling;
   /**

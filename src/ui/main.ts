@@ -281,9 +281,9 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     const startedAt = performance.now();
     const run = plan.worker ? runInWorker : runInPage;
     // The paint and raster of what the page just rendered would otherwise run during the next
-    // timed sample, competing with the store for the CPU: in this page a 10,000-document bulk
-    // put measured 5 to 9% slower than in a bare page (npm run bench:overhead) until the run
-    // waited for two frames after rendering. Waiting only when something was rendered (progress
+    // timed sample, competing with the store for the CPU: without two frames' wait after
+    // rendering, a 10,000-document bulk put in this page measures 5 to 9% slower than in a bare
+    // page (npm run bench:overhead). Waiting only when something was rendered (progress
     // redraws at most ten times a second) keeps runs of tiny samples fast.
     // The collector's POSTs started since the last sample settle here too, before the sample
     // rather than inside it: their responses' tasks (and the network process answering them)

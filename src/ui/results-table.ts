@@ -390,7 +390,7 @@ export class ResultsTable {
       notes.push(
         `${outliers} outlier${outliers === 1 ? '' : 's'} flagged (beyond median ± ${r.outliers?.k}·MAD), kept in the statistics`,
       );
-    // Files written before the probe moved to the measurement pass have it per sample.
+    // Older files have the frame gap per sample, in metrics, not in blocking.
     const gap = r.blocking?.maxFrameGapMs ?? maxOf(r.metrics?.maxFrameGapMs);
     if (gap !== undefined && gap > FREEZE_MS) notes.push(`page froze up to ${formatMs(gap)} ms`);
     const stored = r.footprint?.storageBytes;

@@ -24,7 +24,7 @@ import type { CaseResult, ResultsFile } from '../../core/results.ts';
 import type { DriverInfo } from '../../core/results-schema.ts';
 import type { PARTIAL_SCHEMA } from '../../core/results-vocabulary.ts';
 
-/** Sortable and safe in file names on every OS: 2026-11-20T22-40-05Z-ab12. */
+/** Sortable and safe in file names on every OS: YYYY-MM-DDTHH-MM-SSZ-ab12. */
 export function makeRunId(date = new Date(), random = randomBytes(2).toString('hex')): string {
   return `${date.toISOString().slice(0, 19).replace(/:/g, '-')}Z-${random}`;
 }

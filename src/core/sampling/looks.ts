@@ -4,7 +4,7 @@
  * rows still open. A comparison is A against B in an --ab run (ab.pairAtLook); otherwise each
  * finding the row is a side of (default-findings.ts: the pairs of cases, the fastest store of a
  * case against the next, each store against raw IndexedDB). A row in no comparison, and a
- * finding whose other row is missing, never settle a row: such a row samples on as before.
+ * finding whose other row is missing, never settle a row: such a row samples on.
  */
 import { pairAtLook } from '../ab.ts';
 import { checkDefaultFindingsIn } from '../default-findings.ts';
