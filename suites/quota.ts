@@ -1,5 +1,6 @@
 import type { Doc, StoreHandle } from '../src/core/adapter.ts';
 import { toError } from '../src/core/errors.ts';
+import { formatBytes } from '../src/core/format.ts';
 import type { CaseIdentity } from '../src/core/identity.ts';
 import type { CaseResult } from '../src/core/results.ts';
 import { measuredRow, type DrivenSuite, type FixtureRequest } from '../src/core/driven.ts';
@@ -22,7 +23,7 @@ const CHUNK = 100;
 function fill(quotaMb: number, maxDocs: number) {
   return defineCase({
     id: 'fill',
-    title: `write until the store fails, under a quota of ${quotaMb} MB`,
+    title: `write until the store fails, under a quota of ${quotaMb} MiB`,
     needs: [],
     params: { quotaMb, maxDocs },
     driven: 'set a small storage quota on a browser profile of its own',
@@ -148,26 +149,24 @@ export function quotaRecord(samples: readonly QuotaSample[]): {
 }
 
 /**
- * `documents that fit per fill: 14,400 / 0 / 0 (3.6 MB of JSON in the first); storage estimate
- * 5.3 MB used after the first (×1.5 its JSON); …`: a quota row's findings, or null for other rows.
+ * `documents that fit per fill: 14,400 / 0 / 0 (3.43 MiB of JSON in the first); storage estimate
+ * 5.05 MiB used after the first (×1.47 its JSON); …`: a quota row's findings, or null for other rows.
  * Every fill is listed: the first says how much fits; the later ones whether the store recovered
  * (deleted its full database and took writes again).
  */
 export function describeQuota(row: CaseResult): string | null {
   const m = row.metrics;
   if (row.suite !== quotaSuite.id || !m?.docs || !m.jsonBytes) return null;
-  const mb = (b: number) =>
-    `${(b / 1e6).toLocaleString('en-US', { maximumSignificantDigits: 2 })} MB`;
   const json = m.jsonBytes[0] ?? 0;
   const parts = [
-    `documents that fit per fill: ${m.docs.map((d) => d.toLocaleString('en-US')).join(' / ')} (${mb(json)} of JSON in the first)`,
+    `documents that fit per fill: ${m.docs.map((d) => d.toLocaleString('en-US')).join(' / ')} (${formatBytes(json)} of JSON in the first)`,
   ];
   const used = m.usageBytes?.[0];
   if (used !== undefined)
     parts.push(
-      `storage estimate ${mb(used)} used after the first${json > 0 ? ` (×${(used / json).toFixed(2)} its JSON)` : ''}`,
+      `storage estimate ${formatBytes(used)} used after the first${json > 0 ? ` (×${(used / json).toFixed(2)} its JSON)` : ''}`,
     );
-  if (m.quotaBytes) parts.push(`estimate's quota ${mb(m.quotaBytes[0] ?? 0)}`);
+  if (m.quotaBytes) parts.push(`estimate's quota ${formatBytes(m.quotaBytes[0] ?? 0)}`);
   parts.push(
     m.persisted
       ? `persist() ${m.persisted.every((p) => p === 1) ? 'granted' : m.persisted.every((p) => p === 0) ? 'refused' : 'granted sometimes'}`
@@ -184,7 +183,7 @@ export const quotaSuite: Suite<'quota'> = {
   description:
     'Write until the store fails, under a small quota the driver sets: how many documents fit, the error the store gives, how far navigator.storage.estimate() is from the bytes written, and whether navigator.storage.persist() is granted. Driven by the sweep (Chromium, Firefox).',
   params: {
-    quotaMb: { kind: 'int', default: 5, min: 1, help: 'the storage quota the driver sets, in MB' },
+    quotaMb: { kind: 'int', default: 5, min: 1, help: 'the storage quota the driver sets, in MiB' },
     maxDocs: {
       kind: 'int',
       default: 200_000,

@@ -92,46 +92,106 @@ function candidates(docs: Docs, plan: IndexPlan | undefined): Promise<Doc[]> {
   return docs.where(plan.index).between(lower, upper, !lowerOpen, !upperOpen).toArray();
 }
 
-function handleFor(
-  Dexie: DexieClass,
-  first: Dexie,
-  name: string,
-  options: DexieOptions,
-): StoreHandle {
-  let db = first;
-  /** createIndex replaces the connection with one at the next version; operations wait for it. */
-  const upgrades = new IndexUpgrades((fields) => addIndex(fields));
-  const docs = async (): Promise<Docs> => {
-    if (upgrades.current) await upgrades.current;
+/** Reject, and so abort the transaction, unless every id is in the table. */
+async function requireAll(table: Docs, ids: readonly string[]): Promise<void> {
+  const present = new Set(
+    await table
+      .where('_id')
+      .anyOf([...ids])
+      .primaryKeys(),
+  );
+  const missing = ids.find((id) => !present.has(id));
+  if (missing !== undefined) throw new Error(`no document ${missing} to update`);
+}
+
+/**
+ * The handle's connection, which createIndex replaces with one at the next version: every
+ * operation asks for the table through `docs()`, which waits for an upgrade in progress.
+ */
+class Connection {
+  readonly upgrades = new IndexUpgrades((fields) => this.addIndex(fields));
+
+  constructor(
+    private readonly Dexie: DexieClass,
+    public db: Dexie,
+    private readonly name: string,
+    private readonly options: DexieOptions,
+  ) {}
+
+  async docs(): Promise<Docs> {
+    if (this.upgrades.current) await this.upgrades.current;
     // After close() Dexie rejects every operation with DatabaseClosedError; nothing reopens it.
-    return db.table<Doc, string>('docs');
-  };
-  const plan = (table: Docs, query: FindQuery) =>
-    planIndex(indexesOf(table), query.where, (a, b) => indexedDB.cmp(a, b));
-  /** Reject, and so abort the transaction, unless every id is in the table. */
-  const requireAll = async (table: Docs, ids: readonly string[]) => {
-    const present = new Set(
-      await table
-        .where('_id')
-        .anyOf([...ids])
-        .primaryKeys(),
-    );
-    const missing = ids.find((id) => !present.has(id));
-    if (missing !== undefined) throw new Error(`no document ${missing} to update`);
-  };
-  const addIndex = async (fields: readonly string[]) => {
-    const table = db.table<Doc, string>('docs');
+    return this.db.table<Doc, string>('docs');
+  }
+
+  /** The connection once no upgrade is in progress, for close and destroy. */
+  async settled(): Promise<Dexie> {
+    if (this.upgrades.current) await this.upgrades.current;
+    return this.db;
+  }
+
+  private async addIndex(fields: readonly string[]): Promise<void> {
+    const table = this.db.table<Doc, string>('docs');
     const spec = indexSpec(fields);
     if (table.schema.idxByName[spec]) return;
     const specs = ['_id', ...table.schema.indexes.map((i) => i.src), spec];
-    const version = Math.floor(dexieVersion(db)) + 1;
-    db.close();
+    const version = Math.floor(dexieVersion(this.db)) + 1;
+    this.db.close();
     // A schema upgrade in Dexie is a new version that lists every index to keep: one left out is deleted.
-    const next = closeOnVersionChange(new Dexie(name, options));
+    const next = closeOnVersionChange(new this.Dexie(this.name, this.options));
     next.version(version).stores({ docs: specs.join(', ') });
-    db = next;
+    this.db = next;
     await next.open();
+  }
+}
+
+/** update and bulkUpdate: a put in a transaction that first checks every id is there. */
+function updates(conn: Connection): Pick<StoreHandle, 'update' | 'bulkUpdate'> {
+  return {
+    async update(doc) {
+      const table = await conn.docs();
+      await conn.db.transaction('rw', table, async () => {
+        await requireAll(table, [doc._id]);
+        await table.put(doc);
+      });
+    },
+    async bulkUpdate(batch) {
+      const table = await conn.docs();
+      await conn.db.transaction('rw', table, async () => {
+        await requireAll(
+          table,
+          batch.map((d) => d._id),
+        );
+        await table.bulkPut([...batch]);
+      });
+    },
   };
+}
+
+/** find and countWhere: one index range through Dexie's where(), the rest filtered in JS. */
+function queries(conn: Connection): Pick<StoreHandle, 'find' | 'countWhere'> {
+  const plan = (table: Docs, query: FindQuery) =>
+    planIndex(indexesOf(table), query.where, (a, b) => indexedDB.cmp(a, b));
+  return {
+    async find(query) {
+      const table = await conn.docs();
+      return applyFind(await candidates(table, plan(table, query)), query);
+    },
+    async countWhere(query) {
+      const table = await conn.docs();
+      const p = plan(table, query);
+      if (p?.exact) {
+        if (!p.bounds) return 0;
+        const { lower, upper, lowerOpen, upperOpen } = p.bounds;
+        return table.where(p.index).between(lower, upper, !lowerOpen, !upperOpen).count();
+      }
+      return countMatches(await candidates(table, p), query);
+    },
+  };
+}
+
+function handleFor(conn: Connection): StoreHandle {
+  const docs = () => conn.docs();
   return {
     async put(doc) {
       await (await docs()).put(doc);
@@ -146,51 +206,20 @@ function handleFor(
       if (isEmptyRange(range)) return [];
       return readRange(await docs(), range);
     },
-    async update(doc) {
-      const table = await docs();
-      await db.transaction('rw', table, async () => {
-        await requireAll(table, [doc._id]);
-        await table.put(doc);
-      });
-    },
-    async bulkUpdate(batch) {
-      const table = await docs();
-      await db.transaction('rw', table, async () => {
-        await requireAll(
-          table,
-          batch.map((d) => d._id),
-        );
-        await table.bulkPut([...batch]);
-      });
-    },
+    ...updates(conn),
     async remove(id) {
       await (await docs()).delete(id);
     },
     async bulkRemove(ids) {
       await (await docs()).bulkDelete([...ids]);
     },
-    createIndex: (fields) => upgrades.create(fields),
-    async find(query) {
-      const table = await docs();
-      return applyFind(await candidates(table, plan(table, query)), query);
-    },
-    async countWhere(query) {
-      const table = await docs();
-      const p = plan(table, query);
-      if (p?.exact) {
-        if (!p.bounds) return 0;
-        const { lower, upper, lowerOpen, upperOpen } = p.bounds;
-        return table.where(p.index).between(lower, upper, !lowerOpen, !upperOpen).count();
-      }
-      return countMatches(await candidates(table, p), query);
-    },
+    createIndex: (fields) => conn.upgrades.create(fields),
+    ...queries(conn),
     async close() {
-      if (upgrades.current) await upgrades.current;
-      db.close();
+      (await conn.settled()).close();
     },
     async destroy() {
-      if (upgrades.current) await upgrades.current;
-      await db.delete();
+      await (await conn.settled()).delete();
     },
   };
 }
@@ -213,7 +242,8 @@ function dexieStore(id: string, label: string, library: Library<DexieClass>): St
       const dexieOptions: DexieOptions = durability
         ? { chromeTransactionDurability: durability }
         : {};
-      return handleFor(Dexie, await connect(Dexie, name, dexieOptions), name, dexieOptions);
+      const db = await connect(Dexie, name, dexieOptions);
+      return handleFor(new Connection(Dexie, db, name, dexieOptions));
     },
     async destroy(name) {
       await (await library.get()).delete(name);

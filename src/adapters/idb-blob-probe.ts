@@ -14,15 +14,15 @@
  *    waits for `oncomplete` forever.
  * 4. The adapter opens databases one at a time through a queue per page (`enqueueTask`), so every
  *    later `new PouchDB()` waits behind the wedged one: every open hangs, and so does every
- *    destroy (it opens first). In a sweep each case timed out at `open`, each cleanup took its
- *    full time limit, and one `bulkDocs` looked like it never finished.
+ *    destroy (it opens first). In a sweep every case times out at `open`, every cleanup takes
+ *    its full time limit, and a `bulkDocs` looks as if it never finishes.
  *
  * PouchDB's newer `indexeddb` adapter runs the same Blob check from inside a completed request's
  * callback, with nothing pending, so it is not affected.
  *
  * The workaround, only where the probe below sees Blob writes fail: let PouchDB's one Blob check
  * per page run in a throwaway database while `IDBObjectStore.prototype.put` refuses a Blob
- * synchronously (DataCloneError), as engines without Blob support in IndexedDB used to. PouchDB
+ * synchronously (DataCloneError), as engines without Blob support in IndexedDB do. PouchDB
  * catches that, records "no Blob support" for the page, and keeps attachments as base64, which
  * is the truth here. No request is left pending, so nothing wedges; later opens skip the check.
  */

@@ -107,44 +107,58 @@ function connect(
   });
 }
 
-function handleFor(
-  idb: Idb,
-  first: IDBPDatabase<Schema>,
-  txOptions: IDBTransactionOptions | undefined,
-): StoreHandle {
-  let db = first;
-  /** createIndex replaces the connection with one at the next version; operations wait for it. */
-  const upgrades = new IndexUpgrades((fields) => addIndex(fields));
+/**
+ * The handle's connection, which createIndex replaces with one at the next version: reads and
+ * writes wait for an upgrade in progress, then run in one transaction of their own.
+ */
+class Connection {
+  readonly upgrades = new IndexUpgrades((fields) => this.addIndex(fields));
+
+  constructor(
+    private readonly idb: Idb,
+    public db: IDBPDatabase<Schema>,
+    private readonly txOptions: IDBTransactionOptions | undefined,
+  ) {}
+
   // async, so that db.transaction() throwing on a closed connection becomes a rejection.
-  const read = async <T>(work: (store: Store<'readonly'>) => Promise<T>) => {
-    if (upgrades.current) await upgrades.current;
-    return inTransaction(db.transaction(STORE, 'readonly'), work);
-  };
-  const write = async <T>(work: (store: Store<'readwrite'>) => Promise<T>) => {
-    if (upgrades.current) await upgrades.current;
-    return inTransaction(db.transaction(STORE, 'readwrite', txOptions), work);
-  };
+  async read<T>(work: (store: Store<'readonly'>) => Promise<T>): Promise<T> {
+    if (this.upgrades.current) await this.upgrades.current;
+    return inTransaction(this.db.transaction(STORE, 'readonly'), work);
+  }
+
+  async write<T>(work: (store: Store<'readwrite'>) => Promise<T>): Promise<T> {
+    if (this.upgrades.current) await this.upgrades.current;
+    return inTransaction(this.db.transaction(STORE, 'readwrite', this.txOptions), work);
+  }
+
   /**
    * An index can only be made in a version change, which needs every connection closed: this
    * one closes and a new one opens at the next version. Operations started meanwhile wait for it.
    */
-  const addIndex = async (fields: readonly string[]) => {
+  private async addIndex(fields: readonly string[]): Promise<void> {
     const name = indexName(fields);
-    const exists = await inTransaction(db.transaction(STORE, 'readonly'), async (store) =>
+    const exists = await inTransaction(this.db.transaction(STORE, 'readonly'), async (store) =>
       store.indexNames.contains(name),
     );
     if (exists) return;
-    const version = db.version + 1;
-    db.close();
-    db = await connect(idb, db.name, version, (store) => {
+    const version = this.db.version + 1;
+    this.db.close();
+    this.db = await connect(this.idb, this.db.name, version, (store) => {
       store.createIndex(name, fields.length === 1 ? (fields[0] as string) : [...fields]);
     });
-  };
-  const requireAll = async (store: Store<'readwrite'>, ids: readonly string[]) => {
-    const keys = await Promise.all(ids.map((id) => store.getKey(id)));
-    const missing = ids.find((_, i) => keys[i] === undefined);
-    if (missing !== undefined) throw new Error(`no document ${missing} to update`);
-  };
+  }
+}
+
+/** Reject, and so abort the transaction, unless every id is in the store. */
+async function requireAll(store: Store<'readwrite'>, ids: readonly string[]): Promise<void> {
+  const keys = await Promise.all(ids.map((id) => store.getKey(id)));
+  const missing = ids.find((_, i) => keys[i] === undefined);
+  if (missing !== undefined) throw new Error(`no document ${missing} to update`);
+}
+
+function handleFor(idb: Idb, conn: Connection): StoreHandle {
+  const read = <T>(work: (store: Store<'readonly'>) => Promise<T>) => conn.read(work);
+  const write = <T>(work: (store: Store<'readwrite'>) => Promise<T>) => conn.write(work);
   return {
     async put(doc) {
       await write((store) => store.put(doc));
@@ -180,7 +194,7 @@ function handleFor(
     async bulkRemove(ids) {
       await write((store) => Promise.all(ids.map((id) => store.delete(id))));
     },
-    createIndex: (fields) => upgrades.create(fields),
+    createIndex: (fields) => conn.upgrades.create(fields),
     find: (query) =>
       read(async (store) => applyFind(await candidates(store, plan(store, query.where)), query)),
     countWhere: (query) =>
@@ -190,8 +204,8 @@ function handleFor(
         return countMatches(await candidates(store, p), query);
       }),
     ...closeAndDestroy(
-      upgrades,
-      () => db,
+      conn.upgrades,
+      () => conn.db,
       (name) => idb.deleteDB(name),
     ),
   };
@@ -210,7 +224,7 @@ function idbStore(id: string, label: string, library: Library<Idb>): StoreAdapte
       // No fixed version: each index createIndex adds raises it.
       const db = await connect(idb, name);
       const durability = durabilityHint(options?.durability);
-      return handleFor(idb, db, durability ? { durability } : undefined);
+      return handleFor(idb, new Connection(idb, db, durability ? { durability } : undefined));
     },
     async destroy(name) {
       await (await library.get()).deleteDB(name);

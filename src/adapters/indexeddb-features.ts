@@ -1,5 +1,6 @@
 import type { Durability, KeyRange } from '../core/adapter.ts';
 import type { Capability } from '../core/capabilities.ts';
+import { isIndexableField } from '../core/query.ts';
 import type { KeyBounds } from './index-plan.ts';
 
 /**
@@ -64,9 +65,6 @@ export const INDEXEDDB_CAPABILITIES: readonly Capability[] = [
   'worker',
 ];
 
-/** A key path is a dotted path of identifiers, so only an identifier names a top-level field. */
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
 /**
  * createIndex for an IndexedDB connection, which can add an index only in a version change: the
  * connection closes and reopens at the next version (`addIndex`). The fields are checked first;
@@ -80,7 +78,7 @@ export class IndexUpgrades {
   constructor(private readonly addIndex: (fields: readonly string[]) => Promise<void>) {}
 
   async create(fields: readonly string[]): Promise<void> {
-    const bad = fields.find((f) => !IDENTIFIER.test(f));
+    const bad = fields.find((f) => !isIndexableField(f));
     if (fields.length === 0 || bad !== undefined) {
       throw new Error(
         `cannot index ${JSON.stringify(fields)}: an IndexedDB key path names a top-level field only when the name is an identifier`,

@@ -99,25 +99,27 @@ function candidates(store: IDBObjectStore, p: IndexPlan | undefined): Promise<Do
   return request(store.index(p.index).getAll(boundsRange(p.bounds)) as IDBRequest<Doc[]>);
 }
 
-function handleFor(first: IDBDatabase, txOptions: IDBTransactionOptions | undefined): StoreHandle {
-  let db = first;
-  const upgrades = new IndexUpgrades(async (fields) => {
-    const name = fields.join(',');
-    if (db.transaction(STORE, 'readonly').objectStore(STORE).indexNames.contains(name)) return;
-    const version = db.version + 1;
-    db.close();
-    db = await openDatabase(db.name, version, (store) =>
-      store.createIndex(name, fields.length === 1 ? (fields[0] as string) : [...fields]),
-    );
-  });
-  const read = async <T>(work: (store: IDBObjectStore) => Promise<T>): Promise<T> => {
-    if (upgrades.current) await upgrades.current;
-    return work(db.transaction(STORE, 'readonly').objectStore(STORE));
-  };
+/**
+ * The handle's connection, which createIndex replaces with one at the next version: reads and
+ * writes wait for an upgrade in progress, then run in one transaction of their own.
+ */
+class Connection {
+  readonly upgrades = new IndexUpgrades((fields) => this.addIndex(fields));
+
+  constructor(
+    public db: IDBDatabase,
+    private readonly txOptions: IDBTransactionOptions | undefined,
+  ) {}
+
+  async read<T>(work: (store: IDBObjectStore) => Promise<T>): Promise<T> {
+    if (this.upgrades.current) await this.upgrades.current;
+    return work(this.db.transaction(STORE, 'readonly').objectStore(STORE));
+  }
+
   /** Issue the requests, then wait for the commit: the write is durable (as the mode allows) when this resolves. */
-  const write = async (work: (store: IDBObjectStore) => Promise<unknown> | void): Promise<void> => {
-    if (upgrades.current) await upgrades.current;
-    const tx = db.transaction(STORE, 'readwrite', txOptions);
+  async write(work: (store: IDBObjectStore) => Promise<unknown> | void): Promise<void> {
+    if (this.upgrades.current) await this.upgrades.current;
+    const tx = this.db.transaction(STORE, 'readwrite', this.txOptions);
     const done = new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
@@ -134,12 +136,29 @@ function handleFor(first: IDBDatabase, txOptions: IDBTransactionOptions | undefi
       throw e;
     }
     await done;
-  };
-  const requireAll = async (store: IDBObjectStore, ids: readonly string[]) => {
-    const keys = await Promise.all(ids.map((id) => request(store.getKey(id))));
-    const missing = ids.find((_, i) => keys[i] === undefined);
-    if (missing !== undefined) throw new Error(`no document ${missing} to update`);
-  };
+  }
+
+  private async addIndex(fields: readonly string[]): Promise<void> {
+    const name = fields.join(',');
+    if (this.db.transaction(STORE, 'readonly').objectStore(STORE).indexNames.contains(name)) return;
+    const version = this.db.version + 1;
+    this.db.close();
+    this.db = await openDatabase(this.db.name, version, (store) =>
+      store.createIndex(name, fields.length === 1 ? (fields[0] as string) : [...fields]),
+    );
+  }
+}
+
+/** Reject, and so abort the transaction, unless every id is in the store. */
+async function requireAll(store: IDBObjectStore, ids: readonly string[]): Promise<void> {
+  const keys = await Promise.all(ids.map((id) => request(store.getKey(id))));
+  const missing = ids.find((_, i) => keys[i] === undefined);
+  if (missing !== undefined) throw new Error(`no document ${missing} to update`);
+}
+
+function handleFor(conn: Connection): StoreHandle {
+  const read = <T>(work: (store: IDBObjectStore) => Promise<T>) => conn.read(work);
+  const write = (work: (store: IDBObjectStore) => Promise<unknown> | void) => conn.write(work);
   return {
     put: (doc) => write((store) => void store.put(doc)),
     get: (id) => read((store) => request(store.get(id) as IDBRequest<Doc | undefined>)),
@@ -168,7 +187,7 @@ function handleFor(first: IDBDatabase, txOptions: IDBTransactionOptions | undefi
       }),
     remove: (id) => write((store) => void store.delete(id)),
     bulkRemove: (ids) => write((store) => ids.forEach((id) => store.delete(id))),
-    createIndex: (fields) => upgrades.create(fields),
+    createIndex: (fields) => conn.upgrades.create(fields),
     find: (query) =>
       read(async (store) =>
         applyFind(await candidates(store, indexPlan(store, query.where)), query),
@@ -181,8 +200,8 @@ function handleFor(first: IDBDatabase, txOptions: IDBTransactionOptions | undefi
         return countMatches(await candidates(store, p), query);
       }),
     ...closeAndDestroy(
-      upgrades,
-      () => db,
+      conn.upgrades,
+      () => conn.db,
       (name) => deleteDatabase(name),
     ),
   };
@@ -196,7 +215,8 @@ export const indexeddbRawAdapter: StoreAdapter = {
   supported: indexedDbSupported,
   async open(name, options) {
     const durability = durabilityHint(options?.durability);
-    return handleFor(await openDatabase(name), durability ? { durability } : undefined);
+    const db = await openDatabase(name);
+    return handleFor(new Connection(db, durability ? { durability } : undefined));
   },
   destroy: deleteDatabase,
 };

@@ -93,7 +93,7 @@ function slowed(
       } finally {
         const t1 = clock();
         // The call's own time: calls in flight together (insert/parallel) each spanned the others'
-        // waits, and counting those grew every wait from the last until the page hung.
+        // waits, and counting those would grow every wait from the last until the page hangs.
         const callMs = Math.max(0, t1 - t0 - (owed.spun - spunBefore));
         // The time with calls in flight since it was last charged (the last wait's end, or this call's start).
         const targetMs = (t1 - owed.mark) * fraction;

@@ -31,8 +31,8 @@ async function allDocs(store: LocalForage): Promise<Doc[]> {
 /**
  * Drop the database, and make sure it is gone. localForage's localStorage driver removes keys
  * while walking localStorage.key(i) from the end, but removing a key may reorder the others
- * (Chromium does), so with thousands of keys one can survive the walk. Found by the lifecycle
- * suite's verify at 2,000 documents. Collect the leftover keys first, then remove them.
+ * (Chromium does), so with thousands of keys one can survive the walk. Collect the leftover keys
+ * first, then remove them.
  */
 async function drop(store: LocalForage, name: string, localStorageDriver: boolean): Promise<void> {
   await store.dropInstance({ name });

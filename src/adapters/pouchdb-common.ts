@@ -435,18 +435,11 @@ async function queryRows(
   return rows.map((row) => ({ key: row.key as Scalar, id: row.id }));
 }
 
-/**
- * `guard`: the adapter's compound indexes need guardCompound. `legacy`: PouchDB 2.x, which
- * evaluates a temporary view's map from its source text, so a closure would lose `field`.
- */
-function handleFor(
+/** Reads and plain writes by id; design documents are PouchDB's, never a stored document. */
+function documents(
   db: PouchDatabase,
-  name: string,
   design: DesignState,
-  guard: boolean,
-  legacy: boolean,
-): StoreHandle {
-  const indexes = guard ? design.indexes : undefined;
+): Pick<StoreHandle, 'put' | 'get' | 'count' | 'bulkPut' | 'getMany' | 'range'> {
   return {
     async put(doc) {
       await db.put(doc);
@@ -476,7 +469,14 @@ function handleFor(
       if (isEmptyRange(range)) return [];
       return rangeWithoutDesign(db, range, design.ids);
     },
-    // A PouchDB write must name the revision it replaces, so every update reads it first.
+  };
+}
+
+/** Updates and removals: a PouchDB write must name the revision it replaces, so each reads it first. */
+function revisions(
+  db: PouchDatabase,
+): Pick<StoreHandle, 'update' | 'bulkUpdate' | 'remove' | 'bulkRemove'> {
+  return {
     async update(doc) {
       const current = await db.get(doc._id);
       await db.put({ ...doc, _rev: current._rev });
@@ -509,6 +509,17 @@ function handleFor(
       const tombstones = [...revs].map(([_id, _rev]) => ({ _id, _rev, _deleted: true }));
       throwOnFailures('bulkRemove', await db.bulkDocs(tombstones));
     },
+  };
+}
+
+/** Mango queries through pouchdb-find; `guard`: the adapter's compound indexes need guardCompound. */
+function mangoQueries(
+  db: PouchDatabase,
+  design: DesignState,
+  guard: boolean,
+): Pick<StoreHandle, 'createIndex' | 'find' | 'countWhere'> {
+  const indexes = guard ? design.indexes : undefined;
+  return {
     // pouchdb-find builds the index here, not on the first query.
     async createIndex(fields) {
       const mango = fields.map(mangoField);
@@ -528,6 +539,19 @@ function handleFor(
     async countWhere(query) {
       return countMatches(await mangoCandidates(db, indexes, query, []), query);
     },
+  };
+}
+
+/**
+ * Map/reduce views, persisted in design documents or temporary. `legacy`: PouchDB 2.x, which
+ * evaluates a temporary view's map from its source text, so a closure would lose `field`.
+ */
+function views(
+  db: PouchDatabase,
+  design: DesignState,
+  legacy: boolean,
+): Pick<StoreHandle, 'createView' | 'queryView' | 'queryTemp'> {
+  return {
     async createView(view, field) {
       const ddoc: DesignDoc = {
         _id: DESIGN_LOW + view,
@@ -555,6 +579,21 @@ function handleFor(
       };
       return queryRows(db, { map }, q);
     },
+  };
+}
+
+function handleFor(
+  db: PouchDatabase,
+  name: string,
+  design: DesignState,
+  guard: boolean,
+  legacy: boolean,
+): StoreHandle {
+  return {
+    ...documents(db, design),
+    ...revisions(db),
+    ...mangoQueries(db, design, guard),
+    ...views(db, design, legacy),
     close: () => db.close(),
     destroy: () => destroyPouch(() => db.destroy(), name),
   };

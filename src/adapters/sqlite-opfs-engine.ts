@@ -35,7 +35,8 @@ import type {
   Request,
   Response,
 } from './sqlite-opfs-protocol.ts';
-import { extractSql, isIndexableField, orderById, sqlWhere } from './sqlite-query.ts';
+import { isIndexableField } from '../core/query.ts';
+import { extractSql, orderById, sqlWhere } from './sqlite-query.ts';
 
 /** The pool's OPFS directory: storebench's own, so it never shares (or locks) another app's pool. */
 const POOL_DIRECTORY = '.storebench-sqlite-sahpool';

@@ -29,9 +29,9 @@ import type {
  * operations to it as messages (sqlite-opfs-protocol.ts). From a dedicated Worker (the plan
  * Worker) the engine runs in that Worker's own thread, with the same requests and answers,
  * cloned both ways as messages would be. Starting a Worker from a Worker is what it saves:
- * Firefox ESR 153 on a loaded 2-core machine now and then never came back from the nested
- * `new Worker()` (1 run in 40 to 80; the Worker's own timers stopped firing with it), which
- * froze the whole plan Worker. `describe()` records which way ran (`runsIn`).
+ * in Firefox ESR 153 on a loaded 2-core machine a nested `new Worker()` now and then never comes
+ * back (1 run in 40 to 80; the Worker's own timers stop firing with it), which freezes the whole
+ * plan Worker. `describe()` records which way ran (`runsIn`).
  *
  * Defaults are SQLite's: journal_mode DELETE and synchronous FULL, so each put outside a batch is
  * its own durable transaction (a journal file created, flushed and deleted in the pool).

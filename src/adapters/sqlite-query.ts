@@ -1,4 +1,5 @@
 import type { FieldCondition, Scalar } from '../core/adapter.ts';
+import { isIndexableField } from '../core/query.ts';
 
 /**
  * FindQuery conditions as an SQLite WHERE clause over documents stored as JSON text in a column
@@ -18,11 +19,6 @@ import type { FieldCondition, Scalar } from '../core/adapter.ts';
  * while JS compares UTF-16 code units. They differ only between U+E000..U+FFFF and characters
  * beyond U+FFFF, which the fixtures never contain (the WebSQL adapter has the same caveat).
  */
-
-/** An identifier names a top-level field in a JSON path without quoting trouble. */
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
-
-export const isIndexableField = (field: string) => IDENTIFIER.test(field);
 
 /** `json_extract(json, '$."age"')`: one spelling everywhere, so the planner matches it to the index. */
 export const extractSql = (field: string) => `json_extract(json, '$."${field}"')`;

@@ -6,7 +6,8 @@
  */
 import { defaultLaunches, MIN_LAUNCH_MS } from './launch-budget.ts';
 import { PAIRED_MIN_PASSES } from './paired.ts';
-import { DEFAULT_AUTO, formatDuration, passesOf, PLAN_LIMITS, type Plan } from './plan.ts';
+import { formatDuration } from './format.ts';
+import { DEFAULT_AUTO, passesOf, PLAN_LIMITS, type Plan } from './plan.ts';
 import { tQuantile95 } from './stats.ts';
 
 /**
@@ -50,7 +51,7 @@ export function abPassesProblem(plan: Plan): string | null {
   const needed = abPassesNeeded();
   const asked = passesOf(plan.auto);
   if (asked < needed)
-    return `--ab: --auto passes:${asked} runs ${asked} pass, and B/A's 95% interval is over passes, which needs ${needed}: give passes:${needed} or more (the default is ${passesOf(DEFAULT_AUTO)})`;
+    return `--ab: --auto=passes:${asked} runs ${asked} pass, and B/A's 95% interval is over passes, which needs ${needed}: give passes:${needed} or more (the default is ${passesOf(DEFAULT_AUTO)})`;
   const budgetMs = plan.budgetMs ?? 0;
   const got = abPasses(asked, budgetMs);
   if (got >= needed) return null;

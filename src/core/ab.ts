@@ -15,7 +15,8 @@ import {
   type PairedRatio,
 } from './paired.ts';
 import { abBudgetFor, abPassesNeeded, AB_LAUNCH_RULE, passesToDecide } from './ab-plan.ts';
-import { formatDuration, plannedLooksOf, PLAN_LIMITS } from './plan.ts';
+import { formatDuration } from './format.ts';
+import { plannedLooksOf, PLAN_LIMITS } from './plan.ts';
 import type { CaseResult, ResultsFile } from './results-schema.ts';
 
 /** One case of an A/B run in one browser: B against A. */
@@ -194,10 +195,10 @@ function undecidedAdvice(
   return parts.join('; ');
 }
 
-/** `k passes (--auto passes:k, with --budget B or more, <how a sweep spends it>)`. */
+/** `k passes (--auto=passes:k, with --budget B or more, <how a sweep spends it>)`. */
 function morePasses(k: number): string {
   const budget = abBudgetFor(k);
-  return `${k} passes (--auto passes:${k}${budget === null ? '' : `, with --budget ${formatDuration(budget)} or more, ${AB_LAUNCH_RULE}`})`;
+  return `${k} passes (--auto=passes:${k}${budget === null ? '' : `, with --budget ${formatDuration(budget)} or more, ${AB_LAUNCH_RULE}`})`;
 }
 
 /** Where undecidedAdvice's passes come from, as its line says it. */

@@ -15,6 +15,7 @@
  * interval still reaches past +T.
  */
 import { BETWEEN_RUNS, rowScatter, shiftScatter, type BetweenRuns } from './between-runs.ts';
+import { oneLine } from './format.ts';
 import { percentOrProblem, type PercentRange } from './percent.ts';
 import type { CaseResult, ResultsFile } from './results.ts';
 import {
@@ -286,6 +287,9 @@ export function verdictOf(change: { low: number; high: number }, thresholdPct: n
   return 'same';
 }
 
+/** A changed status's reason in its row's note: short enough for a table cell. */
+const NOTE_CHARS = 120;
+
 /** A pair ok on both sides: the ratio of its medians, or why it could not be compared. */
 type PairOutcome = { ratio: LogRatio } | { why: string } | null;
 
@@ -298,7 +302,7 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
     else row.verdict = sa !== sb ? 'status changed' : 'not ok in either';
     // Unsupported in both, say, is no news; a change of status is.
     if (sa !== sb)
-      row.note = `${sa} → ${sb}${sb !== 'ok' ? `: ${oneLine(pb.row.reason ?? '')}` : ''}`;
+      row.note = `${sa} → ${sb}${sb !== 'ok' ? `: ${oneLine(pb.row.reason ?? '', NOTE_CHARS)}` : ''}`;
     return null;
   }
   if (pa.twice || pb.twice) {
@@ -533,9 +537,4 @@ function environmentNotes(base: readonly ResultsFile[], next: readonly ResultsFi
     if (diffs.length > 0) notes.push(`${browser}: ${diffs.join('; ')}`);
   }
   return notes;
-}
-
-function oneLine(text: string, max = 120): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -18,7 +18,7 @@ import { DEFAULT_SUITES } from './plan.ts';
 import type { CaseResult, FindingLine, ResultsFile } from './results-schema.ts';
 
 /** The store every other is set against: IndexedDB with no library on top. */
-const RAW_INDEXEDDB = 'indexeddb-raw';
+export const INDEXEDDB_FLOOR = 'indexeddb-raw';
 
 function pair(
   id: string,
@@ -77,7 +77,7 @@ export const FINDING_TOPICS: readonly { id: string; title: string }[] = [
   },
   {
     id: 'over-raw',
-    title: `Each store against raw IndexedDB, per case: store ÷ ${RAW_INDEXEDDB}, slower or faster beyond ±5%, same within`,
+    title: `Each store against raw IndexedDB, per case: store ÷ ${INDEXEDDB_FLOOR}, slower or faster beyond ±5%, same within`,
   },
 ];
 
@@ -133,14 +133,14 @@ function overRawFindings(browsers: readonly BrowserRows[]): Finding[] {
     // A case raw IndexedDB cannot run (views need map/reduce) asks nothing of the others.
     const cases = new Map(
       rows
-        .filter((c) => c.adapter === RAW_INDEXEDDB && isOk(c))
+        .filter((c) => c.adapter === INDEXEDDB_FLOOR && isOk(c))
         .map((c) => [`${c.suite}/${c.case}`, { suite: c.suite, kase: c.case }]),
     );
     return [...cases].flatMap(([key, { suite, kase }]) => {
       const stores = [
         ...new Set(
           rows
-            .filter((c) => c.suite === suite && c.case === kase && c.adapter !== RAW_INDEXEDDB)
+            .filter((c) => c.suite === suite && c.case === kase && c.adapter !== INDEXEDDB_FLOOR)
             .map((c) => c.adapter),
         ),
       ];
@@ -149,7 +149,7 @@ function overRawFindings(browsers: readonly BrowserRows[]): Finding[] {
         topic: 'over-raw',
         says: `${store} against raw IndexedDB at ${suite} ${kase}`,
         slower: { suite, case: kase, size: 'largest', adapter: store },
-        faster: { suite, case: kase, size: 'largest', adapter: RAW_INDEXEDDB },
+        faster: { suite, case: kase, size: 'largest', adapter: INDEXEDDB_FLOOR },
         // Some stores are faster than raw IndexedDB (memory, localStorage): no direction is claimed.
         claim: { kind: 'either' },
         names: { slower: store, faster: 'raw IndexedDB' },

@@ -1,17 +1,16 @@
 /**
  * Passes in browser launches of their own (the sweep's `--launches`). A launch has effects that
  * last as long as it does (which code the JIT settled on, where the heap and the store's files
- * landed): in one pair of default sweeps here, Chromium's `paginate/ref-skip localstorage` took
- * 0.56 to 0.64 ms in all 12 passes of one launch and 0.72 to 0.81 ms in all 11 of the next.
+ * landed), so a row can agree with itself in every pass of one launch and read a quarter slower
+ * in the next (docs/precision.md, "Passes in launches of their own", has sweeps that show it).
  * Passes inside one launch cannot see that. Spread over launches, a row carries its samples from
  * one launch to the next, its passes differ as much as its launches do, and its interval
  * (stats.passSpread) counts that: the level of repetition Kalibera and Jones ask for in
  * "Rigorous Benchmarking in Reasonable Time" (ISMM 2013).
  *
  * The sweep runs one launch per pass by default, as long as each gets MIN_LAUNCH_MS of the budget
- * (launch-budget.ts, defaultLaunches). Pairs of default Chromium sweeps here differed beyond their intervals on 7 to
- * 11 of 92 rows in 12 launches, and on 8 to 26 of 94 in one (docs/precision.md, "What it
- * changed").
+ * (launch-budget.ts, defaultLaunches): pairs of default sweeps then differ beyond their intervals on fewer rows
+ * (docs/precision.md, "What it changed").
  *
  * Pure data and its checks: the runner takes a launch's passes and rows (runner.ts), the page
  * fetches them from the sweep, and the sweep hands on what each launch returns (src/cli/commands/sweep/launches.ts).

@@ -14,6 +14,7 @@
  */
 import { canonicalJson } from './canonical-json.ts';
 import { RESULTS_SCHEMA, ResultsError, type ResultsFile } from './results.ts';
+import { PARTIAL_SCHEMA } from './results-vocabulary.ts';
 import { validateResultsInput } from './results-input.ts';
 import { formatShard } from './shard.ts';
 import type { Plan } from './plan.ts';
@@ -33,9 +34,6 @@ export interface MergeOutcome {
   /** What the merge did and what the set lacks (skipped files, missing shards, mixed commits). */
   notes: string[];
 }
-
-/** Written by the sweep next to results; rows of a run that did not finish, not a results document. */
-const PARTIAL_SCHEMA = 'storebench/partial@1';
 
 interface Doc {
   source: string;

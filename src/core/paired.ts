@@ -64,7 +64,7 @@ export const PAIRED_MIN_PASSES = 2;
 
 /**
  * The pass counts a comparison looks at: the plan's planned looks (sequential.plannedLooks), or,
- * for a plan of one look, the passes it has (a fixed-sample interval, as before looks existed).
+ * for a plan of one look, the passes it has (a fixed-sample interval).
  */
 function looksFor(planned: readonly number[] | null, passes: number): readonly number[] {
   return planned && planned.length > 1 ? planned : [Math.max(PAIRED_MIN_PASSES, passes)];

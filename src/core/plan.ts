@@ -3,6 +3,7 @@
  * parsed and checked in one place so every entry point rejects bad input the same way.
  */
 import { canonicalJson } from './canonical-json.ts';
+import { formatDuration } from './format.ts';
 import { parseShard, ShardError, type Shard } from './shard.ts';
 import type { ParamValue } from './identity.ts';
 import { DEFAULT_LOOKS, plannedLooks } from './sequential.ts';
@@ -32,7 +33,7 @@ export interface Plan {
    * Adaptive sampling, the default: instead of a fixed `iterations`, each row takes samples until
    * the 95% interval of its median is within the target, and the run's budget goes to the rows
    * whose interval is widest for what a sample costs. Absent means fixed `iterations` (as in
-   * every file written before it existed).
+   * every file written without it).
    */
   auto?: AutoSampling;
   /**
@@ -458,18 +459,6 @@ export function parseDuration(field: string, text: string, min: number, max: num
   if (ms < min || ms > max)
     throw new PlanError(`${field}: ${formatDuration(ms)} is out of range; ${allowed}`);
   return ms;
-}
-
-/** A duration in ms as the shortest text parseDuration reads back: `4m`, `1m30s`, `250ms`. */
-export function formatDuration(ms: number): string {
-  if (ms % 1000 !== 0) return `${ms}ms`;
-  let s = ms / 1000;
-  const h = Math.floor(s / 3600);
-  s -= h * 3600;
-  const m = Math.floor(s / 60);
-  s -= m * 60;
-  const text = `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
-  return text || '0s';
 }
 
 /** The plan as text fields, the inverse of parsePlan. Optional fields appear only when set. */

@@ -36,6 +36,11 @@ function matches(doc: Doc, where: readonly FieldCondition[]): boolean {
   return where.every((c) => matchesCondition(doc, c));
 }
 
+/** A top-level field named by an identifier: what a key path (IndexedDB) or an unquoted JSON path (SQLite) can index. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+export const isIndexableField = (field: string): boolean => IDENTIFIER.test(field);
+
 /** Only the named fields, plus `_id`. */
 export function project(doc: Doc, fields: readonly string[] | undefined): Doc {
   if (!fields) return doc;

@@ -53,7 +53,7 @@ export const RESULTS_INDEX_SCHEMA = 'storebench/results-index@1';
 
 /** One file of the results/ folder, as listed for the page. */
 export interface ResultsIndexEntry {
-  /** File name inside results/, e.g. `2026-11-20T23-03-09Z-8f93-chromium.json`. */
+  /** File name inside results/, e.g. `YYYY-MM-DDTHH-MM-SSZ-8f93-chromium.json`. */
   name: string;
   bytes: number;
   /** Set when the file holds valid results. */

@@ -46,7 +46,7 @@ const texts = (description?: string) =>
   Type.Array(Type.String(), description === undefined ? {} : { description });
 const nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
-/** Parameter values as the file has them: any JSON (as readers always took them); typed as what a suite writes. */
+/** Parameter values as the file has them: any JSON, so every file a reader took still reads; typed as what a suite writes. */
 const params = (description: string) =>
   Type.Unsafe<Record<string, ParamValue>>(
     Type.Record(Type.String(), Type.Unknown(), { description }),
@@ -457,7 +457,7 @@ const NOT_OK_FIELDS = {
   status: oneOf(NOT_OK),
   reason: Type.String({ minLength: 1, description: 'Why the row has no statistics.' }),
 };
-/** Refused on other rows (a `stats` there was always let be); listed from the ok row's own fields. */
+/** Refused on other rows (not `stats`, which readers let be there); listed from the ok row's own fields. */
 const OK_ONLY_KEYS = [...Object.keys(OK_ONLY), 'precision', 'outliers'];
 /** The schema refuses the ok-only fields here; the type leaves them out (not `?: never`), so an ok row's spread still builds one. */
 const NotOkRow = Type.Unsafe<Static<TObject<typeof NOT_OK_FIELDS>>>(

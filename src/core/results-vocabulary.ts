@@ -6,6 +6,8 @@
 import type { DbMode } from './identity.ts';
 
 export const RESULTS_SCHEMA = 'storebench/results@1';
+/** Written by the sweep next to results: rows of a browser run that did not finish, not a results document. */
+export const PARTIAL_SCHEMA = 'storebench/partial@1';
 /** The `$id` of the published JSON Schema of results files (results/schema.json). */
 export const RESULTS_SCHEMA_ID = 'urn:storebench:results@1';
 

@@ -172,7 +172,7 @@ export async function validateResultsInSteps(
 /**
  * The document, checked: within the caps (before any work in proportion to its size), against the
  * schema, then the rules it cannot state; nothing recomputed. For a listing that only names what a
- * file holds (results/index.json): the statistics and findings of 38 files took it past 5 s under load.
+ * file holds (results/index.json): recomputing every file's statistics and findings takes seconds.
  */
 export function checkedResults(data: unknown, source: string): ResultsFile {
   const over = valueFault(data);

@@ -353,7 +353,7 @@ export function passNoise(xs: readonly number[], perPass: readonly number[]): nu
  * In place on one typed array, not random.shuffled and median: it runs between samples, up to 32
  * deals of 1,000 samples, and those copy and sort with a comparator, which measured 2.6 times slower.
  * Each pass's median is selected in one scratch array, not sorted in a copy: a pooled row of
- * millions of samples deals 32 times, and the garbage of those copies took the memory of a reader.
+ * millions of samples deals 32 times, and the garbage of those copies would exhaust a reader's memory.
  */
 function noiseOfPasses(passes: readonly number[][]): number {
   let size = 0;

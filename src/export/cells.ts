@@ -73,7 +73,7 @@ export function plainNumber(x: number): string {
 }
 
 /** Characters of text handed to a writer at once: whole lines, about a MiB of them. */
-const CHUNK_CHARS = 1 << 20;
+export const CHUNK_CHARS = 1 << 20;
 
 /**
  * A delimited table (CSV, TSV) a piece at a time, CRLF after every line: a table of millions of

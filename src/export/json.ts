@@ -4,15 +4,12 @@
  * the form `npm run merge` writes and every reader here accepts. Pure: no DOM, no I/O.
  */
 import type { ResultsFile } from '../core/results.ts';
-import { joined } from './cells.ts';
+import { CHUNK_CHARS, joined } from './cells.ts';
 
 /** Pretty-printed (2-space) with a final newline, so files diff cleanly line by line. */
 export function toJson(results: ResultsFile | readonly ResultsFile[]): string {
   return joined(jsonChunks(results));
 }
-
-/** Characters handed to a writer at once. */
-const CHUNK_CHARS = 1 << 20;
 
 /** An open array or object: its entries, and how far the writing is through them. */
 interface Level {

@@ -35,11 +35,11 @@ const WIDEST_COLUMN = 60;
 
 /**
  * The most rows (case rows and the environment sheet's, one a document) a workbook takes here:
- * write-excel-file holds every cell in memory, and 20,000 rows took 0.7 GB, 200,000 rows 1.6 GB.
+ * write-excel-file holds every cell in memory, and 20,000 rows take 0.7 GB, 200,000 rows 1.6 GB.
  * A sweep of every suite in three browsers has 432 rows; CSV and TSV take files of any size.
  */
 const MAX_XLSX_ROWS = 10_000;
-/** The most characters of text a workbook takes here: 50 MB of text took its writer 0.9 GB. */
+/** The most characters of text a workbook takes here: 50 MB of text takes its writer 0.9 GB. */
 const MAX_XLSX_TEXT = 16_000_000;
 
 /** Refuse a workbook over MAX_XLSX_ROWS before a cell of it is made. */

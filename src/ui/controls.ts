@@ -14,7 +14,6 @@ import {
   DEFAULT_PLAN_PARAMS,
   DEFAULT_SUITES,
   formatAuto,
-  formatDuration,
   formatParams,
   parsePlan,
   planToFields,
@@ -22,6 +21,7 @@ import {
   type Plan,
   type PlanFields,
 } from '../core/plan.ts';
+import { formatDuration } from '../core/format.ts';
 import type { Suite } from '../core/suite.ts';
 import { h } from './dom.ts';
 import { abChoices, type AbChoice } from './model/ab-choices.ts';
@@ -66,56 +66,6 @@ export class Controls {
 
   constructor(options: ControlsOptions) {
     const changed = () => options.onChange(this.read());
-
-    const suiteList = h('div', { className: 'choices' });
-    for (const suite of options.suites) {
-      const box = checkbox('suite', suite.id);
-      this.suiteBoxes.set(suite.id, box);
-      suiteList.append(
-        h(
-          'label',
-          { className: 'choice', title: suite.description },
-          box,
-          h(
-            'span',
-            { className: 'choice-body' },
-            h('span', { className: 'choice-name' }, suite.title),
-            ' ',
-            h('code', {}, suite.id),
-          ),
-        ),
-      );
-    }
-
-    const adapterList = h('div', { className: 'choices' });
-    for (const adapter of options.adapters) {
-      const box = checkbox('adapter', adapter.id);
-      box.dataset.backend = adapter.backend;
-      this.adapterBoxes.set(adapter.id, box);
-      const note = h('span', { className: 'support-note' }, 'checking…');
-      this.supportNotes.set(adapter.id, note);
-      adapterList.append(
-        h(
-          'label',
-          { className: 'choice' },
-          box,
-          h(
-            'span',
-            { className: 'choice-body' },
-            h('span', { className: 'choice-name' }, adapter.label),
-            h(
-              'span',
-              { className: 'choice-meta' },
-              h('code', {}, adapter.id),
-              ' · ',
-              adapter.backend,
-            ),
-            note,
-          ),
-        ),
-      );
-    }
-
     this.inputs = {
       sizes: textInput('sizes', 'e.g. 100,1000,10000'),
       iterations: numberInput('iterations', 1),
@@ -138,66 +88,15 @@ export class Controls {
       className: 'form-error',
       attrs: { role: 'alert', 'aria-live': 'polite' },
     });
-
-    const field = (label: string, control: HTMLElement, hint?: string, wide = false) =>
-      h(
-        'label',
-        { className: wide ? 'field field-wide' : 'field' },
-        h('span', { className: 'field-label' }, label),
-        control,
-        hint ? h('span', { className: 'field-hint' }, hint) : null,
-      );
-
     this.stores = options.adapters.map((a) => ({ id: a.id, label: a.label }));
     this.adapterCard = h(
       'fieldset',
       { className: 'card' },
       h('legend', {}, 'Adapters'),
       allNone(this.adapterBoxes, changed),
-      adapterList,
+      this.adapterList(options.adapters),
     );
-    const on = h('input', { attrs: { type: 'checkbox', name: 'ab', id: 'plan-ab' } });
-    const pick = (name: string) => h('select', { attrs: { name, id: `plan-${name}` } });
-    const abFields = {
-      on,
-      a: pick('ab-a'),
-      b: pick('ab-b'),
-      threshold: textInput('ab-threshold', `${DEFAULT_AB_THRESHOLD_PCT}%`),
-    };
-    this.ab = {
-      ...abFields,
-      card: h(
-        'fieldset',
-        { className: 'card ab-card' },
-        h('legend', {}, 'A against B'),
-        h(
-          'label',
-          {
-            className: 'field field-wide',
-            title:
-              'Sample B against A as adjacent pairs in every pass, in balanced order; each row gets B/A with its 95% interval over passes and a verdict against the threshold',
-          },
-          h('span', { className: 'field-label' }, on, ' Run B against A'),
-          h(
-            'span',
-            { className: 'field-hint' },
-            'instead of the adapters above; needs adaptive sampling',
-          ),
-        ),
-        field('A (baseline)', abFields.a),
-        field('B (candidate)', abFields.b),
-        field(
-          'Threshold',
-          abFields.threshold,
-          'a difference within ± this is the same, e.g. 5%',
-          true,
-        ),
-      ),
-    };
-    on.addEventListener('change', () => this.syncAb());
-    // B's list offers the instrument over the store chosen as A.
-    abFields.a.addEventListener('change', () => this.fillAb(abFields.a.value, abFields.b.value));
-
+    this.ab = this.abCard();
     this.element = h(
       'form',
       { className: 'controls', attrs: { id: 'plan-form', novalidate: '' } },
@@ -206,63 +105,10 @@ export class Controls {
         { className: 'card' },
         h('legend', {}, 'Suites'),
         allNone(this.suiteBoxes, changed),
-        suiteList,
+        this.suiteList(options.suites),
       ),
       h('div', { className: 'controls-column' }, this.adapterCard, this.ab.card),
-      h(
-        'fieldset',
-        { className: 'card settings' },
-        h('legend', {}, 'Settings'),
-        field('Sizes (documents)', this.inputs.sizes, 'comma-separated'),
-        h(
-          'label',
-          {
-            className: 'field field-wide',
-            title:
-              'Sample each row until the 95% interval of its median is within ci of the median, after min-n samples, up to max-n or max-ms per row, within the time budget, spent in passes over every case',
-          },
-          h('span', { className: 'field-label' }, this.auto, ' Adaptive sampling (the default)'),
-          this.autoSpec,
-          h(
-            'span',
-            { className: 'field-hint' },
-            'ci = target ± % of the median; min-n, max-n samples; max-ms per case, store and size',
-          ),
-        ),
-        field(
-          'Time budget',
-          this.budget,
-          'sampling time of the whole run, e.g. 4m, 90s, 1h; adaptive only',
-        ),
-        field(
-          'Iterations',
-          this.inputs.iterations,
-          'timed samples per case with adaptive sampling off',
-        ),
-        field('Warm-up', this.inputs.warmup, 'untimed samples first'),
-        field('Seed', this.inputs.seed),
-        field(
-          'Time limit (ms)',
-          this.inputs.timeoutMs,
-          "per sample (or a shared database's fill): past it the row times out",
-        ),
-        field('Fixture', this.fixture),
-        field('Suite parameters', this.inputs.params, 'optional; name=value;name=1,2', true),
-        h(
-          'label',
-          {
-            className: 'field field-wide',
-            title:
-              'Run the whole plan in a dedicated Worker; stores that need the page (localStorage, WebSQL) are unsupported there',
-          },
-          h('span', { className: 'field-label' }, this.worker, ' Run in a Worker'),
-          h(
-            'span',
-            { className: 'field-hint' },
-            'off the main thread; results record where they ran',
-          ),
-        ),
-      ),
+      this.settingsCard(),
       this.error,
     );
     this.element.addEventListener('change', changed);
@@ -270,6 +116,156 @@ export class Controls {
       if (e.target instanceof HTMLInputElement && e.target.type !== 'checkbox') changed();
     });
     this.element.addEventListener('submit', (e) => e.preventDefault());
+  }
+
+  /** A box per suite, with its title and id; its description on hover. */
+  private suiteList(suites: readonly Suite[]): HTMLElement {
+    const list = h('div', { className: 'choices' });
+    for (const suite of suites) {
+      const box = checkbox('suite', suite.id);
+      this.suiteBoxes.set(suite.id, box);
+      list.append(
+        h(
+          'label',
+          { className: 'choice', title: suite.description },
+          box,
+          h(
+            'span',
+            { className: 'choice-body' },
+            h('span', { className: 'choice-name' }, suite.title),
+            ' ',
+            h('code', {}, suite.id),
+          ),
+        ),
+      );
+    }
+    return list;
+  }
+
+  /** A box per store, with its id, backend and a note that setSupport fills in. */
+  private adapterList(adapters: readonly StoreAdapter[]): HTMLElement {
+    const list = h('div', { className: 'choices' });
+    for (const adapter of adapters) {
+      const box = checkbox('adapter', adapter.id);
+      box.dataset.backend = adapter.backend;
+      this.adapterBoxes.set(adapter.id, box);
+      const note = h('span', { className: 'support-note' }, 'checking…');
+      this.supportNotes.set(adapter.id, note);
+      list.append(
+        h(
+          'label',
+          { className: 'choice' },
+          box,
+          h(
+            'span',
+            { className: 'choice-body' },
+            h('span', { className: 'choice-name' }, adapter.label),
+            h(
+              'span',
+              { className: 'choice-meta' },
+              h('code', {}, adapter.id),
+              ' · ',
+              adapter.backend,
+            ),
+            note,
+          ),
+        ),
+      );
+    }
+    return list;
+  }
+
+  /** The A/B card: its switch, the two stores and the threshold. */
+  private abCard(): Controls['ab'] {
+    const on = h('input', { attrs: { type: 'checkbox', name: 'ab', id: 'plan-ab' } });
+    const pick = (name: string) => h('select', { attrs: { name, id: `plan-${name}` } });
+    const a = pick('ab-a');
+    const b = pick('ab-b');
+    const threshold = textInput('ab-threshold', `${DEFAULT_AB_THRESHOLD_PCT}%`);
+    const card = h(
+      'fieldset',
+      { className: 'card ab-card' },
+      h('legend', {}, 'A against B'),
+      h(
+        'label',
+        {
+          className: 'field field-wide',
+          title:
+            'Sample B against A as adjacent pairs in every pass, in balanced order; each row gets B/A with its 95% interval over passes and a verdict against the threshold',
+        },
+        h('span', { className: 'field-label' }, on, ' Run B against A'),
+        h(
+          'span',
+          { className: 'field-hint' },
+          'instead of the adapters above; needs adaptive sampling',
+        ),
+      ),
+      field('A (baseline)', a),
+      field('B (candidate)', b),
+      field('Threshold', threshold, 'a difference within ± this is the same, e.g. 5%', true),
+    );
+    on.addEventListener('change', () => this.syncAb());
+    // B's list offers the instrument over the store chosen as A.
+    a.addEventListener('change', () => this.fillAb(a.value, b.value));
+    return { on, a, b, threshold, card };
+  }
+
+  /** Sizes, sampling, warm-up, seed, time limit, fixture, parameters and the Worker switch. */
+  private settingsCard(): HTMLElement {
+    return h(
+      'fieldset',
+      { className: 'card settings' },
+      h('legend', {}, 'Settings'),
+      field('Sizes (documents)', this.inputs.sizes, 'comma-separated'),
+      h(
+        'label',
+        {
+          className: 'field field-wide',
+          title:
+            'Sample each row until the 95% interval of its median is within ci of the median, after min-n samples, up to max-n or max-ms per row, within the time budget, spent in passes over every case',
+        },
+        h('span', { className: 'field-label' }, this.auto, ' Adaptive sampling (the default)'),
+        this.autoSpec,
+        h(
+          'span',
+          { className: 'field-hint' },
+          'ci = target ± % of the median; min-n, max-n samples; max-ms per case, store and size',
+        ),
+      ),
+      field(
+        'Time budget',
+        this.budget,
+        'sampling time of the whole run, e.g. 4m, 90s, 1h; adaptive only',
+      ),
+      field(
+        'Iterations',
+        this.inputs.iterations,
+        'timed samples per case with adaptive sampling off',
+      ),
+      field('Warm-up', this.inputs.warmup, 'untimed samples first'),
+      field('Seed', this.inputs.seed),
+      field(
+        'Time limit (ms)',
+        this.inputs.timeoutMs,
+        "per sample (or a shared database's fill): past it the row times out",
+      ),
+      field('Fixture', this.fixture),
+      field('Suite parameters', this.inputs.params, 'optional; name=value;name=1,2', true),
+      h(
+        'label',
+        {
+          className: 'field field-wide',
+          title:
+            'Run the whole plan in a dedicated Worker; stores that need the page (localStorage, WebSQL) are unsupported there',
+        },
+        h('span', { className: 'field-label' }, this.worker, ' Run in a Worker'),
+        h(
+          'span',
+          { className: 'field-hint' },
+          'off the main thread; results record where they ran',
+        ),
+      ),
+    );
   }
 
   setPlan(plan: Plan): void {
@@ -449,6 +445,17 @@ function fillSelect(select: HTMLSelectElement, choices: readonly AbChoice[], val
     ].filter((g): g is HTMLOptGroupElement => g !== null),
   );
   select.value = value;
+}
+
+/** A labelled control with an optional hint under it; `wide` spans the card. */
+function field(label: string, control: HTMLElement, hint?: string, wide = false): HTMLElement {
+  return h(
+    'label',
+    { className: wide ? 'field field-wide' : 'field' },
+    h('span', { className: 'field-label' }, label),
+    control,
+    hint ? h('span', { className: 'field-hint' }, hint) : null,
+  );
 }
 
 function checkbox(name: string, value: string): HTMLInputElement {

@@ -4,7 +4,7 @@
  */
 import type { Environment } from '../core/results.ts';
 import { h } from './dom.ts';
-import { formatBytes, formatStep } from './format.ts';
+import { formatBytes, formatStep } from '../core/format.ts';
 
 /** `hint`: say how to serve the page isolated (the published site's banner says it there instead). */
 export function renderEnvironment(root: HTMLElement, env: Environment, hint = true): void {

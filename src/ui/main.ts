@@ -9,14 +9,16 @@
 import './style.css';
 import { errorMessage } from '../core/errors.ts';
 import { collectEnvironment } from '../core/environment.ts';
-import { formatDuration, passesOf, planToQuery, type Plan } from '../core/plan.ts';
+import { formatDuration } from '../core/format.ts';
+import { passesOf, planToQuery, type Plan } from '../core/plan.ts';
 import { planGroups } from '../core/runner.ts';
+import type { LaunchOrder } from '../core/launch.ts';
 import type { CaseResult } from '../core/results.ts';
 import type { RunEvent } from '../core/runner.ts';
 import { adapterById, ADAPTERS } from '../adapters/registry.ts';
 import { SUITES } from '../../suites/index.ts';
 import { FIXTURE_IDS } from '../../fixtures/index.ts';
-import { runInPage } from './run/app-run.ts';
+import { runInPage, type AppRunInput, type AppRunOutput } from './run/app-run.ts';
 import { startWatchdog, type Watchdog } from './run/watchdog.ts';
 import { Banners } from './banners.ts';
 import { createBlockingProbe } from './run/blocking-probe.ts';
@@ -212,12 +214,8 @@ function checkSupport(): void {
   }
 }
 
-async function startRun(plan: Plan, runId: string): Promise<void> {
-  if (running) return;
-  running = true;
-  controller = new AbortController();
-  setPageState({ status: 'running' });
-  setRunning(true);
+/** Clear what the last run showed, before a run of `plan`. */
+function resetViews(plan: Plan): void {
   banners.remove('run');
   warnings.clear();
   runSummary.textContent = '';
@@ -230,9 +228,14 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
   compareView.setCurrent(null);
   abView.render([]);
   progress.start();
+}
 
+/**
+ * The page while a run goes: each runner event updates the progress, the table and the chart,
+ * between samples, and betweenSamples lets what that changed paint before the next sample.
+ */
+function liveRun(): Pick<AppRunInput, 'onEvent' | 'betweenSamples'> {
   const rows: CaseResult[] = [];
-  let watchdog: Watchdog | null = null;
   let chartStale = false;
   /** The page changed what it shows since the last sample; its paint is still to come. */
   let rendered = false;
@@ -265,110 +268,135 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     }
     collector?.onRunEvent(event);
   };
+  // The paint and raster of what the page just rendered would otherwise run during the next
+  // timed sample, competing with the store for the CPU: without two frames' wait after
+  // rendering, a 10,000-document bulk put in this page measures 5 to 9% slower than in a bare
+  // page (npm run bench:overhead). Waiting only when something was rendered (progress
+  // redraws at most ten times a second) keeps runs of tiny samples fast.
+  // The collector's POSTs started since the last sample settle here too, before the sample
+  // rather than inside it: their responses' tasks (and the network process answering them)
+  // would otherwise land in its timed section (tests/e2e/sweep-inflight.spec.ts).
+  const betweenSamples = async () => {
+    windows.close('betweenSamples');
+    if (collector) await collector.settled(SETTLE_BEFORE_SAMPLE_MS);
+    if (rendered) {
+      rendered = false;
+      await afterNextPaint();
+    }
+    await yieldToEventLoop();
+    windows.open();
+  };
+  return { onEvent, betweenSamples };
+}
 
+/** What a run takes besides its plan: the sweep's baseline and launch, and the probes. */
+async function prepareRun(plan: Plan, runId: string) {
+  if (collector) await collector.hello(navigator.userAgent);
+  const baseline = collector ? await collector.baseline() : undefined;
+  const launch = collector ? await collector.launch(runId, passesOf(plan.auto)) : undefined;
+  // The trial heap measurement may still be pending (Chromium answers it at its next garbage
+  // collection): say so rather than sit on "Collecting the environment…".
+  const slow = setTimeout(() => progress.waiting(HEAP_WAIT), 300);
+  const heap = await heapSupport.finally(() => clearTimeout(slow));
+  const probe = createBlockingProbe(plan.worker ? 'worker' : 'main');
+  const footprint = createFootprint(heap.measure, heap.why);
+  const metricNotes = { ...probe.notes(), ...footprint.notes() };
+  return { baseline, launch, probe, footprint, metricNotes };
+}
+
+/** The finished run in every view, and how it ended in the progress line. */
+function showResults(
+  plan: Plan,
+  { results, leftover, carry }: AppRunOutput,
+  launch: LaunchOrder | undefined,
+  elapsedMs: number,
+): void {
+  const took = formatElapsed(elapsedMs);
+  renderEnvironment(byId('env'), results.environment, !IS_SITE);
+  table.setTimerStep(results.environment.timerStepMs);
+  table.setAll(results.cases, plan.adapters);
+  chart.update(results.cases);
+  downloads.setResults(results);
+  compareView.setCurrent(results);
+  abView.render([results]);
+  runSummary.textContent = runSummaryText(results, elapsedMs);
+  findings.render([results]);
+  if (results.run.cancelled)
+    progress.finish(
+      'cancelled',
+      `Cancelled after ${took}; the ${results.cases.length} rows that finished are kept.`,
+    );
+  else if (carry && launch)
+    progress.finish(
+      'done',
+      `Passes ${launch.first} to ${launch.last} done in ${took}; the sweep takes the next ones in a new browser launch.`,
+    );
+  else progress.finish('done', `Done: ${results.cases.length} rows in ${took}.`);
+  if (leftover.length > 0) {
+    banners.show(
+      'warning',
+      'Some databases could not be deleted; clear site data to remove them.',
+      leftover.map((l) => `${l.adapter}: ${l.name}`),
+      'run',
+    );
+  }
+}
+
+/** The run to the sweep's collector, or to the explorer when there is none. */
+async function handOn({ results, carry }: AppRunOutput): Promise<void> {
+  if (collector) {
+    await collector.done(results, carry);
+    if (collector.stats.failed > 0) {
+      banners.show(
+        'warning',
+        'Some messages to the collector failed.',
+        [
+          `${collector.stats.failed} failed, ${collector.stats.sent} sent; last error: ${collector.stats.lastError ?? 'unknown'}`,
+        ],
+        'collector-failed',
+      );
+    }
+    return;
+  }
+  // The explorer is a view: if it cannot show this run, the run itself still succeeded.
   try {
-    if (collector) await collector.hello(navigator.userAgent);
-    const baseline = collector ? await collector.baseline() : undefined;
-    const launch = collector ? await collector.launch(runId, passesOf(plan.auto)) : undefined;
-    // The trial heap measurement may still be pending (Chromium answers it at its next garbage
-    // collection): say so rather than sit on "Collecting the environment…".
-    const slow = setTimeout(() => progress.waiting(HEAP_WAIT), 300);
-    const heap = await heapSupport.finally(() => clearTimeout(slow));
-    const probe = createBlockingProbe(plan.worker ? 'worker' : 'main');
-    const footprint = createFootprint(heap.measure, heap.why);
-    const metricNotes = { ...probe.notes(), ...footprint.notes() };
+    explorer.addRun(results);
+  } catch (e) {
+    console.error('storebench: the explorer could not show this run', e);
+  }
+}
+
+async function startRun(plan: Plan, runId: string): Promise<void> {
+  if (running) return;
+  running = true;
+  controller = new AbortController();
+  setPageState({ status: 'running' });
+  setRunning(true);
+  resetViews(plan);
+  const live = liveRun();
+  let watchdog: Watchdog | null = null;
+  try {
+    const { launch, ...prepared } = await prepareRun(plan, runId);
     const startedAt = performance.now();
     const run = plan.worker ? runInWorker : runInPage;
-    // The paint and raster of what the page just rendered would otherwise run during the next
-    // timed sample, competing with the store for the CPU: in this page a 10,000-document bulk
-    // put measured 5 to 9% slower than in a bare page (npm run bench:overhead) until the run
-    // waited for two frames after rendering. Waiting only when something was rendered (progress
-    // redraws at most ten times a second) keeps runs of tiny samples fast.
-    // The collector's POSTs started since the last sample settle here too, before the sample
-    // rather than inside it: their responses' tasks (and the network process answering them)
-    // would otherwise land in its timed section (tests/e2e/sweep-inflight.spec.ts).
-    const betweenSamples = async () => {
-      windows.close('betweenSamples');
-      if (collector) await collector.settled(SETTLE_BEFORE_SAMPLE_MS);
-      if (rendered) {
-        rendered = false;
-        await afterNextPaint();
-      }
-      await yieldToEventLoop();
-      windows.open();
-    };
     // A sweep's page in the main thread is watched from a Worker, so a thread that blocks is reported at once (watchdog.ts).
     watchdog =
       collector && !plan.worker ? startWatchdog(collector.watchdogOrder(plan.timeoutMs)) : null;
     const stepWatch = watchdog?.watch;
-    const { results, leftover, carry } = await run({
+    const output = await run({
       plan,
       runId,
       browser: query.browser,
       signal: controller.signal,
-      onEvent,
-      probe,
-      footprint,
-      metricNotes,
-      betweenSamples,
-      baseline,
+      ...live,
+      ...prepared,
       throttledAt: query.throttled,
       launch,
       ...(stepWatch ? { stepWatch } : {}),
     });
-    const elapsedMs = performance.now() - startedAt;
-    const took = formatElapsed(elapsedMs);
-
-    renderEnvironment(byId('env'), results.environment, !IS_SITE);
-    table.setTimerStep(results.environment.timerStepMs);
-    table.setAll(results.cases, plan.adapters);
-    chart.update(results.cases);
-    downloads.setResults(results);
-    compareView.setCurrent(results);
-    abView.render([results]);
-    runSummary.textContent = runSummaryText(results, elapsedMs);
-    findings.render([results]);
-    if (results.run.cancelled)
-      progress.finish(
-        'cancelled',
-        `Cancelled after ${took}; the ${results.cases.length} rows that finished are kept.`,
-      );
-    else if (carry && launch)
-      progress.finish(
-        'done',
-        `Passes ${launch.first} to ${launch.last} done in ${took}; the sweep takes the next ones in a new browser launch.`,
-      );
-    else progress.finish('done', `Done: ${results.cases.length} rows in ${took}.`);
-    if (leftover.length > 0) {
-      banners.show(
-        'warning',
-        'Some databases could not be deleted; clear site data to remove them.',
-        leftover.map((l) => `${l.adapter}: ${l.name}`),
-        'run',
-      );
-    }
-    if (collector) {
-      await collector.done(results, carry);
-      if (collector.stats.failed > 0) {
-        banners.show(
-          'warning',
-          'Some messages to the collector failed.',
-          [
-            `${collector.stats.failed} failed, ${collector.stats.sent} sent; last error: ${collector.stats.lastError ?? 'unknown'}`,
-          ],
-          'collector-failed',
-        );
-      }
-    }
-    if (!collector) {
-      // The explorer is a view: if it cannot show this run, the run itself still succeeded.
-      try {
-        explorer.addRun(results);
-      } catch (e) {
-        console.error('storebench: the explorer could not show this run', e);
-      }
-    }
-    setPageState({ status: 'done', results });
+    showResults(plan, output, launch, performance.now() - startedAt);
+    await handOn(output);
+    setPageState({ status: 'done', results: output.results });
   } catch (e) {
     const message = errorMessage(e);
     progress.finish('error', `The run failed: ${message}`);

@@ -5,7 +5,7 @@
  * advance: the runner estimates the fraction of the run done (from its time budget), and the
  * bar and the time left follow that instead.
  */
-import { formatDuration } from '../core/plan.ts';
+import { formatDuration } from '../core/format.ts';
 import type { RunEvent } from '../core/runner.ts';
 import { h } from './dom.ts';
 

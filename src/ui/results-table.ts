@@ -6,13 +6,14 @@
  * table gives each store's geometric mean of those factors. All text goes in through textContent.
  */
 import { drivenFinding, isTimedSection } from '../../suites/driven.ts';
+import { INDEXEDDB_FLOOR } from '../core/default-findings.ts';
 import { plannedLooksOf, type Plan } from '../core/plan.ts';
 import type { CaseResult, CaseStatus } from '../core/results.ts';
 import { rowRatio } from '../core/row-ratio.ts';
 import { opsPerSecond } from '../core/stats.ts';
 import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../core/timer.ts';
 import { h } from './dom.ts';
-import { formatDuration, formatMs, formatRate } from './format.ts';
+import { formatBytes, formatMeasuredDuration, formatMs, formatRate } from '../core/format.ts';
 import {
   describeMean,
   describeMedian,
@@ -304,77 +305,59 @@ export class ResultsTable {
   }
 
   private row(r: CaseResult): HTMLTableRowElement {
-    // data-value holds the number a sort compares (the text may carry units or a ×).
-    const num = (text: string, title?: string, value?: number) =>
-      h(
-        'td',
-        {
-          className: 'num',
-          ...(title ? { title } : {}),
-          attrs:
-            value === undefined || !Number.isFinite(value) ? {} : { 'data-value': String(value) },
-        },
-        text,
-      );
-    const label = this.adapterLabels.get(r.adapter);
-    const adapterCell = h(
-      'td',
-      { className: 'adapter', title: label ?? '' },
-      h('code', {}, r.adapter),
-    );
-    const caseCell = h(
-      'td',
-      { className: 'case', title: r.title },
-      `${r.suite}/${r.case}`,
-      h('span', { className: 'case-title' }, r.title),
-    );
-    const status = h('td', {}, h('span', { className: `status status-${r.status}` }, r.status));
     const samplesTitle =
       r.samples.length > 0
         ? `samples (ms): ${r.samples.map((s) => formatMs(s)).join(', ')}`
         : 'no timed samples';
-    const n = num(String(r.samples.length), samplesTitle, r.samples.length);
-
-    if (r.status !== 'ok') {
-      const dash = () => num('—');
-      // A timeout may have taken samples: how they ran is part of why it timed out.
-      const sampling = samplingNotes(r);
-      return h(
-        'tr',
-        {
-          className: `row-${r.status}`,
-          attrs: { 'data-status': r.status, 'data-adapter': r.adapter },
-        },
-        adapterCell,
-        caseCell,
-        num(String(r.size), undefined, r.size),
-        n,
-        dash(),
-        dash(),
-        dash(),
-        dash(),
-        dash(),
-        status,
-        h(
-          'td',
-          { className: 'reason' },
-          sampling.length > 0 && r.samples.length > 0
-            ? `${r.reason} (${sampling.join('; ')})`
-            : r.reason,
-        ),
-      );
-    }
+    const lead = [
+      h(
+        'td',
+        { className: 'adapter', title: this.adapterLabels.get(r.adapter) ?? '' },
+        h('code', {}, r.adapter),
+      ),
+      h(
+        'td',
+        { className: 'case', title: r.title },
+        `${r.suite}/${r.case}`,
+        h('span', { className: 'case-title' }, r.title),
+      ),
+      numCell(String(r.size), undefined, r.size),
+      numCell(String(r.samples.length), samplesTitle, r.samples.length),
+    ];
+    const status = h('td', {}, h('span', { className: `status status-${r.status}` }, r.status));
+    if (r.status !== 'ok') return notOkRow(r, lead, status);
     const s = r.stats;
-    const coarse = isTimedSection(r) && underTimerResolution(timedSectionMs(r), this.timerStepMs);
-    const median = num(
+    const median = numCell(
       formatMs(s.median),
       `${describeMedian(r)}\n${describeMean(s)}\n${samplesTitle}`,
       s.median,
     );
+    const notes = this.okNotes(r, median);
+    const perOp = r.operations > 0 ? s.median / r.operations : null;
+    const rate = r.operations > 0 ? opsPerSecond(s.median, r.operations) : undefined;
+    return h(
+      'tr',
+      { className: 'row-ok', attrs: { 'data-status': 'ok', 'data-adapter': r.adapter } },
+      ...lead,
+      median,
+      h('td', { className: 'num factor' }, '—'),
+      numCell(formatMedianInterval(r) ?? '—', `${describeMedian(r)}\n${describeMean(s)}`),
+      numCell(formatMeasuredDuration(perOp), undefined, perOp ?? undefined),
+      numCell(rate !== undefined ? formatRate(rate) : '—', undefined, rate),
+      status,
+      h('td', { className: 'reason' }, notes.join('; ')),
+    );
+  }
+
+  /**
+   * What an ok row's reason cell says: its driven finding, a median too close to the timer step
+   * (which also marks the median cell), its precision, outliers, freezes and storage.
+   */
+  private okNotes(r: OkRow, median: HTMLElement): string[] {
     const notes: string[] = [];
     const found = drivenFinding(r);
     if (found !== null) notes.push(found);
-    if (coarse) {
+    if (isTimedSection(r) && underTimerResolution(timedSectionMs(r), this.timerStepMs)) {
       this.coarseRows++;
       const steps = Math.round(timedSectionMs(r) / this.timerStepMs);
       median.classList.add('coarse');
@@ -389,31 +372,12 @@ export class ResultsTable {
       notes.push(
         `${outliers} outlier${outliers === 1 ? '' : 's'} flagged (beyond median ± ${r.outliers?.k}·MAD), kept in the statistics`,
       );
-    // Files written before the probe moved to the measurement pass have it per sample.
+    // Older files have the frame gap per sample, in metrics, not in blocking.
     const gap = r.blocking?.maxFrameGapMs ?? maxOf(r.metrics?.maxFrameGapMs);
     if (gap !== undefined && gap > FREEZE_MS) notes.push(`page froze up to ${formatMs(gap)} ms`);
     const stored = r.footprint?.storageBytes;
     if (stored !== undefined) notes.push(`≈ ${formatBytes(stored)} stored (estimate)`);
-    const perOp = r.operations > 0 ? s.median / r.operations : null;
-    return h(
-      'tr',
-      { className: 'row-ok', attrs: { 'data-status': 'ok', 'data-adapter': r.adapter } },
-      adapterCell,
-      caseCell,
-      num(String(r.size), undefined, r.size),
-      n,
-      median,
-      h('td', { className: 'num factor' }, '—'),
-      num(formatMedianInterval(r) ?? '—', `${describeMedian(r)}\n${describeMean(s)}`),
-      num(formatDuration(perOp), undefined, perOp ?? undefined),
-      num(
-        r.operations > 0 ? formatRate(opsPerSecond(s.median, r.operations)) : '—',
-        undefined,
-        r.operations > 0 ? opsPerSecond(s.median, r.operations) : undefined,
-      ),
-      status,
-      h('td', { className: 'reason' }, notes.join('; ')),
-    );
+    return notes;
   }
 
   private renderSummary(): void {
@@ -433,19 +397,54 @@ export class ResultsTable {
   }
 }
 
-function formatBytes(bytes: number): string {
-  const abs = Math.abs(bytes);
-  if (abs >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (abs >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${Math.round(bytes)} B`;
-}
-
 /**
  * Each store's geometric mean of its factor to the fastest store, over the groups it has an ok
  * median in (js-framework-benchmark's summary): a ratio averages as a product, and one slow case
  * does not swamp the rest. Fastest store first. With `reference`, the factor is to that store
  * instead, over the groups it ran (the IndexedDB floor, `indexeddb-raw`), and it is left out.
  */
+type OkRow = Extract<CaseResult, { status: 'ok' }>;
+
+/** A numeric cell; data-value holds the number a sort compares (the text may carry units or a ×). */
+function numCell(text: string, title?: string, value?: number): HTMLTableCellElement {
+  return h(
+    'td',
+    {
+      className: 'num',
+      ...(title ? { title } : {}),
+      attrs: value === undefined || !Number.isFinite(value) ? {} : { 'data-value': String(value) },
+    },
+    text,
+  );
+}
+
+/** A row that did not finish ok: dashes for its statistics, and its reason. */
+function notOkRow(
+  r: Exclude<CaseResult, OkRow>,
+  lead: readonly HTMLElement[],
+  status: HTMLElement,
+): HTMLTableRowElement {
+  // A timeout may have taken samples: how they ran is part of why it timed out.
+  const sampling = samplingNotes(r);
+  return h(
+    'tr',
+    {
+      className: `row-${r.status}`,
+      attrs: { 'data-status': r.status, 'data-adapter': r.adapter },
+    },
+    ...lead,
+    ...Array.from({ length: 5 }, () => numCell('—')),
+    status,
+    h(
+      'td',
+      { className: 'reason' },
+      sampling.length > 0 && r.samples.length > 0
+        ? `${r.reason} (${sampling.join('; ')})`
+        : r.reason,
+    ),
+  );
+}
+
 export function geometricMeans(
   medians: ReadonlyMap<string, ReadonlyMap<string, number>>,
   reference?: string,
@@ -504,9 +503,6 @@ function band(f: number): string {
   if (!Number.isFinite(f)) return '';
   return f <= 1.1 ? 'best' : f <= 2 ? 'near' : f <= 10 ? 'far' : 'farthest';
 }
-
-/** The store every IndexedDB store's factor is also given against. */
-export const INDEXEDDB_FLOOR = 'indexeddb-raw';
 
 /** Rows of one case at one size, whose medians the factors compare. */
 export function groupKey(r: Pick<CaseResult, 'suite' | 'case' | 'size'>): string {

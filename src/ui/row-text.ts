@@ -8,7 +8,7 @@ import { formatPrecision, rowPrecision } from '../core/precision.ts';
 import type { CaseResult, StopReason } from '../core/results.ts';
 import { shareNote } from '../core/sampling/share.ts';
 import { MEDIAN_CI_MIN_N, type Stats } from '../core/stats.ts';
-import { formatMs } from './format.ts';
+import { formatMs } from '../core/format.ts';
 
 type OkCase = Extract<CaseResult, { status: 'ok' }>;
 

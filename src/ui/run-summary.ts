@@ -3,7 +3,7 @@
  * are (src/core/precision.ts), so a reader knows what the numbers below are worth before reading
  * them. Pure: text out.
  */
-import { formatDuration } from '../core/plan.ts';
+import { formatDuration } from '../core/format.ts';
 import {
   formatPassDifference,
   formatPrecisionSummary,

@@ -4,9 +4,8 @@
  * stretch a wait, and the waits after it are shorter by as much: it is what the instrument does). Then as a pair in the page, `memory@+10%` against
  * `memory`: each row is compared, with an interval, and the B/A it reads is recorded with the
  * test. How close to 1.10 that comes is a measurement, with its figures in docs/figures.md, not an
- * assertion: a 20-second pair in one launch is at the mercy of the machine. Here, on 2026-11-25, one
- * Firefox launch under another engineer's load read 0.91 for the bulk put, and one Chromium launch
- * beside another test run read 1.071 [1.041, 1.102] (bulk) and 1.137 [1.117, 1.158] (get-batch).
+ * assertion: a 20-second pair in one launch is at the mercy of the machine (docs/figures.md, "A
+ * against B", has what it read under load).
  */
 import { expect, test } from '@playwright/test';
 import { settled } from './page-state.ts';

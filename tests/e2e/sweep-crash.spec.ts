@@ -10,7 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PARTIAL_SCHEMA, type PartialFile } from '../../src/cli/files/output.ts';
+import type { PartialFile } from '../../src/cli/files/output.ts';
+import { PARTIAL_SCHEMA } from '../../src/core/results-vocabulary.ts';
 import { parseResults } from '../../src/core/results.ts';
 import { alive, descendants, filesIn, signalGroup, startSweep, waitFor } from './sweep-process.ts';
 

@@ -65,7 +65,7 @@ describe('A/B plan - the passes a verdict needs', () => {
 
   it('refuses passes:1, naming the passes that would do', () => {
     expect(abPassesProblem(abPlan({ auto: { ...DEFAULT_AUTO, passes: 1 } }))).toMatch(
-      /^--ab: --auto passes:1 runs 1 pass, and B\/A's 95% interval is over passes, which needs 2: give passes:2 or more/,
+      /^--ab: --auto=passes:1 runs 1 pass, and B\/A's 95% interval is over passes, which needs 2: give passes:2 or more/,
     );
   });
 

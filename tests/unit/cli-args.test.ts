@@ -315,7 +315,7 @@ describe('cli args - manual, host, remote', () => {
     expect(parse('--launches', '4').launches).toBe(4);
     expect(parse('--launches', '1').launches).toBe(1);
     expect(error('--launches', '13')).toBe(
-      `--launches: "13" is out of range; allowed: 1 to 12 (the plan's passes; --auto passes:N sets them)`,
+      `--launches: "13" is out of range; allowed: 1 to 12 (the plan's passes; --auto=passes:N sets them)`,
     );
     expect(error('--auto=passes:3', '--launches', '4')).toMatch(/allowed: 1 to 3 /);
     expect(error('--launches', 'x')).toMatch(/^--launches: "x" is out of range/);

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeRunId } from '../../src/cli/files/output.ts';
-import {
-  acrossLaunches,
-  formatDuration,
-  progressLine,
-  ProgressView,
-} from '../../src/cli/terminal/progress.ts';
+import { acrossLaunches, progressLine, ProgressView } from '../../src/cli/terminal/progress.ts';
 import type { SessionProgress } from '../../src/cli/server/session.ts';
 
 const fresh: SessionProgress = {
@@ -19,13 +14,6 @@ const fresh: SessionProgress = {
 };
 
 describe('cli progress - line', () => {
-  it('formats durations', () => {
-    expect(formatDuration(0)).toBe('0:00');
-    expect(formatDuration(7_400)).toBe('0:07');
-    expect(formatDuration(754_000)).toBe('12:34');
-    expect(formatDuration(3_723_000)).toBe('1:02:03');
-  });
-
   it('says what it waits for before the run starts', () => {
     expect(progressLine('chromium', fresh, 0)).toBe(
       'chromium  starting the browser and loading the page…',

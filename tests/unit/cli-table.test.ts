@@ -3,7 +3,6 @@ import {
   COLUMN_NOTE,
   formatCell,
   formatMedian,
-  formatMs,
   LEGEND,
   renderTable,
   resultsTable,
@@ -58,15 +57,6 @@ const bad = (
 });
 
 describe('cli table - numbers', () => {
-  it('keeps three significant figures', () => {
-    expect(formatMs(1234.5)).toBe('1235');
-    expect(formatMs(12.34)).toBe('12.3');
-    expect(formatMs(4.2109)).toBe('4.21');
-    expect(formatMs(0.412)).toBe('0.412');
-    expect(formatMs(0.0412)).toBe('0.0412');
-    expect(formatMs(0)).toBe('0.000');
-  });
-
   it("gives the median with the larger side of its own 95% interval, not the mean's", () => {
     expect(formatMedian(ok('idb', 4, { lo: 3.9, hi: 4.06 }))).toBe('4.00 ±2.5%');
     expect(formatMedian(ok('idb', 200, { lo: 150, hi: 230 }))).toBe('200 ±25%');

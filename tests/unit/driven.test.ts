@@ -124,7 +124,7 @@ describe('driven suites - the sweep prints their findings', () => {
       '  chromium idb visible-2 size 100: median p50 2 ms, p95 3 ms, max 3 ms per operation; 0 blocked, 1 versionchange events',
     );
     expect(text).toContain(
-      '  chromium idb fill size 100: documents that fit per fill: 10 (2 MB of JSON in the first)',
+      '  chromium idb fill size 100: documents that fit per fill: 10 (1.91 MiB of JSON in the first)',
     );
     // The cold row's 1 µs is marked as timer noise; the crash row's 1 µs per write is not.
     expect(lines.find((l) => l.startsWith('cold ') && l.includes('get-warm'))).toMatch(/ ~$/);

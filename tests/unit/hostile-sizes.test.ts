@@ -1,8 +1,8 @@
 /**
- * Results files under the 64 MiB byte cap that took the readers out of memory, out of stack or to
- * a wrong exit code (a fault probe of 2026-11-25), fed to the commands as a user runs them, as
- * processes whose peak memory the kernel reports: a bound on memory, which a busy machine does not
- * move. Each is refused with exit 2 and a line naming the cap and the JSON path, or read within
+ * Results files under the 64 MiB byte cap that can take a reader out of memory, out of stack or
+ * to a wrong exit code (docs/method.md, "No file is trusted"), fed to the commands as a user runs
+ * them, as processes whose peak memory the kernel reports: a bound on memory, which a busy machine
+ * does not move. Each is refused with exit 2 and a line naming the cap and the JSON path, or read within
  * 1 GB. The files are generated into a temporary folder (big-results.ts) and removed after.
  */
 import { spawn } from 'node:child_process';

@@ -5,7 +5,6 @@ import {
   DEFAULT_CASES,
   DEFAULT_PLAN,
   DEFAULT_SUITES,
-  formatDuration,
   parseDuration,
   parsePlan,
   PlanError,
@@ -13,6 +12,7 @@ import {
   planToFields,
   planToQuery,
 } from '../../src/core/plan.ts';
+import { formatDuration } from '../../src/core/format.ts';
 
 const vocab = {
   suites: ['insert', 'read'],

@@ -90,7 +90,7 @@ describe('quota suite', () => {
       notes: ['QuotaExceededError: full', 'opening the store failed: x'],
     });
     expect(describeQuota(row)).toBe(
-      "documents that fit per fill: 14,400 / 0 (3.6 MB of JSON in the first); storage estimate 7.2 MB used after the first (×2.00 its JSON); estimate's quota 5 MB; persist() refused; the first fill stopped by: QuotaExceededError: full",
+      "documents that fit per fill: 14,400 / 0 (3.43 MiB of JSON in the first); storage estimate 6.87 MiB used after the first (×2.00 its JSON); estimate's quota 4.77 MiB; persist() refused; the first fill stopped by: QuotaExceededError: full",
     );
     const plan = { ...DEFAULT_PLAN, suites: ['quota'], adapters: ['idb'] };
     expect(() => validateResults(runnerResultsDoc('r', plan, [row], []))).not.toThrow();

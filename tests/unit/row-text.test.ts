@@ -49,21 +49,21 @@ function row(
 
 describe('row text - the median with its own interval', () => {
   it("gives the median's interval, never the mean's, beside the median", () => {
-    expect(formatMedianInterval(row())).toBe('3.900 – 4.100');
+    expect(formatMedianInterval(row())).toBe('3.90 – 4.10');
     expect(shortMedianInterval(row())).toBe('±2.5%');
     expect(describeMedian(row())).toBe(
-      'median 4.000 ms, 95% CI of the median 3.900 – 4.100 ms (±2.5%)',
+      'median 4.00 ms, 95% CI of the median 3.90 – 4.10 ms (±2.5%)',
     );
   });
 
   it('says why a median has no interval: too few samples, or an older file', () => {
     expect(shortMedianInterval(row({}, null))).toBe('n<6');
     expect(describeMedian(row({}, null))).toBe(
-      'median 4.000 ms; no 95% CI of the median: fewer than 6 samples',
+      'median 4.00 ms; no 95% CI of the median: fewer than 6 samples',
     );
     expect(shortMedianInterval(row({}, 'absent'))).toBe('no CI');
     expect(describeMedian(row({}, 'absent'))).toBe(
-      'median 4.000 ms; no 95% CI of the median: not recorded in this file',
+      'median 4.00 ms; no 95% CI of the median: not recorded in this file',
     );
     expect(formatMedianInterval(row({}, 'absent'))).toBeNull();
   });
@@ -74,15 +74,13 @@ describe('row text - the median with its own interval', () => {
         ...row({}, { lo: 0, hi: 0.005 }),
         stats: { ...row().stats, median: 0, medianCi: { lo: 0, hi: 0.005 } },
       }),
-    ).toBe('[0 – 0.00500]');
+    ).toBe('[0.000 – 0.00500]');
   });
 
   it('labels the mean and its Student-t interval as the mean', () => {
-    expect(describeMean(row().stats)).toBe(
-      'mean 6.000 ms ± 1.000 ms (Student-t 95% CI of the mean)',
-    );
+    expect(describeMean(row().stats)).toBe('mean 6.00 ms ± 1.00 ms (Student-t 95% CI of the mean)');
     expect(describeMean({ mean: 6, ci95: null, n: 1 })).toBe(
-      'mean 6.000 ms (no interval of the mean with 1 sample)',
+      'mean 6.00 ms (no interval of the mean with 1 sample)',
     );
   });
 });

@@ -15,7 +15,6 @@ import {
   DEFAULT_PLAN,
   DEFAULT_PLAN_SIZES,
   DEFAULT_SUITES,
-  formatDuration,
   MAX_CPU_THROTTLE,
   parsePlan,
   passesOf,
@@ -26,6 +25,7 @@ import {
   type PlanFields,
   type PlanVocabulary,
 } from '../../core/plan.ts';
+import { formatDuration } from '../../core/format.ts';
 import { MAX_SHARDS } from '../../core/shard.ts';
 import { quoted } from '../../core/shown.ts';
 import { parseVariant } from '../../core/variant.ts';
@@ -346,7 +346,7 @@ function abPlan(plan: Plan, get: (name: string) => string | undefined, manual: b
     );
   if (get('launches') !== undefined)
     throw new ArgsError(
-      '--ab takes each pass in a browser launch of its own; leave out --launches (--auto passes:N and --budget set them)',
+      '--ab takes each pass in a browser launch of its own; leave out --launches (--auto=passes:N and --budget set them)',
     );
   const budgeted = get('budget') === undefined ? { ...plan, budgetMs: AB_BUDGET_MS } : plan;
   const problem = abPassesProblem(budgeted);
@@ -390,7 +390,7 @@ function parseLaunches(text: string | undefined, plan: Plan, manual: boolean): n
   const n = Number(text.trim());
   if (!/^\d+$/.test(text.trim()) || n < 1 || n > passes)
     throw new ArgsError(
-      `--launches: ${quoted(text)} is out of range; allowed: 1 to ${passes} (the plan's passes; --auto passes:N sets them)`,
+      `--launches: ${quoted(text)} is out of range; allowed: 1 to ${passes} (the plan's passes; --auto=passes:N sets them)`,
     );
   return n;
 }

@@ -14,7 +14,7 @@ import { median } from '../../core/stats.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../args/command-io.ts';
 import { ArgsError, flagInteger, flagText, scanFlags } from '../args/flags.ts';
 import { readResultsFiles } from '../files/read-results.ts';
-import { formatDuration } from '../terminal/progress.ts';
+import { formatClock } from '../../core/format.ts';
 import { runSweepChild } from './sweep/child.ts';
 
 const USAGE = `Usage: npm run calibrate -- --runs N [--browsers a,b] [--out DIR] -- --ab A,B [sweep flags]
@@ -124,7 +124,7 @@ const medianRatio = (rows: readonly AbRow[]) => {
 
 function lineOf(o: Outcome): string {
   const t = tally(o.rows);
-  return `${o.browser} run ${o.run}: exit ${o.code} in ${formatDuration(o.ms)}; median B/A ${medianRatio(o.rows)} over ${t.n} rows: ${t.slower} slower, ${t.faster} faster, ${t.same} same, ${t.unsure} unsure`;
+  return `${o.browser} run ${o.run}: exit ${o.code} in ${formatClock(o.ms)}; median B/A ${medianRatio(o.rows)} over ${t.n} rows: ${t.slower} slower, ${t.faster} faster, ${t.same} same, ${t.unsure} unsure`;
 }
 
 /** Per browser: the exit codes, the median B/A over every row of its runs, and the verdicts' shares. */
@@ -136,7 +136,7 @@ function summary(outcomes: readonly Outcome[], browsers: readonly string[]): str
     const rows = mine.flatMap((o) => o.rows);
     const t = tally(rows);
     const pct = (k: number) => `${t.n > 0 ? Math.round((100 * k) / t.n) : 0}%`;
-    return `${browser}: ${mine.length} runs, ${codes.join(', ')}${other > 0 ? `, other: ${other}` : ''}; median B/A ${medianRatio(rows)}; rows same ${pct(t.same)}, slower ${pct(t.slower)}, faster ${pct(t.faster)}, unsure ${pct(t.unsure)} (of ${t.n}); median time ${formatDuration(median(mine.map((o) => o.ms)))}`;
+    return `${browser}: ${mine.length} runs, ${codes.join(', ')}${other > 0 ? `, other: ${other}` : ''}; median B/A ${medianRatio(rows)}; rows same ${pct(t.same)}, slower ${pct(t.slower)}, faster ${pct(t.faster)}, unsure ${pct(t.unsure)} (of ${t.n}); median time ${formatClock(median(mine.map((o) => o.ms)))}`;
   });
 }
 

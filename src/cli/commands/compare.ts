@@ -18,7 +18,8 @@ import { ResultsError } from '../../core/results.ts';
 import { isEntry, runEntry, PROCESS_IO, type CommandIo } from '../args/command-io.ts';
 import { ArgsError, asFlagError, flagText, scanFlags, type FlagSpec } from '../args/flags.ts';
 import { readResultsFiles, readResultsText } from '../files/read-results.ts';
-import { formatMs, renderTable, type Align } from '../terminal/table.ts';
+import { formatMs } from '../../core/format.ts';
+import { renderTable, type Align } from '../terminal/table.ts';
 import { printableField } from '../terminal/escape.ts';
 
 export const COMPARE_USAGE = [

@@ -272,7 +272,7 @@ export function findFirefox(m: Machine = THIS_MACHINE): BrowserCandidate {
 
 /**
  * Turns off WebKitGTK's accelerated compositing. Under Xvfb there is no GPU, and its compositor
- * thread draws through Mesa's software GL: there it crashed the web process (a segfault in
+ * thread draws through Mesa's software GL, which can crash the web process (a segfault in
  * swrast_dri.so) partway through a default sweep. Set only when the sweep starts Xvfb itself,
  * and never over a value the user set.
  */

@@ -5,7 +5,7 @@
  * refuses the session, its own message is shown, one line, escaped, with what it offers.
  */
 import { errorMessage } from '../../core/errors.ts';
-import { formatDuration } from '../terminal/progress.ts';
+import { formatClock } from '../../core/format.ts';
 import { redactUrl, type WebDriverTarget } from './discovery.ts';
 import type { DriveRequest } from './driver.ts';
 import { askGrid, describeOffers, freeSlots, nodeOfSession } from './grid.ts';
@@ -81,10 +81,10 @@ async function waitForSlot(
     const busy = `all ${slots.total} slot${slots.total === 1 ? '' : 's'} busy`;
     if (waited >= how.waitMs)
       throw new GridError(
-        `the grid at ${redactUrl(how.url)} is full: no ${browserName} slot came free within ${formatDuration(how.waitMs)} (--wait-ms; ${busy})`,
+        `the grid at ${redactUrl(how.url)} is full: no ${browserName} slot came free within ${formatClock(how.waitMs)} (--wait-ms; ${busy})`,
       );
     hooks?.waiting?.(
-      `the grid is full (${busy}): waiting for a ${browserName} slot, ${formatDuration(waited)} of ${formatDuration(how.waitMs)} (--wait-ms)`,
+      `the grid is full (${busy}): waiting for a ${browserName} slot, ${formatClock(waited)} of ${formatClock(how.waitMs)} (--wait-ms)`,
       first,
     );
     first = false;
@@ -110,7 +110,7 @@ async function refusal(
   const where = `the WebDriver endpoint ${redactUrl(how.url)}`;
   if (e instanceof Error && e.name === 'TimeoutError')
     return new GridError(
-      `${where} did not start a ${JSON.stringify(browserName)} session within ${formatDuration(startMs)} (--wait-ms); a grid that queued the request may still start it, and ends it by its own timeout`,
+      `${where} did not start a ${JSON.stringify(browserName)} session within ${formatClock(startMs)} (--wait-ms); a grid that queued the request may still start it, and ends it by its own timeout`,
     );
   if (!(e instanceof WebDriverError))
     return new GridError(

@@ -16,26 +16,102 @@ import {
 import { errorMessage, withTimeout } from '../../core/errors.ts';
 import { PAGE_QUERY } from '../../core/collector.ts';
 import { planFieldsFromQuery } from '../../core/plan.ts';
-import { redactUrl } from './discovery.ts';
+import { redactUrl, type PlaywrightLaunch } from './discovery.ts';
 import type { RunEnd } from '../server/session.ts';
 import { makeTempFolder } from '../files/temp.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
 
-const LAUNCH_TIMEOUT_MS = 60_000;
-const GOTO_TIMEOUT_MS = 60_000;
+/** How long a browser may take to start, and a page to load, on a loaded machine. */
+export const LAUNCH_TIMEOUT_MS = 60_000;
+export const GOTO_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 20_000;
 
-export async function drivePlaywright({
-  browser: found,
-  url,
-  session,
-  signal,
-}: DriveRequest): Promise<RunEnd> {
+/** Connect to the browser server (`--remote`), or launch the browser with its own TMPDIR. */
+function startBrowser(how: PlaywrightLaunch, browserTmp: string | undefined): Promise<Browser> {
+  const type = { chromium, firefox, webkit }[how.engine];
+  if (how.connect)
+    return type.connect(how.connect, {
+      timeout: LAUNCH_TIMEOUT_MS,
+      // The browser server tunnels the browser's requests for loopback addresses back
+      // through this connection, so a browser on another machine reaches the sweep's
+      // server on 127.0.0.1 without --host.
+      exposeNetwork: '<loopback>',
+    });
+  return type.launch({
+    executablePath: how.executablePath,
+    args: how.args,
+    env: { ...process.env, TMPDIR: browserTmp },
+    ...(how.channel ? { channel: how.channel } : {}),
+    headless: true,
+    timeout: LAUNCH_TIMEOUT_MS,
+    // The sweep handles signals itself and closes the browser in its finally.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+}
+
+/**
+ * A new page in a new context, wired to end the session when the browser or the page goes, and
+ * to keep the page's errors for the end's details.
+ */
+async function openPage(
+  browser: Browser,
+  { browser: found, session }: DriveRequest,
+  consoleErrors: LastLines,
+): Promise<{ context: BrowserContext; page: Page }> {
+  browser.on('disconnected', () =>
+    session.end({
+      kind: 'crashed',
+      message: found.playwright?.connect
+        ? `the connection to the browser server closed, or its browser crashed, before the run finished`
+        : `${found.label} closed or crashed before the run finished`,
+    }),
+  );
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.on('crash', () =>
+    session.end({
+      kind: 'crashed',
+      message: 'the page crashed (out of memory, or the renderer died)',
+    }),
+  );
+  page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    // A missing favicon is the browser's own request, not the page's problem.
+    if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico'))
+      consoleErrors.push(`console error: ${m.text()}`);
+  });
+  return { context, page };
+}
+
+/** Open the page (throttled first where the plan asks) and wait for the session's end, with details when it failed. */
+async function runPage(
+  browser: Browser,
+  request: DriveRequest,
+  consoleErrors: LastLines,
+): Promise<RunEnd> {
+  const { session, url } = request;
+  const { context, page } = await openPage(browser, request, consoleErrors);
+  const target = await throttle(context, page, url);
+  if (!session.isOver) {
+    await page.goto(target, { waitUntil: 'load', timeout: GOTO_TIMEOUT_MS }).catch((e: unknown) => {
+      session.end({ kind: 'crashed', message: `could not open the page: ${errorMessage(e)}` });
+    });
+  }
+  const end = await session.ended;
+  if (end.kind === 'done' || end.kind === 'checked' || end.kind === 'cancelled') return end;
+  const details = consoleErrors.all;
+  if (browser.isConnected() && !page.isClosed()) details.unshift(await pageState(page));
+  return withDetails(end, details);
+}
+
+export async function drivePlaywright(request: DriveRequest): Promise<RunEnd> {
+  const { browser: found, session, signal } = request;
   const how = found.playwright;
   if (!how) return { kind: 'crashed', message: `${found.id} has no Playwright launch settings` };
   const consoleErrors = new LastLines();
   let browser: Browser | undefined;
-  let page: Page | undefined;
   const stopAbort = once(signal, () =>
     session.end({ kind: 'cancelled', message: 'cancelled (Ctrl-C or SIGTERM)' }),
   );
@@ -47,30 +123,10 @@ export async function drivePlaywright({
   };
   process.once('exit', removeTmp);
   try {
-    const type = { chromium, firefox, webkit }[how.engine];
     try {
       // Short enough for Chromium's socket whatever TMPDIR is (files/temp.ts); a TMPDIR too long is said here.
       if (!how.connect) browserTmp = makeTempFolder('browser');
-      browser = how.connect
-        ? await type.connect(how.connect, {
-            timeout: LAUNCH_TIMEOUT_MS,
-            // The browser server tunnels the browser's requests for loopback addresses back
-            // through this connection, so a browser on another machine reaches the sweep's
-            // server on 127.0.0.1 without --host.
-            exposeNetwork: '<loopback>',
-          })
-        : await type.launch({
-            executablePath: how.executablePath,
-            args: how.args,
-            env: { ...process.env, TMPDIR: browserTmp },
-            ...(how.channel ? { channel: how.channel } : {}),
-            headless: true,
-            timeout: LAUNCH_TIMEOUT_MS,
-            // The sweep handles signals itself and closes the browser in its finally.
-            handleSIGINT: false,
-            handleSIGTERM: false,
-            handleSIGHUP: false,
-          });
+      browser = await startBrowser(how, browserTmp);
     } catch (e) {
       const what = how.connect
         ? `connect to the browser server at ${redactUrl(how.connect)}`
@@ -78,41 +134,7 @@ export async function drivePlaywright({
       session.end({ kind: 'crashed', message: `could not ${what}: ${errorMessage(e)}` });
       return await session.ended;
     }
-    browser.on('disconnected', () =>
-      session.end({
-        kind: 'crashed',
-        message: how.connect
-          ? `the connection to the browser server closed, or its browser crashed, before the run finished`
-          : `${found.label} closed or crashed before the run finished`,
-      }),
-    );
-    const context = await browser.newContext();
-    page = await context.newPage();
-    page.on('crash', () =>
-      session.end({
-        kind: 'crashed',
-        message: 'the page crashed (out of memory, or the renderer died)',
-      }),
-    );
-    page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
-    page.on('console', (m) => {
-      // A missing favicon is the browser's own request, not the page's problem.
-      if (m.type() === 'error' && !m.location().url.endsWith('/favicon.ico'))
-        consoleErrors.push(`console error: ${m.text()}`);
-    });
-    const target = await throttle(context, page, url);
-    if (!session.isOver) {
-      await page
-        .goto(target, { waitUntil: 'load', timeout: GOTO_TIMEOUT_MS })
-        .catch((e: unknown) => {
-          session.end({ kind: 'crashed', message: `could not open the page: ${errorMessage(e)}` });
-        });
-    }
-    const end = await session.ended;
-    if (end.kind === 'done' || end.kind === 'checked' || end.kind === 'cancelled') return end;
-    const details = consoleErrors.all;
-    if (browser.isConnected() && !page.isClosed()) details.unshift(await pageState(page));
-    return withDetails(end, details);
+    return await runPage(browser, request, consoleErrors);
   } catch (e) {
     session.end({ kind: 'crashed', message: `driving ${found.label} failed: ${errorMessage(e)}` });
     return withDetails(await session.ended, consoleErrors.all);

@@ -16,9 +16,9 @@ import {
 } from 'playwright-core';
 import { withTimeout } from '../../core/errors.ts';
 import type { PlaywrightLaunch } from './discovery.ts';
+import { GOTO_TIMEOUT_MS, LAUNCH_TIMEOUT_MS } from './playwright.ts';
 import { makeTempFolder, PROFILE_TMP } from '../files/temp.ts';
 
-const LAUNCH_TIMEOUT_MS = 60_000;
 const GONE_TIMEOUT_MS = 10_000;
 
 /** Why this machine cannot kill a browser's processes by profile, or null when it can. */
@@ -95,7 +95,7 @@ export class RestartableBrowser {
     const page = this.context.pages()[0] ?? (await this.context.newPage());
     for (const [name, fn] of Object.entries(this.bindings))
       await page.exposeBinding(name, (_source, ...args: unknown[]) => fn(...args));
-    await page.goto(url, { waitUntil: 'load', timeout: LAUNCH_TIMEOUT_MS });
+    await page.goto(url, { waitUntil: 'load', timeout: GOTO_TIMEOUT_MS });
     return page;
   }
 
@@ -109,7 +109,7 @@ export class RestartableBrowser {
   async newPage(url: string): Promise<Page> {
     if (!this.context) throw new Error('the browser is not running');
     const page = await this.context.newPage();
-    await page.goto(url, { waitUntil: 'load', timeout: LAUNCH_TIMEOUT_MS });
+    await page.goto(url, { waitUntil: 'load', timeout: GOTO_TIMEOUT_MS });
     return page;
   }
 

@@ -18,16 +18,16 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { formatBytes } from '../../core/format.ts';
 import type { Plan } from '../../core/plan.ts';
 import type { CaseResult, ResultsFile } from '../../core/results.ts';
 import type { DriverInfo } from '../../core/results-schema.ts';
+import type { PARTIAL_SCHEMA } from '../../core/results-vocabulary.ts';
 
-/** Sortable and safe in file names on every OS: 2026-11-20T22-40-05Z-ab12. */
+/** Sortable and safe in file names on every OS: YYYY-MM-DDTHH-MM-SSZ-ab12. */
 export function makeRunId(date = new Date(), random = randomBytes(2).toString('hex')): string {
   return `${date.toISOString().slice(0, 19).replace(/:/g, '-')}Z-${random}`;
 }
-
-export const PARTIAL_SCHEMA = 'storebench/partial@1';
 
 /**
  * Rows of a browser run that has not finished (yet). Not a results file: the environment is
@@ -216,10 +216,6 @@ function freeBytes(dir: string): number | null {
   } catch {
     return null;
   }
-}
-
-function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
 }
 
 /**

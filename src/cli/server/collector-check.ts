@@ -20,7 +20,7 @@ const TYPES = ['hello', 'progress', 'case', 'pass', 'done', 'fatal', 'hung', 'co
 /**
  * Before JSON.parse: a message over a cap of a results file (src/core/results-bounds.ts), a 'done'
  * of 31 M samples say, is refused as too large (413) without building the values it holds, which
- * took a running sweep out of memory. Null when the text is within them. A long text (a user
+ * can take a running sweep out of memory. Null when the text is within them. A long text (a user
  * agent, a fatal error) costs parsing only its length; a 'done' has its texts checked with the
  * rest of its results, after parsing.
  */

@@ -146,7 +146,7 @@ const COMMON_HEADERS: Record<string, string> = {
 /**
  * What a token holder can make the collector hold: one message (a done of a long run is a few MB;
  * the cap admits the largest results file a reader takes), the bodies being read at once, and all
- * it ever accepts. Without the last two, eight concurrent 63 MB bodies took the sweep to 1 GB.
+ * it ever accepts. Without the last two, eight concurrent 63 MB bodies take the sweep to 1 GB.
  */
 const MAX_IN_FLIGHT_BYTES = 96 * 1024 * 1024;
 const MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
@@ -241,7 +241,7 @@ function timeRequest(
   const arrivedAt = wallClock();
   let endedAt: number | undefined;
   // Ended when the answer is handed over, not at its 'finish' or 'close': those callbacks come
-  // later, and on a busy machine they came after the page had its answer and went on.
+  // later, and on a busy machine they come after the page has its answer and has gone on.
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
   res.end = ((...args: unknown[]) => {
     endedAt ??= wallClock();

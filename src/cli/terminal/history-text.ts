@@ -8,7 +8,8 @@ import type { HistoryReport, SeriesHistory } from '../../core/history/history.ts
 import type { HistoryRun, RowKey } from '../../core/history/series.ts';
 import type { HistoryChange } from '../../core/history/verdicts.ts';
 import { printableField } from './escape.ts';
-import { formatMs, renderTable, type Align } from './table.ts';
+import { formatMs } from '../../core/format.ts';
+import { renderTable, type Align } from './table.ts';
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 

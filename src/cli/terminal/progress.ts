@@ -4,16 +4,7 @@
  */
 import type { SessionProgress } from '../server/session.ts';
 import { printable, printableField } from './escape.ts';
-
-/** 0:07, 12:34, 1:02:03 */
-export function formatDuration(ms: number): string {
-  const total = Math.max(0, Math.round(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const mmss = `${h > 0 ? String(m).padStart(2, '0') : m}:${String(s).padStart(2, '0')}`;
-  return h > 0 ? `${h}:${mmss}` : mmss;
-}
+import { formatClock } from '../../core/format.ts';
 
 /** One line: samples and rows done, elapsed, estimated remaining, and the case in flight. */
 export function progressLine(
@@ -37,7 +28,7 @@ export function progressLine(
       ? `samples ${p.samplesDone}/${p.samples}`
       : `${Math.floor(p.fraction * 100)}% | samples ${p.samplesDone}`;
   const pass = `${p.pass ? ` | pass ${p.pass.pass}/${p.pass.of}` : ''}${p.launch ? ` | launch ${p.launch.launch}/${p.launch.of}` : ''}`;
-  return `${name} ${samples} | rows ${p.rowsDone}/${p.rows}${pass} | ${formatDuration(elapsed)} elapsed | ${left}${now}`;
+  return `${name} ${samples} | rows ${p.rowsDone}/${p.rows}${pass} | ${formatClock(elapsed)} elapsed | ${left}${now}`;
 }
 
 /** Where a browser's launches stand, for acrossLaunches. */
@@ -108,9 +99,9 @@ function timeLeft(p: SessionProgress, elapsed: number): string {
   // Under a budget, the budget left until a tenth of it is spent: scaling the first seconds (a
   // browser start, the first warm-ups) up by the fraction read 25 to 49 minutes for a 6-minute run.
   if (p.budgetMs !== undefined && done < EARLY_FRACTION)
-    return `~${formatDuration((1 - done) * p.budgetMs)} left`;
+    return `~${formatClock((1 - done) * p.budgetMs)} left`;
   if (done <= 0) return '? left';
-  return `~${formatDuration((elapsed * (1 - done)) / done)} left`;
+  return `~${formatClock((elapsed * (1 - done)) / done)} left`;
 }
 
 export interface ProgressStream {

@@ -8,6 +8,7 @@ import { shareNote } from '../../core/sampling/share.ts';
 import type { CaseResult } from '../../core/results.ts';
 import { MEDIAN_CI_MIN_N } from '../../core/stats.ts';
 import { printableField } from './escape.ts';
+import { formatMs, oneLine } from '../../core/format.ts';
 import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../../core/timer.ts';
 
 export interface BrowserColumn {
@@ -52,20 +53,8 @@ function isLines(
   return Array.isArray(header[0]);
 }
 
-/** Three significant figures, and never fewer decimals than needed to tell 0.0412 from 0.0415. */
-export function formatMs(ms: number): string {
-  const decimals =
-    ms >= 100
-      ? 0
-      : ms >= 10
-        ? 1
-        : ms >= 1
-          ? 2
-          : ms > 0
-            ? Math.min(6, 2 - Math.floor(Math.log10(ms)))
-            : 3;
-  return ms.toFixed(decimals);
-}
+/** A failure's reason in the closing table: whole sentences of most errors, one line of a stack. */
+const REASON_CHARS = 200;
 
 type OkRow = Extract<CaseResult, { status: 'ok' }>;
 
@@ -251,14 +240,14 @@ function tableNotes(columns: readonly BrowserColumn[]): string[] {
         p.where.length === 1
           ? (p.where[0] as string)
           : `${p.where.length} rows: ${p.where.slice(0, 3).join(', ')}${p.where.length > 3 ? ', …' : ''}`;
-      return `${p.browser} ${p.adapter} ${p.status} (${where}): ${oneLine(p.reason)}`;
+      return `${p.browser} ${p.adapter} ${p.status} (${where}): ${oneLine(p.reason, REASON_CHARS)}`;
     }),
   );
   section(
     'Unsupported:',
     [...unsupported.values()].map(
       (u) =>
-        `${u.browser} ${u.adapter} (${u.rows} row${u.rows === 1 ? '' : 's'}): ${oneLine(u.reason)}`,
+        `${u.browser} ${u.adapter} (${u.rows} row${u.rows === 1 ? '' : 's'}): ${oneLine(u.reason, REASON_CHARS)}`,
     ),
   );
   return out;
@@ -301,9 +290,4 @@ function failures(columns: readonly BrowserColumn[]) {
     }
   }
   return { problems, unsupported };
-}
-
-function oneLine(text: string, max = 200): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

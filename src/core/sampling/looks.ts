@@ -5,7 +5,7 @@
  * finding the row is a side of (default-findings.ts: the pairs of cases, and each store against
  * raw IndexedDB), settled once its verdict is decided and its interval is within
  * ±SETTLE_PRECISION. A row in no comparison, and a finding whose other row is missing, never
- * settle a row: such a row samples on as before. The fastest store of a case against the next
+ * settle a row: such a row samples on. The fastest store of a case against the next
  * is chosen from the medians at hand, so it holds no row open: it is read at the end.
  */
 import { pairAtLook } from '../ab.ts';

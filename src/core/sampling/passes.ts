@@ -11,7 +11,7 @@ const LATER_PASS_SAMPLES = 2;
 /**
  * Whether rows take their minimum pass by pass, by what they cost (share.ts): adaptive sampling in
  * 3 passes or more, where a row reaches the samples an interval needs over its passes instead of
- * taking them all in the first (which at 1,000 documents took a Chromium run's first pass past 4 min).
+ * taking them all in the first (which at 1,000 documents takes a Chromium run's first pass past 4 min).
  */
 export function sharedOut(plan: Plan): boolean {
   return plan.auto !== undefined && passesOf(plan.auto) >= 3;

@@ -20,10 +20,12 @@ import {
   axisLines,
   caseKey,
   growthCurve,
+  type Column,
   type Comparison,
+  type ComparisonRow,
   type XY,
 } from '../model/explorer-model.ts';
-import { formatMs } from '../format.ts';
+import { formatMs } from '../../core/format.ts';
 
 export class GrowthChart {
   readonly figure = new ChartFigure<'scatter'>(
@@ -56,13 +58,7 @@ export class GrowthChart {
   ): void {
     const caseId = GrowthChart.pickCase(comparison, wantedCase);
     const col = comparison.columns.find((c) => c.key === column);
-    const rowsOfCase = comparison.rows.filter(
-      (r) => caseKey(r) === caseId && col && r.cells.get(col.key)?.series?.samples.length,
-    );
-    const sizes = [...new Set(rowsOfCase.map((r) => r.size))].sort((a, b) => a - b);
-    const size =
-      wantedSize !== null && sizes.includes(wantedSize) ? wantedSize : (sizes.at(-1) ?? null);
-    const rows = rowsOfCase.filter((r) => r.size === size);
+    const { sizes, size, rows } = growthRows(comparison, caseId, col, wantedSize);
     if (!col || caseId === null || rows.length === 0) {
       this.figure.showEmpty(
         caseId === null
@@ -71,18 +67,6 @@ export class GrowthChart {
       );
       return;
     }
-    const first = rows[0]?.cells.get(col.key)?.series;
-    const xTitle = first?.x ?? 'x';
-    const yTitle = first?.y ?? 'y';
-    // A log axis has no place for a 0 ms batch (a coarse timer): such points are left out.
-    const curves = rows.map((r) => {
-      const { median, points } = growthCurve(r.cells.get(col.key)!);
-      return {
-        adapter: r.adapter,
-        median: median.filter((p) => p.y > 0),
-        points: points.filter((p) => p.y > 0),
-      };
-    });
     this.figure.setCaption(
       `${caseId} from ${(size ?? 0).toLocaleString()} pre-filled documents in ${col.label}: line = median over the timed samples of each batch, points = every sample.` +
         (sizes.length > 1
@@ -92,62 +76,99 @@ export class GrowthChart {
               .join(', ')} (pick the size above).`
           : ''),
     );
-    const t = theme();
-    const config: ChartConfiguration<'scatter', XY[]> = {
-      type: 'scatter',
-      data: {
-        datasets: curves.flatMap((c) => [
-          {
-            label: c.adapter,
-            data: c.median,
-            showLine: true,
-            borderColor: adapterColour(c.adapter),
-            backgroundColor: adapterColour(c.adapter),
-            borderWidth: 2,
-            pointRadius: 2,
-          },
-          {
-            label: `${c.adapter} (samples)`,
-            data: c.points,
-            showLine: false,
-            backgroundColor: `${adapterColour(c.adapter)}55`,
-            borderColor: 'transparent',
-            pointRadius: 2,
-          },
-        ]),
-      },
-      options: {
-        ...figureOptions(t),
-        scales: {
-          // The file names the axes; documents and milliseconds are what the growth suite records.
-          x: axis(t, xTitle, 'linear', { beginAtZero: false }),
-          y: axis(t, `${yTitle}, log scale`, 'logarithmic', { ticks: logTicks(t) }),
-        },
-        plugins: {
-          ...titleAndLegend(
-            t,
-            `${caseId} · ${axisLines(col).join(' ')} · ${yTitle} against ${xTitle}`,
-          ),
-          legend: {
-            display: true,
-            labels: {
-              color: t.fg,
-              boxWidth: 12,
-              boxHeight: 12,
-              filter: (item) => !item.text.endsWith(' (samples)'),
-            },
-          },
-          tooltip: {
-            callbacks: {
-              label: (item: TooltipItem<'scatter'>) => {
-                const p = item.raw as XY;
-                return `${item.dataset.label ?? ''}: ${formatMs(p.y)} at ${p.x.toLocaleString()}`;
-              },
-            },
-          },
-        },
-      },
-    };
-    this.figure.draw(config, `storebench-growth-${caseId}-${size}-${col.label}`);
+    this.figure.draw(
+      growthConfig(rows, col, caseId),
+      `storebench-growth-${caseId}-${size}-${col.label}`,
+    );
   }
+}
+
+/** The case's rows with a series in the column: the sizes loaded, the one drawn, and its rows. */
+function growthRows(
+  comparison: Comparison,
+  caseId: string | null,
+  col: Column | undefined,
+  wantedSize: number | null,
+): { sizes: number[]; size: number | null; rows: ComparisonRow[] } {
+  const rowsOfCase = comparison.rows.filter(
+    (r) => caseKey(r) === caseId && col && r.cells.get(col.key)?.series?.samples.length,
+  );
+  const sizes = [...new Set(rowsOfCase.map((r) => r.size))].sort((a, b) => a - b);
+  const size =
+    wantedSize !== null && sizes.includes(wantedSize) ? wantedSize : (sizes.at(-1) ?? null);
+  return { sizes, size, rows: rowsOfCase.filter((r) => r.size === size) };
+}
+
+/** Per store, its median line and its samples' faint points. */
+function growthDatasets(rows: readonly ComparisonRow[], col: Column) {
+  // A log axis has no place for a 0 ms batch (a coarse timer): such points are left out.
+  return rows.flatMap((r) => {
+    const { median, points } = growthCurve(r.cells.get(col.key)!);
+    const colour = adapterColour(r.adapter);
+    return [
+      {
+        label: r.adapter,
+        data: median.filter((p) => p.y > 0),
+        showLine: true,
+        borderColor: colour,
+        backgroundColor: colour,
+        borderWidth: 2,
+        pointRadius: 2,
+      },
+      {
+        label: `${r.adapter} (samples)`,
+        data: points.filter((p) => p.y > 0),
+        showLine: false,
+        backgroundColor: `${colour}55`,
+        borderColor: 'transparent',
+        pointRadius: 2,
+      },
+    ];
+  });
+}
+
+function growthConfig(
+  rows: readonly ComparisonRow[],
+  col: Column,
+  caseId: string,
+): ChartConfiguration<'scatter', XY[]> {
+  const first = rows[0]?.cells.get(col.key)?.series;
+  const xTitle = first?.x ?? 'x';
+  const yTitle = first?.y ?? 'y';
+  const t = theme();
+  return {
+    type: 'scatter',
+    data: { datasets: growthDatasets(rows, col) },
+    options: {
+      ...figureOptions(t),
+      scales: {
+        // The file names the axes; documents and milliseconds are what the growth suite records.
+        x: axis(t, xTitle, 'linear', { beginAtZero: false }),
+        y: axis(t, `${yTitle}, log scale`, 'logarithmic', { ticks: logTicks(t) }),
+      },
+      plugins: {
+        ...titleAndLegend(
+          t,
+          `${caseId} · ${axisLines(col).join(' ')} · ${yTitle} against ${xTitle}`,
+        ),
+        legend: {
+          display: true,
+          labels: {
+            color: t.fg,
+            boxWidth: 12,
+            boxHeight: 12,
+            filter: (item) => !item.text.endsWith(' (samples)'),
+          },
+        },
+        tooltip: {
+          callbacks: {
+            label: (item: TooltipItem<'scatter'>) => {
+              const p = item.raw as XY;
+              return `${item.dataset.label ?? ''}: ${formatMs(p.y)} at ${p.x.toLocaleString()}`;
+            },
+          },
+        },
+      },
+    },
+  };
 }

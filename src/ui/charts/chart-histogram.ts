@@ -13,8 +13,14 @@ import {
   titleAndLegend,
 } from './chart-common.ts';
 import { adapterColour } from './colours.ts';
-import { axisLines, caseKey, histogramBins, type Comparison } from '../model/explorer-model.ts';
-import { formatMs } from '../format.ts';
+import {
+  axisLines,
+  caseKey,
+  histogramBins,
+  type Bin,
+  type Comparison,
+} from '../model/explorer-model.ts';
+import { formatMs } from '../../core/format.ts';
 
 export class HistogramChart {
   readonly figure = new ChartFigure<'bar'>(
@@ -59,59 +65,64 @@ export class HistogramChart {
         (outliers !== null ? `, ${outliers} flagged as outliers` : '') +
         `. Warm-up samples (${cell.warmup.length}) are not included.`,
     );
-    const t = theme();
-    const colour = adapterColour(row.adapter);
-    // Bin edges are round numbers already (explorer-model.ts); print them without padding zeros.
-    const edge = (x: number) => Number(x.toPrecision(6)).toLocaleString();
-    const label = (b: (typeof bins)[number]) =>
-      b.from === b.to ? edge(b.from) : `${edge(b.from)}–${edge(b.to)}`;
-    const config: ChartConfiguration<'bar', number[], string> = {
-      type: 'bar',
-      data: {
-        labels: bins.map(label),
-        datasets: [
-          {
-            label: row.adapter,
-            data: bins.map((b) => b.count),
-            backgroundColor: `${colour}cc`,
-            borderColor: colour,
-            borderWidth: 1,
-            barPercentage: 1,
-            categoryPercentage: 1,
-          },
-        ],
-      },
-      options: {
-        ...figureOptions(t),
-        scales: {
-          x: axis(t, 'time per sample (ms), bins', 'category', { grid: { display: false } }),
-          y: axis(t, 'samples (count)', 'linear', {
-            beginAtZero: true,
-            ticks: { color: t.muted, precision: 0 },
-          }),
-        },
-        plugins: {
-          ...titleAndLegend(
-            t,
-            `${caseId} · ${row.adapter} · ${row.size.toLocaleString()} docs · ${axisLines(col).join(' ')}: ${cell.samples.length} samples`,
-            false,
-          ),
-          tooltip: {
-            callbacks: {
-              label: (item: TooltipItem<'bar'>) => {
-                const b = bins[item.dataIndex];
-                return b
-                  ? `${b.count} sample${b.count === 1 ? '' : 's'} from ${formatMs(b.from)} to ${formatMs(b.to)} ms`
-                  : '';
-              },
-            },
-          },
-        },
-      },
-    };
+    const title = `${caseId} · ${row.adapter} · ${row.size.toLocaleString()} docs · ${axisLines(col).join(' ')}: ${cell.samples.length} samples`;
+    const config = histogramConfig(bins, row.adapter, title);
     this.figure.draw(
       config,
       `storebench-histogram-${caseId}-${row.adapter}-${row.size}-${col.label}`,
     );
   }
+}
+
+/** Bars of the bins' counts, labelled by their edges. */
+function histogramConfig(
+  bins: readonly Bin[],
+  adapter: string,
+  title: string,
+): ChartConfiguration<'bar', number[], string> {
+  const t = theme();
+  const colour = adapterColour(adapter);
+  // Bin edges are round numbers already (explorer-model.ts); print them without padding zeros.
+  const edge = (x: number) => Number(x.toPrecision(6)).toLocaleString();
+  const label = (b: Bin) => (b.from === b.to ? edge(b.from) : `${edge(b.from)}–${edge(b.to)}`);
+  return {
+    type: 'bar',
+    data: {
+      labels: bins.map(label),
+      datasets: [
+        {
+          label: adapter,
+          data: bins.map((b) => b.count),
+          backgroundColor: `${colour}cc`,
+          borderColor: colour,
+          borderWidth: 1,
+          barPercentage: 1,
+          categoryPercentage: 1,
+        },
+      ],
+    },
+    options: {
+      ...figureOptions(t),
+      scales: {
+        x: axis(t, 'time per sample (ms), bins', 'category', { grid: { display: false } }),
+        y: axis(t, 'samples (count)', 'linear', {
+          beginAtZero: true,
+          ticks: { color: t.muted, precision: 0 },
+        }),
+      },
+      plugins: {
+        ...titleAndLegend(t, title, false),
+        tooltip: {
+          callbacks: {
+            label: (item: TooltipItem<'bar'>) => {
+              const b = bins[item.dataIndex];
+              return b
+                ? `${b.count} sample${b.count === 1 ? '' : 's'} from ${formatMs(b.from)} to ${formatMs(b.to)} ms`
+                : '';
+            },
+          },
+        },
+      },
+    },
+  };
 }

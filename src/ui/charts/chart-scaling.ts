@@ -21,7 +21,7 @@ import {
   type Comparison,
   type XY,
 } from '../model/explorer-model.ts';
-import { formatMs } from '../format.ts';
+import { formatMs } from '../../core/format.ts';
 
 export class ScalingChart {
   readonly figure = new ChartFigure<'scatter'>(
@@ -36,19 +36,7 @@ export class ScalingChart {
 
   render(comparison: Comparison, caseId: string | null, column: string | null): void {
     const col = comparison.columns.find((c) => c.key === column);
-    const adapters = [
-      ...new Set(comparison.rows.filter((r) => caseKey(r) === caseId).map((r) => r.adapter)),
-    ];
-    // A log axis has no place for 0 ms (a coarse timer), so those points are left out.
-    const lines = adapters
-      .map((a) => ({
-        adapter: a,
-        points:
-          caseId && column
-            ? scalingPoints(comparison, caseId, a, column).filter((p) => p.y > 0)
-            : [],
-      }))
-      .filter((l) => l.points.length > 0);
+    const lines = scalingLines(comparison, caseId, column);
     if (!col || caseId === null || lines.length === 0) {
       this.figure.showEmpty(
         caseId === null
@@ -58,7 +46,6 @@ export class ScalingChart {
       return;
     }
     const sizes = new Set(lines.flatMap((l) => l.points.map((p) => p.x)));
-    const ys = lines.flatMap((l) => l.points.map((p) => p.y));
     // Sizes where a store has no ok result leave a gap in its line; say which and why.
     const gaps = comparison.rows
       .filter(
@@ -74,56 +61,89 @@ export class ScalingChart {
         (gaps.length ? ` No point for ${gaps.join(', ')}.` : '') +
         (sizes.size < 2 ? ' Only one size has results, so there is no slope to see.' : ''),
     );
-    const t = theme();
-    const config: ChartConfiguration<'scatter', XY[]> = {
-      type: 'scatter',
-      data: {
-        datasets: lines.map((l) => ({
-          label: l.adapter,
-          data: l.points,
-          showLine: true,
-          borderColor: adapterColour(l.adapter),
-          backgroundColor: adapterColour(l.adapter),
-          borderWidth: 2,
-          pointRadius: 4,
-        })),
+    const title = `${caseId} · ${axisLines(col).join(' ')} · median ms against documents`;
+    this.figure.draw(
+      scalingConfig(lines, sizes, title),
+      `storebench-scaling-${caseId}-${col.label}`,
+    );
+  }
+}
+
+interface ScalingLine {
+  adapter: string;
+  points: XY[];
+}
+
+/** A line per store with a point at one size at least. */
+function scalingLines(
+  comparison: Comparison,
+  caseId: string | null,
+  column: string | null,
+): ScalingLine[] {
+  const adapters = [
+    ...new Set(comparison.rows.filter((r) => caseKey(r) === caseId).map((r) => r.adapter)),
+  ];
+  // A log axis has no place for 0 ms (a coarse timer), so those points are left out.
+  return adapters
+    .map((a) => ({
+      adapter: a,
+      points:
+        caseId && column ? scalingPoints(comparison, caseId, a, column).filter((p) => p.y > 0) : [],
+    }))
+    .filter((l) => l.points.length > 0);
+}
+
+function scalingConfig(
+  lines: readonly ScalingLine[],
+  sizes: ReadonlySet<number>,
+  title: string,
+): ChartConfiguration<'scatter', XY[]> {
+  const t = theme();
+  const ys = lines.flatMap((l) => l.points.map((p) => p.y));
+  return {
+    type: 'scatter',
+    data: {
+      datasets: lines.map((l) => ({
+        label: l.adapter,
+        data: l.points,
+        showLine: true,
+        borderColor: adapterColour(l.adapter),
+        backgroundColor: adapterColour(l.adapter),
+        borderWidth: 2,
+        pointRadius: 4,
+      })),
+    },
+    options: {
+      ...figureOptions(t),
+      scales: {
+        // Ticks at the sizes measured only: a log axis would otherwise label 200, 210, 220, ...
+        x: axis(t, 'documents in the store (log scale)', 'logarithmic', {
+          afterBuildTicks: (scale: { ticks: { value: number }[] }) => {
+            scale.ticks = [...sizes].sort((a, b) => a - b).map((value) => ({ value }));
+          },
+          ticks: {
+            color: t.muted,
+            callback: (value: number | string) => Number(value).toLocaleString(),
+          },
+        }),
+        // Half a decade of room above and below, so no line runs along the frame.
+        y: axis(t, 'median ms per sample (log)', 'logarithmic', {
+          ticks: logTicks(t),
+          suggestedMin: Math.min(...ys) / 2,
+          suggestedMax: Math.max(...ys) * 2,
+        }),
       },
-      options: {
-        ...figureOptions(t),
-        scales: {
-          // Ticks at the sizes measured only: a log axis would otherwise label 200, 210, 220, ...
-          x: axis(t, 'documents in the store (log scale)', 'logarithmic', {
-            afterBuildTicks: (scale: { ticks: { value: number }[] }) => {
-              scale.ticks = [...sizes].sort((a, b) => a - b).map((value) => ({ value }));
-            },
-            ticks: {
-              color: t.muted,
-              callback: (value: number | string) => Number(value).toLocaleString(),
-            },
-          }),
-          // Half a decade of room above and below, so no line runs along the frame.
-          y: axis(t, 'median ms per sample (log)', 'logarithmic', {
-            ticks: logTicks(t),
-            suggestedMin: Math.min(...ys) / 2,
-            suggestedMax: Math.max(...ys) * 2,
-          }),
-        },
-        plugins: {
-          ...titleAndLegend(
-            t,
-            `${caseId} · ${axisLines(col).join(' ')} · median ms against documents`,
-          ),
-          tooltip: {
-            callbacks: {
-              label: (item: TooltipItem<'scatter'>) => {
-                const p = item.raw as XY;
-                return `${item.dataset.label ?? ''}: ${formatMs(p.y)} ms at ${p.x.toLocaleString()} docs`;
-              },
+      plugins: {
+        ...titleAndLegend(t, title),
+        tooltip: {
+          callbacks: {
+            label: (item: TooltipItem<'scatter'>) => {
+              const p = item.raw as XY;
+              return `${item.dataset.label ?? ''}: ${formatMs(p.y)} ms at ${p.x.toLocaleString()} docs`;
             },
           },
         },
       },
-    };
-    this.figure.draw(config, `storebench-scaling-${caseId}-${col.label}`);
-  }
+    },
+  };
 }

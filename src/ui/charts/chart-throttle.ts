@@ -53,24 +53,7 @@ export class ThrottleChart {
       );
       return;
     }
-    const ok = (c: Column, r: Comparison['rows'][number]): OkCase | null => {
-      const cell = r.cells.get(c.key);
-      return cell?.status === 'ok' ? cell : null;
-    };
-    const bars = comparison.rows
-      .filter((r) => caseKey(r) === caseId && r.size === size)
-      .flatMap((r) => {
-        const slow = ok(pair.slow, r);
-        const plain = ok(pair.plain, r);
-        const ratio =
-          slow && plain
-            ? ratioOfMedians(
-                { median: plain.stats.median, ci: plain.stats.medianCi ?? null },
-                { median: slow.stats.median, ci: slow.stats.medianCi ?? null },
-              )
-            : null;
-        return slow && plain ? [{ adapter: r.adapter, slow, plain, ratio }] : [];
-      });
+    const bars = throttleBars(comparison, caseId, size, pair);
     const rate = cpuRate(pair.slow);
     if (bars.length === 0) {
       this.figure.showEmpty(
@@ -81,68 +64,108 @@ export class ThrottleChart {
     this.figure.setCaption(
       `${caseId} at ${size.toLocaleString()} documents in ${pair.slow.browser}: median with CPU throttling ×${rate} over the median without, per store; whiskers: 95% CI of that ratio (none where a side has under 6 samples). The dashed line is ×${rate}: all the work on the page's thread. Throttling emulates a slower CPU; it is not a device.`,
     );
-    const t = theme();
-    const value = (r: MedianRatio | null, b: (typeof bars)[number]) =>
-      r?.ratio ?? b.slow.stats.median / b.plain.stats.median;
-    const intervals: (Interval | null)[][] = [
-      bars.map((b) => (b.ratio ? { lo: b.ratio.lo, hi: b.ratio.hi } : null)),
-    ];
-    const config: ChartConfiguration<'bar', (number | null)[], string> = {
-      type: 'bar',
-      data: {
-        labels: bars.map((b) => b.adapter),
-        datasets: [
-          {
-            ...barDataset(
-              `×${rate} over ×1`,
-              adapterColour(bars[0]!.adapter),
-              bars.map((b) => value(b.ratio, b)),
-            ),
-            backgroundColor: bars.map((b) => `${adapterColour(b.adapter)}cc`),
-            borderColor: bars.map((b) => adapterColour(b.adapter)),
-          },
-        ],
-      },
-      options: {
-        ...figureOptions(t),
-        scales: {
-          x: axis(t, 'store', 'category'),
-          y: axis(t, 'times slower throttled (median ratio)', 'linear', {
-            beginAtZero: true,
-            suggestedMax: rate * 1.2,
-          }),
-        },
-        plugins: {
-          ...titleAndLegend(t, `${caseId} · ${pair.slow.browser} · CPU ×${rate} against ×1`),
-          legend: { display: false },
-          tooltip: {
-            callbacks: {
-              label: (item: TooltipItem<'bar'>) => {
-                const b = bars[item.dataIndex];
-                if (!b) return '';
-                const ci = b.ratio
-                  ? `, 95% CI ×${b.ratio.lo.toFixed(2)} – ×${b.ratio.hi.toFixed(2)}`
-                  : ', no interval';
-                return [
-                  `${b.adapter}: ×${value(b.ratio, b).toFixed(2)}${ci}`,
-                  `throttled: ${describeMedian(b.slow)}`,
-                  `unthrottled: ${describeMedian(b.plain)}`,
-                ];
-              },
-            },
-          },
-        },
-      },
-      plugins: [
-        errorBarsPlugin(
-          () => intervals,
-          () => theme().fg,
-        ),
-        rateLine(rate, () => theme().muted),
-      ],
-    };
-    this.figure.draw(config, `storebench-throttle-${caseId}-${size}`);
+    const title = `${caseId} · ${pair.slow.browser} · CPU ×${rate} against ×1`;
+    this.figure.draw(throttleConfig(bars, rate, title), `storebench-throttle-${caseId}-${size}`);
   }
+}
+
+/** A store's rows throttled and not, and median(throttled) ÷ median(unthrottled) with its interval. */
+interface ThrottleBar {
+  adapter: string;
+  slow: OkCase;
+  plain: OkCase;
+  ratio: MedianRatio | null;
+}
+
+/** The stores ok in both runs, for one case and size. */
+function throttleBars(
+  comparison: Comparison,
+  caseId: string,
+  size: number,
+  pair: { slow: Column; plain: Column },
+): ThrottleBar[] {
+  const ok = (c: Column, r: Comparison['rows'][number]): OkCase | null => {
+    const cell = r.cells.get(c.key);
+    return cell?.status === 'ok' ? cell : null;
+  };
+  return comparison.rows
+    .filter((r) => caseKey(r) === caseId && r.size === size)
+    .flatMap((r) => {
+      const slow = ok(pair.slow, r);
+      const plain = ok(pair.plain, r);
+      if (!slow || !plain) return [];
+      const ratio = ratioOfMedians(
+        { median: plain.stats.median, ci: plain.stats.medianCi ?? null },
+        { median: slow.stats.median, ci: slow.stats.medianCi ?? null },
+      );
+      return [{ adapter: r.adapter, slow, plain, ratio }];
+    });
+}
+
+/** The ratio, or without an interval the ratio of the two medians. */
+const barValue = (b: ThrottleBar) => b.ratio?.ratio ?? b.slow.stats.median / b.plain.stats.median;
+
+function throttleTooltip(bars: readonly ThrottleBar[]) {
+  return {
+    label: (item: TooltipItem<'bar'>) => {
+      const b = bars[item.dataIndex];
+      if (!b) return '';
+      const ci = b.ratio
+        ? `, 95% CI ×${b.ratio.lo.toFixed(2)} – ×${b.ratio.hi.toFixed(2)}`
+        : ', no interval';
+      return [
+        `${b.adapter}: ×${barValue(b).toFixed(2)}${ci}`,
+        `throttled: ${describeMedian(b.slow)}`,
+        `unthrottled: ${describeMedian(b.plain)}`,
+      ];
+    },
+  };
+}
+
+function throttleConfig(
+  bars: readonly ThrottleBar[],
+  rate: number,
+  title: string,
+): ChartConfiguration<'bar', (number | null)[], string> {
+  const t = theme();
+  const intervals: (Interval | null)[][] = [
+    bars.map((b) => (b.ratio ? { lo: b.ratio.lo, hi: b.ratio.hi } : null)),
+  ];
+  return {
+    type: 'bar',
+    data: {
+      labels: bars.map((b) => b.adapter),
+      datasets: [
+        {
+          ...barDataset(`×${rate} over ×1`, adapterColour(bars[0]!.adapter), bars.map(barValue)),
+          backgroundColor: bars.map((b) => `${adapterColour(b.adapter)}cc`),
+          borderColor: bars.map((b) => adapterColour(b.adapter)),
+        },
+      ],
+    },
+    options: {
+      ...figureOptions(t),
+      scales: {
+        x: axis(t, 'store', 'category'),
+        y: axis(t, 'times slower throttled (median ratio)', 'linear', {
+          beginAtZero: true,
+          suggestedMax: rate * 1.2,
+        }),
+      },
+      plugins: {
+        ...titleAndLegend(t, title),
+        legend: { display: false },
+        tooltip: { callbacks: throttleTooltip(bars) },
+      },
+    },
+    plugins: [
+      errorBarsPlugin(
+        () => intervals,
+        () => theme().fg,
+      ),
+      rateLine(rate, () => theme().muted),
+    ],
+  };
 }
 
 /** A dashed line across the chart at the throttling rate. */

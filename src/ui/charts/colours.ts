@@ -1,7 +1,7 @@
 /**
  * One colour per adapter, the same in every chart, every run and every version: a fixed colour
- * per known adapter id, so adding a store never repaints the others (colours by registry
- * position did, and wrapped the palette once there were more than ten stores). An id without a
+ * per known adapter id, so adding a store never repaints the others (a colour by registry
+ * position would) and more than ten stores never wrap the palette. An id without a
  * colour here (a new adapter, an old results file) gets one from a hash of its name.
  */
 

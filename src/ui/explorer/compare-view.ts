@@ -26,7 +26,25 @@ import { h } from '../dom.ts';
 import { FiltersView } from './explorer-filters.ts';
 import { NO_FILTERS, type Facets, type Filters } from '../model/explorer-model.ts';
 import { fetchServed, readLocal } from './explorer-sources.ts';
-import { formatMs } from '../format.ts';
+import { formatMs } from '../../core/format.ts';
+
+/** A control with its label and a hint under it. */
+function field(label: string, control: HTMLElement, hint: string): HTMLElement {
+  return h(
+    'label',
+    { className: 'field' },
+    h('span', { className: 'field-label' }, label),
+    control,
+    h('span', { className: 'field-hint' }, hint),
+  );
+}
+
+/** A text box for typed input: no spellcheck, no autocomplete. */
+function textField(id: string, attrs: Record<string, string>): HTMLInputElement {
+  return h('input', {
+    attrs: { type: 'text', id, ...attrs, spellcheck: 'false', autocomplete: 'off' },
+  });
+}
 
 const VERDICT_TEXT: Record<Verdict, string> = {
   regression: 'slower beyond threshold',
@@ -77,25 +95,14 @@ export class CompareView {
       h('option', { attrs: { value: '' } }, 'results/ lists nothing yet'),
     );
     this.served.disabled = true;
-    this.threshold = h('input', {
-      attrs: {
-        type: 'text',
-        id: 'compare-threshold',
-        value: `${DEFAULT_THRESHOLD_PCT}%`,
-        size: '5',
-        spellcheck: 'false',
-        autocomplete: 'off',
-      },
+    this.threshold = textField('compare-threshold', {
+      value: `${DEFAULT_THRESHOLD_PCT}%`,
+      size: '5',
     });
-    this.filter = h('input', {
-      attrs: {
-        type: 'search',
-        id: 'compare-filter',
-        placeholder: 'e.g. pouchdb insert',
-        size: '18',
-        spellcheck: 'false',
-        autocomplete: 'off',
-      },
+    this.filter = textField('compare-filter', {
+      type: 'search',
+      placeholder: 'e.g. pouchdb insert',
+      size: '18',
     });
     this.facets = new FiltersView(NO_FILTERS, () => this.render());
     this.status = h('p', {
@@ -107,50 +114,7 @@ export class CompareView {
       'details',
       { className: 'compare', attrs: { id: 'compare-view' } },
       h('summary', {}, 'Compare with…'),
-      h(
-        'div',
-        { className: 'compare-controls' },
-        h(
-          'label',
-          { className: 'field' },
-          h('span', { className: 'field-label' }, 'Base from results/'),
-          this.served,
-          h('span', { className: 'field-hint' }, 'a file the server lists'),
-        ),
-        h(
-          'label',
-          { className: 'field' },
-          h('span', { className: 'field-label' }, 'or from disk'),
-          this.input,
-          h(
-            'span',
-            { className: 'field-hint' },
-            'a results .json (one run or an array of runs); this page’s results are the new side',
-          ),
-        ),
-        h(
-          'label',
-          { className: 'field' },
-          h('span', { className: 'field-label' }, 'Threshold'),
-          this.threshold,
-          h(
-            'span',
-            { className: 'field-hint' },
-            'a row whose whole interval is slower than this is a regression',
-          ),
-        ),
-        h(
-          'label',
-          { className: 'field' },
-          h('span', { className: 'field-label' }, 'Filter'),
-          this.filter,
-          h(
-            'span',
-            { className: 'field-hint' },
-            'rows whose browser, suite/case or store hold every word',
-          ),
-        ),
-      ),
+      this.controls(),
       this.facets.element,
       this.status,
       this.output,
@@ -165,6 +129,26 @@ export class CompareView {
     this.threshold.addEventListener('input', () => this.render());
     this.filter.addEventListener('input', () => this.render());
     this.render();
+  }
+
+  /** Where the base comes from, the threshold and the text filter, each with its hint. */
+  private controls(): HTMLElement {
+    return h(
+      'div',
+      { className: 'compare-controls' },
+      field('Base from results/', this.served, 'a file the server lists'),
+      field(
+        'or from disk',
+        this.input,
+        'a results .json (one run or an array of runs); this page’s results are the new side',
+      ),
+      field(
+        'Threshold',
+        this.threshold,
+        'a row whose whole interval is slower than this is a regression',
+      ),
+      field('Filter', this.filter, 'rows whose browser, suite/case or store hold every word'),
+    );
   }
 
   /** The files results/ lists; the valid ones become choices for the base. */

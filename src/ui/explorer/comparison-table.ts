@@ -6,7 +6,8 @@
 import type { CaseResult } from '../../core/results.ts';
 import { adapterColour, adapterLegend } from '../charts/colours.ts';
 import { h } from '../dom.ts';
-import { geometricMeans, groupKey, INDEXEDDB_FLOOR } from '../results-table.ts';
+import { INDEXEDDB_FLOOR } from '../../core/default-findings.ts';
+import { geometricMeans, groupKey } from '../results-table.ts';
 import {
   caseKey,
   sortRows,
@@ -15,7 +16,7 @@ import {
   type ComparisonRow,
   type Sort,
 } from '../model/explorer-model.ts';
-import { formatDuration, formatMs, formatStep } from '../format.ts';
+import { formatMeasuredDuration, formatMs, formatStep } from '../../core/format.ts';
 import {
   describeMean,
   describeMedian,
@@ -199,7 +200,7 @@ function cell(c: CaseResult | undefined, col: Column): HTMLTableCellElement {
   const perOp = c.operations > 0 ? s.median / c.operations : null;
   const title = [
     `${describeMedian(c)}; per sample of ${c.operations} operations`,
-    `per operation ${formatDuration(perOp)}`,
+    `per operation ${formatMeasuredDuration(perOp)}`,
     describeMean(s),
     `n = ${s.n}, min ${formatMs(s.min)}, max ${formatMs(s.max)}`,
     ...[stopNote(c, adaptive)].filter((x): x is string => x !== null),

@@ -12,7 +12,7 @@ import {
 import { MAX_RESULTS_BYTES, parseResultsJson, type ResultsFile } from '../../core/results.ts';
 import { h } from '../dom.ts';
 import type { LoadedFile } from '../model/explorer-model.ts';
-import { formatBytes } from '../format.ts';
+import { formatBytes } from '../../core/format.ts';
 
 export interface SourcesEvents {
   /** Documents read from a local file: one file may hold several (an array, from npm run merge). */

@@ -9,7 +9,7 @@ import type { HistoryReport, SeriesHistory } from '../../core/history/history.ts
 import type { HistoryBy, HistoryPoint } from '../../core/history/series.ts';
 import { HistoryChart } from '../charts/chart-history.ts';
 import { h } from '../dom.ts';
-import { formatMs } from '../format.ts';
+import { formatMs } from '../../core/format.ts';
 import type { LoadedFile } from '../model/explorer-model.ts';
 import {
   chosenTrend,

@@ -252,7 +252,7 @@ export function forestTicks(min: number, max: number): ForestTick[] {
 export const LAUNCH_PHRASES = {
   intervals: '95% intervals over launches',
   budget: AB_LAUNCH_RULE,
-  passes: '--auto passes:',
+  passes: '--auto=passes:',
 } as const;
 
 export function scopedLine(line: string, scope: 'launches' | 'one-launch' | 'mixed'): string {
@@ -267,7 +267,7 @@ export function scopedLine(line: string, scope: 'launches' | 'one-launch' | 'mix
       new RegExp(`, with --budget \\S+ or more, ${escapeRegExp(LAUNCH_PHRASES.budget)}`, 'g'),
       '',
     )
-    .replace(/--auto /g, 'the setting ')
+    .replace(/--auto=/g, 'the setting ')
     .replace(/--budget/g, 'budget');
 }
 

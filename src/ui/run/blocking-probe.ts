@@ -6,9 +6,9 @@
  * The runner calls start() just before the case's run in its measurement pass and stop() just
  * after (see PassProbe in src/core/runner.ts), never around a timed sample. Meanwhile the probe
  * asks for every animation frame, so the page renders about 60 times a second: about 3 to 6% of
- * a core in headless Chromium here, which slowed a 10,000-document put by 1 to 3% when the probe
- * ran in every sample. The long-task observer's records arrive after each task and are
- * collected in stop().
+ * a core in headless Chromium here, which would slow a 10,000-document put by 1 to 3% in every
+ * sample it ran in. The long-task observer's records arrive after each task and are collected in
+ * stop().
  */
 import type { PassProbe } from '../../core/runner.ts';
 import { yieldToEventLoop } from './yield.ts';
@@ -75,38 +75,53 @@ export function createBlockingProbe(where: 'main' | 'worker' = 'main'): Blocking
         await yieldToEventLoop();
         entries.push(...observer.takeRecords());
         observer.disconnect();
-        let count = 0;
-        let ms = 0;
-        for (const e of entries) {
-          const from = Math.max(e.startTime, startedAt);
-          const to = Math.min(e.startTime + e.duration, end);
-          if (to <= from) continue;
-          count++;
-          ms += to - from;
-        }
+        const { count, ms } = longTasksWithin(entries, startedAt, end);
         metrics.longTasks = count;
         metrics.longTaskMs = round(ms);
       }
       return metrics;
     },
-    notes() {
-      const notes: Record<string, string> = {};
-      const side =
-        where === 'worker'
-          ? " Measured on the page's main thread while the plan ran in a Worker."
-          : '';
-      notes.maxFrameGapMs = rafSupported
-        ? `${BLOCKING_METRICS.maxFrameGapMs}.${side} Left out while the page is hidden (no frames).`
-        : 'not recorded: no requestAnimationFrame here';
-      if (longTaskSupported) {
-        notes.longTasks = `${BLOCKING_METRICS.longTasks}.${side}`;
-        notes.longTaskMs = `${BLOCKING_METRICS.longTaskMs}.${side}`;
-      } else
-        notes.longTasks =
-          "not recorded: this browser has no 'longtask' performance entries (Chromium has them)";
-      return notes;
-    },
+    notes: () => blockingNotes(where, rafSupported, longTaskSupported),
   };
+}
+
+/** The long tasks that overlapped [from, to], and how many ms of them fell inside it. */
+function longTasksWithin(
+  entries: readonly PerformanceEntry[],
+  from: number,
+  to: number,
+): { count: number; ms: number } {
+  let count = 0;
+  let ms = 0;
+  for (const e of entries) {
+    const start = Math.max(e.startTime, from);
+    const end = Math.min(e.startTime + e.duration, to);
+    if (end <= start) continue;
+    count++;
+    ms += end - start;
+  }
+  return { count, ms };
+}
+
+/** What each metric means here, or why this browser cannot record it. */
+function blockingNotes(
+  where: 'main' | 'worker',
+  rafSupported: boolean,
+  longTaskSupported: boolean,
+): Record<string, string> {
+  const notes: Record<string, string> = {};
+  const side =
+    where === 'worker' ? " Measured on the page's main thread while the plan ran in a Worker." : '';
+  notes.maxFrameGapMs = rafSupported
+    ? `${BLOCKING_METRICS.maxFrameGapMs}.${side} Left out while the page is hidden (no frames).`
+    : 'not recorded: no requestAnimationFrame here';
+  if (longTaskSupported) {
+    notes.longTasks = `${BLOCKING_METRICS.longTasks}.${side}`;
+    notes.longTaskMs = `${BLOCKING_METRICS.longTaskMs}.${side}`;
+  } else
+    notes.longTasks =
+      "not recorded: this browser has no 'longtask' performance entries (Chromium has them)";
+  return notes;
 }
 
 function round(ms: number): number {

@@ -124,7 +124,7 @@ function planWithFallback(fields: PlanFields): { plan: Plan; errors: string[] } 
   return { plan: parsePlan(good, PLAN_VOCABULARY), errors };
 }
 
-/** Sortable, filename-safe and unique enough: `2026-11-20T22-40-05Z-ab12`. */
+/** Sortable, filename-safe and unique enough: `YYYY-MM-DDTHH-MM-SSZ-ab12`. */
 export function newRunId(date: Date = new Date()): string {
   const stamp = date
     .toISOString()

@@ -33,98 +33,129 @@ export function runInWorker(input: AppRunInput): Promise<AppRunOutput> {
       reject(new Error(`could not start the plan Worker: ${errorMessage(e)}`));
       return;
     }
-    const send = (m: ToWorker) => worker.postMessage(m);
-    let settled = false;
-    const onAbort = () => send({ type: 'cancel' });
-    // The watchdog: silence counts only while the Worker, not the page, has the next move.
-    let lastHeard = performance.now();
-    let hooksOpen = 0;
-    const stuckAfterMs = input.plan.timeoutMs + STUCK_MARGIN_MS;
-    const watchdog = setInterval(() => {
-      const silentMs = performance.now() - lastHeard;
-      if (hooksOpen === 0 && silentMs > stuckAfterMs) {
-        fail(
-          `the plan Worker sent nothing for ${Math.round(silentMs / 1000)} s, more than the case time limit (${input.plan.timeoutMs / 1000} s) plus ${STUCK_MARGIN_MS / 1000} s: ` +
+    new WorkerRun(worker, input, resolve, reject).start();
+  });
+}
+
+/** The message that starts the run: the plan, and which of the page's probes the Worker may call. */
+function runMessage(input: AppRunInput): ToWorker {
+  return {
+    type: 'run',
+    plan: input.plan,
+    runId: input.runId,
+    browser: input.browser,
+    metricNotes: input.metricNotes ?? {},
+    probe: input.probe !== undefined,
+    footprint: input.footprint !== undefined,
+    ...(input.baseline ? { baseline: input.baseline } : {}),
+    throttledAt: input.throttledAt ?? null,
+    ...(input.launch ? { launch: input.launch } : {}),
+  };
+}
+
+/** One run in the plan Worker: its messages, the watchdog on its silence, and how it settles once. */
+class WorkerRun {
+  private settled = false;
+  /** The watchdog: silence counts only while the Worker, not the page, has the next move. */
+  private lastHeard = performance.now();
+  private hooksOpen = 0;
+  private watchdog: ReturnType<typeof setInterval> | undefined;
+  private readonly onAbort = () => this.send({ type: 'cancel' });
+
+  constructor(
+    private readonly worker: Worker,
+    private readonly input: AppRunInput,
+    private readonly resolve: (output: AppRunOutput) => void,
+    private readonly reject: (e: Error) => void,
+  ) {}
+
+  start(): void {
+    const stuckAfterMs = this.input.plan.timeoutMs + STUCK_MARGIN_MS;
+    this.watchdog = setInterval(() => {
+      const silentMs = performance.now() - this.lastHeard;
+      if (this.hooksOpen === 0 && silentMs > stuckAfterMs) {
+        this.fail(
+          `the plan Worker sent nothing for ${Math.round(silentMs / 1000)} s, more than the case time limit (${this.input.plan.timeoutMs / 1000} s) plus ${STUCK_MARGIN_MS / 1000} s: ` +
             'its thread is stuck (a browser call that never returns, or a store that loops without yielding), so it was stopped',
         );
       }
     }, 1_000);
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearInterval(watchdog);
-      input.signal?.removeEventListener('abort', onAbort);
-      worker.terminate();
-      fn();
-    };
-    const fail = (message: string) =>
-      finish(() => {
-        // The Worker died with its databases: delete this run's, which only it could name.
-        void deleteRunDatabases(input.runId).finally(() => reject(new Error(message)));
-      });
-
-    worker.addEventListener('error', (e) => {
+    this.worker.addEventListener('error', (e) => {
       e.preventDefault();
-      fail(`the plan Worker failed: ${e.message || 'it could not load or crashed'}`);
+      this.fail(`the plan Worker failed: ${e.message || 'it could not load or crashed'}`);
     });
-    worker.addEventListener('messageerror', () =>
-      fail('a message from the plan Worker could not be read'),
+    this.worker.addEventListener('messageerror', () =>
+      this.fail('a message from the plan Worker could not be read'),
     );
-    worker.addEventListener('message', (event: MessageEvent<FromWorker>) => {
-      const msg = event.data;
-      lastHeard = performance.now();
-      switch (msg.type) {
-        case 'event':
-          input.onEvent?.(msg.event);
-          return;
-        case 'hook': {
-          hooksOpen++;
-          const replied = () => {
-            hooksOpen--;
-            lastHeard = performance.now();
-          };
-          void answer(msg.hook, input.probe, input.footprint).then(
-            (value) => (replied(), send({ type: 'hook-reply', id: msg.id, value })),
-            (e: unknown) => (
-              replied(),
-              send({ type: 'hook-reply', id: msg.id, error: errorMessage(e) })
-            ),
-          );
-          return;
-        }
-        case 'done':
-          finish(() => {
-            try {
-              resolve({
-                results: validateResults(msg.results, "the plan Worker's results"),
-                leftover: msg.leftover,
-                ...(msg.carry ? { carry: msg.carry } : {}),
-              });
-            } catch (e) {
-              reject(toError(e));
-            }
-          });
-          return;
-        case 'failed':
-          fail(msg.message);
-          return;
-      }
+    this.worker.addEventListener('message', (event: MessageEvent<FromWorker>) =>
+      this.onMessage(event.data),
+    );
+    const { signal } = this.input;
+    if (signal?.aborted) this.onAbort();
+    else signal?.addEventListener('abort', this.onAbort);
+    this.send(runMessage(this.input));
+  }
+
+  private send(m: ToWorker): void {
+    this.worker.postMessage(m);
+  }
+
+  private onMessage(msg: FromWorker): void {
+    this.lastHeard = performance.now();
+    switch (msg.type) {
+      case 'event':
+        this.input.onEvent?.(msg.event);
+        return;
+      case 'hook':
+        this.answerHook(msg.hook, msg.id);
+        return;
+      case 'done':
+        this.finish(() => {
+          try {
+            this.resolve({
+              results: validateResults(msg.results, "the plan Worker's results"),
+              leftover: msg.leftover,
+              ...(msg.carry ? { carry: msg.carry } : {}),
+            });
+          } catch (e) {
+            this.reject(toError(e));
+          }
+        });
+        return;
+      case 'failed':
+        this.fail(msg.message);
+        return;
+    }
+  }
+
+  /** Run a probe call the Worker asked for; while it runs, the page has the next move. */
+  private answerHook(hook: HookName, id: number): void {
+    this.hooksOpen++;
+    const replied = () => {
+      this.hooksOpen--;
+      this.lastHeard = performance.now();
+    };
+    void answer(hook, this.input.probe, this.input.footprint).then(
+      (value) => (replied(), this.send({ type: 'hook-reply', id, value })),
+      (e: unknown) => (replied(), this.send({ type: 'hook-reply', id, error: errorMessage(e) })),
+    );
+  }
+
+  private finish(fn: () => void): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearInterval(this.watchdog);
+    this.input.signal?.removeEventListener('abort', this.onAbort);
+    this.worker.terminate();
+    fn();
+  }
+
+  private fail(message: string): void {
+    this.finish(() => {
+      // The Worker died with its databases: delete this run's, which only it could name.
+      void deleteRunDatabases(this.input.runId).finally(() => this.reject(new Error(message)));
     });
-    if (input.signal?.aborted) onAbort();
-    else input.signal?.addEventListener('abort', onAbort);
-    send({
-      type: 'run',
-      plan: input.plan,
-      runId: input.runId,
-      browser: input.browser,
-      metricNotes: input.metricNotes ?? {},
-      probe: input.probe !== undefined,
-      footprint: input.footprint !== undefined,
-      ...(input.baseline ? { baseline: input.baseline } : {}),
-      throttledAt: input.throttledAt ?? null,
-      ...(input.launch ? { launch: input.launch } : {}),
-    });
-  });
+  }
 }
 
 async function answer(

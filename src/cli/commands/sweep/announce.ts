@@ -1,5 +1,6 @@
 /** What a sweep says before it starts: its run id, its plan in words, its browsers and launches. */
-import { formatAuto, formatDuration, passesOf, type Plan } from '../../../core/plan.ts';
+import { formatDuration } from '../../../core/format.ts';
+import { formatAuto, passesOf, type Plan } from '../../../core/plan.ts';
 import { formatShard } from '../../../core/shard.ts';
 import type { SweepRun } from './run.ts';
 

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildPage, buildProblem, DIST_DIR, distExists } from '../../build/build-page.ts';
 import { redactUrl } from '../../drivers/discovery.ts';
-import { formatDuration } from '../../terminal/progress.ts';
+import { formatClock } from '../../../core/format.ts';
 import {
   isLoopbackHost,
   isWildcardHost,
@@ -72,7 +72,7 @@ async function build(run: SweepRun): Promise<boolean> {
     run.fail(`building the page failed: ${buildProblem(e)}`);
     return false;
   }
-  run.out(`done in ${formatDuration(Date.now() - t0)}`);
+  run.out(`done in ${formatClock(Date.now() - t0)}`);
   return true;
 }
 
@@ -168,6 +168,6 @@ export function printManualInstructions(run: SweepRun, url: string): void {
       `Note: the page listens on ${args.host}, where other devices on that network can reach it; the run token in the URL is all that keeps them from posting results. Over plain http on a LAN address the page is not a secure context, so it cannot be cross-origin isolated: its timer is coarser (the results record the step), and OPFS and storage estimates are not available.`,
     );
   }
-  out(`Waiting up to ${formatDuration(args.waitMs)} for a browser to open it; Ctrl-C stops.`);
+  out(`Waiting up to ${formatClock(args.waitMs)} for a browser to open it; Ctrl-C stops.`);
   out();
 }

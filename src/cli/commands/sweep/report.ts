@@ -17,7 +17,7 @@ import { formatComparison } from '../compare.ts';
 import { findingsText } from '../../terminal/findings.ts';
 import { displayPath, outputFailure, writeAtomically } from '../../files/output.ts';
 import { summaryMarkdown, type SummaryInput } from '../../../export/summary-markdown.ts';
-import { formatDuration } from '../../terminal/progress.ts';
+import { formatClock } from '../../../core/format.ts';
 import { resultsTable, type BrowserColumn } from '../../terminal/table.ts';
 import { printableField } from '../../terminal/escape.ts';
 import { MAX_WARNINGS_SHOWN } from './launches.ts';
@@ -42,7 +42,7 @@ export function reportBrowser(run: SweepRun, b: BrowserRun, o: BrowserOutcome): 
 }
 
 function summarizeEnd(end: BrowserOutcome['end'], rows: number, ms: number): string {
-  const took = formatDuration(ms);
+  const took = formatClock(ms);
   switch (end.kind) {
     case 'done': {
       const count = (s: CaseResult['status']) =>
