@@ -6,7 +6,7 @@ import type { StoreAdapter } from '../../src/core/adapter.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
 import type { CaseResult } from '../../src/core/results.ts';
 import { runPlan } from '../../src/core/runner.ts';
-import { passNeed, shareClass, spreadPasses } from '../../src/core/sampling/share.ts';
+import { ladderPasses, passNeed, shareClass, spreadPasses } from '../../src/core/sampling/share.ts';
 import { defineCase, type Suite } from '../../src/core/suite.ts';
 
 describe('share - the rule', () => {
@@ -18,24 +18,60 @@ describe('share - the rule', () => {
     expect(spreadPasses(9, 4)).toEqual([1, 2, 3, 4]);
   });
 
-  it('classes a row by what its minimum in every pass costs against its share, and too costly past 4 shares a sample', () => {
+  it('takes the passes of a costly row from a ladder whose rungs nest, the first and last pass in each', () => {
+    expect(ladderPasses(3, 12)).toEqual([1, 9, 12]);
+    expect(ladderPasses(4, 12)).toEqual([1, 5, 9, 12]);
+    expect(ladderPasses(5, 12)).toEqual([1, 3, 5, 7, 9, 11, 12]);
+    expect(ladderPasses(12, 12)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(ladderPasses(3, 6)).toEqual([1, 5, 6]);
+    expect(ladderPasses(3, 3)).toEqual([1, 2, 3]);
+    // Any two rows of a comparison share every pass of the sparser one.
+    for (const passes of [3, 4, 6, 7, 8, 12, 16])
+      for (let a = 3; a <= passes; a++)
+        for (let b = a; b <= passes; b++) {
+          const sparse = ladderPasses(a, passes);
+          const dense = new Set(ladderPasses(b, passes));
+          expect(sparse.length).toBeGreaterThanOrEqual(Math.min(a, passes));
+          expect(sparse.every((p) => dense.has(p))).toBe(true);
+        }
+  });
+
+  it('classes a row by what its minimum in every pass costs against its share, and too costly past 8 shares a sample', () => {
     expect(shareClass({ passes: 6, costMs: null, shareMs: 1000 })).toBe('cheap');
     expect(shareClass({ passes: 6, costMs: 50, shareMs: 1000 })).toBe('cheap'); // 6 × 3 × 50 = 900
     expect(shareClass({ passes: 6, costMs: 60, shareMs: 1000 })).toBe('costly'); // 1,080
-    expect(shareClass({ passes: 6, costMs: 4000, shareMs: 1000 })).toBe('costly');
-    expect(shareClass({ passes: 6, costMs: 4001, shareMs: 1000 })).toBe('too costly');
+    expect(shareClass({ passes: 6, costMs: 8000, shareMs: 1000 })).toBe('costly');
+    expect(shareClass({ passes: 6, costMs: 8001, shareMs: 1000 })).toBe('too costly');
   });
 
-  it('gives a costly row one sample in every pass, and a too costly one 2 samples far apart', () => {
+  it('gives a costly row one sample in as many passes as 3 shares pay for, 3 at the least, and a too costly one 2 far apart', () => {
     const at = (pass: number, n: number, costMs: number) =>
       passNeed({ passes: 6, pass, n, costMs, shareMs: 1000 });
     expect(at(1, 0, 10)).toEqual({ take: 2 });
+    // 3 shares pay for 15 samples of 200 ms: every pass.
     for (const pass of [1, 2, 3, 4, 5, 6]) expect(at(pass, pass - 1, 200)).toEqual({ take: 1 });
-    expect(at(6, 40, 200)).toEqual({ take: 1 });
-    expect(at(1, 0, 5000)).toEqual({ take: 1 });
-    expect(at(3, 1, 5000)).toBe('skip');
-    expect(at(6, 1, 5000)).toEqual({ take: 1 });
-    expect(at(6, 2, 5000)).toBe('done');
+    // 3 shares pay for 4 samples of 700 ms: the rung of every 2nd pass (1, 3, 5, 6).
+    expect([1, 2, 3, 4, 5, 6].map((pass) => at(pass, 0, 700))).toEqual([
+      { take: 1 },
+      'skip',
+      { take: 1 },
+      'skip',
+      { take: 1 },
+      { take: 1 },
+    ]);
+    // 3 shares pay for 1 sample of 2.5 s: the least, 3 passes (1, 5, 6).
+    expect([1, 2, 3, 4, 5, 6].map((pass) => at(pass, 0, 2500))).toEqual([
+      { take: 1 },
+      'skip',
+      'skip',
+      'skip',
+      { take: 1 },
+      { take: 1 },
+    ]);
+    expect(at(1, 0, 9000)).toEqual({ take: 1 });
+    expect(at(3, 1, 9000)).toBe('skip');
+    expect(at(6, 1, 9000)).toEqual({ take: 1 });
+    expect(at(6, 2, 9000)).toBe('done');
   });
 });
 
@@ -101,18 +137,29 @@ describe('share - the runner', () => {
     );
   });
 
-  it('gives a row whose sample costs more than 4 shares 2 samples, in the first pass and the last, and says so', async () => {
-    // 20 rows in 2 s: a share of 100 ms; the dear store's samples take 450 ms. Its two samples are
-    // set aside for it: it takes them however the cheap rows used the budget.
+  it('gives a row whose sample costs several shares one sample in 3 passes of the ladder', async () => {
+    // 20 rows in 2 s: a share of 100 ms; the dear store's samples take 450 ms, which 3 shares do
+    // not pay for even once. Its passes are set aside for it: it takes them however the cheap
+    // rows used the budget.
     const cheap = Array.from({ length: 19 }, (_, i) => `cheap${i}`);
     const row = await runShares([...cheap, 'dear'], (id) => (id === 'dear' ? 450 : 1), 2_000);
     expect(row('dear')).toMatchObject({
       status: 'ok',
       stopped: 'share',
+      samplesPerPass: [1, 0, 0, 0, 1, 1],
+    });
+    expect(row('dear').share?.shareMs).toBe(100);
+  });
+
+  it('gives a row whose sample costs more than 8 shares 2 samples, in the first pass and the last, and says so', async () => {
+    const cheap = Array.from({ length: 19 }, (_, i) => `cheap${i}`);
+    const row = await runShares([...cheap, 'dear'], (id) => (id === 'dear' ? 900 : 1), 2_000);
+    expect(row('dear')).toMatchObject({
+      status: 'ok',
+      stopped: 'share',
       samplesPerPass: [1, 0, 0, 0, 0, 1],
     });
-    expect(row('dear').share?.sampleMs).toBeGreaterThan(4 * (row('dear').share?.shareMs ?? 0));
-    expect(row('dear').share?.shareMs).toBe(100);
+    expect(row('dear').share?.sampleMs).toBeGreaterThan(8 * (row('dear').share?.shareMs ?? 0));
   });
 });
 

@@ -4,23 +4,29 @@
  * row's first warm-up, when its cost is first known.
  *
  * A row whose minimum in every pass (a warm-up and 2 samples) fits its share takes it in every
- * pass. A costly row takes one sample in every pass, without a warm-up after the first: every
- * comparison it is in is paired by pass, so it must sample in the passes its partners do, and
- * its comparisons usually settle at the first planned look (a serial insert is several times a
- * bulk one), which stops it (looks.ts). A row one of whose samples costs more than
- * TOO_COSTLY_SHARES of its share would need twelve shares for the three passes of a first look:
- * it takes 2 samples, in the first pass and the last, and says so: a number and its spread,
- * but no interval.
+ * pass. A costly row takes one sample in each of some passes, without a warm-up after the first:
+ * as many as COSTLY_SHARES of its share pay for, never fewer than MIN_PASSES (the fewest that
+ * give a comparison paired by pass an interval). Its passes come from a ladder of nested sets
+ * (every pass; every 2nd; every 4th; … with the last pass always in), so two costly rows of one
+ * comparison always share the passes of the sparser one. In a default Chromium sweep one
+ * sample in every pass had the costly fifth of the rows take two thirds of the budget, and the
+ * cheap rows only their minimum. A row one of whose samples costs more than TOO_COSTLY_SHARES of
+ * its share takes 2 samples, in the first pass and the last, and says so: a number and its
+ * spread, but no interval.
  */
 
 /** Samples a row takes per pass at the least when its minimum fits its share. */
 const PASS_MINIMUM = 2;
-/** Samples a costly row takes in each pass. */
+/** Samples a costly row takes in each pass it samples in. */
 const COSTLY_PER_PASS = 1;
+/** What a costly row's samples may cost over the run, in shares of the budget (its warm-up apart). */
+const COSTLY_SHARES = 3;
+/** Passes a costly row samples in at the least: three give a paired comparison an interval. */
+const MIN_PASSES = 3;
 /** Samples a row takes when one costs more than TOO_COSTLY_SHARES of its share: a number with a spread. */
 const TOO_COSTLY_SAMPLES = 2;
-/** A sample dearer than this many shares makes a row too costly to sample in every pass. */
-const TOO_COSTLY_SHARES = 4;
+/** A sample dearer than this many shares makes even MIN_PASSES samples too costly. */
+const TOO_COSTLY_SHARES = 8;
 
 export interface PassShare {
   /** Passes of the run, and this one (from 1). */
@@ -54,13 +60,36 @@ export function spreadPasses(count: number, passes: number): number[] {
 }
 
 /**
+ * The passes of the sparsest rung of the ladder with at least `count` passes: every `step`-th
+ * pass from the first, step a power of 2, and the last. The rungs nest, so any two rows share
+ * the passes of the sparser.
+ */
+export function ladderPasses(count: number, passes: number): number[] {
+  const rung = (step: number) => {
+    const at = new Set<number>();
+    for (let p = 1; p <= passes; p += step) at.add(p);
+    return [...at.add(passes)];
+  };
+  let step = 1;
+  while (step * 2 < passes && rung(step * 2).length >= count) step *= 2;
+  return rung(step);
+}
+
+/** The passes a costly row samples in: as many as COSTLY_SHARES of its share pay for, MIN_PASSES at the least. */
+export function costlyPasses(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs'>): number[] {
+  const affordable = Math.floor((COSTLY_SHARES * s.shareMs) / Math.max(1e-9, s.costMs ?? 0));
+  return ladderPasses(Math.max(MIN_PASSES, affordable), s.passes);
+}
+
+/**
  * The row's least samples in this pass: a count, `skip` (not a pass it samples in: no fill, no
  * warm-up), or `done` (a too costly row that has its 2 samples: it stops for the run).
  */
 export function passNeed(s: PassShare): { take: number } | 'skip' | 'done' {
   const cls = shareClass(s);
   if (cls === 'cheap') return { take: PASS_MINIMUM };
-  if (cls === 'costly') return { take: COSTLY_PER_PASS };
+  if (cls === 'costly')
+    return costlyPasses(s).includes(s.pass) ? { take: COSTLY_PER_PASS } : 'skip';
   if (s.n >= TOO_COSTLY_SAMPLES) return 'done';
   return spreadPasses(TOO_COSTLY_SAMPLES, s.passes).includes(s.pass) ? { take: 1 } : 'skip';
 }
@@ -78,12 +107,13 @@ export function shareDone(
 }
 
 /**
- * A costly row in words: `a sample takes 24 s, more than 4 shares of the budget (3.2 s each): 2
- * samples, no interval`, or `a sample takes 1.5 s: one a pass, with no warm-up after the first (its share 3.2 s)`.
+ * A costly row in words: `a sample takes 24 s, more than 8 shares of the budget (2.4 s each): 2
+ * samples from passes far apart, no interval`, or `a sample takes 1.5 s: one in each of 4 passes,
+ * with no warm-up after the first, to keep near its share of the budget (2.4 s); 4 samples`.
  */
 export function shareNote(share: { sampleMs: number; shareMs: number }, n: number): string {
   const s = (ms: number) => `${Number((ms / 1000).toPrecision(2))} s`;
   return share.sampleMs > TOO_COSTLY_SHARES * share.shareMs
     ? `a sample takes ${s(share.sampleMs)}, more than ${TOO_COSTLY_SHARES} shares of the budget (${s(share.shareMs)} each): ${n} samples from passes far apart, no interval`
-    : `a sample takes ${s(share.sampleMs)}: one a pass, with no warm-up after the first, to keep near its share of the budget (${s(share.shareMs)}); ${n} samples`;
+    : `a sample takes ${s(share.sampleMs)}: one in each of ${n} passes, with no warm-up after the first, to keep near its share of the budget (${s(share.shareMs)})`;
 }
