@@ -18,13 +18,13 @@ describe('share - the rule', () => {
     expect(spreadPasses(9, 4)).toEqual([1, 2, 3, 4]);
   });
 
-  it('takes the passes of a costly row from a ladder whose rungs nest, the first and last pass in each', () => {
-    expect(ladderPasses(3, 12)).toEqual([1, 9, 12]);
-    expect(ladderPasses(4, 12)).toEqual([1, 5, 9, 12]);
-    expect(ladderPasses(5, 12)).toEqual([1, 3, 5, 7, 9, 11, 12]);
+  it('takes the passes of a costly row from a ladder whose rungs nest, from the first pass', () => {
+    expect(ladderPasses(3, 12)).toEqual([1, 5, 9]);
+    expect(ladderPasses(4, 12)).toEqual([1, 3, 5, 7, 9, 11]);
     expect(ladderPasses(12, 12)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-    expect(ladderPasses(3, 6)).toEqual([1, 5, 6]);
+    expect(ladderPasses(3, 6)).toEqual([1, 3, 5]);
     expect(ladderPasses(3, 3)).toEqual([1, 2, 3]);
+    expect(ladderPasses(20, 12)).toHaveLength(12);
     // Any two rows of a comparison share every pass of the sparser one.
     for (const passes of [3, 4, 6, 7, 8, 12, 16])
       for (let a = 3; a <= passes; a++)
@@ -44,29 +44,25 @@ describe('share - the rule', () => {
     expect(shareClass({ passes: 6, costMs: 8001, shareMs: 1000 })).toBe('too costly');
   });
 
-  it('gives a costly row one sample in as many passes as 3 shares pay for, 3 at the least, and a too costly one 2 far apart', () => {
+  it('gives a cheap row what half its share buys, a costly one a sample in as many passes as 3 shares pay for (3 at the least), and a too costly one 2 far apart', () => {
     const at = (pass: number, n: number, costMs: number) =>
       passNeed({ passes: 6, pass, n, costMs, shareMs: 1000 });
-    expect(at(1, 0, 10)).toEqual({ take: 2 });
+    // A cheap row's minimum is what half its share pays for in every pass beside a warm-up, 2 to 6.
+    expect(at(1, 0, 10)).toEqual({ take: 6 });
+    expect(at(1, 0, 20)).toEqual({ take: 3 }); // 500 / (6 × 20) − 1 = 3.2
+    expect(at(1, 0, 50)).toEqual({ take: 2 });
     // 3 shares pay for 15 samples of 200 ms: every pass.
     for (const pass of [1, 2, 3, 4, 5, 6]) expect(at(pass, pass - 1, 200)).toEqual({ take: 1 });
-    // 3 shares pay for 4 samples of 700 ms: the rung of every 2nd pass (1, 3, 5, 6).
-    expect([1, 2, 3, 4, 5, 6].map((pass) => at(pass, 0, 700))).toEqual([
-      { take: 1 },
-      'skip',
-      { take: 1 },
-      'skip',
-      { take: 1 },
-      { take: 1 },
-    ]);
-    // 3 shares pay for 1 sample of 2.5 s: the least, 3 passes (1, 5, 6).
+    // 3 shares pay for 4 samples of 700 ms: no rung of every 2nd pass has 4, so every pass.
+    expect([1, 2, 3, 4, 5, 6].map((pass) => at(pass, 0, 700))).toEqual(Array(6).fill({ take: 1 }));
+    // 3 shares pay for 1 sample of 2.5 s: the least, 3 passes (1, 3, 5).
     expect([1, 2, 3, 4, 5, 6].map((pass) => at(pass, 0, 2500))).toEqual([
       { take: 1 },
       'skip',
-      'skip',
+      { take: 1 },
       'skip',
       { take: 1 },
-      { take: 1 },
+      'skip',
     ]);
     expect(at(1, 0, 9000)).toEqual({ take: 1 });
     expect(at(3, 1, 9000)).toBe('skip');
@@ -146,7 +142,7 @@ describe('share - the runner', () => {
     expect(row('dear')).toMatchObject({
       status: 'ok',
       stopped: 'share',
-      samplesPerPass: [1, 0, 0, 0, 1, 1],
+      samplesPerPass: [1, 0, 1, 0, 1, 0],
     });
     expect(row('dear').share?.shareMs).toBe(100);
   });

@@ -20,11 +20,11 @@ import { passLogRatios } from '../paired.ts';
 import { summarize } from '../stats.ts';
 
 /**
- * A decided finding settles its rows once its ratio is known to ±25%: the factor a reader quotes
- * ("5× faster") is then right to a quarter, and a narrower one is the budget's to buy, not the
- * look's to wait for.
+ * A decided finding settles its rows once its ratio is known to ±10%: the factor a reader quotes
+ * ("5× faster") is then right to a tenth. Until then its rows sample on, so a finding that
+ * settles early does not leave the run with a factor that is only right to a quarter.
  */
-const SETTLE_PRECISION = 0.25;
+const SETTLE_PRECISION = 0.1;
 
 /** A row as a look sees it: where it is and what it sampled. */
 export interface LookRow {
