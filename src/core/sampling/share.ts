@@ -80,7 +80,7 @@ export function ladderPasses(count: number, passes: number): number[] {
 }
 
 /** The passes a costly row samples in: as many as COSTLY_SHARES of its share pay for, MIN_PASSES at the least. */
-export function costlyPasses(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs'>): number[] {
+function costlyPasses(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs'>): number[] {
   const affordable = Math.floor((COSTLY_SHARES * s.shareMs) / Math.max(1e-9, s.costMs ?? 0));
   return ladderPasses(Math.max(MIN_PASSES, affordable), s.passes);
 }
