@@ -136,8 +136,11 @@ export const DEFAULT_AUTO: Readonly<AutoSampling> = {
   looks: DEFAULT_LOOKS,
 };
 
-/** Sampling time per browser by default: the default plan in three engines takes about 15 minutes. */
-export const DEFAULT_BUDGET_MS = 5 * 60_000;
+/**
+ * Sampling time per browser by default: with the browsers' launches, fills and warm-ups on top,
+ * the default plan in three engines takes about 15 minutes (docs/figures.md).
+ */
+export const DEFAULT_BUDGET_MS = 3.5 * 60_000;
 
 export const PLAN_LIMITS = {
   maxSize: 10_000_000,

@@ -99,6 +99,7 @@ test.describe('measure - footprint, outliers, stop reasons', () => {
       maxN: 1000,
       maxMs: 20000,
       passes: 12,
+      looks: 4,
     });
     const rounds = r.run.order[0]?.rounds ?? [];
     for (const adapter of ['idb', 'memory']) {

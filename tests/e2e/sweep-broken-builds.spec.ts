@@ -158,8 +158,8 @@ test('broken builds - an A/B plan that can never decide exits 2, saying why and 
   try {
     for (const [args, message] of [
       [
-        [...C, '--ab', 'idb,memory', '--budget', '40s'],
-        /^sweep: --ab: --budget 40s runs 1 pass \(each pass a browser launch of its own, with at least 25 s of the budget\), and B\/A's 95% interval is over passes, which needs 2: give --budget 50s or more/,
+        [...C, '--ab', 'idb,memory', '--budget', '20s'],
+        /^sweep: --ab: --budget 20s runs 1 pass \(each pass a browser launch of its own, with at least 15 s of the budget\), and B\/A's 95% interval is over passes, which needs 2: give --budget 30s or more/,
       ],
       [
         ['--browsers', 'chromium', '--suites', 'crash', '--ab', 'idb,memory'],

@@ -57,10 +57,10 @@ describe('A/B plan - the passes a verdict needs', () => {
   });
 
   it('refuses a budget that gives one pass, naming the budget that gives enough', () => {
-    expect(abPassesProblem(abPlan({ budgetMs: 49_000 }))).toBe(
-      "--ab: --budget 49s runs 1 pass (each pass a browser launch of its own, with at least 25 s of the budget), and B/A's 95% interval is over passes, which needs 2: give --budget 50s or more",
+    expect(abPassesProblem(abPlan({ budgetMs: 29_000 }))).toBe(
+      "--ab: --budget 29s runs 1 pass (each pass a browser launch of its own, with at least 15 s of the budget), and B/A's 95% interval is over passes, which needs 2: give --budget 30s or more",
     );
-    expect(abPassesProblem(abPlan({ budgetMs: 50_000 }))).toBeNull();
+    expect(abPassesProblem(abPlan({ budgetMs: 30_000 }))).toBeNull();
   });
 
   it('refuses passes:1, naming the passes that would do', () => {
@@ -115,10 +115,10 @@ describe('A/B plan - the passes that would decide an unsure row', () => {
 
 describe('cli args - --ab', () => {
   it('refuses a budget under what two passes need, at the flags, before any build', () => {
-    expect(error('--ab', 'idb,memory', '--budget', '49s')).toMatch(
-      /^--ab: --budget 49s runs 1 pass .* give --budget 50s or more$/,
+    expect(error('--ab', 'idb,memory', '--budget', '29s')).toMatch(
+      /^--ab: --budget 29s runs 1 pass .* give --budget 30s or more$/,
     );
-    const args = parseSweepArgs(['--ab', 'idb,memory', '--budget', '50s'], vocab, ['chromium']);
+    const args = parseSweepArgs(['--ab', 'idb,memory', '--budget', '30s'], vocab, ['chromium']);
     expect(args.plan.auto?.passes).toBe(2);
   });
 

@@ -87,8 +87,9 @@ describe('runner - A against B', () => {
     if (a.status === 'ok' && b.status === 'ok') expect(a.stopped).toBe(b.stopped);
     const r = pairOf(a, b);
     expect(r?.ratio).toBeCloseTo(1.2, 2);
-    expect(r?.lo).toBeLessThan(1.2);
-    expect(r?.hi).toBeGreaterThan(1.2);
+    // Every pass reads exactly 1.2 here, so the interval may close on it; it must still hold it.
+    expect(r?.lo).toBeLessThanOrEqual(1.2);
+    expect(r?.hi).toBeGreaterThanOrEqual(1.2);
   });
 
   it('fails the other side when one side of a pair fails, so no row is compared against nothing', async () => {

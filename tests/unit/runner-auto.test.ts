@@ -660,8 +660,9 @@ describe('runner - passes over the plan', () => {
       [memoryAdapter],
       p,
     );
-    // Pass 1: a warm-up and the 6 of the minimum; later passes: a warm-up and 2 more each.
-    expect(stretches(log)).toEqual(['a×7', 'b×7', 'a×3', 'b×3', 'a×3', 'b×3']);
+    // Pass 1: a warm-up and the 6 of the minimum; later passes: a warm-up and the 6 that half
+    // the share of a row this cheap buys (share.ts), the most a pass minimum takes.
+    expect(stretches(log)).toEqual(['a×7', 'b×7', 'a×7', 'b×7', 'a×7', 'b×7']);
     expect(
       cases.map((c) => [
         c.case,
@@ -671,13 +672,13 @@ describe('runner - passes over the plan', () => {
         c.samplesPerPass,
       ]),
     ).toEqual([
-      ['a', 10, 3, 'ci-target', [6, 2, 2]],
-      ['b', 10, 3, 'ci-target', [6, 2, 2]],
+      ['a', 18, 3, 'ci-target', [6, 6, 6]],
+      ['b', 18, 3, 'ci-target', [6, 6, 6]],
     ]);
     expect(
       validateResults(runnerResultsDoc('passes', p, cases, order), 'passes.json').cases[0]
         ?.samplesPerPass,
-    ).toEqual([6, 2, 2]);
+    ).toEqual([6, 6, 6]);
     const starts = events.flatMap((e) =>
       e.type === 'group-start' ? [`${e.case}${e.pass}/${e.passes}`] : [],
     );
@@ -744,7 +745,7 @@ describe('runner - passes over the plan', () => {
     expect(r.status === 'ok' && r.stopped).toBe('iterations');
   });
 
-  it('a row that took more than its minimum in the first pass still takes 2 in each later one', async () => {
+  it('a row that took more than its minimum in the first pass takes only its pass minimum in each later one', async () => {
     // Wide at first, so the first pass samples on until the median's interval narrows.
     const values = [100, 150, 100, 150, 100, 150, ...new Array<number>(400).fill(100)];
     const auto = { targetRelCi: 0.02, minN: 6, maxN: 100, maxMs: 60_000, passes: 3 };
@@ -756,7 +757,8 @@ describe('runner - passes over the plan', () => {
     const r = row(cases, 'memory');
     const [first, ...later] = r.samplesPerPass ?? [];
     expect(first).toBeGreaterThan(6);
-    expect(later).toEqual([2, 2]);
+    // At its target, a row this cheap takes the 6 half its share buys, not the first pass's count.
+    expect(later).toEqual([6, 6]);
     expect(r.status === 'ok' && r.stopped).toBe('ci-target');
   });
 
@@ -782,11 +784,11 @@ describe('runner - passes over the plan', () => {
       { signal: controller.signal },
     );
     expect(cancelled).toBe(true);
-    // a finished pass 1 (6) and took pass 2's 2; b finished pass 1 and was cut off in pass 2.
+    // a finished pass 1 (6) and took pass 2's 6; b finished pass 1 and was cut off in pass 2.
     expect(
       cases.map((c) => [c.case, c.status, c.samples.length, c.status === 'ok' && c.stopped]),
     ).toEqual([
-      ['a', 'ok', 8, 'cancelled'],
+      ['a', 'ok', 12, 'cancelled'],
       ['b', 'ok', 6, 'cancelled'],
     ]);
   });

@@ -92,9 +92,9 @@ const okRow = (cases: CaseResult[], adapter: string) => {
 };
 
 describe('defaultLaunches', () => {
-  it('gives each pass a launch while each gets 25 s of the budget, and one launch without a budget', () => {
-    expect(defaultLaunches(12, 5 * 60_000)).toBe(12);
-    expect(defaultLaunches(12, 75_000)).toBe(3);
+  it('gives each pass a launch while each gets 15 s of the budget, and one launch without a budget', () => {
+    expect(defaultLaunches(12, 3.5 * 60_000)).toBe(12);
+    expect(defaultLaunches(12, 75_000)).toBe(5);
     expect(defaultLaunches(12, 20_000)).toBe(1);
     expect(defaultLaunches(3, 60 * 60_000)).toBe(3);
     expect(defaultLaunches(1, 60 * 60_000)).toBe(1);
@@ -165,10 +165,10 @@ describe('runner - passes in launches of their own', () => {
     expect(
       third.cases.map((c) => [c.case, c.adapter, c.status, c.samplesPerPass, c.warmup.length]),
     ).toEqual([
-      ['a', 'memory', 'ok', [6, 2, 2], 3],
-      ['a', 'other', 'ok', [6, 2, 2], 3],
-      ['b', 'memory', 'ok', [6, 2, 2], 3],
-      ['b', 'other', 'ok', [6, 2, 2], 3],
+      ['a', 'memory', 'ok', [6, 6, 6], 3],
+      ['a', 'other', 'ok', [6, 6, 6], 3],
+      ['b', 'memory', 'ok', [6, 6, 6], 3],
+      ['b', 'other', 'ok', [6, 6, 6], 3],
     ]);
     // Every run of the case body is in some row: nothing was lost or counted twice between launches.
     expect(third.cases.reduce((sum, c) => sum + c.samples.length + c.warmup.length, 0)).toBe(
@@ -176,13 +176,13 @@ describe('runner - passes in launches of their own', () => {
     );
     // The order of every round of all three launches, in one list per group.
     const rounds = third.order.find((o) => o.case === 'a')?.rounds ?? [];
-    // Pass 1: a warm-up round and 6 of the minimum; passes 2 and 3: a warm-up round and 2 more; 2 stores each.
-    expect(rounds.flat()).toHaveLength(2 * (1 + 6) + 2 * 2 * (1 + 2));
+    // Every pass: a warm-up round and the 6 a row this cheap takes at the least (share.ts); 2 stores each.
+    expect(rounds.flat()).toHaveLength(3 * 2 * (1 + 6));
     const doc = validateResults(
       runnerResultsDoc('launches', plan(), third.cases, third.order),
       'launches.json',
     );
-    expect(doc.cases[0]?.samplesPerPass).toEqual([6, 2, 2]);
+    expect(doc.cases[0]?.samplesPerPass).toEqual([6, 6, 6]);
   });
 
   it("the last case of a launch that is not the run's last leaves the launch's spare time to the later launches", async () => {
@@ -306,7 +306,8 @@ describe('runner - passes in launches of their own', () => {
       budgetLeftMs: 5_000,
       carry,
     });
-    expect(overTheWire(second.carry as Carry).rows[0]?.samplesPerPass).toEqual([6, 2]);
+    // Its pass minimum comes from the plan's share of the row, so it is the 6 a row this cheap takes.
+    expect(overTheWire(second.carry as Carry).rows[0]?.samplesPerPass).toEqual([6, 6]);
     // With the run's budget spent too, the row takes nothing more.
     const spent = await launch(suites, [memoryAdapter], p, {
       launch: 2,

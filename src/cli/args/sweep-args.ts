@@ -504,7 +504,7 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     `  --cpu-throttle N   Chromium's DevTools CPU throttling at rate N (1 to ${MAX_CPU_THROTTLE}): emulates a slower CPU, not a`,
     '                     device; where a driver cannot apply it (Firefox, WebKit), every row is unsupported',
     '  --launches N       launches of each browser the passes are spread over (default: one per pass, at',
-    "                     most one per 25 s of budget), so a row's interval counts how launches differ; 1 runs",
+    "                     most one per 15 s of budget), so a row's interval counts how launches differ; 1 runs",
     '                     every pass in one browser, as the page does',
     `  --shard i/n        run only shard i of n of the plan's case groups (1 to ${MAX_SHARDS} shards); npm run merge joins them`,
     `  --out DIR          where results go (default: ${DEFAULT_OUT})`,
