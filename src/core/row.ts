@@ -3,7 +3,6 @@
  * row that failed cannot also be sampling, and only a row that stopped becomes an `ok` result.
  */
 import type { StoreAdapter, StoreHandle } from './adapter.ts';
-import { MIN_SAMPLES_ON_TIME_CAP, RESUMED_IN_LATER_PASSES } from './sampling/allocator.ts';
 import type { BaselineState } from './baseline.ts';
 import type { CaseIdentity, DbMode } from './identity.ts';
 import type { CaseResult, StopReason } from './results.ts';
@@ -17,6 +16,17 @@ import {
   passSpread,
 } from './stats.ts';
 import type { BenchCase } from './suite.ts';
+
+/** Fewest samples a row keeps even when time runs out: one is a number without a spread. */
+export const MIN_SAMPLES_ON_TIME_CAP = 2;
+
+/** Stop reasons a later pass takes back: the row samples again and is judged on all its samples. */
+export const RESUMED_IN_LATER_PASSES: ReadonlySet<StopReason> = new Set([
+  'ci-target',
+  'decided',
+  'budget',
+  'share',
+]);
 
 export type RowState =
   | { kind: 'sampling' }

@@ -5,7 +5,7 @@
  * is allowed; the entry points print it and exit with code 2.
  */
 import { isIP } from 'node:net';
-import { MIN_SAMPLES_ON_TIME_CAP } from '../../core/sampling/allocator.ts';
+import { MIN_SAMPLES_ON_TIME_CAP } from '../../core/row.ts';
 import { DEFAULT_THRESHOLD_PCT, parseThreshold, THRESHOLD_RANGE } from '../../core/compare.ts';
 import {
   AB_THRESHOLD_RANGE,

@@ -13,9 +13,7 @@
  */
 import type { AutoSampling } from '../plan.ts';
 import type { StopReason } from '../results.ts';
-
-/** Fewest samples a row keeps even when time runs out: one is a number without a spread. */
-export const MIN_SAMPLES_ON_TIME_CAP = 2;
+import { MIN_SAMPLES_ON_TIME_CAP } from '../row.ts';
 
 /** A row as the allocator sees it. */
 export interface RowGauge {
@@ -103,11 +101,3 @@ export function capReason(row: RowGauge, auto: AutoSampling): StopReason | undef
   if (row.n >= MIN_SAMPLES_ON_TIME_CAP && row.spentMs + row.costMs > auto.maxMs) return 'time-cap';
   return undefined;
 }
-
-/** Stop reasons a later pass takes back: the row samples again and is judged on all its samples. */
-export const RESUMED_IN_LATER_PASSES: ReadonlySet<StopReason> = new Set([
-  'ci-target',
-  'decided',
-  'budget',
-  'share',
-]);

@@ -11,18 +11,18 @@
 import { changeFrom, isDecided, type Baseline } from '../baseline.ts';
 import type { Plan } from '../plan.ts';
 import type { StopReason } from '../results.ts';
-import { costPerSample, isSampling, knownCost, stopRow, type Row } from '../row.ts';
+import {
+  costPerSample,
+  isSampling,
+  knownCost,
+  MIN_SAMPLES_ON_TIME_CAP,
+  RESUMED_IN_LATER_PASSES,
+  stopRow,
+  type Row,
+} from '../row.ts';
 import { sharedShift, type LogRatio } from '../stats.ts';
 import { now } from '../timer.ts';
-import {
-  capReason,
-  MIN_SAMPLES_ON_TIME_CAP,
-  passShareUsed,
-  pickRound,
-  RESUMED_IN_LATER_PASSES,
-  stopReason,
-  type RowGauge,
-} from './allocator.ts';
+import { capReason, passShareUsed, pickRound, stopReason, type RowGauge } from './allocator.ts';
 import type { Budget } from './budget.ts';
 import { nextRepeats } from './calibrate.ts';
 import { equalRepeats, pairedPrecision, withPartners } from './pairing.ts';
