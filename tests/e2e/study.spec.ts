@@ -26,7 +26,7 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
     expect(run.code, log).toBe(0);
     // Every finding measured: the version factors on 2.0.2 against 2.2.0, the nearest published pair.
     expect(run.stdout).toMatch(
-      /PouchDB 2\.2\.0 performance report: \d+ holds, \d+ reversed, \d+ differs, \d+ too close to call, 0 missing, 0 not measurable \(3 results files, chromium\)/,
+      /PouchDB 2\.2\.0 performance report: \d+ holds, \d+ reversed, \d+ differs, \d+ slower, \d+ faster, \d+ same, \d+ too close to call, 0 undecided, 0 missing, 0 not measurable \(3 results files, chromium\)/,
     );
 
     const dir = join(out, 'pouchdb-2.2');

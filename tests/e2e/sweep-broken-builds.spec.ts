@@ -133,7 +133,7 @@ test('broken builds - a plan the page would read otherwise exits 2 within 15 s, 
     for (const [args, message] of [
       [
         ['--ab', 'idb@+5%,idb@+05%'],
-        'sweep: --ab: compares two different stores, A then B; "idb@+5%" and "idb@+05%" are one store, "idb@+5%" (see --help)',
+        'sweep: --ab: compares two different stores, A then B; "idb@+5%" and "idb@+05%" are one store, "idb@+5%" (an A/A names a registered store twice, e.g. idb,idb) (see --help)',
       ],
       [
         ['--ab', 'idb,memory', '--threshold', '0.0000001%'],
