@@ -9,6 +9,7 @@ import {
   abVerdict,
   holmRejects,
   pairedRatio,
+  passesReached,
   passLogRatios,
   slowerPValue,
   type AbVerdict,
@@ -56,7 +57,9 @@ export function abRows(doc: ResultsFile): AbRow[] {
     if (!rowB) return [];
     const both = rowA.status === 'ok' && rowB.status === 'ok';
     const logs = both ? passLogRatios(rowA, rowB) : [];
-    const ratio = both ? pairedRatio(logs, looks) : null;
+    const reached =
+      rowA.status === 'ok' && rowB.status === 'ok' ? passesReached(rowA, rowB) : undefined;
+    const ratio = both ? pairedRatio(logs, looks, reached) : null;
     const why = both
       ? ratio
         ? undefined
@@ -77,7 +80,7 @@ export function abRows(doc: ResultsFile): AbRow[] {
         b,
         ratio,
         verdict: abVerdict(ratio, ab.thresholdPct),
-        pSlower: slowerPValue(logs, ab.thresholdPct, looks),
+        pSlower: slowerPValue(logs, ab.thresholdPct, looks, reached),
         ...(why ? { why } : {}),
         ...(neither ? { neither: true as const } : {}),
       },
@@ -117,19 +120,23 @@ export interface PairAtLook {
   settled: boolean;
 }
 
-/** A pair at the look its passes reach (the plan's `looks`), from its per-pass log ratios. */
+/**
+ * A pair at the look its passes reach (the plan's `looks`), from its per-pass log ratios;
+ * `reached`, the run's passes so far, when neither side has settled (paired.passesReached).
+ */
 export function pairAtLook(
   logs: readonly number[],
   looks: readonly number[] | null,
   thresholdPct: number,
   family: number,
+  reached?: number,
 ): PairAtLook {
-  const ratio = pairedRatio(logs, looks);
+  const ratio = pairedRatio(logs, looks, reached);
   const verdict = abVerdict(ratio, thresholdPct);
   const settled =
     verdict === 'same' ||
     verdict === 'faster' ||
-    (verdict === 'slower' && slowerPValue(logs, thresholdPct, looks) <= AB_ALPHA / family);
+    (verdict === 'slower' && slowerPValue(logs, thresholdPct, looks, reached) <= AB_ALPHA / family);
   return { ratio, verdict, settled };
 }
 

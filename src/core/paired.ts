@@ -81,10 +81,16 @@ function looksFor(planned: readonly number[] | null, passes: number): readonly n
 export function pairedRatio(
   logs: readonly number[],
   planned: readonly number[] | null = null,
+  reached?: number,
 ): PairedRatio | null {
   const looks = looksFor(planned, logs.length);
   if (logs.length < PAIRED_MIN_PASSES) return null;
-  const r = repeatedInterval(logs, looks);
+  const r = repeatedInterval(
+    logs,
+    looks,
+    0.05,
+    planned && planned.length > 1 ? reached : undefined,
+  );
   if (!r) return null;
   const n = r.passes;
   let ss = 0;
@@ -145,8 +151,32 @@ export function slowerPValue(
   logs: readonly number[],
   thresholdPct: number,
   planned: readonly number[] | null = null,
+  reached?: number,
 ): number {
-  return repeatedPValue(logs, looksFor(planned, logs.length), Math.log1p(thresholdPct / 100));
+  return repeatedPValue(
+    logs,
+    looksFor(planned, logs.length),
+    Math.log1p(thresholdPct / 100),
+    planned && planned.length > 1 ? reached : undefined,
+  );
+}
+
+/**
+ * The passes the run went through, for two rows that both sampled on to its end (neither
+ * `settled` at a look): their comparison is taken at the run's look over every pass they have
+ * (sequential.repeatedInterval). Undefined when either stopped at a look: its verdict stays at
+ * the look it stopped at.
+ */
+export function passesReached(a: ReachedSide, b: ReachedSide): number | undefined {
+  if (a.stopped === 'settled' || b.stopped === 'settled') return undefined;
+  if (!a.samplesPerPass || !b.samplesPerPass) return undefined;
+  return Math.min(a.samplesPerPass.length, b.samplesPerPass.length);
+}
+
+/** A row as passesReached reads it: its samples per pass, and why it stopped if it did. */
+export interface ReachedSide {
+  samplesPerPass?: readonly number[];
+  stopped?: string;
 }
 
 /**

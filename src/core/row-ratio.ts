@@ -7,7 +7,7 @@
  * passes fall back to the ratio of the two medians with the interval from each median's own
  * (stats.ratioOfMedians, after Price and Bonett), which treats them as independent.
  */
-import { passLogRatios, pairedRatio } from './paired.ts';
+import { passesReached, passLogRatios, pairedRatio } from './paired.ts';
 import type { CaseResult } from './results-schema.ts';
 import { FIRST_LOOK_MIN_PASSES } from './sequential.ts';
 import { ratioOfMedians, type MedianRatio } from './stats.ts';
@@ -41,12 +41,14 @@ function rowPassLogs(num: OkRow, den: OkRow): number[] {
 
 /**
  * median(num) / median(den) per operation with its 95% interval: paired over the passes both rows
- * sampled in when they share at least FIRST_LOOK_MIN_PASSES of them, at the plan's `looks`;
- * else unpaired; null when neither gives an interval.
+ * sampled in when they share at least FIRST_LOOK_MIN_PASSES of them, at the plan's `looks` (the
+ * run's last look when neither row settled at one: paired.passesReached); else unpaired; null
+ * when neither gives an interval.
  */
 export function rowRatio(num: OkRow, den: OkRow, looks: readonly number[] | null): RowRatio | null {
   const logs = rowPassLogs(num, den);
-  const paired = logs.length >= FIRST_LOOK_MIN_PASSES ? pairedRatio(logs, looks) : null;
+  const reached = passesReached(num, den);
+  const paired = logs.length >= FIRST_LOOK_MIN_PASSES ? pairedRatio(logs, looks, reached) : null;
   if (paired) {
     const { ratio, lo, hi, passes } = paired;
     return { ratio, lo, hi, method: 'paired', passes };

@@ -86,15 +86,22 @@ function meanSd(xs: readonly number[], n: number): { mean: number; sd: number } 
  * the passes reach, over the passes up to that look: Student's t at the look's share of alpha.
  * Passes after the look wait for the next one, because an interval at a pass count the plan did
  * not fix is a look it did not plan. Null before the first look.
+ *
+ * `reached`: the run's passes, for a comparison whose rows sampled on to them (none stopped at a
+ * look). Its look is then the run's, over every log it has: passes a row skipped for what its
+ * samples cost, or lost to the budget, say nothing of its values, so the count is not chosen by
+ * the data, and the look's share of alpha still holds. Without it, a comparison whose rows skip
+ * two passes of twelve falls back to the look at nine, at a smaller share of alpha.
  */
 export function repeatedInterval(
   logs: readonly number[],
   looks: readonly number[],
   alpha = 0.05,
+  reached?: number,
 ): RepeatedInterval | null {
-  const look = lookAt(looks, logs.length);
+  const look = lookAt(looks, reached ?? logs.length);
   if (look < 0) return null;
-  const n = looks[look] as number;
+  const n = reached === undefined ? (looks[look] as number) : logs.length;
   if (n < 2) return null;
   const { mean, sd } = meanSd(logs, n);
   const level = alpha * (lookWeights(looks)[look] as number);
@@ -113,12 +120,16 @@ export function repeatedPValue(
   logs: readonly number[],
   looks: readonly number[],
   margin: number,
+  reached?: number,
 ): number {
   const weights = lookWeights(looks);
+  const last = reached === undefined ? -1 : lookAt(looks, reached);
   let p = 1;
-  for (const [k, n] of looks.entries()) {
-    if (n > logs.length) break;
-    if (n < 2) continue;
+  for (const [k, planned] of looks.entries()) {
+    // At the run's look (repeatedInterval's `reached`), every log the comparison has.
+    if (last >= 0 && k > last) break;
+    const n = k === last ? logs.length : planned;
+    if (n > logs.length || n < 2) continue;
     const { mean, sd } = meanSd(logs, n);
     const one =
       sd === 0

@@ -169,6 +169,52 @@ describe('sequential - power and coverage', () => {
     expect(covered / rows).toBeLessThan(0.99);
   });
 
+  it("covers the true ratio at the run's last look in about 95% of 4,000 rows that skip passes for what they cost or lose the last to the budget", () => {
+    const rng = createRng(45);
+    const looks = plannedLooks(12);
+    const rows = 4000;
+    let covered = 0;
+    const widths = { byRun: 0, byCount: 0 };
+    for (let i = 0; i < rows; i++) {
+      const theta = 0.2 * gauss(rng);
+      // Passes the row has: all 12, every 2nd (a costly row), or the first 10 (the budget ran out).
+      const kept = [12, 6, 10][i % 3] as number;
+      const logs = Array.from({ length: kept }, () => 0.1 * gauss(rng) + theta);
+      const r = repeatedInterval(logs, looks, 0.05, 12);
+      if (r !== null && r.lo <= theta && theta <= r.hi) covered++;
+      const byCount = repeatedInterval(logs, looks);
+      widths.byRun += r ? r.hi - r.lo : Infinity;
+      widths.byCount += byCount ? byCount.hi - byCount.lo : Infinity;
+    }
+    report(
+      `the run's last look over every pass a row has: covers the truth in ${covered} of ${rows}`,
+    );
+    expect(covered / rows).toBeGreaterThan(0.95);
+    expect(covered / rows).toBeLessThan(0.995);
+    // Narrower on the whole than the look its pass count alone reaches, which spends less of alpha on fewer passes.
+    report(
+      `mean width ${(widths.byRun / rows).toFixed(3)} against ${(widths.byCount / rows).toFixed(3)}`,
+    );
+    expect(widths.byRun).toBeLessThan(0.9 * widths.byCount);
+  });
+
+  it('takes the last look the run reached with every pass, in the interval and in the p-value alike', () => {
+    const logs = [0.12, 0.09, 0.11, 0.1, 0.13, 0.08, 0.1, 0.12, 0.11, 0.09];
+    const looks = plannedLooks(12);
+    const byCount = repeatedInterval(logs, looks);
+    const byRun = repeatedInterval(logs, looks, 0.05, 12);
+    expect(byCount).toMatchObject({ passes: 9, look: 2 });
+    expect(byRun).toMatchObject({ passes: 10, look: 3 });
+    expect(repeatedPValue(logs, looks, Math.log(1.05), 12)).toBeLessThan(
+      repeatedPValue(logs, looks, Math.log(1.05)),
+    );
+    // A run that reached only its first look takes the first look, over the passes it has.
+    expect(repeatedInterval(logs.slice(0, 4), looks, 0.05, 4)).toMatchObject({
+      passes: 4,
+      look: 0,
+    });
+  });
+
   it('gives a repeated p-value no larger than the one-look p-value needs', () => {
     const logs = [0.12, 0.09, 0.11, 0.1, 0.13, 0.08];
     const oneLook = slowerPValue(logs, 5, null);

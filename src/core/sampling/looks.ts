@@ -16,7 +16,7 @@ import { carryKey } from '../launch.ts';
 import { plannedLooksOf, type Plan } from '../plan.ts';
 import type { CaseResult } from '../results.ts';
 import { isSampling, stopRow, type Row } from '../row.ts';
-import { passLogRatios } from '../paired.ts';
+import { passesReached, passLogRatios, type ReachedSide } from '../paired.ts';
 import { summarize } from '../stats.ts';
 
 /**
@@ -70,12 +70,20 @@ function settledPairs(plan: Plan, rows: readonly LookRow[], browsers: number): S
     if (!b || a.row.state.kind === 'failed') continue;
     const logs = passLogRatios(a.row, b.row);
     const family = pairs.length * browsers;
-    if (pairAtLook(logs, looks, plan.ab?.thresholdPct ?? 5, family).settled) {
+    const reached = passesReached(reachedSide(a.row), reachedSide(b.row));
+    if (pairAtLook(logs, looks, plan.ab?.thresholdPct ?? 5, family, reached).settled) {
       out.add(carryKey(a.id));
       out.add(carryKey(b.id));
     }
   }
   return out;
+}
+
+function reachedSide(row: Row): ReachedSide {
+  return {
+    samplesPerPass: row.samplesPerPass,
+    ...(row.state.kind === 'stopped' ? { stopped: row.state.why } : {}),
+  };
 }
 
 /** The rows every one of whose findings is settled at this look (settles). */
