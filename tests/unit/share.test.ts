@@ -69,6 +69,29 @@ describe('share - the rule', () => {
     expect(at(6, 1, 9000)).toEqual({ take: 1 });
     expect(at(6, 2, 9000)).toBe('done');
   });
+
+  it("shrinks a cheap row's minimum with the run's pace, and leaves a costly row's passes alone", () => {
+    const at = (costMs: number, pace: number | undefined, pass = 2) =>
+      passNeed({
+        passes: 6,
+        pass,
+        n: 6,
+        costMs,
+        shareMs: 1000,
+        ...(pace === undefined ? {} : { pace }),
+      });
+    expect(at(10, undefined)).toEqual({ take: 6 });
+    expect(at(10, 1)).toEqual({ take: 6 });
+    expect(at(10, 0.5)).toEqual({ take: 3 }); // 250 / (6 × 10) − 1 = 3.2
+    expect(at(10, 0.2)).toEqual({ take: 2 });
+    expect(at(10, 0)).toEqual({ take: 2 });
+    // A pace over 1 (time left by other browsers) buys no more than on schedule.
+    expect(at(20, 3)).toEqual(at(20, 1));
+    // A costly row's set-aside passes do not follow the pace: they are its share.
+    expect(at(700, 0.1)).toEqual({ take: 1 });
+    expect(at(2500, 0.1, 2)).toBe('skip');
+    expect(at(2500, 0.1, 3)).toEqual({ take: 1 });
+  });
 });
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -50,6 +50,8 @@ export interface GroupClock {
 export class SamplingPolicy {
   /** With a baseline: the shift the rows share against it, taken again as each group starts a pass. */
   private baselineShift: LogRatio | null = null;
+  /** The run's pace (share.ts), read once at the start of each pass. */
+  private paceOf: { pass: number; pace: number } | null = null;
 
   constructor(private readonly p: PolicyInput) {}
 
@@ -256,7 +258,23 @@ export class SamplingPolicy {
       n: row.samples.length,
       costMs: pass > 1 && row.settledCostMs !== undefined ? row.settledCostMs : live,
       shareMs: this.p.shareMs,
+      pace: this.paceAt(pass),
     };
+  }
+
+  /**
+   * The budget left at the start of this pass over what the passes left were planned to have (the
+   * budget spread evenly over the passes), at most 1; read once a pass, so every group of the pass
+   * sees the same.
+   */
+  private paceAt(pass: number): number {
+    if (this.paceOf?.pass === pass) return this.paceOf.pace;
+    const planned =
+      ((this.p.plan.budgetMs ?? Infinity) * (this.p.passes - pass + 1)) / this.p.passes;
+    const left = this.p.budget.endsAt() - now();
+    const pace = Number.isFinite(planned) && planned > 0 ? Math.min(1, left / planned) : 1;
+    this.paceOf = { pass, pace };
+    return pace;
   }
 
   /** A costly row stops for now, and records what a sample costs against its share (share.ts). */

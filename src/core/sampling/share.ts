@@ -42,6 +42,11 @@ export interface PassShare {
   costMs: number | null;
   /** The row's share of the run's budget, in ms. */
   shareMs: number;
+  /**
+   * The run's pace: the budget left over what the passes left were planned to have, at most 1.
+   * Absent means on schedule.
+   */
+  pace?: number;
 }
 
 export type ShareClass = 'cheap' | 'costly' | 'too costly';
@@ -90,11 +95,14 @@ function costlyPasses(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs'>): numb
  * pass beside a warm-up, PASS_MINIMUM to PASS_MINIMUM_MOST. A comparison is paired by pass, and
  * its interval is over the passes' ratios, whose scatter here was all the samples' own noise
  * (about ±18% a sample in a quiet default Chromium sweep): 2 samples a side left a pass's ratio
- * ±15%, 4 or more ±10%.
+ * ±15%, 4 or more ±10%. Behind schedule (`pace` under 1) the share shrinks with it, so the
+ * minimums of the early passes do not leave the last ones empty: a comparison is decided at the
+ * last planned look its passes reach, and one that misses the run's last pass falls back a look.
  */
-function cheapMinimum(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs'>): number {
+function cheapMinimum(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs' | 'pace'>): number {
   if (s.costMs === null || s.costMs <= 0) return PASS_MINIMUM;
-  const affordable = Math.floor((MINIMUM_PART * s.shareMs) / (s.passes * s.costMs)) - 1;
+  const shareMs = s.shareMs * Math.min(1, Math.max(0, s.pace ?? 1));
+  const affordable = Math.floor((MINIMUM_PART * shareMs) / (s.passes * s.costMs)) - 1;
   return Math.min(PASS_MINIMUM_MOST, Math.max(PASS_MINIMUM, affordable));
 }
 
