@@ -188,7 +188,11 @@ function newSession(
     target.browser ? target.id : null,
     limits,
     {
-      onProgress: () => run.view.update(progressOf(run, browser())),
+      // A page with nothing to sample (every row driven by the sweep) would only tick its clock
+      // over the driven trials' own lines, which say what is happening.
+      onProgress: () => {
+        if (browser().session.progress.samples !== 0) run.view.update(progressOf(run, browser()));
+      },
       onWarning: (text) => {
         if (++browser().warnings <= MAX_WARNINGS_SHOWN)
           run.view.note(`${labelOf(browser())}: warning: ${text}`);
