@@ -13,7 +13,7 @@ import {
   theme,
   titleAndLegend,
 } from './chart-common.ts';
-import { adapterColour } from './colours.ts';
+import { lineDataset } from './colours.ts';
 import {
   axisLines,
   caseKey,
@@ -103,15 +103,7 @@ function scalingConfig(
   return {
     type: 'scatter',
     data: {
-      datasets: lines.map((l) => ({
-        label: l.adapter,
-        data: l.points,
-        showLine: true,
-        borderColor: adapterColour(l.adapter),
-        backgroundColor: adapterColour(l.adapter),
-        borderWidth: 2,
-        pointRadius: 4,
-      })),
+      datasets: lines.map(lineDataset),
     },
     options: {
       ...figureOptions(t),

@@ -15,7 +15,7 @@ import {
   theme,
   titleAndLegend,
 } from './chart-common.ts';
-import { adapterColour } from './colours.ts';
+import { lineDataset } from './colours.ts';
 import { axisLines, type Comparison } from '../model/explorer-model.ts';
 import { formatRate } from '../../core/format.ts';
 import { tabsCaseOf, tabsSuite } from '../../../suites/tabs.ts';
@@ -63,15 +63,7 @@ export class TabsChart implements DrivenChart {
     const config: ChartConfiguration<'scatter', Point[]> = {
       type: 'scatter',
       data: {
-        datasets: lines.map((l) => ({
-          label: l.adapter,
-          data: l.points,
-          showLine: true,
-          borderColor: adapterColour(l.adapter),
-          backgroundColor: adapterColour(l.adapter),
-          borderWidth: 2,
-          pointRadius: 4,
-        })),
+        datasets: lines.map(lineDataset),
       },
       options: {
         ...figureOptions(t),

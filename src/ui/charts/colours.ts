@@ -62,6 +62,20 @@ function hash(text: string): number {
   return h;
 }
 
+/** One store's line of points in its colour, for the charts of a measure against a count (sizes, tabs). */
+export function lineDataset<P>(line: { adapter: string; points: P[] }) {
+  const colour = adapterColour(line.adapter);
+  return {
+    label: line.adapter,
+    data: line.points,
+    showLine: true,
+    borderColor: colour,
+    backgroundColor: colour,
+    borderWidth: 2,
+    pointRadius: 4,
+  };
+}
+
 /** One bar dataset in a colour: the fill a little transparent, so whiskers and grid show through. */
 export function barDataset(label: string, colour: string, data: (number | null)[]) {
   return { label, data, backgroundColor: `${colour}cc`, borderColor: colour, borderWidth: 1 };
