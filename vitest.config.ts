@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import page from './vite.config.ts';
 
@@ -12,6 +13,9 @@ export default mergeConfig(
       // Some tests start the CLI as a child process (node with tsx), which takes seconds on a busy
       // 2-core machine: a limit of 5 s failed them there while nothing was wrong. No test asserts a time.
       testTimeout: 60_000,
+      // A worker per core, not vitest's cores − 1 (one worker on a 2-core machine): many tests
+      // wait on real timers or child processes, and a second worker fills that time.
+      maxWorkers: availableParallelism(),
     },
   }),
 );
