@@ -67,6 +67,31 @@ const rowOf = (cases: CaseResult[], adapter: string) =>
   cases.find((c) => c.adapter === adapter) as CaseResult;
 
 describe('runner - A against B', () => {
+  it('reads an A/A whose second sample of each round is 10% slower as the same store: the balanced order cancels position', async () => {
+    // The same store on both sides (X against X@twin); whichever side goes second in a round is
+    // slowed by what the first left behind. Only the order can then make A and B differ.
+    let calls = 0;
+    const positional = defineCase({
+      id: 'p',
+      title: 'p',
+      needs: [],
+      operations: () => 1,
+      run: (ctx) => 10 * (calls++ % 2 === 1 ? 1.1 : 1) * (ctx.rng.next() < 0.5 ? 0.995 : 1.005),
+    });
+    const { cases, order } = await abRun([positional]);
+    const a = rowOf(cases, 'a');
+    const b = rowOf(cases, 'b');
+    const rounds = order[0]?.rounds ?? [];
+    expect(rounds.every((r) => r.length === 2)).toBe(true);
+    const r = pairOf(a, b);
+    expect(r).not.toBeNull();
+    expect(r!.lo).toBeLessThanOrEqual(1);
+    expect(r!.hi).toBeGreaterThanOrEqual(1);
+    // No bias beyond its interval, and the interval itself within ±5%: the verdict is same.
+    expect(r!.lo).toBeGreaterThan(0.95);
+    expect(r!.hi).toBeLessThan(1.05);
+  });
+
   it('samples A and B as adjacent pairs in balanced order in every pass, and stops them together', async () => {
     const { cases, order } = await abRun([timed('c')]);
     const a = rowOf(cases, 'a');
