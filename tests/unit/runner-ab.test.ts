@@ -76,7 +76,10 @@ describe('runner - A against B', () => {
       title: 'p',
       needs: [],
       operations: () => 1,
-      run: (ctx) => 10 * (calls++ % 2 === 1 ? 1.1 : 1) * (ctx.rng.next() < 0.5 ? 0.995 : 1.005),
+      run: (ctx) =>
+        Promise.resolve(
+          10 * (calls++ % 2 === 1 ? 1.1 : 1) * (ctx.rng.next() < 0.5 ? 0.995 : 1.005),
+        ),
     });
     const { cases, order } = await abRun([positional]);
     const a = rowOf(cases, 'a');
