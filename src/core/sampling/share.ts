@@ -84,9 +84,20 @@ export function ladderPasses(count: number, passes: number): number[] {
   return rung(step);
 }
 
-/** The passes a costly row samples in: as many as COSTLY_SHARES of its share pay for, MIN_PASSES at the least. */
-function costlyPasses(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs'>): number[] {
-  const affordable = Math.floor((COSTLY_SHARES * s.shareMs) / Math.max(1e-9, s.costMs ?? 0));
+/** The row's share scaled by the run's pace, never above the share itself. */
+function pacedShare(s: Pick<PassShare, 'shareMs' | 'pace'>): number {
+  return s.shareMs * Math.min(1, Math.max(0, s.pace ?? 1));
+}
+
+/**
+ * The passes a costly row samples in: as many as COSTLY_SHARES of its share pay for, MIN_PASSES
+ * at the least. Behind schedule (`pace` under 1) they thin to a sparser rung of the ladder, a
+ * subset of the passes it had, so the run's cheap rows keep their minimum to the last pass: in a
+ * three-engine default sweep at full count, the costly rows' set-aside passes had left the cheap
+ * rows no sample after pass 4.
+ */
+function costlyPasses(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs' | 'pace'>): number[] {
+  const affordable = Math.floor((COSTLY_SHARES * pacedShare(s)) / Math.max(1e-9, s.costMs ?? 0));
   return ladderPasses(Math.max(MIN_PASSES, affordable), s.passes);
 }
 
@@ -101,8 +112,7 @@ function costlyPasses(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs'>): numb
  */
 function cheapMinimum(s: Pick<PassShare, 'passes' | 'costMs' | 'shareMs' | 'pace'>): number {
   if (s.costMs === null || s.costMs <= 0) return PASS_MINIMUM;
-  const shareMs = s.shareMs * Math.min(1, Math.max(0, s.pace ?? 1));
-  const affordable = Math.floor((MINIMUM_PART * shareMs) / (s.passes * s.costMs)) - 1;
+  const affordable = Math.floor((MINIMUM_PART * pacedShare(s)) / (s.passes * s.costMs)) - 1;
   return Math.min(PASS_MINIMUM_MOST, Math.max(PASS_MINIMUM, affordable));
 }
 
