@@ -13,7 +13,7 @@ import {
   type Carry,
   type LaunchOrder,
 } from '../../src/core/launch.ts';
-import { defaultLaunches } from '../../src/core/launch-budget.ts';
+import { defaultLaunches, launchShare } from '../../src/core/launch-budget.ts';
 import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan.ts';
 import { validateResults, type CaseResult } from '../../src/core/results.ts';
 import { runPlan, type RunEvent } from '../../src/core/runner.ts';
@@ -90,6 +90,33 @@ const okRow = (cases: CaseResult[], adapter: string) => {
     throw new Error(`expected an ok row for ${adapter}, got ${r?.status ?? 'none'}`);
   return r;
 };
+
+describe('launchShare', () => {
+  const base = { budgetMs: 120_000, launches: 12, ended: 0, endedUsedMs: 0, open: 3 };
+  it("gives a launch what its own browser's budget has left over its launches to come", () => {
+    expect(launchShare({ ...base, launchesLeft: 12, usedMs: 0 })).toBe(10_000);
+    // Its first launch ran 14 s over: its later ones take less, whatever the other browsers did.
+    expect(launchShare({ ...base, launchesLeft: 11, usedMs: 24_000 })).toBeCloseTo(96_000 / 11, 6);
+    expect(launchShare({ ...base, launchesLeft: 2, usedMs: 130_000 })).toBe(0);
+  });
+
+  it("shares out what browsers that ended left unused, at most twice a launch's even share", () => {
+    // One browser ended having used 40 s of its 120: its 80 s go half to each of the two open.
+    expect(
+      launchShare({
+        ...base,
+        launchesLeft: 6,
+        usedMs: 60_000,
+        ended: 1,
+        endedUsedMs: 40_000,
+        open: 2,
+      }),
+    ).toBeCloseTo((60_000 + 40_000) / 6, 6);
+    expect(
+      launchShare({ ...base, launchesLeft: 1, usedMs: 0, ended: 2, endedUsedMs: 0, open: 1 }),
+    ).toBe(20_000);
+  });
+});
 
 describe('defaultLaunches', () => {
   it('gives each pass a launch while each gets 15 s of the budget, and one launch without a budget', () => {

@@ -7,6 +7,7 @@
 import { PAGE_QUERY } from '../../../core/collector.ts';
 import { errorMessage } from '../../../core/errors.ts';
 import { carryKey, checkCarry, type Carry } from '../../../core/launch.ts';
+import { launchShare } from '../../../core/launch-budget.ts';
 import { passesOf, planToQuery, type Plan } from '../../../core/plan.ts';
 import type { CaseResult } from '../../../core/results.ts';
 import { carriedResult } from '../../../core/row.ts';
@@ -241,23 +242,18 @@ function setOrder(
       : undefined;
 }
 
-/** A launch may take at most this many times its even share: the rest of a pool left by browsers that ended early is saved. */
-const POOL_STRETCH = 2;
-
-/**
- * A launch's share of the sweep's budget: every browser's budget is one pool, and what is left
- * of it goes evenly to the launches still to come of every browser still open, at most
- * POOL_STRETCH times a launch's even share of one browser's budget. A browser whose rows all
- * settled early leaves its launches to the browsers still undecided.
- */
+/** A launch's share of the budget (launch-budget.launchShare): its browser's, and what ended browsers left. */
 function budgetOf(run: SweepRun, b: BrowserRun, others: readonly BrowserRun[]): number {
-  const budgetMs = run.plan.budgetMs ?? 0;
-  const launches = run.launchPlan.length;
-  const browsers = [b, ...others.filter((o) => o !== b)];
-  const pool = budgetMs * run.targets.length;
-  const used = run.spentMs + browsers.reduce((sum, o) => sum + o.across.budgetUsedMs, 0);
-  const still = browsers.reduce((sum, o) => sum + Math.max(1, launches - o.launched), 0);
-  return Math.min((POOL_STRETCH * budgetMs) / launches, Math.max(0, pool - used) / still);
+  const open = 1 + others.filter((o) => o !== b).length;
+  return launchShare({
+    budgetMs: run.plan.budgetMs ?? 0,
+    launches: run.launchPlan.length,
+    launchesLeft: run.launchPlan.length - b.launched,
+    usedMs: b.across.budgetUsedMs,
+    ended: run.targets.length - open,
+    endedUsedMs: run.spentMs,
+    open,
+  });
 }
 
 /** What a launch's end means: go on with its carry, or end the browser's run. */
