@@ -140,11 +140,19 @@ interface Ran {
 }
 
 /** `npx storebench ...` in the project, in a process group of its own, killed when it overruns. */
+/**
+ * A store author's shell: without npm's own variables. Under `npm test` they name this repository
+ * (npm_config_local_prefix), and npx then looks for storebench here instead of in the project.
+ */
+const AUTHOR_ENV: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$)/i.test(k)),
+);
+
 function storebench(args: readonly string[], timeoutMs: number): Promise<Ran> {
   const child = spawn('npx', ['--no-install', 'storebench', ...args], {
     cwd: project,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CI: '1' },
+    env: { ...AUTHOR_ENV, CI: '1' },
     detached: true,
   });
   let stdout = '';
@@ -190,7 +198,7 @@ test.beforeAll(() => {
   execFileSync(
     'npm',
     ['install', '--save-dev', `./${tarball}`, '--prefer-offline', '--no-audit', '--no-fund'],
-    { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], env: AUTHOR_ENV },
   );
   // The store's repository, storebench among its devDependencies: two commits of its store, a
   // linear search first, a binary search after it.
@@ -404,7 +412,11 @@ test('installed - the other commands run from the package: browsers, study, merg
   expect(compare.stdout).toContain('sortedstore');
   const sub = join(project, 'starter');
   mkdirSync(sub);
-  const init = spawn('npx', ['--no-install', 'storebench', 'init'], { cwd: sub, stdio: 'ignore' });
+  const init = spawn('npx', ['--no-install', 'storebench', 'init'], {
+    cwd: sub,
+    stdio: 'ignore',
+    env: AUTHOR_ENV,
+  });
   expect(await new Promise((ok) => init.on('close', ok))).toBe(0);
   expect(readFileSync(join(sub, 'bench', 'storebench-adapter.ts'), 'utf8')).toContain(
     "import type { Doc, StoreAdapter } from 'storebench';",

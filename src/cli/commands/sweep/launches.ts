@@ -62,7 +62,7 @@ export type BrowserEnded = (b: BrowserRun, end: RunEnd) => Promise<void>;
 export async function runBrowsers(run: SweepRun, ended: BrowserEnded): Promise<void> {
   const open = new Map<Target, { b: BrowserRun; carry: Carry | null }>();
   const ticker = setInterval(() => {
-    if (run.browser) run.view.update(progressOf(run, run.browser));
+    if (run.browser && samplesInPage(run.browser)) run.view.update(progressOf(run, run.browser));
   }, 1000);
   try {
     for (const [k, range] of run.launchPlan.entries()) {
@@ -87,6 +87,15 @@ export async function runBrowsers(run: SweepRun, ended: BrowserEnded): Promise<v
     clearInterval(ticker);
     run.browser = undefined;
   }
+}
+
+/**
+ * Whether the browser's page has samples to take (or has not said yet). A page with none, every
+ * row driven by the sweep, would only tick its clock over the driven trials' own lines, which say
+ * what is happening.
+ */
+function samplesInPage(b: BrowserRun): boolean {
+  return b.session.progress.samples !== 0;
 }
 
 /** The budget a browser's launches used: those before its last, and its last so far. */
@@ -189,10 +198,8 @@ function newSession(
     target.browser ? target.id : null,
     limits,
     {
-      // A page with nothing to sample (every row driven by the sweep) would only tick its clock
-      // over the driven trials' own lines, which say what is happening.
       onProgress: () => {
-        if (browser().session.progress.samples !== 0) run.view.update(progressOf(run, browser()));
+        if (samplesInPage(browser())) run.view.update(progressOf(run, browser()));
       },
       onWarning: (text) => {
         if (++browser().warnings <= MAX_WARNINGS_SHOWN)
