@@ -98,10 +98,19 @@ function samplesInPage(b: BrowserRun): boolean {
   return b.session.progress.samples !== 0;
 }
 
+/**
+ * When a browser's last launch ended, until its next one starts: the browsers take their launches
+ * in turn, and the others' launches in between are not this one's time. Counted up to the next
+ * launch's start instead, each browser of a three-engine default sweep was charged the others'
+ * launches too, and the first of them ran out of budget by its third pass.
+ */
+const launchEnds = new WeakMap<BrowserRun, number>();
+
 /** The budget a browser's launches used: those before its last, and its last so far. */
 function usedBy(b: BrowserRun): number {
   const started = b.session.progress.startedAt;
-  return b.across.budgetUsedMs + (started === null ? 0 : Date.now() - started);
+  const end = launchEnds.get(b) ?? Date.now();
+  return b.across.budgetUsedMs + (started === null ? 0 : Math.max(0, end - started));
 }
 
 /** One launch of a browser: its share of the budget, the drive, and what its end means. */
@@ -126,8 +135,10 @@ async function oneLaunch(
   b.launched++;
   try {
     const end = await b.target.drive(b.url, b.session, run.stop.closing.signal, driveHooks(run, b));
+    launchEnds.set(b, Date.now());
     return afterLaunch(run, b, end, range.last);
   } finally {
+    launchEnds.set(b, launchEnds.get(b) ?? Date.now());
     b.order = undefined;
   }
 }
@@ -218,6 +229,7 @@ function nextLaunch(run: SweepRun, b: BrowserRun): void {
   b.across.samplesBefore += p.samplesDone;
   b.across.rowsBefore = p.rowsDone;
   b.across.budgetUsedMs = usedBy(b);
+  launchEnds.delete(b);
   b.session = newSession(run, b.target, () => b, b.launched + 1);
 }
 
