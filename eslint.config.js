@@ -13,6 +13,8 @@ export default tseslint.config(
       'playwright-report/',
       'results/',
       'public/',
+      // The declarations npm pack writes (prepack), as the tarball's end-to-end test runs it.
+      'types/',
     ],
   },
   js.configs.recommended,
