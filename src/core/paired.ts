@@ -85,12 +85,7 @@ export function pairedRatio(
 ): PairedRatio | null {
   const looks = looksFor(planned, logs.length);
   if (logs.length < PAIRED_MIN_PASSES) return null;
-  const r = repeatedInterval(
-    logs,
-    looks,
-    0.05,
-    planned && planned.length > 1 ? reached : undefined,
-  );
+  const r = repeatedInterval(logs, looks, 0.05, reached);
   if (!r) return null;
   const n = r.passes;
   let ss = 0;
@@ -157,7 +152,7 @@ export function slowerPValue(
     logs,
     looksFor(planned, logs.length),
     Math.log1p(thresholdPct / 100),
-    planned && planned.length > 1 ? reached : undefined,
+    reached,
   );
 }
 

@@ -135,10 +135,9 @@ async function oneLaunch(
   b.launched++;
   try {
     const end = await b.target.drive(b.url, b.session, run.stop.closing.signal, driveHooks(run, b));
-    launchEnds.set(b, Date.now());
     return afterLaunch(run, b, end, range.last);
   } finally {
-    launchEnds.set(b, launchEnds.get(b) ?? Date.now());
+    launchEnds.set(b, Date.now());
     b.order = undefined;
   }
 }
