@@ -20,6 +20,21 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/ab-chromium.json', import.meta
 
 const results = (page: Page) =>
   page.locator('section[aria-labelledby=results-heading] [data-testid=ab-view]');
+/**
+ * The boxes of a line's parts, read in one step: the explorer redraws its view as files and served
+ * names arrive, and two separate reads could straddle a redraw (one then finds a detached node).
+ */
+const boxes = (line: Locator, parts: readonly [string, string]) =>
+  line.evaluate((el, selectors) => {
+    const box = (s: string) => {
+      const part = el.querySelector(s);
+      if (!part) throw new Error(`the line has no ${s}`);
+      const r = part.getBoundingClientRect();
+      return { x: r.x, y: r.y, height: r.height };
+    };
+    return [box(selectors[0]), box(selectors[1])] as const;
+  }, parts);
+
 const explorer = (page: Page) => page.locator('#explorer-panel [data-testid=ab-view]');
 
 /**
@@ -142,9 +157,8 @@ async function expectForest(view: Locator, doc: ResultsFile): Promise<void> {
     await expect(table.nth(i).locator('td[data-label=Passes]')).toHaveText(String(ratio.passes));
     await expect(table.nth(i).locator('td[data-label=Verdict]')).toContainText('slower');
     // The point sits right of the line at ×1, as B/A > 1 says.
-    const one = await line.locator('.forest-one').boundingBox();
-    const point = await line.locator('.forest-point').boundingBox();
-    expect(point!.x).toBeGreaterThan(one!.x);
+    const [one, point] = await boxes(line, ['.forest-one', '.forest-point']);
+    expect(point.x).toBeGreaterThan(one.x);
   }
   const verdict = view.locator('[data-testid=ab-verdict]');
   await expect(verdict).toHaveAttribute('data-code', 'slower');
@@ -318,9 +332,8 @@ test.describe('A against B', () => {
     await expect(view.locator('.forest-line:not(.forest-axis)')).not.toHaveCount(0);
     // On a phone each label stands above its bar.
     const line = view.locator('.forest-line:not(.forest-axis)').first();
-    const label = await line.locator('.forest-label').boundingBox();
-    const track = await line.locator('.forest-track').boundingBox();
-    expect(label!.y + label!.height).toBeLessThanOrEqual(track!.y + 0.5);
+    const [label, track] = await boxes(line, ['.forest-label', '.forest-track']);
+    expect(label.y + label.height).toBeLessThanOrEqual(track.y + 0.5);
     await expectFits(page, view);
     await view.screenshot({ path: info.outputPath('ab-explorer-390.png') });
     // The form's pair fits too.
