@@ -10,7 +10,15 @@
 import { expect, test } from '@playwright/test';
 import { Ajv } from 'ajv';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { marked } from 'marked';
@@ -139,7 +147,6 @@ interface Ran {
   stderr: string;
 }
 
-/** `npx storebench ...` in the project, in a process group of its own, killed when it overruns. */
 /**
  * A store author's shell: without npm's own variables. Under `npm test` they name this repository
  * (npm_config_local_prefix), and npx then looks for storebench here instead of in the project.
@@ -148,8 +155,13 @@ const AUTHOR_ENV: NodeJS.ProcessEnv = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$)/i.test(k)),
 );
 
+/**
+ * `npx storebench ...` in the project, in a process group of its own, killed when it overruns.
+ * `--prefix` names the project as npm's local prefix, which npm otherwise finds by walking up from
+ * the working directory (past a parent's workspaces too): the test must not hang on what lies above.
+ */
 function storebench(args: readonly string[], timeoutMs: number): Promise<Ran> {
-  const child = spawn('npx', ['--no-install', 'storebench', ...args], {
+  const child = spawn('npx', ['--prefix', project, '--no-install', 'storebench', ...args], {
     cwd: project,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...AUTHOR_ENV, CI: '1' },
@@ -200,6 +212,11 @@ test.beforeAll(() => {
     ['install', '--save-dev', `./${tarball}`, '--prefer-offline', '--no-audit', '--no-fund'],
     { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], env: AUTHOR_ENV },
   );
+  const bin = join(project, 'node_modules', '.bin');
+  expect(
+    existsSync(join(bin, 'storebench')),
+    `npm install linked no storebench bin; node_modules/.bin holds: ${existsSync(bin) ? readdirSync(bin).join(', ') : 'nothing'}`,
+  ).toBe(true);
   // The store's repository, storebench among its devDependencies: two commits of its store, a
   // linear search first, a binary search after it.
   writeFileSync(join(project, '.gitignore'), 'node_modules/\n*.tgz\nout*/\n*.md\n');
@@ -413,7 +430,7 @@ test('installed - the other commands run from the package: browsers, study, merg
   expect(compare.stdout).toContain('sortedstore');
   const sub = join(project, 'starter');
   mkdirSync(sub);
-  const init = spawn('npx', ['--no-install', 'storebench', 'init'], {
+  const init = spawn('npx', ['--prefix', project, '--no-install', 'storebench', 'init'], {
     cwd: sub,
     stdio: 'ignore',
     env: AUTHOR_ENV,
