@@ -16,14 +16,21 @@ import {
  * only its patched WebKit and cannot drive a stock WebKitGTK or Safari (docs/browsers.md, "Browsers on this kind of machine"). Stock
  * WebKitGTK still runs in CI, through the sweep's WebDriver driver (tests/e2e/sweep.spec.ts).
  *
- * Some tests run once, in the first project, rather than once per engine: the sweep tests
- * (sweep*.spec.ts, study.spec.ts) start browsers of their own, all three engines among them, in a child
- * process; the explorer test reads results files and draws them, which exercises no storage
- * engine and would only repeat itself.
+ * Some tests run once rather than once per engine:
+ * - the CLI tests (sweep*.spec.ts, study.spec.ts) start browsers of their own, all three engines
+ *   among them, in a child process; they are the `cli` project, with Chromium for the pages they
+ *   open themselves;
+ * - the explorer test reads results files and draws them, which exercises no storage engine and
+ *   would only repeat itself: it runs in the first engine.
+ *
+ * Two workers, one per project at most: the CLI tests spend most of their time waiting on
+ * browsers, budgets and kill trials, and the page tests of the engines run beside them. A project
+ * never runs two files at once, so no two sweeps share the machine.
  */
 // E2E_PORT lets two checkouts run their end-to-end tests side by side without reusing each other's server.
 const PORT = Number(process.env.E2E_PORT ?? 5179);
-const ONCE = [/sweep[^/]*\.spec\.ts$/, /study\.spec\.ts$/, /explorer\.spec\.ts$/];
+const CLI = [/sweep[^/]*\.spec\.ts$/, /study\.spec\.ts$/];
+const FIRST_ENGINE_ONLY = [/explorer\.spec\.ts$/];
 
 function project(
   name: 'chromium' | 'firefox' | 'webkit',
@@ -33,6 +40,7 @@ function project(
   const { executablePath, args, channel } = b.playwright;
   return {
     name,
+    workers: 1,
     use: {
       browserName: name,
       ...(channel ? { channel } : {}),
@@ -41,22 +49,23 @@ function project(
   };
 }
 
-const found = [
-  project('chromium', findChromium()),
-  project('firefox', findFirefox()),
-  project('webkit', findWebKit()),
-].filter((p): p is PlaywrightTestProject => p !== null);
+const chromium = project('chromium', findChromium());
+const engines = [chromium, project('firefox', findFirefox()), project('webkit', findWebKit())]
+  .filter((p): p is PlaywrightTestProject => p !== null)
+  .map((p, i) => ({ ...p, testIgnore: i === 0 ? CLI : [...CLI, ...FIRST_ENGINE_ONLY] }));
+// The CLI tests open their reports in Chromium, which every sweep needs anyway.
+const cli: PlaywrightTestProject[] = chromium ? [{ ...chromium, name: 'cli', testMatch: CLI }] : [];
 // With no browser at all, a bare project makes Playwright say which browser to install.
 const projects =
-  found.length > 0
-    ? found.map((p, i) => (i === 0 ? p : { ...p, testIgnore: ONCE }))
+  engines.length > 0
+    ? [...cli, ...engines]
     : [{ name: 'chromium', use: { browserName: 'chromium' as const } }];
 
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 120_000,
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'off' },
