@@ -13,7 +13,7 @@ export interface Source {
   /** Title and author as published. */
   title: string;
   author: string;
-  /** As precise as the source gives it: 2014-04-19, 2023, ... */
+  /** As precise as the source gives it: a day, a month or a year. */
   date: string;
   /** Null where the page could not be found again; `note` then says so. */
   url: string | null;
