@@ -27,7 +27,10 @@ test('sweep in-flight - no collector request overlaps a timed sample', async ({ 
   const messages: string[] = [];
   const token = 'inflight-test-token';
   try {
+    const nodeEnv = process.env.NODE_ENV;
     await buildPage(REPO_ROOT, dist);
+    // The build leaves the process as it found it: Vite alone would set NODE_ENV to production.
+    expect(process.env.NODE_ENV).toBe(nodeEnv);
     const server = await startServer({
       root: dist,
       collector: {

@@ -9,7 +9,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { Ajv } from 'ajv';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -148,11 +148,13 @@ interface Ran {
 }
 
 /**
- * A store author's shell: without npm's own variables. Under `npm test` they name this repository
- * (npm_config_local_prefix), and npx then looks for storebench here instead of in the project.
+ * A store author's shell: without npm's own variables, and without NODE_ENV. Under `npm test` npm's variables
+ * name this repository (npm_config_local_prefix), and npx then looks for storebench here instead
+ * of in the project; NODE_ENV=production, which a Vite build in this process once left behind,
+ * makes npm install no devDependencies ("up to date", and no storebench).
  */
 const AUTHOR_ENV: NodeJS.ProcessEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$)/i.test(k)),
+  Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$|NODE_ENV$)/i.test(k)),
 );
 
 /**
@@ -207,15 +209,15 @@ test.beforeAll(() => {
     join(project, 'package.json'),
     JSON.stringify({ name: 'a-store', private: true, type: 'module' }, null, 2),
   );
-  execFileSync(
+  const installed = spawnSync(
     'npm',
     ['install', '--save-dev', `./${tarball}`, '--prefer-offline', '--no-audit', '--no-fund'],
-    { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], env: AUTHOR_ENV },
+    { cwd: project, encoding: 'utf8', env: AUTHOR_ENV },
   );
   const bin = join(project, 'node_modules', '.bin');
   expect(
     existsSync(join(bin, 'storebench')),
-    `npm install linked no storebench bin; node_modules/.bin holds: ${existsSync(bin) ? readdirSync(bin).join(', ') : 'nothing'}`,
+    `npm install (exit ${installed.status}) linked no storebench bin in ${project}: it holds ${readdirSync(project).join(', ')}\n${installed.stdout}\n${installed.stderr}`,
   ).toBe(true);
   // The store's repository, storebench among its devDependencies: two commits of its store, a
   // linear search first, a binary search after it.

@@ -52,7 +52,15 @@ export async function buildPage(
     worker: { rolldownOptions: { checks: { bundlerTimings: false } }, plugins },
     plugins: plugins(),
   } satisfies InlineConfig) as InlineConfig;
-  await build(merged);
+  // Vite sets NODE_ENV to production for the whole process when it is unset, and every process
+  // started after it would inherit that (npm then installs no devDependencies).
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    await build(merged);
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   const dist = outDir;
   if (!distExists(dist))
     throw new Error(
