@@ -32,14 +32,18 @@ export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseR
   browser.stopOn(run.signal);
   const samples: QuotaSample[] = [];
   try {
-    const page = await browser.start(run.pageUrl);
-    if (run.how.engine === 'chromium') {
-      const cdp = await browser.devtools(page);
-      await cdp.send('Storage.overrideQuotaForOrigin', {
+    // Chromium's quota goes on before the page exists, so nothing of the origin's storage opens
+    // under the default quota first; the DevTools session stays open on the blank tab, as the
+    // override ends with it.
+    const blank = await browser.start('about:blank');
+    if (run.how.engine === 'chromium')
+      await (
+        await browser.devtools(blank)
+      ).send('Storage.overrideQuotaForOrigin', {
         origin: new URL(run.pageUrl).origin,
         quotaSize: quotaBytes,
       });
-    }
+    const page = await browser.newPage(run.pageUrl);
     for (let s = 0; s < fills && !run.signal.aborted; s++) {
       run.onProgress(`quota ${row.adapter}: fill ${s + 1} of ${fills}`);
       const request = {
