@@ -18,18 +18,20 @@ import {
  *
  * Some tests run once rather than once per engine:
  * - the CLI tests (sweep*.spec.ts, study.spec.ts) start browsers of their own, all three engines
- *   among them, in a child process; they are the `cli` project, with Chromium for the pages they
- *   open themselves;
+ *   among them, in a child process; they are the `cli` and `cli-xvfb` projects, with Chromium for
+ *   the pages they open themselves;
  * - the explorer test reads results files and draws them, which exercises no storage engine and
  *   would only repeat itself: it runs in the first engine.
  *
- * Two workers, one per project at most: the CLI tests spend most of their time waiting on
- * browsers, budgets and kill trials, and the page tests of the engines run beside them. A project
- * never runs two files at once, so no two sweeps share the machine.
+ * Two workers, each project one file at a time: the CLI tests spend most of their time waiting on
+ * browsers, budgets and kill trials, and other tests run beside them. `cli-xvfb` holds the CLI
+ * tests that start WebKitGTK, under Xvfb, so that no two of them do at once: `xvfb-run -a` takes
+ * the first display number free when it looks, and two at once can take the same one.
  */
 // E2E_PORT lets two checkouts run their end-to-end tests side by side without reusing each other's server.
 const PORT = Number(process.env.E2E_PORT ?? 5179);
 const CLI = [/sweep[^/]*\.spec\.ts$/, /study\.spec\.ts$/];
+const CLI_XVFB = [/sweep\.spec\.ts$/, /sweep-crash\.spec\.ts$/, /sweep-remote\.spec\.ts$/];
 const FIRST_ENGINE_ONLY = [/explorer\.spec\.ts$/];
 
 function project(
@@ -54,7 +56,12 @@ const engines = [chromium, project('firefox', findFirefox()), project('webkit', 
   .filter((p): p is PlaywrightTestProject => p !== null)
   .map((p, i) => ({ ...p, testIgnore: i === 0 ? CLI : [...CLI, ...FIRST_ENGINE_ONLY] }));
 // The CLI tests open their reports in Chromium, which every sweep needs anyway.
-const cli: PlaywrightTestProject[] = chromium ? [{ ...chromium, name: 'cli', testMatch: CLI }] : [];
+const cli: PlaywrightTestProject[] = chromium
+  ? [
+      { ...chromium, name: 'cli', testMatch: CLI, testIgnore: CLI_XVFB },
+      { ...chromium, name: 'cli-xvfb', testMatch: CLI_XVFB },
+    ]
+  : [];
 // With no browser at all, a bare project makes Playwright say which browser to install.
 const projects =
   engines.length > 0
