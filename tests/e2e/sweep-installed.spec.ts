@@ -148,22 +148,21 @@ interface Ran {
 }
 
 /**
- * A store author's shell: without npm's own variables, and without NODE_ENV. Under `npm test` npm's variables
- * name this repository (npm_config_local_prefix), and npx then looks for storebench here instead
- * of in the project; NODE_ENV=production, which a Vite build in this process once left behind,
- * makes npm install no devDependencies ("up to date", and no storebench).
+ * A store author's shell: without npm's own variables, and without NODE_ENV. Under `npm test`,
+ * npm's variables name this repository (npm_config_local_prefix), and npx then looks for
+ * storebench here instead of in the project; NODE_ENV=production (which a Vite build in this
+ * process once left behind) makes npm install no devDependencies: "up to date", and no storebench.
  */
 const AUTHOR_ENV: NodeJS.ProcessEnv = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$|NODE_ENV$)/i.test(k)),
 );
 
 /**
- * `npx storebench ...` in the project, in a process group of its own, killed when it overruns.
- * `--prefix` names the project as npm's local prefix, which npm otherwise finds by walking up from
- * the working directory (past a parent's workspaces too): the test must not hang on what lies above.
+ * `npx storebench ...` in the project, as its author types it, in a process group of its own,
+ * killed when it overruns.
  */
 function storebench(args: readonly string[], timeoutMs: number): Promise<Ran> {
-  const child = spawn('npx', ['--prefix', project, '--no-install', 'storebench', ...args], {
+  const child = spawn('npx', ['--no-install', 'storebench', ...args], {
     cwd: project,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...AUTHOR_ENV, CI: '1' },
@@ -432,7 +431,7 @@ test('installed - the other commands run from the package: browsers, study, merg
   expect(compare.stdout).toContain('sortedstore');
   const sub = join(project, 'starter');
   mkdirSync(sub);
-  const init = spawn('npx', ['--prefix', project, '--no-install', 'storebench', 'init'], {
+  const init = spawn('npx', ['--no-install', 'storebench', 'init'], {
     cwd: sub,
     stdio: 'ignore',
     env: AUTHOR_ENV,
