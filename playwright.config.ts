@@ -7,19 +7,20 @@ import {
 } from './src/cli/drivers/discovery.ts';
 
 /**
- * One project per engine, so `npx playwright test --project=firefox` runs the end-to-end tests
- * in that engine. Browsers come from discovery (src/cli/drivers/discovery.ts), as for the sweep:
+ * One project per engine, so `npx playwright test --project=firefox` runs the page's end-to-end
+ * tests in that engine. Browsers come from discovery (src/cli/drivers/discovery.ts), as for the sweep:
  * Playwright's own builds where installed, otherwise Debian's Chromium and a stock Firefox over
  * WebDriver BiDi (channel moz-firefox).
  *
  * WebKit is a project only when Playwright's own WebKit build is installed: Playwright drives
- * only its patched WebKit and cannot drive a stock WebKitGTK or Safari (docs/browsers.md, "Browsers on this kind of machine"). Stock
- * WebKitGTK still runs in CI, through the sweep's WebDriver driver (tests/e2e/sweep.spec.ts).
+ * only its patched WebKit and cannot drive a stock WebKitGTK or Safari (docs/browsers.md,
+ * "Browsers on this kind of machine"). Stock WebKitGTK still runs in CI, through the sweep's
+ * WebDriver driver (tests/e2e/sweep.spec.ts).
  *
  * Some tests run once rather than once per engine:
  * - the CLI tests (sweep*.spec.ts, study.spec.ts) start browsers of their own, all three engines
- *   among them, in a child process; they are the `cli` and `cli-xvfb` projects, with Chromium for
- *   the pages they open themselves;
+ *   among them, in a child process; they are the `cli` and `cli-xvfb` projects, with the first
+ *   engine found (Chromium here) for the pages they open themselves;
  * - the explorer test reads results files and draws them, which exercises no storage engine and
  *   would only repeat itself: it runs in the first engine.
  *
@@ -51,15 +52,20 @@ function project(
   };
 }
 
-const chromium = project('chromium', findChromium());
-const engines = [chromium, project('firefox', findFirefox()), project('webkit', findWebKit())]
-  .filter((p): p is PlaywrightTestProject => p !== null)
-  .map((p, i) => ({ ...p, testIgnore: i === 0 ? CLI : [...CLI, ...FIRST_ENGINE_ONLY] }));
-// The CLI tests open their reports in Chromium, which every sweep needs anyway.
-const cli: PlaywrightTestProject[] = chromium
+const found = [
+  project('chromium', findChromium()),
+  project('firefox', findFirefox()),
+  project('webkit', findWebKit()),
+].filter((p): p is PlaywrightTestProject => p !== null);
+const engines = found.map((p, i) => ({
+  ...p,
+  testIgnore: i === 0 ? CLI : [...CLI, ...FIRST_ENGINE_ONLY],
+}));
+const first = found[0];
+const cli: PlaywrightTestProject[] = first
   ? [
-      { ...chromium, name: 'cli', testMatch: CLI, testIgnore: CLI_XVFB },
-      { ...chromium, name: 'cli-xvfb', testMatch: CLI_XVFB },
+      { ...first, name: 'cli', testMatch: CLI, testIgnore: CLI_XVFB },
+      { ...first, name: 'cli-xvfb', testMatch: CLI_XVFB },
     ]
   : [];
 // With no browser at all, a bare project makes Playwright say which browser to install.
