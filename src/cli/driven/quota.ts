@@ -11,6 +11,7 @@ import type { CaseResult } from '../../core/results.ts';
 import { resolveSuiteParams } from '../../core/suite.ts';
 import { quotaRecord, quotaRow, quotaSuite, type QuotaSample } from '../../../suites/quota.ts';
 import type { DrivenRun } from './trial.ts';
+import type { Page } from 'playwright-core';
 import { RestartableBrowser } from '../drivers/restartable.ts';
 
 export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseResult> {
@@ -36,13 +37,7 @@ export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseR
     // under the default quota first; the DevTools session stays open on the blank tab, as the
     // override ends with it.
     const blank = await browser.start('about:blank');
-    if (run.how.engine === 'chromium')
-      await (
-        await browser.devtools(blank)
-      ).send('Storage.overrideQuotaForOrigin', {
-        origin: new URL(run.pageUrl).origin,
-        quotaSize: quotaBytes,
-      });
+    if (run.how.engine === 'chromium') await overrideQuota(browser, blank, run.pageUrl, quotaBytes);
     const page = await browser.newPage(run.pageUrl);
     for (let s = 0; s < fills && !run.signal.aborted; s++) {
       run.onProgress(`quota ${row.adapter}: fill ${s + 1} of ${fills}`);
@@ -80,4 +75,21 @@ export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseR
     await browser.dispose();
   }
   return run.signal.aborted ? stoppedRow(row) : quotaRow(row, samples);
+}
+
+/** Chromium's quota for the page's origin, checked: a fill under the default quota finds nothing. */
+async function overrideQuota(
+  browser: RestartableBrowser,
+  tab: Page,
+  pageUrl: string,
+  quotaBytes: number,
+): Promise<void> {
+  const devtools = await browser.devtools(tab);
+  const origin = new URL(pageUrl).origin;
+  await devtools.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: quotaBytes });
+  const { overrideActive, quota } = await devtools.send('Storage.getUsageAndQuota', { origin });
+  if (!overrideActive || quota !== quotaBytes)
+    throw new Error(
+      `Chromium did not take the quota of ${quotaBytes} bytes for ${origin}: it reports ${quota}`,
+    );
 }
