@@ -21,19 +21,42 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/ab-chromium.json', import.meta
 const results = (page: Page) =>
   page.locator('section[aria-labelledby=results-heading] [data-testid=ab-view]');
 /**
- * The boxes of a line's parts, read in one step: the explorer redraws its view as files and served
- * names arrive, and two separate reads could straddle a redraw (one then finds a detached node).
+ * Whether `holds` is true of the boxes of two parts of a line, read in one step, and polled: the
+ * explorer redraws its view as files and served names arrive, so a line read across a redraw is
+ * detached (its boxes all zero) and the check is read again, until it holds or times out.
  */
-const boxes = (line: Locator, parts: readonly [string, string]) =>
-  line.evaluate((el, selectors) => {
-    const box = (s: string) => {
-      const part = el.querySelector(s);
-      if (!part) throw new Error(`the line has no ${s}`);
-      const r = part.getBoundingClientRect();
-      return { x: r.x, y: r.y, height: r.height };
-    };
-    return [box(selectors[0]), box(selectors[1])] as const;
-  }, parts);
+interface Box {
+  x: number;
+  y: number;
+  height: number;
+}
+async function expectBoxes(
+  line: Locator,
+  parts: readonly [string, string],
+  holds: (a: Box, b: Box) => boolean,
+  what: string,
+): Promise<void> {
+  const read = () =>
+    line.evaluate((el, selectors) => {
+      if (!el.isConnected) return null;
+      const box = (s: string) => {
+        const part = el.querySelector(s);
+        if (!part) throw new Error(`the line has no ${s}`);
+        const r = part.getBoundingClientRect();
+        return { x: r.x, y: r.y, height: r.height };
+      };
+      return [box(selectors[0]), box(selectors[1])] as const;
+    }, parts);
+  await expect
+    .poll(
+      async () => {
+        const b = await read();
+        return b !== null && holds(b[0], b[1]);
+      },
+      { message: what },
+    )
+    .toBe(true);
+}
 
 const explorer = (page: Page) => page.locator('#explorer-panel [data-testid=ab-view]');
 
@@ -157,8 +180,12 @@ async function expectForest(view: Locator, doc: ResultsFile): Promise<void> {
     await expect(table.nth(i).locator('td[data-label=Passes]')).toHaveText(String(ratio.passes));
     await expect(table.nth(i).locator('td[data-label=Verdict]')).toContainText('slower');
     // The point sits right of the line at ×1, as B/A > 1 says.
-    const [one, point] = await boxes(line, ['.forest-one', '.forest-point']);
-    expect(point.x).toBeGreaterThan(one.x);
+    await expectBoxes(
+      line,
+      ['.forest-one', '.forest-point'],
+      (one, point) => point.x > one.x,
+      'the point sits right of the line at ×1',
+    );
   }
   const verdict = view.locator('[data-testid=ab-verdict]');
   await expect(verdict).toHaveAttribute('data-code', 'slower');
@@ -332,8 +359,12 @@ test.describe('A against B', () => {
     await expect(view.locator('.forest-line:not(.forest-axis)')).not.toHaveCount(0);
     // On a phone each label stands above its bar.
     const line = view.locator('.forest-line:not(.forest-axis)').first();
-    const [label, track] = await boxes(line, ['.forest-label', '.forest-track']);
-    expect(label.y + label.height).toBeLessThanOrEqual(track.y + 0.5);
+    await expectBoxes(
+      line,
+      ['.forest-label', '.forest-track'],
+      (label, track) => label.y + label.height <= track.y + 0.5,
+      'the label stands above its bar',
+    );
     await expectFits(page, view);
     await view.screenshot({ path: info.outputPath('ab-explorer-390.png') });
     // The form's pair fits too.
