@@ -5,13 +5,13 @@
  * Storage.overrideQuotaForOrigin on the page's origin), then per sample let the page fill a fresh
  * database until a write fails. The profile is removed after the row, whatever happened.
  */
+import type { Page } from 'playwright-core';
 import { stoppedRow } from '../../core/driven.ts';
 import { errorMessage, TimeoutError, withTimeout } from '../../core/errors.ts';
 import type { CaseResult } from '../../core/results.ts';
 import { resolveSuiteParams } from '../../core/suite.ts';
 import { quotaRecord, quotaRow, quotaSuite, type QuotaSample } from '../../../suites/quota.ts';
 import type { DrivenRun } from './trial.ts';
-import type { Page } from 'playwright-core';
 import { RestartableBrowser } from '../drivers/restartable.ts';
 
 export async function quotaRowOf(row: CaseResult, run: DrivenRun): Promise<CaseResult> {
