@@ -1,6 +1,6 @@
 /**
  * What `import type { ... } from 'storebench'` gives a store author: the adapter contract
- * (src/core/adapter.ts) and the names it uses. Types only: `npm pack` writes their declarations
+ * (src/core/store/adapter.ts) and the names it uses. Types only: `npm pack` writes their declarations
  * into types/ (npm run types), and the package exports nothing that runs.
  */
 export type {
@@ -16,6 +16,6 @@ export type {
   StoreHandle,
   ViewQuery,
   ViewRow,
-} from './core/adapter.ts';
-export type { Capability } from './core/capabilities.ts';
-export type { VariantBuild, Wraps } from './core/variant.ts';
+} from './core/store/adapter.ts';
+export type { Capability } from './core/store/capabilities.ts';
+export type { VariantBuild, Wraps } from './core/plan/variant.ts';

@@ -1,10 +1,14 @@
-import type { Doc, Scalar, StoreHandle } from '../src/core/adapter.ts';
-import type { Capability } from '../src/core/capabilities.ts';
-import { assertMethods, type Guaranteed, type HandleFor } from '../src/core/capability-methods.ts';
-import type { CaseIdentity } from '../src/core/identity.ts';
-import type { CaseResult } from '../src/core/results.ts';
-import { measuredRow, type CaseRequest, type DrivenSuite } from '../src/core/driven.ts';
-import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
+import type { Doc, Scalar, StoreHandle } from '../src/core/store/adapter.ts';
+import type { Capability } from '../src/core/store/capabilities.ts';
+import {
+  assertMethods,
+  type Guaranteed,
+  type HandleFor,
+} from '../src/core/store/capability-methods.ts';
+import type { CaseIdentity } from '../src/core/base/identity.ts';
+import type { CaseResult } from '../src/core/results/results.ts';
+import { measuredRow, type CaseRequest, type DrivenSuite } from '../src/core/run/driver-cases.ts';
+import { defineCase, type BenchCase, type Suite } from '../src/core/store/suite.ts';
 import { writeAll } from './prefill.ts';
 
 /**
@@ -13,7 +17,7 @@ import { writeAll } from './prefill.ts';
  * again on the same profile. Each sample opens the store and does the read once; its time is
  * both together (the first answer a user waits for), with the open and the read recorded apart.
  *
- * Driven (src/core/driven.ts): the sweep's Playwright driver fills a fresh database in the page,
+ * Driven (src/core/run/driver-cases.ts): the sweep's Playwright driver fills a fresh database in the page,
  * then reads it warm, reloads and reads, restarts and reads, so one sample of each state comes
  * from the same database. The page does the work (`coldSteps`: fill, then read).
  */

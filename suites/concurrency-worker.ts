@@ -4,8 +4,8 @@
  * reports its per-operation latencies. Opening happens before "go", so it is not timed.
  */
 import { adapterById } from '../src/adapters/registry.ts';
-import type { StoreHandle } from '../src/core/adapter.ts';
-import { errorMessage } from '../src/core/errors.ts';
+import type { StoreHandle } from '../src/core/store/adapter.ts';
+import { errorMessage } from '../src/core/base/errors.ts';
 import { docId, fixtureShape, makeDocs } from '../fixtures/index.ts';
 
 export interface WorkerTask {

@@ -1,6 +1,11 @@
-import type { Doc } from '../src/core/adapter.ts';
-import { quantile } from '../src/core/stats.ts';
-import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
+import type { Doc } from '../src/core/store/adapter.ts';
+import { quantile } from '../src/core/stats/stats.ts';
+import {
+  defineCase,
+  type BenchCase,
+  type CaseContext,
+  type Suite,
+} from '../src/core/store/suite.ts';
 import { docId } from '../fixtures/index.ts';
 import { expectCount, prefilled } from './prefill.ts';
 import type { WorkerReply, WorkerTask } from './concurrency-worker.ts';

@@ -1,20 +1,20 @@
-import type { Doc, Durability, StoreAdapter, StoreHandle } from '../src/core/adapter.ts';
-import type { CaseIdentity } from '../src/core/identity.ts';
-import type { CaseResult } from '../src/core/results.ts';
-import { assertMethods, type HandleFor } from '../src/core/capability-methods.ts';
+import type { Doc, Durability, StoreAdapter, StoreHandle } from '../src/core/store/adapter.ts';
+import type { CaseIdentity } from '../src/core/base/identity.ts';
+import type { CaseResult } from '../src/core/results/results.ts';
+import { assertMethods, type HandleFor } from '../src/core/store/capability-methods.ts';
 import {
   measuredRow,
   type CaseRequest,
   type DrivenSuite,
   type StoreRequest,
-} from '../src/core/driven.ts';
-import { wilsonInterval, type Interval } from '../src/core/stats.ts';
-import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
+} from '../src/core/run/driver-cases.ts';
+import { wilsonInterval, type Interval } from '../src/core/stats/stats.ts';
+import { defineCase, type BenchCase, type Suite } from '../src/core/store/suite.ts';
 
 /**
  * crash: does a write the store acknowledged survive the browser being killed?
  *
- * The page cannot kill its own browser, so these cases are driven (src/core/driven.ts). The
+ * The page cannot kill its own browser, so these cases are driven (src/core/run/driver-cases.ts). The
  * sweep's Playwright driver starts the browser on a profile it keeps on disk, and the page writes
  * documents, reporting each acknowledged write to the driver as it goes (`writeAcknowledged`). At
  * a seeded number of acknowledgements the driver kills every process of the browser with SIGKILL,

@@ -1,5 +1,5 @@
 /**
- * The driven suites (src/core/driven.ts): the suites whose rows a driver outside the page
+ * The driven suites (src/core/run/driver-cases.ts): the suites whose rows a driver outside the page
  * measures. A driven suite is one record in its own file in suites/, here listed by id; its parts
  * that need Node or the DOM are registered under the same id on their side of the page/CLI line:
  *
@@ -16,8 +16,8 @@
  * here without its trials, page steps or chart (null on purpose) does not compile. The split
  * keeps each bundle clean: the page must not load Playwright, nor the CLI Chart.js.
  */
-import type { CaseResult } from '../src/core/results.ts';
-import type { DrivenSuite, StoreRequest } from '../src/core/driven.ts';
+import type { CaseResult } from '../src/core/results/results.ts';
+import type { DrivenSuite, StoreRequest } from '../src/core/run/driver-cases.ts';
 import { coldDriven, type ColdSteps } from './cold.ts';
 import { crashDriven, type CrashSteps } from './crash.ts';
 import { quotaDriven, type QuotaSteps } from './quota.ts';

@@ -1,5 +1,5 @@
-import type { Durability } from '../src/core/adapter.ts';
-import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
+import type { Durability } from '../src/core/store/adapter.ts';
+import { defineCase, type BenchCase, type Suite } from '../src/core/store/suite.ts';
 import { expectCount } from './prefill.ts';
 
 const LEVELS: readonly Durability[] = ['relaxed', 'strict', 'default'];

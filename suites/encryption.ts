@@ -1,8 +1,13 @@
-import type { Doc, FindQuery } from '../src/core/adapter.ts';
-import type { Capability } from '../src/core/capabilities.ts';
-import type { HandleFor } from '../src/core/capability-methods.ts';
-import { applyFind } from '../src/core/query.ts';
-import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
+import type { Doc, FindQuery } from '../src/core/store/adapter.ts';
+import type { Capability } from '../src/core/store/capabilities.ts';
+import type { HandleFor } from '../src/core/store/capability-methods.ts';
+import { applyFind } from '../src/core/store/query.ts';
+import {
+  defineCase,
+  type BenchCase,
+  type CaseContext,
+  type Suite,
+} from '../src/core/store/suite.ts';
 import { createKey, encryptedHandle } from '../src/adapters/encrypted.ts';
 import { expectCount, prefill } from './prefill.ts';
 import { pickValues, queryFields } from './queries.ts';

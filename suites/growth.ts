@@ -1,4 +1,4 @@
-import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
+import { defineCase, type BenchCase, type Suite } from '../src/core/store/suite.ts';
 import { expectCount, prefill, writeAll } from './prefill.ts';
 
 /**

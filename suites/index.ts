@@ -1,4 +1,4 @@
-import type { Suite } from '../src/core/suite.ts';
+import type { Suite } from '../src/core/store/suite.ts';
 import { coldSuite } from './cold.ts';
 import { concurrencySuite } from './concurrency.ts';
 import { crashSuite } from './crash.ts';

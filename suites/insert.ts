@@ -1,6 +1,11 @@
-import type { Doc } from '../src/core/adapter.ts';
+import type { Doc } from '../src/core/store/adapter.ts';
 import { shuffled } from '../fixtures/random.ts';
-import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
+import {
+  defineCase,
+  type BenchCase,
+  type CaseContext,
+  type Suite,
+} from '../src/core/store/suite.ts';
 import { expectCount } from './prefill.ts';
 
 /** Setup shared by the insert cases: the documents to write, built before the clock starts. */

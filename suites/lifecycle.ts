@@ -1,11 +1,11 @@
-import type { StoreHandle } from '../src/core/adapter.ts';
+import type { StoreHandle } from '../src/core/store/adapter.ts';
 import {
   defineCase,
   expectEqual,
   type BenchCase,
   type CaseContext,
   type Suite,
-} from '../src/core/suite.ts';
+} from '../src/core/store/suite.ts';
 import { prefill } from './prefill.ts';
 
 /**

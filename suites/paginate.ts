@@ -1,5 +1,5 @@
-import type { KeyRange } from '../src/core/adapter.ts';
-import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
+import type { KeyRange } from '../src/core/store/adapter.ts';
+import { defineCase, type BenchCase, type Suite } from '../src/core/store/suite.ts';
 import { docId } from '../fixtures/index.ts';
 import { expectCount, prefilled } from './prefill.ts';
 

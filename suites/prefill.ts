@@ -1,8 +1,8 @@
-import type { Doc, StoreHandle } from '../src/core/adapter.ts';
-import type { Capability } from '../src/core/capabilities.ts';
-import type { HandleFor } from '../src/core/capability-methods.ts';
-import type { CaseContext } from '../src/core/suite.ts';
-import { VerifyError } from '../src/core/suite.ts';
+import type { Doc, StoreHandle } from '../src/core/store/adapter.ts';
+import type { Capability } from '../src/core/store/capabilities.ts';
+import type { HandleFor } from '../src/core/store/capability-methods.ts';
+import type { CaseContext } from '../src/core/store/suite.ts';
+import { VerifyError } from '../src/core/store/suite.ts';
 import { shuffled } from '../fixtures/random.ts';
 
 /** Chunk size for untimed pre-population: large enough to be quick, small enough to stay lean. */

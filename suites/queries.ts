@@ -1,6 +1,6 @@
-import type { FindQuery, Scalar } from '../src/core/adapter.ts';
-import { countMatches } from '../src/core/query.ts';
-import type { CaseContext } from '../src/core/suite.ts';
+import type { FindQuery, Scalar } from '../src/core/store/adapter.ts';
+import { countMatches } from '../src/core/store/query.ts';
+import type { CaseContext } from '../src/core/store/suite.ts';
 import { expectCount, prefilled } from './prefill.ts';
 
 /** The two fields of the fixture shape that the find and views suites query. */

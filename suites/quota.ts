@@ -1,17 +1,21 @@
-import type { Doc, StoreHandle } from '../src/core/adapter.ts';
-import { toError } from '../src/core/errors.ts';
-import { formatBytes } from '../src/core/format.ts';
-import type { CaseIdentity } from '../src/core/identity.ts';
-import type { CaseResult } from '../src/core/results.ts';
-import { measuredRow, type DrivenSuite, type FixtureRequest } from '../src/core/driven.ts';
-import { defineCase, type Suite } from '../src/core/suite.ts';
+import type { Doc, StoreHandle } from '../src/core/store/adapter.ts';
+import { toError } from '../src/core/base/errors.ts';
+import { formatBytes } from '../src/core/base/format.ts';
+import type { CaseIdentity } from '../src/core/base/identity.ts';
+import type { CaseResult } from '../src/core/results/results.ts';
+import {
+  measuredRow,
+  type DrivenSuite,
+  type FixtureRequest,
+} from '../src/core/run/driver-cases.ts';
+import { defineCase, type Suite } from '../src/core/store/suite.ts';
 import { writeAll } from './prefill.ts';
 
 /**
  * quota: how much of the fixture a store takes before it fails, under a small storage quota the
  * driver sets (Chromium: DevTools' Storage.overrideQuotaForOrigin; Firefox: the preference
  * dom.quotaManager.temporaryStorage.fixedLimit), so a run ends in seconds. Driven
- * (src/core/driven.ts). The page writes chunks until a write fails (`fillUntilFull`), then
+ * (src/core/run/driver-cases.ts). The page writes chunks until a write fails (`fillUntilFull`), then
  * records the error the store gave, how many documents it holds, what
  * navigator.storage.estimate() says it used against the JSON bytes written, and whether
  * navigator.storage.persist() is granted where asking cannot raise a prompt.

@@ -1,5 +1,10 @@
-import type { Doc } from '../src/core/adapter.ts';
-import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
+import type { Doc } from '../src/core/store/adapter.ts';
+import {
+  defineCase,
+  type BenchCase,
+  type CaseContext,
+  type Suite,
+} from '../src/core/store/suite.ts';
 import { docId } from '../fixtures/index.ts';
 import { expectCount, prefilled, shuffledIndexes } from './prefill.ts';
 

@@ -1,18 +1,18 @@
-import type { Doc, StoreHandle } from '../src/core/adapter.ts';
-import type { CaseIdentity } from '../src/core/identity.ts';
-import type { CaseResult } from '../src/core/results.ts';
+import type { Doc, StoreHandle } from '../src/core/store/adapter.ts';
+import type { CaseIdentity } from '../src/core/base/identity.ts';
+import type { CaseResult } from '../src/core/results/results.ts';
 import {
   measuredRow,
   type DrivenSuite,
   type FixtureRequest,
   type StoreRequest,
-} from '../src/core/driven.ts';
-import { quantile } from '../src/core/stats.ts';
-import { defineCase, type BenchCase, type Suite } from '../src/core/suite.ts';
+} from '../src/core/run/driver-cases.ts';
+import { quantile } from '../src/core/stats/stats.ts';
+import { defineCase, type BenchCase, type Suite } from '../src/core/store/suite.ts';
 
 /**
  * tabs: K tabs of one browser, each opening the same database at the same moment and doing the
- * same mix of writes and reads on it. Driven (src/core/driven.ts): the sweep's Playwright driver
+ * same mix of writes and reads on it. Driven (src/core/run/driver-cases.ts): the sweep's Playwright driver
  * opens the K pages in one browser context and starts them together; each page runs `tabWork`
  * and reports every operation's latency and the IndexedDB `blocked` and `versionchange` events it
  * saw; the first tab then checks that every write is there once (`checkTabs`).

@@ -1,5 +1,5 @@
-import type { Doc } from '../src/core/adapter.ts';
-import { defineCase, expectEqual, type Suite } from '../src/core/suite.ts';
+import type { Doc } from '../src/core/store/adapter.ts';
+import { defineCase, expectEqual, type Suite } from '../src/core/store/suite.ts';
 import { expectCount, prefilled } from './prefill.ts';
 
 /** Setup: a full store, and every document changed in one field, ready to be written back. */

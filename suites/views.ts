@@ -1,5 +1,10 @@
-import type { Scalar, ViewQuery } from '../src/core/adapter.ts';
-import { defineCase, type BenchCase, type CaseContext, type Suite } from '../src/core/suite.ts';
+import type { Scalar, ViewQuery } from '../src/core/store/adapter.ts';
+import {
+  defineCase,
+  type BenchCase,
+  type CaseContext,
+  type Suite,
+} from '../src/core/store/suite.ts';
 import { closeReopened, expectCount, prefilled, preparedAndReopened } from './prefill.ts';
 import {
   findEach,

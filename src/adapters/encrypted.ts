@@ -1,4 +1,4 @@
-import type { Doc, KeyRange, StoreHandle } from '../core/adapter.ts';
+import type { Doc, KeyRange, StoreHandle } from '../core/store/adapter.ts';
 
 /**
  * AES-GCM encryption over any store's handle, through WebCrypto: documents are encrypted on

@@ -1,5 +1,5 @@
-import type { Doc, KeyRange, StoreAdapter, StoreHandle } from '../core/adapter.ts';
-import { applyFind, countMatches } from '../core/query.ts';
+import type { Doc, KeyRange, StoreAdapter, StoreHandle } from '../core/store/adapter.ts';
+import { applyFind, countMatches } from '../core/store/query.ts';
 import { selectRange } from './range.ts';
 
 /**

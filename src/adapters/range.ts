@@ -1,4 +1,4 @@
-import type { KeyRange } from '../core/adapter.ts';
+import type { KeyRange } from '../core/store/adapter.ts';
 
 /**
  * Apply a KeyRange to keys already sorted ascending: bounds, direction, then skip and limit.

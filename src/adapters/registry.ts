@@ -1,20 +1,20 @@
-import type { StoreAdapter } from '../core/adapter.ts';
-import type { Wraps } from '../core/variant.ts';
-import { dexieAdapter } from './dexie.ts';
-import { idbAdapter } from './idb.ts';
-import { indexeddbRawAdapter } from './indexeddb-raw.ts';
-import { localforageIndexeddbAdapter } from './localforage-indexeddb.ts';
-import { localforageLocalstorageAdapter } from './localforage-localstorage.ts';
-import { localforageWebsqlAdapter } from './localforage-websql.ts';
-import { localstorageAdapter } from './localstorage.ts';
+import type { StoreAdapter } from '../core/store/adapter.ts';
+import type { Wraps } from '../core/plan/variant.ts';
+import { dexieAdapter } from './indexeddb/dexie.ts';
+import { idbAdapter } from './indexeddb/idb.ts';
+import { indexeddbRawAdapter } from './indexeddb/indexeddb-raw.ts';
+import { localforageIndexeddbAdapter } from './localforage/localforage-indexeddb.ts';
+import { localforageLocalstorageAdapter } from './localforage/localforage-localstorage.ts';
+import { localforageWebsqlAdapter } from './localforage/localforage-websql.ts';
+import { localstorageAdapter } from './web-storage/localstorage.ts';
 import { memoryAdapter } from './memory.ts';
-import { pouchdbIdb7Adapter, pouchdbIdbAdapter } from './pouchdb-idb.ts';
-import { pouchdbIndexeddbAdapter } from './pouchdb-indexeddb.ts';
-import { sqliteOpfsAdapter } from './sqlite-opfs.ts';
-import { USER_ADAPTERS } from './user-adapters.ts';
-import { variantAdapter, wrapsOf } from './variants.ts';
-import { websqlAdapter } from './websql.ts';
-import { writeBehindAdapter } from './write-behind.ts';
+import { pouchdbIdb7Adapter, pouchdbIdbAdapter } from './pouchdb/pouchdb-idb.ts';
+import { pouchdbIndexeddbAdapter } from './pouchdb/pouchdb-indexeddb.ts';
+import { sqliteOpfsAdapter } from './sqlite/sqlite-opfs.ts';
+import { USER_ADAPTERS } from './user/user-adapters.ts';
+import { variantAdapter, wrapsOf } from './variants/variants.ts';
+import { websqlAdapter } from './websql/websql.ts';
+import { writeBehindAdapter } from './indexeddb/write-behind.ts';
 
 /**
  * Every adapter, in display order, then those of a store author's config (user-adapters.ts).

@@ -6,7 +6,7 @@
  * the median time per sample, and the 95% interval of that median as its bounds. A row without
  * an interval (fewer than 6 samples) gives the value alone. Pure: documents in, text out.
  */
-import type { CaseResult, ResultsFile } from '../core/results.ts';
+import type { CaseResult, ResultsFile } from '../core/results/results.ts';
 
 /** Bencher's built-in measure of time per operation; its unit is the nanosecond. */
 const BMF_MEASURE = 'latency';

@@ -4,7 +4,7 @@
  * (`toCsv`), one row per raw sample (`toSamplesCsv`), and one row per finding in a browser and
  * store (`toFindingsCsv`), each a table of its own under one header. Pure: no DOM, no I/O.
  */
-import type { ResultsFile } from '../core/results.ts';
+import type { ResultsFile } from '../core/results/results.ts';
 import { delimitedCell, delimitedChunks, joined, type Cell } from './cells.ts';
 import { CASE_COLUMNS, exportTable, type ExportTable } from './table.ts';
 

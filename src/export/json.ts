@@ -3,7 +3,7 @@
  * `parseResults` can load it back. Several documents are written as a JSON array of documents,
  * the form `npm run merge` writes and every reader here accepts. Pure: no DOM, no I/O.
  */
-import type { ResultsFile } from '../core/results.ts';
+import type { ResultsFile } from '../core/results/results.ts';
 import { CHUNK_CHARS, joined } from './cells.ts';
 
 /** Pretty-printed (2-space) with a final newline, so files diff cleanly line by line. */

@@ -5,11 +5,11 @@
  * medians table, the longest part, loses rows first, and says how many are in the results files.
  * Pure: documents and the verdict in, text out; every name from a file is escaped for Markdown.
  */
-import type { AbDecision, AbRow } from '../core/ab.ts';
-import { checkDefaultFindings } from '../core/default-findings.ts';
-import { findingsList, type ListGroup } from '../core/findings-list.ts';
-import { formatCellRatio } from '../core/findings.ts';
-import type { CaseResult, ResultsFile } from '../core/results.ts';
+import type { AbDecision, AbRow } from '../core/verdicts/ab.ts';
+import { checkDefaultFindings } from '../core/verdicts/default-findings.ts';
+import { findingsList, type ListGroup } from '../core/verdicts/findings-grouped.ts';
+import { formatCellRatio } from '../core/verdicts/findings.ts';
+import type { CaseResult, ResultsFile } from '../core/results/results.ts';
 
 /** GitHub's limit on a comment is 65,536 characters; the rest is room for what a workflow adds. */
 const SUMMARY_MAX_CHARS = 60_000;

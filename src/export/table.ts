@@ -3,10 +3,10 @@
  * cells. Each format only decides how to write a cell, so a column means the same in all three.
  * Pure: no DOM, no I/O.
  */
-import { runFindings } from '../core/default-findings.ts';
-import { rowPrecision } from '../core/precision.ts';
-import type { CaseResult, ResultsFile } from '../core/results.ts';
-import { opsPerSecond } from '../core/stats.ts';
+import { runFindings } from '../core/verdicts/default-findings.ts';
+import { rowPrecision } from '../core/verdicts/precision.ts';
+import type { CaseResult, ResultsFile } from '../core/results/results.ts';
+import { opsPerSecond } from '../core/stats/stats.ts';
 import type { Cell } from './cells.ts';
 
 export interface Table {

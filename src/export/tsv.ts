@@ -7,7 +7,7 @@
  * because both spreadsheets take a leading quote on paste as the start of a quoted field; a
  * quote anywhere else is pasted as it is, so JSON cells are written plainly.
  */
-import type { ResultsFile } from '../core/results.ts';
+import type { ResultsFile } from '../core/results/results.ts';
 import { delimitedCell, delimitedChunks, joined, type Cell } from './cells.ts';
 import { asList } from './csv.ts';
 import { exportTable, type ExportTable } from './table.ts';

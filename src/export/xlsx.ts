@@ -12,7 +12,7 @@ import writeXlsxFile, {
   type Feature,
   type Sheet,
 } from 'write-excel-file/universal';
-import type { ResultsFile } from '../core/results.ts';
+import type { ResultsFile } from '../core/results/results.ts';
 import { ExportLimitError, safeText, type Cell } from './cells.ts';
 import { asList } from './csv.ts';
 import {

@@ -3,7 +3,7 @@
  * script and nothing fetched, so it opens from disk and a results file's text can only ever be
  * shown (every string passes through `esc`).
  */
-import type { Verdict } from '../core/findings.ts';
+import type { Verdict } from '../core/verdicts/findings.ts';
 import {
   claimText,
   fmt,

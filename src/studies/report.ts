@@ -18,8 +18,8 @@ import {
   type FindingCell,
   type RowRef,
   type Verdict,
-} from '../core/findings.ts';
-import type { CaseResult, ResultsFile } from '../core/results.ts';
+} from '../core/verdicts/findings.ts';
+import type { CaseResult, ResultsFile } from '../core/results/results.ts';
 import {
   median,
   medianCi,
@@ -27,11 +27,11 @@ import {
   ratioOfMedians,
   type MedianRatio,
   type MedianWithCi,
-} from '../core/stats.ts';
+} from '../core/stats/stats.ts';
 import type { PublishedFigure, Reference, Study, StudyFinding } from './study.ts';
 
-export { fmt, formatRatio } from '../core/findings.ts';
-export type { FindingCell } from '../core/findings.ts';
+export { fmt, formatRatio } from '../core/verdicts/findings.ts';
+export type { FindingCell } from '../core/verdicts/findings.ts';
 
 export interface FindingReport {
   finding: StudyFinding;

@@ -6,7 +6,7 @@
  * Pure data; what a finding is and how its verdict is reached is core/findings.ts, the rule the
  * default plan's findings follow too, and src/studies/report.ts applies it to a study's results.
  */
-import type { Finding, RowRef } from '../core/findings.ts';
+import type { Finding, RowRef } from '../core/verdicts/findings.ts';
 
 /** Where a published figure or claim comes from. */
 export interface Source {

@@ -4,7 +4,7 @@
  * limit, fixture, suite parameters and whether to run in a Worker. It reads and writes the same text fields as the URL query, and checks them
  * with the same parsePlan, so a form and a link can never disagree about what is allowed.
  */
-import type { StoreAdapter } from '../core/adapter.ts';
+import type { StoreAdapter } from '../core/store/adapter.ts';
 import { adapterById } from '../adapters/registry.ts';
 import {
   DEFAULT_AB_THRESHOLD_PCT,
@@ -20,9 +20,9 @@ import {
   PlanError,
   type Plan,
   type PlanFields,
-} from '../core/plan.ts';
-import { formatDuration } from '../core/format.ts';
-import type { Suite } from '../core/suite.ts';
+} from '../core/plan/plan.ts';
+import { formatDuration } from '../core/base/format.ts';
+import type { Suite } from '../core/store/suite.ts';
 import { h } from './dom.ts';
 import { abChoices, type AbChoice } from './model/ab-choices.ts';
 import { PLAN_VOCABULARY } from './run/page-query.ts';

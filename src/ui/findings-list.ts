@@ -5,16 +5,16 @@
  * the finding's sentence (the ratio, its interval, where, the verdict); the stores a finding is
  * missing on fold into one line per reason, with each store's own reason under it.
  */
-import { checkDefaultFindings } from '../core/default-findings.ts';
+import { checkDefaultFindings } from '../core/verdicts/default-findings.ts';
 import {
   findingsList,
   type ListGroup,
   type ListTopic,
   type Measured,
   type MissingFold,
-} from '../core/findings-list.ts';
-import { findingSentence, formatCellRatio } from '../core/findings.ts';
-import type { ResultsFile } from '../core/results.ts';
+} from '../core/verdicts/findings-grouped.ts';
+import { findingSentence, formatCellRatio } from '../core/verdicts/findings.ts';
+import type { ResultsFile } from '../core/results/results.ts';
 import { h } from './dom.ts';
 
 const NOTE =

@@ -7,14 +7,14 @@
  * calls between samples, never inside a timed `run` body.
  */
 import './style.css';
-import { errorMessage } from '../core/errors.ts';
-import { collectEnvironment } from '../core/environment.ts';
-import { formatDuration } from '../core/format.ts';
-import { passesOf, planToQuery, type Plan } from '../core/plan.ts';
-import { planGroups } from '../core/runner.ts';
-import type { LaunchOrder } from '../core/launch.ts';
-import type { CaseResult } from '../core/results.ts';
-import type { RunEvent } from '../core/runner.ts';
+import { errorMessage } from '../core/base/errors.ts';
+import { collectEnvironment } from '../core/run/environment.ts';
+import { formatDuration } from '../core/base/format.ts';
+import { passesOf, planToQuery, type Plan } from '../core/plan/plan.ts';
+import { planGroups } from '../core/run/runner.ts';
+import type { LaunchOrder } from '../core/run/launch.ts';
+import type { CaseResult } from '../core/results/results.ts';
+import type { RunEvent } from '../core/run/runner.ts';
 import { adapterById, ADAPTERS } from '../adapters/registry.ts';
 import { SUITES } from '../../suites/index.ts';
 import { FIXTURE_IDS } from '../../fixtures/index.ts';

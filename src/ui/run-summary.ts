@@ -1,15 +1,15 @@
 /**
  * The line under the Results heading after a run: how long it took and how precise its medians
- * are (src/core/precision.ts), so a reader knows what the numbers below are worth before reading
+ * are (src/core/verdicts/precision.ts), so a reader knows what the numbers below are worth before reading
  * them. Pure: text out.
  */
-import { formatDuration } from '../core/format.ts';
+import { formatDuration } from '../core/base/format.ts';
 import {
   formatPassDifference,
   formatPrecisionSummary,
   precisionSummary,
-} from '../core/precision.ts';
-import type { ResultsFile } from '../core/results.ts';
+} from '../core/verdicts/precision.ts';
+import type { ResultsFile } from '../core/results/results.ts';
 
 /** The target rows are counted against when the plan has none (fixed sampling): the adaptive default. */
 const FIXED_TARGET = 0.02;

@@ -3,7 +3,7 @@
  * the results bundled with it, and where the host sends no cross-origin isolation headers a
  * service worker adds them (public/coi-serviceworker.js). This says what is lost where that fails.
  */
-import { formatStep } from '../core/format.ts';
+import { formatStep } from '../core/base/format.ts';
 
 export const IS_SITE = import.meta.env.MODE === 'site';
 

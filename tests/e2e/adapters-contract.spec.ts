@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { CAPABILITY_IDS } from '../../src/core/capabilities.ts';
+import { CAPABILITY_IDS } from '../../src/core/store/capabilities.ts';
 import { ADAPTER_IDS } from '../../src/adapters/registry.ts';
 
 /**
@@ -10,14 +10,14 @@ import { ADAPTER_IDS } from '../../src/adapters/registry.ts';
  */
 
 type Registry = typeof import('../../src/adapters/registry.ts');
-type ContractModule = typeof import('../../src/adapters/contract/run.ts');
+type ContractModule = typeof import('../../src/adapters/contract-probes/run.ts');
 type ShimModule = typeof import('./websql-shim.ts');
 
 const SHIM_MODULE = '/tests/e2e/websql-shim.ts';
 
 const MODULES = {
   registry: '/src/adapters/registry.ts',
-  contract: '/src/adapters/contract/run.ts',
+  contract: '/src/adapters/contract-probes/run.ts',
 };
 
 const EXPECTED_IDS = [
@@ -48,7 +48,7 @@ const ENGINE_FACTS: Partial<Record<string, { unsupported: string[]; idbDurabilit
   firefox: { unsupported: ['localforage-websql', 'websql'], idbDurability: true },
 };
 
-/** The contract (src/adapters/contract/run.ts) on one store in the page: its verdict, and what the checks here need of its report. */
+/** The contract (src/adapters/contract-probes/run.ts) on one store in the page: its verdict, and what the checks here need of its report. */
 function exercise(page: Page, id: string) {
   return page.evaluate(
     async ({ id, url }) => {
@@ -174,7 +174,7 @@ for (const { id, emulated } of RUNS) {
     // Where the engine has the durability hint (Chrome 83+, Firefox), the check below must run.
     if (facts?.idbDurability && ['idb', 'indexeddb-raw', 'dexie'].includes(id))
       expect(outcome.capabilities).toContain('durability');
-    // Every check of the contract (src/core/contract/verdict.ts), each failure with what was expected and what came back.
+    // Every check of the contract (src/core/store/contract/verdict.ts), each failure with what was expected and what came back.
     expect(outcome.failures).toEqual([]);
   });
 }

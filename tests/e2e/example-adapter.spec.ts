@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import type { sessionStorageAdapter } from '../../src/adapters/session-storage.ts';
+import type { sessionStorageAdapter } from '../../src/adapters/web-storage/session-storage.ts';
 
 /**
- * The README's example adapter (src/adapters/session-storage.ts) does what the contract asks of
+ * The README's example adapter (src/adapters/web-storage/session-storage.ts) does what the contract asks of
  * every store: get returns what put was given, close ends the handle, the data outlives it, and
  * destroy, by handle or by name, deletes. It is not registered, so the contract test never sees it.
  */
@@ -55,7 +55,7 @@ test('adapters - README example (sessionStorage)', async ({ page }) => {
       afterDestroy,
       afterDestroyByName,
     };
-  }, '/src/adapters/session-storage.ts');
+  }, '/src/adapters/web-storage/session-storage.ts');
   expect(seen).toEqual({
     supported: true,
     got: [{ _id: 'a', n: 1, tags: ['x'] }, { _id: 'b', nested: { deep: true } }, undefined],

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import readXlsxFile from 'read-excel-file/node';
 import { expect, test, type Page } from '@playwright/test';
-import { validateResults, type ResultsFile } from '../../src/core/results.ts';
-import { validateResultsIndex } from '../../src/core/results-input.ts';
+import { validateResults, type ResultsFile } from '../../src/core/results/results.ts';
+import { validateResultsIndex } from '../../src/core/results/input.ts';
 import { CSV_COLUMNS } from '../../src/export/csv.ts';
 
 /** Two real runs (Chromium and Firefox), trimmed to insert, paginate, views and growth on three stores. */

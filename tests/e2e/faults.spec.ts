@@ -10,8 +10,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
-import { validateResultsIndex } from '../../src/core/results-input.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
+import { validateResultsIndex } from '../../src/core/results/input.ts';
 import { settled, state, type PageState } from './page-state.ts';
 
 /** Every database of the origin, of any name: PouchDB's (`_pouch_` + the name) and probes' included. */

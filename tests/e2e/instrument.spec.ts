@@ -20,7 +20,7 @@ test('instrument - in a real browser its waits add 10% of the calls, and memory@
     async (paths) => {
       const { instrumentAdapter } = (await import(
         paths.instrument
-      )) as typeof import('../../src/adapters/instrument.ts');
+      )) as typeof import('../../src/adapters/variants/instrument.ts');
       const { memoryAdapter } = (await import(
         paths.memory
       )) as typeof import('../../src/adapters/memory.ts');
@@ -46,7 +46,7 @@ test('instrument - in a real browser its waits add 10% of the calls, and memory@
       await handle.destroy();
       return { callMs, spunMs, pastMs };
     },
-    { instrument: '/src/adapters/instrument.ts', memory: '/src/adapters/memory.ts' },
+    { instrument: '/src/adapters/variants/instrument.ts', memory: '/src/adapters/memory.ts' },
   );
   expect(accounting.callMs).toBeGreaterThan(0);
   expect(accounting.pastMs).toBeLessThanOrEqual(0.1);

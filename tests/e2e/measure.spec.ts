@@ -4,7 +4,7 @@
  * adaptive sampling, and runs in a Worker.
  */
 import { expect, test, type Page } from '@playwright/test';
-import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
 import { settled } from './page-state.ts';
 
 async function run(page: Page, query: string): Promise<ResultsFile> {

@@ -1,6 +1,6 @@
 /** The page's run state (`window.__storebench`), as the e2e specs read it. */
 import type { Page } from '@playwright/test';
-import type { ResultsFile } from '../../src/core/results.ts';
+import type { ResultsFile } from '../../src/core/results/results.ts';
 
 export type PageState = { status: string; results?: ResultsFile; error?: string };
 

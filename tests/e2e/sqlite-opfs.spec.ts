@@ -1,5 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { sqliteOpfsAdapter, sqliteOpfsFileNames } from '../../src/adapters/sqlite-opfs.ts';
+import type {
+  sqliteOpfsAdapter,
+  sqliteOpfsFileNames,
+} from '../../src/adapters/sqlite/sqlite-opfs.ts';
 
 /**
  * What the contract test cannot see of sqlite-opfs: its files live in an OPFS pool, not in
@@ -15,7 +18,7 @@ type SqliteModule = {
   sqliteOpfsFileNames: typeof sqliteOpfsFileNames;
 };
 
-const MODULE = '/src/adapters/sqlite-opfs.ts';
+const MODULE = '/src/adapters/sqlite/sqlite-opfs.ts';
 
 /** The test page without Vite's HMR client; optionally without the isolation headers. */
 async function openPage(page: Page, isolated: boolean): Promise<void> {

@@ -7,15 +7,15 @@ import { expect, test } from '@playwright/test';
  */
 const STORES = ['memory', 'idb', 'pouchdb-idb', 'pouchdb-indexeddb', 'localforage-indexeddb'];
 
-type Runner = typeof import('../../src/core/runner.ts');
+type Runner = typeof import('../../src/core/run/runner.ts');
 type Suites = typeof import('../../suites/index.ts');
 type Registry = typeof import('../../src/adapters/registry.ts');
-type PlanModule = typeof import('../../src/core/plan.ts');
+type PlanModule = typeof import('../../src/core/plan/plan.ts');
 const MODULES = {
-  runner: '/src/core/runner.ts',
+  runner: '/src/core/run/runner.ts',
   suites: '/suites/index.ts',
   registry: '/src/adapters/registry.ts',
-  plan: '/src/core/plan.ts',
+  plan: '/src/core/plan/plan.ts',
 };
 
 test('suites - every suite runs on memory and real stores with no error or timeout', async ({

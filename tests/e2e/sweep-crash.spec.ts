@@ -11,8 +11,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PartialFile } from '../../src/cli/files/output.ts';
-import { PARTIAL_SCHEMA } from '../../src/core/results-vocabulary.ts';
-import { parseResults } from '../../src/core/results.ts';
+import { PARTIAL_SCHEMA } from '../../src/core/schema/vocabulary.ts';
+import { parseResults } from '../../src/core/results/results.ts';
 import { alive, descendants, filesIn, signalGroup, startSweep, waitFor } from './sweep-process.ts';
 
 test.describe.configure({ mode: 'serial' });

@@ -11,9 +11,9 @@ import { expect, test } from '@playwright/test';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseResults, type CaseResult } from '../../src/core/results.ts';
+import { parseResults, type CaseResult } from '../../src/core/results/results.ts';
 import { lostWrites } from '../../suites/crash.ts';
-import { median } from '../../src/core/stats.ts';
+import { median } from '../../src/core/stats/stats.ts';
 import { filesIn, signalGroup, startSweep, sweep } from './sweep-process.ts';
 
 const PROFILE_PREFIX = 'storebench-profile-';

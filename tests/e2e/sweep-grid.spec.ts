@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { buildPage } from '../../src/cli/build/build-page.ts';
 import { findChromium } from '../../src/cli/drivers/discovery.ts';
 import type { PartialFile } from '../../src/cli/files/output.ts';
-import { parseResults, type ResultsFile } from '../../src/core/results.ts';
+import { parseResults, type ResultsFile } from '../../src/core/results/results.ts';
 import { gridMissing, startGrid, type Grid } from './selenium-grid.ts';
 import { alive, filesIn, REPO_ROOT, startSweep, sweep, waitFor } from './sweep-process.ts';
 

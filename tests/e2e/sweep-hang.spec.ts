@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from '../../src/cli/drivers/discovery.ts';
 import type { PartialFile } from '../../src/cli/files/output.ts';
-import { PARTIAL_SCHEMA } from '../../src/core/results-vocabulary.ts';
+import { PARTIAL_SCHEMA } from '../../src/core/schema/vocabulary.ts';
 import { filesIn, signalGroup, startSweep } from './sweep-process.ts';
 
 /** The session's silence limit without the watchdog: the step limit plus 90 s (session.defaultLimits). */

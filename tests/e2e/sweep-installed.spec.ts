@@ -22,8 +22,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { marked } from 'marked';
-import { abRows } from '../../src/core/ab.ts';
-import { parseResults, type ResultsFile } from '../../src/core/results.ts';
+import { abRows } from '../../src/core/verdicts/ab.ts';
+import { parseResults, type ResultsFile } from '../../src/core/results/results.ts';
 import { ADAPTER_IDS } from '../../src/adapters/registry.ts';
 import { REPO_ROOT } from './sweep-process.ts';
 

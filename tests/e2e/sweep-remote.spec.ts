@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserServer } from 'playwright-core';
 import { findChromium, findWebKit } from '../../src/cli/drivers/discovery.ts';
-import { parseResults } from '../../src/core/results.ts';
+import { parseResults } from '../../src/core/results/results.ts';
 import { alive, filesIn, freePort, REPO_ROOT, sweep } from './sweep-process.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -168,7 +168,7 @@ test('sweep remote - http:// drives a bare WebDriver endpoint (WebKitWebDriver, 
     expect(results.environment.browser.engine).toBe('WebKit');
     // A bare driver names no grid node.
     expect(results.environment.driver).toEqual({ kind: 'webdriver', remote: endpoint });
-    // PouchDB's idb adapter runs in WebKitGTK (src/adapters/idb-blob-probe.ts has why it used to hang).
+    // PouchDB's idb adapter runs in WebKitGTK (src/adapters/pouchdb/idb-blob-probe.ts has why it used to hang).
     expect(results.cases.filter((c) => c.status !== 'ok')).toEqual([]);
     expect(results.cases.some((c) => c.adapter === 'pouchdb-idb')).toBe(true);
     // The endpoint is someone else's: still up after the sweep.

@@ -252,7 +252,7 @@ test('websql shim - localForage picks its WebSQL driver and recovers a dropped t
   const seen = await page.evaluate(async (url) => {
     const { localforageWebsqlAdapter: adapter } = (await import(
       url
-    )) as typeof import('../../src/adapters/localforage-websql.ts');
+    )) as typeof import('../../src/adapters/localforage/localforage-websql.ts');
     const name = `shim-lf-${Math.random()}`;
     const supported = await adapter.supported();
     const h = await adapter.open(name);
@@ -281,6 +281,6 @@ test('websql shim - localForage picks its WebSQL driver and recovers a dropped t
     const count = await h.count();
     await h.destroy();
     return { supported, before, after, count };
-  }, '/src/adapters/localforage-websql.ts');
+  }, '/src/adapters/localforage/localforage-websql.ts');
   expect(seen).toEqual({ supported: true, before: { _id: 'a', n: 1 }, after: undefined, count: 1 });
 });

@@ -26,7 +26,7 @@
  *   lists tables meets it.
  *
  * Each database is an in-memory SQLite database that lives as long as the page. Installing the
- * shim sets a global marker (src/adapters/websql-origin.ts), so the adapters' labels and
+ * shim sets a global marker (src/adapters/websql/websql-origin.ts), so the adapters' labels and
  * `describe()` say WebSQL was emulated.
  */
 import sqlite3InitModule, {
@@ -35,7 +35,7 @@ import sqlite3InitModule, {
   type SqlValue,
   type Sqlite3Static,
 } from '@sqlite.org/sqlite-wasm';
-import { WEBSQL_EMULATION_MARKER } from '../../src/adapters/websql-origin.ts';
+import { WEBSQL_EMULATION_MARKER } from '../../src/adapters/websql/websql-origin.ts';
 
 const WEBSQL_SHIM_DESCRIPTION = 'WebSQL emulated over SQLite Wasm (test shim)';
 

@@ -1,11 +1,11 @@
 // The forest plot's model of an A/B run (src/ui/model/ab-forest.ts) and the page's choices of A
 // and B (src/ui/model/ab-choices.ts), on documents built by the same resultsDocument() as the page's.
 import { describe, expect, it } from 'vitest';
-import { abDecision, abRows } from '../../src/core/ab.ts';
-import { DEFAULT_AUTO, DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
-import { resultsDocument } from '../../src/core/results-document.ts';
-import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
-import { summarize } from '../../src/core/stats.ts';
+import { abDecision, abRows } from '../../src/core/verdicts/ab.ts';
+import { DEFAULT_AUTO, DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import { resultsDocument } from '../../src/core/results/document.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
+import { summarize } from '../../src/core/stats/stats.ts';
 import {
   abForests,
   axisAt,

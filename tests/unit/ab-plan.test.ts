@@ -1,4 +1,4 @@
-// What an A/B plan can decide before it runs (src/core/ab-plan.ts), and the sweep's --ab flags
+// What an A/B plan can decide before it runs (src/core/plan/ab-plan.ts), and the sweep's --ab flags
 // that refuse a plan that never could (src/cli/args/sweep-args.ts).
 import { describe, expect, it } from 'vitest';
 import { ArgsError, parseSweepArgs } from '../../src/cli/args/sweep-args.ts';
@@ -9,11 +9,16 @@ import {
   abPassesNeeded,
   abPassesProblem,
   passesToDecide,
-} from '../../src/core/ab-plan.ts';
-import { MIN_LAUNCH_MS } from '../../src/core/launch-budget.ts';
-import { abVerdict, PAIRED_MIN_PASSES, type PairedRatio } from '../../src/core/paired.ts';
-import { DEFAULT_AUTO, DEFAULT_PLAN, type Plan, type PlanVocabulary } from '../../src/core/plan.ts';
-import { tQuantile95 } from '../../src/core/stats.ts';
+} from '../../src/core/plan/ab-plan.ts';
+import { MIN_LAUNCH_MS } from '../../src/core/plan/launch-budget.ts';
+import { abVerdict, PAIRED_MIN_PASSES, type PairedRatio } from '../../src/core/stats/paired.ts';
+import {
+  DEFAULT_AUTO,
+  DEFAULT_PLAN,
+  type Plan,
+  type PlanVocabulary,
+} from '../../src/core/plan/plan.ts';
+import { tQuantile95 } from '../../src/core/stats/stats.ts';
 
 const vocab: PlanVocabulary = {
   suites: ['insert', 'crash'],

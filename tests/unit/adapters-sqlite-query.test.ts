@@ -1,8 +1,8 @@
 import sqlite3InitModule, { type Database } from '@sqlite.org/sqlite-wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Doc, FieldCondition, Scalar } from '../../src/core/adapter.ts';
-import { applyFind } from '../../src/core/query.ts';
-import { extractSql, orderById, sqlWhere } from '../../src/adapters/sqlite-query.ts';
+import type { Doc, FieldCondition, Scalar } from '../../src/core/store/adapter.ts';
+import { applyFind } from '../../src/core/store/query.ts';
+import { extractSql, orderById, sqlWhere } from '../../src/adapters/sqlite/sqlite-query.ts';
 import { fixtureShape, makeDocs } from '../../fixtures/index.ts';
 
 /**

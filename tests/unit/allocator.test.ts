@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { Budget } from '../../src/core/sampling/budget.ts';
+import { Budget } from '../../src/core/run/sampling/budget.ts';
 import {
   passShareUsed,
   pickRound,
   stopReason,
   type RowGauge,
-} from '../../src/core/sampling/allocator.ts';
+} from '../../src/core/run/sampling/allocator.ts';
 import {
   MAX_SAMPLE_TARGET_MS,
   nextRepeats,
   sampleTargetMs,
-} from '../../src/core/sampling/calibrate.ts';
+} from '../../src/core/run/sampling/repeats.ts';
 
 const gauge = (over: Partial<RowGauge>): RowGauge => ({
   n: 10,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { baselineRows, checkBaseline, decided, matchBaseline } from '../../src/core/baseline.ts';
-import { median, medianCi, summarize } from '../../src/core/stats.ts';
+import {
+  baselineRows,
+  checkBaseline,
+  decided,
+  matchBaseline,
+} from '../../src/core/verdicts/baseline.ts';
+import { median, medianCi, summarize } from '../../src/core/stats/stats.ts';
 import { sampleResults } from '../sample-results.ts';
 
 const BASE = [9.6, 10.2, 9.9, 10.4, 10, 9.7, 10.1, 10.3, 9.8, 10];

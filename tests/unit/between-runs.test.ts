@@ -1,4 +1,4 @@
-// How far identical code moves between runs here (src/core/between-runs.ts), measured from the
+// How far identical code moves between runs here (src/core/stats/between-runs.ts), measured from the
 // committed A/A pairs, and `compare` judged against them: unchanged code passes, a row made 30%
 // slower still fails.
 import { readFileSync } from 'node:fs';
@@ -12,9 +12,13 @@ import {
 } from '../../src/cli/files/committed-pairs.ts';
 import { tableText, TABLE_PATH } from '../../src/cli/commands/between-runs.ts';
 import { REPO_ROOT } from '../../src/cli/build/build-page.ts';
-import { estimateBetweenRuns, rowScatter, shiftScatter } from '../../src/core/between-runs.ts';
-import { compareResults } from '../../src/core/compare.ts';
-import { gate, GATE_EXIT } from '../../src/core/gate.ts';
+import {
+  estimateBetweenRuns,
+  rowScatter,
+  shiftScatter,
+} from '../../src/core/stats/between-runs.ts';
+import { compareResults } from '../../src/core/verdicts/compare.ts';
+import { gate, GATE_EXIT } from '../../src/core/verdicts/gate.ts';
 
 describe('between runs - the table', () => {
   it(`${TABLE_PATH} is what the committed A/A pairs give (after a new pair, run npm run between-runs)`, () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildProblem } from '../../src/cli/build/build-page.ts';
-import { SHOWN_CHARS } from '../../src/core/shown.ts';
+import { SHOWN_CHARS } from '../../src/core/base/shown.ts';
 
 let tmp: string;
 beforeEach(() => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import type { Doc, StoreAdapter, StoreHandle } from '../../src/core/adapter.ts';
-import type { Capability } from '../../src/core/capabilities.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
-import { runPlan } from '../../src/core/runner.ts';
-import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
+import type { Doc, StoreAdapter, StoreHandle } from '../../src/core/store/adapter.ts';
+import type { Capability } from '../../src/core/store/capabilities.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import { runPlan } from '../../src/core/run/runner.ts';
+import { defineCase, type BenchCase, type Suite } from '../../src/core/store/suite.ts';
 import { insertSuite } from '../../suites/insert.ts';
 
 /*

@@ -14,7 +14,7 @@ import {
   DEFAULT_PLAN,
   PLAN_LIMITS,
   type PlanVocabulary,
-} from '../../src/core/plan.ts';
+} from '../../src/core/plan/plan.ts';
 
 const vocab: PlanVocabulary = {
   suites: ['insert', 'read'],

@@ -4,7 +4,7 @@ import { parseOverheadArgs } from '../../src/cli/commands/bench-overhead/main.ts
 import { parseExportArgs } from '../../src/cli/commands/export.ts';
 import { ArgsError, scanFlags } from '../../src/cli/args/flags.ts';
 import { parseMergeArgs } from '../../src/cli/commands/merge.ts';
-import type { PlanVocabulary } from '../../src/core/plan.ts';
+import type { PlanVocabulary } from '../../src/core/plan/plan.ts';
 
 const vocab: PlanVocabulary = {
   suites: ['insert'],

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mergeCommand, parseMergeArgs } from '../../src/cli/commands/merge.ts';
-import { MergeError, mergeResults, type MergeInput } from '../../src/core/merge.ts';
-import { parseResultsInput } from '../../src/core/results-input.ts';
-import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
-import { summarize } from '../../src/core/stats.ts';
+import { MergeError, mergeResults, type MergeInput } from '../../src/core/results/merge.ts';
+import { parseResultsInput } from '../../src/core/results/input.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
+import { summarize } from '../../src/core/stats/stats.ts';
 import { sampleResults } from '../sample-results.ts';
 
 const row = (kase: string, adapter = 'idb', size = 100): CaseResult => ({

@@ -13,9 +13,9 @@ import {
   isStopReply,
   MAX_COLLECTOR_MESSAGE_BYTES,
   type CollectorMessage,
-} from '../../src/core/collector.ts';
-import { resultsDocument } from '../../src/core/results-document.ts';
-import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+} from '../../src/core/run/collector.ts';
+import { resultsDocument } from '../../src/core/results/document.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
 import { nodeEnvironment } from './runner-doc.ts';
 
 interface Reply {

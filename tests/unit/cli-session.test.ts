@@ -4,8 +4,8 @@ import {
   otherRunReason,
   type SessionLimits,
 } from '../../src/cli/server/session.ts';
-import type { CollectorMessage } from '../../src/core/collector.ts';
-import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+import type { CollectorMessage } from '../../src/core/run/collector.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
 
 const limits: SessionLimits = {
   startupMs: 1_000,

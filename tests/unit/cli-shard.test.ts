@@ -6,16 +6,16 @@ import {
   planFieldsFromQuery,
   planToQuery,
   type Plan,
-} from '../../src/core/plan.ts';
-import { validateResults } from '../../src/core/results.ts';
-import { runPlan } from '../../src/core/runner.ts';
+} from '../../src/core/plan/plan.ts';
+import { validateResults } from '../../src/core/results/results.ts';
+import { runPlan } from '../../src/core/run/runner.ts';
 import {
   formatShard,
   parseShard,
   selectShard,
   ShardError,
   type Shard,
-} from '../../src/core/shard.ts';
+} from '../../src/core/plan/shard.ts';
 import { insertSuite } from '../../suites/insert.ts';
 import { sampleResults } from '../sample-results.ts';
 

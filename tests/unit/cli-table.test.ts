@@ -7,8 +7,8 @@ import {
   renderTable,
   resultsTable,
 } from '../../src/cli/terminal/table.ts';
-import type { CaseResult } from '../../src/core/results.ts';
-import type { Interval } from '../../src/core/stats.ts';
+import type { CaseResult } from '../../src/core/results/results.ts';
+import type { Interval } from '../../src/core/stats/stats.ts';
 
 type OkRow = Extract<CaseResult, { status: 'ok' }>;
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import type { StoreAdapter, StoreHandle } from '../../src/core/adapter.ts';
-import { awaitsDriver } from '../../src/core/driven.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
-import type { CaseIdentity } from '../../src/core/identity.ts';
-import { validateResults } from '../../src/core/results.ts';
-import { runPlan } from '../../src/core/runner.ts';
+import type { StoreAdapter, StoreHandle } from '../../src/core/store/adapter.ts';
+import { awaitsDriver } from '../../src/core/run/driver-cases.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { CaseIdentity } from '../../src/core/base/identity.ts';
+import { validateResults } from '../../src/core/results/results.ts';
+import { runPlan } from '../../src/core/run/runner.ts';
 import { coldRow, coldSteps, coldSuite } from '../../suites/cold.ts';
 import { fixtureShape, makeDocs } from '../../fixtures/index.ts';
 import { runnerResultsDoc } from './runner-doc.ts';

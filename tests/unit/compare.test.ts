@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { NO_BETWEEN_RUNS } from '../../src/core/between-runs.ts';
-import { compareResults as compareWith, parseThreshold } from '../../src/core/compare.ts';
+import { NO_BETWEEN_RUNS } from '../../src/core/stats/between-runs.ts';
+import { compareResults as compareWith, parseThreshold } from '../../src/core/verdicts/compare.ts';
 
 /** compare's own statistics, on the two files alone: the scatter between runs here is tested in between-runs.test.ts. */
 const compareResults = (
@@ -13,11 +13,11 @@ const compareResults = (
   next: readonly ResultsFile[],
   thresholdPct?: number,
 ) => compareWith(base, next, thresholdPct, NO_BETWEEN_RUNS);
-import { parseResultsInput } from '../../src/core/results-input.ts';
-import type { ResultsFile } from '../../src/core/results.ts';
-import { medianCi, medianRatio, summarize } from '../../src/core/stats.ts';
-import { DEFAULT_GATE, gate, parseMinCompared } from '../../src/core/gate.ts';
-import { ResultsError } from '../../src/core/results.ts';
+import { parseResultsInput } from '../../src/core/results/input.ts';
+import type { ResultsFile } from '../../src/core/results/results.ts';
+import { medianCi, medianRatio, summarize } from '../../src/core/stats/stats.ts';
+import { DEFAULT_GATE, gate, parseMinCompared } from '../../src/core/verdicts/gate.ts';
+import { ResultsError } from '../../src/core/results/results.ts';
 import { compareCommand, formatComparison } from '../../src/cli/commands/compare.ts';
 import { sampleResults } from '../sample-results.ts';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../src/cli/args/config-file.ts';
 import { loadVocabulary } from '../../src/cli/build/vocabulary.ts';
-import { adapterProblems } from '../../src/core/adapter-shape.ts';
+import { adapterProblems } from '../../src/core/store/adapter-shape.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'storebench-config-adapters-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,16 +1,16 @@
 /**
- * The adapter contract's verdict (src/core/contract/verdict.ts) on transcripts run here in Node
+ * The adapter contract's verdict (src/core/store/contract/verdict.ts) on transcripts run here in Node
  * on the memory store, which needs no browser: a store that keeps the contract has no failure, and
  * one whose range ignores limit and whose count is one too many fails exactly those two contracts,
  * each check with what was expected and what came back. The storage checks (footprints) are the
  * browser's: here every footprint is empty, as it is for a store of backend "other".
  */
 import { describe, expect, it } from 'vitest';
-import type { StoreAdapter } from '../../src/core/adapter.ts';
-import type { SupportedReport } from '../../src/core/contract/report.ts';
-import { showValue } from '../../src/core/contract/values.ts';
-import { byContract, contractFailures } from '../../src/core/contract/verdict.ts';
-import { transcript } from '../../src/adapters/contract/transcript.ts';
+import type { StoreAdapter } from '../../src/core/store/adapter.ts';
+import type { SupportedReport } from '../../src/core/store/contract/report.ts';
+import { showValue } from '../../src/core/store/contract/values.ts';
+import { byContract, contractFailures } from '../../src/core/store/contract/verdict.ts';
+import { transcript } from '../../src/adapters/contract-probes/transcript.ts';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import { checkedBrowser } from '../../src/cli/terminal/contract-lines.ts';
 

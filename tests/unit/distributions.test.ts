@@ -1,7 +1,7 @@
 // Student's t distribution function, against values from closed forms and tables.
 import { describe, expect, it } from 'vitest';
-import { regularizedBeta, studentTCdf } from '../../src/core/distributions.ts';
-import { tQuantile95 } from '../../src/core/stats.ts';
+import { regularizedBeta, studentTCdf } from '../../src/core/stats/distributions.ts';
+import { tQuantile95 } from '../../src/core/stats/stats.ts';
 
 describe('distributions', () => {
   it("Student's t matches its closed forms for 1 and 3 degrees of freedom", () => {

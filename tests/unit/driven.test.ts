@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultsTable } from '../../src/cli/terminal/table.ts';
-import type { CaseIdentity } from '../../src/core/identity.ts';
-import { resolveSuiteParams } from '../../src/core/suite.ts';
+import type { CaseIdentity } from '../../src/core/base/identity.ts';
+import { resolveSuiteParams } from '../../src/core/store/suite.ts';
 import { coldCaseOf, coldRow, coldSuite } from '../../suites/cold.ts';
 import { crashRow } from '../../suites/crash.ts';
 import {

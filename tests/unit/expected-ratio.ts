@@ -1,6 +1,6 @@
 // What a finding's ratio should be, written out apart from the module under test.
-import type { CaseResult } from '../../src/core/results.ts';
-import { median } from '../../src/core/stats.ts';
+import type { CaseResult } from '../../src/core/results/results.ts';
+import { median } from '../../src/core/stats/stats.ts';
 
 const perOp = (row: CaseResult) => median(row.samples) / row.operations;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
-import { medianInterval } from '../../src/core/stats.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
+import { medianInterval } from '../../src/core/stats/stats.ts';
 import {
   buildComparison,
   axisLines,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
 import { toCsv, toSamplesCsv } from '../../src/export/csv.ts';
 import { toSamplesTsv, toTsv } from '../../src/export/tsv.ts';
 import { parseCsv } from './csv-reader.ts';

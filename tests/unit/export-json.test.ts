@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { toJson } from '../../src/export/json.ts';
-import { DEFAULT_PLAN } from '../../src/core/plan.ts';
-import { parseResults, type ResultsFile } from '../../src/core/results.ts';
-import { resultsDocument } from '../../src/core/results-document.ts';
-import { parseResultsInput } from '../../src/core/results-input.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/plan.ts';
+import { parseResults, type ResultsFile } from '../../src/core/results/results.ts';
+import { resultsDocument } from '../../src/core/results/document.ts';
+import { parseResultsInput } from '../../src/core/results/input.ts';
 import { nodeEnvironment } from './runner-doc.ts';
 
 function tiny(browser = 'chromium'): ResultsFile {

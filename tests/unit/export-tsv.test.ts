@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../../src/export/csv.ts';
 import { toSamplesTsv, toTsv, tsvCell } from '../../src/export/tsv.ts';
-import type { CaseResult } from '../../src/core/results.ts';
+import type { CaseResult } from '../../src/core/results/results.ts';
 import { handBuilt } from './export-fixture.ts';
 
 const RUN =

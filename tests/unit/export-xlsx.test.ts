@@ -1,6 +1,6 @@
 import readXlsxFile from 'read-excel-file/node';
 import { describe, expect, it } from 'vitest';
-import type { CaseResult, ResultsFile } from '../../src/core/results.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
 import { ENVIRONMENT_COLUMNS, SUITE_SHEET_COLUMNS } from '../../src/export/table.ts';
 import { unzipSync, strFromU8 } from 'fflate';
 import {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findingsText } from '../../src/cli/terminal/findings.ts';
-import { parseResults, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
+import { parseResults, type CaseResult, type ResultsFile } from '../../src/core/results/results.ts';
 import { expectedRatio } from './expected-ratio.ts';
 
 const RUN = 'results/2026-11-25T06-13-31Z-73a2';

@@ -1,6 +1,6 @@
 /**
- * The one rule for findings (src/core/findings.ts) on rows made here, and the default plan's
- * findings (src/core/default-findings.ts) as a results document carries them.
+ * The one rule for findings (src/core/verdicts/findings.ts) on rows made here, and the default plan's
+ * findings (src/core/verdicts/default-findings.ts) as a results document carries them.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,18 +8,22 @@ import {
   FINDING_TOPICS,
   PAIR_FINDINGS,
   runFindings,
-} from '../../src/core/default-findings.ts';
+} from '../../src/core/verdicts/default-findings.ts';
 import {
   findingCells,
   findingSentence,
   perOperation,
   verdictOf,
   type Finding,
-} from '../../src/core/findings.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
-import { resultsDocument } from '../../src/core/results-document.ts';
-import { validateResults, type CaseResult, type ResultsFile } from '../../src/core/results.ts';
-import { ratioOfMedians, summarize } from '../../src/core/stats.ts';
+} from '../../src/core/verdicts/findings.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import { resultsDocument } from '../../src/core/results/document.ts';
+import {
+  validateResults,
+  type CaseResult,
+  type ResultsFile,
+} from '../../src/core/results/results.ts';
+import { ratioOfMedians, summarize } from '../../src/core/stats/stats.ts';
 import { nodeEnvironment } from './runner-doc.ts';
 
 /** An ok row of 12 samples within ±`spread`·2 of `ms` a sample (±2% by default), `ops` operations each. */

@@ -8,7 +8,7 @@ import {
   formatRate,
   formatStep,
   oneLine,
-} from '../../src/core/format.ts';
+} from '../../src/core/base/format.ts';
 
 describe('format - milliseconds', () => {
   it('keeps three significant figures', () => {

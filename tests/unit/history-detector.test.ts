@@ -14,7 +14,7 @@ import { createRng, type Rng } from '../../fixtures/random.ts';
 import { DETECTOR_DEFAULTS, detectChanges, fewestPoints } from '../../src/core/history/detect.ts';
 import { bestSplit } from '../../src/core/history/e-divisive.ts';
 import { twoSampleTest, type LogPoint } from '../../src/core/history/weighted-test.ts';
-import { wilsonInterval } from '../../src/core/stats.ts';
+import { wilsonInterval } from '../../src/core/stats/stats.ts';
 
 const Z975 = 1.959963984540054;
 

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseResultsInput } from '../../src/core/results-input.ts';
-import type { ResultsFile } from '../../src/core/results.ts';
+import { parseResultsInput } from '../../src/core/results/input.ts';
+import type { ResultsFile } from '../../src/core/results/results.ts';
 import type { LoadedFile } from '../../src/ui/model/explorer-model.ts';
 import {
   chosenTrend,

@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { historyCommand } from '../../src/cli/commands/history.ts';
 import { historyOf } from '../../src/core/history/history.ts';
-import { parseResultsInput } from '../../src/core/results-input.ts';
-import type { ResultsFile } from '../../src/core/results.ts';
+import { parseResultsInput } from '../../src/core/results/input.ts';
+import type { ResultsFile } from '../../src/core/results/results.ts';
 
 const RESULTS = fileURLToPath(new URL('../../results/', import.meta.url));
 const isRow = (c: ResultsFile['cases'][number]) =>

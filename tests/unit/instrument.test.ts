@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { StoreAdapter } from '../../src/core/adapter.ts';
-import { instrumentAdapter, type InstrumentedCall } from '../../src/adapters/instrument.ts';
+import type { StoreAdapter } from '../../src/core/store/adapter.ts';
+import {
+  instrumentAdapter,
+  type InstrumentedCall,
+} from '../../src/adapters/variants/instrument.ts';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import { adapterById } from '../../src/adapters/registry.ts';
 

@@ -1,13 +1,13 @@
-// Planned looks in the runner (src/core/sampling/looks.ts), on the real memory store under several
+// Planned looks in the runner (src/core/run/sampling/looks.ts), on the real memory store under several
 // ids, with case bodies that report their own times: rows whose comparisons are decided at a look
 // stop as `settled`, and a run with nothing left to sample ends at the pass after that look.
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import type { StoreAdapter } from '../../src/core/adapter.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
-import type { CaseResult } from '../../src/core/results.ts';
-import { runPlan } from '../../src/core/runner.ts';
-import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
+import type { StoreAdapter } from '../../src/core/store/adapter.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { CaseResult } from '../../src/core/results/results.ts';
+import { runPlan } from '../../src/core/run/runner.ts';
+import { defineCase, type BenchCase, type Suite } from '../../src/core/store/suite.ts';
 
 const memoryAs = (id: string): StoreAdapter => ({ ...memoryAdapter, id, label: id });
 

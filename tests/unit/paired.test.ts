@@ -1,4 +1,4 @@
-// B against A in one run (src/core/paired.ts): exact values, then simulated runs whose launches
+// B against A in one run (src/core/stats/paired.ts): exact values, then simulated runs whose launches
 // carry effects every store shares, effects of one row, and effects of one store in one launch.
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../fixtures/random.ts';
@@ -9,7 +9,7 @@ import {
   pairOf,
   passLogRatios,
   slowerPValue,
-} from '../../src/core/paired.ts';
+} from '../../src/core/stats/paired.ts';
 
 const gauss = (rng: Rng) =>
   Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());

@@ -1,4 +1,4 @@
-// One normalisation for every spec and number (src/core/plan.ts, percent.ts, variant.ts): a plan
+// One normalisation for every spec and number (src/core/plan/plan.ts, percent.ts, variant.ts): a plan
 // the sweep accepts is written into the page's URL and read back by the page as the same plan.
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,9 +9,9 @@ import {
   PlanError,
   type PlanFields,
   type PlanVocabulary,
-} from '../../src/core/plan.ts';
-import { formatPercent, parsePercent } from '../../src/core/percent.ts';
-import { clipped, quoted, SHOWN_CHARS } from '../../src/core/shown.ts';
+} from '../../src/core/plan/plan.ts';
+import { formatPercent, parsePercent } from '../../src/core/base/percent.ts';
+import { clipped, quoted, SHOWN_CHARS } from '../../src/core/base/shown.ts';
 
 const vocab: PlanVocabulary = {
   suites: ['insert'],

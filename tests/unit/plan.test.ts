@@ -11,8 +11,8 @@ import {
   planFieldsFromQuery,
   planToFields,
   planToQuery,
-} from '../../src/core/plan.ts';
-import { formatDuration } from '../../src/core/format.ts';
+} from '../../src/core/plan/plan.ts';
+import { formatDuration } from '../../src/core/base/format.ts';
 
 const vocab = {
   suites: ['insert', 'read'],
@@ -227,7 +227,7 @@ describe('plan - parsing', () => {
 
 describe('plan - sizes by default', () => {
   it('runs the default plan at 1,000 documents, where its findings show, and a plan that names its suites or cases at 100', async () => {
-    const { DEFAULT_PLAN_SIZES } = await import('../../src/core/plan.ts');
+    const { DEFAULT_PLAN_SIZES } = await import('../../src/core/plan/plan.ts');
     const vocab = { suites: [...DEFAULT_SUITES], adapters: ['idb'], fixtures: ['person'] };
     expect(DEFAULT_PLAN_SIZES).toEqual([1000]);
     expect(parsePlan({}, vocab).sizes).toEqual([1000]);

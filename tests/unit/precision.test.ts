@@ -3,9 +3,9 @@ import {
   formatPassDifference,
   passDifference,
   precisionSummary,
-} from '../../src/core/precision.ts';
-import type { CaseResult } from '../../src/core/results.ts';
-import { passSpread, summarize } from '../../src/core/stats.ts';
+} from '../../src/core/verdicts/precision.ts';
+import type { CaseResult } from '../../src/core/results/results.ts';
+import { passSpread, summarize } from '../../src/core/stats/stats.ts';
 
 /** An ok row whose samples are `passes`, pass by pass. */
 function row(adapter: string, passes: number[][]): CaseResult {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listResultsFiles, readResultsIndex } from '../../src/cli/server/results-index.ts';
-import { validateResultsIndex } from '../../src/core/results-input.ts';
+import { validateResultsIndex } from '../../src/core/results/input.ts';
 import { toJson } from '../../src/export/json.ts';
 import { handBuilt } from './export-fixture.ts';
 

@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
-import { validateResults } from '../../src/core/results.ts';
+import { validateResults } from '../../src/core/results/results.ts';
 import {
   publishedSchemaText,
   RESULTS_SCHEMA_PATH,
   ResultsFileSchema,
-} from '../../src/core/results-schema.ts';
-import { conforms, KEYWORDS, type SchemaNode } from '../../src/core/schema-check.ts';
+} from '../../src/core/schema/results-schema.ts';
+import { conforms, KEYWORDS, type SchemaNode } from '../../src/core/schema/check.ts';
 import { sampleResults } from '../sample-results.ts';
 import { listResultsFiles } from '../../src/cli/server/results-index.ts';
 
@@ -94,7 +94,7 @@ function revive(node: Json): TSchema {
 const published = revive(JSON.parse(PUBLISHED) as Json);
 
 describe('results schema - the published file', () => {
-  it(`${RESULTS_SCHEMA_PATH} is what src/core/results-schema.ts generates (after a change there, run npm run schema)`, () => {
+  it(`${RESULTS_SCHEMA_PATH} is what src/core/schema/results-schema.ts generates (after a change there, run npm run schema)`, () => {
     expect(PUBLISHED).toBe(publishedSchemaText());
   });
 

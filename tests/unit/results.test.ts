@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseResults, ResultsError, validateResults } from '../../src/core/results.ts';
+import { parseResults, ResultsError, validateResults } from '../../src/core/results/results.ts';
 import { sampleResults } from '../sample-results.ts';
-import { medianPrecision, summarize } from '../../src/core/stats.ts';
+import { medianPrecision, summarize } from '../../src/core/stats/stats.ts';
 
 const mutate = (f: (r: any) => void) => {
   const r = structuredClone(sampleResults()) as any;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseResult } from '../../src/core/results.ts';
-import type { Interval } from '../../src/core/stats.ts';
+import type { CaseResult } from '../../src/core/results/results.ts';
+import type { Interval } from '../../src/core/stats/stats.ts';
 import {
   describeMean,
   describeMedian,

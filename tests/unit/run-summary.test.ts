@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AUTO } from '../../src/core/plan.ts';
-import type { CaseResult } from '../../src/core/results.ts';
+import { DEFAULT_AUTO } from '../../src/core/plan/plan.ts';
+import type { CaseResult } from '../../src/core/results/results.ts';
 import { timeLeftText } from '../../src/ui/progress.ts';
 import { formatElapsed, runSummaryText } from '../../src/ui/run-summary.ts';
-import { summarize } from '../../src/core/stats.ts';
+import { summarize } from '../../src/core/stats/stats.ts';
 import { sampleResults } from '../sample-results.ts';
 
 type OkRow = Extract<CaseResult, { status: 'ok' }>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter, memoryDatabaseNames } from '../../src/adapters/memory.ts';
-import type { StoreAdapter } from '../../src/core/adapter.ts';
-import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan.ts';
-import { validateResults, type CaseResult } from '../../src/core/results.ts';
+import type { StoreAdapter } from '../../src/core/store/adapter.ts';
+import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan/plan.ts';
+import { validateResults, type CaseResult } from '../../src/core/results/results.ts';
 import { runnerResultsDoc } from './runner-doc.ts';
 import {
   OUTLIER_K,
@@ -11,8 +11,8 @@ import {
   type RunEvent,
   type RunInput,
   type PassProbe,
-} from '../../src/core/runner.ts';
-import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
+} from '../../src/core/run/runner.ts';
+import { defineCase, type BenchCase, type Suite } from '../../src/core/store/suite.ts';
 
 const plan = (over: Partial<Plan> = {}): Plan => ({
   ...DEFAULT_PLAN,

@@ -2,9 +2,9 @@
  * A results document around what runPlan returned in Node, built by the same resultsDocument()
  * as the page's, for the runner tests that check its rows against the schema.
  */
-import type { Plan } from '../../src/core/plan.ts';
-import { resultsDocument } from '../../src/core/results-document.ts';
-import type { CaseResult, Environment, RunInfo } from '../../src/core/results.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { resultsDocument } from '../../src/core/results/document.ts';
+import type { CaseResult, Environment, RunInfo } from '../../src/core/results/results.ts';
 
 /** The environment of a run in Node, for documents the tests build. */
 export function nodeEnvironment(over: Partial<Environment> = {}): Environment {

@@ -1,10 +1,10 @@
-// The runner's passes spread over browser launches (src/core/launch.ts): each launch here is a
+// The runner's passes spread over browser launches (src/core/run/launch.ts): each launch here is a
 // runPlan call of its own on the real memory store, and what it carries goes through JSON, as it
 // does between the page and the sweep.
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import type { StoreAdapter } from '../../src/core/adapter.ts';
-import { carriedResult, cutShort } from '../../src/core/row.ts';
+import type { StoreAdapter } from '../../src/core/store/adapter.ts';
+import { carriedResult, cutShort } from '../../src/core/run/row.ts';
 import {
   checkCarry,
   checkLaunchOrder,
@@ -12,12 +12,12 @@ import {
   LaunchError,
   type Carry,
   type LaunchOrder,
-} from '../../src/core/launch.ts';
-import { defaultLaunches, launchShare } from '../../src/core/launch-budget.ts';
-import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan.ts';
-import { validateResults, type CaseResult } from '../../src/core/results.ts';
-import { runPlan, type RunEvent } from '../../src/core/runner.ts';
-import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
+} from '../../src/core/run/launch.ts';
+import { defaultLaunches, launchShare } from '../../src/core/plan/launch-budget.ts';
+import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan/plan.ts';
+import { validateResults, type CaseResult } from '../../src/core/results/results.ts';
+import { runPlan, type RunEvent } from '../../src/core/run/runner.ts';
+import { defineCase, type BenchCase, type Suite } from '../../src/core/store/suite.ts';
 import { runnerResultsDoc } from './runner-doc.ts';
 
 const auto = { targetRelCi: 0.02, minN: 6, maxN: 50, maxMs: 60_000, passes: 3 };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import type { StoreAdapter } from '../../src/core/adapter.ts';
-import { sampleTargetMs } from '../../src/core/sampling/calibrate.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
-import { runPlan } from '../../src/core/runner.ts';
+import type { StoreAdapter } from '../../src/core/store/adapter.ts';
+import { sampleTargetMs } from '../../src/core/run/sampling/repeats.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import { runPlan } from '../../src/core/run/runner.ts';
 import { insertSuite } from '../../suites/insert.ts';
 import { readSuite } from '../../suites/read.ts';
 

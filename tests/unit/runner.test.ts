@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter, memoryDatabaseNames } from '../../src/adapters/memory.ts';
-import type { StoreAdapter } from '../../src/core/adapter.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
-import { validateResults, type CaseResult } from '../../src/core/results.ts';
+import type { StoreAdapter } from '../../src/core/store/adapter.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import { validateResults, type CaseResult } from '../../src/core/results/results.ts';
 import { runnerResultsDoc } from './runner-doc.ts';
-import { runPlan, type RunEvent } from '../../src/core/runner.ts';
-import { withTimeout } from '../../src/core/errors.ts';
-import { defineCase, type BenchCase, type Suite } from '../../src/core/suite.ts';
+import { runPlan, type RunEvent } from '../../src/core/run/runner.ts';
+import { withTimeout } from '../../src/core/base/errors.ts';
+import { defineCase, type BenchCase, type Suite } from '../../src/core/store/suite.ts';
 import { insertSuite as fullInsertSuite } from '../../suites/insert.ts';
 
 const plan = (over: Partial<Plan> = {}): Plan => ({
@@ -314,7 +314,7 @@ describe('runner - time limit bookkeeping', () => {
 
 describe('runner - plan names', () => {
   it('refuses a parameter no chosen suite takes, and a value a parameter does not allow, before running', async () => {
-    const { planGroups } = await import('../../src/core/runner.ts');
+    const { planGroups } = await import('../../src/core/run/runner.ts');
     const { SUITES } = await import('../../suites/index.ts');
     const insert = SUITES.filter((s) => s.id === 'insert');
     const plan = { ...DEFAULT_PLAN, suites: ['insert'], adapters: ['memory'] };

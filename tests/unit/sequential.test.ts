@@ -1,16 +1,16 @@
-// Planned looks (src/core/sequential.ts, src/core/ab.ts): the boundaries against published
+// Planned looks (src/core/stats/sequential.ts, src/core/verdicts/ab.ts): the boundaries against published
 // tables, then the A/B rule simulated over whole runs, as the gate runs it.
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../fixtures/random.ts';
-import { abDecision, pairAtLook, type AbRow } from '../../src/core/ab.ts';
-import { slowerPValue } from '../../src/core/paired.ts';
-import { studentTQuantile } from '../../src/core/distributions.ts';
+import { abDecision, pairAtLook, type AbRow } from '../../src/core/verdicts/ab.ts';
+import { slowerPValue } from '../../src/core/stats/paired.ts';
+import { studentTQuantile } from '../../src/core/stats/distributions.ts';
 import {
   lookWeights,
   plannedLooks,
   repeatedInterval,
   repeatedPValue,
-} from '../../src/core/sequential.ts';
+} from '../../src/core/stats/sequential.ts';
 
 const gauss = (rng: Rng) =>
   Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());

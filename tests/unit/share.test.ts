@@ -1,13 +1,18 @@
-// A row's least samples per pass by what it costs against its share of the budget (src/core/sampling/share.ts),
+// A row's least samples per pass by what it costs against its share of the budget (src/core/run/sampling/share.ts),
 // then the runner keeping to it on the real memory store, with case setups that take real time.
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import type { StoreAdapter } from '../../src/core/adapter.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
-import type { CaseResult } from '../../src/core/results.ts';
-import { runPlan } from '../../src/core/runner.ts';
-import { ladderPasses, passNeed, shareClass, spreadPasses } from '../../src/core/sampling/share.ts';
-import { defineCase, type Suite } from '../../src/core/suite.ts';
+import type { StoreAdapter } from '../../src/core/store/adapter.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { CaseResult } from '../../src/core/results/results.ts';
+import { runPlan } from '../../src/core/run/runner.ts';
+import {
+  ladderPasses,
+  passNeed,
+  shareClass,
+  spreadPasses,
+} from '../../src/core/run/sampling/share.ts';
+import { defineCase, type Suite } from '../../src/core/store/suite.ts';
 
 describe('share - the rule', () => {
   it('spreads a row that needs k passes over the run: the first, then evenly to the last', () => {

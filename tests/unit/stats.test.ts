@@ -20,7 +20,7 @@ import {
   variance,
   widenRatio,
   wilsonInterval,
-} from '../../src/core/stats.ts';
+} from '../../src/core/stats/stats.ts';
 
 /** Standard normal draws from a seeded generator (Box-Muller), so stochastic tests are reproducible. */
 const normalOf = (rng: Rng) => () =>

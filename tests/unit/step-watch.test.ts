@@ -1,7 +1,12 @@
-// The step watch (src/core/step-watch.ts): what the page's watchdog Worker reads from another thread.
+// The step watch (src/core/base/step-watch.ts): what the page's watchdog Worker reads from another thread.
 import { describe, expect, it } from 'vitest';
-import { withTimeout } from '../../src/core/errors.ts';
-import { NO_STEP, overdueMs, setStepWatch, sharedStepWatch } from '../../src/core/step-watch.ts';
+import { withTimeout } from '../../src/core/base/errors.ts';
+import {
+  NO_STEP,
+  overdueMs,
+  setStepWatch,
+  sharedStepWatch,
+} from '../../src/core/base/step-watch.ts';
 
 describe('step watch', () => {
   it('holds the earliest deadline of the open steps, and none once they close', () => {

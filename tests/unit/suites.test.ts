@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import { DEFAULT_PLAN } from '../../src/core/plan.ts';
-import { runPlan } from '../../src/core/runner.ts';
-import type { ParamValue } from '../../src/core/identity.ts';
-import { resolveSuiteParams, type ParamSpec } from '../../src/core/suite.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/plan.ts';
+import { runPlan } from '../../src/core/run/runner.ts';
+import type { ParamValue } from '../../src/core/base/identity.ts';
+import { resolveSuiteParams, type ParamSpec } from '../../src/core/store/suite.ts';
 import { SUITES } from '../../suites/index.ts';
 
 const SMALL_PARAMS = {

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { abDecision, abRows } from '../../src/core/ab.ts';
-import { parseResults } from '../../src/core/results.ts';
+import { abDecision, abRows } from '../../src/core/verdicts/ab.ts';
+import { parseResults } from '../../src/core/results/results.ts';
 import { md, summaryMarkdown } from '../../src/export/summary-markdown.ts';
 import { sampleResults } from '../sample-results.ts';
 

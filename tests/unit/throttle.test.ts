@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import type { StoreAdapter } from '../../src/core/adapter.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan.ts';
-import { throttledAdapters } from '../../src/core/throttle.ts';
+import type { StoreAdapter } from '../../src/core/store/adapter.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import { throttledAdapters } from '../../src/core/store/throttle.ts';
 
 const plan = (cpuThrottle?: number): Plan => ({
   ...DEFAULT_PLAN,

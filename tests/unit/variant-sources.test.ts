@@ -12,7 +12,7 @@ import {
   variantCache,
   VariantSourceError,
 } from '../../src/cli/build/variant-sources.ts';
-import { parseVariant, type Wraps } from '../../src/core/variant.ts';
+import { parseVariant, type Wraps } from '../../src/core/plan/variant.ts';
 
 /** The sweep's variant sources (src/cli/build/variant-sources.ts) on real folders, and on npm where it can be reached. */
 

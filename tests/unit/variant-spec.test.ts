@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlan, PlanError, planFieldsFromQuery, planToQuery } from '../../src/core/plan.ts';
+import {
+  parsePlan,
+  PlanError,
+  planFieldsFromQuery,
+  planToQuery,
+} from '../../src/core/plan/plan.ts';
 import {
   compareVersions,
   packagesFor,
   parseVariant,
   VariantError,
   type Wraps,
-} from '../../src/core/variant.ts';
+} from '../../src/core/plan/variant.ts';
 
 const REGISTERED = ['pouchdb-idb', 'idb', 'memory', 'pouchdb-idb@7.3.1', 'idb@write-behind'];
 const WRAPS: Record<string, Wraps> = {

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import PUBLISHED from '../../../storebench.config.schema.json' with { type: 'json' };
-import { findFault, type SchemaNode } from '../../core/schema-check.ts';
+import { findFault, type SchemaNode } from '../../core/schema/check.ts';
 import { ArgsError, scanFlags, type FlagSpec } from './flags.ts';
 
 export const CONFIG_FILE = 'storebench.config.json';

@@ -5,7 +5,7 @@
  * wrong and what is allowed. The entry points print that message and exit with code 2.
  */
 import { parseArgs } from 'node:util';
-import { clipped, quoted } from '../../core/shown.ts';
+import { clipped, quoted } from '../../core/base/shown.ts';
 
 export class ArgsError extends Error {
   override readonly name = 'ArgsError';

@@ -5,8 +5,12 @@
  * is allowed; the entry points print it and exit with code 2.
  */
 import { isIP } from 'node:net';
-import { MIN_SAMPLES_ON_TIME_CAP } from '../../core/row.ts';
-import { DEFAULT_THRESHOLD_PCT, parseThreshold, THRESHOLD_RANGE } from '../../core/compare.ts';
+import { MIN_SAMPLES_ON_TIME_CAP } from '../../core/run/row.ts';
+import {
+  DEFAULT_THRESHOLD_PCT,
+  parseThreshold,
+  THRESHOLD_RANGE,
+} from '../../core/verdicts/compare.ts';
 import {
   AB_THRESHOLD_RANGE,
   DEFAULT_AB_THRESHOLD_PCT,
@@ -24,13 +28,13 @@ import {
   type Plan,
   type PlanFields,
   type PlanVocabulary,
-} from '../../core/plan.ts';
-import { formatDuration } from '../../core/format.ts';
-import { MAX_SHARDS } from '../../core/shard.ts';
-import { quoted } from '../../core/shown.ts';
-import { parseVariant } from '../../core/variant.ts';
-import { abBudgetFor, abPasses, abPassesNeeded, abPassesProblem } from '../../core/ab-plan.ts';
-import { formatPercent, percentOrProblem } from '../../core/percent.ts';
+} from '../../core/plan/plan.ts';
+import { formatDuration } from '../../core/base/format.ts';
+import { MAX_SHARDS } from '../../core/plan/shard.ts';
+import { quoted } from '../../core/base/shown.ts';
+import { parseVariant } from '../../core/plan/variant.ts';
+import { abBudgetFor, abPasses, abPassesNeeded, abPassesProblem } from '../../core/plan/ab-plan.ts';
+import { formatPercent, percentOrProblem } from '../../core/base/percent.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec, type ScannedFlags } from './flags.ts';
 import { CAPABILITIES_EXAMPLE, parseCapabilities } from './capabilities.ts';
 import { DEFAULT_HOST } from '../server/page-server.ts';

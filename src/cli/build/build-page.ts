@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { InlineConfig, Plugin, UserConfig } from 'vite';
-import { clipped } from '../../core/shown.ts';
+import { clipped } from '../../core/base/shown.ts';
 
 /** The repository root, found from this file rather than the working directory. */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));

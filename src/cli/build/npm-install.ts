@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { clipped } from '../../core/shown.ts';
+import { clipped } from '../../core/base/shown.ts';
 
 export class NpmError extends Error {
   override readonly name = 'NpmError';

@@ -9,7 +9,7 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { quoted } from '../../core/shown.ts';
+import { quoted } from '../../core/base/shown.ts';
 
 /** The conditions of a browser build's `import()`, as Vite matches `exports` (first key that fits, in the object's order). */
 const CONDITIONS = new Set(['browser', 'import', 'module', 'production', 'default']);

@@ -7,8 +7,8 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { RESULTS_FILE_NAME } from '../../core/results-input.ts';
-import { ResultsError } from '../../core/results.ts';
+import { RESULTS_FILE_NAME } from '../../core/results/input.ts';
+import { ResultsError } from '../../core/results/results.ts';
 import { readResultsFiles, readResultsText } from '../files/read-results.ts';
 import {
   readResultsIndex,

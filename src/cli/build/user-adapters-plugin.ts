@@ -1,7 +1,7 @@
 /**
  * The Vite plugin that builds a store author's adapters (user-adapters.ts) into the page:
- * src/adapters/user-adapters.ts, empty as written, becomes the list of them, each imported by
- * absolute path from its module and given its build's facts (src/adapters/user-adapter.ts), in
+ * src/adapters/user/user-adapters.ts, empty as written, becomes the list of them, each imported by
+ * absolute path from its module and given its build's facts (src/adapters/user/user-adapter.ts), in
  * the page and its Workers alike. A build from a git ref imports the module from its worktree,
  * whose bare imports (it has no node_modules) resolve as they would from the repository itself.
  */
@@ -53,7 +53,7 @@ function resolvable(source: string, from: string): boolean {
   }
 }
 
-/** src/adapters/user-adapters.ts as this build's adapters: plain JavaScript, which TypeScript accepts. */
+/** src/adapters/user/user-adapters.ts as this build's adapters: plain JavaScript, which TypeScript accepts. */
 function userModule(user: readonly UserAdapter[], git: readonly GitBuild[]): string {
   const imports: string[] = [`import { withBuild } from ${JSON.stringify(BUILD_HELPER)};`];
   const entries: string[] = [];

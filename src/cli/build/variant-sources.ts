@@ -17,9 +17,14 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import type { PlanVocabulary } from '../../core/plan.ts';
-import { packagesFor, parseVariant, type ParsedVariant, type Wraps } from '../../core/variant.ts';
-import { clipped, quoted } from '../../core/shown.ts';
+import type { PlanVocabulary } from '../../core/plan/plan.ts';
+import {
+  packagesFor,
+  parseVariant,
+  type ParsedVariant,
+  type Wraps,
+} from '../../core/plan/variant.ts';
+import { clipped, quoted } from '../../core/base/shown.ts';
 import { REPO_ROOT } from './build-page.ts';
 import {
   checkPublished,

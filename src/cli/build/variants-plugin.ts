@@ -1,6 +1,6 @@
 /**
  * The Vite plugin that builds a sweep's variants (core/variant.ts) into the page beside the
- * installed packages: src/adapters/variant-builds.ts, empty as written, becomes the list of the
+ * installed packages: src/adapters/variants/variant-builds.ts, empty as written, becomes the list of the
  * variants, each loading its packages by absolute path from the cache or the local folder
  * (variant-sources.ts), which Vite bundles like any dependency, outside the project root or not.
  * A local build's bare imports that its own folders cannot resolve fall back to this project's
@@ -10,7 +10,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import type { Plugin } from 'vite';
-import type { BuiltVariant } from '../../core/variant.ts';
+import type { BuiltVariant } from '../../core/plan/variant.ts';
 import { REPO_ROOT } from './build-page.ts';
 import type { VariantSource } from './variant-sources.ts';
 
@@ -104,7 +104,7 @@ function packageDir(source: string, from: string): string | undefined {
 const isBare = (s: string) => !/^(\.{0,2}\/|\0|[a-zA-Z]:|[a-z]+:)/.test(s) || s.startsWith('node:');
 const isNodeBuiltin = (s: string) => builtinModules.includes(s.replace(/^node:/, ''));
 
-/** src/adapters/variant-builds.ts as this build's variants: plain JavaScript, which TypeScript accepts. */
+/** src/adapters/variants/variant-builds.ts as this build's variants: plain JavaScript, which TypeScript accepts. */
 function buildsModule(variants: readonly VariantSource[]): string {
   const entries = variants.map((v) => {
     const data: Omit<BuiltVariant, 'load'> = {

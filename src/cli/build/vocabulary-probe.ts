@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { adapterProblems, looksLikeAdapter } from '../../core/adapter-shape.ts';
+import { adapterProblems, looksLikeAdapter } from '../../core/store/adapter-shape.ts';
 
 /** Before the JSON: whatever a module printed on import comes before it and is not read. */
 const MARK = '@@storebench-probe@@';
@@ -78,10 +78,12 @@ async function inspect(module: string): Promise<ModuleReport> {
 }
 
 if (process.argv.includes('--check')) {
-  const { planGroups } = await import('../../core/runner.ts');
-  const { selectShard } = await import('../../core/shard.ts');
+  const { planGroups } = await import('../../core/run/runner.ts');
+  const { selectShard } = await import('../../core/plan/shard.ts');
   // On stdin: a plan can be longer than one argument may be (128 kB on Linux).
-  const plan = JSON.parse(readFileSync(0, 'utf8') || 'null') as import('../../core/plan.ts').Plan;
+  const plan = JSON.parse(
+    readFileSync(0, 'utf8') || 'null',
+  ) as import('../../core/plan/plan.ts').Plan;
   let error: string | null = null;
   let rows = 0;
   let groups = 0;

@@ -6,9 +6,9 @@
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { PlanCases } from '../../core/ab-plan.ts';
-import type { Plan, PlanVocabulary } from '../../core/plan.ts';
-import type { Wraps } from '../../core/variant.ts';
+import type { PlanCases } from '../../core/plan/ab-plan.ts';
+import type { Plan, PlanVocabulary } from '../../core/plan/plan.ts';
+import type { Wraps } from '../../core/plan/variant.ts';
 import { ConfigError, type StorebenchConfig } from '../args/config-file.ts';
 import { tsxImport } from './tsx.ts';
 import { userAdapter, type UserAdapter } from './user-adapters.ts';

@@ -1,6 +1,6 @@
 /**
  * `npm run between-runs`: measures how far identical code moves between two runs here, from the
- * committed A/A pairs (between-runs.ts), and writes src/core/between-runs.json, which `compare`
+ * committed A/A pairs (between-runs.ts), and writes src/core/stats/between-runs.json, which `compare`
  * widens its intervals by. A unit test fails while the committed table differs from what this writes.
  */
 import { writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../build/build-page.ts';
 import { isEntry, PROCESS_IO, runEntry } from '../args/command-io.ts';
 import { ArgsError, scanFlags } from '../args/flags.ts';
 
-export const TABLE_PATH = 'src/core/between-runs.json';
+export const TABLE_PATH = 'src/core/stats/between-runs.json';
 
 const USAGE = `Usage: npm run between-runs
 

@@ -9,12 +9,12 @@
  */
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { abRows, type AbRow } from '../../core/ab.ts';
-import { median } from '../../core/stats.ts';
+import { abRows, type AbRow } from '../../core/verdicts/ab.ts';
+import { median } from '../../core/stats/stats.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../args/command-io.ts';
 import { ArgsError, flagInteger, flagText, scanFlags } from '../args/flags.ts';
 import { readResultsFiles } from '../files/read-results.ts';
-import { formatClock } from '../../core/format.ts';
+import { formatClock } from '../../core/base/format.ts';
 import { runSweepChild } from './sweep/child.ts';
 
 const USAGE = `Usage: npm run calibrate -- --runs N [--browsers a,b] [--out DIR] -- --ab A,B [sweep flags]

@@ -12,13 +12,13 @@ import {
   signedPct,
   type CaseComparison,
   type Comparison,
-} from '../../core/compare.ts';
-import { DEFAULT_GATE, gate, parseMinCompared, type GatePolicy } from '../../core/gate.ts';
-import { ResultsError } from '../../core/results.ts';
+} from '../../core/verdicts/compare.ts';
+import { DEFAULT_GATE, gate, parseMinCompared, type GatePolicy } from '../../core/verdicts/gate.ts';
+import { ResultsError } from '../../core/results/results.ts';
 import { isEntry, runEntry, PROCESS_IO, type CommandIo } from '../args/command-io.ts';
 import { ArgsError, asFlagError, flagText, scanFlags, type FlagSpec } from '../args/flags.ts';
 import { readResultsFiles, readResultsText } from '../files/read-results.ts';
-import { formatMs } from '../../core/format.ts';
+import { formatMs } from '../../core/base/format.ts';
 import { renderTable, type Align } from '../terminal/table.ts';
 import { printableField } from '../terminal/escape.ts';
 

@@ -5,7 +5,7 @@
  * named with the JSON path of the problem.
  */
 import { extname } from 'node:path';
-import { ResultsError, type ResultsFile } from '../../core/results.ts';
+import { ResultsError, type ResultsFile } from '../../core/results/results.ts';
 import { ExportLimitError, joined } from '../../export/cells.ts';
 import { csvChunks, withBom } from '../../export/csv.ts';
 import { jsonChunks } from '../../export/json.ts';

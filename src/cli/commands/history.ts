@@ -3,10 +3,10 @@
  * files as a series over runs, its change points (Apache Otava's E-divisive split and t-test
  * merge, src/core/history/), and an exit code as `compare` gives one.
  */
-import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../../core/compare.ts';
+import { DEFAULT_THRESHOLD_PCT, parseThreshold } from '../../core/verdicts/compare.ts';
 import { historyOf } from '../../core/history/history.ts';
 import { HISTORY_BY, type HistoryBy, type HistoryInput } from '../../core/history/series.ts';
-import { ResultsError } from '../../core/results.ts';
+import { ResultsError } from '../../core/results/results.ts';
 import { isEntry, runEntry, PROCESS_IO, type CommandIo } from '../args/command-io.ts';
 import { ArgsError, asFlagError, flagText, scanFlags, type FlagSpec } from '../args/flags.ts';
 import { readResultsFiles, readResultsText } from '../files/read-results.ts';

@@ -1,13 +1,13 @@
 /**
  * `npm run merge -- FILE... --out FILE`: shard files and files from other machines into one
- * results set, a JSON array of results documents (src/core/merge.ts says what is refused and
+ * results set, a JSON array of results documents (src/core/results/merge.ts says what is refused and
  * why). `npm run export`, `npm run compare` and the page read a set like a single file.
  *
  * Exit codes: 0 written; 2 bad flags, an input that could not be read or was refused, or an
  * output that cannot be written.
  */
-import { MergeError, mergeResults, type MergeInput } from '../../core/merge.ts';
-import { parseResultsJson, ResultsError } from '../../core/results.ts';
+import { MergeError, mergeResults, type MergeInput } from '../../core/results/merge.ts';
+import { parseResultsJson, ResultsError } from '../../core/results/results.ts';
 import { jsonChunks } from '../../export/json.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from '../args/command-io.ts';
 import { ArgsError, flagText, scanFlags } from '../args/flags.ts';

@@ -3,7 +3,7 @@
  * with the given results files in it: the explorer, the findings and the trends over them, and
  * the plan a visitor can run on their own device and download.
  */
-import { ResultsError } from '../../core/results.ts';
+import { ResultsError } from '../../core/results/results.ts';
 import { isEntry, runEntry, PROCESS_IO, type CommandIo } from '../args/command-io.ts';
 import { ArgsError, flagText, scanFlags } from '../args/flags.ts';
 import { buildSite, checkSiteTarget, SiteError, siteResults } from '../build/site.ts';

@@ -5,10 +5,10 @@
  * read it (restart), and delete the database. So the three states of one sample read the same
  * data. The profile is removed after the group, whatever happened.
  */
-import { stoppedRow } from '../../core/driven.ts';
-import { errorMessage, withTimeout } from '../../core/errors.ts';
-import type { CaseResult } from '../../core/results.ts';
-import { resolveSuiteParams } from '../../core/suite.ts';
+import { stoppedRow } from '../../core/run/driver-cases.ts';
+import { errorMessage, withTimeout } from '../../core/base/errors.ts';
+import type { CaseResult } from '../../core/results/results.ts';
+import { resolveSuiteParams } from '../../core/store/suite.ts';
 import {
   coldOpOf,
   coldRow,

@@ -5,13 +5,13 @@
  * sample; the profile is removed after the row, whatever happened.
  */
 import type { Page } from 'playwright-core';
-import { stoppedRow } from '../../core/driven.ts';
-import { errorMessage, withTimeout } from '../../core/errors.ts';
-import type { Plan } from '../../core/plan.ts';
+import { stoppedRow } from '../../core/run/driver-cases.ts';
+import { errorMessage, withTimeout } from '../../core/base/errors.ts';
+import type { Plan } from '../../core/plan/plan.ts';
 import { createRng, deriveSeed } from '../../../fixtures/random.ts';
-import type { CaseIdentity } from '../../core/identity.ts';
-import type { CaseResult } from '../../core/results.ts';
-import { resolveSuiteParams } from '../../core/suite.ts';
+import type { CaseIdentity } from '../../core/base/identity.ts';
+import type { CaseResult } from '../../core/results/results.ts';
+import { resolveSuiteParams } from '../../core/store/suite.ts';
 import { crashRecord, crashRow, crashSuite, type CrashTrial } from '../../../suites/crash.ts';
 import type { DrivenRun } from './trial.ts';
 import { RestartableBrowser } from '../drivers/restartable.ts';

@@ -6,10 +6,10 @@
  * database until a write fails. The profile is removed after the row, whatever happened.
  */
 import type { Page } from 'playwright-core';
-import { stoppedRow } from '../../core/driven.ts';
-import { errorMessage, TimeoutError, withTimeout } from '../../core/errors.ts';
-import type { CaseResult } from '../../core/results.ts';
-import { resolveSuiteParams } from '../../core/suite.ts';
+import { stoppedRow } from '../../core/run/driver-cases.ts';
+import { errorMessage, TimeoutError, withTimeout } from '../../core/base/errors.ts';
+import type { CaseResult } from '../../core/results/results.ts';
+import { resolveSuiteParams } from '../../core/store/suite.ts';
 import { quotaRecord, quotaRow, quotaSuite, type QuotaSample } from '../../../suites/quota.ts';
 import type { DrivenRun } from './trial.ts';
 import { RestartableBrowser } from '../drivers/restartable.ts';

@@ -1,14 +1,14 @@
 /**
- * The sweep's half of driven cases (src/core/driven.ts): the rows the page left for a driver that
+ * The sweep's half of driven cases (src/core/run/driver-cases.ts): the rows the page left for a driver that
  * can act outside it. Each driven suite (suites/driven.ts) has its trials here: crash
  * (crash.ts) kills the browser mid-write; cold (cold.ts) reloads the page and
  * restarts the browser between writing and reading; tabs (tabs.ts) opens several tabs on
  * one store; quota (quota.ts) sets a small storage quota and fills the store until it
  * fails. Every trial runs on a profile of its own, removed after its row.
  */
-import { awaitsDriver, stoppedRow } from '../../core/driven.ts';
-import type { Plan } from '../../core/plan.ts';
-import type { CaseResult } from '../../core/results.ts';
+import { awaitsDriver, stoppedRow } from '../../core/run/driver-cases.ts';
+import type { Plan } from '../../core/plan/plan.ts';
+import type { CaseResult } from '../../core/results/results.ts';
 import { isDrivenSuiteId, type DrivenSuiteId } from '../../../suites/driven.ts';
 import type { PlaywrightLaunch } from '../drivers/discovery.ts';
 import { coldRows } from './cold.ts';

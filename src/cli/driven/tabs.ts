@@ -5,10 +5,10 @@
  * `hidden` cases the first tab is brought to the front; where the others stay visible (headless
  * browsers show every tab) the row is unsupported with what the tabs reported.
  */
-import { stoppedRow } from '../../core/driven.ts';
-import { errorMessage, withTimeout } from '../../core/errors.ts';
-import type { CaseResult } from '../../core/results.ts';
-import { resolveSuiteParams } from '../../core/suite.ts';
+import { stoppedRow } from '../../core/run/driver-cases.ts';
+import { errorMessage, withTimeout } from '../../core/base/errors.ts';
+import type { CaseResult } from '../../core/results/results.ts';
+import { resolveSuiteParams } from '../../core/store/suite.ts';
 import type { Page } from 'playwright-core';
 import {
   tabsCaseOf,

@@ -2,8 +2,8 @@
  * What every driven suite's trials get and give (rows.ts runs them): the browser to start,
  * the page, the plan, and the rows the page left for them.
  */
-import type { Plan } from '../../core/plan.ts';
-import type { CaseResult } from '../../core/results.ts';
+import type { Plan } from '../../core/plan/plan.ts';
+import type { CaseResult } from '../../core/results/results.ts';
 import type { PlaywrightLaunch } from '../drivers/discovery.ts';
 
 export interface DrivenRun {

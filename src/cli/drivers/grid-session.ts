@@ -4,8 +4,8 @@
  * queue, which would start a browser for nobody once the sweep stopped waiting. When the grid
  * refuses the session, its own message is shown, one line, escaped, with what it offers.
  */
-import { errorMessage } from '../../core/errors.ts';
-import { formatClock } from '../../core/format.ts';
+import { errorMessage } from '../../core/base/errors.ts';
+import { formatClock } from '../../core/base/format.ts';
 import { redactUrl, type WebDriverTarget } from './discovery.ts';
 import type { DriveRequest } from './driver.ts';
 import { askGrid, describeOffers, freeSlots, nodeOfSession } from './grid.ts';

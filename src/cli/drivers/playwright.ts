@@ -13,9 +13,9 @@ import {
   type BrowserContext,
   type Page,
 } from 'playwright-core';
-import { errorMessage, withTimeout } from '../../core/errors.ts';
-import { PAGE_QUERY } from '../../core/collector.ts';
-import { planFieldsFromQuery } from '../../core/plan.ts';
+import { errorMessage, withTimeout } from '../../core/base/errors.ts';
+import { PAGE_QUERY } from '../../core/run/collector.ts';
+import { planFieldsFromQuery } from '../../core/plan/plan.ts';
 import { redactUrl, type PlaywrightLaunch } from './discovery.ts';
 import type { RunEnd } from '../server/session.ts';
 import { makeTempFolder } from '../files/temp.ts';

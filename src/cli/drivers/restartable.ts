@@ -14,7 +14,7 @@ import {
   type CDPSession,
   type Page,
 } from 'playwright-core';
-import { withTimeout } from '../../core/errors.ts';
+import { withTimeout } from '../../core/base/errors.ts';
 import type { PlaywrightLaunch } from './discovery.ts';
 import { GOTO_TIMEOUT_MS, LAUNCH_TIMEOUT_MS } from './playwright.ts';
 import { makeTempFolder, PROFILE_TMP } from '../files/temp.ts';

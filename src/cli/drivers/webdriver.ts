@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { errorMessage } from '../../core/errors.ts';
+import { errorMessage } from '../../core/base/errors.ts';
 import type { WebDriverTarget } from './discovery.ts';
 import type { BrowserSession, RunEnd } from '../server/session.ts';
 import { makeTempFolder } from '../files/temp.ts';

@@ -4,9 +4,13 @@
  * `npm run between-runs`, which writes the table, and the unit test that holds the table to it.
  */
 import { join } from 'node:path';
-import { estimateBetweenRuns, type AaRow, type BetweenRuns } from '../../core/between-runs.ts';
-import { compareResults } from '../../core/compare.ts';
-import type { ResultsFile } from '../../core/results.ts';
+import {
+  estimateBetweenRuns,
+  type AaRow,
+  type BetweenRuns,
+} from '../../core/stats/between-runs.ts';
+import { compareResults } from '../../core/verdicts/compare.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
 import { REPO_ROOT } from '../build/build-page.ts';
 import { readResultsFiles } from './read-results.ts';
 

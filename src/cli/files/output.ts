@@ -18,11 +18,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { formatBytes } from '../../core/format.ts';
-import type { Plan } from '../../core/plan.ts';
-import type { CaseResult, ResultsFile } from '../../core/results.ts';
-import type { DriverInfo } from '../../core/results-schema.ts';
-import type { PARTIAL_SCHEMA } from '../../core/results-vocabulary.ts';
+import { formatBytes } from '../../core/base/format.ts';
+import type { Plan } from '../../core/plan/plan.ts';
+import type { CaseResult, ResultsFile } from '../../core/results/results.ts';
+import type { DriverInfo } from '../../core/schema/results-schema.ts';
+import type { PARTIAL_SCHEMA } from '../../core/schema/vocabulary.ts';
 
 /** Sortable and safe in file names on every OS: YYYY-MM-DDTHH-MM-SSZ-ab12. */
 export function makeRunId(date = new Date(), random = randomBytes(2).toString('hex')): string {

@@ -4,13 +4,13 @@
  * (results.ts), so all three commands refuse the same files with the same message and exit 2.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { parseResultsInput } from '../../core/results-input.ts';
+import { parseResultsInput } from '../../core/results/input.ts';
 import {
   MAX_RESULTS_BYTES,
   RESULTS_SCHEMA_ID,
   ResultsError,
   type ResultsFile,
-} from '../../core/results.ts';
+} from '../../core/results/results.ts';
 
 const WHY: Record<string, string> = {
   ENOENT: 'no such file',

@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ResultsError } from '../../core/results.ts';
+import { ResultsError } from '../../core/results/results.ts';
 import { listResultsFiles } from '../server/results-index.ts';
 
 export function resultsPaths(given: readonly string[]): string[] {

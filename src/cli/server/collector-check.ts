@@ -1,14 +1,14 @@
 /**
- * Checks a message the page POSTed to the collector (src/core/collector.ts) before the sweep
+ * Checks a message the page POSTed to the collector (src/core/run/collector.ts) before the sweep
  * believes it. 'done' carries a whole results file and gets the full schema check; the others
  * get the minimal shape check the sweep relies on. Each refusal has an HTTP status and a
  * one-line reason that the page can log.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { CollectorMessage } from '../../core/collector.ts';
-import { checkCarry, LaunchError } from '../../core/launch.ts';
-import { textFault } from '../../core/results-bounds.ts';
-import { CASE_STATUSES, ResultsError, validateResults } from '../../core/results.ts';
+import type { CollectorMessage } from '../../core/run/collector.ts';
+import { checkCarry, LaunchError } from '../../core/run/launch.ts';
+import { textFault } from '../../core/schema/bounds.ts';
+import { CASE_STATUSES, ResultsError, validateResults } from '../../core/results/results.ts';
 
 export type CheckOutcome =
   | { ok: true; message: CollectorMessage }
@@ -18,7 +18,7 @@ export type CheckOutcome =
 const TYPES = ['hello', 'progress', 'case', 'pass', 'done', 'fatal', 'hung', 'contract'] as const;
 
 /**
- * Before JSON.parse: a message over a cap of a results file (src/core/results-bounds.ts), a 'done'
+ * Before JSON.parse: a message over a cap of a results file (src/core/schema/bounds.ts), a 'done'
  * of 31 M samples say, is refused as too large (413) without building the values it holds, which
  * can take a running sweep out of memory. Null when the text is within them. A long text (a user
  * agent, a fatal error) costs parsing only its length; a 'done' has its texts checked with the
@@ -143,7 +143,7 @@ function hungProblem(m: Record<string, unknown>): string | null {
   return null;
 }
 
-/** What is wrong with a contract message's outcomes (core/contract/report.ts), or null. */
+/** What is wrong with a contract message's outcomes (core/store/contract/report.ts), or null. */
 function outcomesProblem(outcomes: unknown): string | null {
   if (!Array.isArray(outcomes)) return `outcomes: expected a list, got ${describe(outcomes)}`;
   for (const [i, o] of outcomes.entries()) {

@@ -10,13 +10,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { isIP, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { extname, resolve, sep } from 'node:path';
-import type { Baseline } from '../../core/baseline.ts';
-import type { LaunchOrder } from '../../core/launch.ts';
+import type { Baseline } from '../../core/verdicts/baseline.ts';
+import type { LaunchOrder } from '../../core/run/launch.ts';
 import {
   MAX_COLLECTOR_MESSAGE_BYTES,
   STOP_REPLY,
   type CollectorMessage,
-} from '../../core/collector.ts';
+} from '../../core/run/collector.ts';
 import { checkCollectorMessage, checkCollectorText } from './collector-check.ts';
 import { ISOLATION_HEADERS } from './isolation.ts';
 

@@ -12,7 +12,7 @@ import {
   RESULTS_FILE_NAME,
   RESULTS_INDEX_SCHEMA,
   type ResultsIndex,
-} from '../../core/results-input.ts';
+} from '../../core/results/input.ts';
 import { ISOLATION_HEADERS } from './isolation.ts';
 
 export const RESULTS_INDEX_NAME = 'index.json';

@@ -3,10 +3,10 @@
  * page decides when it is done; the session only watches the clock, so a page that never loads,
  * hangs in a case the runner cannot cut off, or dies quietly still ends the run with a reason.
  */
-import type { CollectorMessage } from '../../core/collector.ts';
-import type { ContractOutcome } from '../../core/contract/report.ts';
-import type { Carry } from '../../core/launch.ts';
-import type { CaseResult, ResultsFile } from '../../core/results.ts';
+import type { CollectorMessage } from '../../core/run/collector.ts';
+import type { ContractOutcome } from '../../core/store/contract/report.ts';
+import type { Carry } from '../../core/run/launch.ts';
+import type { CaseResult, ResultsFile } from '../../core/results/results.ts';
 import type { Rejection } from './page-server.ts';
 
 export type RunEnd =

@@ -4,8 +4,8 @@
  * what was expected and what came back, and how many more of its checks failed. Pure; names and
  * values from the page are escaped.
  */
-import type { ContractOutcome } from '../../core/contract/report.ts';
-import { byContract } from '../../core/contract/verdict.ts';
+import type { ContractOutcome } from '../../core/store/contract/report.ts';
+import { byContract } from '../../core/store/contract/verdict.ts';
 import type { RunEnd } from '../server/session.ts';
 import { printableField } from './escape.ts';
 

@@ -4,10 +4,14 @@
  * line per browser and store; the findings made per case one line per case; stores a finding is
  * missing on folded by reason. Pure: documents in, lines out. Names from a file are escaped.
  */
-import { checkDefaultFindings } from '../../core/default-findings.ts';
-import { findingsList, type ListGroup, type MissingFold } from '../../core/findings-list.ts';
-import { formatCellRatio } from '../../core/findings.ts';
-import type { ResultsFile } from '../../core/results.ts';
+import { checkDefaultFindings } from '../../core/verdicts/default-findings.ts';
+import {
+  findingsList,
+  type ListGroup,
+  type MissingFold,
+} from '../../core/verdicts/findings-grouped.ts';
+import { formatCellRatio } from '../../core/verdicts/findings.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
 import { printableField } from './escape.ts';
 
 const HEADING =

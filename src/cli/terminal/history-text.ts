@@ -3,12 +3,12 @@
  * every change point in a table, the points of each series that changed, and the verdict line.
  * Pure: a report in, text out.
  */
-import { signedPct } from '../../core/compare.ts';
+import { signedPct } from '../../core/verdicts/compare.ts';
 import type { HistoryReport, SeriesHistory } from '../../core/history/history.ts';
 import type { HistoryRun, RowKey } from '../../core/history/series.ts';
 import type { HistoryChange } from '../../core/history/verdicts.ts';
 import { printableField } from './escape.ts';
-import { formatMs } from '../../core/format.ts';
+import { formatMs } from '../../core/base/format.ts';
 import { renderTable, type Align } from './table.ts';
 
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');

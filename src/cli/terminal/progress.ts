@@ -4,7 +4,7 @@
  */
 import type { SessionProgress } from '../server/session.ts';
 import { printable, printableField } from './escape.ts';
-import { formatClock } from '../../core/format.ts';
+import { formatClock } from '../../core/base/format.ts';
 
 /** One line: samples and rows done, elapsed, estimated remaining, and the case in flight. */
 export function progressLine(

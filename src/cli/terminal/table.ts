@@ -3,13 +3,13 @@
  * Pure: results in, text out.
  */
 import { DRIVEN_SUITES, isTimedSection } from '../../../suites/driven.ts';
-import { formatPrecision, rowPrecision } from '../../core/precision.ts';
-import { shareNote } from '../../core/sampling/share.ts';
-import type { CaseResult } from '../../core/results.ts';
-import { MEDIAN_CI_MIN_N } from '../../core/stats.ts';
+import { formatPrecision, rowPrecision } from '../../core/verdicts/precision.ts';
+import { shareNote } from '../../core/run/sampling/share.ts';
+import type { CaseResult } from '../../core/results/results.ts';
+import { MEDIAN_CI_MIN_N } from '../../core/stats/stats.ts';
 import { printableField } from './escape.ts';
-import { formatMs, oneLine } from '../../core/format.ts';
-import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../../core/timer.ts';
+import { formatMs, oneLine } from '../../core/base/format.ts';
+import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../../core/base/timer.ts';
 
 export interface BrowserColumn {
   browser: string;

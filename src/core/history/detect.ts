@@ -5,7 +5,7 @@
  * points' medians on the log scale, so a step is a factor, whatever the row's speed.
  */
 import { eDivisive } from './e-divisive.ts';
-import { mergeWeak, type TestedChange } from './merge.ts';
+import { mergeWeak, type TestedChange } from './otava-merge.ts';
 import type { LogPoint } from './weighted-test.ts';
 
 export interface DetectorOptions {

@@ -3,8 +3,8 @@
  * (detect.ts) and their verdicts (verdicts.ts), and the exit code. Pure, for the CLI and the page.
  */
 import { deriveSeed } from '../../../fixtures/random.ts';
-import { DEFAULT_THRESHOLD_PCT } from '../compare.ts';
-import { GATE_EXIT } from '../gate.ts';
+import { DEFAULT_THRESHOLD_PCT } from '../verdicts/compare.ts';
+import { GATE_EXIT } from '../verdicts/gate.ts';
 import { DETECTOR_DEFAULTS, detectChanges, type DetectorOptions } from './detect.ts';
 import {
   buildSeries,

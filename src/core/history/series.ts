@@ -6,12 +6,17 @@
  * of its browser, as `compare` estimates it (compare.ts) against one reference run, and keeps its
  * raw median beside it.
  */
-import { rowScatter } from '../between-runs.ts';
-import { canonicalJson } from '../canonical-json.ts';
-import { compareResults, type CaseComparison, type Comparison, type RunToRun } from '../compare.ts';
-import type { ParamValue } from '../identity.ts';
-import type { Environment, ResultsFile } from '../results.ts';
-import { type Interval, type LogRatio, type MedianWithCi } from '../stats.ts';
+import { rowScatter } from '../stats/between-runs.ts';
+import { canonicalJson } from '../base/canonical-json.ts';
+import {
+  compareResults,
+  type CaseComparison,
+  type Comparison,
+  type RunToRun,
+} from '../verdicts/compare.ts';
+import type { ParamValue } from '../base/identity.ts';
+import type { Environment, ResultsFile } from '../results/results.ts';
+import { type Interval, type LogRatio, type MedianWithCi } from '../stats/stats.ts';
 import type { LogPoint } from './weighted-test.ts';
 
 /** One results document and where it came from (a file name, for the click through to it). */

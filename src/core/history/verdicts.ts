@@ -5,9 +5,9 @@
  * apart. The gate reads the newest change of each series: the newest segment against the one
  * before it.
  */
-import { verdictOf, type Verdict } from '../compare.ts';
-import { GATE_EXIT } from '../gate.ts';
-import type { TestedChange } from './merge.ts';
+import { verdictOf, type Verdict } from '../verdicts/compare.ts';
+import { GATE_EXIT } from '../verdicts/gate.ts';
+import type { TestedChange } from './otava-merge.ts';
 import type { HistoryPoint, Series } from './series.ts';
 
 export type ChangeVerdict =

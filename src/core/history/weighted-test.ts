@@ -6,8 +6,8 @@
  * Knapp 2001, in its modified form), and Student's t with n - 2 degrees of freedom. With equal
  * intervals it is Student's two-sample t-test, which Otava's merge step runs.
  */
-import { studentTCdf } from '../distributions.ts';
-import { tQuantile95 } from '../stats.ts';
+import { studentTCdf } from '../stats/distributions.ts';
+import { tQuantile95 } from '../stats/stats.ts';
 
 /** A point on the log scale: its value and that value's standard error (from its 95% interval). */
 export interface LogPoint {

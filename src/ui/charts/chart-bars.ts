@@ -1,6 +1,6 @@
 /**
  * Grouped bars for one case at one size: a group per browser, a bar per adapter. The bar is the
- * median per sample and the whisker the 95% interval of that median (src/core/stats.ts), so the
+ * median per sample and the whisker the 95% interval of that median (src/core/stats/stats.ts), so the
  * whisker belongs to the bar; rows without one (n < 6, or an older file) have no whisker.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';

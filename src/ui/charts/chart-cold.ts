@@ -33,9 +33,9 @@ import {
   type ColdOp,
   type ColdState,
 } from '../../../suites/cold.ts';
-import { median } from '../../core/stats.ts';
+import { median } from '../../core/stats/stats.ts';
 import { describeMedian } from '../row-text.ts';
-import { formatMs } from '../../core/format.ts';
+import { formatMs } from '../../core/base/format.ts';
 import type { DrivenChart, DrivenChartView } from './driven-view.ts';
 
 const STATE_COLOURS = { warm: '#f28e2b', reload: '#4e79a7', restart: '#59a14f' } as const;

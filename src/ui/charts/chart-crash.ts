@@ -1,7 +1,7 @@
 /**
  * Crash durability in one browser: a group per crash case (write pattern and durability mode), a
  * bar per store. The bar is the share of kills after which an acknowledged write was gone, and
- * the whisker its 95% Wilson interval (src/core/stats.ts), so 0 of 20 kills still shows how high
+ * the whisker its 95% Wilson interval (src/core/stats/stats.ts), so 0 of 20 kills still shows how high
  * the rate could be. The tooltip gives the writes lost of those acknowledged.
  */
 import type { ChartConfiguration, TooltipItem } from 'chart.js';
@@ -18,7 +18,7 @@ import {
 import { adapterColour, barDataset } from './colours.ts';
 import { axisLines, type Comparison } from '../model/explorer-model.ts';
 import { crashSuite, describeLost, lostWrites, type LostWrites } from '../../../suites/crash.ts';
-import type { CaseResult } from '../../core/results.ts';
+import type { CaseResult } from '../../core/results/results.ts';
 import type { DrivenChart, DrivenChartView } from './driven-view.ts';
 
 export class CrashChart implements DrivenChart {

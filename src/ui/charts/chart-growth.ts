@@ -25,7 +25,7 @@ import {
   type ComparisonRow,
   type XY,
 } from '../model/explorer-model.ts';
-import { formatMs } from '../../core/format.ts';
+import { formatMs } from '../../core/base/format.ts';
 
 export class GrowthChart {
   readonly figure = new ChartFigure<'scatter'>(

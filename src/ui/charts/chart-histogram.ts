@@ -20,7 +20,7 @@ import {
   type Bin,
   type Comparison,
 } from '../model/explorer-model.ts';
-import { formatMs } from '../../core/format.ts';
+import { formatMs } from '../../core/base/format.ts';
 
 export class HistogramChart {
   readonly figure = new ChartFigure<'bar'>(

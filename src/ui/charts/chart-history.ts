@@ -7,7 +7,7 @@
 import type { ActiveElement, ChartConfiguration, ChartEvent, Plugin, TooltipItem } from 'chart.js';
 import type { SeriesHistory } from '../../core/history/history.ts';
 import type { HistoryBy } from '../../core/history/series.ts';
-import { formatMs } from '../../core/format.ts';
+import { formatMs } from '../../core/base/format.ts';
 import { trendPoints, type TrendPoint } from '../model/history-model.ts';
 import {
   axis,

@@ -1,10 +1,10 @@
 /**
  * Bar chart of medians, one bar per adapter in each (case, size) group, with whiskers for the
- * 95% confidence interval of that median (src/core/stats.ts), so the whisker belongs to the bar.
+ * 95% confidence interval of that median (src/core/stats/stats.ts), so the whisker belongs to the bar.
  * Chart.js has no error bars; the whisker plugin of chart-common.ts draws them after the bars.
  */
 import { Chart, type ChartConfiguration, type TooltipItem } from 'chart.js';
-import type { CaseResult } from '../../core/results.ts';
+import type { CaseResult } from '../../core/results/results.ts';
 import { cssVar, errorBarsPlugin, registerCharts } from './chart-common.ts';
 import { adapterColour, adapterLegend } from './colours.ts';
 import { h } from '../dom.ts';

@@ -21,7 +21,7 @@ import {
   type Comparison,
   type XY,
 } from '../model/explorer-model.ts';
-import { formatMs } from '../../core/format.ts';
+import { formatMs } from '../../core/base/format.ts';
 
 export class ScalingChart {
   readonly figure = new ChartFigure<'scatter'>(

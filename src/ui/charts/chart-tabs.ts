@@ -17,7 +17,7 @@ import {
 } from './chart-common.ts';
 import { lineDataset } from './colours.ts';
 import { axisLines, type Comparison } from '../model/explorer-model.ts';
-import { formatRate } from '../../core/format.ts';
+import { formatRate } from '../../core/base/format.ts';
 import { tabsCaseOf, tabsSuite } from '../../../suites/tabs.ts';
 import type { DrivenChart, DrivenChartView } from './driven-view.ts';
 

@@ -26,7 +26,7 @@ import {
   type Comparison,
   type OkCase,
 } from '../model/explorer-model.ts';
-import { ratioOfMedians, type MedianRatio } from '../../core/stats.ts';
+import { ratioOfMedians, type MedianRatio } from '../../core/stats/stats.ts';
 import { describeMedian } from '../row-text.ts';
 
 export class ThrottleChart {

@@ -4,9 +4,9 @@
  * (`storebench check`, or a sweep before it times anything), the outcomes go there. Without one,
  * a person can open it to see the same verdicts.
  */
-import { PAGE_QUERY } from '../../core/collector.ts';
-import type { ContractOutcome } from '../../core/contract/report.ts';
-import { checkAdapter } from '../../adapters/contract/run.ts';
+import { PAGE_QUERY } from '../../core/run/collector.ts';
+import type { ContractOutcome } from '../../core/store/contract/report.ts';
+import { checkAdapter } from '../../adapters/contract-probes/run.ts';
 import { CollectorClient } from '../run/collector-client.ts';
 import { setPageState } from '../run/page-state.ts';
 

@@ -1,7 +1,7 @@
 /**
  * "Compare with…": the page's results against a base the reader chooses (a file from results/ or
  * from disk), case by case, the same comparison and the same verdict as `npm run compare`
- * (src/core/compare.ts, src/core/gate.ts). The base is validated before anything of it is shown,
+ * (src/core/verdicts/compare.ts, src/core/verdicts/gate.ts). The base is validated before anything of it is shown,
  * and all of its text goes in through text nodes: a hostile file can show its labels, never run them.
  */
 import {
@@ -16,17 +16,17 @@ import {
   type CaseComparison,
   type Comparison,
   type Verdict,
-} from '../../core/compare.ts';
-import { errorMessage } from '../../core/errors.ts';
+} from '../../core/verdicts/compare.ts';
+import { errorMessage } from '../../core/base/errors.ts';
 import { asList } from '../../export/csv.ts';
-import { gate } from '../../core/gate.ts';
-import type { ResultsIndexEntry } from '../../core/results-input.ts';
-import type { ResultsFile } from '../../core/results.ts';
+import { gate } from '../../core/verdicts/gate.ts';
+import type { ResultsIndexEntry } from '../../core/results/input.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
 import { h } from '../dom.ts';
 import { FiltersView } from './explorer-filters.ts';
 import { NO_FILTERS, type Facets, type Filters } from '../model/explorer-model.ts';
 import { fetchServed, readLocal } from './explorer-sources.ts';
-import { formatMs } from '../../core/format.ts';
+import { formatMs } from '../../core/base/format.ts';
 
 /** A control with its label and a hint under it. */
 function field(label: string, control: HTMLElement, hint: string): HTMLElement {

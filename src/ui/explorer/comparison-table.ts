@@ -3,10 +3,10 @@
  * median per sample with the larger side of its own 95% interval. Every header sorts. A click on a row shows that case
  * in the charts. All text from files goes in through text nodes.
  */
-import type { CaseResult } from '../../core/results.ts';
+import type { CaseResult } from '../../core/results/results.ts';
 import { adapterColour, adapterLegend } from '../charts/colours.ts';
 import { h } from '../dom.ts';
-import { INDEXEDDB_FLOOR } from '../../core/default-findings.ts';
+import { INDEXEDDB_FLOOR } from '../../core/verdicts/default-findings.ts';
 import { geometricMeans, groupKey } from '../results-table.ts';
 import {
   caseKey,
@@ -16,7 +16,7 @@ import {
   type ComparisonRow,
   type Sort,
 } from '../model/explorer-model.ts';
-import { formatMeasuredDuration, formatMs, formatStep } from '../../core/format.ts';
+import { formatMeasuredDuration, formatMs, formatStep } from '../../core/base/format.ts';
 import {
   describeMean,
   describeMedian,

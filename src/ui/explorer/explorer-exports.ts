@@ -3,8 +3,8 @@
  * the findings CSV, TSV to the clipboard, an XLSX workbook and JSON. The same exporters as `npm run export`
  * (src/export/), so a file from the page and one from the command line are identical.
  */
-import { errorMessage } from '../../core/errors.ts';
-import type { ResultsFile } from '../../core/results.ts';
+import { errorMessage } from '../../core/base/errors.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
 import { toCsv, toFindingsCsv, toSamplesCsv } from '../../export/csv.ts';
 import { toJson } from '../../export/json.ts';
 import { toTsv } from '../../export/tsv.ts';

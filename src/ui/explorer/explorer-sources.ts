@@ -3,16 +3,20 @@
  * served from results/ (listed at start from results/index.json), and the run just finished.
  * It reads and validates; the explorer decides what to show.
  */
-import { errorMessage } from '../../core/errors.ts';
+import { errorMessage } from '../../core/base/errors.ts';
 import {
   validateResultsIndex,
   validateResultsInputInSteps,
   type ResultsIndexEntry,
-} from '../../core/results-input.ts';
-import { MAX_RESULTS_BYTES, parseResultsJson, type ResultsFile } from '../../core/results.ts';
+} from '../../core/results/input.ts';
+import {
+  MAX_RESULTS_BYTES,
+  parseResultsJson,
+  type ResultsFile,
+} from '../../core/results/results.ts';
 import { h } from '../dom.ts';
 import type { LoadedFile } from '../model/explorer-model.ts';
-import { formatBytes } from '../../core/format.ts';
+import { formatBytes } from '../../core/base/format.ts';
 
 export interface SourcesEvents {
   /** Documents read from a local file: one file may hold several (an array, from npm run merge). */
@@ -27,7 +31,7 @@ const RESULTS_BASE = 'results/';
 /**
  * Rows of one file the explorer opens: its table, charts and filters are redrawn whole on every
  * change, and 20,000 rows already take seconds; the CLI (npm run compare, npm run export) reads
- * files up to the caps of every reader (src/core/results-bounds.ts).
+ * files up to the caps of every reader (src/core/schema/bounds.ts).
  */
 const EXPLORER_MAX_ROWS = 20_000;
 

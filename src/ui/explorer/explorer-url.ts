@@ -1,10 +1,10 @@
 /**
  * The explorer's state in the page URL, so a link reopens the same files, filters, sort and
- * charts. Its keys live beside the plan's (src/core/plan.ts) and never share a name with them;
+ * charts. Its keys live beside the plan's (src/core/plan/plan.ts) and never share a name with them;
  * each side rewrites only its own keys. Pure: the page passes `location.search` in.
  */
 import { HISTORY_BY, type HistoryBy } from '../../core/history/series.ts';
-import { RESULTS_FILE_NAME } from '../../core/results-input.ts';
+import { RESULTS_FILE_NAME } from '../../core/results/input.ts';
 import { NO_FILTERS, type ChartChoice, type Filters, type Sort } from '../model/explorer-model.ts';
 
 export interface ExplorerState {

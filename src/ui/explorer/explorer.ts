@@ -4,9 +4,9 @@
  * and the change-in-speed table, and exported as CSV, TSV, XLSX or JSON. Files from results/, the filters, the sort and
  * the chart choices live in the URL, so a link reopens the same view.
  */
-import { errorMessage } from '../../core/errors.ts';
-import type { ResultsFile } from '../../core/results.ts';
-import type { ResultsIndexEntry } from '../../core/results-input.ts';
+import { errorMessage } from '../../core/base/errors.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
+import type { ResultsIndexEntry } from '../../core/results/input.ts';
 import { AbView } from '../ab-view.ts';
 import { BarsChart, wantsLog } from '../charts/chart-bars.ts';
 import { BoxPlotChart } from '../charts/chart-boxplot.ts';

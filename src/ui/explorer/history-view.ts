@@ -4,12 +4,12 @@
  * point's file. It reads the explorer's files, and all of results/ when asked (the published
  * site asks at start).
  */
-import { signedPct } from '../../core/compare.ts';
+import { signedPct } from '../../core/verdicts/compare.ts';
 import type { HistoryReport, SeriesHistory } from '../../core/history/history.ts';
 import type { HistoryBy, HistoryPoint } from '../../core/history/series.ts';
 import { HistoryChart } from '../charts/chart-history.ts';
 import { h } from '../dom.ts';
-import { formatMs } from '../../core/format.ts';
+import { formatMs } from '../../core/base/format.ts';
 import type { LoadedFile } from '../model/explorer-model.ts';
 import {
   chosenTrend,

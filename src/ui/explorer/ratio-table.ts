@@ -5,7 +5,7 @@
  */
 import { h } from '../dom.ts';
 import { ratioRows, type Comparison, type RatioCell } from '../model/explorer-model.ts';
-import { formatMs } from '../../core/format.ts';
+import { formatMs } from '../../core/base/format.ts';
 
 export class RatioTable {
   readonly element: HTMLElement;

@@ -3,7 +3,7 @@
  * same report the command writes (src/studies/report-html.ts), one per study, in a sandboxed
  * frame that runs nothing, with the report's own HTML to download.
  */
-import type { ResultsFile } from '../../core/results.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
 import { STUDIES } from '../../studies/index.ts';
 import { studyReport } from '../../studies/report.ts';
 import { reportHtml } from '../../studies/report-html.ts';

@@ -4,11 +4,11 @@
  * run, and the run's one verdict. Pure: results documents in, positions in [0, 1] and words out;
  * the plot (charts/chart-forest.ts) and the table (ab-view.ts) draw the same model.
  */
-import { abDecision, abRows, type AbDecision, type AbRow } from '../../core/ab.ts';
-import { AB_LAUNCH_RULE } from '../../core/ab-plan.ts';
-import type { ParamValue } from '../../core/identity.ts';
-import type { AbVerdict } from '../../core/paired.ts';
-import type { ResultsFile } from '../../core/results.ts';
+import { abDecision, abRows, type AbDecision, type AbRow } from '../../core/verdicts/ab.ts';
+import { AB_LAUNCH_RULE } from '../../core/plan/ab-plan.ts';
+import type { ParamValue } from '../../core/base/identity.ts';
+import type { AbVerdict } from '../../core/stats/paired.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
 
 /** Where on the axis, 0 (left) to 1 (right); an end past the axis stops at it and says so. */
 export interface ForestSpan {

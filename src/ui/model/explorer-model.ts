@@ -4,7 +4,7 @@
  * the tests check it with exact values. Beside the explorer (src/ui/explorer) and the charts, not
  * in either: both read it.
  */
-import type { CaseResult, Environment, ResultsFile } from '../../core/results.ts';
+import type { CaseResult, Environment, ResultsFile } from '../../core/results/results.ts';
 
 export type OkCase = Extract<CaseResult, { status: 'ok' }>;
 

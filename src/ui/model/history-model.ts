@@ -6,7 +6,7 @@
  */
 import { historyOf, type HistoryReport, type SeriesHistory } from '../../core/history/history.ts';
 import type { HistoryBy, HistoryInput, RowKey } from '../../core/history/series.ts';
-import type { Interval } from '../../core/stats.ts';
+import type { Interval } from '../../core/stats/stats.ts';
 import type { LoadedFile } from './explorer-model.ts';
 
 /** A row as the trends' URL key and select name it: browser/suite/case/adapter/size. */

@@ -3,7 +3,7 @@
  * of each browser in the explorer's tables and charts, which a column per run would crowd, while
  * the trends read every file. Pure.
  */
-import type { ResultsIndexEntry } from '../../core/results-input.ts';
+import type { ResultsIndexEntry } from '../../core/results/input.ts';
 
 /** The names of the files holding each browser's newest run (by its start), in listing order. */
 export function newestPerBrowser(index: readonly ResultsIndexEntry[]): string[] {

@@ -3,22 +3,22 @@
  * thread (runInPage) or the plan Worker (plan-worker.ts). No DOM: the caller renders from the
  * events it passes in, and brings its own probes.
  */
-import { collectEnvironment, describeAdapters } from '../../core/environment.ts';
-import type { Baseline } from '../../core/baseline.ts';
-import type { Carry, LaunchOrder } from '../../core/launch.ts';
-import type { StepWatch } from '../../core/step-watch.ts';
-import type { Plan } from '../../core/plan.ts';
-import { validateResults, type ResultsFile } from '../../core/results.ts';
-import { resultsDocument } from '../../core/results-document.ts';
+import { collectEnvironment, describeAdapters } from '../../core/run/environment.ts';
+import type { Baseline } from '../../core/verdicts/baseline.ts';
+import type { Carry, LaunchOrder } from '../../core/run/launch.ts';
+import type { StepWatch } from '../../core/base/step-watch.ts';
+import type { Plan } from '../../core/plan/plan.ts';
+import { validateResults, type ResultsFile } from '../../core/results/results.ts';
+import { resultsDocument } from '../../core/results/document.ts';
 import {
   runPlan,
   type FootprintProbe,
   type RunEvent,
   type RunOutput,
   type PassProbe,
-} from '../../core/runner.ts';
+} from '../../core/run/runner.ts';
 import { adapterById } from '../../adapters/registry.ts';
-import { throttledAdapters } from '../../core/throttle.ts';
+import { throttledAdapters } from '../../core/store/throttle.ts';
 import { suiteById } from '../../../suites/index.ts';
 import { yieldToEventLoop } from './yield.ts';
 

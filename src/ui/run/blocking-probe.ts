@@ -4,13 +4,13 @@
  * the page for 300 ms shows a 300 ms frame gap, however fast its average operation.
  *
  * The runner calls start() just before the case's run in its measurement pass and stop() just
- * after (see PassProbe in src/core/runner.ts), never around a timed sample. Meanwhile the probe
+ * after (see PassProbe in src/core/run/runner.ts), never around a timed sample. Meanwhile the probe
  * asks for every animation frame, so the page renders about 60 times a second: about 3 to 6% of
  * a core in headless Chromium here, which would slow a 10,000-document put by 1 to 3% in every
  * sample it ran in. The long-task observer's records arrive after each task and are collected in
  * stop().
  */
-import type { PassProbe } from '../../core/runner.ts';
+import type { PassProbe } from '../../core/run/runner.ts';
 import { yieldToEventLoop } from './yield.ts';
 
 /** The metrics this probe records, and what each means, for environment.metricNotes. */

@@ -6,12 +6,12 @@
  * next sample, so no request is in flight while a sample runs (its response's tasks would
  * otherwise land in the timed section). A failed POST is counted, never thrown into the runner.
  */
-import { isStopReply, type CollectorMessage } from '../../core/collector.ts';
-import { checkBaseline, type Baseline } from '../../core/baseline.ts';
-import { checkLaunchOrder, type Carry, type LaunchOrder } from '../../core/launch.ts';
-import type { ContractOutcome } from '../../core/contract/report.ts';
-import type { ResultsFile } from '../../core/results.ts';
-import type { RunEvent } from '../../core/runner.ts';
+import { isStopReply, type CollectorMessage } from '../../core/run/collector.ts';
+import { checkBaseline, type Baseline } from '../../core/verdicts/baseline.ts';
+import { checkLaunchOrder, type Carry, type LaunchOrder } from '../../core/run/launch.ts';
+import type { ContractOutcome } from '../../core/store/contract/report.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
+import type { RunEvent } from '../../core/run/runner.ts';
 
 /** Live sample progress is for people watching a terminal; four updates a second is plenty. */
 const SAMPLE_INTERVAL_MS = 250;

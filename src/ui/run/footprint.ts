@@ -3,11 +3,11 @@
  * navigator.storage.estimate(), and the page's JS heap, from
  * performance.measureUserAgentSpecificMemory(). Measured in the runner's measurement pass, an
  * untimed extra run of the case after its timed samples: after `run` and `verify`, before
- * `teardown` and the database's deletion (see FootprintProbe in src/core/runner.ts).
+ * `teardown` and the database's deletion (see FootprintProbe in src/core/run/runner.ts).
  * No DOM: the same module serves the page's main thread and its Worker.
  */
-import type { FootprintProbe } from '../../core/runner.ts';
-import { withTimeout } from '../../core/errors.ts';
+import type { FootprintProbe } from '../../core/run/runner.ts';
+import { withTimeout } from '../../core/base/errors.ts';
 
 const FOOTPRINT_NOTES = {
   storageBytes:

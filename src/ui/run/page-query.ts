@@ -1,10 +1,10 @@
 /**
- * What the page's URL asks for: the plan (src/core/plan.ts) and the collector settings
- * (src/core/collector.ts). Bad values never stop the page: each bad plan field is reported and
+ * What the page's URL asks for: the plan (src/core/plan/plan.ts) and the collector settings
+ * (src/core/run/collector.ts). Bad values never stop the page: each bad plan field is reported and
  * falls back to its default, so the rest of a link still applies.
  */
-import { PAGE_QUERY } from '../../core/collector.ts';
-import { detectBrowser } from '../../core/environment.ts';
+import { PAGE_QUERY } from '../../core/run/collector.ts';
+import { detectBrowser } from '../../core/run/environment.ts';
 import {
   parsePlan,
   PlanError,
@@ -12,7 +12,7 @@ import {
   type Plan,
   type PlanFields,
   type PlanVocabulary,
-} from '../../core/plan.ts';
+} from '../../core/plan/plan.ts';
 import { ADAPTER_IDS, ADAPTER_WRAPS } from '../../adapters/registry.ts';
 import { SUITE_IDS } from '../../../suites/index.ts';
 import { FIXTURE_IDS } from '../../../fixtures/index.ts';

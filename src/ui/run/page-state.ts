@@ -2,7 +2,7 @@
  * `window.__storebench`: the page's state for drivers and end-to-end tests, which poll it
  * instead of scraping the DOM.
  */
-import type { ResultsFile } from '../../core/results.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
 
 export type PageStatus = 'idle' | 'running' | 'done' | 'error';
 

@@ -10,12 +10,12 @@
  * Stores that need `window` (localStorage, WebSQL) say so through their own supported() here,
  * and their rows are `unsupported` with that reason.
  */
-import { errorMessage } from '../../core/errors.ts';
-import type { Baseline } from '../../core/baseline.ts';
-import type { Carry, LaunchOrder } from '../../core/launch.ts';
-import type { Plan } from '../../core/plan.ts';
-import type { ResultsFile } from '../../core/results.ts';
-import type { FootprintProbe, RunEvent, RunOutput, PassProbe } from '../../core/runner.ts';
+import { errorMessage } from '../../core/base/errors.ts';
+import type { Baseline } from '../../core/verdicts/baseline.ts';
+import type { Carry, LaunchOrder } from '../../core/run/launch.ts';
+import type { Plan } from '../../core/plan/plan.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
+import type { FootprintProbe, RunEvent, RunOutput, PassProbe } from '../../core/run/runner.ts';
 import { runHere } from './app-run.ts';
 import { footprintAppliesTo } from './footprint.ts';
 

@@ -1,12 +1,12 @@
 /**
- * `window.__storebenchTrials`: the page's half of driven cases (src/core/driven.ts). A driver
+ * `window.__storebenchTrials`: the page's half of driven cases (src/core/run/driver-cases.ts). A driver
  * outside the page calls these with page.evaluate between the steps only it can take, such as
  * killing the browser. Each call opens the store it names, does one step and answers in JSON.
  * The steps are each driven suite's (suites/driven.ts, DrivenSteps), under its id.
  */
-import type { StoreAdapter, StoreHandle } from '../../core/adapter.ts';
-import type { CaseRequest } from '../../core/driven.ts';
-import { errorMessage } from '../../core/errors.ts';
+import type { StoreAdapter, StoreHandle } from '../../core/store/adapter.ts';
+import type { CaseRequest } from '../../core/run/driver-cases.ts';
+import { errorMessage } from '../../core/base/errors.ts';
 import { adapterById } from '../../adapters/registry.ts';
 import { fixtureShape, makeDocs } from '../../../fixtures/index.ts';
 import { coldOpOf, coldSteps, type ColdSteps } from '../../../suites/cold.ts';

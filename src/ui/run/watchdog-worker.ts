@@ -4,8 +4,8 @@
  * limit would have fired otherwise), and this Worker tells the sweep's collector: once, and
  * nothing at all while steps end in time, so no request of the harness is in flight beside a sample.
  */
-import { overdueMs } from '../../core/step-watch.ts';
-import type { CollectorMessage } from '../../core/collector.ts';
+import { overdueMs } from '../../core/base/step-watch.ts';
+import type { CollectorMessage } from '../../core/run/collector.ts';
 
 export interface WatchOrder {
   slots: Int32Array;

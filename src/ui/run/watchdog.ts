@@ -4,7 +4,7 @@
  * SharedArrayBuffer needs it) and reports to a collector; elsewhere the sweep's silence limit
  * (src/cli/server/session.ts) is what finds a blocked page.
  */
-import { sharedStepWatch, type StepWatch } from '../../core/step-watch.ts';
+import { sharedStepWatch, type StepWatch } from '../../core/base/step-watch.ts';
 import type { WatchOrder } from './watchdog-worker.ts';
 
 /** Timers on a loaded 2-core machine fire up to a second or two late; past five, the thread is blocked. */

@@ -3,9 +3,9 @@
  * events, answers its probe calls with the page's own probes, passes Cancel on, and cleans up
  * after a Worker that died.
  */
-import { errorMessage, toError } from '../../core/errors.ts';
-import { validateResults } from '../../core/results.ts';
-import type { PassProbe, FootprintProbe } from '../../core/runner.ts';
+import { errorMessage, toError } from '../../core/base/errors.ts';
+import { validateResults } from '../../core/results/results.ts';
+import type { PassProbe, FootprintProbe } from '../../core/run/runner.ts';
 import type { AppRunInput, AppRunOutput } from './app-run.ts';
 import type { FromWorker, HookName, ToWorker } from './plan-worker.ts';
 

@@ -31,8 +31,8 @@
 import { chromium, firefox, type Browser } from 'playwright-core';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { errorMessage } from '../../../core/errors.ts';
-import { median } from '../../../core/stats.ts';
+import { errorMessage } from '../../../core/base/errors.ts';
+import { median } from '../../../core/stats/stats.ts';
 import { findChromium, findFirefox, type BrowserCandidate } from '../../drivers/discovery.ts';
 import { buildPage, DIST_DIR, distExists } from '../../build/build-page.ts';
 import { startServer } from '../../server/page-server.ts';

@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ResultsFile } from '../../../core/results.ts';
+import type { ResultsFile } from '../../../core/results/results.ts';
 import { REPO_ROOT } from '../../build/build-page.ts';
 import type { BareScripts } from './bare-scripts.ts';
 import { FIXTURE, SEED, type OverheadCase } from './cases.ts';

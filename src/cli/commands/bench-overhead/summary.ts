@@ -3,7 +3,7 @@
  * medians of every timed sample (harness / bare) with its 95% interval, and whether it meets the
  * target. Pure, so that the statistics are tested without a browser.
  */
-import { median, quantile } from '../../../core/stats.ts';
+import { median, quantile } from '../../../core/stats/stats.ts';
 import { createRng } from '../../../../fixtures/random.ts';
 
 /** One round of one case: the timed samples of each way, from runs next to each other in time. */

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { parsePlan, PlanError } from '../../../core/plan.ts';
+import { parsePlan, PlanError } from '../../../core/plan/plan.ts';
 import { PROCESS_IO } from '../../args/command-io.ts';
 import { ConfigError, readConfig, type StorebenchConfig } from '../../args/config-file.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from '../../args/flags.ts';

@@ -5,7 +5,7 @@
  * before it times anything both run it this way, so every driver (Playwright, WebDriver, a remote
  * browser) runs the contract as it runs the plan.
  */
-import { PAGE_QUERY } from '../../../core/collector.ts';
+import { PAGE_QUERY } from '../../../core/run/collector.ts';
 import { COLLECT_PATH } from '../../server/page-server.ts';
 import { BrowserSession, type RunEnd } from '../../server/session.ts';
 import type { Target } from '../sweep/run.ts';

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PlanVocabulary } from '../../../core/plan.ts';
+import type { PlanVocabulary } from '../../../core/plan/plan.ts';
 import { buildPage, buildProblem, REPO_ROOT } from '../../build/build-page.ts';
 import { writeAtomically } from '../../files/output.ts';
 import {

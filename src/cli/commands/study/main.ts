@@ -11,7 +11,7 @@
  */
 import { readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ResultsError, type ResultsFile } from '../../../core/results.ts';
+import { ResultsError, type ResultsFile } from '../../../core/results/results.ts';
 import { STUDIES, STUDY_IDS, studyById } from '../../../studies/index.ts';
 import { studyReport } from '../../../studies/report.ts';
 import { reportHtml } from '../../../studies/report-html.ts';

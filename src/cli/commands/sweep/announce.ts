@@ -1,7 +1,7 @@
 /** What a sweep says before it starts: its run id, its plan in words, its browsers and launches. */
-import { formatDuration } from '../../../core/format.ts';
-import { formatAuto, passesOf, type Plan } from '../../../core/plan.ts';
-import { formatShard } from '../../../core/shard.ts';
+import { formatDuration } from '../../../core/base/format.ts';
+import { formatAuto, passesOf, type Plan } from '../../../core/plan/plan.ts';
+import { formatShard } from '../../../core/plan/shard.ts';
 import type { SweepRun } from './run.ts';
 
 function describePlan(plan: Plan): string {

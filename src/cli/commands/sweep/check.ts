@@ -5,7 +5,7 @@
  * other than the store the plan names. `--no-check` times it anyway. storebench's own stores are
  * not checked here: the contract test checks each of them in CI.
  */
-import { variantBase } from '../../../core/variant.ts';
+import { variantBase } from '../../../core/plan/variant.ts';
 import { checkedBrowser } from '../../terminal/contract-lines.ts';
 import { checkInBrowser } from '../check/run.ts';
 import type { SweepRun } from './run.ts';

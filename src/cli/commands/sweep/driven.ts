@@ -1,9 +1,9 @@
 /**
  * Phase 5 of a sweep: the rows the page left for a driver that acts outside it (crash, cold,
- * tabs, quota; src/core/driven.ts). They run after the page's own, so the run finishes when they do.
+ * tabs, quota; src/core/run/driver-cases.ts). They run after the page's own, so the run finishes when they do.
  */
-import { awaitsDriver } from '../../../core/driven.ts';
-import type { ResultsFile } from '../../../core/results.ts';
+import { awaitsDriver } from '../../../core/run/driver-cases.ts';
+import type { ResultsFile } from '../../../core/results/results.ts';
 import { runDrivenRows } from '../../driven/rows.ts';
 import { labelOf, type BrowserRun, type SweepRun } from './run.ts';
 

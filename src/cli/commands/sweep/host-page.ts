@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildPage, buildProblem, DIST_DIR, distExists } from '../../build/build-page.ts';
 import { redactUrl } from '../../drivers/discovery.ts';
-import { formatClock } from '../../../core/format.ts';
+import { formatClock } from '../../../core/base/format.ts';
 import {
   isLoopbackHost,
   isWildcardHost,
@@ -14,7 +14,7 @@ import {
   type CollectorOptions,
   type StorebenchServer,
 } from '../../server/page-server.ts';
-import { baselineRows, type Baseline } from '../../../core/baseline.ts';
+import { baselineRows, type Baseline } from '../../../core/verdicts/baseline.ts';
 import { otherRunReason } from '../../server/session.ts';
 import { makeTempFolder } from '../../files/temp.ts';
 import { hasAdditions, pagePlugins } from '../../build/page-plugins.ts';

@@ -4,11 +4,11 @@
  * sweep with exit 2 (or 1 when no browser can run) before a build, a browser or a signal handler.
  */
 import { resolve } from 'node:path';
-import { abCasesProblem } from '../../../core/ab-plan.ts';
-import { defaultLaunches } from '../../../core/launch-budget.ts';
-import { launchPasses } from '../../../core/launch.ts';
-import { passesOf } from '../../../core/plan.ts';
-import { ResultsError, type ResultsFile } from '../../../core/results.ts';
+import { abCasesProblem } from '../../../core/plan/ab-plan.ts';
+import { defaultLaunches } from '../../../core/plan/launch-budget.ts';
+import { launchPasses } from '../../../core/run/launch.ts';
+import { passesOf } from '../../../core/plan/plan.ts';
+import { ResultsError, type ResultsFile } from '../../../core/results/results.ts';
 import {
   ArgsError,
   parseSweepArgs,

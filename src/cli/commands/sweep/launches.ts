@@ -4,14 +4,14 @@
  * every finished row and every carry goes to the partial file at once, so a crash later keeps it.
  * The loop returns how the browser's run ended.
  */
-import { PAGE_QUERY } from '../../../core/collector.ts';
-import { errorMessage } from '../../../core/errors.ts';
-import { carryKey, checkCarry, type Carry } from '../../../core/launch.ts';
-import { launchShare } from '../../../core/launch-budget.ts';
-import { passesOf, planToQuery, type Plan } from '../../../core/plan.ts';
-import type { CaseResult } from '../../../core/results.ts';
-import { carriedResult } from '../../../core/row.ts';
-import { PARTIAL_SCHEMA } from '../../../core/results-vocabulary.ts';
+import { PAGE_QUERY } from '../../../core/run/collector.ts';
+import { errorMessage } from '../../../core/base/errors.ts';
+import { carryKey, checkCarry, type Carry } from '../../../core/run/launch.ts';
+import { launchShare } from '../../../core/plan/launch-budget.ts';
+import { passesOf, planToQuery, type Plan } from '../../../core/plan/plan.ts';
+import type { CaseResult } from '../../../core/results/results.ts';
+import { carriedResult } from '../../../core/run/row.ts';
+import { PARTIAL_SCHEMA } from '../../../core/schema/vocabulary.ts';
 import { OutputError, type PartialEnd } from '../../files/output.ts';
 import { acrossLaunches, progressLine } from '../../terminal/progress.ts';
 import { COLLECT_PATH } from '../../server/page-server.ts';

@@ -3,21 +3,21 @@
  * medians are), then the table of medians, the files written, the verdict and its exit code, and
  * with --baseline the gate against it.
  */
-import { abDecision, abRows } from '../../../core/ab.ts';
-import { compareResults } from '../../../core/compare.ts';
-import { gate } from '../../../core/gate.ts';
+import { abDecision, abRows } from '../../../core/verdicts/ab.ts';
+import { compareResults } from '../../../core/verdicts/compare.ts';
+import { gate } from '../../../core/verdicts/gate.ts';
 import {
   formatPassDifference,
   formatPrecisionSummary,
   precisionSummary,
-} from '../../../core/precision.ts';
-import type { CaseResult } from '../../../core/results.ts';
+} from '../../../core/verdicts/precision.ts';
+import type { CaseResult } from '../../../core/results/results.ts';
 import { abTable } from '../../terminal/ab-table.ts';
 import { formatComparison } from '../compare.ts';
 import { findingsText } from '../../terminal/findings.ts';
 import { displayPath, outputFailure, writeAtomically } from '../../files/output.ts';
 import { summaryMarkdown, type SummaryInput } from '../../../export/summary-markdown.ts';
-import { formatClock } from '../../../core/format.ts';
+import { formatClock } from '../../../core/base/format.ts';
 import { resultsTable, type BrowserColumn } from '../../terminal/table.ts';
 import { printableField } from '../../terminal/escape.ts';
 import { MAX_WARNINGS_SHOWN } from './launches.ts';

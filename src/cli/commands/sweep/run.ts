@@ -2,10 +2,10 @@
  * The records every phase of a sweep shares: one SweepRun for the whole sweep, and a BrowserRun
  * for the browser in flight. Phases read and update these instead of closures over shared lets.
  */
-import type { Plan, PlanVocabulary } from '../../../core/plan.ts';
-import type { LaunchOrder } from '../../../core/launch.ts';
-import type { CaseResult, ResultsFile } from '../../../core/results.ts';
-import type { DriverInfo } from '../../../core/results-schema.ts';
+import type { Plan, PlanVocabulary } from '../../../core/plan/plan.ts';
+import type { LaunchOrder } from '../../../core/run/launch.ts';
+import type { CaseResult, ResultsFile } from '../../../core/results/results.ts';
+import type { DriverInfo } from '../../../core/schema/results-schema.ts';
 import type { SweepArgs } from '../../args/sweep-args.ts';
 import type { FoundBrowser } from '../../drivers/discovery.ts';
 import type { DriveHooks } from '../../drivers/driver.ts';

@@ -9,7 +9,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseVariant } from '../../../core/variant.ts';
+import { parseVariant } from '../../../core/plan/variant.ts';
 import {
   GitBuildError,
   prepareGitBuild,
@@ -24,7 +24,7 @@ import {
   VariantSourceError,
   type VariantSource,
 } from '../../build/variant-sources.ts';
-import { clipped, quoted } from '../../../core/shown.ts';
+import { clipped, quoted } from '../../../core/base/shown.ts';
 import type { InputsRefused } from './inputs.ts';
 import type { SweepInputs } from './run.ts';
 

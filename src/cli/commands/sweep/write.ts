@@ -3,7 +3,7 @@
  * finish), and at the end the CSV of every complete one. Every file goes through files/output.ts,
  * which writes through a temporary file and a rename.
  */
-import type { ResultsFile } from '../../../core/results.ts';
+import type { ResultsFile } from '../../../core/results/results.ts';
 import { toCsv } from '../../../export/csv.ts';
 import { OutputError } from '../../files/output.ts';
 import type { RunEnd } from '../../server/session.ts';

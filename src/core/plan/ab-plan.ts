@@ -1,0 +1,100 @@
+/**
+ * What an A/B plan (plan.ab) can decide, known before it runs: the passes a sweep gives it (each
+ * in a browser launch of its own), the fewest passes with which a row can reach a verdict, and
+ * the plans that can never reach one. How --ab spends its budget is decided here and only here,
+ * so that a change of that rule changes the refusals and the advice with it.
+ */
+import { defaultLaunches, MIN_LAUNCH_MS } from './launch-budget.ts';
+import { PAIRED_MIN_PASSES } from '../stats/paired.ts';
+import { formatDuration } from '../base/format.ts';
+import { DEFAULT_AUTO, passesOf, PLAN_LIMITS, type Plan } from './plan.ts';
+import { tQuantile95 } from '../stats/stats.ts';
+
+/**
+ * The fewest passes with which a row can reach a verdict: a verdict needs B/A's 95% interval, and
+ * that interval is over passes (Student's t, paired.ts), which needs PAIRED_MIN_PASSES of them.
+ */
+export function abPassesNeeded(): number {
+  return PAIRED_MIN_PASSES;
+}
+
+/**
+ * The passes an A/B plan runs in a sweep: each pass in a launch of its own, so as many as the
+ * budget gives launches (launch-budget.ts), and no more than the plan asks for.
+ */
+export function abPasses(passesAsked: number, budgetMs: number): number {
+  return Math.max(1, defaultLaunches(passesAsked, budgetMs));
+}
+
+/**
+ * The least budget, in whole seconds, with which an A/B plan runs `passes` passes; null when no
+ * budget within the plan's limit does. Found by asking abPasses, so it follows that rule.
+ */
+export function abBudgetFor(passes: number): number | null {
+  let lo = Math.ceil(PLAN_LIMITS.minBudgetMs / 1000);
+  let hi = Math.floor(PLAN_LIMITS.maxBudgetMs / 1000);
+  if (abPasses(passes, hi * 1000) < passes) return null;
+  // abPasses grows with the budget: halve the interval down to the first second that is enough.
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (abPasses(passes, mid * 1000) >= passes) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo * 1000;
+}
+
+/** How a sweep spends an A/B budget, in words, for the messages that advise a budget. */
+export const AB_LAUNCH_RULE = `each pass a browser launch of its own, with at least ${MIN_LAUNCH_MS / 1000} s of the budget`;
+
+/** Why this A/B plan's passes can never give a verdict, saying what would; null when they can. */
+export function abPassesProblem(plan: Plan): string | null {
+  const needed = abPassesNeeded();
+  const asked = passesOf(plan.auto);
+  if (asked < needed)
+    return `--ab: --auto=passes:${asked} runs ${asked} pass, and B/A's 95% interval is over passes, which needs ${needed}: give passes:${needed} or more (the default is ${passesOf(DEFAULT_AUTO)})`;
+  const budgetMs = plan.budgetMs ?? 0;
+  const got = abPasses(asked, budgetMs);
+  if (got >= needed) return null;
+  const enough = abBudgetFor(needed);
+  return `--ab: --budget ${formatDuration(budgetMs)} runs ${got} pass (${AB_LAUNCH_RULE}), and B/A's 95% interval is over passes, which needs ${needed}${enough === null ? '' : `: give --budget ${formatDuration(enough)} or more`}`;
+}
+
+/** What a sweep knows of the plan's cases before it starts: from the registries, in a child process. */
+export interface PlanCases {
+  /** Case groups (suite, case, size) in this shard of the plan, and in the whole plan. */
+  groups: number;
+  allGroups: number;
+  /** The plan's suites the sweep drives (crash, cold, tabs, quota). */
+  driven: readonly string[];
+}
+
+/** Why this A/B plan's cases cannot be compared, saying what would work; null when they can. */
+export function abCasesProblem(plan: Plan, cases: PlanCases): string | null {
+  const { driven } = cases;
+  if (driven.length > 0) {
+    const one = driven.length === 1;
+    return `--ab: ${driven.join(', ')} ${one ? 'is' : 'are'} driven by the sweep, ${one ? 'its' : 'their'} rows taken once per browser rather than in every pass, so B/A never gets the ${abPassesNeeded()} passes its interval needs: leave ${one ? 'it' : 'them'} out of --suites, and compare ${one ? 'it' : 'them'} with --adapters A,B in a sweep of ${one ? 'its' : 'their'} own`;
+  }
+  if (cases.groups === 0 && plan.shard)
+    return `--ab: shard ${plan.shard.index}/${plan.shard.count} holds none of this plan's ${cases.allGroups} case group${cases.allGroups === 1 ? '' : 's'}, so it has nothing to compare: give at most ${cases.allGroups} shard${cases.allGroups === 1 ? ' (leave out --shard)' : 's'}`;
+  return null;
+}
+
+/**
+ * The passes with which a row's B/A, unsure now, would be decided if its mean and spread over
+ * passes stayed as measured: the fewest k whose interval (Student's t, k − 1 degrees of freedom)
+ * is narrower than the distance from the mean to the nearer of ±threshold. Null when no k up to
+ * PLAN_LIMITS.maxPasses is: the ratio sits on the threshold, where more passes only confirm that.
+ * A projection, not a promise: the next passes' spread may differ from these.
+ */
+export function passesToDecide(
+  r: { passes: number; logMean: number; logSd: number },
+  thresholdPct: number,
+): number | null {
+  const up = Math.log1p(thresholdPct / 100);
+  const down = Math.log1p(-thresholdPct / 100);
+  const room = Math.min(Math.abs(r.logMean - up), Math.abs(r.logMean - down));
+  for (let k = Math.max(r.passes + 1, abPassesNeeded()); k <= PLAN_LIMITS.maxPasses; k++)
+    if ((tQuantile95(k - 1) * r.logSd) / Math.sqrt(k) < room) return k;
+  return null;
+}

@@ -1,0 +1,259 @@
+/**
+ * Results schema v1: one JSON document per browser run. Its one definition is
+ * results-schema.ts, from which come the types below and results/schema.json;
+ * every reader (page, CLI, tests) checks a document against that published file here, then
+ * against the rules a schema cannot state, and refuses bad input with a message that says what
+ * is wrong and where (a JSON path).
+ */
+import PUBLISHED from '../../../results/schema.json' with { type: 'json' };
+import { canonicalJson } from '../base/canonical-json.ts';
+import { textFault, valueFault } from '../schema/bounds.ts';
+import { findFault, type Fault, type SchemaNode, type Says } from '../schema/check.ts';
+import type { ResultsFile } from '../schema/results-schema.ts';
+import { RESULTS_SCHEMA } from '../schema/vocabulary.ts';
+import { abSummary } from '../verdicts/ab.ts';
+import { runFindings } from '../verdicts/default-findings.ts';
+import { derivedFromSamples } from '../stats/stats.ts';
+
+export type {
+  BrowserInfo,
+  CaseResult,
+  Environment,
+  ResultsFile,
+  RunInfo,
+} from '../schema/results-schema.ts';
+
+export {
+  CASE_STATUSES,
+  DB_MODES,
+  RESULTS_SCHEMA,
+  RESULTS_SCHEMA_ID,
+  type CaseStatus,
+  type StopReason,
+} from '../schema/vocabulary.ts';
+
+/** Results files larger than this are refused before parsing (a hostile or corrupt file). */
+export const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
+
+export class ResultsError extends Error {
+  override readonly name = 'ResultsError';
+}
+
+/**
+ * The JSON of a results file, refused over the size cap, over a cap of results-bounds.ts (checked on
+ * the text, before JSON.parse builds a value of it), or when it is not JSON. `source` names the file in messages.
+ */
+export function parseResultsJson(text: string, source: string): unknown {
+  if (text.length > MAX_RESULTS_BYTES) {
+    throw new ResultsError(
+      `${source}: ${text.length} bytes is larger than the ${MAX_RESULTS_BYTES}-byte limit for a results file`,
+    );
+  }
+  const over = textFault(text);
+  if (over) throw new ResultsError(`${source}: ${over.path}: ${over.what}`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new ResultsError(`${source}: not JSON (${(e as Error).message})`);
+  }
+}
+
+/** Parse and validate results JSON text. `source` names the file in messages. */
+export function parseResults(text: string, source = 'results'): ResultsFile {
+  return validateResults(parseResultsJson(text, source), source);
+}
+
+/** What readers recompute from an ok row's samples and so never read from a file. */
+const DERIVED = ['stats', 'precision', 'outliers'];
+
+const CASES = (PUBLISHED as SchemaNode).properties?.cases as SchemaNode;
+/** The published row variants: the ok row's, and the others'. */
+const ROWS = (CASES.items as SchemaNode).anyOf ?? [];
+const isOkRow = (row: SchemaNode) => row.properties?.status?.const === 'ok';
+
+/** The published schema less DERIVED on ok rows: a file's claims about them are neither checked nor trusted. */
+const AS_READ: SchemaNode = (() => {
+  const lenient = (row: SchemaNode): SchemaNode =>
+    isOkRow(row)
+      ? {
+          ...row,
+          required: row.required?.filter((k) => !DERIVED.includes(k)),
+          properties: Object.fromEntries(
+            Object.entries(row.properties ?? {}).filter(([k]) => !DERIVED.includes(k)),
+          ),
+        }
+      : row;
+  const doc = PUBLISHED as SchemaNode;
+  return {
+    ...doc,
+    properties: {
+      ...doc.properties,
+      cases: { ...CASES, items: { ...(CASES.items as SchemaNode), anyOf: ROWS.map(lenient) } },
+    },
+  };
+})();
+
+/** The fields the schema refuses on rows that are not ok (`not: {}` there). */
+const ONLY_OK = Object.entries(ROWS.find((row) => !isOkRow(row))?.properties ?? {}).flatMap(
+  ([key, node]) => (node.not ? [key] : []),
+);
+
+/** The wording of faults a bare "expected a number" would leave unclear, by where they are. */
+const says: Says = (path, value, row, got) => {
+  const field = path.startsWith('$.cases[].') ? path.slice('$.cases[].'.length) : null;
+  if (field === 'reason')
+    return row.status === 'ok'
+      ? `expected null for an ok case, got ${got}`
+      : value === ''
+        ? `a ${String(row.status)} case needs a reason`
+        : undefined;
+  if (field === 'samples' && Array.isArray(value) && value.length === 0)
+    return 'an ok case needs at least one sample';
+  if (field !== null && ONLY_OK.includes(field) && row.status !== 'ok')
+    return `only an ok row has ${field}; this one is ${String(row.status)}`;
+  if (field === 'series.samples[][]')
+    return `expected an [x, y] pair, got ${Array.isArray(value) ? `${value.length} values` : got}`;
+  return SAYS_AT[path]?.(got);
+};
+
+const SAYS_AT: Record<string, (got: string) => string> = {
+  '$.schema': (got) =>
+    `expected "${RESULTS_SCHEMA}", got ${got}; this reader understands only schema v1`,
+  '$.run.plan.auto.targetRelCi': (got) =>
+    `expected a fraction of the mean between 0 and 1, got ${got}`,
+  '$.run.plan.study': (got) => `expected a study part such as pouchdb-2.2/paging, got ${got}`,
+  '$.run.plan.cpuThrottle': (got) => `expected a rate of at least 1, got ${got}`,
+};
+
+/**
+ * Check that `data` is a schema v1 results document; return it typed, or throw ResultsError.
+ * The document returned is a copy whose ok rows carry `stats`, `precision` and `outliers`
+ * recomputed from their samples: a reader never trusts a summary the samples may contradict.
+ * `data` itself is left as it was.
+ */
+export function validateResults(data: unknown, source = 'results'): ResultsFile {
+  const doc = checkedResults(data, source);
+  return readDocument(doc, doc.cases.map(derivedRow));
+}
+
+/** The document as read: its rows' statistics, B against A and what the run found all come from the samples, whatever the file says of them (core/findings.ts). */
+function readDocument(doc: ResultsFile, cases: ResultsFile['cases']): ResultsFile {
+  const { ab: _claimed, findings: _found, ...rest } = { ...doc, cases };
+  const ab = abSummary(rest);
+  return { ...(ab ? { ...rest, ab } : rest), findings: runFindings([rest]) };
+}
+
+/** Samples whose statistics a page derives before it lets the browser draw and answer again: about a fifth of a second's work. */
+const SAMPLES_PER_STEP = 250_000;
+
+/**
+ * validateResults for a page: `pause` (the next task) between rows once SAMPLES_PER_STEP samples
+ * have been summarised, so a file at the caps of results-bounds.ts does not freeze the tab.
+ */
+export async function validateResultsInSteps(
+  data: unknown,
+  source: string,
+  pause: () => Promise<void>,
+): Promise<ResultsFile> {
+  const doc = checkedResults(data, source);
+  const cases: ResultsFile['cases'] = [];
+  let done = 0;
+  for (const row of doc.cases) {
+    cases.push(derivedRow(row));
+    done += row.samples.length + 1;
+    if (done >= SAMPLES_PER_STEP) {
+      done = 0;
+      await pause();
+    }
+  }
+  return readDocument(doc, cases);
+}
+
+/**
+ * The document, checked: within the caps (before any work in proportion to its size), against the
+ * schema, then the rules it cannot state; nothing recomputed. For a listing that only names what a
+ * file holds (results/index.json): recomputing every file's statistics and findings takes seconds.
+ */
+export function checkedResults(data: unknown, source: string): ResultsFile {
+  const over = valueFault(data);
+  if (over) throw new ResultsError(`${source}: ${over.path}: ${over.what}`);
+  const fault = findFault(AS_READ, data, says) ?? breaksARule(data as ResultsFile);
+  if (fault) throw new ResultsError(`${source}: ${fault.path}: ${fault.what}`);
+  return data as ResultsFile;
+}
+
+/** A row with what readers derive from its samples (ok rows only), recomputed. */
+const derivedRow = (row: ResultsFile['cases'][number]): ResultsFile['cases'][number] =>
+  row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples, row.samplesPerPass) } : row;
+
+/** The rules a schema cannot state, on a document the schema accepted: the first one broken. */
+function breaksARule(doc: ResultsFile): Fault | null {
+  return (
+    autoBounds(doc.run.plan.auto) ??
+    shardInRange(doc.run.plan.shard) ??
+    doc.cases.reduce<Fault | null>(
+      (found, row, i) => found ?? perSampleLists(row, `$.cases[${i}]`),
+      null,
+    ) ??
+    duplicateRow(doc)
+  );
+}
+
+/** A row the document holds twice (suite, case, adapter, size and parameters): a reader would pool it with itself. */
+function duplicateRow(doc: ResultsFile): Fault | null {
+  const first = new Map<string, number>();
+  for (let i = 0; i < doc.cases.length; i++) {
+    const row = doc.cases[i] as ResultsFile['cases'][number];
+    const key = JSON.stringify([
+      row.suite,
+      row.case,
+      row.adapter,
+      row.size,
+      canonicalJson(row.params),
+    ]);
+    const seen = first.get(key);
+    if (seen !== undefined)
+      return {
+        path: `$.cases[${i}]`,
+        what: `the same suite, case, adapter, size and parameters as $.cases[${seen}]; a document holds each row once`,
+      };
+    first.set(key, i);
+  }
+  return null;
+}
+
+function autoBounds(auto: ResultsFile['run']['plan']['auto']): Fault | null {
+  return auto && auto.maxN < auto.minN
+    ? { path: '$.run.plan.auto.maxN', what: `is below minN ${auto.minN}` }
+    : null;
+}
+
+function shardInRange(shard: ResultsFile['run']['plan']['shard']): Fault | null {
+  return shard && shard.index > shard.count
+    ? {
+        path: '$.run.plan.shard.index',
+        what: `is ${shard.index}, beyond the shard count ${shard.count}`,
+      }
+    : null;
+}
+
+/** What goes with each timed sample has one entry per sample, so it lines up with the sample it was taken in. */
+function perSampleLists(row: ResultsFile['cases'][number], p: string): Fault | null {
+  const n = row.samples.length;
+  for (const [name, values] of Object.entries(row.metrics ?? {})) {
+    if (values.length !== n)
+      return {
+        path: `${p}.metrics.${name}`,
+        what: `has ${values.length} values but there are ${n} samples`,
+      };
+  }
+  if (row.notes && row.notes.length !== n)
+    return { path: `${p}.notes`, what: `has ${row.notes.length} notes but there are ${n} samples` };
+  if (row.samplesPerPass) {
+    let sum = 0;
+    for (const count of row.samplesPerPass) sum += count;
+    if (sum !== n)
+      return { path: `${p}.samplesPerPass`, what: `adds up to ${sum} but there are ${n} samples` };
+  }
+  return null;
+}
