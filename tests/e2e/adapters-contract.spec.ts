@@ -4,7 +4,7 @@ import { ADAPTER_IDS } from '../../src/adapters/registry.ts';
 
 /**
  * The adapter contract, end to end in a real browser: every registered store runs the same
- * fixture documents through the same operations (src/adapters/contract/, the module
+ * fixture documents through the same operations (src/adapters/contract-probes/, the module
  * `storebench check` runs too), and each answer must equal the memory store's. The Vite dev
  * server turns the TypeScript sources into modules the page imports.
  */

@@ -18,7 +18,8 @@ import type { ResultsFile } from '../../src/core/results/results.ts';
 import { medianCi, medianRatio, summarize } from '../../src/core/stats/stats.ts';
 import { DEFAULT_GATE, gate, parseMinCompared } from '../../src/core/verdicts/gate.ts';
 import { ResultsError } from '../../src/core/results/results.ts';
-import { compareCommand, formatComparison } from '../../src/cli/commands/compare.ts';
+import { compareCommand } from '../../src/cli/commands/compare.ts';
+import { formatComparison } from '../../src/cli/terminal/comparison-text.ts';
 import { sampleResults } from '../sample-results.ts';
 
 /** The sample results with the idb row's samples replaced (stats recomputed, so the file stays valid). */

@@ -1,5 +1,5 @@
 /**
- * check.html: the adapter contract (src/adapters/contract/) on the stores its URL names
+ * check.html: the adapter contract (src/adapters/contract-probes/) on the stores its URL names
  * (`?check=a,b`), one after another, each shown as it ends; with a collector in the URL
  * (`storebench check`, or a sweep before it times anything), the outcomes go there. Without one,
  * a person can open it to see the same verdicts.

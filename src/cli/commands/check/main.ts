@@ -1,6 +1,6 @@
 /**
  * `storebench check [ADAPTER...] [--browsers a,b] [--config FILE]`: the adapter contract that
- * storebench's own stores keep (src/adapters/contract/, the contract test runs the same), on the
+ * storebench's own stores keep (src/adapters/contract-probes/, the contract test runs the same), on the
  * stores named, or on the config's adapters, in each browser. It builds the page with the config's
  * adapters, opens its check.html in each browser (run.ts) and prints, per store and browser,
  * whether it keeps the contract, and one line per failed contract with what was expected and what

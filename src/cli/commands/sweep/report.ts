@@ -13,7 +13,7 @@ import {
 } from '../../../core/verdicts/precision.ts';
 import type { CaseResult } from '../../../core/results/results.ts';
 import { abTable } from '../../terminal/ab-table.ts';
-import { formatComparison } from '../compare.ts';
+import { formatComparison } from '../../terminal/comparison-text.ts';
 import { findingsText } from '../../terminal/findings.ts';
 import { displayPath, outputFailure, writeAtomically } from '../../files/output.ts';
 import { summaryMarkdown, type SummaryInput } from '../../../export/summary-markdown.ts';

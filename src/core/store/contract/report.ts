@@ -1,5 +1,5 @@
 /**
- * What the adapter contract saw of one store in one browser (src/adapters/contract/ runs it in the
+ * What the adapter contract saw of one store in one browser (src/adapters/contract-probes/ runs it in the
  * page), and what it found wrong. The same records serve the contract test and `storebench check`.
  */
 import type { Durability, StoreAdapter } from '../adapter.ts';

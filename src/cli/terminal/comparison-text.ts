@@ -1,0 +1,105 @@
+/**
+ * The text of a comparison of two results sets (core/verdicts/compare.ts): the table, regressions
+ * first, its legend and notes. Shared by `compare` and the sweep's --baseline report.
+ */
+import {
+  formatRunToRun,
+  listedByUrgency,
+  signedPct,
+  type CaseComparison,
+  type Comparison,
+} from '../../core/verdicts/compare.ts';
+import { formatMs } from '../../core/base/format.ts';
+import { renderTable, type Align } from './table.ts';
+import { printableField } from './escape.ts';
+
+function side(s: CaseComparison['base']): string {
+  if (!s) return '-';
+  if (s.status !== 'ok') return s.status;
+  return `${formatMs(s.median)} (n=${s.n})`;
+}
+
+const MARKS: Record<CaseComparison['verdict'], string> = {
+  regression: 'REGRESSION !!',
+  slower: 'slower *',
+  faster: 'faster *',
+  same: 'same',
+  inconclusive: 'inconclusive ?',
+  broke: 'BROKE !!',
+  'status changed': 'status changed',
+  'not comparable': 'not comparable',
+  'not ok in either': 'not ok in either',
+  'only in base': 'only in base',
+  'only in new': 'only in new',
+};
+
+/** A row's verdict mark; an inconclusive row whose interval lies wholly above 0 is significant too (`*`). */
+function mark(r: CaseComparison): string {
+  return r.verdict === 'inconclusive' && r.change && r.change.low > 0
+    ? `${MARKS.inconclusive} *`
+    : MARKS[r.verdict];
+}
+
+/** The table (regressions first), its legend and notes. Pure, so tests compare the text. */
+export function formatComparison(c: Comparison): string {
+  const header = [
+    'browser',
+    'suite/case',
+    'adapter',
+    'size',
+    'base median ms',
+    'new median ms',
+    'measured',
+    'change',
+    '95% CI',
+    'verdict',
+  ];
+  const align: Align[] = [
+    'left',
+    'left',
+    'left',
+    'right',
+    'right',
+    'right',
+    'right',
+    'right',
+    'left',
+    'left',
+  ];
+  // Rows not ok in either file, or in one only, are counted in the verdict line instead.
+  const listed = listedByUrgency(c.rows);
+  const rows = listed.map((r) => [
+    r.browser,
+    `${r.suite}/${r.case}`,
+    r.adapter,
+    String(r.size),
+    side(r.base),
+    side(r.next),
+    r.change ? signedPct(r.change.measured) : '-',
+    r.change ? signedPct(r.change.pct) : '-',
+    r.change ? `[${signedPct(r.change.low)}, ${signedPct(r.change.high)}]` : '',
+    mark(r),
+  ]);
+  const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no row is ok in both files)'];
+  out.push(
+    `Measured: the median time per sample, new against base, in % of the base median. ` +
+      `Change: the same net of the shift every row of the browser shares (below), with the 95% interval of that ratio (from each median's own interval, after Price and Bonett, and the shift's, widened by the run-to-run spread below). ` +
+      `!! the whole interval is slower than +${c.thresholdPct}%, or ok before and error or timeout now. ? the interval reaches past +${c.thresholdPct}% without lying wholly beyond it: ` +
+      `take more samples (a longer --budget, or a sweep with --baseline), or, where its note says the run-to-run spread is most of the width, more runs per side. * significant: the interval excludes 0.`,
+  );
+  const spread = formatRunToRun(c.runToRun);
+  if (spread) out.push('', spread);
+  const noted = listed.filter((r) => r.note);
+  if (noted.length > 0) {
+    out.push('', 'Notes:');
+    for (const r of noted)
+      out.push(
+        `  ${printableField(`${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${r.note}`)}`,
+      );
+  }
+  if (c.notes.length > 0) {
+    out.push('', 'The environments differ:');
+    for (const n of c.notes) out.push(`  ${printableField(n)}`);
+  }
+  return out.join('\n');
+}
