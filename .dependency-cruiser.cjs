@@ -10,9 +10,11 @@
  *   src/export     CSV, TSV, XLSX, JSON
  *   src/ui | src/cli   the page and the Node CLI, side by side: they meet only in the layers below
  *
- * Inside src/cli, commands/ (one file or folder per command) sits above the folders that serve
- * the commands: args, build, driven, drivers, files, server, terminal; bin.ts (the installed
- * storebench command) dispatches to the commands.
+ * Inside src/cli, commands/ (one file or folder per command of the storebench binary) and scripts/
+ * (the project's own tools: npm run bench:overhead, schema, between-runs) sit above the folders
+ * that serve them: args, browser-runs, build, driven, drivers, files, server, terminal; bin.ts
+ * (the installed storebench command) dispatches to the commands. Commands share code through
+ * those folders, never by importing one another.
  *
  * Node's own modules and Node-only packages (Playwright, Vite) are for src/cli alone, and the
  * chart packages for src/ui alone, so neither side's bundle pulls in the other's world. Inside
@@ -124,9 +126,9 @@ module.exports = {
     {
       name: 'cli-helpers-import-no-command',
       comment:
-        'src/cli/commands/ holds the entry points; the folders beside it (args, build, driven, drivers, files, server, terminal) serve them and must not import one. src/cli/bin.ts, the installed storebench command, is above them: it dispatches to them.',
+        'src/cli/commands/ and src/cli/scripts/ hold the entry points; the folders beside them (args, browser-runs, build, driven, drivers, files, server, terminal) serve them and must not import one. src/cli/bin.ts, the installed storebench command, is above them: it dispatches to them.',
       severity: 'error',
-      from: { path: '^src/cli/', pathNot: '^src/cli/(commands/|bin\\.ts$)' },
+      from: { path: '^src/cli/', pathNot: '^src/cli/(commands/|scripts/|bin\\.ts$)' },
       to: { path: '^src/cli/commands/' },
     },
     {

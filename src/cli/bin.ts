@@ -14,15 +14,15 @@ interface Command {
 const COMMANDS: Readonly<Record<string, Command>> = {
   sweep: {
     what: 'build and serve the page, run the plan in each browser, write results (sweep --help)',
-    run: async (argv) => (await import('./commands/sweep/main.ts')).sweep(argv),
+    run: async (argv) => (await import('./commands/sweep/main.ts')).sweepCommand(argv, PROCESS_IO),
   },
   check: {
     what: 'run the adapter contract on stores in each browser, before any timing',
-    run: async (argv) => (await import('./commands/check/main.ts')).check(argv),
+    run: async (argv) => (await import('./commands/check/main.ts')).checkCommand(argv, PROCESS_IO),
   },
   init: {
     what: 'write a starter storebench.config.json and an adapter skeleton',
-    run: async (argv) => (await import('./commands/init.ts')).init(argv),
+    run: async (argv) => (await import('./commands/init.ts')).initCommand(argv, PROCESS_IO),
   },
   study: {
     what: 'rerun a published study and write its report',
@@ -54,11 +54,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   },
   browsers: {
     what: 'list the browsers found and how each is driven',
-    run: async (argv) => (await import('./commands/browsers.ts')).browsers(argv),
+    run: async (argv) => (await import('./commands/browsers.ts')).browsersCommand(argv, PROCESS_IO),
   },
   serve: {
     what: 'build the page (with your adapters) and serve it until Ctrl-C',
-    run: async (argv) => (await import('./commands/serve.ts')).serve(argv),
+    run: async (argv) => (await import('./commands/serve.ts')).serveCommand(argv, PROCESS_IO),
   },
   history: {
     what: 'results files as series over commits or dates, with change points',
@@ -77,8 +77,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   calibrate: {
     what: "run the same --ab sweep N times per browser: the gate's false alarms and power",
     run: async (argv) => {
-      const { calibrate } = await import('./commands/calibrate.ts');
-      return calibrate(argv, PROCESS_IO);
+      const { calibrateCommand } = await import('./commands/calibrate.ts');
+      return calibrateCommand(argv, PROCESS_IO);
     },
   },
 };

@@ -10,7 +10,7 @@ import {
   BROWSERS,
   measureBetweenRuns,
 } from '../../src/cli/files/committed-pairs.ts';
-import { tableText, TABLE_PATH } from '../../src/cli/commands/between-runs.ts';
+import { tableText, TABLE_PATH } from '../../src/cli/scripts/between-runs.ts';
 import { REPO_ROOT } from '../../src/cli/build/build-page.ts';
 import {
   estimateBetweenRuns,

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { OVERHEAD_USAGE, parseOverheadArgs } from '../../src/cli/commands/bench-overhead/main.ts';
-import { OVERHEAD_CASE_IDS, OVERHEAD_CASES } from '../../src/cli/commands/bench-overhead/cases.ts';
+import { OVERHEAD_USAGE, parseOverheadArgs } from '../../src/cli/scripts/bench-overhead/main.ts';
+import { OVERHEAD_CASE_IDS, OVERHEAD_CASES } from '../../src/cli/scripts/bench-overhead/cases.ts';
 import {
   badness,
   meetsTarget,
   summarizeRounds,
   verdict,
   type Round,
-} from '../../src/cli/commands/bench-overhead/summary.ts';
+} from '../../src/cli/scripts/bench-overhead/summary.ts';
 
 describe('bench:overhead flags', () => {
   it('defaults to 20 alternating rounds of 4 samples (+1 warm-up) of every case in Chromium and Firefox, each case at its own size, built fresh, no split', () => {

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/cli/args/config-file.ts';
-import { ADAPTER_FILE, init, STARTER_ADAPTER } from '../../src/cli/commands/init.ts';
+import { PROCESS_IO } from '../../src/cli/args/command-io.ts';
+import { ADAPTER_FILE, initCommand, STARTER_ADAPTER } from '../../src/cli/commands/init.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/storebench.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'storebench-bin-'));
@@ -51,13 +52,13 @@ describe('cli - the storebench command', () => {
   });
 
   it('init writes a config and an adapter the config names, and will not overwrite them', async () => {
-    expect(await init([], dir)).toBe(0);
+    expect(await initCommand([], PROCESS_IO, dir)).toBe(0);
     const config = readConfig(undefined, dir);
     expect(config?.adapters.map((a) => a.path)).toEqual([join(dir, ADAPTER_FILE)]);
     expect(readFileSync(join(dir, ADAPTER_FILE), 'utf8')).toBe(STARTER_ADAPTER);
-    expect(await init([], dir)).toBe(2);
-    expect(await init(['--force'], dir)).toBe(0);
-    expect(await init(['--forse'], dir)).toBe(2);
+    expect(await initCommand([], PROCESS_IO, dir)).toBe(2);
+    expect(await initCommand(['--force'], PROCESS_IO, dir)).toBe(0);
+    expect(await initCommand(['--forse'], PROCESS_IO, dir)).toBe(2);
     // What init wrote is a config whose adapter the CLI takes: check --help reads it without complaint.
     const check = run('check', '--help');
     expect(check.status).toBe(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSweepArgs } from '../../src/cli/args/sweep-args.ts';
-import { parseOverheadArgs } from '../../src/cli/commands/bench-overhead/main.ts';
+import { parseOverheadArgs } from '../../src/cli/scripts/bench-overhead/main.ts';
 import { parseExportArgs } from '../../src/cli/commands/export.ts';
 import { ArgsError, scanFlags } from '../../src/cli/args/flags.ts';
 import { parseMergeArgs } from '../../src/cli/commands/merge.ts';

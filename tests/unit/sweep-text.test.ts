@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sweep } from '../../src/cli/commands/sweep/main.ts';
+import { PROCESS_IO } from '../../src/cli/args/command-io.ts';
+import { sweepCommand } from '../../src/cli/commands/sweep/main.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -27,23 +28,26 @@ describe('sweep - terminal text', () => {
     const capture = (chunk: string | Uint8Array) => ((printed += String(chunk)), true);
     vi.spyOn(process.stdout, 'write').mockImplementation(capture);
     vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-    const code = await sweep([
-      '--manual',
-      '--wait-ms',
-      '1000',
-      '--page',
-      dir,
-      '--baseline',
-      join(dir, 'base.json'),
-      '--suites',
-      'insert',
-      '--cases',
-      'bulk',
-      '--adapters',
-      'memory',
-      '--out',
-      join(dir, 'out'),
-    ]);
+    const code = await sweepCommand(
+      [
+        '--manual',
+        '--wait-ms',
+        '1000',
+        '--page',
+        dir,
+        '--baseline',
+        join(dir, 'base.json'),
+        '--suites',
+        'insert',
+        '--cases',
+        'bulk',
+        '--adapters',
+        'memory',
+        '--out',
+        join(dir, 'out'),
+      ],
+      PROCESS_IO,
+    );
     vi.restoreAllMocks();
     expect(code).toBe(1);
     expect(printed).toContain('chro\\u001b]0;PWNED\\u0007mium\\u202e');

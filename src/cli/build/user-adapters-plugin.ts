@@ -12,8 +12,8 @@ import { REPO_ROOT } from './build-page.ts';
 import type { GitBuild, UserAdapter } from './user-adapters.ts';
 
 /** The module the registry reads the config's adapters from. */
-const USER_MODULE = realpathSync(join(REPO_ROOT, 'src', 'adapters', 'user-adapters.ts'));
-const BUILD_HELPER = realpathSync(join(REPO_ROOT, 'src', 'adapters', 'user-adapter.ts'));
+const USER_MODULE = realpathSync(join(REPO_ROOT, 'src', 'adapters', 'user', 'user-adapters.ts'));
+const BUILD_HELPER = realpathSync(join(REPO_ROOT, 'src', 'adapters', 'user', 'user-adapter.ts'));
 
 export function userAdaptersPlugin(
   user: readonly UserAdapter[],

@@ -15,7 +15,9 @@ import { REPO_ROOT } from './build-page.ts';
 import type { VariantSource } from './variant-sources.ts';
 
 /** The module the page's registry reads its variants from. */
-const BUILDS_MODULE = realpathSync(join(REPO_ROOT, 'src', 'adapters', 'variant-builds.ts'));
+const BUILDS_MODULE = realpathSync(
+  join(REPO_ROOT, 'src', 'adapters', 'variants', 'variant-builds.ts'),
+);
 
 /** Stands in for a Node builtin a legacy build requires but never calls in a browser (its leveldb adapter's fs, path, stream). */
 const EMPTY = '\0storebench-variant-empty';

@@ -4,7 +4,13 @@
  * sweep uses, so this is exactly what `storebench sweep` will run.
  */
 import { findBrowsers, type BrowserCandidate } from '../drivers/discovery.ts';
-import { helpOrNoFlags, isEntry, PROCESS_IO, runEntry } from '../args/command-io.ts';
+import {
+  helpOrNoFlags,
+  isEntry,
+  PROCESS_IO,
+  runEntry,
+  type CommandIo,
+} from '../args/command-io.ts';
 
 export function browserLines(candidates: readonly BrowserCandidate[]): string[] {
   const width = Math.max(...candidates.map((b) => b.id.length));
@@ -22,13 +28,13 @@ sweep drives it, or not found, with how to get it. No flags.
 
 Exit codes: 0 some browser found; 1 none found; 2 bad arguments.`;
 
-export function browsers(argv: readonly string[]): Promise<number> {
+export function browsersCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const early = helpOrNoFlags('browsers', USAGE, argv);
   if (early !== null) return Promise.resolve(early);
   const candidates = findBrowsers();
-  for (const line of browserLines(candidates)) PROCESS_IO.stdout(`${line}\n`);
+  for (const line of browserLines(candidates)) io.stdout(`${line}\n`);
   const found = candidates.filter((b) => b.found).map((b) => b.id);
-  PROCESS_IO.stdout(
+  io.stdout(
     found.length > 0
       ? `\nstorebench sweep runs ${found.join(', ')} unless --browsers says otherwise. Browsers elsewhere: --remote URL (a Playwright browser server or a WebDriver grid), or --manual (open a URL in any browser).\n`
       : '\nNo browser found; storebench sweep can still record a browser opened by hand (--manual) or a remote one (--remote URL).\n',
@@ -36,4 +42,4 @@ export function browsers(argv: readonly string[]): Promise<number> {
   return Promise.resolve(found.length > 0 ? 0 : 1);
 }
 
-if (isEntry(import.meta.url)) runEntry('browsers', browsers);
+if (isEntry(import.meta.url)) runEntry('browsers', (argv) => browsersCommand(argv, PROCESS_IO));

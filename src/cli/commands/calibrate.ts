@@ -15,7 +15,7 @@ import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../args/command-i
 import { ArgsError, flagInteger, flagText, scanFlags } from '../args/flags.ts';
 import { readResultsFiles } from '../files/read-results.ts';
 import { formatClock } from '../../core/base/format.ts';
-import { runSweepChild } from './sweep/child.ts';
+import { runSweepChild } from '../browser-runs/child-sweep.ts';
 
 const USAGE = `Usage: npm run calibrate -- --runs N [--browsers a,b] [--out DIR] -- --ab A,B [sweep flags]
 
@@ -68,7 +68,7 @@ interface Outcome {
   rows: AbRow[];
 }
 
-export async function calibrate(argv: readonly string[], io: CommandIo): Promise<number> {
+export async function calibrateCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let args: CalibrateArgs;
   try {
     args = parseCalibrateArgs(argv);
@@ -140,4 +140,4 @@ function summary(outcomes: readonly Outcome[], browsers: readonly string[]): str
   });
 }
 
-if (isEntry(import.meta.url)) runEntry('calibrate', (argv) => calibrate(argv, PROCESS_IO));
+if (isEntry(import.meta.url)) runEntry('calibrate', (argv) => calibrateCommand(argv, PROCESS_IO));

@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PROCESS_IO } from '../args/command-io.ts';
+import type { CommandIo } from '../args/command-io.ts';
 import { CONFIG_FILE } from '../args/config-file.ts';
 import { ArgsError, scanFlags } from '../args/flags.ts';
 
@@ -75,15 +75,19 @@ export const myStoreAdapter: StoreAdapter = {
 };
 `;
 
-export function init(argv: readonly string[], cwd = process.cwd()): Promise<number> {
+export function initCommand(
+  argv: readonly string[],
+  io: CommandIo,
+  cwd = process.cwd(),
+): Promise<number> {
   let force: boolean;
   try {
     const flags = scanFlags(argv, { force: { kind: 'switch' } });
-    if (flags.help) return Promise.resolve((PROCESS_IO.stdout(`${USAGE}\n`), 0));
+    if (flags.help) return Promise.resolve((io.stdout(`${USAGE}\n`), 0));
     force = flags.values.has('force');
   } catch (e) {
     if (!(e instanceof ArgsError)) throw e;
-    PROCESS_IO.stderr(`init: ${e.message} (see --help)\n`);
+    io.stderr(`init: ${e.message} (see --help)\n`);
     return Promise.resolve(2);
   }
   const files: [string, string][] = [
@@ -92,15 +96,15 @@ export function init(argv: readonly string[], cwd = process.cwd()): Promise<numb
   ];
   const there = files.filter(([name]) => existsSync(join(cwd, name))).map(([name]) => name);
   if (there.length > 0 && !force) {
-    PROCESS_IO.stderr(`init: ${there.join(' and ')} already there; --force overwrites\n`);
+    io.stderr(`init: ${there.join(' and ')} already there; --force overwrites\n`);
     return Promise.resolve(2);
   }
   for (const [name, text] of files) {
     mkdirSync(dirname(join(cwd, name)), { recursive: true });
     writeFileSync(join(cwd, name), text);
-    PROCESS_IO.stdout(`wrote ${name}\n`);
+    io.stdout(`wrote ${name}\n`);
   }
-  PROCESS_IO.stdout(
+  io.stdout(
     'Next: replace the Map in the adapter with your store, then npx storebench check, then npx storebench sweep.\n',
   );
   return Promise.resolve(0);

@@ -3,7 +3,7 @@
  * package it wraps (`idb@8.0.4`, `pouchdb-idb@file:../pouchdb/packages/node_modules/pouchdb-browser`),
  * or the same store made N% slower on purpose (`idb@+10%`, an instrument for testing the gate).
  * One parser for the page, the plan and the sweep; the page builds the adapters
- * (src/adapters/variants/variants.ts), the sweep installs and bundles the packages (src/cli/commands/sweep/variants.ts).
+ * (src/adapters/variants/variants.ts), the sweep installs and bundles the packages (src/cli/browser-runs/variants.ts).
  */
 
 import { formatPercent, parsePercent, type PercentRange } from '../base/percent.ts';

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { parsePlan, PlanError } from '../../../core/plan/plan.ts';
-import { PROCESS_IO } from '../../args/command-io.ts';
+import type { CommandIo } from '../../args/command-io.ts';
 import { ConfigError, readConfig, type StorebenchConfig } from '../../args/config-file.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from '../../args/flags.ts';
 import { buildPage, REPO_ROOT } from '../../build/build-page.ts';
@@ -24,10 +24,10 @@ import { makeTempFolder } from '../../files/temp.ts';
 import { startServer } from '../../server/page-server.ts';
 import type { BrowserSession } from '../../server/session.ts';
 import { checkedBrowser } from '../../terminal/contract-lines.ts';
-import { driveWith } from '../sweep/inputs.ts';
-import type { Target } from '../sweep/run.ts';
-import { prepareVariants, type Builds } from '../sweep/variants.ts';
-import { checkInBrowser } from './run.ts';
+import { driveWith } from '../../browser-runs/inputs.ts';
+import type { Target } from '../../browser-runs/sweep-run.ts';
+import { prepareVariants, type Builds } from '../../browser-runs/variants.ts';
+import { checkInBrowser } from '../../browser-runs/contract-run.ts';
 
 const CHECK_FLAGS: Record<string, FlagSpec> = {
   browsers: { kind: 'value', example: 'chromium,firefox' },
@@ -106,9 +106,9 @@ function targetsFor(browsers: string[] | null, fail: (line: string) => void): Ta
   return targets;
 }
 
-export async function check(argv: readonly string[]): Promise<number> {
-  const out = (line = '') => PROCESS_IO.stdout(`${line}\n`);
-  const fail = (line: string) => PROCESS_IO.stderr(`check: ${line}\n`);
+export async function checkCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+  const out = (line = '') => io.stdout(`${line}\n`);
+  const fail = (line: string) => io.stderr(`check: ${line}\n`);
   let inputs: CheckInputs | 'help';
   let vocab: Vocabulary;
   let ids: string[];

@@ -29,7 +29,7 @@ import {
 } from '../../files/output.ts';
 import { readResultsFiles } from '../../files/read-results.ts';
 import { buildStudyPage, readVariantFailures, writeVariantFailures } from './build-page.ts';
-import { runSweepChild } from '../sweep/child.ts';
+import { runSweepChild } from '../../browser-runs/child-sweep.ts';
 import { makeTempFolder } from '../../files/temp.ts';
 import { loadVocabulary } from '../../build/vocabulary.ts';
 

@@ -2,7 +2,7 @@
 import { formatDuration } from '../../../core/base/format.ts';
 import { formatAuto, passesOf, type Plan } from '../../../core/plan/plan.ts';
 import { formatShard } from '../../../core/plan/shard.ts';
-import type { SweepRun } from './run.ts';
+import type { SweepRun } from '../../browser-runs/sweep-run.ts';
 
 function describePlan(plan: Plan): string {
   const params = Object.entries(plan.params).map(

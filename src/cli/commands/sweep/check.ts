@@ -7,8 +7,8 @@
  */
 import { variantBase } from '../../../core/plan/variant.ts';
 import { checkedBrowser } from '../../terminal/contract-lines.ts';
-import { checkInBrowser } from '../check/run.ts';
-import type { SweepRun } from './run.ts';
+import { checkInBrowser } from '../../browser-runs/contract-run.ts';
+import type { SweepRun } from '../../browser-runs/sweep-run.ts';
 
 /** The plan's stores the check covers: the config's adapters, their git builds, and the store under an instrument of one. */
 function storesToCheck(run: Pick<SweepRun, 'plan' | 'user' | 'git'>): string[] {

@@ -5,7 +5,7 @@
 import { awaitsDriver } from '../../../core/run/driver-cases.ts';
 import type { ResultsFile } from '../../../core/results/results.ts';
 import { runDrivenRows } from '../../driven/rows.ts';
-import { labelOf, type BrowserRun, type SweepRun } from './run.ts';
+import { labelOf, type BrowserRun, type SweepRun } from '../../browser-runs/sweep-run.ts';
 
 export async function withDrivenRows(
   run: SweepRun,

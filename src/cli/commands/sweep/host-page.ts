@@ -18,7 +18,7 @@ import { baselineRows, type Baseline } from '../../../core/verdicts/baseline.ts'
 import { otherRunReason } from '../../server/session.ts';
 import { makeTempFolder } from '../../files/temp.ts';
 import { hasAdditions, pagePlugins } from '../../build/page-plugins.ts';
-import type { SweepRun } from './run.ts';
+import type { SweepRun } from '../../browser-runs/sweep-run.ts';
 
 /** Build and serve; false when either failed (the reason has been printed). */
 export async function buildAndServe(run: SweepRun): Promise<boolean> {

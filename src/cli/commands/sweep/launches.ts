@@ -17,7 +17,13 @@ import { acrossLaunches, progressLine } from '../../terminal/progress.ts';
 import { COLLECT_PATH } from '../../server/page-server.ts';
 import { BrowserSession, defaultLimits, type RunEnd } from '../../server/session.ts';
 import type { DriveHooks } from '../../drivers/driver.ts';
-import { driverOf, labelOf, type BrowserRun, type SweepRun, type Target } from './run.ts';
+import {
+  driverOf,
+  labelOf,
+  type BrowserRun,
+  type SweepRun,
+  type Target,
+} from '../../browser-runs/sweep-run.ts';
 import { printManualInstructions } from './host-page.ts';
 
 /** A store that cannot delete its databases warns once per sample; the first few say enough. */

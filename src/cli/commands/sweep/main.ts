@@ -27,25 +27,25 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isEntry, PROCESS_IO, runEntry } from '../../args/command-io.ts';
+import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../../args/command-io.ts';
 import { makeRunId, OutputDir } from '../../files/output.ts';
 import { ProgressView } from '../../terminal/progress.ts';
 import { announce } from './announce.ts';
-import { checkInputs } from './inputs.ts';
+import { checkInputs } from '../../browser-runs/inputs.ts';
 import { checkBeforeTiming } from './check.ts';
 import { runBrowsers } from './launches.ts';
 import { reportBrowser, reportSweep } from './report.ts';
-import type { BrowserOutcome, SweepInputs, SweepRun } from './run.ts';
+import type { BrowserOutcome, SweepInputs, SweepRun } from '../../browser-runs/sweep-run.ts';
 import { buildAndServe } from './host-page.ts';
-import { prepareVariants, type Builds } from './variants.ts';
+import { prepareVariants, type Builds } from '../../browser-runs/variants.ts';
 import { removeGitBuild } from '../../build/user-adapters.ts';
-import { SweepStop } from './stop.ts';
+import { SweepStop } from '../../browser-runs/stop.ts';
 import { writeBrowser, writeCsv } from './write.ts';
 
-export async function sweep(argv: readonly string[]): Promise<number> {
+export async function sweepCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   // Everything the sweep prints passes through printable: names and messages come from files and pages.
-  const out = (line = '') => PROCESS_IO.stdout(`${line}\n`);
-  const fail = (line: string) => PROCESS_IO.stderr(`sweep: ${line}\n`);
+  const out = (line = '') => io.stdout(`${line}\n`);
+  const fail = (line: string) => io.stderr(`sweep: ${line}\n`);
   // From the first moment: a Ctrl-C while the inputs are read or a variant installs stops that
   // cleanly (the install's npm and partial folder with it) instead of leaving it half done.
   let run: SweepRun | undefined;
@@ -140,4 +140,4 @@ async function closeRun(run: SweepRun): Promise<void> {
   for (const b of run.git) removeGitBuild(b);
 }
 
-if (isEntry(import.meta.url)) runEntry('sweep', sweep);
+if (isEntry(import.meta.url)) runEntry('sweep', (argv) => sweepCommand(argv, PROCESS_IO));

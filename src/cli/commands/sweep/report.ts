@@ -21,7 +21,7 @@ import { formatClock } from '../../../core/base/format.ts';
 import { resultsTable, type BrowserColumn } from '../../terminal/table.ts';
 import { printableField } from '../../terminal/escape.ts';
 import { MAX_WARNINGS_SHOWN } from './launches.ts';
-import type { BrowserOutcome, BrowserRun, SweepRun } from './run.ts';
+import type { BrowserOutcome, BrowserRun, SweepRun } from '../../browser-runs/sweep-run.ts';
 import { completeResults } from './write.ts';
 
 /** The browser's line as it ends, with its precision (or what went wrong) under it. */

@@ -9,7 +9,13 @@ import { OutputError } from '../../files/output.ts';
 import type { RunEnd } from '../../server/session.ts';
 import { keptRows, writePartial } from './launches.ts';
 import { withDrivenRows } from './driven.ts';
-import { driverOf, labelOf, type BrowserOutcome, type BrowserRun, type SweepRun } from './run.ts';
+import {
+  driverOf,
+  labelOf,
+  type BrowserOutcome,
+  type BrowserRun,
+  type SweepRun,
+} from '../../browser-runs/sweep-run.ts';
 
 /** The browser's outcome, its driven rows measured and its file written. */
 export async function writeBrowser(

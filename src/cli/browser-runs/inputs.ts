@@ -4,26 +4,26 @@
  * sweep with exit 2 (or 1 when no browser can run) before a build, a browser or a signal handler.
  */
 import { resolve } from 'node:path';
-import { abCasesProblem } from '../../../core/plan/ab-plan.ts';
-import { defaultLaunches } from '../../../core/plan/launch-budget.ts';
-import { launchPasses } from '../../../core/run/launch.ts';
-import { passesOf } from '../../../core/plan/plan.ts';
-import { ResultsError, type ResultsFile } from '../../../core/results/results.ts';
+import { abCasesProblem } from '../../core/plan/ab-plan.ts';
+import { defaultLaunches } from '../../core/plan/launch-budget.ts';
+import { launchPasses } from '../../core/run/launch.ts';
+import { passesOf } from '../../core/plan/plan.ts';
+import { ResultsError, type ResultsFile } from '../../core/results/results.ts';
 import {
   ArgsError,
   parseSweepArgs,
   SWEEP_FLAGS,
   sweepUsage,
   type SweepArgs,
-} from '../../args/sweep-args.ts';
+} from '../args/sweep-args.ts';
 import {
   ConfigError,
   configArgsError,
   readConfig,
   withConfigFlags,
   type StorebenchConfig,
-} from '../../args/config-file.ts';
-import { flagText, scanFlags } from '../../args/flags.ts';
+} from '../args/config-file.ts';
+import { flagText, scanFlags } from '../args/flags.ts';
 import {
   DEBIAN_INSTALL,
   findBrowsers,
@@ -31,19 +31,19 @@ import {
   redactUrl,
   WEBDRIVER_BROWSER_NAME,
   type FoundBrowser,
-} from '../../drivers/discovery.ts';
-import { askGrid, describeOffers, sameName } from '../../drivers/grid.ts';
-import { remoteBrowser } from '../../drivers/remote.ts';
-import { distExists } from '../../build/build-page.ts';
-import type { Driver } from '../../drivers/driver.ts';
-import { driveManual } from '../../drivers/manual.ts';
-import { drivePlaywright } from '../../drivers/playwright.ts';
-import { driveWebDriver } from '../../drivers/webdriver.ts';
-import { OutputDir, OutputError } from '../../files/output.ts';
-import { readResultsFiles } from '../../files/read-results.ts';
-import { tempProblem } from '../../files/temp.ts';
-import { checkPlanNames, loadVocabulary } from '../../build/vocabulary.ts';
-import type { BrowserOutcome, SweepInputs, Target } from './run.ts';
+} from '../drivers/discovery.ts';
+import { askGrid, describeOffers, sameName } from '../drivers/grid.ts';
+import { remoteBrowser } from '../drivers/remote.ts';
+import { distExists } from '../build/build-page.ts';
+import type { Driver } from '../drivers/driver.ts';
+import { driveManual } from '../drivers/manual.ts';
+import { drivePlaywright } from '../drivers/playwright.ts';
+import { driveWebDriver } from '../drivers/webdriver.ts';
+import { OutputDir, OutputError } from '../files/output.ts';
+import { readResultsFiles } from '../files/read-results.ts';
+import { tempProblem } from '../files/temp.ts';
+import { checkPlanNames, loadVocabulary } from '../build/vocabulary.ts';
+import type { BrowserOutcome, SweepInputs, Target } from './sweep-run.ts';
 
 const DRIVERS: Record<FoundBrowser['driver'], Driver> = {
   playwright: drivePlaywright,

@@ -9,13 +9,13 @@
  */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseVariant } from '../../../core/plan/variant.ts';
+import { parseVariant } from '../../core/plan/variant.ts';
 import {
   GitBuildError,
   prepareGitBuild,
   removeGitBuild,
   type GitBuild,
-} from '../../build/user-adapters.ts';
+} from '../build/user-adapters.ts';
 import {
   builtVariants,
   describeSource,
@@ -23,10 +23,10 @@ import {
   variantSource,
   VariantSourceError,
   type VariantSource,
-} from '../../build/variant-sources.ts';
-import { clipped, quoted } from '../../../core/base/shown.ts';
+} from '../build/variant-sources.ts';
+import { clipped, quoted } from '../../core/base/shown.ts';
 import type { InputsRefused } from './inputs.ts';
-import type { SweepInputs } from './run.ts';
+import type { SweepInputs } from './sweep-run.ts';
 
 type Io = { out: (line?: string) => void; fail: (line: string) => void };
 

@@ -5,10 +5,10 @@
  * before it times anything both run it this way, so every driver (Playwright, WebDriver, a remote
  * browser) runs the contract as it runs the plan.
  */
-import { PAGE_QUERY } from '../../../core/run/collector.ts';
-import { COLLECT_PATH } from '../../server/page-server.ts';
-import { BrowserSession, type RunEnd } from '../../server/session.ts';
-import type { Target } from '../sweep/run.ts';
+import { PAGE_QUERY } from '../../core/run/collector.ts';
+import { COLLECT_PATH } from '../server/page-server.ts';
+import { BrowserSession, type RunEnd } from '../server/session.ts';
+import type { Target } from './sweep-run.ts';
 
 /** The page of the contract, beside the app's index.html in every built page. */
 const CHECK_PAGE = 'check.html';

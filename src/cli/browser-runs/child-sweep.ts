@@ -4,8 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../build/build-page.ts';
-import { tsxImport } from '../../build/tsx.ts';
+import { REPO_ROOT } from '../build/build-page.ts';
+import { tsxImport } from '../build/tsx.ts';
 
 /** Run `npm run sweep -- ARGV`; its exit code (1 when a signal ended it). */
 export function runSweepChild(argv: readonly string[]): Promise<number> {

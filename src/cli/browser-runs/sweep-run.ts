@@ -2,20 +2,20 @@
  * The records every phase of a sweep shares: one SweepRun for the whole sweep, and a BrowserRun
  * for the browser in flight. Phases read and update these instead of closures over shared lets.
  */
-import type { Plan, PlanVocabulary } from '../../../core/plan/plan.ts';
-import type { LaunchOrder } from '../../../core/run/launch.ts';
-import type { CaseResult, ResultsFile } from '../../../core/results/results.ts';
-import type { DriverInfo } from '../../../core/schema/results-schema.ts';
-import type { SweepArgs } from '../../args/sweep-args.ts';
-import type { FoundBrowser } from '../../drivers/discovery.ts';
-import type { DriveHooks } from '../../drivers/driver.ts';
-import { remoteLabel } from '../../drivers/remote.ts';
-import type { OutputDir } from '../../files/output.ts';
-import type { LaunchProgress, ProgressView } from '../../terminal/progress.ts';
-import type { StorebenchServer } from '../../server/page-server.ts';
-import type { BrowserSession, RunEnd } from '../../server/session.ts';
-import type { VariantSource } from '../../build/variant-sources.ts';
-import type { GitBuild, UserAdapter } from '../../build/user-adapters.ts';
+import type { Plan, PlanVocabulary } from '../../core/plan/plan.ts';
+import type { LaunchOrder } from '../../core/run/launch.ts';
+import type { CaseResult, ResultsFile } from '../../core/results/results.ts';
+import type { DriverInfo } from '../../core/schema/results-schema.ts';
+import type { SweepArgs } from '../args/sweep-args.ts';
+import type { FoundBrowser } from '../drivers/discovery.ts';
+import type { DriveHooks } from '../drivers/driver.ts';
+import { remoteLabel } from '../drivers/remote.ts';
+import type { OutputDir } from '../files/output.ts';
+import type { LaunchProgress, ProgressView } from '../terminal/progress.ts';
+import type { StorebenchServer } from '../server/page-server.ts';
+import type { BrowserSession, RunEnd } from '../server/session.ts';
+import type { VariantSource } from '../build/variant-sources.ts';
+import type { GitBuild, UserAdapter } from '../build/user-adapters.ts';
 import type { SweepStop } from './stop.ts';
 
 /** One browser to run: how to reach it. */
