@@ -10,6 +10,11 @@ import { checkDefaultFindings } from '../core/verdicts/default-findings.ts';
 import { findingsList, type ListGroup } from '../core/verdicts/findings-grouped.ts';
 import { formatCellRatio } from '../core/verdicts/findings.ts';
 import type { CaseResult, ResultsFile } from '../core/results/results.ts';
+import {
+  formatNoise,
+  formatPrecisionSummary,
+  precisionSummary,
+} from '../core/verdicts/precision.ts';
 
 /** GitHub's limit on a comment is 65,536 characters; the rest is room for what a workflow adds. */
 const SUMMARY_MAX_CHARS = 60_000;
@@ -133,6 +138,15 @@ function medianRows(docs: readonly ResultsFile[]): string[][] {
   ]);
 }
 
+/** Each browser's precision line and noise floor, as the sweep prints them. */
+function precisionLines(docs: readonly ResultsFile[]): string[] {
+  return docs.map((d) => {
+    const s = precisionSummary(d.cases, d.run.plan.auto?.targetRelCi);
+    const noise = s.noise ? `; noise: ${formatNoise(s.noise)}` : '';
+    return `- ${md(d.run.browser)}: ${md(formatPrecisionSummary(s) + noise)}`;
+  });
+}
+
 export function summaryMarkdown(input: SummaryInput): string {
   const { docs } = input;
   const max = input.maxChars ?? SUMMARY_MAX_CHARS;
@@ -143,6 +157,7 @@ export function summaryMarkdown(input: SummaryInput): string {
     '',
     planLine(docs),
     '',
+    ...(docs.length > 0 ? ['Precision:', '', ...precisionLines(docs), ''] : []),
     ...(input.ab ? [...abSection(input.ab), ''] : []),
     ...findingsSection(docs),
     '',

@@ -5,6 +5,7 @@
  */
 import { formatDuration } from '../core/base/format.ts';
 import {
+  formatNoise,
   formatPassDifference,
   formatPrecisionSummary,
   precisionSummary,
@@ -33,5 +34,6 @@ export function runSummaryText(results: ResultsFile, elapsedMs: number): string 
       : '';
   const summary = precisionSummary(results.cases, plan.auto?.targetRelCi ?? FIXED_TARGET);
   const passes = summary.passes ? ` The ${formatPassDifference(summary.passes)}.` : '';
-  return `${took}${budget}. Precision: ${formatPrecisionSummary(summary)}.${passes}`;
+  const noise = summary.noise ? ` Noise: ${formatNoise(summary.noise)}.` : '';
+  return `${took}${budget}. Precision: ${formatPrecisionSummary(summary)}.${passes}${noise}`;
 }

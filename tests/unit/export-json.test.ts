@@ -57,6 +57,7 @@ function tiny(browser = 'chromium'): ResultsFile {
             medianCi: null,
           },
           precision: null,
+          noise: null,
           outliers: { k: 3, indexes: [] },
           db: 'fresh',
           repeats: 1,
@@ -81,7 +82,7 @@ describe('export json - exact output', () => {
     expect(text).toContain('\n  "cases": [\n    {\n      "suite": "insert",\n');
     expect(text).toContain('"samples": [\n        1.5\n      ],');
     expect(text).toContain(
-      '"ci95": null,\n        "medianCi": null\n      },\n      "precision": null,\n      "outliers": {\n        "k": 3,\n        "indexes": []\n      },\n      "db": "fresh",\n      "repeats": 1\n    }',
+      '"ci95": null,\n        "medianCi": null\n      },\n      "precision": null,\n      "noise": null,\n      "outliers": {\n        "k": 3,\n        "indexes": []\n      },\n      "db": "fresh",\n      "repeats": 1\n    }',
     );
     expect(text).toContain('"userAgent": "UA \\"quoted\\""');
     expect(text).toBe(`${JSON.stringify(tiny(), null, 2)}\n`);

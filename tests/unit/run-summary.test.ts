@@ -12,7 +12,7 @@ describe('run summary', () => {
   it('gives the time the run took and the precision of its medians against the fixed-sampling bar of 2%', () => {
     // sampleResults' one ok row has 3 samples: too few for an interval of the median.
     expect(runSummaryText(sampleResults(), 4210)).toBe(
-      'Took 4.2 s. Precision: the median row has no interval (fewer than 6 samples); 0 of 1 ok rows within ±2%; 0 within ±5%; 1 with too few samples for an interval.',
+      'Took 4.2 s. Precision: the median row has no interval (fewer than 6 samples); 0 of 1 ok rows within ±2%; 0 within ±5%; 1 with too few samples for an interval. Noise: within-pass log-sd 0.256 at the median row (of 1): about ±29.2% per sample.',
     );
   });
 
@@ -22,7 +22,7 @@ describe('run summary', () => {
     r.run.cancelled = true;
     (r.cases[0] as OkRow).precision = 0.008;
     expect(runSummaryText(r, 232_400)).toBe(
-      'Cancelled after 3m52s (sampling budget 4m). Precision: median row ±0.8% (95% interval of the median); 1 of 1 ok rows within ±1%; 1 within ±5%.',
+      'Cancelled after 3m52s (sampling budget 4m). Precision: median row ±0.8% (95% interval of the median); 1 of 1 ok rows within ±1%; 1 within ±5%. Noise: within-pass log-sd 0.256 at the median row (of 1): about ±29.2% per sample.',
     );
   });
 
@@ -36,7 +36,7 @@ describe('run summary', () => {
       stats: summarize(samples),
     };
     expect(runSummaryText(r, 4210)).toMatch(
-      /within ±5%\. The passes differ by τ \d+(\.\d)?% \(median over rows, a standard deviation\): ±\d+(\.\d)?% of an interval, which only more passes narrow\.$/,
+      /within ±5%\. The passes differ by τ \d+(\.\d)?% \(median over rows, a standard deviation\): ±\d+(\.\d)?% of an interval, which only more passes narrow\. Noise: within-pass log-sd 0\.0\d\d at the median row \(of 1\): about ±\d(\.\d)?% per sample\.$/,
     );
   });
 

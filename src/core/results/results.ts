@@ -64,7 +64,7 @@ export function parseResults(text: string, source = 'results'): ResultsFile {
 }
 
 /** What readers recompute from an ok row's samples and so never read from a file. */
-const DERIVED = ['stats', 'precision', 'outliers'];
+const DERIVED = ['stats', 'precision', 'noise', 'outliers'];
 
 const CASES = (PUBLISHED as SchemaNode).properties?.cases as SchemaNode;
 /** The published row variants: the ok row's, and the others'. */
@@ -127,7 +127,7 @@ const SAYS_AT: Record<string, (got: string) => string> = {
 
 /**
  * Check that `data` is a schema v1 results document; return it typed, or throw ResultsError.
- * The document returned is a copy whose ok rows carry `stats`, `precision` and `outliers`
+ * The document returned is a copy whose ok rows carry `stats`, `precision`, `noise` and `outliers`
  * recomputed from their samples: a reader never trusts a summary the samples may contradict.
  * `data` itself is left as it was.
  */

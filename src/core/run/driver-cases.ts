@@ -34,7 +34,7 @@ export function measuredRow(
   samples: number[],
   recorded: { metrics: Record<string, number[]>; notes?: string[] },
 ): CaseResult {
-  const { stats, precision, outliers } = derivedFromSamples(samples);
+  const { stats, precision, noise, outliers } = derivedFromSamples(samples);
   return {
     ...identity,
     samples,
@@ -47,6 +47,7 @@ export function measuredRow(
     stats,
     stopped: 'iterations',
     precision,
+    noise,
     outliers,
   };
 }

@@ -287,7 +287,7 @@ export function rowResult(
   };
   if (row.state.kind === 'failed')
     return { ...common, status: row.state.status, reason: row.state.reason };
-  const { stats, precision, outliers } = derivedFromSamples(row.samples, row.samplesPerPass);
+  const { stats, precision, noise, outliers } = derivedFromSamples(row.samples, row.samplesPerPass);
   return {
     ...common,
     status: 'ok',
@@ -295,6 +295,7 @@ export function rowResult(
     stats,
     stopped: row.state.kind === 'stopped' ? row.state.why : 'iterations',
     precision,
+    noise,
     outliers,
     ...(row.blocking ? { blocking: row.blocking } : {}),
     ...(row.footprint ? { footprint: row.footprint } : {}),

@@ -428,6 +428,12 @@ const DERIVED = {
       "The larger side of the median's 95% interval over the median (0.02 = ±2%); null without an interval.",
     ),
   ),
+  noise: Type.Optional(
+    nullable(
+      finite(),
+      "The samples' scatter inside one pass: the standard deviation of their natural logs about their pass's mean log, pooled over the passes with 2 or more samples (0.1 is about ±10% per sample); every sample counted. null without such a pass.",
+    ),
+  ),
   outliers: Type.Optional(
     Type.Object(
       {
@@ -458,7 +464,7 @@ const NOT_OK_FIELDS = {
   reason: Type.String({ minLength: 1, description: 'Why the row has no statistics.' }),
 };
 /** Refused on other rows (not `stats`, which readers let be there); listed from the ok row's own fields. */
-const OK_ONLY_KEYS = [...Object.keys(OK_ONLY), 'precision', 'outliers'];
+const OK_ONLY_KEYS = [...Object.keys(OK_ONLY), 'precision', 'noise', 'outliers'];
 /** The schema refuses the ok-only fields here; the type leaves them out (not `?: never`), so an ok row's spread still builds one. */
 const NotOkRow = Type.Unsafe<Static<TObject<typeof NOT_OK_FIELDS>>>(
   Type.Object({

@@ -673,15 +673,50 @@ function summaryOfSorted(
   };
 }
 
+/**
+ * A row's noise: the standard deviation of its samples' logs inside one pass, pooled over the
+ * passes with 2 or more samples (each pass's squared deviations from its own mean log, over their
+ * degrees of freedom). Within a pass, so what a launch or a pass does to every sample is not in it;
+ * on the log scale, so rows of 5 ms and of 1.5 s compare; every sample counted, tails included,
+ * because the tails are the noise a cure has to remove. `null` with no pass of 2 positive samples.
+ */
+export function withinPassLogSd(
+  samples: readonly number[],
+  perPass: readonly number[] = [samples.length],
+): number | null {
+  const counts = perPass.reduce((a, k) => a + k, 0) === samples.length ? perPass : [samples.length];
+  let squares = 0;
+  let df = 0;
+  let at = 0;
+  for (const k of counts) {
+    const logs = samples
+      .slice(at, at + k)
+      .filter((x) => x > 0)
+      .map(Math.log);
+    at += k;
+    if (logs.length < 2) continue;
+    const m = mean(logs);
+    for (const l of logs) squares += (l - m) ** 2;
+    df += logs.length - 1;
+  }
+  return df > 0 ? Math.sqrt(squares / df) : null;
+}
+
 /** What a results row derives from its samples: never trusted from a file, always recomputed. */
 export function derivedFromSamples(
   samples: readonly number[],
   perPass?: readonly number[],
-): { stats: Stats; precision: number | null; outliers: { k: number; indexes: number[] } } {
+): {
+  stats: Stats;
+  precision: number | null;
+  noise: number | null;
+  outliers: { k: number; indexes: number[] };
+} {
   const stats = summaryOfSorted(samples, ascending(samples), perPass);
   return {
     stats,
     precision: medianPrecision(stats),
+    noise: withinPassLogSd(samples, perPass),
     outliers: { k: OUTLIER_K, indexes: outliersAbout(samples, stats.median, OUTLIER_K) },
   };
 }

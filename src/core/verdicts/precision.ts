@@ -4,7 +4,14 @@
  * the width the passes' own differences make, which a longer budget does not narrow.
  */
 import type { CaseResult } from '../results/results.ts';
-import { medianPrecision, median, passPart, passSpread, type PassSpread } from '../stats/stats.ts';
+import {
+  medianPrecision,
+  median,
+  passPart,
+  passSpread,
+  withinPassLogSd,
+  type PassSpread,
+} from '../stats/stats.ts';
 
 /** The precision a result row reached: its own record, or recomputed from its stats in older files. */
 export function rowPrecision(row: CaseResult): number | null {
@@ -29,6 +36,37 @@ export interface PrecisionSummary {
   noInterval: number;
   /** How far the rows' passes differ (passDifference); null with one pass. */
   passes: PassDifference | null;
+  /** The samples' own scatter inside a pass, at the median row (runNoise); null with no ok row that has one. */
+  noise: RunNoise | null;
+}
+
+/**
+ * A run's noise floor: the median over its ok rows of each row's within-pass log-sd
+ * (stats.withinPassLogSd). The median row, so that one wild row does not speak for the run; every
+ * sample of every row counted, so that no trimming hides the tails. An interval narrows as this
+ * over the square root of the samples, so it is the figure that decides what a budget buys.
+ */
+export interface RunNoise {
+  /** The median row's within-pass standard deviation of log time. */
+  logSd: number;
+  /** ok rows with 2 or more samples in some pass. */
+  rows: number;
+}
+
+/** A row's noise: its own record, or recomputed from its samples in older files. */
+function rowNoise(row: CaseResult): number | null {
+  if (row.status !== 'ok') return null;
+  return row.noise ?? withinPassLogSd(row.samples, row.samplesPerPass);
+}
+
+export function runNoise(cases: readonly CaseResult[]): RunNoise | null {
+  const values = cases.map(rowNoise).filter((x): x is number => x !== null);
+  return values.length === 0 ? null : { logSd: median(values), rows: values.length };
+}
+
+/** "noise: within-pass log-sd 0.174 at the median row (of 25): about ±17% per sample". */
+export function formatNoise(n: RunNoise): string {
+  return `within-pass log-sd ${n.logSd.toFixed(3)} at the median row (of ${n.rows}): about ±${percent(Math.expm1(n.logSd))} per sample`;
 }
 
 /**
@@ -70,6 +108,7 @@ export function precisionSummary(cases: readonly CaseResult[], target = 0.02): P
     withinLoose: values.filter((p) => p <= LOOSE_PRECISION).length,
     noInterval: values.filter((p) => p === Infinity).length,
     passes: passDifference(cases),
+    noise: runNoise(cases),
   };
 }
 

@@ -7,6 +7,7 @@ import { abDecision, abRows } from '../../../core/verdicts/ab.ts';
 import { compareResults } from '../../../core/verdicts/compare.ts';
 import { gate } from '../../../core/verdicts/gate.ts';
 import {
+  formatNoise,
   formatPassDifference,
   formatPrecisionSummary,
   precisionSummary,
@@ -39,6 +40,7 @@ export function reportBrowser(run: SweepRun, b: BrowserRun, o: BrowserOutcome): 
   const s = precisionSummary(o.cases, run.plan.auto?.targetRelCi);
   run.out(`${''.padEnd(9)} precision: ${formatPrecisionSummary(s)}`);
   if (s.passes) run.out(`${''.padEnd(9)}            ${formatPassDifference(s.passes)}`);
+  if (s.noise) run.out(`${''.padEnd(9)} noise: ${formatNoise(s.noise)}`);
 }
 
 function summarizeEnd(end: BrowserOutcome['end'], rows: number, ms: number): string {
