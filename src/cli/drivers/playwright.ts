@@ -19,6 +19,7 @@ import { planFieldsFromQuery } from '../../core/plan/plan.ts';
 import { redactUrl, type PlaywrightLaunch } from './discovery.ts';
 import type { RunEnd } from '../server/session.ts';
 import { makeTempFolder } from '../files/temp.ts';
+import { engineSettingsForUrl, type EngineSettings } from './engine-settings.ts';
 import { describePageState, LastLines, once, withDetails, type DriveRequest } from './driver.ts';
 
 /** How long a browser may take to start, and a page to load, on a loaded machine. */
@@ -27,7 +28,11 @@ export const GOTO_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 20_000;
 
 /** Connect to the browser server (`--remote`), or launch the browser with its own TMPDIR. */
-function startBrowser(how: PlaywrightLaunch, browserTmp: string | undefined): Promise<Browser> {
+function startBrowser(
+  how: PlaywrightLaunch,
+  browserTmp: string | undefined,
+  settings: EngineSettings,
+): Promise<Browser> {
   const type = { chromium, firefox, webkit }[how.engine];
   if (how.connect)
     return type.connect(how.connect, {
@@ -39,7 +44,8 @@ function startBrowser(how: PlaywrightLaunch, browserTmp: string | undefined): Pr
     });
   return type.launch({
     executablePath: how.executablePath,
-    args: how.args,
+    args: how.engine === 'chromium' ? [...how.args, ...settings.chromiumArgs] : how.args,
+    ...(how.engine === 'firefox' ? { firefoxUserPrefs: settings.firefoxPrefs } : {}),
     env: { ...process.env, TMPDIR: browserTmp },
     ...(how.channel ? { channel: how.channel } : {}),
     headless: true,
@@ -126,7 +132,7 @@ export async function drivePlaywright(request: DriveRequest): Promise<RunEnd> {
     try {
       // Short enough for Chromium's socket whatever TMPDIR is (files/temp.ts); a TMPDIR too long is said here.
       if (!how.connect) browserTmp = makeTempFolder('browser');
-      browser = await startBrowser(how, browserTmp);
+      browser = await startBrowser(how, browserTmp, engineSettingsForUrl(request.url));
     } catch (e) {
       const what = how.connect
         ? `connect to the browser server at ${redactUrl(how.connect)}`

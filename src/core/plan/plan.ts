@@ -2,6 +2,7 @@
  * The plan: what to run. One shape for the page controls, the URL query and the sweep's flags,
  * parsed and checked in one place so every entry point rejects bad input the same way.
  */
+import { DEFAULT_CURES, formatCures, parseCures, type Cure } from './cures.ts';
 import { canonicalJson } from '../base/canonical-json.ts';
 import { formatDuration } from '../base/format.ts';
 import { parseShard, ShardError, type Shard } from './shard.ts';
@@ -43,6 +44,11 @@ export interface Plan {
   budgetMs?: number;
   /** Run the whole plan in a dedicated Worker instead of the page's main thread. Absent means main. */
   worker?: boolean;
+  /**
+   * The noise cures on (cures.ts), where they are not the defaults: `[]` is every cure off.
+   * Absent means DEFAULT_CURES; what actually ran is in the environment (`forcedGc`).
+   */
+  cures?: Cure[];
   /** Only these case ids of the chosen suites (e.g. `bulk`). Absent means every case. */
   cases?: string[];
   /**
@@ -229,7 +235,7 @@ type CoreField =
   | 'params';
 /** Fields added later; absent in a plan (and its text) means off or all. */
 type OptionalField =
-  'auto' | 'budget' | 'worker' | 'cases' | 'shard' | 'study' | 'cpuThrottle' | 'ab';
+  'auto' | 'budget' | 'worker' | 'cases' | 'shard' | 'study' | 'cpuThrottle' | 'ab' | 'cures';
 
 /** The fields of a plan as text, as they come from a URL query or command-line flags. */
 export type PlanFields = Partial<Record<CoreField | OptionalField, string>>;
@@ -290,7 +296,22 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
       'ab',
       fields.ab === undefined ? undefined : parseAb(fields.ab, fields.adapters, adapters, auto),
     ),
+    ...optional('cures', fields.cures === undefined ? undefined : parseCuresField(fields.cures)),
   };
+}
+
+/** The cures named, or undefined where they are the defaults (a plan records only a change). */
+function parseCuresField(text: string): Cure[] | undefined {
+  const cures = parseCures(text);
+  if (typeof cures === 'string') throw new PlanError(`cures: ${cures}`);
+  const same =
+    cures.length === DEFAULT_CURES.length && cures.every((c) => DEFAULT_CURES.includes(c));
+  return same ? undefined : cures;
+}
+
+/** The cures a plan runs with: its own, else the defaults. */
+export function curesOf(plan: Pick<Plan, 'cures'>): readonly Cure[] {
+  return plan.cures ?? DEFAULT_CURES;
 }
 
 /** The fields of how each row is sampled and of what: sizes to params. */
@@ -486,6 +507,7 @@ export function planToFields(
     ...(plan.study ? { study: plan.study } : {}),
     ...(plan.cpuThrottle ? { cpuThrottle: String(plan.cpuThrottle) } : {}),
     ...(plan.ab ? { ab: formatPercent(plan.ab.thresholdPct) } : {}),
+    ...(plan.cures ? { cures: formatCures(plan.cures) } : {}),
   };
 }
 
@@ -507,6 +529,7 @@ const QUERY_KEYS: Record<keyof PlanFields, string> = {
   study: 'study',
   cpuThrottle: 'cpu-throttle',
   ab: 'ab',
+  cures: 'cures',
 };
 
 /** The plan fields found in a URL query (`?suites=insert&sizes=100,1000&...`). */

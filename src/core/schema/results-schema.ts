@@ -5,6 +5,7 @@
  * is its `description`. Only types leave this module for the page and the CLI: TypeBox is a
  * build-time tool here, since loading its 250 modules would add half a second to every command.
  */
+import { CURES } from '../plan/cures.ts';
 import * as Type from '@sinclair/typebox';
 import type { Static, TLiteral, TObject, TSchema } from '@sinclair/typebox';
 import type { AutoSampling, Plan } from '../plan/plan.ts';
@@ -145,6 +146,12 @@ const PlanSchema = Type.Object(
           'The DevTools CPU throttling rate the plan asked for (4: about 4 times slower); rows the driver could not throttle are `unsupported`.',
       }),
     ),
+    cures: Type.Optional(
+      Type.Array(Type.Union(CURES.map((c) => Type.Literal(c))), {
+        description:
+          "The noise cures the plan asked for, where not the defaults (`[]`: all off): `gc`, a full garbage collection before each sample; `engine`, the engines' benchmarking flags and prefs. Absent: the defaults of the harness that wrote the file; `environment.forcedGc` says whether a collection ran.",
+      }),
+    ),
     ab: Type.Optional(
       Type.Object(
         {
@@ -270,6 +277,12 @@ const EnvironmentSchema = Type.Object({
     Type.Record(Type.String(), Type.String(), {
       description:
         'What each metric recorded besides the time means here and how far to trust it, by metric name; also names the metrics this browser could not record, and why.',
+    }),
+  ),
+  forcedGc: Type.Optional(
+    Type.String({
+      description:
+        'With the `gc` cure: the call that collected garbage before each sample (`gc()` in Chromium, `TestUtils.gc()` in Firefox), or `none` where the engine offers a page none (WebKit). Absent: no collection was asked for.',
     }),
   ),
   driver: Type.Optional(DriverSchema),

@@ -3,6 +3,8 @@
  * thread (runInPage) or the plan Worker (plan-worker.ts). No DOM: the caller renders from the
  * events it passes in, and brings its own probes.
  */
+import { curesOf } from '../../core/plan/plan.ts';
+import { pageGc } from './garbage.ts';
 import { collectEnvironment, describeAdapters } from '../../core/run/environment.ts';
 import type { Baseline } from '../../core/verdicts/baseline.ts';
 import type { Carry, LaunchOrder } from '../../core/run/launch.ts';
@@ -73,6 +75,9 @@ export async function runHere(
   const environment = await collectEnvironment(context);
   if (input.metricNotes && Object.keys(input.metricNotes).length > 0)
     environment.metricNotes = input.metricNotes;
+  const gc = curesOf(plan).includes('gc') ? pageGc() : undefined;
+  if (gc !== undefined) environment.forcedGc = gc?.how ?? 'none';
+  const between = input.betweenSamples ?? yieldToEventLoop;
   const startedAt = new Date().toISOString();
   const output = await runPlan({
     plan,
@@ -81,7 +86,8 @@ export async function runHere(
     runId: input.runId,
     signal: input.signal,
     onEvent: input.onEvent,
-    betweenSamples: input.betweenSamples ?? yieldToEventLoop,
+    // The collection first: what it leaves to finish (finalizers, a paint) settles in between().
+    betweenSamples: gc ? async () => (await gc.collect(), await between()) : between,
     probe: input.probe,
     footprint: input.footprint,
     timerStepMs: environment.timerStepMs,
