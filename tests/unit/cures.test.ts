@@ -11,10 +11,11 @@ const vocab = { suites: ['insert'], adapters: ['memory', 'idb'], fixtures: ['per
 describe('cures - the field', () => {
   it('reads a list, none and default, and refuses an unknown name with what is allowed', () => {
     expect(parseCures('engine,gc')).toEqual(['gc', 'engine']);
+    expect(parseCures('batch,gc,engine')).toEqual(['gc', 'engine', 'batch']);
     expect(parseCures('none')).toEqual([]);
     expect(parseCures('default')).toEqual([...DEFAULT_CURES]);
     expect(parseCures('gc,fast')).toBe(
-      '"fast" is not a cure; allowed: gc, engine, none or default',
+      '"fast" is not a cure; allowed: gc, engine, batch, none or default',
     );
     expect(formatCures([])).toBe('none');
   });
@@ -22,9 +23,10 @@ describe('cures - the field', () => {
   it('is in a plan only where it is not the defaults, and survives the URL', () => {
     expect(parsePlan({}, vocab).cures).toBeUndefined();
     expect(curesOf(parsePlan({}, vocab))).toEqual(DEFAULT_CURES);
-    const off = parsePlan({ cures: 'none' }, vocab);
-    expect(off.cures).toEqual([]);
-    expect(parsePlan(planToFields(off), vocab).cures).toEqual([]);
+    const on = parsePlan({ cures: 'gc,batch' }, vocab);
+    expect(on.cures).toEqual(['gc', 'batch']);
+    expect(parsePlan(planToFields(on), vocab).cures).toEqual(['gc', 'batch']);
+    expect(parsePlan({ cures: 'default' }, vocab).cures).toBeUndefined();
     expect(() => parsePlan({ cures: 'gcc' }, vocab)).toThrow(/cures: "gcc" is not a cure/);
   });
 });
@@ -38,10 +40,14 @@ describe('cures - the launch', () => {
   });
 
   it('takes the cures from the page URL the page will apply', () => {
-    const url = 'http://127.0.0.1:1/?suites=insert&cures=none';
-    expect(engineSettingsForUrl(url).chromiumArgs).toEqual([]);
-    expect(engineSettingsForUrl('http://127.0.0.1:1/').chromiumArgs).toContain(
+    const url = 'http://127.0.0.1:1/?suites=insert&cures=gc,engine';
+    expect(engineSettingsForUrl(url).chromiumArgs).toEqual([
       '--js-flags=--expose-gc',
+      '--enable-benchmarking',
+      '--no-experiments',
+    ]);
+    expect(engineSettingsForUrl('http://127.0.0.1:1/').chromiumArgs).toEqual(
+      engineSettings(DEFAULT_CURES).chromiumArgs,
     );
   });
 });
@@ -49,6 +55,7 @@ describe('cures - the launch', () => {
 describe('noise-ab - flags', () => {
   it('takes the on arm cures and leaves --browsers and --out to itself', () => {
     expect(parseNoiseAbArgs(['--cures', 'gc', '--', '--budget', '60s']).cures).toEqual(['gc']);
+    expect(() => parseNoiseAbArgs(['--', '--budget', '60s'])).toThrow(/name the cures/);
     expect(() => parseNoiseAbArgs(['--', '--cures', 'gc'])).toThrow(/before --/);
     expect(() => parseNoiseAbArgs(['--cures', 'none'])).toThrow(/at least one cure/);
   });

@@ -4,7 +4,7 @@
  * Every mistake becomes an ArgsError with a one-line message that says what was wrong and what
  * is allowed; the entry points print it and exit with code 2.
  */
-import { DEFAULT_CURES } from '../../core/plan/cures.ts';
+import { DEFAULT_CURES, formatCures } from '../../core/plan/cures.ts';
 import { isIP } from 'node:net';
 import { MIN_SAMPLES_ON_TIME_CAP } from '../../core/run/row.ts';
 import {
@@ -510,8 +510,9 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '  --worker           run the plan in a dedicated Worker in each browser instead of the main thread',
     `  --cpu-throttle N   Chromium's DevTools CPU throttling at rate N (1 to ${MAX_CPU_THROTTLE}): emulates a slower CPU, not a`,
     '                     device; where a driver cannot apply it (Firefox, WebKit), every row is unsupported',
-    `  --cures a,b|none   noise cures (default: ${DEFAULT_CURES.join(',')}): gc, a full garbage collection before each`,
-    "                     sample; engine, each engine's benchmarking flags and prefs (docs/figures.md has their effect)",
+    `  --cures a,b|none   noise cures (default: ${formatCures(DEFAULT_CURES)}): gc, a full garbage collection before`,
+    "                     each sample; engine, each engine's benchmarking flags and prefs; batch, whole runs of a case",
+    '                     that writes, each on its own database, until a sample lasts 25 ms (docs/figures.md)',
     '  --launches N       launches of each browser the passes are spread over (default: one per pass, at',
     "                     most one per 15 s of budget), so a row's interval counts how launches differ; 1 runs",
     '                     every pass in one browser, as the page does',

@@ -9,7 +9,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { formatCures, parseCures, type Cure, DEFAULT_CURES } from '../../core/plan/cures.ts';
+import { CURES, formatCures, parseCures, type Cure } from '../../core/plan/cures.ts';
 import { median, runNoiseOf, type ArmFinding } from './noise-arms.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../args/command-io.ts';
 import { ArgsError, flagInteger, flagText, scanFlags } from '../args/flags.ts';
@@ -25,7 +25,7 @@ log-sd) of each arm, the median finding's interval, and how far the findings' ra
 
   --runs N        pairs of sweeps per browser (1 to 50; default 2)
   --browsers a,b  browsers, each in sweeps of its own (default: chromium)
-  --cures a,b     the cures of the "on" arm (default: ${DEFAULT_CURES.join(',')})
+  --cures a,b     the cures of the "on" arm, e.g. ${CURES.join(',')}
   --out DIR       where the sweeps write, a folder per sweep (default: out/noise-ab)
   --help          this text`;
 
@@ -51,7 +51,10 @@ export function parseNoiseAbArgs(argv: readonly string[]): NoiseAbArgs {
   if (flags.help) return { runs: 0, browsers: [], cures: [], out: '', sweep: [], help: true };
   if (sweep.some((a) => /^--(browsers|out|cures)(=|$)/.test(a)))
     throw new ArgsError('give --browsers, --cures and --out before --: each arm sets its own');
-  const cures = parseCures(flagText(flags, 'cures') ?? 'default');
+  const named = flagText(flags, 'cures');
+  if (named === undefined)
+    throw new ArgsError(`name the cures of the "on" arm, e.g. --cures ${CURES.join(',')}`);
+  const cures = parseCures(named);
   if (typeof cures === 'string') throw new ArgsError(`--cures: ${cures}`);
   if (cures.length === 0) throw new ArgsError('--cures: name at least one cure for the "on" arm');
   return {
@@ -90,6 +93,7 @@ export async function noiseAbCommand(argv: readonly string[], io: CommandIo): Pr
     for (const browser of args.browsers)
       for (const arm of run % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
         const dir = resolve(args.out, `${browser}-${run}-${arm}`);
+        // The off arm names none explicitly: the defaults may hold a cure one day.
         const cures = formatCures(arm === 'on' ? args.cures : []);
         const started = Date.now();
         const code = await runSweepChild([

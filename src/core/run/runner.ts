@@ -26,7 +26,7 @@ import type { Doc, StoreAdapter } from '../store/adapter.ts';
 import { CancelledError, errorMessage, TimeoutError } from '../base/errors.ts';
 import { CARRY_SCHEMA, carryKey, type Carry } from './launch.ts';
 import { planGroups, type PlannedGroup } from './plan-groups.ts';
-import { passesOf, PlanError, type Plan } from '../plan/plan.ts';
+import { curesOf, passesOf, PlanError, type Plan } from '../plan/plan.ts';
 import { addSample, carriedRow, failRow, isSampling, type CarriedRow, type Row } from './row.ts';
 import { Progress, type RunEvent } from './events.ts';
 import { cancelGroup, endCarriedRows, finishGroup, openGroup } from './groups.ts';
@@ -41,7 +41,7 @@ import {
 } from './records.ts';
 import { Sampler } from './timed-sample.ts';
 import { Budget } from './sampling/budget.ts';
-import { sampleTargetMs } from './sampling/repeats.ts';
+import { BATCH_TARGET_MS, sampleTargetMs } from './sampling/repeats.ts';
 import { equalRepeats, roundOrder } from './sampling/pairing.ts';
 import { passSamples, rowWeight } from './sampling/passes.ts';
 import { isLook, settleAtLook } from './sampling/looks.ts';
@@ -192,6 +192,7 @@ function startRun(
         ? plan.budgetMs / runnableRows
         : Infinity,
     sampleTargetMs: sampleTargetMs(input.timerStepMs ?? measureTimerStep()),
+    ...(curesOf(plan).includes('batch') ? { batchTargetMs: BATCH_TARGET_MS } : {}),
     ...(input.baseline ? { baseline: input.baseline } : {}),
   });
   const ctx: RunContext = { input, plan, emit, sampler: makeSampler(input, emit), policy, support };

@@ -197,9 +197,30 @@ export class Sampler {
 
   /**
    * One sample of the row: on its shared database when it has one, else on a fresh one. With
-   * `pass`, the measurement pass instead: one run with the pass's probes around it.
+   * `pass`, the measurement pass instead: one run with the pass's probes around it. A row on fresh
+   * databases repeats only under the `batch` cure (core/plan/cures.ts): whole runs, each on a
+   * database of its own with its open, setup and deletion untimed, the sample their mean.
    */
   async take(
+    row: Row,
+    t: SampleTarget,
+    index: number | string,
+    repeats: number,
+    pass?: Pass,
+  ): Promise<Sample> {
+    if (row.shared || pass || repeats <= 1) return this.takeOnce(row, t, index, repeats, pass);
+    let ms = 0;
+    let wallMs = 0;
+    let last: Sample | undefined;
+    for (let i = 1; i <= repeats; i++) {
+      last = await this.takeOnce(row, t, `${index}.${i}`, 1);
+      ms += last.ms;
+      wallMs += last.wallMs;
+    }
+    return { ...(last as Sample), ms: ms / repeats, wallMs };
+  }
+
+  private async takeOnce(
     row: Row,
     t: SampleTarget,
     index: number | string,

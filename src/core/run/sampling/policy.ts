@@ -38,6 +38,8 @@ export interface PolicyInput {
   shareMs: number;
   /** How long one sample should last (calibrate.ts). */
   sampleTargetMs: number;
+  /** The `batch` cure's target for rows on fresh databases; absent: they never repeat. */
+  batchTargetMs?: number;
   baseline?: Baseline;
 }
 
@@ -114,17 +116,23 @@ export class SamplingPolicy {
    * that are still getting faster), with their repeats raised for the next warm-up round.
    */
   calibrate(rows: readonly Row[], fastest: Map<Row, number>, settled: Set<Row>): Row[] {
-    const target = this.p.sampleTargetMs;
-    const pending = rows.filter(
-      (row) =>
+    const pending = rows.filter((row) => {
+      const target = this.targetOf(row);
+      return (
         isSampling(row) &&
-        row.db === 'shared' &&
+        target !== undefined &&
         ((fastest.get(row) ?? Infinity) * row.repeats < target ||
-          (row.repeats > 1 && !settled.has(row))),
-    );
+          (row.repeats > 1 && !settled.has(row)))
+      );
+    });
     for (const row of pending)
-      row.repeats = nextRepeats(row.repeats, fastest.get(row) ?? 0, target);
+      row.repeats = nextRepeats(row.repeats, fastest.get(row) ?? 0, this.targetOf(row) ?? 0);
     return pending;
+  }
+
+  /** How long a row's sample should last: shared rows by the timer, fresh ones by the batch cure. */
+  private targetOf(row: Row): number | undefined {
+    return row.db === 'shared' ? this.p.sampleTargetMs : this.p.batchTargetMs;
   }
 
   /**
@@ -133,8 +141,9 @@ export class SamplingPolicy {
    * the target asks. Samples stay per run, so this moves only their quantisation.
    */
   keepAboveTarget(row: Row, perRunMs: number): void {
-    if (row.db !== 'shared' || perRunMs * row.repeats >= this.p.sampleTargetMs) return;
-    row.repeats = nextRepeats(row.repeats, perRunMs, this.p.sampleTargetMs);
+    const target = this.targetOf(row);
+    if (target === undefined || perRunMs * row.repeats >= target) return;
+    row.repeats = nextRepeats(row.repeats, perRunMs, target);
     equalRepeats(row);
   }
 

@@ -40,3 +40,10 @@ export function nextRepeats(repeats: number, perRunMs: number, targetMs: number)
   const next = perRunMs > 0 ? Math.ceil((targetMs * HEADROOM) / perRunMs) : repeats * 10;
   return Math.min(MAX_REPEATS, Math.max(repeats + 1, next));
 }
+
+/**
+ * With the `batch` cure (core/plan/cures.ts), how long the timed runs of one sample of a case that
+ * writes should last at the least: a few scheduler slices (about 4 ms each under Linux's CFS) and
+ * longer than a young-generation collection, so that neither decides a sample alone.
+ */
+export const BATCH_TARGET_MS = 25;

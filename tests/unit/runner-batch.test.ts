@@ -1,0 +1,61 @@
+// The batch cure: a case that writes takes whole runs per sample, each on a database of its own,
+// the sample their mean; without it such a case never repeats. The memory store's 10-document
+// bulk put takes microseconds, hundreds of times short of the batch's 25 ms, whatever the load.
+import { describe, expect, it } from 'vitest';
+import { memoryAdapter } from '../../src/adapters/memory.ts';
+import type { StoreAdapter } from '../../src/core/store/adapter.ts';
+import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import { runPlan } from '../../src/core/run/runner.ts';
+import { insertSuite } from '../../suites/insert.ts';
+
+const plan = (over: Partial<Plan>): Plan => ({
+  ...DEFAULT_PLAN,
+  suites: ['insert'],
+  cases: ['bulk'],
+  adapters: ['memory'],
+  sizes: [10],
+  iterations: 4,
+  warmup: 1,
+  ...over,
+});
+
+/** The memory store, counting the databases it opens and deletes. */
+function counting(): { adapter: StoreAdapter; opens: () => number } {
+  let opens = 0;
+  const adapter: StoreAdapter = {
+    ...memoryAdapter,
+    open: (name, options) => (opens++, memoryAdapter.open(name, options)),
+  };
+  return { adapter, opens: () => opens };
+}
+
+async function run(cures: Plan['cures']) {
+  const { adapter, opens } = counting();
+  const out = await runPlan({
+    plan: plan({ cures }),
+    suites: [insertSuite],
+    adapters: [adapter],
+    runId: 'batch',
+    timerStepMs: 0.005,
+  });
+  return { row: out.cases[0], opens: opens(), leftover: out.leftover };
+}
+
+describe('runner - the batch cure', () => {
+  it('runs a fresh-database case several times a sample, each run on its own database', async () => {
+    const { row, opens, leftover } = await run(['batch']);
+    expect(row).toMatchObject({ status: 'ok', db: 'fresh' });
+    expect(row?.samples).toHaveLength(4);
+    expect(row?.repeats).toBeGreaterThan(1);
+    // Every timed sample's runs opened a database each, besides the warm-ups'.
+    expect(opens).toBeGreaterThanOrEqual(4 * (row?.repeats ?? 0));
+    expect(leftover).toEqual([]);
+  });
+
+  it('without it, takes one run, on one database, a sample', async () => {
+    const { row, opens, leftover } = await run([]);
+    expect(row).toMatchObject({ status: 'ok', db: 'fresh', repeats: 1 });
+    expect(opens).toBe(4 + 1);
+    expect(leftover).toEqual([]);
+  });
+});
