@@ -2,10 +2,9 @@
 // the sample their mean; without it such a case never repeats. The memory store's 10-document
 // bulk put takes microseconds, hundreds of times short of the batch's 25 ms, whatever the load.
 import { describe, expect, it } from 'vitest';
-import { memoryAdapter } from '../../src/adapters/memory.ts';
-import type { StoreAdapter } from '../../src/core/store/adapter.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
 import { runPlan } from '../../src/core/run/runner.ts';
+import { counting } from './counting-store.ts';
 import { insertSuite } from '../../suites/insert.ts';
 
 const plan = (over: Partial<Plan>): Plan => ({
@@ -19,15 +18,6 @@ const plan = (over: Partial<Plan>): Plan => ({
   ...over,
 });
 
-/** The memory store, counting the databases it opens and deletes. */
-function counting(): { adapter: StoreAdapter; opens: () => number } {
-  let opens = 0;
-  const adapter: StoreAdapter = {
-    ...memoryAdapter,
-    open: (name, options) => (opens++, memoryAdapter.open(name, options)),
-  };
-  return { adapter, opens: () => opens };
-}
 
 async function run(cures: Plan['cures']) {
   const { adapter, opens } = counting();

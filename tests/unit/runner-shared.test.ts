@@ -4,6 +4,7 @@ import type { StoreAdapter } from '../../src/core/store/adapter.ts';
 import { sampleTargetMs } from '../../src/core/run/sampling/repeats.ts';
 import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
 import { runPlan } from '../../src/core/run/runner.ts';
+import { counting } from './counting-store.ts';
 import { insertSuite } from '../../suites/insert.ts';
 import { readSuite } from '../../suites/read.ts';
 
@@ -17,15 +18,6 @@ const plan = (over: Partial<Plan>): Plan => ({
   ...over,
 });
 
-/** The memory store, counting the databases it is asked to open. */
-function counting(): { adapter: StoreAdapter; opens: () => number } {
-  let opens = 0;
-  const adapter: StoreAdapter = {
-    ...memoryAdapter,
-    open: (name, options) => (opens++, memoryAdapter.open(name, options)),
-  };
-  return { adapter, opens: () => opens };
-}
 
 describe('runner - shared databases', () => {
   it('a read-only case fills one database per row and takes all its samples on it', async () => {
