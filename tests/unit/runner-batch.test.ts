@@ -18,7 +18,6 @@ const plan = (over: Partial<Plan>): Plan => ({
   ...over,
 });
 
-
 async function run(cures: Plan['cures']) {
   const { adapter, opens } = counting();
   const out = await runPlan({
@@ -37,8 +36,9 @@ describe('runner - the batch cure', () => {
     expect(row).toMatchObject({ status: 'ok', db: 'fresh' });
     expect(row?.samples).toHaveLength(4);
     expect(row?.repeats).toBeGreaterThan(1);
-    // Every timed sample's runs opened a database each, besides the warm-ups'.
-    expect(opens).toBeGreaterThanOrEqual(4 * (row?.repeats ?? 0));
+    // Calibration in the warm-ups sets 2 runs or more before the first timed sample (and a quicker
+    // run only raises it later): each of the 4 samples opened 2 databases at the least.
+    expect(opens).toBeGreaterThanOrEqual(4 * 2 + 1);
     expect(leftover).toEqual([]);
   });
 

@@ -18,7 +18,6 @@ const plan = (over: Partial<Plan>): Plan => ({
   ...over,
 });
 
-
 describe('runner - shared databases', () => {
   it('a read-only case fills one database per row and takes all its samples on it', async () => {
     const { adapter, opens } = counting();
