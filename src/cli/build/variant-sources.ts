@@ -38,6 +38,7 @@ import {
   removeStalePartials,
 } from './npm-install.ts';
 import { EntryError, packageEntry } from './package-entry.ts';
+import { own } from '../../core/base/own.ts';
 
 /** A variant ready to build: its packages' folders and what identifies them. */
 export interface VariantSource {
@@ -83,7 +84,7 @@ export async function variantSource(
   note: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<VariantSource> {
-  const wraps = vocab.wraps?.[v.base];
+  const wraps = own(vocab.wraps, v.base);
   if (!wraps) throw new VariantSourceError(`${v.base} wraps no npm package`);
   if (v.spec.kind === 'version')
     return npmSource({ ...v, spec: v.spec }, wraps, variantCache(), note, signal);
