@@ -39,7 +39,7 @@ import type { Driver } from '../drivers/driver.ts';
 import { driveManual } from '../drivers/manual.ts';
 import { drivePlaywright } from '../drivers/playwright.ts';
 import { driveWebDriver } from '../drivers/webdriver.ts';
-import { OutputDir, OutputError } from '../files/output.ts';
+import { checkOutputFile, OutputDir, OutputError } from '../files/output.ts';
 import { readResultsFiles } from '../files/read-results.ts';
 import { tempProblem } from '../files/temp.ts';
 import { checkPlanNames, loadVocabulary } from '../build/vocabulary.ts';
@@ -133,6 +133,7 @@ function checkFiles(
 ): { baselineDocs: ResultsFile[] } | string {
   try {
     OutputDir.check(resolve(args.out), rows);
+    if (args.summary !== null) checkOutputFile(resolve(args.summary), '--summary');
   } catch (e) {
     if (!(e instanceof OutputError)) throw e;
     return e.message;

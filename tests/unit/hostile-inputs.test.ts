@@ -1,0 +1,176 @@
+/**
+ * Issue 46: the faults a probe of hostile inputs found beyond names (hostile-names.test.ts has
+ * fault 1). Each test is named for its fault and ends as the promise says: bad input is refused
+ * with one line and exit 2, within bounded time, and no message quotes a file the user did not
+ * name as the one in error, nor more than where in it the fault is.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseCapabilities } from '../../src/cli/args/capabilities.ts';
+import { ConfigError, readConfig } from '../../src/cli/args/config-file.ts';
+import { ArgsError } from '../../src/cli/args/flags.ts';
+import { loadVocabulary } from '../../src/cli/build/vocabulary.ts';
+import { parseResultsJson } from '../../src/core/results/results.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'storebench-hostile-inputs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A file outside every project here: what must never be read, run or printed. */
+const SECRET = 'SECRET=hunter2-do-not-print';
+const outside = join(dir, 'outside');
+mkdirSync(outside);
+writeFileSync(join(outside, '.env'), `${SECRET}\n`);
+writeFileSync(join(outside, 'evil.ts'), `${SECRET};\nexport default 1;\n`);
+
+/** A project folder with a storebench.config.json holding `data`. */
+function project(name: string, data: unknown): string {
+  const at = join(dir, name);
+  mkdirSync(at, { recursive: true });
+  writeFileSync(join(at, 'storebench.config.json'), JSON.stringify(data));
+  return at;
+}
+
+function refusal(read: () => unknown): string {
+  try {
+    read();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** The sweep as a user runs it: its exit, what it printed and how long it took. */
+function sweep(cwd: string, ...args: string[]) {
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'storebench.js'), 'sweep', ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
+  return { code: r.status, out: r.stdout + r.stderr, ms: Date.now() - started };
+}
+
+describe('issue 46: hostile inputs', () => {
+  it('fault 2: an adapter path outside the config folder is refused unread', () => {
+    const evil = join(outside, 'evil.ts');
+    const linked = project('linked', { adapters: ['./inside.ts'] });
+    symlinkSync(evil, join(linked, 'inside.ts'));
+    for (const [name, path] of [
+      ['up', '../../../../../../../etc/passwd'],
+      ['up-module', '../outside/evil.ts'],
+      ['absolute', evil],
+      ['dotenv', '../outside/.env'],
+    ] as const) {
+      const at = project(name, { adapters: [path] });
+      const message = refusal(() => readConfig(undefined, at));
+      expect(message).toMatch(
+        /\$\.adapters\[0\]: .* (leaves the config's folder|is not a module); give a module/,
+      );
+      expect(message).not.toContain('hunter2');
+    }
+    expect(refusal(() => readConfig(undefined, linked))).toMatch(/leaves the config's folder/);
+  });
+
+  it('fault 2: a config that is not JSON is told by line and column, never by its text', () => {
+    const at = join(dir, 'symlinked-config');
+    mkdirSync(at);
+    symlinkSync(join(outside, '.env'), join(at, 'storebench.config.json'));
+    const found = refusal(() => readConfig(undefined, at));
+    expect(found).toBe('storebench.config.json: not JSON (at line 1, column 1)');
+    const named = refusal(() => readConfig(join(outside, '.env'), at));
+    expect(named).not.toContain('hunter2');
+    expect(named).toMatch(/: not JSON \(at line 1, column 1\)$/);
+  });
+
+  it('fault 11: a results file that is not JSON gets one line, with no excerpt of it', () => {
+    const text = `{"schema": 1,\n"run": ${SECRET}\n}`;
+    expect(() => parseResultsJson(text, 'x.json')).toThrow(
+      /^x\.json: not JSON \(at line 2, column 8\)$/,
+    );
+  });
+
+  it('fault 8: a 20,000-deep --capabilities is refused without overflowing the stack', () => {
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    expect(() => parseCapabilities(deep)).toThrow(ArgsError);
+    expect(() => parseCapabilities(deep)).toThrow(/^--capabilities: nested deeper than 32 levels;/);
+  });
+
+  it('fault 9: a config over the size bound is refused before it is read', () => {
+    const at = join(dir, 'big');
+    mkdirSync(at);
+    writeFileSync(
+      join(at, 'storebench.config.json'),
+      `{"adapters": [${'"./a.ts",'.repeat(150_000)}]}`,
+    );
+    expect(refusal(() => readConfig(undefined, at))).toMatch(
+      /^storebench\.config\.json \(in the working directory\): \d+ bytes, more than a config's 1048576 at most$/,
+    );
+  });
+
+  it('fault 13: a folder or FIFO named storebench.config.json is said as what it is, not as --config', () => {
+    const folder = join(dir, 'folder-config');
+    mkdirSync(join(folder, 'storebench.config.json'), { recursive: true });
+    const fifo = join(dir, 'fifo-config');
+    mkdirSync(fifo);
+    expect(spawnSync('mkfifo', [join(fifo, 'storebench.config.json')]).status).toBe(0);
+    for (const at of [folder, fifo])
+      expect(refusal(() => readConfig(undefined, at))).toBe(
+        "storebench.config.json (in the working directory): not a regular file; give a JSON file of storebench's keys",
+      );
+  });
+
+  it('fault 13: a module that does not compile is refused with the compiler error itself', async () => {
+    const at = project('broken', { adapters: ['./broken.ts'] });
+    writeFileSync(join(at, 'broken.ts'), 'export const x = ;\n');
+    const config = readConfig(undefined, at);
+    const e = await loadVocabulary(config).catch((x: unknown) => x as Error);
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as Error).message).toMatch(
+      /could not be imported in Node: Transform failed with 1 error: .*Unexpected ";"/,
+    );
+  }, 60_000);
+
+  it('fault 10: a module that never finishes importing is stopped in bounded time, blaming it', async () => {
+    const at = project('hangs', { adapters: ['./hangs.mts'] });
+    writeFileSync(
+      join(at, 'hangs.mts'),
+      'setInterval(() => {}, 1000);\nawait new Promise(() => {});\n',
+    );
+    const started = Date.now();
+    const e = await loadVocabulary(readConfig(undefined, at)).catch((x: unknown) => x as Error);
+    expect(Date.now() - started).toBeLessThan(40_000);
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as Error).message).toBe(
+      "the config's adapter modules did not finish importing within 30 s; a module that waits at import (top-level await, an open handle) never does",
+    );
+  }, 60_000);
+
+  it('fault 5: a --summary that cannot be written is refused before any browser starts', () => {
+    const r = sweep(
+      ROOT,
+      '--browsers',
+      'chromium',
+      '--suites',
+      'insert',
+      '--adapters',
+      'memory',
+      '--out',
+      join(dir, 'out5'),
+      '--summary',
+      join(dir, 'no-such-folder', 'summary.md'),
+    );
+    expect(r.code).toBe(2);
+    expect(r.out.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^sweep: --summary: cannot write .*summary\.md: its folder does not exist$/,
+      ),
+    ]);
+    expect(r.ms).toBeLessThan(30_000);
+  }, 90_000);
+});
