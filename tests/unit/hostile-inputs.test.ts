@@ -4,7 +4,9 @@
  * with one line and exit 2, within bounded time, and no message quotes a file the user did not
  * name as the one in error, nor more than where in it the fault is.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +16,7 @@ import { parseCapabilities } from '../../src/cli/args/capabilities.ts';
 import { ConfigError, readConfig } from '../../src/cli/args/config-file.ts';
 import { ArgsError } from '../../src/cli/args/flags.ts';
 import { loadVocabulary } from '../../src/cli/build/vocabulary.ts';
+import { command, getJson, WebDriverError } from '../../src/cli/drivers/webdriver-http.ts';
 import { parseResultsJson } from '../../src/core/results/results.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -173,4 +176,107 @@ describe('issue 46: hostile inputs', () => {
     ]);
     expect(r.ms).toBeLessThan(30_000);
   }, 90_000);
+
+  it('fault 3 and 14: a --remote that takes the connection and never answers is refused before the build', async () => {
+    // A real endpoint: it accepts every connection and never writes a byte.
+    const silent = await listening(createServer(() => {}));
+    try {
+      const r = await sweepAsync(
+        '--remote',
+        `http://127.0.0.1:${port(silent)}`,
+        '--browsers',
+        'chromium',
+        '--suites',
+        'insert',
+        '--adapters',
+        'memory',
+        '--out',
+        join(dir, 'out3'),
+      );
+      expect(r.code).toBe(2);
+      expect(r.out).not.toContain('building the page');
+      expect(r.out.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          /^sweep: --remote http:\/\/127\.0\.0\.1:\d+\/?: the endpoint cannot be reached \(no answer within 10 s\); give the URL/,
+        ),
+      ]);
+      expect(r.ms).toBeLessThan(40_000);
+    } finally {
+      silent.close();
+    }
+  }, 90_000);
+
+  it('fault 14: a dead --remote (nothing listening) is refused before the build', async () => {
+    const gone = await listening(createServer());
+    const at = port(gone);
+    await new Promise((ok) => gone.close(ok));
+    const r = await sweepAsync(
+      '--remote',
+      `http://127.0.0.1:${at}`,
+      '--browsers',
+      'chromium',
+      '--suites',
+      'insert',
+      '--adapters',
+      'memory',
+      '--out',
+      join(dir, 'out14'),
+    );
+    expect(r.code).toBe(2);
+    expect(r.out).not.toContain('building the page');
+    expect(r.out).toMatch(/the endpoint cannot be reached \(connect ECONNREFUSED/);
+  }, 90_000);
+
+  it('fault 4: an endpoint that streams without end is read up to a bound', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const endless = await listening(
+      createHttpServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const more = () => {
+          while (res.write(chunk));
+          res.once('drain', more);
+        };
+        more();
+      }),
+    );
+    const base = `http://127.0.0.1:${port(endless)}`;
+    try {
+      const before = process.memoryUsage().rss;
+      const e = await command(base, 'GET', '/status', undefined, 30_000).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(WebDriverError);
+      expect((e as Error).message).toBe(
+        'GET /status: answered with more than 4194304 bytes, more than any WebDriver answer',
+      );
+      expect(await getJson(`${base}/status`, 30_000)).toBeUndefined();
+      expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+    } finally {
+      endless.closeAllConnections();
+      endless.close();
+    }
+  }, 60_000);
 });
+
+function listening<T extends Server | ReturnType<typeof createHttpServer>>(server: T): Promise<T> {
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+const port = (server: Server | ReturnType<typeof createHttpServer>) =>
+  (server.address() as AddressInfo).port;
+
+/** The sweep, run without blocking this process, whose servers must go on answering (or not). */
+function sweepAsync(...args: string[]): Promise<{ code: number | null; out: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((ok) => {
+    execFile(
+      process.execPath,
+      [join(ROOT, 'bin', 'storebench.js'), 'sweep', ...args],
+      { cwd: ROOT, encoding: 'utf8', timeout: 90_000 },
+      (error, stdout, stderr) =>
+        ok({
+          code: error ? (typeof error.code === 'number' ? error.code : null) : 0,
+          out: stdout + stderr,
+          ms: Date.now() - started,
+        }),
+    );
+  });
+}

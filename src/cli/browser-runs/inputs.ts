@@ -44,6 +44,7 @@ import { readResultsFiles } from '../files/read-results.ts';
 import { tempProblem } from '../files/temp.ts';
 import { checkPlanNames, loadVocabulary } from '../build/vocabulary.ts';
 import type { BrowserOutcome, SweepInputs, Target } from './sweep-run.ts';
+import { unreachableReason } from '../drivers/webdriver-http.ts';
 
 const DRIVERS: Record<FoundBrowser['driver'], Driver> = {
   playwright: drivePlaywright,
@@ -223,6 +224,9 @@ export function driveWith(b: FoundBrowser): Target {
   };
 }
 
+/** How long --remote is given to answer anything before the page is built. */
+const REACH_MS = 10_000;
+
 /**
  * A browser the WebDriver grid has no node for, said before anything is built: what it asks for
  * and what the grid offers instead. Null when every browser is offered, or the grid does not say
@@ -230,6 +234,9 @@ export function driveWith(b: FoundBrowser): Target {
  */
 async function notOnTheGrid(args: SweepArgs, targets: readonly Target[]): Promise<string | null> {
   if (args.remote === null || !/^https?:/i.test(args.remote)) return null;
+  const dead = await unreachableReason(`${args.remote.replace(/\/+$/, '')}/status`, REACH_MS);
+  if (dead !== null)
+    return `--remote ${redactUrl(args.remote)}: the endpoint cannot be reached (${dead}); give the URL of a running WebDriver server or grid`;
   const { offers } = await askGrid(args.remote.replace(/\/+$/, ''));
   if (offers === null) return null;
   for (const t of targets) {
