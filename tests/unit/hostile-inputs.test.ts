@@ -7,7 +7,17 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +25,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseCapabilities } from '../../src/cli/args/capabilities.ts';
 import { ConfigError, readConfig } from '../../src/cli/args/config-file.ts';
 import { ArgsError } from '../../src/cli/args/flags.ts';
+import { SITE_MARKER } from '../../src/cli/build/site.ts';
 import { loadVocabulary } from '../../src/cli/build/vocabulary.ts';
+import { historyCommand } from '../../src/cli/commands/history.ts';
+import { siteCommand } from '../../src/cli/commands/site.ts';
 import { command, getJson, WebDriverError } from '../../src/cli/drivers/webdriver-http.ts';
 import { parseResultsJson } from '../../src/core/results/results.ts';
 
@@ -254,6 +267,68 @@ describe('issue 46: hostile inputs', () => {
       endless.close();
     }
   }, 60_000);
+});
+
+describe('issue 46: results folders and site targets', () => {
+  const RUN = join(ROOT, 'results', '2026-11-25T21-11-42Z-a0ba-chromium.json');
+  const capture = () => {
+    const out = { text: '' };
+    return {
+      out,
+      io: { stdout: (t: string) => (out.text += t), stderr: (t: string) => (out.text += t) },
+    };
+  };
+
+  it('fault 6: a link loop, a dangling link or a link outside in a results folder is not followed', async () => {
+    const folder = join(dir, 'linked-results');
+    mkdirSync(folder);
+    copyFileSync(RUN, join(folder, '2026-11-25T21-11-42Z-a0ba-chromium.json'));
+    symlinkSync('loop-b.json', join(folder, 'loop-a.json'));
+    symlinkSync('loop-a.json', join(folder, 'loop-b.json'));
+    symlinkSync(join(dir, 'nothing-here.json'), join(folder, 'dangling.json'));
+    writeFileSync(join(outside, 'secret.json'), `{"schema": "${SECRET}"}`);
+    symlinkSync(join(outside, 'secret.json'), join(folder, 'outside.json'));
+    const { out, io } = capture();
+    const code = await historyCommand([folder], io);
+    expect(code).toBe(0);
+    expect(out.text).not.toContain('hunter2');
+    expect(out.text).not.toContain('unexpected failure');
+  });
+
+  it('fault 6: site --out naming a file is exit 2, one line', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'mine');
+    const { out, io } = capture();
+    expect(await siteCommand([RUN, '--out', file], io)).toBe(2);
+    expect(out.text).toBe(`site: ${file}: not a folder; give a new or empty folder for the site\n`);
+    expect(readFileSync(file, 'utf8')).toBe('mine');
+  });
+
+  it('fault 7: site --out /proc/newsite is refused at once, not an endless mkdir', async () => {
+    const { out, io } = capture();
+    const started = Date.now();
+    expect(await siteCommand([RUN, '--out', '/proc/newsite'], io)).toBe(2);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(out.text).toMatch(
+      /^site: \/proc\/newsite: no folder can be made in \/proc \(ENOENT\); give another place\n$/,
+    );
+  });
+
+  it('fault 14: a site folder holding a file the user added is refused, the file left alone', async () => {
+    const site = join(dir, 'old-site');
+    mkdirSync(join(site, 'assets'), { recursive: true });
+    writeFileSync(join(site, 'index.html'), '');
+    writeFileSync(join(site, SITE_MARKER), 'Written by npm run site.\nindex.html');
+    writeFileSync(join(site, 'assets', 'my-notes.txt'), 'mine');
+    const { out, io } = capture();
+    expect(await siteCommand([RUN, '--out', site], io)).toBe(2);
+    expect(out.text).toBe(
+      `site: ${site}: holds 1 file npm run site did not write (assets/my-notes.txt); a rebuild would delete them: move them, or give another folder\n`,
+    );
+    expect(readFileSync(join(site, 'assets', 'my-notes.txt'), 'utf8')).toBe('mine');
+    expect(readdirSync(site).sort()).toEqual([SITE_MARKER, 'assets', 'index.html'].sort());
+    expect(existsSync(`${site}.partial-${process.pid}`)).toBe(false);
+  });
 });
 
 function listening<T extends Server | ReturnType<typeof createHttpServer>>(server: T): Promise<T> {
