@@ -29,7 +29,9 @@ import { SITE_MARKER } from '../../src/cli/build/site.ts';
 import { loadVocabulary } from '../../src/cli/build/vocabulary.ts';
 import { historyCommand } from '../../src/cli/commands/history.ts';
 import { siteCommand } from '../../src/cli/commands/site.ts';
+import { askGrid, describeOffers } from '../../src/cli/drivers/grid.ts';
 import { command, getJson, WebDriverError } from '../../src/cli/drivers/webdriver-http.ts';
+import { codeSpan } from '../../src/export/summary-markdown.ts';
 import { parseResultsJson } from '../../src/core/results/results.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -328,6 +330,48 @@ describe('issue 46: results folders and site targets', () => {
     expect(readFileSync(join(site, 'assets', 'my-notes.txt'), 'utf8')).toBe('mine');
     expect(readdirSync(site).sort()).toEqual([SITE_MARKER, 'assets', 'index.html'].sort());
     expect(existsSync(`${site}.partial-${process.pid}`)).toBe(false);
+  });
+});
+
+describe('issue 46: text from endpoints and refs', () => {
+  it('fault 11: a grid browser name with a newline, escape codes and 5 kB prints as one short escaped line', async () => {
+    const hostile = `chrome\n\u001b]0;pwned\u0007\u001b[2J${'x'.repeat(5_000)}`;
+    const status = {
+      value: {
+        ready: true,
+        nodes: [
+          {
+            id: 'n1',
+            uri: 'http://node1:5555',
+            availability: 'UP',
+            slots: [{ session: null, stereotype: { browserName: hostile, platformName: 'LINUX' } }],
+          },
+        ],
+      },
+    };
+    const grid = await listening(
+      createHttpServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(status));
+      }),
+    );
+    try {
+      const { offers } = await askGrid(`http://127.0.0.1:${port(grid)}`);
+      const said = describeOffers(offers ?? []);
+      expect(said).toMatch(
+        /^chrome\\u000a\\u001b\]0;pwned\\u0007\\u001b\[2Jx+… \(5021 characters\) on LINUX \(1 slot on 1 node\)$/,
+      );
+      expect(said.length).toBeLessThan(200);
+    } finally {
+      grid.close();
+    }
+  });
+
+  it("fault 12: a backtick in an @git: ref stays inside the heading's code span", () => {
+    expect(codeSpan('idb@git:main')).toBe('`idb@git:main`');
+    expect(codeSpan('idb@git:a`b')).toBe('``idb@git:a`b``');
+    expect(codeSpan('idb@git:``x')).toBe('```idb@git:``x```');
+    expect(codeSpan('`x\ny`')).toBe('`` `x y` ``');
   });
 });
 
