@@ -4,6 +4,7 @@
  * arguments. In storebench's own checkout the `npm run` scripts are aliases of these.
  */
 import { PROCESS_IO, runEntry } from './args/command-io.ts';
+import { own } from '../core/base/own.ts';
 
 interface Command {
   /** One line for the list of commands. */
@@ -98,7 +99,7 @@ export async function storebench(argv: readonly string[]): Promise<number> {
     PROCESS_IO.stdout(`${USAGE}\n`);
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS[name];
+  const command = own(COMMANDS, name);
   if (!command) {
     PROCESS_IO.stderr(
       `storebench: unknown command "${name}"; allowed: ${Object.keys(COMMANDS).join(', ')}\n`,

@@ -36,6 +36,18 @@ export function md(text: string): string {
     .replace(/^-/, '\\-');
 }
 
+/**
+ * Text as a Markdown code span: fenced with one backtick more than its longest run of them, so a
+ * backtick in an `@git:` ref cannot close the span early, and on one line.
+ */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/[\r\n\t]+/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(flat) ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
 const times = (x: number) => `×${x.toFixed(3)}`;
 
 function row(cells: readonly string[]): string {
@@ -76,7 +88,7 @@ function abSection(ab: NonNullable<SummaryInput['ab']>): string[] {
   ]);
   const { a, b } = rows[0] as AbRow;
   return [
-    `#### B = \`${b}\` against A = \`${a}\``,
+    `#### B = ${codeSpan(b)} against A = ${codeSpan(a)}`,
     '',
     ...table(
       ['browser', 'case', 'size', 'B/A', '95% interval', 'passes', 'verdict'],

@@ -29,6 +29,7 @@ import {
   type MedianWithCi,
 } from '../core/stats/stats.ts';
 import type { PublishedFigure, Reference, Study, StudyFinding } from './study.ts';
+import { own } from '../core/base/own.ts';
 
 export { fmt, formatRatio } from '../core/verdicts/findings.ts';
 export type { FindingCell } from '../core/verdicts/findings.ts';
@@ -199,7 +200,7 @@ function versionPairs(study: Study, doc: ResultsFile): { older: string; newer: s
 /** A store's version as its results say (`environment.adapters`), else as its id says. */
 function versionOf(doc: ResultsFile, adapter: string): string {
   return (
-    doc.environment.adapters?.[adapter]?.version ??
+    own(doc.environment.adapters, adapter)?.version ??
     (adapter.includes('@') ? adapter.slice(adapter.indexOf('@') + 1) : 'current')
   );
 }

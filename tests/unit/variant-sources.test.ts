@@ -213,7 +213,7 @@ describe('variant sources - a local folder', () => {
         mkdirSync(join(d, 'x'));
         writeFileSync(join(d, 'x', 'package.json'), '{"name": "idb",');
       },
-      'x/package.json is not JSON (at position 15)',
+      'x/package.json is not JSON (at line 1, column 16)',
     ],
     [
       'a package.json that is a symlink to a file outside, without a word of that file',

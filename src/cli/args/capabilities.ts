@@ -4,6 +4,10 @@
  * the W3C fields the sweep relies on of the type W3C gives them, each fault named by its JSON path.
  */
 import { ArgsError } from './flags.ts';
+import { jsonDepth, jsonWhere } from '../../core/base/json-where.ts';
+
+/** Capabilities are a few levels deep; far more is a mistake or an attack on the stack. */
+const MAX_CAPABILITIES_DEPTH = 32;
 
 export const CAPABILITIES_EXAMPLE = `'{"browserName":"chrome","goog:chromeOptions":{"binary":"/usr/bin/chromium"}}'`;
 
@@ -51,12 +55,17 @@ function checkOptions(path: string, options: unknown): void {
 
 /** Parse and check `--capabilities`. Throws ArgsError naming the JSON path at fault. */
 export function parseCapabilities(text: string): Obj {
+  // Counted on the text: a 20,000-deep object overflowed the stack of the checks after parsing.
+  if (jsonDepth(text) > MAX_CAPABILITIES_DEPTH)
+    throw new ArgsError(
+      `--capabilities: nested deeper than ${MAX_CAPABILITIES_DEPTH} levels; give a JSON object of W3C capabilities, e.g. ${CAPABILITIES_EXAMPLE}`,
+    );
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
   } catch (e) {
     throw new ArgsError(
-      `--capabilities: not JSON (${(e as Error).message}); give a JSON object, e.g. ${CAPABILITIES_EXAMPLE}`,
+      `--capabilities: not JSON ${jsonWhere(e, text)}; give a JSON object, e.g. ${CAPABILITIES_EXAMPLE}`,
     );
   }
   if (!isObj(value))

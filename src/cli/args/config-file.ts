@@ -4,9 +4,11 @@
  * and the sweep's flags as command-line text. `--config FILE` names it; otherwise the working
  * directory's is read when there is one. A flag on the command line overrides its key.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, extname, resolve, sep } from 'node:path';
 import PUBLISHED from '../../../storebench.config.schema.json' with { type: 'json' };
+import { jsonWhere } from '../../core/base/json-where.ts';
+import { clipped } from '../../core/base/shown.ts';
 import { findFault, type SchemaNode } from '../../core/schema/check.ts';
 import { ArgsError, scanFlags, type FlagSpec } from './flags.ts';
 
@@ -29,9 +31,15 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/** A config is a page of keys; more is not a config, and is not read whole to find out. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+/** The modules a config may name: code Node and the page build can import. */
+const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
+
 /**
  * The config `--config` names (must exist), or the working directory's storebench.config.json
- * when there is one, or null.
+ * when there is one, or null. Nothing of a file's text is ever quoted: a config that is a symlink
+ * to a key or a `.env` would otherwise have its first characters printed.
  */
 export function readConfig(
   given: string | undefined,
@@ -39,28 +47,61 @@ export function readConfig(
 ): StorebenchConfig | null {
   const shown = given ?? CONFIG_FILE;
   const path = resolve(cwd, shown);
-  if (given === undefined && !existsSync(path)) return null;
-  if (!existsSync(path) || !statSync(path).isFile())
-    throw new ConfigError(`--config: ${shown}: no such file`);
+  const said = given === undefined ? `${shown} (in the working directory)` : `--config: ${shown}`;
+  let kind;
+  try {
+    kind = statSync(path);
+  } catch {
+    if (given === undefined) return null;
+    throw new ConfigError(`${said}: no such file`);
+  }
+  // Checked before opening: a FIFO would block the read, a folder would fail it.
+  if (!kind.isFile())
+    throw new ConfigError(`${said}: not a regular file; give a JSON file of storebench's keys`);
+  if (kind.size > MAX_CONFIG_BYTES)
+    throw new ConfigError(
+      `${said}: ${kind.size} bytes, more than a config's ${MAX_CONFIG_BYTES} at most`,
+    );
+  const text = readFileSync(path, 'utf8');
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    data = JSON.parse(text);
   } catch (e) {
-    throw new ConfigError(`${shown}: not JSON: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ConfigError(`${shown}: not JSON ${jsonWhere(e, text)}`);
   }
   const fault = findFault(PUBLISHED as SchemaNode, data, () => undefined);
   if (fault) throw new ConfigError(`${shown}: ${fault.path}: ${fault.what}`);
   const config = data as { adapters?: string[]; sweep?: Record<string, unknown> };
   const dir = dirname(path);
-  const adapters = (config.adapters ?? []).map((written, i) => {
-    const abs = resolve(dir, written);
-    if (!existsSync(abs) || !statSync(abs).isFile())
-      throw new ConfigError(
-        `${shown}: $.adapters[${i}]: ${written} is no file (resolved against the config's folder: ${abs}); give a module of this repository that exports a StoreAdapter`,
-      );
-    return { path: abs, written };
-  });
+  const adapters = (config.adapters ?? []).map((written, i) => ({
+    path: adapterModule(shown, dir, written, i),
+    written,
+  }));
   return { shown, path, dir, adapters, sweep: flagValues(config.sweep ?? {}) };
+}
+
+/**
+ * An adapter module's absolute path: a file of a module's extension inside the config's folder,
+ * after symlinks. Anything else is refused before a byte of it is read or run: the module is
+ * imported, and its import error would print what it read.
+ */
+function adapterModule(shown: string, dir: string, written: string, i: number): string {
+  const where = `${shown}: $.adapters[${i}]: ${clipped(written)}`;
+  const allowed = `give a module (${MODULE_EXTENSIONS.join(', ')}) inside the config's folder that exports a StoreAdapter`;
+  const abs = resolve(dir, written);
+  if (!MODULE_EXTENSIONS.includes(extname(abs)))
+    throw new ConfigError(`${where} is not a module; ${allowed}`);
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    throw new ConfigError(`${where} is no file (resolved against the config's folder); ${allowed}`);
+  }
+  const root = realpathSync(dir);
+  if (!real.startsWith(`${root}${sep}`))
+    throw new ConfigError(`${where} leaves the config's folder; ${allowed}`);
+  if (!statSync(real).isFile()) throw new ConfigError(`${where} is no file; ${allowed}`);
+  return abs;
 }
 
 /** A key's JSON value as the flag's text: lists joined with commas, numbers written out, false left out. */

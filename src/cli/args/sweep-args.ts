@@ -39,6 +39,7 @@ import { formatPercent, percentOrProblem } from '../../core/base/percent.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec, type ScannedFlags } from './flags.ts';
 import { CAPABILITIES_EXAMPLE, parseCapabilities } from './capabilities.ts';
 import { DEFAULT_HOST } from '../server/page-server.ts';
+import { own } from '../../core/base/own.ts';
 
 export { ArgsError };
 
@@ -375,7 +376,7 @@ function samePath(plan: Plan, vocab: PlanVocabulary): Plan {
     const kind = parseVariant(id, vocab.adapters, vocab.wraps ?? {}).spec.kind;
     return kind === 'version' || kind === 'folder' || kind === 'git';
   };
-  const plain = (id: string) => vocab.adapters.includes(id) && vocab.wraps?.[id] !== undefined;
+  const plain = (id: string) => vocab.adapters.includes(id) && own(vocab.wraps, id) !== undefined;
   const [a, b] = plan.adapters;
   if (a === undefined || b === undefined || built(a) === built(b)) return plan;
   const adapters = plan.adapters.map((id) => (plain(id) ? `${id}@installed` : id));

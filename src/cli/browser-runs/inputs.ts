@@ -39,11 +39,12 @@ import type { Driver } from '../drivers/driver.ts';
 import { driveManual } from '../drivers/manual.ts';
 import { drivePlaywright } from '../drivers/playwright.ts';
 import { driveWebDriver } from '../drivers/webdriver.ts';
-import { OutputDir, OutputError } from '../files/output.ts';
+import { checkOutputFile, OutputDir, OutputError } from '../files/output.ts';
 import { readResultsFiles } from '../files/read-results.ts';
 import { tempProblem } from '../files/temp.ts';
 import { checkPlanNames, loadVocabulary } from '../build/vocabulary.ts';
 import type { BrowserOutcome, SweepInputs, Target } from './sweep-run.ts';
+import { unreachableReason } from '../drivers/webdriver-http.ts';
 
 const DRIVERS: Record<FoundBrowser['driver'], Driver> = {
   playwright: drivePlaywright,
@@ -133,6 +134,7 @@ function checkFiles(
 ): { baselineDocs: ResultsFile[] } | string {
   try {
     OutputDir.check(resolve(args.out), rows);
+    if (args.summary !== null) checkOutputFile(resolve(args.summary), '--summary');
   } catch (e) {
     if (!(e instanceof OutputError)) throw e;
     return e.message;
@@ -222,6 +224,9 @@ export function driveWith(b: FoundBrowser): Target {
   };
 }
 
+/** How long --remote is given to answer anything before the page is built. */
+const REACH_MS = 10_000;
+
 /**
  * A browser the WebDriver grid has no node for, said before anything is built: what it asks for
  * and what the grid offers instead. Null when every browser is offered, or the grid does not say
@@ -229,6 +234,9 @@ export function driveWith(b: FoundBrowser): Target {
  */
 async function notOnTheGrid(args: SweepArgs, targets: readonly Target[]): Promise<string | null> {
   if (args.remote === null || !/^https?:/i.test(args.remote)) return null;
+  const dead = await unreachableReason(`${args.remote.replace(/\/+$/, '')}/status`, REACH_MS);
+  if (dead !== null)
+    return `--remote ${redactUrl(args.remote)}: the endpoint cannot be reached (${dead}); give the URL of a running WebDriver server or grid`;
   const { offers } = await askGrid(args.remote.replace(/\/+$/, ''));
   if (offers === null) return null;
   for (const t of targets) {

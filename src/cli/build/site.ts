@@ -4,11 +4,21 @@
  * that isolates the page where the host sends no headers (public/coi-serviceworker.js, loaded
  * first by a script tag in the head). Node only.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
 import { RESULTS_FILE_NAME } from '../../core/results/input.ts';
 import { ResultsError } from '../../core/results/results.ts';
+import { clipped } from '../../core/base/shown.ts';
+import { OutputDir, OutputError } from '../files/output.ts';
 import { readResultsFiles, readResultsText } from '../files/read-results.ts';
 import {
   readResultsIndex,
@@ -57,7 +67,22 @@ export function siteResults(files: readonly string[]): Map<string, string> {
   return out;
 }
 
-/** Refuse an output folder that holds anything but a site this command wrote, or the repository itself. */
+/** The marker's first line; the files the build wrote follow, one a line. */
+const MARKER_HEAD =
+  'Written by npm run site. A later build replaces the files listed here, and refuses this folder if it holds any other.';
+
+/** Every file under `dir`, as a relative path with `/`; links are listed, never followed. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => !d.isDirectory())
+    .map((d) => relative(dir, join(d.parentPath, d.name)).split(sep).join('/'));
+}
+
+/**
+ * Refuse an output folder that is not a folder, holds anything but a site this command wrote
+ * (its marker lists every file it wrote: a file a user added is never deleted by a rebuild), or
+ * holds the repository; and a place where no folder can be made (/proc).
+ */
 export function checkSiteTarget(out: string): void {
   const target = resolve(out);
   const repo = resolve(REPO_ROOT);
@@ -65,19 +90,54 @@ export function checkSiteTarget(out: string): void {
     throw new SiteError(
       `${out}: the site cannot replace the repository or a folder holding it; give a folder of its own, e.g. site/`,
     );
-  if (!existsSync(target)) return;
+  let kind;
+  try {
+    kind = lstatSync(target);
+  } catch {
+    return checkParent(out, target);
+  }
+  if (!kind.isDirectory())
+    throw new SiteError(`${out}: not a folder; give a new or empty folder for the site`);
   const names = readdirSync(target);
-  if (names.length > 0 && !names.includes(SITE_MARKER))
+  if (names.length === 0) return checkParent(out, target);
+  if (!names.includes(SITE_MARKER))
     throw new SiteError(
       `${out}: a folder that is not empty and is not a site npm run site wrote; give a new or empty folder`,
     );
+  const wrote = new Set(readFileSync(join(target, SITE_MARKER), 'utf8').split('\n').slice(1));
+  const others = filesUnder(target).filter((f) => f !== SITE_MARKER && !wrote.has(f));
+  if (others.length > 0)
+    throw new SiteError(
+      `${out}: holds ${others.length} file${others.length === 1 ? '' : 's'} npm run site did not write (${clipped(others.slice(0, 3).join(', '), 200)}); a rebuild would delete them: move them, or give another folder`,
+    );
+  checkParent(out, target);
+}
+
+/** The folder beside which the build stages the site must take a new folder: tried now. */
+function checkParent(out: string, target: string): void {
+  try {
+    OutputDir.prepare(dirname(target));
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    throw new SiteError(`${out}: ${e.message.replace(/^--out:? ?/, '')}`);
+  }
+  // Node's recursive mkdir never returns where the system refuses a folder with ENOENT (/proc).
+  const probe = `${target}.check-${process.pid}`;
+  try {
+    mkdirSync(probe);
+    rmSync(probe, { recursive: true, force: true });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new SiteError(
+      `${out}: no folder can be made in ${dirname(target)} (${code}); give another place`,
+    );
+  }
 }
 
 /** Build the site into `out`, through a folder beside it, so a failed build leaves the old site whole. */
 export async function buildSite(results: ReadonlyMap<string, string>, out: string): Promise<void> {
   checkSiteTarget(out);
   const target = resolve(out);
-  mkdirSync(dirname(target), { recursive: true });
   const staging = `${target}.partial-${process.pid}`;
   const drop = () => rmSync(staging, { recursive: true, force: true });
   process.once('SIGINT', () => {
@@ -106,10 +166,7 @@ export async function buildSite(results: ReadonlyMap<string, string>, out: strin
     );
     // GitHub Pages would otherwise run Jekyll over the folder.
     writeFileSync(join(staging, '.nojekyll'), '');
-    writeFileSync(
-      join(staging, SITE_MARKER),
-      'Written by npm run site; a later build replaces this folder.\n',
-    );
+    writeFileSync(join(staging, SITE_MARKER), [MARKER_HEAD, ...filesUnder(staging)].join('\n'));
     rmSync(target, { recursive: true, force: true });
     renameSync(staging, target);
   } finally {

@@ -38,6 +38,8 @@ import {
   removeStalePartials,
 } from './npm-install.ts';
 import { EntryError, packageEntry } from './package-entry.ts';
+import { own } from '../../core/base/own.ts';
+import { jsonWhere } from '../../core/base/json-where.ts';
 
 /** A variant ready to build: its packages' folders and what identifies them. */
 export interface VariantSource {
@@ -83,7 +85,7 @@ export async function variantSource(
   note: (line: string) => void,
   signal?: AbortSignal,
 ): Promise<VariantSource> {
-  const wraps = vocab.wraps?.[v.base];
+  const wraps = own(vocab.wraps, v.base);
   if (!wraps) throw new VariantSourceError(`${v.base} wraps no npm package`);
   if (v.spec.kind === 'version')
     return npmSource({ ...v, spec: v.spec }, wraps, variantCache(), note, signal);
@@ -300,14 +302,12 @@ function readPackageJson(dir: string, shown: string): Record<string, unknown> {
       `${shown}/package.json is a symlink to a file outside the folder; a local build's package.json must be its own`,
     );
   let pkg: unknown;
+  const text = readFileSync(file, 'utf8');
   try {
-    pkg = JSON.parse(readFileSync(file, 'utf8'));
+    pkg = JSON.parse(text);
   } catch (e) {
     // Where, never what: JSON.parse quotes the text it stopped at, which need not be a package's.
-    const at = /position \d+|line \d+ column \d+|end of JSON input/.exec(String(e))?.[0];
-    throw new VariantSourceError(
-      `${shown}/package.json is not JSON${at === undefined ? '' : ` (at ${at})`}`,
-    );
+    throw new VariantSourceError(`${shown}/package.json is not JSON ${jsonWhere(e, text)}`);
   }
   if (pkg === null || typeof pkg !== 'object' || Array.isArray(pkg))
     throw new VariantSourceError(`${shown}/package.json is not a JSON object`);

@@ -45,7 +45,9 @@ async function inspect(module: string): Promise<ModuleReport> {
   try {
     exports = (await import(pathToFileURL(module).href)) as Record<string, unknown>;
   } catch (e) {
-    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    // esbuild's first line is "Transform failed with 1 error:"; the error itself is the next.
+    const lines = (e instanceof Error ? e.message : String(e)).split('\n').filter((l) => l.trim());
+    const why = lines[0]?.endsWith(':') ? lines.slice(0, 2).join(' ') : (lines[0] ?? '');
     return { module, adapters: [], problem: `could not be imported in Node: ${why}` };
   }
   const found: ModuleReport['adapters'] = [];

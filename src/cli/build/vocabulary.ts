@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { PlanCases } from '../../core/plan/ab-plan.ts';
 import type { Plan, PlanVocabulary } from '../../core/plan/plan.ts';
 import type { Wraps } from '../../core/plan/variant.ts';
+import { clipped } from '../../core/base/shown.ts';
 import { ConfigError, type StorebenchConfig } from '../args/config-file.ts';
 import { tsxImport } from './tsx.ts';
 import { userAdapter, type UserAdapter } from './user-adapters.ts';
@@ -23,6 +24,33 @@ export interface Vocabulary extends PlanVocabulary {
   user: readonly UserAdapter[];
 }
 
+/**
+ * How long the probe may take: the registries load in about 3 s on a loaded 2-core machine. A
+ * config module that never finishes importing is stopped here, not after a minute.
+ */
+const PROBE_TIMEOUT_MS = 30_000;
+
+/** Why the probe failed, in one line: a timeout said as one, else the first lines it printed. */
+function probeFailure(error: Error & { killed?: boolean }, err: string, modules: boolean): Error {
+  const what = modules
+    ? "the config's adapter modules"
+    : 'the suite, adapter and fixture registries';
+  if (error.killed)
+    return new ConfigError(
+      `${what} did not finish importing within ${PROBE_TIMEOUT_MS / 1000} s; a module that waits at import (top-level await, an open handle) never does`,
+    );
+  // Node's own "Command failed: node …" line names this machine's paths, not the fault.
+  const firstLines = err
+    .split('\n')
+    .filter((l) => l.trim() && !/^\s+at /.test(l) && !l.includes('node:internal'))
+    .slice(0, 2)
+    .join(' | ');
+  const why = clipped(firstLines || 'it exited with no message', 400);
+  return modules
+    ? new ConfigError(`${what} could not be imported: ${why}`)
+    : new Error(`could not read the ids from ${what}: ${why}`);
+}
+
 /** Run the probe with these arguments and `input` on its stdin; its stdout, parsed as JSON. */
 async function probe(args: readonly string[], input = ''): Promise<Record<string, unknown>> {
   // The probe is TypeScript: reuse this process's module hooks (tsx's), or ask for tsx.
@@ -32,20 +60,10 @@ async function probe(args: readonly string[], input = ''): Promise<Record<string
     const child = execFile(
       process.execPath,
       [...loader, PROBE, ...args],
-      { timeout: 60_000, maxBuffer: 1024 * 1024 },
+      { timeout: PROBE_TIMEOUT_MS, maxBuffer: 1024 * 1024 },
       (error, out, err) => {
-        if (error) {
-          const firstLines = String(err)
-            .split('\n')
-            .filter((l) => l.trim())
-            .slice(0, 3)
-            .join(' | ');
-          fail(
-            new Error(
-              `could not read the suite, adapter and fixture ids from the registries: ${firstLines || error.message}`,
-            ),
-          );
-        } else ok(String(out));
+        if (error) fail(probeFailure(error, String(err), args[0] === '--modules'));
+        else ok(String(out));
       },
     );
     child.stdin?.end(input);

@@ -18,7 +18,9 @@ host sends no cross-origin isolation headers, a service worker adds them (on HTT
 localhost); where that fails the page says what is lost. A visitor can run a plan on their own
 device and download its results file.
 
-DIR must be new, empty, or a site this command wrote before (which it replaces).
+DIR must be new, empty, or a site this command wrote before (which it replaces); a site folder
+holding a file this command did not write is refused, never emptied. Links in a results folder
+given are not followed.
 
   --out DIR   where to write the site (required)
   --help      this text

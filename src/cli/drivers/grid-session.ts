@@ -13,7 +13,11 @@ import { command, oneLine, WebDriverError } from './webdriver-http.ts';
 
 type RemoteTarget = Extract<WebDriverTarget, { kind: 'remote' }>;
 
-/** The least time a session's start is given once a slot is free: a browser start on a busy node. */
+/**
+ * The time a session's start is given once a slot is free: a browser start on a busy node. Not
+ * --wait-ms, which is for a full grid's slots: an endpoint that takes the request and never
+ * answers would otherwise hold the sweep up to ten minutes with nothing said.
+ */
 const START_MS = 60_000;
 /** How often a full grid is asked again. */
 const POLL_MS = 2_000;
@@ -39,7 +43,7 @@ export async function openGridSession(
   session.holdStartup();
   const t0 = Date.now();
   if (!(await waitForSlot(how, request, browserName, t0))) return undefined;
-  const startMs = Math.max(START_MS, how.waitMs - (Date.now() - t0));
+  const startMs = START_MS;
   let sessionId: string;
   try {
     sessionId = (
@@ -110,7 +114,7 @@ async function refusal(
   const where = `the WebDriver endpoint ${redactUrl(how.url)}`;
   if (e instanceof Error && e.name === 'TimeoutError')
     return new GridError(
-      `${where} did not start a ${JSON.stringify(browserName)} session within ${formatClock(startMs)} (--wait-ms); a grid that queued the request may still start it, and ends it by its own timeout`,
+      `${where} did not answer the request for a ${JSON.stringify(browserName)} session within ${formatClock(startMs)}, the time a free slot is given to start one; a grid that queued the request may still start it, and ends it by its own timeout`,
     );
   if (!(e instanceof WebDriverError))
     return new GridError(

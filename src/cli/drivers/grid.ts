@@ -6,6 +6,8 @@
  * session creation answers.
  */
 import { getJson, getText } from './webdriver-http.ts';
+import { clipped } from '../../core/base/shown.ts';
+import { printableField } from '../terminal/escape.ts';
 
 const ASK_MS = 5_000;
 
@@ -26,7 +28,15 @@ export interface GridView {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+/** The most of one name a grid gives that is kept: a browser, platform or node name is short. */
+const MAX_NAME = 100;
+
+/**
+ * A name the grid gives, as it is printed and recorded: one line, control characters escaped,
+ * cut to MAX_NAME (a grid offered a 5 kB browser name holding a newline and escape codes).
+ */
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' ? printableField(clipped(v, MAX_NAME)) : null;
 
 /** Grid 3 serves its own API at the server's root, beside /wd/hub. */
 const atRoot = (endpoint: string, path: string) => new URL(path, `${endpoint}/`).toString();

@@ -53,6 +53,41 @@ export function oneLine(text: string): string {
   return printableField(joined.length > MAX_SAID ? `${joined.slice(0, MAX_SAID)}…` : joined);
 }
 
+/**
+ * The most of a response body read. WebDriver answers here are small (a session, a window
+ * handle, a page's state); an endpoint that streams without end took a sweep to 5 GB.
+ */
+const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/** A response too large to be a WebDriver answer. */
+class TooLargeError extends Error {
+  override readonly name = 'TooLargeError';
+}
+
+/** The body as text, read up to MAX_RESPONSE_BYTES; TooLargeError beyond, the rest unread. */
+async function boundedText(response: Response): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > MAX_RESPONSE_BYTES || !response.body) {
+    await response.body?.cancel();
+    if (declared > MAX_RESPONSE_BYTES) throw new TooLargeError();
+    return '';
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > MAX_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw new TooLargeError();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** One W3C WebDriver command. Rejects with the driver's error code and message. */
 export async function command<T>(
   base: string,
@@ -70,7 +105,16 @@ export async function command<T>(
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
   });
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await boundedText(response);
+  } catch (e) {
+    if (!(e instanceof TooLargeError)) throw e;
+    throw new WebDriverError(
+      `${method} ${path}: answered with more than ${MAX_RESPONSE_BYTES} bytes, more than any WebDriver answer`,
+      null,
+    );
+  }
   let data: { value?: unknown } = {};
   try {
     data = JSON.parse(text) as { value?: unknown };
@@ -101,7 +145,7 @@ export async function getJson(address: string, timeoutMs: number): Promise<unkno
     const { url, headers } = authorized(address);
     const response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) return undefined;
-    return JSON.parse(await response.text()) as unknown;
+    return JSON.parse(await boundedText(response)) as unknown;
   } catch {
     return undefined;
   }
@@ -112,8 +156,32 @@ export async function getText(address: string, timeoutMs: number): Promise<strin
   try {
     const { url, headers } = authorized(address);
     const response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
-    return response.ok ? await response.text() : undefined;
+    return response.ok ? await boundedText(response) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Why the endpoint cannot be reached, or null when it answers anything at all (any HTTP status:
+ * a cloud grid need not serve /status). Asked before the page is built, so a dead --remote is
+ * found in seconds, not after the build and a session's whole wait.
+ */
+export async function unreachableReason(
+  address: string,
+  timeoutMs: number,
+): Promise<string | null> {
+  try {
+    const { url, headers } = authorized(address);
+    const response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return null;
+  } catch (e) {
+    if (e instanceof Error && e.name === 'TimeoutError')
+      return `no answer within ${timeoutMs / 1000} s`;
+    const cause = (e as { cause?: unknown } | null)?.cause;
+    return oneLine(
+      cause instanceof Error ? cause.message : e instanceof Error ? e.message : String(e),
+    );
   }
 }

@@ -269,6 +269,21 @@ function checkWritableTarget(path: string): void {
     );
 }
 
+/**
+ * Whether `path` can be written later, checked now: a file the run writes at its end (--summary)
+ * must not be found unwritable after every browser has run. Throws OutputError saying why not.
+ */
+export function checkOutputFile(path: string, flag: string): void {
+  try {
+    checkWritableTarget(path);
+    const { tmp, fd } = openTemporary(path, () => randomBytes(8).toString('hex'));
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+  } catch (e) {
+    throw new OutputError(`${flag}: ${outputFailure(path, e)}`);
+  }
+}
+
 /** Why writing `path` failed, in one line. */
 export function outputFailure(path: string, e: unknown): string {
   if (e instanceof OutputError) return `cannot write ${e.message}`;

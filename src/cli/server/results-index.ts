@@ -3,7 +3,7 @@
  * The dev server answers from the folder as it is now; the build copies both into dist/results/,
  * which is all the sweep's server (src/cli/server/page-server.ts) serves. Node only.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
@@ -18,6 +18,18 @@ import { ISOLATION_HEADERS } from './isolation.ts';
 export const RESULTS_INDEX_NAME = 'index.json';
 /** The published schema of results files (results-schema.ts), which sits beside them. */
 export const RESULTS_SCHEMA_NAME = 'schema.json';
+
+/**
+ * A regular file, not a link: a link in a results folder may point outside it (its fields would be
+ * printed as results), loop or dangle; none of them is a run this folder holds.
+ */
+function isPlainFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /** The results files in `dir`: plain `*.json` names, not the index or the schema, not a sweep's partial files. */
 export function listResultsFiles(dir: string): string[] {
@@ -35,7 +47,7 @@ export function listResultsFiles(dir: string): string[] {
         n !== RESULTS_INDEX_NAME &&
         n !== RESULTS_SCHEMA_NAME &&
         !n.endsWith('.partial.json') &&
-        statSync(join(dir, n)).isFile(),
+        isPlainFile(join(dir, n)),
     )
     .sort();
 }

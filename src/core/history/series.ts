@@ -18,6 +18,7 @@ import type { ParamValue } from '../base/identity.ts';
 import type { Environment, ResultsFile } from '../results/results.ts';
 import { type Interval, type LogRatio, type MedianWithCi } from '../stats/stats.ts';
 import type { LogPoint } from './weighted-test.ts';
+import { own } from '../base/own.ts';
 
 /** One results document and where it came from (a file name, for the click through to it). */
 export interface HistoryInput {
@@ -130,7 +131,7 @@ const seriesId = (k: RowKey) =>
 
 /** The store's build as a run records it (version, commit or integrity), or null. */
 function storeOf(doc: ResultsFile, adapter: string): string | null {
-  const facts = doc.environment.adapters?.[adapter];
+  const facts = own(doc.environment.adapters, adapter);
   if (!facts) return null;
   const build = facts.commit ?? facts.version ?? facts.integrity;
   return build === undefined ? null : build;

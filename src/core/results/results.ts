@@ -31,6 +31,7 @@ export {
   type CaseStatus,
   type StopReason,
 } from '../schema/vocabulary.ts';
+import { jsonWhere } from '../base/json-where.ts';
 
 /** Results files larger than this are refused before parsing (a hostile or corrupt file). */
 export const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
@@ -54,7 +55,7 @@ export function parseResultsJson(text: string, source: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new ResultsError(`${source}: not JSON (${(e as Error).message})`);
+    throw new ResultsError(`${source}: not JSON ${jsonWhere(e, text)}`);
   }
 }
 

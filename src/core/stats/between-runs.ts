@@ -12,6 +12,7 @@
  * not drag as far as an RMS but which covers them better than a MAD.
  */
 import TABLE from './between-runs.json' with { type: 'json' };
+import { own } from '../base/own.ts';
 
 export interface BetweenRuns {
   /** The A/A pairs the table comes from: run ids, base then new. */
@@ -40,13 +41,13 @@ export const NO_BETWEEN_RUNS: BetweenRuns = {
 
 /** A row's between-run scatter, log scale: its browser and store's, else its browser's, else the fallback. */
 export function rowScatter(browser: string, store: string, from: BetweenRuns = table): number {
-  const b = from.browsers[browser];
-  return b ? (b.stores[store] ?? b.pooled) : from.fallback.pooled;
+  const b = own(from.browsers, browser);
+  return b ? (own(b.stores, store) ?? b.pooled) : from.fallback.pooled;
 }
 
 /** A browser's shift scatter between runs, log scale. */
 export function shiftScatter(browser: string, from: BetweenRuns = table): number {
-  return from.browsers[browser]?.shift ?? from.fallback.shift;
+  return own(from.browsers, browser)?.shift ?? from.fallback.shift;
 }
 
 /** One compared row of an A/A pair: its browser, store and change net of the shift (log scale). */

@@ -24,9 +24,10 @@ export function adapterProblems(value: unknown): string[] {
   if (typeof value !== 'object' || value === null) return ['not an object'];
   const a = value as Record<string, unknown>;
   const problems: string[] = [];
-  if (typeof a.id !== 'string' || !ADAPTER_ID.test(a.id))
+  // `constructor` fits the pattern, but names a member every plain object has: not an id.
+  if (typeof a.id !== 'string' || !ADAPTER_ID.test(a.id) || a.id in Object.prototype)
     problems.push(
-      `id: ${JSON.stringify(a.id)} is not an id (lower-case letters, digits, ".", "_" and "-", up to 64, no "@" or ",")`,
+      `id: ${JSON.stringify(a.id)} is not an id (lower-case letters, digits, ".", "_" and "-", up to 64, no "@" or ",", and not a name like "constructor" that every object has)`,
     );
   if (typeof a.label !== 'string' || a.label.trim() === '') problems.push('label: not a text');
   if (!BACKENDS.includes(a.backend as never))
