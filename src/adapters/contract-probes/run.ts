@@ -17,6 +17,7 @@ import { adapterById } from '../registry.ts';
 import { deleteByName, durabilitySeen, footprint, inWorker, within } from './probes.ts';
 import { queryReport } from './queries.ts';
 import { settle, transcript, uniqueName } from './transcript.ts';
+import { BlockedDeleteError, unblocked } from '../indexeddb/blocked-deletes.ts';
 
 async function runContract(adapter: StoreAdapter): Promise<ContractReport> {
   const supported = await adapter.supported();
@@ -87,9 +88,19 @@ export async function checkAdapter(
     return { adapter: id, supported: true, failures: [failure] };
   }
   try {
-    const report = await runContract(adapter);
+    // A delete that a connection of the store blocks fails the contract at once, with what to do.
+    const report = await unblocked(() => runContract(adapter));
     return { adapter: id, supported: report.supported, failures: contractFailures(report), report };
   } catch (e) {
+    if (e instanceof BlockedDeleteError) {
+      const failure = {
+        contract: 'destroy',
+        check: 'every delete of a database the store opened',
+        expected: 'no connection left open to block it',
+        actual: e.message,
+      };
+      return { adapter: id, supported: true, failures: [failure] };
+    }
     const thrown = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     const failure = {
       contract: 'contract',
