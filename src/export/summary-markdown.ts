@@ -69,9 +69,9 @@ function abSection(ab: NonNullable<SummaryInput['ab']>): string[] {
     r.ratio ? String(r.ratio.passes) : '-',
     r.neither ? 'not compared' : failing.has(r) ? `**${r.verdict}: fails the run**` : r.verdict,
   ]);
-  const { a, b } = rows[0] as AbRow;
+  const { a, b, sides } = rows[0] as AbRow;
   return [
-    `#### B = \`${b}\` against A = \`${a}\``,
+    `#### B = \`${sides?.b ?? b}\` against A = \`${sides?.a ?? a}\``,
     '',
     ...table(
       ['browser', 'case', 'size', 'B/A', '95% interval', 'passes', 'verdict'],
