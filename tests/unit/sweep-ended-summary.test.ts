@@ -46,6 +46,23 @@ describe('sweep - a summary whatever the outcome', () => {
     expect(existsSync(help)).toBe(false);
   });
 
+  it.runIf(process.platform === 'linux')(
+    '--browsers safari on Linux: no apt line, which brings no Safari; the summary says what failed',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'storebench-ended-'));
+      dirs.push(dir);
+      const path = join(dir, 'summary.md');
+      const { printed, io } = quiet();
+      const argv = ['--browsers', 'safari', '--suites', 'insert', '--adapters', 'memory'];
+      const code = await sweepCommand([...argv, '--out', dir, '--summary', path], io);
+      expect(code).not.toBe(0);
+      const said = printed.join('');
+      expect(said).toContain('Safari runs only on macOS');
+      expect(said).not.toContain('apt-get');
+      expect(readFileSync(path, 'utf8')).toContain('none of the requested browsers \\(safari\\)');
+    },
+  );
+
   it('a broken contract: each failed check under its own heading, by store and browser', () => {
     const text = endedSummaryMarkdown(2, [
       '    FAIL leaky in chromium: destroy: every delete: expected no connection left open, got blocked',

@@ -205,12 +205,22 @@ function chooseTargets(
     }
   }
   if (targets.length > 0) return targets;
-  fail(
-    args.browsers
-      ? `none of the requested browsers (${requested.join(', ')}) was found. On Debian, install them as root: ${DEBIAN_INSTALL}`
-      : `no browser found. On Debian, install them as root: ${DEBIAN_INSTALL}; elsewhere: npx playwright install`,
-  );
+  fail(noneFound(args.browsers ? requested : null));
   return null;
+}
+
+/** The browsers Debian's install line brings: it is advice only for a request that names one. */
+const DEBIAN_BROWSERS = ['chromium', 'firefox', 'webkit'];
+
+/** Why nothing runs: none of those asked for (null: none asked for) was found, and what would bring one. */
+function noneFound(requested: readonly string[] | null): string {
+  if (requested === null)
+    return `no browser found. On Debian, install them as root: ${DEBIAN_INSTALL}; elsewhere: npx playwright install`;
+  const head = `none of the requested browsers (${requested.join(', ')}) was found`;
+  // Safari, say, comes with macOS and no apt line brings it: its own line above says what does.
+  return requested.some((id) => DEBIAN_BROWSERS.includes(id))
+    ? `${head}. On Debian, install them as root: ${DEBIAN_INSTALL}`
+    : `${head}; the line above says where each one runs and how to get it`;
 }
 
 export function driveWith(b: FoundBrowser): Target {
