@@ -1,7 +1,7 @@
 // --summary FILE.md whatever the outcome: CI posts the file when it exists, so a run that ends
 // before its report (refused input, a broken contract, a crash) still writes one, with its exit
 // code and what that code means. The real sweep, in this process, on input it refuses.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,5 +72,20 @@ describe('sweep - a summary whatever the outcome', () => {
     expect(text).toContain('- leaky in chromium: destroy: every delete');
     expect(text).toContain('- leaky broke the adapter contract \\(above\\): not timed.');
     expect(text).toContain('exit 2, refused before any timing');
+  });
+});
+
+describe('sweep - a config value a flag overrides is still checked', () => {
+  it('--budget on the command line does not hide a bad $.sweep.budget: exit 2, named by its key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'storebench-ended-'));
+    dirs.push(dir);
+    const config = join(dir, 'storebench.config.json');
+    writeFileSync(config, JSON.stringify({ sweep: { budget: 'soon', adapters: 'memory' } }));
+    const { printed, io } = quiet();
+    const code = await sweepCommand(['--config', config, '--budget', '20s', '--out', dir], io);
+    expect(code).toBe(2);
+    const said = printed.join('');
+    expect(said).toContain('$.sweep.budget');
+    expect(said).toContain('--budget overrides it in this run');
   });
 });
