@@ -168,7 +168,7 @@ export function summaryMarkdown(input: SummaryInput): string {
 }
 
 /** What each exit code of a sweep means, for a summary that CI reads without the terminal. */
-export const SWEEP_EXIT_MEANINGS: Readonly<Record<number, string>> = {
+const SWEEP_EXIT_MEANINGS: Readonly<Record<number, string>> = {
   0: 'every browser completed, no row is error or timeout, and with --ab or --baseline no row is slower',
   1: 'a browser did not complete, a row is error or timeout, the run was stopped or crashed; with --ab or --baseline, a row is slower',
   2: 'refused before any timing: bad input, or a store broke the adapter contract',

@@ -7,7 +7,7 @@
  */
 
 /** What a store whose delete is blocked must do: the advice every such failure carries. */
-export const BLOCKED_ADVICE =
+const BLOCKED_ADVICE =
   'close the connection on versionchange (db.onversionchange = () => db.close()), and close it in close() and destroy() before deleting';
 
 /** How long a blocked delete may wait for a connection that is closing: its last transaction's end. */
@@ -22,7 +22,7 @@ export class BlockedDeleteError extends Error {
   }
 }
 
-export interface BlockedWatch {
+interface BlockedWatch {
   /** Rejects with a BlockedDeleteError at the first blocked delete; never resolves. */
   readonly blocked: Promise<never>;
   /** Puts deleteDatabase back as it was. */
@@ -33,7 +33,7 @@ export interface BlockedWatch {
  * Watch the page's deleteDatabase calls until stop(). The original is called as it was, so a
  * blocked delete still completes once the connection closes; only the caller hears of it sooner.
  */
-export function watchBlockedDeletes(): BlockedWatch {
+function watchBlockedDeletes(): BlockedWatch {
   let fail: (e: Error) => void = () => {};
   const blocked = new Promise<never>((_, reject) => (fail = reject));
   // Awaited by whoever races it; this keeps an unraced watch from surfacing as unhandled.

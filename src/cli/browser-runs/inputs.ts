@@ -107,9 +107,7 @@ export async function checkInputs(
  * The command line with the config's keys added where it does not give them (config-file.ts),
  * or the error that stops the sweep: a bad flag, or a config that cannot be read.
  */
-function readInputs(
-  argv: readonly string[],
-):
+function readInputs(argv: readonly string[]):
   | {
       argv: string[];
       config: StorebenchConfig | null;

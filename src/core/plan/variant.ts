@@ -62,8 +62,9 @@ export interface BuiltVariant<Modules extends readonly unknown[] = unknown[]> {
 }
 
 /** A variant as its adapter's factory receives it. */
-export interface VariantBuild<Modules extends readonly unknown[] = unknown[]>
-  extends BuiltVariant<Modules> {
+export interface VariantBuild<
+  Modules extends readonly unknown[] = unknown[],
+> extends BuiltVariant<Modules> {
   id: string;
 }
 
