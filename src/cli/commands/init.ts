@@ -42,7 +42,7 @@ export const STARTER_CONFIG = {
 export const STARTER_ADAPTER = `// The adapter between storebench and your store: the only code that knows your store's API.
 // storebench check runs the contract on it (every answer compared with storebench's memory store);
 // storebench sweep times it. The rules, each with why: node_modules/storebench/docs/your-store.md.
-import type { Doc, StoreAdapter, StoreHandle } from 'storebench';
+import type { Doc, StoreAdapter } from 'storebench';
 // To compare releases of your store's package (mystore@1.2.3 against the one installed):
 // import * as installed from 'your-store-package';
 // import type { VariantBuild } from 'storebench';
@@ -50,7 +50,7 @@ import type { Doc, StoreAdapter, StoreHandle } from 'storebench';
 // Stands in for your store: replace it with your store's own calls.
 const databases = new Map<string, Map<string, Doc>>();
 
-async function open(name: string): Promise<StoreHandle> {
+async function open(name: string): ReturnType<StoreAdapter['open']> {
   let docs = databases.get(name);
   if (!docs) databases.set(name, (docs = new Map()));
   let isOpen = true;
