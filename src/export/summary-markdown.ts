@@ -86,9 +86,9 @@ function abSection(ab: NonNullable<SummaryInput['ab']>): string[] {
     r.ratio ? String(r.ratio.passes) : '-',
     r.neither ? 'not compared' : failing.has(r) ? `**${r.verdict}: fails the run**` : r.verdict,
   ]);
-  const { a, b } = rows[0] as AbRow;
+  const { a, b, sides } = rows[0] as AbRow;
   return [
-    `#### B = ${codeSpan(b)} against A = ${codeSpan(a)}`,
+    `#### B = ${codeSpan(sides?.b ?? b)} against A = ${codeSpan(sides?.a ?? a)}`,
     '',
     ...table(
       ['browser', 'case', 'size', 'B/A', '95% interval', 'passes', 'verdict'],
@@ -192,4 +192,40 @@ export function summaryMarkdown(input: SummaryInput): string {
   const note =
     kept < rows.length ? [`\n(${rows.length - kept} more rows in the results files)`] : [];
   return `${[head, first, rule, ...rows.slice(0, kept), ...note].join('\n')}\n`.slice(0, max);
+}
+
+/** What each exit code of a sweep means, for a summary that CI reads without the terminal. */
+const SWEEP_EXIT_MEANINGS: Readonly<Record<number, string>> = {
+  0: 'every browser completed, no row is error or timeout, and with --ab or --baseline no row is slower',
+  1: 'a browser did not complete, a row is error or timeout, the run was stopped or crashed; with --ab or --baseline, a row is slower',
+  2: 'refused before any timing: bad input, or a store broke the adapter contract',
+  3: 'with --ab or --baseline: too many rows unsure to decide',
+};
+
+/**
+ * The summary of a sweep that ended before it had results to tell: refused input, a store that
+ * broke the adapter contract (which checks, in which browser), a crash. Its lines are what the
+ * sweep said of it, each escaped; the exit code with what it means.
+ */
+export function endedSummaryMarkdown(code: number, lines: readonly string[]): string {
+  const meaning = SWEEP_EXIT_MEANINGS[code] ?? 'not a code the sweep gives';
+  const contract = lines.filter((l) => l.trimStart().startsWith('FAIL '));
+  const others = lines.filter((l) => !contract.includes(l));
+  return [
+    '### storebench',
+    '',
+    `**FAILED: exit ${code}, ${md(meaning)}.** Nothing was timed, or no results were written.`,
+    '',
+    ...(contract.length > 0
+      ? [
+          '#### The adapter contract failed',
+          '',
+          ...contract.map((l) => `- ${md(l.trim().replace(/^FAIL /, ''))}`),
+          '',
+        ]
+      : []),
+    ...(others.length > 0
+      ? ['#### What the sweep said', '', ...others.map((l) => `- ${md(l)}`), '']
+      : []),
+  ].join('\n');
 }

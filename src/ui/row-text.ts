@@ -78,7 +78,8 @@ const STOPPED: Record<StopReason, string | null> = {
 export function stopNote(row: OkCase, adaptive: boolean): string | null {
   if (row.stopped === 'iterations')
     return adaptive ? 'stopped at its sample cap (max-n) before its precision target' : null;
-  if (row.stopped === 'share' && row.share) return shareNote(row.share, row.stats.n);
+  if (row.stopped === 'share' && row.share)
+    return shareNote(row.share, row.stats.n, row.samplesPerPass);
   return row.stopped ? STOPPED[row.stopped] : null;
 }
 

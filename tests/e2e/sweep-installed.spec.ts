@@ -464,3 +464,146 @@ test('installed - the other commands run from the package: browsers, study, merg
   expect(await new Promise((ok) => serve.on('close', ok))).toBe(0);
   durations.others = Date.now() - t0;
 });
+
+/**
+ * The guide's worked adapter (docs/your-store.md), as a store maintainer copies it: the block
+ * after its marker, written into the project beside idb-keyval from npm, a store storebench does
+ * not bundle. Its own config, so the tests above keep theirs.
+ */
+function guideAdapter(): string {
+  const guide = readFileSync(join(REPO_ROOT, 'docs', 'your-store.md'), 'utf8');
+  const after = guide.slice(guide.indexOf('<!-- the adapter:'));
+  const block = /```ts\n([\s\S]*?)```/.exec(after)?.[1];
+  expect(block, 'docs/your-store.md holds the adapter after its marker').toBeDefined();
+  return block ?? '';
+}
+
+const KEYVAL_CONFIG = {
+  $schema: './node_modules/storebench/storebench.config.schema.json',
+  adapters: ['./bench/keyval.ts', './bench/leaky.ts'],
+  sweep: { adapters: ['keyval'], suites: 'insert', cases: ['serial', 'bulk'], sizes: [100] },
+};
+
+test('installed - the guide idb-keyval adapter keeps the contract; left open, it fails at once with the advice', async () => {
+  test.setTimeout(300_000);
+  const t0 = Date.now();
+  const npm = spawnSync(
+    'npm',
+    ['install', 'idb-keyval@6.3.0', '--prefer-offline', '--no-audit', '--no-fund'],
+    { cwd: project, encoding: 'utf8', env: AUTHOR_ENV },
+  );
+  expect(npm.status, `${npm.stdout}\n${npm.stderr}`).toBe(0);
+  const adapter = guideAdapter();
+  writeFileSync(join(project, 'bench', 'keyval.ts'), adapter);
+  // The store as it comes: idb-keyval's connection never closed on versionchange.
+  const leaky = adapter
+    .replace(/^\s*db\.onversionchange = .*\n/m, '')
+    .replace("keyval('keyval', 'idb-keyval'", "keyval('leaky', 'idb-keyval, left open'");
+  expect(leaky).not.toContain('onversionchange =');
+  writeFileSync(join(project, 'bench', 'leaky.ts'), leaky);
+  writeFileSync(join(project, 'keyval.config.json'), JSON.stringify(KEYVAL_CONFIG, null, 2));
+  const check = async (id: string) => {
+    const t = Date.now();
+    const run = await storebench(
+      ['check', id, '--config', 'keyval.config.json', '--browsers', 'chromium'],
+      120_000,
+    );
+    return { ...run, ms: Date.now() - t };
+  };
+  const good = await check('keyval');
+  expect(good.code, `${good.stdout}\n${good.stderr}`).toBe(0);
+  expect(good.stdout).toContain('keyval in chromium: keeps the contract');
+  const bad = await check('leaky');
+  expect(bad.code, `${bad.stdout}\n${bad.stderr}`).toBe(2);
+  expect(bad.stdout).toMatch(
+    /FAIL leaky in chromium: destroy: .*deleteDatabase\("contract-leaky-[^"]+"\) is blocked: .*close the connection on versionchange/,
+  );
+  // From the start of its contract, in the page: at once, where a timeout waited 20 s.
+  const into = Number(/\(([\d.]+) s into the contract\)/.exec(bad.stdout)?.[1]);
+  expect(into, bad.stdout).toBeLessThan(5);
+  expect(bad.ms, 'the whole check, page build and browser included').toBeLessThan(good.ms + 20_000);
+  durations.keyvalCheck = Date.now() - t0;
+});
+
+test('installed - a sweep whose store breaks the contract writes a --summary naming the failed checks, exit 2', async () => {
+  test.setTimeout(180_000);
+  const t0 = Date.now();
+  const run = await storebench(
+    [
+      'sweep',
+      '--config',
+      'keyval.config.json',
+      '--adapters',
+      'leaky',
+      '--browsers',
+      'chromium',
+      '--out',
+      'out-leaky',
+      '--summary',
+      'leaky.md',
+    ],
+    170_000,
+  );
+  durations.leakySweep = Date.now() - t0;
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(2);
+  const summary = readFileSync(join(project, 'leaky.md'), 'utf8');
+  expect(summary).toContain('**FAILED: exit 2, refused before any timing');
+  expect(summary).toContain('#### The adapter contract failed');
+  expect(summary).toMatch(/^- leaky in chromium: destroy: every delete of a database/m);
+});
+
+test('installed - --ab of two published idb-keyval releases: one verdict per row, both versions named', async () => {
+  test.setTimeout(300_000);
+  const t0 = Date.now();
+  const run = await storebench(
+    [
+      'sweep',
+      '--config',
+      'keyval.config.json',
+      '--ab',
+      'keyval@6.2.1,keyval',
+      '--browsers',
+      'chromium',
+      '--budget',
+      '45s',
+      '--out',
+      'out-kv',
+      '--summary',
+      'kv.md',
+    ],
+    290_000,
+  );
+  durations.keyvalAb = Date.now() - t0;
+  expect([0, 1, 3], `${run.stdout}\n${run.stderr}`).toContain(run.code);
+  const results = chromiumResults('out-kv');
+  expect(results.environment.adapters?.['keyval@installed']).toMatchObject({
+    package: 'idb-keyval',
+    version: '6.3.0',
+  });
+  expect(results.environment.adapters?.['keyval@6.2.1']).toMatchObject({ version: '6.2.1' });
+  const rows = abRows(results);
+  expect(rows.map((r) => r.case).sort()).toEqual(['bulk', 'serial']);
+  const sides = 'B = idb-keyval 6.3.0 (installed) against A = idb-keyval 6.2.1 (npm)';
+  expect(run.stdout).toContain(`${sides}:`);
+  const summary = readFileSync(join(project, 'kv.md'), 'utf8');
+  expect(summary).toContain(
+    '#### B = `idb-keyval 6.3.0 (installed)` against A = `idb-keyval 6.2.1 (npm)`',
+  );
+  // One verdict per row: each row once in the A/B table, in the terminal and the Markdown, and
+  // no finding that sets the two sides against each other by another rule.
+  for (const r of rows) {
+    const verdict = r.verdict;
+    expect(
+      run.stdout.match(new RegExp(`chromium +insert/${r.case} +100 .* ${verdict}`, 'g')),
+    ).toHaveLength(1);
+    expect(
+      summary.match(
+        new RegExp(`\\| chromium \\| insert/${r.case} \\| 100 \\|.*\\| [*]*${verdict}`, 'g'),
+      ),
+    ).toHaveLength(1);
+  }
+  for (const text of [run.stdout, summary]) {
+    expect(text).not.toContain('fastest store of each case');
+    expect(text).not.toMatch(/keyval@\S+, [\d.]+× .* faster than keyval@/);
+  }
+});

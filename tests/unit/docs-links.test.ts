@@ -145,3 +145,20 @@ describe('docs - README', () => {
     expect(readmeBlocks.flatMap(commands)).toContain(ci[0]);
   });
 });
+
+describe('docs - install lines and the package', () => {
+  it('installs storebench only from its tarball: it is on no registry, so `npm i -D storebench` fails with E404', () => {
+    for (const path of DOCS) {
+      const lines = read(path)
+        .split('\n')
+        .filter((l) => /\bnpm (i|install)\b[^`|]*\bstorebench\b/.test(l));
+      for (const line of lines) expect(line, `${path}: ${line}`).toMatch(/storebench-[\w.]+\.tgz/);
+    }
+  });
+
+  it('ships the docs its messages and its init point to', () => {
+    const files = (JSON.parse(read('package.json')) as { files: string[] }).files;
+    expect(files).toContain('docs/');
+    expect(existsSync(join(ROOT, 'docs', 'your-store.md'))).toBe(true);
+  });
+});

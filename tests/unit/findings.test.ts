@@ -414,3 +414,22 @@ describe('findings - the default plan', () => {
     });
   });
 });
+
+describe('findings - an A/B run is told once', () => {
+  it("leaves the pair's own rows to the A/B verdict: no fastest-store finding on A against B", () => {
+    const rows = [
+      ok('insert', 'bulk', 'keyval', 10),
+      ok('insert', 'bulk', 'keyval@6.2.1', 10.1),
+      ok('insert', 'serial', 'keyval', 30),
+      ok('insert', 'serial', 'keyval@6.2.1', 29),
+    ];
+    const plan = { suites: ['insert'], cases: ['serial', 'bulk'], ab: { thresholdPct: 5 } };
+    const ab = checkDefaultFindings([doc('chromium', rows, plan)]);
+    expect(ab.filter((c) => c.finding.topic === 'fastest')).toEqual([]);
+    // Each store's own pair (a bulk write against one at a time) still says what it found.
+    expect(ab.map((c) => c.finding.id)).toContain('bulk-over-serial');
+    // The same rows without --ab: the fastest store of each case is named.
+    const plain = checkDefaultFindings([doc('chromium', rows, { ...plan, ab: undefined })]);
+    expect(plain.filter((c) => c.finding.topic === 'fastest')).toHaveLength(2);
+  });
+});

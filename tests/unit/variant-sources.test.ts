@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/cli/build/build-page.ts';
 import { removeStalePartials } from '../../src/cli/build/npm-install.ts';
 import {
+  installedPackages,
   folderSource,
   gitCommit,
   npmSource,
@@ -394,4 +395,22 @@ describe.skipIf(!reachable)('variant sources - npm (needs the registry)', () => 
     );
     expect(execFileSync('ls', ['-A', tmp], { encoding: 'utf8' })).toBe('');
   }, 60_000);
+});
+
+describe('variant sources - what a plain run records', () => {
+  it('the package and version each plain store wraps, as installed; none for a store that wraps none', () => {
+    const vocab = {
+      adapters: ['idb', 'memory'],
+      wraps: { idb: { packages: ['idb'] } },
+    } as unknown as Parameters<typeof installedPackages>[1];
+    const installed = JSON.parse(
+      execFileSync('node', ['-p', "JSON.stringify(require('idb/package.json'))"], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      }),
+    ) as { version: string };
+    expect(installedPackages(['idb', 'memory', 'idb@8.0.4'], vocab)).toEqual({
+      idb: { package: 'idb', version: installed.version },
+    });
+  });
 });

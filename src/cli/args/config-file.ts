@@ -135,20 +135,24 @@ export function withConfigFlags(
   argv: readonly string[],
   config: StorebenchConfig | null,
   specs: Readonly<Record<string, FlagSpec>>,
-): { argv: string[]; fromConfig: Set<string> } {
+): { argv: string[]; fromConfig: Set<string>; overridden: Set<string> } {
   const fromConfig = new Set<string>();
-  if (config === null) return { argv: [...argv], fromConfig };
+  const overridden = new Set<string>();
+  if (config === null) return { argv: [...argv], fromConfig, overridden };
   const given = new Set(scanFlags(argv, specs).values.keys());
   const dropped = new Set(
     ONE_CHOICE.flatMap((group) => (group.some((k) => given.has(k)) ? group : [])),
   );
   const added: string[] = [];
   for (const [name, value] of config.sweep) {
-    if (given.has(name) || dropped.has(name)) continue;
+    if (given.has(name) || dropped.has(name)) {
+      overridden.add(name);
+      continue;
+    }
     fromConfig.add(name);
     added.push(value === true ? `--${name}` : `--${name}=${value}`);
   }
-  return { argv: [...argv, ...added], fromConfig };
+  return { argv: [...argv, ...added], fromConfig, overridden };
 }
 
 /** An ArgsError about a flag that came from the config, said as the config's key. */

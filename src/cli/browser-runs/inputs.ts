@@ -78,6 +78,8 @@ export async function checkInputs(
     io.out(sweepUsage(vocab, KNOWN_BROWSER_IDS));
     return { exit: 0 };
   }
+  const hidden = overriddenProblem(read.config, read.overridden, vocab);
+  if (hidden !== null) return refuse(io, hidden);
   const names = await checkPlanNames(args.plan).catch((e: unknown) => e as Error);
   if (names instanceof Error) return refuse(io, names.message, 1);
   if (names.problem !== null) return refuse(io, `${names.problem} (see --help)`);
@@ -106,18 +108,47 @@ export async function checkInputs(
  * The command line with the config's keys added where it does not give them (config-file.ts),
  * or the error that stops the sweep: a bad flag, or a config that cannot be read.
  */
-function readInputs(
-  argv: readonly string[],
-): { argv: string[]; config: StorebenchConfig | null; fromConfig: Set<string> } | Error {
+function readInputs(argv: readonly string[]):
+  | {
+      argv: string[];
+      config: StorebenchConfig | null;
+      fromConfig: Set<string>;
+      overridden: Set<string>;
+    }
+  | Error {
   try {
     const scanned = scanFlags(argv, SWEEP_FLAGS);
     // --help prints the usage of storebench's own stores: a broken config must not hide it.
-    if (scanned.help) return { argv: [...argv], config: null, fromConfig: new Set() };
+    if (scanned.help)
+      return { argv: [...argv], config: null, fromConfig: new Set(), overridden: new Set() };
     const config = readConfig(flagText(scanned, 'config'));
     return { ...withConfigFlags(argv, config, SWEEP_FLAGS), config };
   } catch (e) {
     if (e instanceof ArgsError || e instanceof ConfigError) return e;
     throw e;
+  }
+}
+
+/**
+ * A bad value under a config key that a flag overrides in this run: read the config on its own,
+ * as a run without that flag would. Left unchecked, it passed here and broke the next run, or CI's.
+ */
+function overriddenProblem(
+  config: StorebenchConfig | null,
+  overridden: ReadonlySet<string>,
+  vocab: Awaited<ReturnType<typeof loadVocabulary>>,
+): string | null {
+  if (config === null || overridden.size === 0) return null;
+  const alone = withConfigFlags([], config, SWEEP_FLAGS);
+  try {
+    parseSweepArgs(alone.argv, vocab, KNOWN_BROWSER_IDS);
+    return null;
+  } catch (e) {
+    if (!(e instanceof ArgsError)) throw e;
+    const flag = /^--([a-z][a-z-]*)/.exec(e.message)?.[1];
+    // Only the keys a flag hides: any other is read, and refused, in this run's own parse.
+    if (flag === undefined || !overridden.has(flag)) return null;
+    return `${configArgsError(e, config, alone.fromConfig).message} (--${flag} overrides it in this run; a run without the flag would fail)`;
   }
 }
 
@@ -207,12 +238,22 @@ function chooseTargets(
     }
   }
   if (targets.length > 0) return targets;
-  fail(
-    args.browsers
-      ? `none of the requested browsers (${requested.join(', ')}) was found. On Debian, install them as root: ${DEBIAN_INSTALL}`
-      : `no browser found. On Debian, install them as root: ${DEBIAN_INSTALL}; elsewhere: npx playwright install`,
-  );
+  fail(noneFound(args.browsers ? requested : null));
   return null;
+}
+
+/** The browsers Debian's install line brings: it is advice only for a request that names one. */
+const DEBIAN_BROWSERS = ['chromium', 'firefox', 'webkit'];
+
+/** Why nothing runs: none of those asked for (null: none asked for) was found, and what would bring one. */
+function noneFound(requested: readonly string[] | null): string {
+  if (requested === null)
+    return `no browser found. On Debian, install them as root: ${DEBIAN_INSTALL}; elsewhere: npx playwright install`;
+  const head = `none of the requested browsers (${requested.join(', ')}) was found`;
+  // Safari, say, comes with macOS and no apt line brings it: its own line above says what does.
+  return requested.some((id) => DEBIAN_BROWSERS.includes(id))
+    ? `${head}. On Debian, install them as root: ${DEBIAN_INSTALL}`
+    : `${head}; the line above says where each one runs and how to get it`;
 }
 
 export function driveWith(b: FoundBrowser): Target {

@@ -201,6 +201,29 @@ function nodeModulesSource(v: ParsedVariant, wraps: Wraps): VariantSource {
   };
 }
 
+/**
+ * The package and version each plain adapter of `ids` wraps, as installed here (`{ package:
+ * 'idb', version: '8.0.4' }`): a run records them, so a results file says which release of the
+ * store it timed even when no variant was asked for. A package not found is left out.
+ */
+export function installedPackages(
+  ids: readonly string[],
+  vocab: PlanVocabulary,
+): Record<string, Record<string, string>> {
+  const found: Record<string, Record<string, string>> = {};
+  for (const id of ids) {
+    const pkg = vocab.adapters.includes(id) ? vocab.wraps?.[id]?.packages[0] : undefined;
+    const dir = pkg === undefined ? undefined : installedDir(pkg);
+    if (pkg === undefined || dir === undefined) continue;
+    try {
+      found[id] = { package: pkg, version: packageIn(dir, pkg, null).version };
+    } catch {
+      // A package.json unreadable here: the run goes on without its version.
+    }
+  }
+  return found;
+}
+
 /** The folder of a package as Node finds it from storebench's own folder up, or undefined. */
 function installedDir(pkg: string): string | undefined {
   for (let dir = REPO_ROOT; ; dir = dirname(dir)) {

@@ -14,11 +14,20 @@ import { ArgsError, scanFlags } from '../args/flags.ts';
 
 export const ADAPTER_FILE = join('bench', 'storebench-adapter.ts');
 
+/**
+ * What a store author asks first: how it stands against raw IndexedDB, the floor every IndexedDB
+ * store is built on, and against the stores people choose between on that backend. Compared
+ * with `memory` alone the findings were "memory is 157× faster", which nobody acts on.
+ */
+export const STARTER_PEERS = ['indexeddb-raw', 'idb', 'dexie', 'localforage-indexeddb'];
+
 const USAGE = `Usage: storebench init [--force]
 
-Writes ${CONFIG_FILE} (its adapters, and the plan a sweep runs) and ${ADAPTER_FILE}, an
-adapter that keeps the contract as it is (a Map in the page): replace its Map with your store's
-calls, then run npx storebench check, then npx storebench sweep.
+Writes ${CONFIG_FILE} (its adapters, and the plan a sweep runs: your store against
+raw IndexedDB and ${STARTER_PEERS.slice(1).join(', ')}) and ${ADAPTER_FILE}, an adapter that keeps
+the contract as it is (a Map in the page), its rules as comments: replace its Map with your store's
+calls, then run npx storebench check, then npx storebench sweep. The guide, with a whole adapter of
+a store from npm: node_modules/storebench/docs/your-store.md.
 
   --force   overwrite the files if they exist
 
@@ -27,52 +36,77 @@ Exit codes: 0 written; 2 bad flags, or a file is there already (without --force)
 export const STARTER_CONFIG = {
   $schema: './node_modules/storebench/storebench.config.schema.json',
   adapters: [`./${ADAPTER_FILE.split('\\').join('/')}`],
-  sweep: { adapters: ['mystore', 'memory'], suites: ['insert', 'read'], budget: '2m' },
+  sweep: { adapters: ['mystore', ...STARTER_PEERS], suites: ['insert', 'read'], budget: '2m' },
 };
 
 export const STARTER_ADAPTER = `// The adapter between storebench and your store: the only code that knows your store's API.
 // storebench check runs the contract on it (every answer compared with storebench's memory store);
-// storebench sweep times it. Declare only the capabilities your store really has.
+// storebench sweep times it. The rules, each with why: node_modules/storebench/docs/your-store.md.
 import type { Doc, StoreAdapter } from 'storebench';
+// To compare releases of your store's package (mystore@1.2.3 against the one installed):
+// import * as installed from 'your-store-package';
+// import type { VariantBuild } from 'storebench';
 
 // Stands in for your store: replace it with your store's own calls.
 const databases = new Map<string, Map<string, Doc>>();
 
-export const myStoreAdapter: StoreAdapter = {
-  id: 'mystore',
-  label: 'my store',
-  backend: 'other',
-  capabilities: ['count'],
-  supported: () => true,
-  async open(name) {
-    let docs = databases.get(name);
-    if (!docs) databases.set(name, (docs = new Map()));
-    let open = true;
-    const live = () => {
-      if (!open) throw new Error(\`\${name} is closed\`);
-      return docs;
-    };
-    return {
-      // get must return exactly what put was given, so keep a copy.
-      put: async (doc) => void live().set(doc._id, structuredClone(doc)),
-      get: async (id) => {
-        const doc = live().get(id);
-        return doc === undefined ? undefined : structuredClone(doc);
-      },
-      count: async () => live().size,
-      close: async () => {
-        open = false;
-      },
-      destroy: async () => {
-        open = false;
-        databases.delete(name);
-      },
-    };
-  },
-  async destroy(name) {
-    databases.delete(name);
-  },
-};
+async function open(name: string): ReturnType<StoreAdapter['open']> {
+  let docs = databases.get(name);
+  if (!docs) databases.set(name, (docs = new Map()));
+  let isOpen = true;
+  // Rule: once close() or destroy() has run, every call rejects.
+  const live = () => {
+    if (!isOpen) throw new Error(\`\${name} is closed\`);
+    return docs;
+  };
+  // On IndexedDB, rule: close the connection on versionchange (db.onversionchange = () =>
+  // db.close()). The runner deletes a database while a handle may be open; a connection left
+  // open blocks that delete, and the contract fails it at once.
+  return {
+    // Rule: get returns exactly what put was given (same fields, same order), so keep a copy.
+    put: async (doc) => void live().set(doc._id, structuredClone(doc)),
+    get: async (id) => {
+      const doc = live().get(id);
+      return doc === undefined ? undefined : structuredClone(doc);
+    },
+    // Rule: count is the number of documents. Declare 'count' only if your store counts natively.
+    count: async () => live().size,
+    // Rule: close keeps the data; a later open of the same name sees it.
+    close: async () => {
+      isOpen = false;
+    },
+    // Rule: destroy deletes everything the store made for this name (databases, keys, files).
+    destroy: async () => {
+      isOpen = false;
+      databases.delete(name);
+    },
+  };
+}
+
+function myStore(id: string, label: string): StoreAdapter {
+  return {
+    id,
+    label,
+    // Where your store keeps its data: 'indexeddb', 'localstorage', 'opfs', 'websql' or 'other'.
+    // The contract checks that it stores its data there and leaves none behind.
+    backend: 'other',
+    // Rule: declare a capability only if the handle has its methods and the store does it natively
+    // (bulkWrite: bulkPut; keyRange: range; update: update, rejecting a missing id; ...).
+    capabilities: ['count'],
+    // true, or a one-line reason it cannot run in this browser; then open must fail.
+    supported: () => true,
+    open: (name) => open(name),
+    // Rule: delete by name, with or without a handle open; the runner calls it after a case that hung.
+    async destroy(name) {
+      databases.delete(name);
+    },
+    // wraps: { packages: ['your-store-package'] },
+    // variant: (build: VariantBuild<[typeof installed]>) =>
+    //   myStore(build.id, \`my store (\${build.what})\`, async () => (await build.load())[0]),
+  };
+}
+
+export const myStoreAdapter: StoreAdapter = myStore('mystore', 'my store');
 `;
 
 export function initCommand(

@@ -38,11 +38,12 @@ export function abTable(
         : `${r.verdict}${failing.has(r) ? ' !!' : r.verdict === 'slower' ? ' (not after Holm)' : ''}`,
     ];
   });
-  const { a, b } = rows[0] as AbRow;
+  const { a, b, sides } = rows[0] as AbRow;
+  const [shownA, shownB] = [sides?.a ?? a, sides?.b ?? b];
   return [
     a === b.replace(/@twin$/, '')
       ? `B = ${b} against A = ${a}, an A/A on one build (the same store twice):`
-      : `B = ${b} against A = ${a}:`,
+      : `B = ${shownB} against A = ${shownA}:`,
     renderTable(header, lines, align),
     ...notes,
     `B/A: the ratio of B's median to A's in each pass, a geometric mean over passes, each pass in a browser launch of its own; ` +

@@ -214,7 +214,7 @@ function tableNotes(columns: readonly BrowserColumn[]): string[] {
     each((col, r) =>
       r.status === 'ok' && r.stopped === 'share' && r.share
         ? printableField(
-            `${col.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${shareNote(r.share, r.stats.n)}`,
+            `${col.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}: ${shareNote(r.share, r.stats.n, r.samplesPerPass)}`,
           )
         : null,
     ),

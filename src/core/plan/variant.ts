@@ -42,8 +42,12 @@ export interface Wraps {
   before?: { version: string; packages: readonly string[] };
 }
 
-/** What the page needs to build a variant's adapter: the sweep writes one per variant into the page. */
-export interface BuiltVariant {
+/**
+ * What the page needs to build a variant's adapter: the sweep writes one per variant into the page.
+ * `Modules` is what `load` gives, one module per package of `wraps.packages`, so an adapter can
+ * name their types (`VariantBuild<[typeof import('idb-keyval')]>`) instead of casting.
+ */
+export interface BuiltVariant<Modules extends readonly unknown[] = unknown[]> {
   base: string;
   /** The store package's version, as its package.json says. */
   version: string;
@@ -54,11 +58,13 @@ export interface BuiltVariant {
   /** What identifies the build (package, version, folder or integrity, commit): its describe() facts. */
   facts: Readonly<Record<string, string>>;
   /** The packages' modules, in the order of the packages. */
-  load(): Promise<unknown[]>;
+  load(): Promise<Modules>;
 }
 
 /** A variant as its adapter's factory receives it. */
-export interface VariantBuild extends BuiltVariant {
+export interface VariantBuild<
+  Modules extends readonly unknown[] = unknown[],
+> extends BuiltVariant<Modules> {
   id: string;
 }
 

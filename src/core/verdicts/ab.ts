@@ -30,6 +30,8 @@ export interface AbRow {
   /** The stores, A (the baseline) and B (the candidate). */
   a: string;
   b: string;
+  /** A and B as a reader names them: by the release of the package each wraps, where the results record it. */
+  sides?: { a: string; b: string };
   /** B/A with its 95% interval over passes; null when the pair did not sample (a side unsupported or failed). */
   ratio: PairedRatio | null;
   verdict: AbVerdict;
@@ -39,6 +41,19 @@ export interface AbRow {
   why?: string;
   /** Neither store can run the case (both unsupported): nothing to compare, and no row to count as unsure. */
   neither?: true;
+}
+
+/**
+ * A side by its release: `idb-keyval 6.3.0 (installed)`, `idb-keyval 6.2.1 (npm)`, or
+ * `mystore@git:HEAD~1 (idb-keyval 6.3.0)`; its id where the results record no version.
+ */
+export function sideLabel(id: string, facts: Readonly<Record<string, string>> | undefined): string {
+  const pkg = facts?.package;
+  const version = facts?.version;
+  if (pkg === undefined || version === undefined) return id;
+  if (facts?.source === 'installed') return `${pkg} ${version} (installed)`;
+  if (id.endsWith(`@${version}`)) return `${pkg} ${version} (npm)`;
+  return `${id} (${pkg} ${version})`;
 }
 
 /** Why a row both of whose sides ran has no B/A interval. */
@@ -51,6 +66,8 @@ export function abRows(doc: ResultsFile): AbRow[] {
   if (!ab || !a || !b) return [];
   const key = (c: CaseResult) => JSON.stringify([c.suite, c.case, c.size, c.params]);
   const looks = plannedLooksOf(doc.run.plan.auto);
+  const facts = doc.environment.adapters ?? {};
+  const sides = { a: sideLabel(a, facts[a]), b: sideLabel(b, facts[b]) };
   const sideB = new Map(doc.cases.filter((c) => c.adapter === b).map((c) => [key(c), c]));
   return doc.cases.flatMap((rowA) => {
     const rowB = rowA.adapter === a ? sideB.get(key(rowA)) : undefined;
@@ -78,6 +95,7 @@ export function abRows(doc: ResultsFile): AbRow[] {
         params: rowA.params,
         a,
         b,
+        sides,
         ratio,
         verdict: abVerdict(ratio, ab.thresholdPct),
         pSlower: slowerPValue(logs, ab.thresholdPct, looks, reached),

@@ -101,28 +101,34 @@ function casesOf(
   });
 }
 
-/** Per browser and case: its fastest store (lowest median per operation) against the next fastest. */
+/**
+ * Per browser and case: its fastest store (lowest median per operation) against the next fastest.
+ * Not in an A/B run: its two stores are A and B, whose rows the A/B verdict tells, by its own
+ * threshold; a second verdict on the same pair by another rule could only contradict it.
+ */
 function fastestFindings(browsers: readonly BrowserRows[]): Finding[] {
   return browsers.flatMap((b) =>
-    casesOf(b.rows).flatMap(({ suite, kase, size, ok }) => {
-      const [first, second] = [...ok].sort(
-        (x, y) => perOperation(x).median - perOperation(y).median,
-      );
-      if (!first || !second) return [];
-      return [
-        {
-          id: `fastest:${suite}/${kase}`,
-          topic: 'fastest',
-          says: `${first.adapter} is the fastest store at ${suite} ${kase}, ahead of ${second.adapter}`,
-          slower: { suite, case: kase, size, adapter: second.adapter },
-          faster: { suite, case: kase, size, adapter: first.adapter },
-          claim: { kind: 'faster' },
-          names: { slower: second.adapter, faster: first.adapter },
-          store: first.adapter,
-          browser: b.browser,
-        },
-      ];
-    }),
+    b.plans.some((p) => p.ab)
+      ? []
+      : casesOf(b.rows).flatMap(({ suite, kase, size, ok }) => {
+          const [first, second] = [...ok].sort(
+            (x, y) => perOperation(x).median - perOperation(y).median,
+          );
+          if (!first || !second) return [];
+          return [
+            {
+              id: `fastest:${suite}/${kase}`,
+              topic: 'fastest',
+              says: `${first.adapter} is the fastest store at ${suite} ${kase}, ahead of ${second.adapter}`,
+              slower: { suite, case: kase, size, adapter: second.adapter },
+              faster: { suite, case: kase, size, adapter: first.adapter },
+              claim: { kind: 'faster' },
+              names: { slower: second.adapter, faster: first.adapter },
+              store: first.adapter,
+              browser: b.browser,
+            },
+          ];
+        }),
   );
 }
 

@@ -41,11 +41,37 @@ import { prepareVariants, type Builds } from '../../browser-runs/variants.ts';
 import { removeGitBuild } from '../../build/user-adapters.ts';
 import { SweepStop } from '../../browser-runs/stop.ts';
 import { writeBrowser, writeCsv } from './write.ts';
+import { EndedSummary } from './ended-summary.ts';
 
 export async function sweepCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+  const told = new EndedSummary(argv);
   // Everything the sweep prints passes through printable: names and messages come from files and pages.
-  const out = (line = '') => io.stdout(`${line}\n`);
-  const fail = (line: string) => io.stderr(`sweep: ${line}\n`);
+  const out = (line = '') => {
+    told.heard(line);
+    io.stdout(`${line}\n`);
+  };
+  const fail = (line: string) => {
+    told.failed(line);
+    io.stderr(`sweep: ${line}\n`);
+  };
+  let code = 1;
+  try {
+    code = await sweepPhases(argv, { out, fail }, told);
+    return code;
+  } catch (e) {
+    told.failed(`unexpected failure (a bug): ${e instanceof Error ? e.message : String(e)}`);
+    throw e;
+  } finally {
+    // Whatever the outcome (refused, contract broken, a crash): --summary gets a file.
+    told.write(code, out, fail);
+  }
+}
+
+async function sweepPhases(
+  argv: readonly string[],
+  { out, fail }: Pick<SweepRun, 'out' | 'fail'>,
+  told: EndedSummary,
+): Promise<number> {
   // From the first moment: a Ctrl-C while the inputs are read or a variant installs stops that
   // cleanly (the install's npm and partial folder with it) instead of leaving it half done.
   let run: SweepRun | undefined;
@@ -58,6 +84,7 @@ export async function sweepCommand(argv: readonly string[], io: CommandIo): Prom
     const inputs = await checkInputs(argv, { out, fail });
     if (stop.signalled) return stoppedEarly(stop.signalled, fail);
     if ('exit' in inputs) return inputs.exit;
+    told.at(inputs.args.summary);
     const builds = await prepareVariants(
       { ids: inputs.plan.adapters, vocab: inputs.vocab, user: inputs.user, page: inputs.args.page },
       { out, fail },
@@ -66,14 +93,14 @@ export async function sweepCommand(argv: readonly string[], io: CommandIo): Prom
     if (stop.signalled) return stoppedEarly(stop.signalled, fail);
     if ('exit' in builds) return builds.exit;
     run = newRun(inputs, builds, out, fail, stop);
-    return await runSweep(run);
+    return await runSweep(run, told);
   } finally {
     stop.close();
   }
 }
 
 /** Phases 3 to 7: build, serve, run each browser, write, report. */
-async function runSweep(run: SweepRun): Promise<number> {
+async function runSweep(run: SweepRun, told: EndedSummary): Promise<number> {
   announce(run);
   try {
     // A Ctrl-C during the build lets it finish, then runs nothing and cleans up.
@@ -95,6 +122,8 @@ async function runSweep(run: SweepRun): Promise<number> {
     await closeRun(run);
   }
   writeCsv(run);
+  // From here the report writes --summary with the results.
+  told.reported();
   return reportSweep(run);
 }
 

@@ -6,6 +6,7 @@
 import type { ResultsFile } from '../../../core/results/results.ts';
 import { toCsv } from '../../../export/csv.ts';
 import { OutputError } from '../../files/output.ts';
+import { installedPackages } from '../../build/variant-sources.ts';
 import type { RunEnd } from '../../server/session.ts';
 import { keptRows, writePartial } from './launches.ts';
 import { withDrivenRows } from './driven.ts';
@@ -56,7 +57,15 @@ export async function writeBrowser(
  * launch, and saying where the browser ran, which the page cannot know.
  */
 function resultsOf(run: SweepRun, b: BrowserRun, results: ResultsFile): ResultsFile {
-  const environment = { ...results.environment, driver: driverOf(run, b) };
+  // The release of each package a plain store wraps, under what the store says of itself.
+  const adapters = { ...results.environment.adapters };
+  for (const [id, facts] of Object.entries(installedPackages(run.plan.adapters, run.vocab)))
+    adapters[id] = { ...facts, ...adapters[id] };
+  const environment = {
+    ...results.environment,
+    driver: driverOf(run, b),
+    ...(Object.keys(adapters).length > 0 ? { adapters } : {}),
+  };
   const named = b.target.browser
     ? { ...results, environment }
     : { ...results, environment, run: { ...results.run, browser: labelOf(b) } };

@@ -146,9 +146,16 @@ export function shareDone(
  * samples from passes far apart, no interval`, or `a sample takes 1.5 s: one in each of 4 passes,
  * with no warm-up after the first, to keep near its share of the budget (2.4 s); 4 samples`.
  */
-export function shareNote(share: { sampleMs: number; shareMs: number }, n: number): string {
+export function shareNote(
+  share: { sampleMs: number; shareMs: number },
+  n: number,
+  samplesPerPass?: readonly number[],
+): string {
   const s = (ms: number) => `${Number((ms / 1000).toPrecision(2))} s`;
+  // The passes it sampled in, not its samples: a pass may take two (12 passes, 13 samples).
+  const passes = samplesPerPass ? samplesPerPass.filter((k) => k > 0).length : n;
+  const spread = passes === n ? `one in each of ${n} passes` : `${n} samples in ${passes} passes`;
   return share.sampleMs > TOO_COSTLY_SHARES * share.shareMs
     ? `a sample takes ${s(share.sampleMs)}, more than ${TOO_COSTLY_SHARES} shares of the budget (${s(share.shareMs)} each): ${n} samples from passes far apart, no interval`
-    : `a sample takes ${s(share.sampleMs)}: one in each of ${n} passes, with no warm-up after the first, to keep near its share of the budget (${s(share.shareMs)})`;
+    : `a sample takes ${s(share.sampleMs)}: ${spread}, with no warm-up after the first, to keep near its share of the budget (${s(share.shareMs)})`;
 }

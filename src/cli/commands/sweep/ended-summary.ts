@@ -1,0 +1,62 @@
+/**
+ * `--summary FILE.md` for a sweep that ends before its report: refused input, a store that broke
+ * the adapter contract, a build that failed, a crash. CI posts the file when it exists, so a run
+ * that writes none is a run CI hears nothing of. What goes in is what the sweep said of it: its
+ * failure lines and the contract's FAIL lines, with the exit code and what it means.
+ */
+import { endedSummaryMarkdown } from '../../../export/summary-markdown.ts';
+import { displayPath, outputFailure, writeAtomically } from '../../files/output.ts';
+
+/** --summary's file as argv gives it (`--summary F` or `--summary=F`), read before any other check, so refused input still has one. */
+function summaryPath(argv: readonly string[]): string | null {
+  let path: string | null = null;
+  argv.forEach((a, i) => {
+    if (a === '--summary' && argv[i + 1] !== undefined && !argv[i + 1]?.startsWith('--'))
+      path = argv[i + 1] as string;
+    else if (a.startsWith('--summary=')) path = a.slice('--summary='.length);
+  });
+  return path === '' ? null : path;
+}
+
+export class EndedSummary {
+  private path: string | null;
+  private readonly lines: string[] = [];
+  private done = false;
+
+  constructor(argv: readonly string[]) {
+    this.path = summaryPath(argv);
+  }
+
+  /** The path the inputs settled on (a config's `summary` too), once they are read. */
+  at(path: string | null): void {
+    if (path !== null) this.path = path;
+  }
+
+  /** A line the sweep printed: the contract's FAIL lines are kept. */
+  heard(line: string): void {
+    if (line.trimStart().startsWith('FAIL ')) this.lines.push(line);
+  }
+
+  /** A failure the sweep printed. */
+  failed(line: string): void {
+    this.lines.push(line);
+  }
+
+  /** The report took over: it writes the summary with the results. */
+  reported(): void {
+    this.done = true;
+  }
+
+  /** Write the summary unless the report did, or there is no --summary. */
+  write(code: number, out: (line: string) => void, fail: (line: string) => void): void {
+    // Exit 0 without a report is --help: nothing ran that CI needs to hear of.
+    if (this.done || this.path === null || code === 0) return;
+    const text = endedSummaryMarkdown(code, this.lines);
+    try {
+      writeAtomically(this.path, text);
+      out(`Summary: ${displayPath(this.path)} (Markdown, ${text.length} characters)`);
+    } catch (e) {
+      fail(`--summary: ${outputFailure(this.path, e)}`);
+    }
+  }
+}
