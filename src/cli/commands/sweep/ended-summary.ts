@@ -51,6 +51,8 @@ export class EndedSummary {
   write(code: number, out: (line: string) => void, fail: (line: string) => void): void {
     // Exit 0 without a report is --help: nothing ran that CI needs to hear of.
     if (this.done || this.path === null || code === 0) return;
+    // The path itself was refused (it cannot be written): saying so again would be all it adds.
+    if (this.lines.some((l) => l.startsWith('--summary:'))) return;
     const text = endedSummaryMarkdown(code, this.lines);
     try {
       writeAtomically(this.path, text);
