@@ -1,4 +1,9 @@
 /**
+ * The base room (src/core/base/): what every other room uses and none owns: numbers and
+ * percentages as text, a value as a message quotes it, errors and time limits, the step watchdog's
+ * shared clock, the timer, canonical JSON, the build's version and what names a case (identity).
+ * It imports nothing of src/core; every room may import it.
+ *
  * Numbers as text, the one definition the page and the CLI share: milliseconds, bytes, rates and
  * the three shapes a duration takes. Locale-free, so the page, a terminal and a file a reader
  * pastes them into all show the same text.

@@ -1,4 +1,8 @@
 /**
+ * The plan room (src/core/plan/): what to run: the Plan, its defaults, its form fields and URL,
+ * shards, variants, A/B and launch budgets. It imports base and stats, nothing above: a plan is
+ * written before any result exists.
+ *
  * The plan: what to run. One shape for the page controls, the URL query and the sweep's flags,
  * parsed and checked in one place so every entry point rejects bad input the same way.
  */

@@ -1,4 +1,8 @@
 /**
+ * The results room (src/core/results/): results documents: reading and checking one, recomputing
+ * what readers derive from its samples, building one from a run, merging several, and the inputs a
+ * reader accepts. It imports the rooms below it (base to verdicts), nothing above.
+ *
  * Results schema v1: one JSON document per browser run. Its one definition is
  * results-schema.ts, from which come the types below and results/schema.json;
  * every reader (page, CLI, tests) checks a document against that published file here, then

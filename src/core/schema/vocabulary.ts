@@ -52,6 +52,3 @@ const VERDICT_WORDS = [
 ] as const;
 export type Verdict = (typeof VERDICT_WORDS)[number];
 export const VERDICTS: readonly Verdict[] = VERDICT_WORDS;
-
-/** How a row of B against A reads against ±threshold (paired.ts). */
-export const AB_VERDICT_WORDS = ['slower', 'faster', 'same', 'unsure'] as const;

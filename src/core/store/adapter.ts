@@ -1,3 +1,9 @@
+/**
+ * The store room (src/core/store/): what a store adapter and a suite are, the capabilities a store
+ * declares, queries, throttling and the contract every adapter passes. It imports base and plan
+ * (and the documents of fixtures/), nothing above: adapters and suites build on it without knowing
+ * of results.
+ */
 import type { Doc } from '../../../fixtures/doc.ts';
 import type { Capability } from './capabilities.ts';
 import type { VariantBuild, Wraps } from '../plan/variant.ts';

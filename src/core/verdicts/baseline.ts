@@ -8,7 +8,7 @@
  */
 import { paramsDiffer } from './compare.ts';
 import type { CaseIdentity } from '../base/identity.ts';
-import type { ResultsFile } from '../results/results.ts';
+import type { ResultsFile } from '../schema/results-schema.ts';
 import {
   logRatio,
   median,

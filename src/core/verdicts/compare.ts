@@ -17,7 +17,7 @@
 import { BETWEEN_RUNS, rowScatter, shiftScatter, type BetweenRuns } from '../stats/between-runs.ts';
 import { oneLine } from '../base/format.ts';
 import { percentOrProblem, type PercentRange } from '../base/percent.ts';
-import type { CaseResult, ResultsFile } from '../results/results.ts';
+import type { CaseResult, ResultsFile } from '../schema/results-schema.ts';
 import {
   logRatio,
   medianWithCi,
