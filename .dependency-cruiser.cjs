@@ -87,6 +87,14 @@ module.exports = {
       to: { path: '^src/core/[^/]+$' },
     },
     {
+      name: 'reading-results-computes-no-verdict',
+      comment:
+        "results/results.ts reads and checks a file: what readers derive from its samples (statistics, A/B, findings) is results/recompute.ts's, so the file's types and check depend on no verdict.",
+      severity: 'error',
+      from: { path: '^src/core/results/results\\.ts$' },
+      to: { path: '^src/core/(stats|verdicts)/' },
+    },
+    {
       name: 'ui-imports-no-cli',
       comment:
         'The page and the CLI meet only in the layers below them (src/core, src/export, ...).',

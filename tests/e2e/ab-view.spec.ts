@@ -4,11 +4,8 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { abDecision, abRows } from '../../src/core/verdicts/ab.ts';
 import { DEFAULT_AUTO, DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
 import { resultsDocument } from '../../src/core/results/document.ts';
-import {
-  validateResults,
-  type CaseResult,
-  type ResultsFile,
-} from '../../src/core/results/results.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { summarize } from '../../src/core/stats/stats.ts';
 import { times } from '../../src/ui/model/ab-forest.ts';
 import { nodeEnvironment } from '../unit/runner-doc.ts';

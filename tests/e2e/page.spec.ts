@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { detectBrowser } from '../../src/core/run/environment.ts';
-import { validateResults } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { CSV_COLUMNS } from '../../src/export/csv.ts';
 import { download } from './download.ts';
 import { settled, state, type PageState } from './page-state.ts';

@@ -7,7 +7,7 @@ import {
   planToQuery,
   type Plan,
 } from '../../src/core/plan/plan.ts';
-import { validateResults } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { runPlan } from '../../src/core/run/runner.ts';
 import {
   formatShard,

@@ -5,14 +5,8 @@
  * folder that the page reads at start. No DOM, no Node APIs.
  */
 import { valueFault } from '../schema/bounds.ts';
-import {
-  checkedResults,
-  ResultsError,
-  parseResultsJson,
-  validateResults,
-  validateResultsInSteps,
-  type ResultsFile,
-} from './results.ts';
+import { checkedResults, ResultsError, parseResultsJson, type ResultsFile } from './results.ts';
+import { validateResults, validateResultsInSteps } from './recompute.ts';
 
 /** Parse a results file: one document, or an array of documents. `source` names it in messages. */
 export function parseResultsInput(text: string, source: string): ResultsFile[] {
