@@ -6,6 +6,7 @@
  */
 import type { StoreAdapter } from '../core/store/adapter.ts';
 import { adapterById } from '../adapters/registry.ts';
+import { PlanError, type Plan } from '../core/plan/plan.ts';
 import {
   DEFAULT_AB_THRESHOLD_PCT,
   DEFAULT_AUTO,
@@ -13,14 +14,14 @@ import {
   DEFAULT_CASES,
   DEFAULT_PLAN_PARAMS,
   DEFAULT_SUITES,
+} from '../core/plan/defaults.ts';
+import {
   formatAuto,
   formatParams,
   parsePlan,
   planToFields,
-  PlanError,
-  type Plan,
   type PlanFields,
-} from '../core/plan/plan.ts';
+} from '../core/plan/fields.ts';
 import { formatDuration } from '../core/base/format.ts';
 import type { Suite } from '../core/store/suite.ts';
 import { h } from './dom.ts';

@@ -16,7 +16,8 @@ import {
   verdictOf,
   type Finding,
 } from '../../src/core/verdicts/findings.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { resultsDocument } from '../../src/core/results/document.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
 import { validateResults } from '../../src/core/results/recompute.ts';

@@ -12,6 +12,13 @@ import {
   THRESHOLD_RANGE,
 } from '../../core/verdicts/compare.ts';
 import {
+  MAX_CPU_THROTTLE,
+  passesOf,
+  PlanError,
+  type Plan,
+  type PlanVocabulary,
+} from '../../core/plan/plan.ts';
+import {
   AB_THRESHOLD_RANGE,
   DEFAULT_AB_THRESHOLD_PCT,
   DEFAULT_AUTO,
@@ -19,16 +26,10 @@ import {
   DEFAULT_PLAN,
   DEFAULT_PLAN_SIZES,
   DEFAULT_SUITES,
-  MAX_CPU_THROTTLE,
-  parsePlan,
-  passesOf,
-  PlanError,
   PLAN_LIMITS,
-  planQueryProblem,
-  type Plan,
-  type PlanFields,
-  type PlanVocabulary,
-} from '../../core/plan/plan.ts';
+} from '../../core/plan/defaults.ts';
+import { parsePlan, type PlanFields } from '../../core/plan/fields.ts';
+import { planQueryProblem } from '../../core/plan/url.ts';
 import { formatDuration } from '../../core/base/format.ts';
 import { MAX_SHARDS } from '../../core/plan/shard.ts';
 import { quoted } from '../../core/base/shown.ts';

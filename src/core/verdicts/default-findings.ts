@@ -14,7 +14,7 @@ import {
   type CheckedFinding,
   type Finding,
 } from './findings.ts';
-import { DEFAULT_SUITES } from '../plan/plan.ts';
+import { DEFAULT_SUITES } from '../plan/defaults.ts';
 import type { CaseResult, FindingLine, ResultsFile } from '../schema/results-schema.ts';
 
 /** The store every other is set against: IndexedDB with no library on top. */

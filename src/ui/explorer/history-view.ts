@@ -4,7 +4,7 @@
  * point's file. It reads the explorer's files, and all of results/ when asked (the published
  * site asks at start).
  */
-import { signedPct } from '../../core/verdicts/compare.ts';
+import { signedPct } from '../../core/verdicts/compare-text.ts';
 import type { HistoryReport, SeriesHistory } from '../../core/history/history.ts';
 import type { HistoryBy, HistoryPoint } from '../../core/history/series.ts';
 import { HistoryChart } from '../charts/chart-history.ts';

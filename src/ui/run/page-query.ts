@@ -5,14 +5,9 @@
  */
 import { PAGE_QUERY } from '../../core/run/collector.ts';
 import { detectBrowser } from '../../core/run/environment.ts';
-import {
-  parsePlan,
-  PlanError,
-  planFieldsFromQuery,
-  type Plan,
-  type PlanFields,
-  type PlanVocabulary,
-} from '../../core/plan/plan.ts';
+import { PlanError, type Plan, type PlanVocabulary } from '../../core/plan/plan.ts';
+import { parsePlan, type PlanFields } from '../../core/plan/fields.ts';
+import { planFieldsFromQuery } from '../../core/plan/url.ts';
 import { ADAPTER_IDS, ADAPTER_WRAPS } from '../../adapters/registry.ts';
 import { SUITE_IDS } from '../../../suites/index.ts';
 import { FIXTURE_IDS } from '../../../fixtures/index.ts';
