@@ -108,8 +108,9 @@ export class Controls {
         allNone(this.suiteBoxes, changed),
         this.suiteList(options.suites),
       ),
-      h('div', { className: 'controls-column' }, this.adapterCard, this.ab.card),
-      this.settingsCard(),
+      this.adapterCard,
+      // A against B under the settings: the adapters' long list then sets the form's height alone.
+      h('div', { className: 'controls-column' }, this.settingsCard(), this.ab.card),
       this.error,
     );
     this.element.addEventListener('change', changed);

@@ -113,6 +113,16 @@ test.describe('page - run', () => {
 
     expect(await colouredPixels(page, '.chart-size[data-size="100"] canvas')).toBeGreaterThan(500);
 
+    // Only insert ran: the charts that the crash, cold, tabs and growth suites (or a throttled run)
+    // would fill fold under one line that names them, and no empty chart panel shows.
+    const explorer = page.getByTestId('explorer');
+    await expect(explorer.locator('[data-chart=bars]')).toHaveAttribute('data-state', 'drawn');
+    await expect(explorer.locator('figure[data-state=empty]:visible')).toHaveCount(0);
+    await expect(explorer.getByTestId('folded-charts')).toBeVisible();
+    await expect(explorer.getByTestId('folded-charts')).toContainText(
+      'the growth, crash, cold and tabs suites',
+    );
+
     const viaLink = channel === 'moz-firefox';
     const json = await download(page, '#download-json', viaLink);
     expect(json.name).toMatch(

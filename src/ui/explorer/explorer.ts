@@ -38,6 +38,7 @@ import { HistoryView } from './history-view.ts';
 import { newestPerBrowser } from '../model/site-default.ts';
 import { IS_SITE } from '../site.ts';
 import { StudyReportsView } from './study-reports.ts';
+import { FoldedCharts } from './folded-charts.ts';
 
 export class Explorer {
   readonly element: HTMLElement;
@@ -57,6 +58,9 @@ export class Explorer {
     chart ? [chart()] : [],
   );
   private readonly throttle = new ThrottleChart();
+  /** The grid of drawn charts, and the line the empty ones fold under. */
+  private readonly figureGrid = h('div', { className: 'explorer-figures' });
+  private readonly folded = new FoldedCharts('folded-charts');
   private readonly ratio = new RatioTable();
   private readonly trends = new HistoryView({
     onChoice: (trend) => {
@@ -154,11 +158,15 @@ export class Explorer {
     this.update();
   }
 
-  /** Every chart of the explorer, in a grid. */
+  /** Every chart of the explorer, in a grid, and under it the line the empty ones fold under. */
   private figuresElement(): HTMLElement {
-    return h(
-      'div',
-      { className: 'explorer-figures' },
+    this.folded.unfold(this.figureElements(), this.figureGrid);
+    return h('div', { className: 'explorer-charts' }, this.figureGrid, this.folded.element);
+  }
+
+  /** Every chart's figure, in the order the grid shows them. */
+  private figureElements(): HTMLElement[] {
+    return [
       this.bars.figure.element,
       this.boxplot.figure.element,
       this.scaling.figure.element,
@@ -166,7 +174,7 @@ export class Explorer {
       this.growth.figure.element,
       ...this.driven.map((c) => c.figure.element),
       this.throttle.figure.element,
-    );
+    ];
   }
 
   /** The button that copies the link to this view, saying what the link leaves out. */
@@ -342,6 +350,8 @@ export class Explorer {
 
   private renderCharts(choice = effectiveChoice(this.comparison, this.state.chart)): void {
     if (this.files.length === 0) return;
+    const figures = this.figureElements();
+    this.folded.unfold(figures, this.figureGrid);
     const log = this.state.chart.log ?? wantsLog(this.comparison, choice.caseId, choice.size);
     this.bars.render(this.comparison, choice.caseId, choice.size, log);
     this.boxplot.render(this.comparison, choice.caseId, choice.size, log);
@@ -362,6 +372,7 @@ export class Explorer {
     for (const chart of this.driven)
       chart.render(this.comparison, { case: this.state.chart.case, browser: choice.browser, log });
     this.throttle.render(this.comparison, choice.caseId, choice.size, choice.browser);
+    this.folded.fold(figures, this.figureGrid);
   }
 
   private renderChoices(choice: EffectiveChoice): void {
