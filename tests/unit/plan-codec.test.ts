@@ -1,4 +1,4 @@
-// One normalisation for every spec and number (src/core/plan/plan.ts, percent.ts, variant.ts): a plan
+// One normalisation for every spec and number (src/core/plan/fields.ts and url.ts, percent.ts, variant.ts): a plan
 // the sweep accepts is written into the page's URL and read back by the page as the same plan.
 import { describe, expect, it } from 'vitest';
 import { PlanError, type PlanVocabulary } from '../../src/core/plan/plan.ts';

@@ -236,7 +236,7 @@ function helpArgs(vocab: PlanVocabulary): SweepArgs {
   };
 }
 
-/** The plan the flags give: their text through core/plan.ts, each mistake named by the flag the user gave. */
+/** The plan the flags give: their text through core/plan/fields.ts, each mistake named by the flag the user gave. */
 function planOf(flags: ScannedFlags, vocab: PlanVocabulary): Plan {
   const get = (name: string) => flagText(flags, name);
   const fields: PlanFields = {};
@@ -342,7 +342,7 @@ const AB_BUDGET_MS = 4 * 60_000;
 
 /**
  * An A/B plan as the sweep runs it: every pass a launch of its own, as many passes as the budget
- * gives launches (core/ab-plan.ts). Refused when that can never reach a verdict.
+ * gives launches (core/plan/ab-plan.ts). Refused when that can never reach a verdict.
  */
 function abPlan(plan: Plan, get: (name: string) => string | undefined, manual: boolean): Plan {
   if (manual)

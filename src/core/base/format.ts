@@ -73,7 +73,7 @@ export function formatClock(ms: number): string {
 
 /**
  * A duration as --budget and the page's budget field are written: the shortest text
- * parseDuration (plan.ts) reads back, `4m`, `1m30s`, `250ms`.
+ * parseDuration (plan/fields.ts) reads back, `4m`, `1m30s`, `250ms`.
  */
 export function formatDuration(ms: number): string {
   if (ms % MS_PER_SECOND !== 0) return `${ms}ms`;

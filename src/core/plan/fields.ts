@@ -174,7 +174,7 @@ function parseAb(
 
 /**
  * `--ab X,X`, a registered store named twice, is an A/A on one build: X against X@twin, the same
- * adapter under a second name (core/variant.ts), so the sides differ only in their position.
+ * adapter under a second name (core/plan/variant.ts), so the sides differ only in their position.
  */
 function abTwin(fields: PlanFields, adapters: string[], vocab: PlanVocabulary): string[] {
   const [only] = adapters;

@@ -6,7 +6,7 @@
  *
  * The records a run's phases share, each owned by one part of it: what the run was given
  * (RunContext, fixed), which passes this launch takes (LaunchPasses, fixed), the rows open and
- * finished (RunRows, growing), and the progress counters (run-events.ts). A group while it runs
+ * finished (RunRows, growing), and the progress counters (events.ts). A group while it runs
  * is a Group.
  */
 import type { StoreAdapter } from '../store/adapter.ts';

@@ -6,7 +6,7 @@
  *
  * Results schema v1, defined once, in TypeBox: its types are JSON Schema objects, so these values
  * give the TypeScript types (Static) and the published results/schema.json
- * (`npm run schema`), which every reader checks files against (results.ts). Each field's meaning
+ * (`npm run schema`), which every reader checks files against (results/results.ts). Each field's meaning
  * is its `description`. Only types leave this module for the page and the CLI: TypeBox is a
  * build-time tool here, since loading its 250 modules would add half a second to every command.
  */

@@ -153,7 +153,7 @@ export interface StoreAdapter {
   describe?(): Record<string, string> | Promise<Record<string, string>>;
   /**
    * The npm packages the store is a build of, so it can run on another build of them beside this
-   * one: `ADAPTER@VERSION`, `ADAPTER@file:DIR` (core/variant.ts). Absent: it takes only `@+N%`.
+   * one: `ADAPTER@VERSION`, `ADAPTER@file:DIR` (core/plan/variant.ts). Absent: it takes only `@+N%`.
    */
   readonly wraps?: Wraps;
   /** With `wraps`: the same store on another build of its packages, whose modules `build.load` gives. */

@@ -1,5 +1,5 @@
 /**
- * What the page's URL asks for: the plan (src/core/plan/plan.ts) and the collector settings
+ * What the page's URL asks for: the plan (src/core/plan/url.ts, read by fields.ts) and the collector settings
  * (src/core/run/collector.ts). Bad values never stop the page: each bad plan field is reported and
  * falls back to its default, so the rest of a link still applies.
  */
