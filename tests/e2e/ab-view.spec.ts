@@ -267,7 +267,10 @@ test.describe('A against B', () => {
     await results(page).screenshot({ path: info.outputPath('ab-page-1280.png') });
     if (process.env.AB_SAVE_FIXTURE) writeFileSync(FIXTURE, `${JSON.stringify(doc, null, 2)}\n`);
 
-    // The form shows the pair, and what it is changed to goes into the address bar.
+    // The form folds after a run from the URL; opened, it shows the pair, and what it is changed
+    // to goes into the address bar.
+    await expect(page.locator('#plan-ab')).toBeHidden();
+    await page.getByTestId('plan-fold').locator('summary').click();
     await expect(page.locator('#plan-ab')).toBeChecked();
     await expect(page.locator('#plan-ab-a')).toHaveValue('memory');
     await expect(page.locator('#plan-ab-b')).toHaveValue('idb');

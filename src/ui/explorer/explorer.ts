@@ -81,6 +81,12 @@ export class Explorer {
   private readonly choices: HTMLElement;
   private readonly body: HTMLElement;
   private readonly linkNote = h('span', { className: 'muted link-note' });
+  /** Said instead of the findings while they are this page's run's alone, shown above under Results. */
+  private readonly sameFindings = h(
+    'p',
+    { className: 'muted same-findings', attrs: { 'data-testid': 'same-findings', hidden: '' } },
+    "What these results found: this page's run alone, whose findings are above under Results.",
+  );
   private comparison: Comparison = { columns: [], rows: [] };
   /** The files the URL asked for, until start() has fetched them. */
   private readonly requested: string[];
@@ -131,6 +137,7 @@ export class Explorer {
         this.exports.element,
         h('div', { className: 'explorer-link' }, copyLink, this.linkNote),
       ),
+      this.sameFindings,
       this.findings.element,
       this.studies.element,
       this.ab.element,
@@ -324,6 +331,10 @@ export class Explorer {
     this.renderTrends(choice);
     const shown = filteredDocs(this.files, this.state.filters);
     this.findings.render(shown);
+    const onlyThisRun = this.files.length > 0 && this.files.every((f) => f.origin === 'run');
+    const hasFindings = !this.findings.element.hidden;
+    this.findings.element.hidden = !hasFindings || onlyThisRun;
+    this.sameFindings.hidden = !(hasFindings && onlyThisRun);
     this.studies.render(shown);
     this.ab.render(this.files.map((f) => f.results));
     this.onUrlChange(writeExplorerState(location.search, this.state));
