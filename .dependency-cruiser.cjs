@@ -3,7 +3,8 @@
  * imports included, and no import from a lower layer to a higher one. Layers, lowest first:
  *
  *   fixtures       seeded documents: the data every layer above generates or stores
- *   src/core       plan, runner, statistics, results: runs in the page and in Node alike
+ *   src/core       plan, runner, statistics, results: runs in the page and in Node alike, in rooms
+ *                  (ROOMS below) that import only downwards
  *   src/adapters   one file per store
  *   suites         what is measured
  *   src/studies    published studies and their reports
@@ -30,6 +31,30 @@ const LAYERS = [
   ['src/ui and src/cli', '^src/(ui|cli)/'],
 ];
 
+/**
+ * The rooms of src/core, lowest first: a room imports only from itself and the rooms below it.
+ * Each room's main module opens with what the room owns (docs/architecture.md lists them all).
+ *
+ *   base       text, numbers, errors, timers, a case's identity: what every room uses
+ *   stats      summary statistics, intervals, sequential looks, paired ratios
+ *   plan       what to run: the Plan, its defaults, its form and its URL, budgets and variants
+ *   schema     the results file's definition, its words, its caps and its checker
+ *   store      what a store adapter and a suite are, capabilities, queries, the contract
+ *   verdicts   findings, comparisons, baselines, A/B, the gate: results in, decisions out
+ *   results    reading, recomputing, building and merging results documents
+ *   history    series of results over time and their change points
+ *   run        the runner: groups, rows, timed samples, sampling policy, events
+ */
+const ROOMS = ['base', 'stats', 'plan', 'schema', 'store', 'verdicts', 'results', 'history', 'run'];
+
+const roomRules = ROOMS.slice(0, -1).map((room, i) => ({
+  name: `core-${room}-imports-no-higher-room`,
+  comment: `src/core/${room}/ is below ${ROOMS.slice(i + 1).join(', ')}: it must not import them`,
+  severity: 'error',
+  from: { path: `^src/core/${room}/` },
+  to: { path: ROOMS.slice(i + 1).map((above) => `^src/core/${above}/`) },
+}));
+
 const layerRules = LAYERS.slice(0, -1).map(([name, path], i) => ({
   name: `${name.replace(/\//g, '-')}-imports-no-higher-layer`,
   comment: `${name} is below ${LAYERS.slice(i + 1)
@@ -52,6 +77,23 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    ...roomRules,
+    {
+      name: 'core-modules-in-rooms',
+      comment:
+        'Every module of src/core stands in one of its rooms (ROOMS), so the order above covers it: none at its top.',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/core/[^/]+$' },
+    },
+    {
+      name: 'reading-results-computes-no-verdict',
+      comment:
+        "results/results.ts reads and checks a file: what readers derive from its samples (statistics, A/B, findings) is results/recompute.ts's, so the file's types and check depend on no verdict.",
+      severity: 'error',
+      from: { path: '^src/core/results/results\\.ts$' },
+      to: { path: '^src/core/(stats|verdicts)/' },
+    },
     {
       name: 'ui-imports-no-cli',
       comment:

@@ -1,4 +1,4 @@
-import { DEFAULT_PLAN } from '../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../src/core/plan/defaults.ts';
 import { resultsDocument } from '../src/core/results/document.ts';
 import type { ResultsFile } from '../src/core/results/results.ts';
 import { summarize } from '../src/core/stats/stats.ts';

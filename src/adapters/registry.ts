@@ -41,10 +41,10 @@ export const ADAPTERS: readonly StoreAdapter[] = [
 
 export const ADAPTER_IDS: readonly string[] = ADAPTERS.map((a) => a.id);
 
-/** The packages each adapter wraps: those take `@VERSION` and `@file:DIR` variants (core/variant.ts). */
+/** The packages each adapter wraps: those take `@VERSION` and `@file:DIR` variants (core/plan/variant.ts). */
 export const ADAPTER_WRAPS: Readonly<Record<string, Wraps>> = wrapsOf(ADAPTERS);
 
-/** A registered adapter, or a variant of one (`ADAPTER@SPEC`, core/variant.ts): registered ids win. */
+/** A registered adapter, or a variant of one (`ADAPTER@SPEC`, core/plan/variant.ts): registered ids win. */
 export function adapterById(id: string): StoreAdapter {
   const adapter = ADAPTERS.find((a) => a.id === id);
   if (adapter) return adapter;

@@ -340,7 +340,7 @@ export const FINDING_COLUMNS = [
 
 /**
  * One row per finding checked in a browser and store: the default plan's findings recomputed from
- * the rows (core/default-findings.ts), as the page and the sweep show them, never read from a file.
+ * the rows (core/verdicts/default-findings.ts), as the page and the sweep show them, never read from a file.
  * `ratio` is slower ÷ faster per operation, `lo` and `hi` its 95% interval; `method` says how it was
  * reached (paired by pass over `passes` passes, or unpaired: the ratio of the two medians).
  */

@@ -143,7 +143,7 @@ export function storePair(finding: Finding): { slower: string; faster: string } 
 }
 
 /**
- * A finding's cells by the one rule (core/findings.ts), from the latest file of its part in each
+ * A finding's cells by the one rule (core/verdicts/findings.ts), from the latest file of its part in each
  * browser; a version the study could not build is named in one cell instead.
  */
 function studyFindingCells(

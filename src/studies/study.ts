@@ -3,7 +3,7 @@
  * figures it published (data, each with its source and unit), and the findings a report checks
  * against today's rows, each with a verdict that comes from a 95% interval.
  *
- * Pure data; what a finding is and how its verdict is reached is core/findings.ts, the rule the
+ * Pure data; what a finding is and how its verdict is reached is core/verdicts/findings.ts, the rule the
  * default plan's findings follow too, and src/studies/report.ts applies it to a study's results.
  */
 import type { Finding, RowRef } from '../core/verdicts/findings.ts';
@@ -44,7 +44,7 @@ export interface PublishedFigure {
 }
 
 /**
- * A study's finding: the one kind of finding (core/findings.ts), read from one part's rows, with
+ * A study's finding: the one kind of finding (core/verdicts/findings.ts), read from one part's rows, with
  * the figures the study published behind it.
  */
 export interface StudyFinding extends Finding {

@@ -1,6 +1,6 @@
 /**
  * B against A, as the page and the explorer show an A/B run (plan.ab): the run's one verdict
- * (core/ab.ts) first, where its passes ran, the legend in words, the forest plot
+ * (core/verdicts/ab.ts) first, where its passes ran, the legend in words, the forest plot
  * (charts/chart-forest.ts), and the same numbers as a table for screen readers and copying.
  * One block per A/B run among the documents given; nothing at all when there is none.
  */

@@ -6,6 +6,7 @@
  */
 import type { StoreAdapter } from '../core/store/adapter.ts';
 import { adapterById } from '../adapters/registry.ts';
+import { PlanError, type Plan } from '../core/plan/plan.ts';
 import {
   DEFAULT_AB_THRESHOLD_PCT,
   DEFAULT_AUTO,
@@ -13,14 +14,14 @@ import {
   DEFAULT_CASES,
   DEFAULT_PLAN_PARAMS,
   DEFAULT_SUITES,
+} from '../core/plan/defaults.ts';
+import {
   formatAuto,
   formatParams,
   parsePlan,
   planToFields,
-  PlanError,
-  type Plan,
   type PlanFields,
-} from '../core/plan/plan.ts';
+} from '../core/plan/fields.ts';
 import { formatDuration } from '../core/base/format.ts';
 import type { Suite } from '../core/store/suite.ts';
 import { h } from './dom.ts';
@@ -107,8 +108,9 @@ export class Controls {
         allNone(this.suiteBoxes, changed),
         this.suiteList(options.suites),
       ),
-      h('div', { className: 'controls-column' }, this.adapterCard, this.ab.card),
-      this.settingsCard(),
+      this.adapterCard,
+      // A against B under the settings: the adapters' long list then sets the form's height alone.
+      h('div', { className: 'controls-column' }, this.settingsCard(), this.ab.card),
       this.error,
     );
     this.element.addEventListener('change', changed);

@@ -1,6 +1,6 @@
 /**
  * "What this run found": the default plan's findings in words, recomputed from the results
- * (core/default-findings.ts, listed by core/findings-list.ts as the sweep prints them), at the
+ * (core/verdicts/default-findings.ts, listed by core/findings-list.ts as the sweep prints them), at the
  * top of the page's Results after a run and of the explorer for the files it opened. Each line is
  * the finding's sentence (the ratio, its interval, where, the verdict); the stores a finding is
  * missing on fold into one line per reason, with each store's own reason under it.

@@ -10,7 +10,8 @@ import './style.css';
 import { errorMessage } from '../core/base/errors.ts';
 import { collectEnvironment } from '../core/run/environment.ts';
 import { formatDuration } from '../core/base/format.ts';
-import { passesOf, planToQuery, type Plan } from '../core/plan/plan.ts';
+import { passesOf, type Plan } from '../core/plan/plan.ts';
+import { planToQuery } from '../core/plan/url.ts';
 import { planGroups } from '../core/run/runner.ts';
 import type { LaunchOrder } from '../core/run/launch.ts';
 import type { CaseResult } from '../core/results/results.ts';
@@ -30,7 +31,7 @@ import { TimedWindows } from './run/timed-windows.ts';
 import { MediansChart } from './charts/chart-medians.ts';
 import { CollectorClient, SETTLE_BEFORE_SAMPLE_MS } from './run/collector-client.ts';
 import { Controls } from './controls.ts';
-import { byId } from './dom.ts';
+import { byId, h } from './dom.ts';
 import { Downloads } from './downloads.ts';
 import { FindingsList } from './findings-list.ts';
 import { renderEnvironment } from './env-panel.ts';
@@ -181,13 +182,32 @@ async function boot(): Promise<void> {
   if (query.autorun) {
     if (query.planErrors.length > 0)
       setPageState({ status: 'error', error: query.planErrors.join('; ') });
-    else await startRun(query.plan, query.runId ?? newRunId());
+    else {
+      await startRun(query.plan, query.runId ?? newRunId());
+      foldPlanForm();
+    }
     // Listed only now, so that none of it runs during the samples.
     if (!collector)
       void explorer
         .start(location.href)
         .then((index) => compareView.setServed(index, location.href));
   }
+}
+
+/**
+ * After a run started from the URL, the form folds under one line: its plan is the URL's and the
+ * status line beside Run says it, while the form's lists (every suite, every store) would put the
+ * results a screen further down. Opened, it is the same form, ready to change and run again.
+ */
+function foldPlanForm(): void {
+  const controls = byId('controls');
+  const fold = h(
+    'details',
+    { className: 'plan-fold', attrs: { 'data-testid': 'plan-fold' } },
+    h('summary', {}, "The plan's form: this run's plan came from the page's URL"),
+  );
+  controls.replaceWith(fold);
+  fold.append(controls);
 }
 
 /** Every registered store's label, and the plan's variants' (an instrument, a version this page was built with). */

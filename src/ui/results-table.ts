@@ -345,7 +345,7 @@ export class ResultsTable {
       numCell(formatMeasuredDuration(perOp), undefined, perOp ?? undefined),
       numCell(rate !== undefined ? formatRate(rate) : '—', undefined, rate),
       status,
-      h('td', { className: 'reason' }, notes.join('; ')),
+      reasonCell(notes.join('; ')),
     );
   }
 
@@ -435,14 +435,34 @@ function notOkRow(
     ...lead,
     ...Array.from({ length: 5 }, () => numCell('—')),
     status,
-    h(
-      'td',
-      { className: 'reason' },
+    reasonCell(
       sampling.length > 0 && r.samples.length > 0
         ? `${r.reason} (${sampling.join('; ')})`
         : r.reason,
     ),
   );
+}
+
+/**
+ * A row's reason, folded to one line so that the row is one line too: a reason runs to a paragraph
+ * (how it stopped, its database, its outliers, what it stored) and made a row of four stores seven
+ * lines tall. A click, Enter or Space unfolds it; its title holds the whole text for a hover.
+ */
+function reasonCell(text: string): HTMLTableCellElement {
+  const fold = h('span', {
+    className: 'reason-text',
+    attrs: { role: 'button', tabindex: '0', 'aria-expanded': 'false', title: text },
+  });
+  fold.textContent = text;
+  const toggle = () =>
+    fold.setAttribute('aria-expanded', String(fold.getAttribute('aria-expanded') !== 'true'));
+  fold.addEventListener('click', toggle);
+  fold.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    toggle();
+  });
+  return h('td', { className: 'reason' }, fold);
 }
 
 export function geometricMeans(

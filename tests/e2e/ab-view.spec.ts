@@ -2,13 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { abDecision, abRows } from '../../src/core/verdicts/ab.ts';
-import { DEFAULT_AUTO, DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_AUTO, DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { resultsDocument } from '../../src/core/results/document.ts';
-import {
-  validateResults,
-  type CaseResult,
-  type ResultsFile,
-} from '../../src/core/results/results.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { summarize } from '../../src/core/stats/stats.ts';
 import { times } from '../../src/ui/model/ab-forest.ts';
 import { nodeEnvironment } from '../unit/runner-doc.ts';
@@ -269,7 +267,10 @@ test.describe('A against B', () => {
     await results(page).screenshot({ path: info.outputPath('ab-page-1280.png') });
     if (process.env.AB_SAVE_FIXTURE) writeFileSync(FIXTURE, `${JSON.stringify(doc, null, 2)}\n`);
 
-    // The form shows the pair, and what it is changed to goes into the address bar.
+    // The form folds after a run from the URL; opened, it shows the pair, and what it is changed
+    // to goes into the address bar.
+    await expect(page.locator('#plan-ab')).toBeHidden();
+    await page.getByTestId('plan-fold').locator('summary').click();
     await expect(page.locator('#plan-ab')).toBeChecked();
     await expect(page.locator('#plan-ab-a')).toHaveValue('memory');
     await expect(page.locator('#plan-ab-b')).toHaveValue('idb');

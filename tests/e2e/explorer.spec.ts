@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import readXlsxFile from 'read-excel-file/node';
 import { expect, test, type Page } from '@playwright/test';
-import { validateResults, type ResultsFile } from '../../src/core/results/results.ts';
+import type { ResultsFile } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { validateResultsIndex } from '../../src/core/results/input.ts';
 import { CSV_COLUMNS } from '../../src/export/csv.ts';
 

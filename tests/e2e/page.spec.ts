@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { detectBrowser } from '../../src/core/run/environment.ts';
-import { validateResults } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { CSV_COLUMNS } from '../../src/export/csv.ts';
 import { download } from './download.ts';
 import { settled, state, type PageState } from './page-state.ts';
@@ -112,6 +112,16 @@ test.describe('page - run', () => {
     await expect(page.getByTestId('progress-counter')).toHaveText(/^(\d+)\/\1 samples$/);
 
     expect(await colouredPixels(page, '.chart-size[data-size="100"] canvas')).toBeGreaterThan(500);
+
+    // Only insert ran: the charts that the crash, cold, tabs and growth suites (or a throttled run)
+    // would fill fold under one line that names them, and no empty chart panel shows.
+    const explorer = page.getByTestId('explorer');
+    await expect(explorer.locator('[data-chart=bars]')).toHaveAttribute('data-state', 'drawn');
+    await expect(explorer.locator('figure[data-state=empty]:visible')).toHaveCount(0);
+    await expect(explorer.getByTestId('folded-charts')).toBeVisible();
+    await expect(explorer.getByTestId('folded-charts')).toContainText(
+      'the growth, crash, cold and tabs suites',
+    );
 
     const viaLink = channel === 'moz-firefox';
     const json = await download(page, '#download-json', viaLink);

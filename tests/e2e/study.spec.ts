@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseResults } from '../../src/core/results/results.ts';
+import { parseResults } from '../../src/core/results/recompute.ts';
 import { startSweep } from './sweep-process.ts';
 
 test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with the published figures and a verdict per finding', async ({

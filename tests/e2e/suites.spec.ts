@@ -10,12 +10,12 @@ const STORES = ['memory', 'idb', 'pouchdb-idb', 'pouchdb-indexeddb', 'localforag
 type Runner = typeof import('../../src/core/run/runner.ts');
 type Suites = typeof import('../../suites/index.ts');
 type Registry = typeof import('../../src/adapters/registry.ts');
-type PlanModule = typeof import('../../src/core/plan/plan.ts');
+type PlanModule = typeof import('../../src/core/plan/defaults.ts');
 const MODULES = {
   runner: '/src/core/run/runner.ts',
   suites: '/suites/index.ts',
   registry: '/src/adapters/registry.ts',
-  plan: '/src/core/plan/plan.ts',
+  plan: '/src/core/plan/defaults.ts',
 };
 
 test('suites - every suite runs on memory and real stores with no error or timeout', async ({

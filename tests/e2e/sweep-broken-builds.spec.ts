@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseResults } from '../../src/core/results/results.ts';
+import { parseResults } from '../../src/core/results/recompute.ts';
 import { filesIn, signalGroup, startSweep, sweep, waitFor } from './sweep-process.ts';
 
 test.describe.configure({ mode: 'serial' });

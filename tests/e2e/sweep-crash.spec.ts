@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PartialFile } from '../../src/cli/files/output.ts';
 import { PARTIAL_SCHEMA } from '../../src/core/schema/vocabulary.ts';
-import { parseResults } from '../../src/core/results/results.ts';
+import { parseResults } from '../../src/core/results/recompute.ts';
 import { alive, descendants, filesIn, signalGroup, startSweep, waitFor } from './sweep-process.ts';
 
 test.describe.configure({ mode: 'serial' });

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { buildPage } from '../../src/cli/build/build-page.ts';
 import { findChromium } from '../../src/cli/drivers/discovery.ts';
 import type { PartialFile } from '../../src/cli/files/output.ts';
-import { parseResults, type ResultsFile } from '../../src/core/results/results.ts';
+import type { ResultsFile } from '../../src/core/results/results.ts';
+import { parseResults } from '../../src/core/results/recompute.ts';
 import { gridMissing, startGrid, type Grid } from './selenium-grid.ts';
 import { alive, filesIn, REPO_ROOT, startSweep, sweep, waitFor } from './sweep-process.ts';
 

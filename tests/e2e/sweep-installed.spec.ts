@@ -23,7 +23,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { marked } from 'marked';
 import { abRows } from '../../src/core/verdicts/ab.ts';
-import { parseResults, type ResultsFile } from '../../src/core/results/results.ts';
+import type { ResultsFile } from '../../src/core/results/results.ts';
+import { parseResults } from '../../src/core/results/recompute.ts';
 import { ADAPTER_IDS } from '../../src/adapters/registry.ts';
 import { REPO_ROOT } from './sweep-process.ts';
 

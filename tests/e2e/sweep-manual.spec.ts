@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from '../../src/cli/drivers/discovery.ts';
-import { parseResults } from '../../src/core/results/results.ts';
+import { parseResults } from '../../src/core/results/recompute.ts';
 import { filesIn, signalGroup, startSweep } from './sweep-process.ts';
 
 test('sweep manual - a browser started apart opens the printed URL, and its results are recorded', async () => {

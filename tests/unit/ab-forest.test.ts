@@ -2,7 +2,8 @@
 // and B (src/ui/model/ab-choices.ts), on documents built by the same resultsDocument() as the page's.
 import { describe, expect, it } from 'vitest';
 import { abDecision, abRows } from '../../src/core/verdicts/ab.ts';
-import { DEFAULT_AUTO, DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_AUTO, DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { resultsDocument } from '../../src/core/results/document.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
 import { summarize } from '../../src/core/stats/stats.ts';

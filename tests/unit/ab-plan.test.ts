@@ -12,12 +12,8 @@ import {
 } from '../../src/core/plan/ab-plan.ts';
 import { MIN_LAUNCH_MS } from '../../src/core/plan/launch-budget.ts';
 import { abVerdict, PAIRED_MIN_PASSES, type PairedRatio } from '../../src/core/stats/paired.ts';
-import {
-  DEFAULT_AUTO,
-  DEFAULT_PLAN,
-  type Plan,
-  type PlanVocabulary,
-} from '../../src/core/plan/plan.ts';
+import type { Plan, PlanVocabulary } from '../../src/core/plan/plan.ts';
+import { DEFAULT_AUTO, DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { tQuantile95 } from '../../src/core/stats/stats.ts';
 
 const vocab: PlanVocabulary = {

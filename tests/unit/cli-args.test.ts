@@ -8,13 +8,13 @@ import {
   parseSweepArgs,
   sweepUsage,
 } from '../../src/cli/args/sweep-args.ts';
+import type { PlanVocabulary } from '../../src/core/plan/plan.ts';
 import {
   DEFAULT_AUTO,
   DEFAULT_BUDGET_MS,
   DEFAULT_PLAN,
   PLAN_LIMITS,
-  type PlanVocabulary,
-} from '../../src/core/plan/plan.ts';
+} from '../../src/core/plan/defaults.ts';
 
 const vocab: PlanVocabulary = {
   suites: ['insert', 'read'],

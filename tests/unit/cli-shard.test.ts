@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import {
-  DEFAULT_PLAN,
-  parsePlan,
-  planFieldsFromQuery,
-  planToQuery,
-  type Plan,
-} from '../../src/core/plan/plan.ts';
-import { validateResults } from '../../src/core/results/results.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
+import { parsePlan } from '../../src/core/plan/fields.ts';
+import { planFieldsFromQuery, planToQuery } from '../../src/core/plan/url.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { runPlan } from '../../src/core/run/runner.ts';
 import {
   formatShard,

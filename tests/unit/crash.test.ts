@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import type { StoreAdapter, StoreHandle } from '../../src/core/store/adapter.ts';
 import { awaitsDriver, DRIVER_NEEDED } from '../../src/core/run/driver-cases.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import type { CaseIdentity } from '../../src/core/base/identity.ts';
-import { validateResults } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { runPlan } from '../../src/core/run/runner.ts';
 import { runDrivenRows } from '../../src/cli/driven/rows.ts';
 import {

@@ -2,7 +2,8 @@
 // turned into each engine's launch settings.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CURES, formatCures, parseCures } from '../../src/core/plan/cures.ts';
-import { curesOf, parsePlan, planToFields } from '../../src/core/plan/plan.ts';
+import { curesOf } from '../../src/core/plan/plan.ts';
+import { parsePlan, planToFields } from '../../src/core/plan/fields.ts';
 import { engineSettings, engineSettingsForUrl } from '../../src/cli/drivers/engine-settings.ts';
 import { parseNoiseAbArgs } from '../../src/cli/scripts/noise-ab.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoreAdapter } from '../../src/core/store/adapter.ts';
 import { describeAdapters } from '../../src/core/run/environment.ts';
-import { validateResults } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import { sampleResults } from '../sample-results.ts';
 

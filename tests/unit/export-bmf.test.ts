@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { parseResults } from '../../src/core/results/results.ts';
+import { parseResults } from '../../src/core/results/recompute.ts';
 import { bmfText, nanoseconds, toBmf } from '../../src/export/bmf.ts';
 import { abRows } from '../../src/core/verdicts/ab.ts';
 import { sampleResults } from '../sample-results.ts';

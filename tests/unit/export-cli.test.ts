@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { exportCommand, parseExportArgs } from '../../src/cli/commands/export.ts';
 import { ArgsError } from '../../src/cli/args/flags.ts';
 import { parseResultsInput } from '../../src/core/results/input.ts';
-import { validateResults } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { toCsv } from '../../src/export/csv.ts';
 import { toJson } from '../../src/export/json.ts';
 import { handBuilt } from './export-fixture.ts';

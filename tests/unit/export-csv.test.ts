@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, plainNumber, toCsv, toSamplesCsv } from '../../src/export/csv.ts';
-import {
-  validateResults,
-  type CaseResult,
-  type ResultsFile,
-} from '../../src/core/results/results.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { parseCsv } from './csv-reader.ts';
 import { handBuilt } from './export-fixture.ts';
 

@@ -3,7 +3,7 @@
  * the tests does not depend on stats.ts; the document around them comes from resultsDocument(),
  * as a run's does. Not a test file itself.
  */
-import { DEFAULT_PLAN } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { resultsDocument } from '../../src/core/results/document.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
 import { nodeEnvironment } from './runner-doc.ts';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { toJson } from '../../src/export/json.ts';
-import { DEFAULT_PLAN } from '../../src/core/plan/plan.ts';
-import { parseResults, type ResultsFile } from '../../src/core/results/results.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
+import type { ResultsFile } from '../../src/core/results/results.ts';
+import { parseResults } from '../../src/core/results/recompute.ts';
 import { resultsDocument } from '../../src/core/results/document.ts';
 import { parseResultsInput } from '../../src/core/results/input.ts';
 import { nodeEnvironment } from './runner-doc.ts';

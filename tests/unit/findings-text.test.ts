@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findingsText } from '../../src/cli/terminal/findings.ts';
-import { parseResults, type CaseResult, type ResultsFile } from '../../src/core/results/results.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
+import { parseResults } from '../../src/core/results/recompute.ts';
 import { expectedRatio } from './expected-ratio.ts';
 
 const RUN = 'results/2026-11-25T06-13-31Z-73a2';

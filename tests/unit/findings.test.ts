@@ -16,13 +16,11 @@ import {
   verdictOf,
   type Finding,
 } from '../../src/core/verdicts/findings.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { resultsDocument } from '../../src/core/results/document.ts';
-import {
-  validateResults,
-  type CaseResult,
-  type ResultsFile,
-} from '../../src/core/results/results.ts';
+import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { ratioOfMedians, summarize } from '../../src/core/stats/stats.ts';
 import { nodeEnvironment } from './runner-doc.ts';
 

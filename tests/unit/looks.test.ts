@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../src/core/store/adapter.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import type { CaseResult } from '../../src/core/results/results.ts';
 import { runPlan } from '../../src/core/run/runner.ts';
 import { defineCase, type BenchCase, type Suite } from '../../src/core/store/suite.ts';

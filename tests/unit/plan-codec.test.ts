@@ -1,15 +1,9 @@
-// One normalisation for every spec and number (src/core/plan/plan.ts, percent.ts, variant.ts): a plan
+// One normalisation for every spec and number (src/core/plan/fields.ts and url.ts, percent.ts, variant.ts): a plan
 // the sweep accepts is written into the page's URL and read back by the page as the same plan.
 import { describe, expect, it } from 'vitest';
-import {
-  parsePlan,
-  planFieldsFromQuery,
-  planQueryProblem,
-  planToQuery,
-  PlanError,
-  type PlanFields,
-  type PlanVocabulary,
-} from '../../src/core/plan/plan.ts';
+import { PlanError, type PlanVocabulary } from '../../src/core/plan/plan.ts';
+import { parsePlan, type PlanFields } from '../../src/core/plan/fields.ts';
+import { planFieldsFromQuery, planQueryProblem, planToQuery } from '../../src/core/plan/url.ts';
 import { formatPercent, parsePercent } from '../../src/core/base/percent.ts';
 import { clipped, quoted, SHOWN_CHARS } from '../../src/core/base/shown.ts';
 

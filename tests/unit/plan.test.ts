@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { PlanError } from '../../src/core/plan/plan.ts';
 import {
   DEFAULT_AUTO,
   DEFAULT_BUDGET_MS,
   DEFAULT_CASES,
   DEFAULT_PLAN,
   DEFAULT_SUITES,
-  parseDuration,
-  parsePlan,
-  PlanError,
-  planFieldsFromQuery,
-  planToFields,
-  planToQuery,
-} from '../../src/core/plan/plan.ts';
+} from '../../src/core/plan/defaults.ts';
+import { parseDuration, parsePlan, planToFields } from '../../src/core/plan/fields.ts';
+import { planFieldsFromQuery, planToQuery } from '../../src/core/plan/url.ts';
 import { formatDuration } from '../../src/core/base/format.ts';
 
 const vocab = {
@@ -227,7 +224,7 @@ describe('plan - parsing', () => {
 
 describe('plan - sizes by default', () => {
   it('runs the default plan at 1,000 documents, where its findings show, and a plan that names its suites or cases at 100', async () => {
-    const { DEFAULT_PLAN_SIZES } = await import('../../src/core/plan/plan.ts');
+    const { DEFAULT_PLAN_SIZES } = await import('../../src/core/plan/defaults.ts');
     const vocab = { suites: [...DEFAULT_SUITES], adapters: ['idb'], fixtures: ['person'] };
     expect(DEFAULT_PLAN_SIZES).toEqual([1000]);
     expect(parsePlan({}, vocab).sizes).toEqual([1000]);

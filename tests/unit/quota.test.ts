@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import type { StoreHandle } from '../../src/core/store/adapter.ts';
-import { DEFAULT_PLAN } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import type { CaseIdentity } from '../../src/core/base/identity.ts';
-import { validateResults } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { fixtureShape, makeDocs } from '../../fixtures/index.ts';
 import { describeQuota, fillUntilFull, quotaRow, type QuotaSample } from '../../suites/quota.ts';
 import { runnerResultsDoc } from './runner-doc.ts';

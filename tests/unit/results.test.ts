@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseResults, ResultsError, validateResults } from '../../src/core/results/results.ts';
+import { ResultsError } from '../../src/core/results/results.ts';
+import { parseResults, validateResults } from '../../src/core/results/recompute.ts';
 import { sampleResults } from '../sample-results.ts';
 import { medianPrecision, summarize } from '../../src/core/stats/stats.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AUTO } from '../../src/core/plan/plan.ts';
+import { DEFAULT_AUTO } from '../../src/core/plan/defaults.ts';
 import type { CaseResult } from '../../src/core/results/results.ts';
 import { timeLeftText } from '../../src/ui/progress.ts';
 import { formatElapsed, runSummaryText } from '../../src/ui/run-summary.ts';

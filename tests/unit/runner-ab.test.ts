@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../src/core/store/adapter.ts';
 import { pairOf } from '../../src/core/stats/paired.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import type { CaseResult } from '../../src/core/results/results.ts';
 import { runPlan, type RunEvent } from '../../src/core/run/runner.ts';
 import { defineCase, type BenchCase, type Suite } from '../../src/core/store/suite.ts';
@@ -184,7 +185,7 @@ describe('runner - A against B', () => {
 describe('results - B against A', () => {
   it("records each case's B/A, interval and verdict in the results file, recomputed from the samples by every reader", async () => {
     const { runnerResultsDoc } = await import('./runner-doc.ts');
-    const { validateResults } = await import('../../src/core/results/results.ts');
+    const { validateResults } = await import('../../src/core/results/recompute.ts');
     const p = plan();
     const out = await abRun([timed('c')], p);
     const doc = runnerResultsDoc(

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter, memoryDatabaseNames } from '../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../src/core/store/adapter.ts';
-import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan/plan.ts';
-import { validateResults, type CaseResult } from '../../src/core/results/results.ts';
+import { PlanError, type Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
+import type { CaseResult } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { runnerResultsDoc } from './runner-doc.ts';
 import {
   OUTLIER_K,

@@ -2,7 +2,8 @@
 // the sample their mean; without it such a case never repeats. The memory store's 10-document
 // bulk put takes microseconds, hundreds of times short of the batch's 25 ms, whatever the load.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { runPlan } from '../../src/core/run/runner.ts';
 import { counting } from './counting-store.ts';
 import { insertSuite } from '../../suites/insert.ts';

@@ -14,8 +14,10 @@ import {
   type LaunchOrder,
 } from '../../src/core/run/launch.ts';
 import { defaultLaunches, launchShare } from '../../src/core/plan/launch-budget.ts';
-import { DEFAULT_PLAN, PlanError, type Plan } from '../../src/core/plan/plan.ts';
-import { validateResults, type CaseResult } from '../../src/core/results/results.ts';
+import { PlanError, type Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
+import type { CaseResult } from '../../src/core/results/results.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
 import { runPlan, type RunEvent } from '../../src/core/run/runner.ts';
 import { defineCase, type BenchCase, type Suite } from '../../src/core/store/suite.ts';
 import { runnerResultsDoc } from './runner-doc.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
-import { DEFAULT_PLAN } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { runPlan } from '../../src/core/run/runner.ts';
 import type { ParamValue } from '../../src/core/base/identity.ts';
 import { resolveSuiteParams, type ParamSpec } from '../../src/core/store/suite.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { abDecision, abRows } from '../../src/core/verdicts/ab.ts';
-import { parseResults } from '../../src/core/results/results.ts';
+import { parseResults } from '../../src/core/results/recompute.ts';
 import { md, summaryMarkdown } from '../../src/export/summary-markdown.ts';
 import { sampleResults } from '../sample-results.ts';
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import type { StoreHandle } from '../../src/core/store/adapter.ts';
 import type { CaseIdentity } from '../../src/core/base/identity.ts';
-import { validateResults } from '../../src/core/results/results.ts';
-import { DEFAULT_PLAN } from '../../src/core/plan/plan.ts';
+import { validateResults } from '../../src/core/results/recompute.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { resolveSuiteParams } from '../../src/core/store/suite.ts';
 import { fixtureShape, makeDocs } from '../../fixtures/index.ts';
 import {

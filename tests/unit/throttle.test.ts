@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../src/core/store/adapter.ts';
-import { DEFAULT_PLAN, type Plan } from '../../src/core/plan/plan.ts';
+import type { Plan } from '../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { throttledAdapters } from '../../src/core/store/throttle.ts';
 
 const plan = (cpuThrottle?: number): Plan => ({

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  parsePlan,
-  PlanError,
-  planFieldsFromQuery,
-  planToQuery,
-} from '../../src/core/plan/plan.ts';
+import { PlanError } from '../../src/core/plan/plan.ts';
+import { parsePlan } from '../../src/core/plan/fields.ts';
+import { planFieldsFromQuery, planToQuery } from '../../src/core/plan/url.ts';
 import {
   compareVersions,
   packagesFor,

@@ -32,7 +32,7 @@ async function withFind(imports: Promise<unknown[]>): Promise<PouchConstructor> 
 /**
  * PouchDB on its `idb` adapter (one IndexedDB database with by-sequence and doc stores), from
  * the modules `load` gives: the current packages, an older major installed under an npm alias, or
- * a variant's build (core/variant.ts), so versions run side by side in one sweep.
+ * a variant's build (core/plan/variant.ts), so versions run side by side in one sweep.
  */
 function pouchIdb(
   id: string,

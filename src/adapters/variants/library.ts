@@ -1,6 +1,6 @@
 /**
  * A store's library, loaded once: the installed package, imported with its adapter, or a
- * variant's build of it (core/variant.ts), imported when the page first asks whether the store is
+ * variant's build of it (core/plan/variant.ts), imported when the page first asks whether the store is
  * supported, so the import stays out of every timed sample. A failed load is tried again.
  */
 export class Library<T> {

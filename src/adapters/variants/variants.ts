@@ -12,7 +12,7 @@ export function wrapsOf(adapters: readonly StoreAdapter[]): Record<string, Wraps
 }
 
 /**
- * The adapter of a variant id (core/variant.ts) over the registered ones: an instrument over its
+ * The adapter of a variant id (core/plan/variant.ts) over the registered ones: an instrument over its
  * store, or the store on the build this page was built with. Throws RangeError saying why not.
  */
 export function variantAdapter(id: string, registered: readonly StoreAdapter[]): StoreAdapter {

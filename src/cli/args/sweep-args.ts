@@ -13,6 +13,13 @@ import {
   THRESHOLD_RANGE,
 } from '../../core/verdicts/compare.ts';
 import {
+  MAX_CPU_THROTTLE,
+  passesOf,
+  PlanError,
+  type Plan,
+  type PlanVocabulary,
+} from '../../core/plan/plan.ts';
+import {
   AB_THRESHOLD_RANGE,
   DEFAULT_AB_THRESHOLD_PCT,
   DEFAULT_AUTO,
@@ -20,16 +27,10 @@ import {
   DEFAULT_PLAN,
   DEFAULT_PLAN_SIZES,
   DEFAULT_SUITES,
-  MAX_CPU_THROTTLE,
-  parsePlan,
-  passesOf,
-  PlanError,
   PLAN_LIMITS,
-  planQueryProblem,
-  type Plan,
-  type PlanFields,
-  type PlanVocabulary,
-} from '../../core/plan/plan.ts';
+} from '../../core/plan/defaults.ts';
+import { parsePlan, type PlanFields } from '../../core/plan/fields.ts';
+import { planQueryProblem } from '../../core/plan/url.ts';
 import { formatDuration } from '../../core/base/format.ts';
 import { MAX_SHARDS } from '../../core/plan/shard.ts';
 import { quoted } from '../../core/base/shown.ts';
@@ -239,7 +240,7 @@ function helpArgs(vocab: PlanVocabulary): SweepArgs {
   };
 }
 
-/** The plan the flags give: their text through core/plan.ts, each mistake named by the flag the user gave. */
+/** The plan the flags give: their text through core/plan/fields.ts, each mistake named by the flag the user gave. */
 function planOf(flags: ScannedFlags, vocab: PlanVocabulary): Plan {
   const get = (name: string) => flagText(flags, name);
   const fields: PlanFields = {};
@@ -345,7 +346,7 @@ const AB_BUDGET_MS = 4 * 60_000;
 
 /**
  * An A/B plan as the sweep runs it: every pass a launch of its own, as many passes as the budget
- * gives launches (core/ab-plan.ts). Refused when that can never reach a verdict.
+ * gives launches (core/plan/ab-plan.ts). Refused when that can never reach a verdict.
  */
 function abPlan(plan: Plan, get: (name: string) => string | undefined, manual: boolean): Plan {
   if (manual)

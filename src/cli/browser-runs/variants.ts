@@ -1,5 +1,5 @@
 /**
- * Phase 2 of a sweep: the variants the plan names (core/variant.ts). An npm version is installed
+ * Phase 2 of a sweep: the variants the plan names (core/plan/variant.ts). An npm version is installed
  * into the cache once (or found there), a local folder is checked, a git ref of a config
  * adapter's repository is checked out in a temporary worktree, and each says what identifies its
  * build; instruments (`@+N%`) need nothing. A missing version, an unreachable registry, a folder

@@ -1,5 +1,5 @@
 /**
- * Where a variant's packages come from (core/variant.ts): an npm version, installed once into a
+ * Where a variant's packages come from (core/plan/variant.ts): an npm version, installed once into a
  * cache outside the project (`${XDG_CACHE_HOME:-~/.cache}/storebench/variants/`), or a local
  * folder, checked and read as it is. Each source says what identifies its build: the integrity
  * hash npm recorded, or the folder's git commit. The page is then built with these folders beside

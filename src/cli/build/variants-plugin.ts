@@ -1,5 +1,5 @@
 /**
- * The Vite plugin that builds a sweep's variants (core/variant.ts) into the page beside the
+ * The Vite plugin that builds a sweep's variants (core/plan/variant.ts) into the page beside the
  * installed packages: src/adapters/variants/variant-builds.ts, empty as written, becomes the list of the
  * variants, each loading its packages by absolute path from the cache or the local folder
  * (variant-sources.ts), which Vite bundles like any dependency, outside the project root or not.

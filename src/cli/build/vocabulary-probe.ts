@@ -2,7 +2,7 @@
  * Run as a child process by vocabulary.ts (beside it). With no arguments: loads the registries and prints
  * their ids as JSON, and the packages each adapter wraps. With `--modules JSON`, a list of the
  * config's adapter modules: imports each and prints, per module, the exports that are adapters
- * (core/adapter-shape.ts) with their ids and what they wrap, or why it has none. With `--check`
+ * (core/store/adapter-shape.ts) with their ids and what they wrap, or why it has none. With `--check`
  * and a plan's JSON on stdin: prints `{"error": …, "rows": N, "groups": N, "allGroups": N,
  * "driven": [...]}`: the reason the plan's cases and parameters cannot run (runner.ts
  * planGroups), or null; the rows and case groups it runs in its shard, the groups of the whole

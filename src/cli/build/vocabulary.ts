@@ -120,7 +120,7 @@ interface ModuleReport {
   problem: string | null;
 }
 
-/** The packages each adapter wraps, as the probe printed them (core/variant.ts Wraps). */
+/** The packages each adapter wraps, as the probe printed them (core/plan/variant.ts Wraps). */
 function wrapsOf(v: unknown): Record<string, Wraps> {
   const names = (x: unknown): x is string[] =>
     Array.isArray(x) && x.every((n) => typeof n === 'string');

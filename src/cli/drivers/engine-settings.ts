@@ -7,7 +7,7 @@
  * not repeated here.
  */
 import { DEFAULT_CURES, parseCures, type Cure } from '../../core/plan/cures.ts';
-import { planFieldsFromQuery } from '../../core/plan/plan.ts';
+import { planFieldsFromQuery } from '../../core/plan/url.ts';
 
 export interface EngineSettings {
   /** Added to the Chromium command line. */

@@ -15,7 +15,7 @@ import {
 } from 'playwright-core';
 import { errorMessage, withTimeout } from '../../core/base/errors.ts';
 import { PAGE_QUERY } from '../../core/run/collector.ts';
-import { planFieldsFromQuery } from '../../core/plan/plan.ts';
+import { planFieldsFromQuery } from '../../core/plan/url.ts';
 import { redactUrl, type PlaywrightLaunch } from './discovery.ts';
 import type { RunEnd } from '../server/session.ts';
 import { makeTempFolder } from '../files/temp.ts';

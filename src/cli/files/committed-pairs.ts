@@ -1,5 +1,5 @@
 /**
- * The between-run scatter of identical code (core/between-runs.ts), measured from the committed
+ * The between-run scatter of identical code (core/stats/between-runs.ts), measured from the committed
  * A/A pairs: back-to-back default sweeps of one commit, which results/README.md lists. Shared by
  * `npm run between-runs`, which writes the table, and the unit test that holds the table to it.
  */

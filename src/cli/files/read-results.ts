@@ -1,7 +1,7 @@
 /**
  * Reading results files from disk for `compare`, `merge` and `export`: one wording for every way
  * a path can fail, the size cap checked before a byte is read, and every document validated
- * (results.ts), so all three commands refuse the same files with the same message and exit 2.
+ * (core/results/recompute.ts), so all three commands refuse the same files with the same message and exit 2.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { parseResultsInput } from '../../core/results/input.ts';

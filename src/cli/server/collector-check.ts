@@ -8,7 +8,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { CollectorMessage } from '../../core/run/collector.ts';
 import { checkCarry, LaunchError } from '../../core/run/launch.ts';
 import { textFault } from '../../core/schema/bounds.ts';
-import { CASE_STATUSES, ResultsError, validateResults } from '../../core/results/results.ts';
+import { CASE_STATUSES, ResultsError } from '../../core/results/results.ts';
+import { validateResults } from '../../core/results/recompute.ts';
 
 export type CheckOutcome =
   | { ok: true; message: CollectorMessage }

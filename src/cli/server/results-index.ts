@@ -73,7 +73,7 @@ export function resultsFolder(dir: string): Plugin {
         (req: IncomingMessage, res: ServerResponse, next: () => void) => {
           if (req.method !== 'GET' && req.method !== 'HEAD') return next();
           const name = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1));
-          // The page imports the schema as a module (core/results.ts): Vite serves it, not this listing.
+          // The page imports the schema as a module (core/results/results.ts): Vite serves it, not this listing.
           if (name === RESULTS_SCHEMA_NAME) return next();
           let body: string;
           if (name === RESULTS_INDEX_NAME)

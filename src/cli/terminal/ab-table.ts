@@ -1,6 +1,6 @@
 /**
  * An A/B run in the terminal: per browser and case, B/A with its 95% interval over launches and
- * its verdict, the rows that fail the run marked; then the one-line verdict (core/ab.ts).
+ * its verdict, the rows that fail the run marked; then the one-line verdict (core/verdicts/ab.ts).
  */
 import type { AbDecision, AbRow } from '../../core/verdicts/ab.ts';
 import { renderTable, type Align } from './table.ts';

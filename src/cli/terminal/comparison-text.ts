@@ -3,12 +3,11 @@
  * first, its legend and notes. Shared by `compare` and the sweep's --baseline report.
  */
 import {
-  formatRunToRun,
   listedByUrgency,
-  signedPct,
   type CaseComparison,
   type Comparison,
 } from '../../core/verdicts/compare.ts';
+import { formatRunToRun, signedPct } from '../../core/verdicts/compare-text.ts';
 import { formatMs } from '../../core/base/format.ts';
 import { renderTable, type Align } from './table.ts';
 import { printableField } from './escape.ts';

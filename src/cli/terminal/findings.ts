@@ -1,6 +1,6 @@
 /**
  * The sweep's "What this run found", printed before its table of medians: the default plan's
- * findings (core/default-findings.ts) recomputed from the results, under their headings, one
+ * findings (core/verdicts/default-findings.ts) recomputed from the results, under their headings, one
  * line per browser and store; the findings made per case one line per case; stores a finding is
  * missing on folded by reason. Pure: documents in, lines out. Names from a file are escaped.
  */

@@ -3,7 +3,7 @@
  * every change point in a table, the points of each series that changed, and the verdict line.
  * Pure: a report in, text out.
  */
-import { signedPct } from '../../core/verdicts/compare.ts';
+import { signedPct } from '../../core/verdicts/compare-text.ts';
 import type { HistoryReport, SeriesHistory } from '../../core/history/history.ts';
 import type { HistoryRun, RowKey } from '../../core/history/series.ts';
 import type { HistoryChange } from '../../core/history/verdicts.ts';

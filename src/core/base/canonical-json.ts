@@ -1,7 +1,7 @@
 /**
  * JSON with every object's keys in sorted order, so two values that differ only in the order of
  * their keys read the same: a plan's fields, a row's parameters. Recursion follows the value's
- * nesting, which every reader bounds (results-bounds.ts) before it gets here.
+ * nesting, which every reader bounds (schema/bounds.ts) before it gets here.
  */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -1,4 +1,9 @@
 /**
+ * The base room (src/core/base/): what every other room uses and none owns: numbers and
+ * percentages as text, a value as a message quotes it, errors and time limits, the step watchdog's
+ * shared clock, the timer, canonical JSON, the build's version and what names a case (identity).
+ * It imports nothing of src/core; every room may import it.
+ *
  * Numbers as text, the one definition the page and the CLI share: milliseconds, bytes, rates and
  * the three shapes a duration takes. Locale-free, so the page, a terminal and a file a reader
  * pastes them into all show the same text.
@@ -68,7 +73,7 @@ export function formatClock(ms: number): string {
 
 /**
  * A duration as --budget and the page's budget field are written: the shortest text
- * parseDuration (plan.ts) reads back, `4m`, `1m30s`, `250ms`.
+ * parseDuration (plan/fields.ts) reads back, `4m`, `1m30s`, `250ms`.
  */
 export function formatDuration(ms: number): string {
   if (ms % MS_PER_SECOND !== 0) return `${ms}ms`;

@@ -1,4 +1,8 @@
 /**
+ * The history room (src/core/history/): results over time: series of rows across documents, their
+ * change points and verdicts. It imports base, stats, verdicts and results, nothing above: the run
+ * never needs it.
+ *
  * `history` from results documents to a report: the series (series.ts), each one's change points
  * (detect.ts) and their verdicts (verdicts.ts), and the exit code. Pure, for the CLI and the page.
  */

@@ -7,7 +7,8 @@
 import { defaultLaunches, MIN_LAUNCH_MS } from './launch-budget.ts';
 import { PAIRED_MIN_PASSES } from '../stats/paired.ts';
 import { formatDuration } from '../base/format.ts';
-import { DEFAULT_AUTO, passesOf, PLAN_LIMITS, type Plan } from './plan.ts';
+import { passesOf, type Plan } from './plan.ts';
+import { DEFAULT_AUTO, PLAN_LIMITS } from './defaults.ts';
 import { tQuantile95 } from '../stats/stats.ts';
 
 /**

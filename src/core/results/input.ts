@@ -1,18 +1,12 @@
 /**
  * Reading results from outside: a file holds either one results document or a JSON array of
- * them (what `npm run merge` writes). Every document goes through `validateResults`, so a
+ * them (what `npm run merge` writes). Every document goes through `validateResults` (recompute.ts), so a
  * message names the file, the document and the JSON path. Also the listing of the results/
  * folder that the page reads at start. No DOM, no Node APIs.
  */
 import { valueFault } from '../schema/bounds.ts';
-import {
-  checkedResults,
-  ResultsError,
-  parseResultsJson,
-  validateResults,
-  validateResultsInSteps,
-  type ResultsFile,
-} from './results.ts';
+import { checkedResults, ResultsError, parseResultsJson, type ResultsFile } from './results.ts';
+import { validateResults, validateResultsInSteps } from './recompute.ts';
 
 /** Parse a results file: one document, or an array of documents. `source` names it in messages. */
 export function parseResultsInput(text: string, source: string): ResultsFile[] {
@@ -25,7 +19,7 @@ export function validateResultsInput(data: unknown, source: string): ResultsFile
   return data.map((doc, i) => validateResults(doc, `${source} [document ${i}]`));
 }
 
-/** validateResultsInput for a page, with `pause` between its steps (results.ts validateResultsInSteps). */
+/** validateResultsInput for a page, with `pause` between its steps (recompute.ts validateResultsInSteps). */
 export async function validateResultsInputInSteps(
   data: unknown,
   source: string,

@@ -1,9 +1,14 @@
 /**
- * Results schema v1: one JSON document per browser run. Its one definition is
- * results-schema.ts, from which come the types below and results/schema.json;
- * every reader (page, CLI, tests) checks a document against that published file here, then
- * against the rules a schema cannot state, and refuses bad input with a message that says what
- * is wrong and where (a JSON path).
+ * The results room (src/core/results/): results documents: reading and checking one, recomputing
+ * what readers derive from its samples, building one from a run, merging several, and the inputs a
+ * reader accepts. It imports the rooms below it (base to verdicts), nothing above.
+ *
+ * Reading a results file: its types (defined in schema/results-schema.ts, which also gives the
+ * published results/schema.json), its JSON within the caps, and its check against that published
+ * file and then the rules a schema cannot state. Bad input is refused with a message that says what
+ * is wrong and where (a JSON path). Reading computes nothing: what readers derive from the samples
+ * (statistics, the A/B summary, the findings) is recompute.ts's, so the file's types and check
+ * depend on no verdict.
  */
 import PUBLISHED from '../../../results/schema.json' with { type: 'json' };
 import { canonicalJson } from '../base/canonical-json.ts';
@@ -11,9 +16,6 @@ import { textFault, valueFault } from '../schema/bounds.ts';
 import { findFault, type Fault, type SchemaNode, type Says } from '../schema/check.ts';
 import type { ResultsFile } from '../schema/results-schema.ts';
 import { RESULTS_SCHEMA } from '../schema/vocabulary.ts';
-import { abSummary } from '../verdicts/ab.ts';
-import { runFindings } from '../verdicts/default-findings.ts';
-import { derivedFromSamples } from '../stats/stats.ts';
 
 export type {
   BrowserInfo,
@@ -41,7 +43,7 @@ export class ResultsError extends Error {
 }
 
 /**
- * The JSON of a results file, refused over the size cap, over a cap of results-bounds.ts (checked on
+ * The JSON of a results file, refused over the size cap, over a cap of schema/bounds.ts (checked on
  * the text, before JSON.parse builds a value of it), or when it is not JSON. `source` names the file in messages.
  */
 export function parseResultsJson(text: string, source: string): unknown {
@@ -57,11 +59,6 @@ export function parseResultsJson(text: string, source: string): unknown {
   } catch (e) {
     throw new ResultsError(`${source}: not JSON ${jsonWhere(e, text)}`);
   }
-}
-
-/** Parse and validate results JSON text. `source` names the file in messages. */
-export function parseResults(text: string, source = 'results'): ResultsFile {
-  return validateResults(parseResultsJson(text, source), source);
 }
 
 /** What readers recompute from an ok row's samples and so never read from a file. */
@@ -127,53 +124,10 @@ const SAYS_AT: Record<string, (got: string) => string> = {
 };
 
 /**
- * Check that `data` is a schema v1 results document; return it typed, or throw ResultsError.
- * The document returned is a copy whose ok rows carry `stats`, `precision`, `noise` and `outliers`
- * recomputed from their samples: a reader never trusts a summary the samples may contradict.
- * `data` itself is left as it was.
- */
-export function validateResults(data: unknown, source = 'results'): ResultsFile {
-  const doc = checkedResults(data, source);
-  return readDocument(doc, doc.cases.map(derivedRow));
-}
-
-/** The document as read: its rows' statistics, B against A and what the run found all come from the samples, whatever the file says of them (core/findings.ts). */
-function readDocument(doc: ResultsFile, cases: ResultsFile['cases']): ResultsFile {
-  const { ab: _claimed, findings: _found, ...rest } = { ...doc, cases };
-  const ab = abSummary(rest);
-  return { ...(ab ? { ...rest, ab } : rest), findings: runFindings([rest]) };
-}
-
-/** Samples whose statistics a page derives before it lets the browser draw and answer again: about a fifth of a second's work. */
-const SAMPLES_PER_STEP = 250_000;
-
-/**
- * validateResults for a page: `pause` (the next task) between rows once SAMPLES_PER_STEP samples
- * have been summarised, so a file at the caps of results-bounds.ts does not freeze the tab.
- */
-export async function validateResultsInSteps(
-  data: unknown,
-  source: string,
-  pause: () => Promise<void>,
-): Promise<ResultsFile> {
-  const doc = checkedResults(data, source);
-  const cases: ResultsFile['cases'] = [];
-  let done = 0;
-  for (const row of doc.cases) {
-    cases.push(derivedRow(row));
-    done += row.samples.length + 1;
-    if (done >= SAMPLES_PER_STEP) {
-      done = 0;
-      await pause();
-    }
-  }
-  return readDocument(doc, cases);
-}
-
-/**
  * The document, checked: within the caps (before any work in proportion to its size), against the
- * schema, then the rules it cannot state; nothing recomputed. For a listing that only names what a
- * file holds (results/index.json): recomputing every file's statistics and findings takes seconds.
+ * schema, then the rules it cannot state; nothing recomputed (recompute.ts does that). For a
+ * listing that only names what a file holds (results/index.json): recomputing every file's
+ * statistics and findings takes seconds.
  */
 export function checkedResults(data: unknown, source: string): ResultsFile {
   const over = valueFault(data);
@@ -182,10 +136,6 @@ export function checkedResults(data: unknown, source: string): ResultsFile {
   if (fault) throw new ResultsError(`${source}: ${fault.path}: ${fault.what}`);
   return data as ResultsFile;
 }
-
-/** A row with what readers derive from its samples (ok rows only), recomputed. */
-const derivedRow = (row: ResultsFile['cases'][number]): ResultsFile['cases'][number] =>
-  row.status === 'ok' ? { ...row, ...derivedFromSamples(row.samples, row.samplesPerPass) } : row;
 
 /** The rules a schema cannot state, on a document the schema accepted: the first one broken. */
 function breaksARule(doc: ResultsFile): Fault | null {

@@ -3,7 +3,7 @@
  * these messages itself, so every driver stays thin: it only opens a URL and waits.
  *
  * The page learns where to send them from its URL: `?collector=<origin-relative or absolute
- * URL>&token=<run token>&browser=<label>&autorun=1` plus the plan fields (src/core/plan/plan.ts).
+ * URL>&token=<run token>&browser=<label>&autorun=1` plus the plan fields (src/core/plan/url.ts).
  * Every message is POSTed as JSON to `<collector>` and carries the token; the collector refuses
  * messages without the token of the run it started.
  */

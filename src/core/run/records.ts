@@ -1,7 +1,12 @@
 /**
+ * The run room (src/core/run/, with sampling/ inside it): executing a plan: the runner
+ * (runner.ts), its groups and rows, timed samples, the sampling policy and budget (sampling/),
+ * launches, events and the page's collector protocol. The top room: it may import every room
+ * below, and none imports it.
+ *
  * The records a run's phases share, each owned by one part of it: what the run was given
  * (RunContext, fixed), which passes this launch takes (LaunchPasses, fixed), the rows open and
- * finished (RunRows, growing), and the progress counters (run-events.ts). A group while it runs
+ * finished (RunRows, growing), and the progress counters (events.ts). A group while it runs
  * is a Group.
  */
 import type { StoreAdapter } from '../store/adapter.ts';

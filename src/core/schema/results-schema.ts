@@ -1,7 +1,12 @@
 /**
+ * The schema room (src/core/schema/): what a results file is: this definition, the words it is
+ * written in (vocabulary.ts), its caps (bounds.ts) and the checker that holds a value to the
+ * published schema (check.ts). It imports base, stats and plan, nothing above: the file's shape
+ * depends on no store, verdict or reader.
+ *
  * Results schema v1, defined once, in TypeBox: its types are JSON Schema objects, so these values
  * give the TypeScript types (Static) and the published results/schema.json
- * (`npm run schema`), which every reader checks files against (results.ts). Each field's meaning
+ * (`npm run schema`), which every reader checks files against (results/results.ts). Each field's meaning
  * is its `description`. Only types leave this module for the page and the CLI: TypeBox is a
  * build-time tool here, since loading its 250 modules would add half a second to every command.
  */
@@ -11,8 +16,8 @@ import type { Static, TLiteral, TObject, TSchema } from '@sinclair/typebox';
 import type { AutoSampling, Plan } from '../plan/plan.ts';
 import { STUDY_TAG } from '../plan/plan.ts';
 import type { CaseIdentity as Identity, ParamValue } from '../base/identity.ts';
+import { AB_VERDICT_WORDS } from '../stats/paired.ts';
 import {
-  AB_VERDICT_WORDS,
   CASE_STATUSES,
   DB_MODES,
   RESULTS_SCHEMA,

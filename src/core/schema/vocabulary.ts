@@ -32,7 +32,7 @@ export type StopReason = (typeof STOPS)[number];
 export const STOP_REASONS: readonly StopReason[] = STOPS;
 
 /**
- * A finding's verdict in one browser and store (core/findings.ts says how each is reached): a
+ * A finding's verdict in one browser and store (core/verdicts/findings.ts says how each is reached): a
  * claim `holds`, is `reversed`, `differs` from its value or is `too close to call`; two stores
  * compared without a claim read `slower`, `faster` or `same`; `same` also for a claim whose
  * sides are within the margin; `undecided` has no interval or one that reaches across a bound;
@@ -52,6 +52,3 @@ const VERDICT_WORDS = [
 ] as const;
 export type Verdict = (typeof VERDICT_WORDS)[number];
 export const VERDICTS: readonly Verdict[] = VERDICT_WORDS;
-
-/** How a row of B against A reads against ±threshold (paired.ts). */
-export const AB_VERDICT_WORDS = ['slower', 'faster', 'same', 'unsure'] as const;

@@ -9,7 +9,6 @@
  * interval is over those replicates. Samples of one pass share that pass's state, so counting
  * them as independent would claim a precision the next run does not reproduce.
  */
-import { AB_VERDICT_WORDS } from '../schema/vocabulary.ts';
 import { repeatedInterval, repeatedPValue } from './sequential.ts';
 import { median } from './stats.ts';
 
@@ -118,6 +117,9 @@ export function pairOf(
 export function pairPrecision(r: PairedRatio | null): number | null {
   return r === null ? null : Math.max(r.hi / r.ratio - 1, 1 - r.lo / r.ratio);
 }
+
+/** How a row of B against A reads against ±threshold (abVerdict); the results schema lists them. */
+export const AB_VERDICT_WORDS = ['slower', 'faster', 'same', 'unsure'] as const;
 
 /**
  * - `slower`: the whole interval is above 1 + threshold: B is slower by more than the threshold;

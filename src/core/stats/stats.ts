@@ -1,4 +1,9 @@
 /**
+ * The stats room (src/core/stats/): the numbers of samples: summaries, outliers, intervals of a
+ * median and of ratios, distributions, sequential looks, paired B/A ratios and the between-runs
+ * spread. Pure arithmetic: it imports base (and the seeded random numbers of fixtures/), nothing
+ * above.
+ *
  * Summary statistics of raw samples. Pure: no DOM, IndexedDB, Node or timer imports.
  * The raw samples are always kept next to these; summaries never replace them.
  */

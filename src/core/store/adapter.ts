@@ -1,3 +1,9 @@
+/**
+ * The store room (src/core/store/): what a store adapter and a suite are, the capabilities a store
+ * declares, queries, throttling and the contract every adapter passes. It imports base and plan
+ * (and the documents of fixtures/), nothing above: adapters and suites build on it without knowing
+ * of results.
+ */
 import type { Doc } from '../../../fixtures/doc.ts';
 import type { Capability } from './capabilities.ts';
 import type { VariantBuild, Wraps } from '../plan/variant.ts';
@@ -147,7 +153,7 @@ export interface StoreAdapter {
   describe?(): Record<string, string> | Promise<Record<string, string>>;
   /**
    * The npm packages the store is a build of, so it can run on another build of them beside this
-   * one: `ADAPTER@VERSION`, `ADAPTER@file:DIR` (core/variant.ts). Absent: it takes only `@+N%`.
+   * one: `ADAPTER@VERSION`, `ADAPTER@file:DIR` (core/plan/variant.ts). Absent: it takes only `@+N%`.
    */
   readonly wraps?: Wraps;
   /** With `wraps`: the same store on another build of its packages, whose modules `build.load` gives. */

@@ -96,7 +96,7 @@ export interface BenchCase<
   /**
    * `fresh` (default): every sample gets a new database, filled by `setup`. `shared`: the case
    * only reads, so `setup` fills one database per row and every sample runs on it; its body may
-   * also repeat inside one sample (sampling/calibrate.ts). A case whose first query after opening matters
+   * also repeat inside one sample (run/sampling/repeats.ts). A case whose first query after opening matters
    * stays `fresh` and says so in its id (`…-cold`).
    */
   readonly db?: DbMode;

@@ -17,7 +17,8 @@ import {
 } from '../stats/paired.ts';
 import { abBudgetFor, abPassesNeeded, AB_LAUNCH_RULE, passesToDecide } from '../plan/ab-plan.ts';
 import { formatDuration } from '../base/format.ts';
-import { plannedLooksOf, PLAN_LIMITS } from '../plan/plan.ts';
+import { plannedLooksOf } from '../plan/plan.ts';
+import { PLAN_LIMITS } from '../plan/defaults.ts';
 import type { CaseResult, ResultsFile } from '../schema/results-schema.ts';
 
 /** One case of an A/B run in one browser: B against A. */

@@ -6,9 +6,9 @@
  * shift the run's rows share against the baseline (stats.sharedShift, as `compare` takes it out),
  * lies wholly above +T (a regression) or wholly below it (not one). Pure: rows in, a decision out.
  */
-import { paramsDiffer } from './compare.ts';
+import { paramsDiffer } from './pool.ts';
 import type { CaseIdentity } from '../base/identity.ts';
-import type { ResultsFile } from '../results/results.ts';
+import type { ResultsFile } from '../schema/results-schema.ts';
 import {
   logRatio,
   median,

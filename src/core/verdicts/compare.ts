@@ -13,14 +13,17 @@
  * added to every row's interval. A row is decided against the threshold T like tachometer's
  * horizons: a regression only when the whole interval is beyond +T, inconclusive while the
  * interval still reaches past +T.
+ *
+ * Each side's rows are pooled first (pool.ts); the comparison's spread and shift read as text in
+ * compare-text.ts.
  */
 import { BETWEEN_RUNS, rowScatter, shiftScatter, type BetweenRuns } from '../stats/between-runs.ts';
 import { oneLine } from '../base/format.ts';
 import { percentOrProblem, type PercentRange } from '../base/percent.ts';
-import type { CaseResult, ResultsFile } from '../results/results.ts';
+import type { CaseResult, ResultsFile } from '../schema/results-schema.ts';
+import { paramsDiffer, pool, summaryOf, type Pooled } from './pool.ts';
 import {
   logRatio,
-  medianWithCi,
   netOf,
   ratioOfMedians,
   RUN_TO_RUN_MIN_ROWS,
@@ -29,7 +32,6 @@ import {
   widenRatio,
   type Interval,
   type LogRatio,
-  type MedianWithCi,
 } from '../stats/stats.ts';
 
 export const DEFAULT_THRESHOLD_PCT = 5;
@@ -183,87 +185,6 @@ export function parseThreshold(text: string): number {
   const pct = percentOrProblem('threshold:', text, THRESHOLD_RANGE, '5%');
   if (typeof pct === 'string') throw new RangeError(pct);
   return pct;
-}
-
-interface Pooled {
-  row: CaseResult;
-  /** The row's own samples while it comes from one file; a copy once a second file's are added. */
-  samples: readonly number[];
-  /** Samples per pass, file after file: each file's passes (one, without a record) count as passes of the pooled row. */
-  perPass: readonly number[];
-  files: number;
-  /** The CPU throttling rate the rows ran under (1: none); different rates are not compared. */
-  throttle: number;
-  /** One document held the row twice, with other parameters (a validated document holds no exact twin): not pooled, not compared. */
-  twice: boolean;
-  /** The median and its interval, from the pooled samples, taken once (summaryOf). */
-  summary?: MedianWithCi;
-}
-
-const keyOf = (browser: string, r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) =>
-  JSON.stringify([browser, r.suite, r.case, r.adapter, r.size]);
-
-/**
- * The parameters two rows both record, where they differ; empty when the rows measured the same
- * thing. Only shared names count: older files record their suite's whole parameter set, newer
- * ones only what the case uses, and a name only one side has is one the other's case never read.
- */
-export function paramsDiffer(
-  a: Readonly<Record<string, unknown>>,
-  b: Readonly<Record<string, unknown>>,
-): string[] {
-  return Object.keys(a).filter((k) => k in b && JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-}
-
-/** The rows of one side by key; a case run in several files pools its samples. */
-function pool(side: readonly ResultsFile[]): Map<string, Pooled> {
-  const out = new Map<string, Pooled>();
-  for (const file of side) {
-    const inThisFile = new Set<string>();
-    for (const row of file.cases) {
-      const key = keyOf(file.run.browser, row);
-      const seen = out.get(key);
-      if (!seen)
-        out.set(key, {
-          row,
-          samples: row.samples,
-          perPass: samplesPerPassOf(row),
-          files: 1,
-          throttle: file.run.plan.cpuThrottle ?? 1,
-          twice: false,
-        });
-      else if (inThisFile.has(key)) seen.twice = true;
-      else addRun(seen, row);
-      inThisFile.add(key);
-    }
-  }
-  return out;
-}
-
-/** Another file's run of a pooled row: its samples and passes after the others', in a loop (a spread of a million samples overflows the stack). */
-function addRun(seen: Pooled, row: CaseResult): void {
-  seen.files++;
-  // Pooling repeated runs counts their spread between runs as noise too: the honest choice.
-  if (row.status === 'ok' && seen.row.status === 'ok') {
-    seen.samples = appended(seen.samples, row.samples, seen.files === 2);
-    seen.perPass = appended(seen.perPass, samplesPerPassOf(row), seen.files === 2);
-  } else if (row.status !== 'ok') seen.row = row; // a failure anywhere is the row's status
-}
-
-/** `to` with `more` after it: `to` itself when it is already the pool's own copy. */
-function appended(to: readonly number[], more: readonly number[], copy: boolean): number[] {
-  const out = copy ? to.slice() : (to as number[]);
-  for (const x of more) out.push(x);
-  return out;
-}
-
-/** A row's samples per pass: its record, or one pass of all of them. */
-const samplesPerPassOf = (row: CaseResult): number[] => row.samplesPerPass ?? [row.samples.length];
-
-/** A pooled row's median and interval, taken once for its side and its ratio. */
-function summaryOf(p: Pooled): MedianWithCi {
-  p.summary ??= medianWithCi(p.samples, p.perPass);
-  return p.summary;
 }
 
 function sideOf(p: Pooled): Side {
@@ -477,42 +398,6 @@ export function compareResults(
     coverage: { okInBoth, compared, why },
   };
 }
-
-/**
- * The run-to-run spread and the shift as one paragraph, for the CLI and the page: what was added
- * to the intervals and taken out of the changes, per browser, and why. Null when no row was compared.
- */
-export function formatRunToRun(runToRun: readonly RunToRun[]): string | null {
-  if (runToRun.length === 0) return null;
-  const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
-  const parts = runToRun.map((r) =>
-    r.estimated
-      ? `${r.browser} ${r.pct.toFixed(1)}% (from ${rows(r.rows)})`
-      : `${r.browser} none (${rows(r.rows)}: too few to estimate it from, ${RUN_TO_RUN_MIN_ROWS} needed)`,
-  );
-  const shifts = runToRun.filter((r) => r.shift).map(shiftText);
-  return (
-    `Run-to-run spread added to every row's interval: ${parts.join(', ')}. ` +
-    "It is how far the browser's rows moved between the two sides beyond their shared shift and their own intervals (a standard deviation), " +
-    "which a run's intervals cannot see: a browser launch and the machine's state minutes apart move each row a little, its own way." +
-    (shifts.length > 0
-      ? ` Shift every row shares, the median row's change with its 95% interval: ${shifts.join(', ')}. ` +
-        'Each row is judged net of it: one run per side cannot tell a slower machine from a change every store shares, ' +
-        'so a shift is decided on its own, and one beyond the threshold leaves the gate undecided; to judge it, measure both sides in one run.'
-      : '')
-  );
-}
-
-/** A browser's shift as "chromium +16.2% [+14.0%, +18.5%]"; its browser alone when it has none. */
-export function shiftText(r: RunToRun): string {
-  return r.shift
-    ? `${r.browser} ${signedPct(r.shift.pct)} [${signedPct(r.shift.low)}, ${signedPct(r.shift.high)}]`
-    : r.browser;
-}
-
-/** A change in % with its sign: "+1.2%", "-3.4%", "±0.0%". */
-export const signedPct = (x: number) =>
-  `${x > 0 ? '+' : x < 0 ? '-' : '±'}${Math.abs(x).toFixed(1)}%`;
 
 /** Per browser: what differs between the sides' environments and could explain a change. */
 function environmentNotes(base: readonly ResultsFile[], next: readonly ResultsFile[]): string[] {

@@ -2,7 +2,7 @@
  * The default plan's findings: what a run of `npm run sweep` or the page's Run says in words.
  * Six pairs of cases, each checked on every store that ran them, and two kinds made from each
  * case's rows: its fastest store against the next fastest, and every store against raw
- * IndexedDB. Data for the one rule in findings.ts; results-document.ts writes what they find.
+ * IndexedDB. Data for the one rule in findings.ts; results/document.ts writes what they find.
  */
 import {
   browsersOf,
@@ -14,7 +14,7 @@ import {
   type CheckedFinding,
   type Finding,
 } from './findings.ts';
-import { DEFAULT_SUITES } from '../plan/plan.ts';
+import { DEFAULT_SUITES } from '../plan/defaults.ts';
 import type { CaseResult, FindingLine, ResultsFile } from '../schema/results-schema.ts';
 
 /** The store every other is set against: IndexedDB with no library on top. */

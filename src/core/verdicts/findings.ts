@@ -1,4 +1,9 @@
 /**
+ * The verdicts room (src/core/verdicts/): results in, decisions out: findings, comparisons and
+ * their pooling, baselines, A/B, precision, row ratios and the gate. It imports base, stats, plan
+ * and schema (a document's types), nothing above: it never reads a file, and reading one never
+ * needs it.
+ *
  * Findings: one rule for every claim storebench checks against results, the default plan's
  * (default-findings.ts) and the published studies' (src/studies/) alike. A finding is the ratio
  * of two rows, median(slower) / median(faster) per operation, with the 95% interval of that ratio

@@ -3,7 +3,8 @@
  * many rows were compared and why the others were not. Shared by `npm run compare`, the sweep's
  * --baseline summary and the page's compare view, so all three say the same.
  */
-import { shiftText, signedPct, type Comparison, type Verdict } from './compare.ts';
+import type { Comparison, Verdict } from './compare.ts';
+import { shiftText, signedPct } from './compare-text.ts';
 
 /** What an inconclusive row between two runs needs: the one sentence every caller of the gate ends on. */
 const BETWEEN_RUNS_NOTE =

@@ -3,7 +3,7 @@
  * median row's precision, the share of ok rows within the target and within ±5%, and how much of
  * the width the passes' own differences make, which a longer budget does not narrow.
  */
-import type { CaseResult } from '../results/results.ts';
+import type { CaseResult } from '../schema/results-schema.ts';
 import {
   medianPrecision,
   median,

@@ -51,7 +51,7 @@ export function adapterColour(id: string): string {
   return KNOWN.get(id) ?? (FALLBACK[hash(id) % FALLBACK.length] as string);
 }
 
-/** An instrument (`idb@+10%`, core/variant.ts) says so wherever its colour is explained: it is a store made slower on purpose. */
+/** An instrument (`idb@+10%`, core/plan/variant.ts) says so wherever its colour is explained: it is a store made slower on purpose. */
 export function adapterLegend(id: string): string {
   return /@\+[\d.]+%$/.test(id) ? `${id} (instrument, not a store)` : id;
 }

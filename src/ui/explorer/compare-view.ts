@@ -7,16 +7,15 @@
 import {
   COMPARED_VERDICTS,
   compareResults,
-  formatRunToRun,
   listedByUrgency,
   UNLISTED_VERDICTS,
   DEFAULT_THRESHOLD_PCT,
   parseThreshold,
-  signedPct,
   type CaseComparison,
   type Comparison,
   type Verdict,
 } from '../../core/verdicts/compare.ts';
+import { formatRunToRun, signedPct } from '../../core/verdicts/compare-text.ts';
 import { errorMessage } from '../../core/base/errors.ts';
 import { asList } from '../../export/csv.ts';
 import { gate } from '../../core/verdicts/gate.ts';

@@ -1,6 +1,6 @@
 /**
  * The explorer's state in the page URL, so a link reopens the same files, filters, sort and
- * charts. Its keys live beside the plan's (src/core/plan/plan.ts) and never share a name with them;
+ * charts. Its keys live beside the plan's (src/core/plan/url.ts) and never share a name with them;
  * each side rewrites only its own keys. Pure: the page passes `location.search` in.
  */
 import { HISTORY_BY, type HistoryBy } from '../../core/history/series.ts';

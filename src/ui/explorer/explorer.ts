@@ -38,6 +38,7 @@ import { HistoryView } from './history-view.ts';
 import { newestPerBrowser } from '../model/site-default.ts';
 import { IS_SITE } from '../site.ts';
 import { StudyReportsView } from './study-reports.ts';
+import { FoldedCharts } from './folded-charts.ts';
 
 export class Explorer {
   readonly element: HTMLElement;
@@ -57,6 +58,9 @@ export class Explorer {
     chart ? [chart()] : [],
   );
   private readonly throttle = new ThrottleChart();
+  /** The grid of drawn charts, and the line the empty ones fold under. */
+  private readonly figureGrid = h('div', { className: 'explorer-figures' });
+  private readonly folded = new FoldedCharts('folded-charts');
   private readonly ratio = new RatioTable();
   private readonly trends = new HistoryView({
     onChoice: (trend) => {
@@ -77,6 +81,12 @@ export class Explorer {
   private readonly choices: HTMLElement;
   private readonly body: HTMLElement;
   private readonly linkNote = h('span', { className: 'muted link-note' });
+  /** Said instead of the findings while they are this page's run's alone, shown above under Results. */
+  private readonly sameFindings = h(
+    'p',
+    { className: 'muted same-findings', attrs: { 'data-testid': 'same-findings', hidden: '' } },
+    "What these results found: this page's run alone, whose findings are above under Results.",
+  );
   private comparison: Comparison = { columns: [], rows: [] };
   /** The files the URL asked for, until start() has fetched them. */
   private readonly requested: string[];
@@ -127,6 +137,7 @@ export class Explorer {
         this.exports.element,
         h('div', { className: 'explorer-link' }, copyLink, this.linkNote),
       ),
+      this.sameFindings,
       this.findings.element,
       this.studies.element,
       this.ab.element,
@@ -154,11 +165,15 @@ export class Explorer {
     this.update();
   }
 
-  /** Every chart of the explorer, in a grid. */
+  /** Every chart of the explorer, in a grid, and under it the line the empty ones fold under. */
   private figuresElement(): HTMLElement {
-    return h(
-      'div',
-      { className: 'explorer-figures' },
+    this.folded.unfold(this.figureElements(), this.figureGrid);
+    return h('div', { className: 'explorer-charts' }, this.figureGrid, this.folded.element);
+  }
+
+  /** Every chart's figure, in the order the grid shows them. */
+  private figureElements(): HTMLElement[] {
+    return [
       this.bars.figure.element,
       this.boxplot.figure.element,
       this.scaling.figure.element,
@@ -166,7 +181,7 @@ export class Explorer {
       this.growth.figure.element,
       ...this.driven.map((c) => c.figure.element),
       this.throttle.figure.element,
-    );
+    ];
   }
 
   /** The button that copies the link to this view, saying what the link leaves out. */
@@ -316,6 +331,10 @@ export class Explorer {
     this.renderTrends(choice);
     const shown = filteredDocs(this.files, this.state.filters);
     this.findings.render(shown);
+    const onlyThisRun = this.files.length > 0 && this.files.every((f) => f.origin === 'run');
+    const hasFindings = !this.findings.element.hidden;
+    this.findings.element.hidden = !hasFindings || onlyThisRun;
+    this.sameFindings.hidden = !(hasFindings && onlyThisRun);
     this.studies.render(shown);
     this.ab.render(this.files.map((f) => f.results));
     this.onUrlChange(writeExplorerState(location.search, this.state));
@@ -342,6 +361,8 @@ export class Explorer {
 
   private renderCharts(choice = effectiveChoice(this.comparison, this.state.chart)): void {
     if (this.files.length === 0) return;
+    const figures = this.figureElements();
+    this.folded.unfold(figures, this.figureGrid);
     const log = this.state.chart.log ?? wantsLog(this.comparison, choice.caseId, choice.size);
     this.bars.render(this.comparison, choice.caseId, choice.size, log);
     this.boxplot.render(this.comparison, choice.caseId, choice.size, log);
@@ -362,6 +383,7 @@ export class Explorer {
     for (const chart of this.driven)
       chart.render(this.comparison, { case: this.state.chart.case, browser: choice.browser, log });
     this.throttle.render(this.comparison, choice.caseId, choice.size, choice.browser);
+    this.folded.fold(figures, this.figureGrid);
   }
 
   private renderChoices(choice: EffectiveChoice): void {

@@ -4,11 +4,12 @@
  * point's file. It reads the explorer's files, and all of results/ when asked (the published
  * site asks at start).
  */
-import { signedPct } from '../../core/verdicts/compare.ts';
+import { signedPct } from '../../core/verdicts/compare-text.ts';
 import type { HistoryReport, SeriesHistory } from '../../core/history/history.ts';
 import type { HistoryBy, HistoryPoint } from '../../core/history/series.ts';
 import { HistoryChart } from '../charts/chart-history.ts';
 import { h } from '../dom.ts';
+import { FoldedCharts } from './folded-charts.ts';
 import { formatMs } from '../../core/base/format.ts';
 import type { LoadedFile } from '../model/explorer-model.ts';
 import {
@@ -43,6 +44,9 @@ const VERDICT_TEXT: Record<string, string> = {
 export class HistoryView {
   readonly element: HTMLElement;
   private readonly chart = new HistoryChart((i) => this.pick(i));
+  /** The chart's place while it draws, and the line it folds under while it has nothing to draw. */
+  private readonly chartBox = h('div', { className: 'trend-chart' }, this.chart.figure.element);
+  private readonly folded = new FoldedCharts('folded-trend');
   private readonly controls: HTMLElement;
   private readonly changes: HTMLElement;
   private readonly detail: HTMLElement;
@@ -83,7 +87,8 @@ export class HistoryView {
         this.readAll,
       ),
       this.controls,
-      this.chart.figure.element,
+      this.chartBox,
+      this.folded.element,
       this.changes,
       this.detail,
     );
@@ -113,6 +118,7 @@ export class HistoryView {
     this.chart.figure.showEmpty(
       files.length === 0 ? 'No files loaded.' : 'Finding the series and their change points…',
     );
+    this.folded.fold([this.chart.figure.element], this.chartBox);
     const ticket = ++this.pending;
     // Every run compared with a reference takes a moment: after this paint, and only for the newest files.
     setTimeout(() => {
@@ -129,11 +135,13 @@ export class HistoryView {
     const s = chosenTrend(report, this.choice.row, this.chartRow);
     this.shown = s;
     this.renderControls(report, s);
+    this.folded.unfold([this.chart.figure.element], this.chartBox);
     this.chart.render(
       s,
       report.by,
       'No row has 2 points or more: open several runs (results files) of the same plan, or read all of results/.',
     );
+    this.folded.fold([this.chart.figure.element], this.chartBox);
     this.renderChanges(s);
     this.detail.replaceChildren();
   }

@@ -10,7 +10,8 @@ import type { Baseline } from '../../core/verdicts/baseline.ts';
 import type { Carry, LaunchOrder } from '../../core/run/launch.ts';
 import type { StepWatch } from '../../core/base/step-watch.ts';
 import type { Plan } from '../../core/plan/plan.ts';
-import { validateResults, type ResultsFile } from '../../core/results/results.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
+import { validateResults } from '../../core/results/recompute.ts';
 import { resultsDocument } from '../../core/results/document.ts';
 import {
   runPlan,

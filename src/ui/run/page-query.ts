@@ -1,18 +1,13 @@
 /**
- * What the page's URL asks for: the plan (src/core/plan/plan.ts) and the collector settings
+ * What the page's URL asks for: the plan (src/core/plan/url.ts, read by fields.ts) and the collector settings
  * (src/core/run/collector.ts). Bad values never stop the page: each bad plan field is reported and
  * falls back to its default, so the rest of a link still applies.
  */
 import { PAGE_QUERY } from '../../core/run/collector.ts';
 import { detectBrowser } from '../../core/run/environment.ts';
-import {
-  parsePlan,
-  PlanError,
-  planFieldsFromQuery,
-  type Plan,
-  type PlanFields,
-  type PlanVocabulary,
-} from '../../core/plan/plan.ts';
+import { PlanError, type Plan, type PlanVocabulary } from '../../core/plan/plan.ts';
+import { parsePlan, type PlanFields } from '../../core/plan/fields.ts';
+import { planFieldsFromQuery } from '../../core/plan/url.ts';
 import { ADAPTER_IDS, ADAPTER_WRAPS } from '../../adapters/registry.ts';
 import { SUITE_IDS } from '../../../suites/index.ts';
 import { FIXTURE_IDS } from '../../../fixtures/index.ts';

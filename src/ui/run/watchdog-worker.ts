@@ -1,5 +1,5 @@
 /**
- * The watchdog Worker: it watches the page's run from another thread (core/step-watch.ts). When a
+ * The watchdog Worker: it watches the page's run from another thread (core/base/step-watch.ts). When a
  * step is past its deadline by more than the grace, the page's thread is blocked (its own time
  * limit would have fired otherwise), and this Worker tells the sweep's collector: once, and
  * nothing at all while steps end in time, so no request of the harness is in flight beside a sample.

@@ -4,7 +4,7 @@
  * after a Worker that died.
  */
 import { errorMessage, toError } from '../../core/base/errors.ts';
-import { validateResults } from '../../core/results/results.ts';
+import { validateResults } from '../../core/results/recompute.ts';
 import type { PassProbe, FootprintProbe } from '../../core/run/runner.ts';
 import type { AppRunInput, AppRunOutput } from './app-run.ts';
 import type { FromWorker, HookName, ToWorker } from './plan-worker.ts';

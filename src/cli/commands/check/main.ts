@@ -11,7 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { parsePlan, PlanError } from '../../../core/plan/plan.ts';
+import { PlanError } from '../../../core/plan/plan.ts';
+import { parsePlan } from '../../../core/plan/fields.ts';
 import type { CommandIo } from '../../args/command-io.ts';
 import { ConfigError, readConfig, type StorebenchConfig } from '../../args/config-file.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec } from '../../args/flags.ts';

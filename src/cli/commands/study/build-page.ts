@@ -1,6 +1,6 @@
 /**
  * A study's page, built once for all its parts with the variants they name (pouchdb-idb@2.0.2,
- * core/variant.ts). A variant that cannot be installed or built is left out rather than stopping
+ * core/plan/variant.ts). A variant that cannot be installed or built is left out rather than stopping
  * the study: its rows are missing, and the report names why from `variant-failures.json` beside
  * the parts, in the words of npm or the bundler.
  */

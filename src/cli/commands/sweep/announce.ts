@@ -1,6 +1,7 @@
 /** What a sweep says before it starts: its run id, its plan in words, its browsers and launches. */
 import { formatDuration } from '../../../core/base/format.ts';
-import { formatAuto, passesOf, type Plan } from '../../../core/plan/plan.ts';
+import { passesOf, type Plan } from '../../../core/plan/plan.ts';
+import { formatAuto } from '../../../core/plan/fields.ts';
 import { formatShard } from '../../../core/plan/shard.ts';
 import type { SweepRun } from '../../browser-runs/sweep-run.ts';
 

@@ -104,7 +104,7 @@ export function reportSweep(run: SweepRun): number {
   return withSummary(run, run.args.baseline ? againstBaseline(run, run.args.baseline) : 0, line);
 }
 
-/** B against A over every browser: its table, then its verdict last (core/ab.ts). */
+/** B against A over every browser: its table, then its verdict last (core/verdicts/ab.ts). */
 function abVerdictOf(run: SweepRun, thresholdPct: number): number {
   const rows = completeResults(run).flatMap(abRows);
   const decision = abDecision(rows, thresholdPct);
