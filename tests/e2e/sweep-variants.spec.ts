@@ -73,8 +73,11 @@ test('sweep variants - pouchdb-idb@file:DIR, a local build with its companion be
         ),
       ),
     });
-    // The installed one still says only what it said before.
-    expect(results.environment.adapters?.['pouchdb-idb']).toEqual({ version: '9.0.0' });
+    // The installed one says its own package and version, not the local build's.
+    expect(results.environment.adapters?.['pouchdb-idb']).toEqual({
+      package: 'pouchdb-browser',
+      version: '9.0.0',
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
