@@ -19,7 +19,7 @@
  * How many samples each row takes, and when it stops, is the sampling policy's (sampling/policy.ts).
  * The sweep may spread the passes over browser launches (input.launch, launch.ts): a launch then
  * runs only its passes, going on from the rows the launch before it carried, and hands its rows on.
- * Only the case body is timed (sample.ts). A step that makes no progress within the time limit is
+ * Only the case body is timed (timed-sample.ts). A step that makes no progress within the time limit is
  * a `timeout`; running out of budget or of a row's time cap only stops its sampling.
  */
 import type { Doc, StoreAdapter } from '../store/adapter.ts';

@@ -6,7 +6,7 @@
  * The rules live in the modules beside this one: passes and their minimums (passes.ts), what a
  * row costs against its share of the budget (share.ts), the budget handed out group by group
  * and the next round of samples (budget.ts, allocator.ts), how many runs a sample repeats
- * (calibrate.ts), the pair of an A/B run (pairing.ts), and the planned looks (looks.ts).
+ * (repeats.ts), the pair of an A/B run (pairing.ts), and the planned looks (looks.ts).
  */
 import { changeFrom, isDecided, type Baseline } from '../../verdicts/baseline.ts';
 import type { Plan } from '../../plan/plan.ts';
@@ -36,7 +36,7 @@ export interface PolicyInput {
   budget: Budget;
   /** A row's share of the run's budget (share.ts); Infinity without a budget. */
   shareMs: number;
-  /** How long one sample should last (calibrate.ts). */
+  /** How long one sample should last (repeats.ts). */
   sampleTargetMs: number;
   /** The `batch` cure's target for rows on fresh databases; absent: they never repeat. */
   batchTargetMs?: number;
