@@ -10,7 +10,8 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CURES, formatCures, parseCures, type Cure } from '../../core/plan/cures.ts';
-import { median, runNoiseOf, type ArmFinding } from './noise-arms.ts';
+import { median } from '../../core/stats/stats.ts';
+import { runNoiseOf, type ArmFinding } from './noise-arms.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../args/command-io.ts';
 import { ArgsError, flagInteger, flagText, scanFlags } from '../args/flags.ts';
 import { readResultsFiles } from '../files/read-results.ts';

@@ -6,8 +6,6 @@ import { checkDefaultFindings } from '../../core/verdicts/default-findings.ts';
 import { runNoise } from '../../core/verdicts/precision.ts';
 import type { ResultsFile } from '../../core/results/results.ts';
 
-export { median } from '../../core/stats/stats.ts';
-
 export interface ArmFinding {
   /** The finding, browser and store: the same finding in the other arm has the same key. */
   key: string;
