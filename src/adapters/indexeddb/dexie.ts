@@ -14,6 +14,7 @@ import {
   IndexUpgrades,
   supportedWithLibrary,
 } from './indexeddb-features.ts';
+import { drained } from './drain.ts';
 import { planIndex, type IndexInfo, type IndexPlan } from './index-plan.ts';
 import { Library } from '../variants/library.ts';
 import { isEmptyRange } from '../range.ts';
@@ -142,6 +143,8 @@ class Connection {
     if (table.schema.idxByName[spec]) return;
     const specs = ['_id', ...table.schema.indexes.map((i) => i.src), spec];
     const version = Math.floor(dexieVersion(this.db)) + 1;
+    // Else the upgrade below waits, `blocked`, for this connection's last transaction.
+    await drained(this.db.backendDB());
     this.db.close();
     // A schema upgrade in Dexie is a new version that lists every index to keep: one left out is deleted.
     const next = closeOnVersionChange(new this.Dexie(this.name, this.options));
@@ -225,7 +228,9 @@ function handleFor(conn: Connection): StoreHandle {
       (await conn.settled()).close();
     },
     async destroy() {
-      await (await conn.settled()).delete();
+      const db = await conn.settled();
+      if (db.isOpen()) await drained(db.backendDB());
+      await db.delete();
     },
   };
 }

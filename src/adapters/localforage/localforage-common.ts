@@ -5,6 +5,7 @@ import { applyFind, countMatches } from '../../core/store/query.ts';
 import type { VariantBuild } from '../../core/plan/variant.ts';
 import { Library } from '../variants/library.ts';
 import { selectRange } from '../range.ts';
+import { drained } from '../indexeddb/drain.ts';
 
 /** The localforage object: the installed package's, or a variant's build of it. */
 type Localforage = typeof installed;
@@ -35,6 +36,10 @@ async function allDocs(store: LocalForage): Promise<Doc[]> {
  * first, then remove them.
  */
 async function drop(store: LocalForage, name: string, localStorageDriver: boolean): Promise<void> {
+  // dropInstance closes the shared connection and deletes at once; its last transaction first.
+  const connection = (store as unknown as { _dbInfo?: { db?: unknown } })._dbInfo?.db;
+  if (typeof IDBDatabase !== 'undefined' && connection instanceof IDBDatabase)
+    await drained(connection);
   await store.dropInstance({ name });
   if (!localStorageDriver) return;
   const prefix = `${name}/`;
