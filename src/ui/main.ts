@@ -28,6 +28,7 @@ import { createFootprint, detectHeapSupport } from './run/footprint.ts';
 import { runInWorker } from './run/worker-run.ts';
 import { afterNextPaint, yieldToEventLoop } from './run/yield.ts';
 import { TimedWindows } from './run/timed-windows.ts';
+import { createMachineWatch } from './run/machine-watch.ts';
 import { MediansChart } from './charts/chart-medians.ts';
 import { CollectorClient, SETTLE_BEFORE_SAMPLE_MS } from './run/collector-client.ts';
 import { Controls } from './controls.ts';
@@ -320,8 +321,20 @@ async function prepareRun(plan: Plan, runId: string) {
   const heap = await heapSupport.finally(() => clearTimeout(slow));
   const probe = createBlockingProbe(plan.worker ? 'worker' : 'main');
   const footprint = createFootprint(heap.measure, heap.why);
-  const metricNotes = { ...probe.notes(), ...footprint.notes() };
-  return { baseline, launch, probe, footprint, metricNotes };
+  // The machine record needs the sweep's collector, which reads /proc; a Worker's run has none.
+  const machine =
+    collector && query.machine && !plan.worker
+      ? createMachineWatch(() => collector.machine())
+      : undefined;
+  const metricNotes = { ...probe.notes(), ...footprint.notes(), ...machine?.notes() };
+  return {
+    baseline,
+    launch,
+    probe,
+    footprint,
+    metricNotes,
+    ...(machine ? { sampleWatch: machine } : {}),
+  };
 }
 
 /** The finished run in every view, and how it ended in the progress line. */

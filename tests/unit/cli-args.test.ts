@@ -51,6 +51,7 @@ describe('cli args - sweep defaults', () => {
       launches: null,
       check: true,
       summary: null,
+      recordMachine: false,
       plan: {
         ...DEFAULT_PLAN,
         suites: ['insert', 'read'],
@@ -159,6 +160,7 @@ describe('cli args - sweep flags', () => {
       launches: null,
       check: true,
       summary: null,
+      recordMachine: false,
       plan: {
         suites: ['read'],
         adapters: ['idb', 'memory'],
@@ -335,6 +337,15 @@ describe('cli args - manual, host, remote', () => {
     expect(error('--manual', '--remote', 'ws://127.0.0.1:1/x')).toMatch(
       /^--manual and --remote cannot be combined: /,
     );
+  });
+
+  it('--record-machine is off by default, and only with a browser the sweep starts', () => {
+    expect(parse().recordMachine).toBe(false);
+    expect(parse('--record-machine').recordMachine).toBe(true);
+    expect(error('--record-machine', '--manual')).toMatch(
+      /^--record-machine reads the processes the sweep starts, and with --manual the browser is not one of them/,
+    );
+    expect(error('--record-machine', '--remote', 'ws://127.0.0.1:1/x')).toMatch(/with --remote/);
   });
 
   it('--host takes IP addresses and host names, and refuses the rest', () => {

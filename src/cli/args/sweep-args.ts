@@ -73,6 +73,8 @@ export interface SweepArgs {
   check: boolean;
   /** --summary FILE: what the run found, as Markdown for a pull request or $GITHUB_STEP_SUMMARY. */
   summary: string | null;
+  /** --record-machine: each sample also records what the machine did during it (core/run/machine.ts). */
+  recordMachine: boolean;
 }
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
@@ -149,6 +151,7 @@ export const SWEEP_FLAGS: Readonly<Record<string, FlagSpec>> = {
   auto: { kind: 'switch=' },
   worker: { kind: 'switch' },
   'no-check': { kind: 'switch' },
+  'record-machine': { kind: 'switch' },
 };
 
 /**
@@ -195,6 +198,11 @@ export function parseSweepArgs(
   const webDriver = remote !== null && /^https?:/i.test(remote);
   const waitMs = parseWaitMs(get('wait-ms'), manual || webDriver);
   const capabilities = parseCapabilitiesFlag(get('capabilities'), webDriver);
+  const recordMachine = flags.values.has('record-machine');
+  if (recordMachine && (manual || remote))
+    throw new ArgsError(
+      `--record-machine reads the processes the sweep starts, and with ${manual ? '--manual' : '--remote'} the browser is not one of them: leave one of the two out`,
+    );
   if (plan.ab) plan = samePath(abPlan(plan, get, manual), vocab);
   // Whatever the sweep accepts, the page must read as the same plan from its URL.
   const problem = planQueryProblem(plan, vocab);
@@ -216,6 +224,7 @@ export function parseSweepArgs(
     launches,
     check: !flags.values.has('no-check'),
     summary: get('summary') ?? null,
+    recordMachine,
   };
 }
 
@@ -237,6 +246,7 @@ function helpArgs(vocab: PlanVocabulary): SweepArgs {
     launches: null,
     check: true,
     summary: null,
+    recordMachine: false,
   };
 }
 
@@ -548,6 +558,8 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     '                     adapters join the stores above, its sweep keys give the flags not given here',
     "  --no-check         time the config's adapters without running the adapter contract on them first",
     '  --summary FILE.md  also write what the run found as Markdown, for a pull request or $GITHUB_STEP_SUMMARY',
+    "  --record-machine   also record with each sample the CPU time of the browser's processes, their wait for a",
+    '                     CPU, the CPU pressure and the GCs (Linux); npm run noise -- FILE says what they explain',
     '  --help             this text',
     '',
     'Exit codes: 0 every browser completed and no row is error or timeout (rows stopped by the budget or',

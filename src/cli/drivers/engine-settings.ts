@@ -8,6 +8,7 @@
  */
 import { DEFAULT_CURES, parseCures, type Cure } from '../../core/plan/cures.ts';
 import { planFieldsFromQuery } from '../../core/plan/url.ts';
+import { PAGE_QUERY } from '../../core/run/collector.ts';
 
 export interface EngineSettings {
   /** Added to the Chromium command line. */
@@ -60,7 +61,21 @@ export function engineSettings(cures: readonly Cure[]): EngineSettings {
  * launch and the page agree. A cures field the page will refuse launches with none.
  */
 export function engineSettingsForUrl(url: string): EngineSettings {
-  const text = planFieldsFromQuery(new URL(url).searchParams).cures;
+  const query = new URL(url).searchParams;
+  const text = planFieldsFromQuery(query).cures;
   const cures = text === undefined ? DEFAULT_CURES : parseCures(text);
-  return engineSettings(typeof cures === 'string' ? [] : cures);
+  const settings = engineSettings(typeof cures === 'string' ? [] : cures);
+  return query.get(PAGE_QUERY.machine) === '1' ? withGcCounts(settings) : settings;
+}
+
+/**
+ * What the page needs to count its engine's collections for the machine record
+ * (core/run/machine.ts): Chromium's exact, current heap size (else it is rounded and cached),
+ * Firefox's GC counters on performance.mozMemory.
+ */
+function withGcCounts(settings: EngineSettings): EngineSettings {
+  return {
+    chromiumArgs: [...settings.chromiumArgs, '--enable-precise-memory-info'],
+    firefoxPrefs: { ...settings.firefoxPrefs, 'dom.enable_memory_stats': true },
+  };
 }

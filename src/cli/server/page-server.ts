@@ -12,6 +12,7 @@ import { networkInterfaces } from 'node:os';
 import { extname, resolve, sep } from 'node:path';
 import type { Baseline } from '../../core/verdicts/baseline.ts';
 import type { LaunchOrder } from '../../core/run/launch.ts';
+import type { MachineReading } from '../../core/run/machine.ts';
 import {
   MAX_COLLECTOR_MESSAGE_BYTES,
   STOP_REPLY,
@@ -46,6 +47,8 @@ export interface CollectorOptions {
   baseline?: (browser: string) => Baseline | undefined;
   /** The passes a browser's launch takes and the rows it carries (launch.ts), answered at GET ?launch=BROWSER. */
   launch?: (browser: string) => LaunchOrder | undefined;
+  /** A reading of the browsers' processes (--record-machine), answered at GET ?machine=BROWSER. */
+  machine?: () => MachineReading | undefined;
   /** Whether the sweep asks the page to stop (Ctrl-C): accepted messages are then answered with STOP_REPLY. */
   stopRequested?: () => boolean;
   /**
@@ -184,11 +187,13 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
         return replyJson(res, collector.baseline?.(url.searchParams.get('baseline') ?? ''));
       if (req.method === 'GET' && url.searchParams.has('launch'))
         return replyJson(res, collector.launch?.(url.searchParams.get('launch') ?? ''));
+      if (req.method === 'GET' && url.searchParams.has('machine'))
+        return replyJson(res, collector.machine?.());
       if (req.method !== 'POST')
         return reply(
           res,
           405,
-          `${COLLECT_PATH} takes POST (and GET ?baseline=BROWSER or ?launch=BROWSER)`,
+          `${COLLECT_PATH} takes POST (and GET ?baseline=BROWSER, ?launch=BROWSER or ?machine=BROWSER)`,
           { Allow: 'GET, POST' },
         );
       return collect(req, res, collector, counts);

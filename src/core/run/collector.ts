@@ -91,4 +91,6 @@ export const PAGE_QUERY = {
   runId: 'run',
   /** Set by a driver that applied the plan's CPU throttling to the page, to its rate. */
   throttled: 'throttled',
+  /** Set by a sweep with --record-machine: record each sample's machine readings (machine.ts). */
+  machine: 'machine',
 } as const;

@@ -22,6 +22,7 @@ import type { CarriedRow, Row } from './row.ts';
 import type { Progress, RunEvent } from './events.ts';
 import type { FootprintProbe, PassProbe, Sampler, SampleTarget } from './timed-sample.ts';
 import type { SamplingPolicy } from './sampling/policy.ts';
+import type { SampleWatch } from './machine.ts';
 import type { Rng } from '../../../fixtures/random.ts';
 
 export interface RunInput {
@@ -57,6 +58,8 @@ export interface RunInput {
   launch?: LaunchOrder;
   /** Told of every step's deadline, for a watchdog on another thread (step-watch.ts). */
   stepWatch?: StepWatch;
+  /** Around each timed run, outside its clock: what the machine did during it (machine.ts). */
+  sampleWatch?: SampleWatch;
 }
 
 export interface RunOutput {

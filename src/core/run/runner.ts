@@ -240,6 +240,7 @@ function makeSampler(input: RunInput, emit: (event: RunEvent) => void): Sampler 
     fixture: fixtureSource(input.plan),
     signal,
     cancelled,
+    ...(input.sampleWatch ? { sampleWatch: input.sampleWatch } : {}),
     warning: (message) => emit({ type: 'warning', message }),
     warnOnce: (what, e) => {
       if (warned.has(what)) return;

@@ -14,6 +14,7 @@ import type { ParamValue } from '../base/identity.ts';
 import { stepWatch } from '../base/step-watch.ts';
 import type { BenchCase, CaseContext, FixtureSource } from '../store/suite.ts';
 import { now } from '../base/timer.ts';
+import type { SampleWatch } from './machine.ts';
 
 /**
  * Measures something while a case runs, e.g. how long the page's main thread was blocked. It
@@ -85,6 +86,8 @@ export interface SamplerInput {
   warning: (message: string) => void;
   /** Rejects with CancelledError when the run is cancelled. */
   cancelled: Promise<never>;
+  /** Around each timed run, the machine's record of the sample (machine.ts). */
+  sampleWatch?: SampleWatch;
 }
 
 /** A filled database in the sampler's pool. */
@@ -256,11 +259,15 @@ export class Sampler {
         : setup
           ? await this.step(deadline, `${t.c.id} setup`, () => setup(ctx))
           : undefined;
+      const { sampleWatch } = this.input;
       const timed = async () => {
         if (probe) await this.startProbe(owner, probe);
+        // The watch's readings bracket runRepeated, whose own clock is inside them.
+        if (sampleWatch) await sampleWatch.before();
         try {
           return await runRepeated(t.c, ctx, state, repeats);
         } finally {
+          if (sampleWatch) Object.assign(metrics, await sampleWatch.after());
           if (probe) blocking = await this.stopProbe(owner, probe);
         }
       };

@@ -9,6 +9,7 @@ import { collectEnvironment, describeAdapters } from '../../core/run/environment
 import type { Baseline } from '../../core/verdicts/baseline.ts';
 import type { Carry, LaunchOrder } from '../../core/run/launch.ts';
 import type { StepWatch } from '../../core/base/step-watch.ts';
+import type { SampleWatch } from '../../core/run/machine.ts';
 import type { Plan } from '../../core/plan/plan.ts';
 import type { ResultsFile } from '../../core/results/results.ts';
 import { validateResults } from '../../core/results/recompute.ts';
@@ -37,6 +38,8 @@ export interface AppRunInput {
   probe?: PassProbe;
   /** Bytes and heap after the insert cases (footprint.ts). */
   footprint?: FootprintProbe;
+  /** Around each timed run: the machine's record of the sample (machine-watch.ts). */
+  sampleWatch?: SampleWatch;
   /** What the probes' metrics mean here; recorded as environment.metricNotes. */
   metricNotes?: Record<string, string>;
   /** Awaited before each sample, untimed (see RunInput.betweenSamples); one event-loop turn by default. */
@@ -95,6 +98,7 @@ export async function runHere(
     baseline: input.baseline,
     launch: input.launch,
     stepWatch: input.stepWatch,
+    sampleWatch: input.sampleWatch,
   });
   // After the run, when the stores know what actually ran (e.g. which SQLite VFS).
   const described = await describeAdapters(adapters);

@@ -11,6 +11,7 @@ import { checkBaseline, type Baseline } from '../../core/verdicts/baseline.ts';
 import { checkLaunchOrder, type Carry, type LaunchOrder } from '../../core/run/launch.ts';
 import type { ContractOutcome } from '../../core/store/contract/report.ts';
 import type { ResultsFile } from '../../core/results/results.ts';
+import { asMachineReading, type MachineReading } from '../../core/run/machine.ts';
 import type { RunEvent } from '../../core/run/runner.ts';
 
 /** Live sample progress is for people watching a terminal; four updates a second is plenty. */
@@ -75,8 +76,20 @@ export class CollectorClient {
     return order;
   }
 
+  /**
+   * A reading of the browser's processes (machine.ts), or null when the collector has none: the
+   * sweep runs without --record-machine, or the platform has no /proc. Never throws.
+   */
+  async machine(): Promise<MachineReading | null> {
+    try {
+      return asMachineReading(await this.ask('machine'));
+    } catch {
+      return null;
+    }
+  }
+
   /** GET `?<what>=<browser>` from the collector: its JSON, or undefined when it has none for this browser (204). */
-  private async ask(what: 'baseline' | 'launch'): Promise<unknown> {
+  private async ask(what: 'baseline' | 'launch' | 'machine'): Promise<unknown> {
     const u = new URL(this.endpoint);
     u.searchParams.set(what, this.browser);
     const response = await fetch(u, { signal: AbortSignal.timeout(HELLO_TIMEOUT_MS) });

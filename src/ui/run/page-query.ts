@@ -36,6 +36,8 @@ export interface PageQuery {
   autorun: boolean;
   /** The CPU throttling rate the driver applied to this page, or null (none, or no driver). */
   throttled: number | null;
+  /** Whether the sweep asks for each sample's machine record (core/run/machine.ts). */
+  machine: boolean;
 }
 
 export function readPageQuery(search: string, baseUrl: string, userAgent: string): PageQuery {
@@ -95,6 +97,7 @@ export function readPageQuery(search: string, baseUrl: string, userAgent: string
     runId,
     autorun: query.get(PAGE_QUERY.autorun) === '1',
     throttled: throttled >= 1 ? throttled : null,
+    machine: query.get(PAGE_QUERY.machine) === '1',
   };
 }
 

@@ -17,6 +17,7 @@ import {
 import { baselineRows, type Baseline } from '../../../core/verdicts/baseline.ts';
 import { otherRunReason } from '../../server/session.ts';
 import { makeTempFolder } from '../../files/temp.ts';
+import { machineReader } from '../../server/machine-reading.ts';
 import { hasAdditions, pagePlugins } from '../../build/page-plugins.ts';
 import type { SweepRun } from '../../browser-runs/sweep-run.ts';
 
@@ -76,6 +77,17 @@ async function build(run: SweepRun): Promise<boolean> {
   return true;
 }
 
+/** With --record-machine, the collector's readings of the browsers' processes; said once where there are none. */
+function machine(run: SweepRun): Pick<CollectorOptions, 'machine'> {
+  if (!run.args.recordMachine) return {};
+  const read = machineReader();
+  if (read) return { machine: read };
+  run.out(
+    '--record-machine: this system has no /proc schedstat, so samples carry no machine record',
+  );
+  return {};
+}
+
 /** The collector's hooks: every message goes to the session of the browser in flight. */
 function collector(run: SweepRun): CollectorOptions {
   const session = () => run.checkSession ?? run.browser?.session;
@@ -91,6 +103,7 @@ function collector(run: SweepRun): CollectorOptions {
     },
     baseline: (browser) => baselineFor(run, browser),
     launch: (browser) => (run.browser?.target.id === browser ? run.browser.order : undefined),
+    ...machine(run),
     stopRequested: () => run.stop.requested,
     onRejected: (r) => {
       const s = session();

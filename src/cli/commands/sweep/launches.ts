@@ -41,6 +41,7 @@ function pageUrl(
   browser: string | null,
   runId: string,
   plan: Plan,
+  recordMachine: boolean,
 ): string {
   const query = new URLSearchParams({
     [PAGE_QUERY.collector]: COLLECT_PATH,
@@ -48,6 +49,7 @@ function pageUrl(
     ...(browser === null ? {} : { [PAGE_QUERY.browser]: browser }),
     [PAGE_QUERY.runId]: runId,
     [PAGE_QUERY.autorun]: '1',
+    ...(recordMachine ? { [PAGE_QUERY.machine]: '1' } : {}),
   });
   for (const [k, v] of planToQuery(plan)) query.set(k, v);
   return `${origin}/?${query}`;
@@ -156,6 +158,7 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
     target.browser ? target.id : null,
     run.runId,
     run.plan,
+    run.args.recordMachine,
   );
   const now = Date.now();
   const budgetMs = run.plan.budgetMs ?? 0;
