@@ -157,7 +157,6 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
     run.plan,
   );
   const now = Date.now();
-  const budgetMs = run.plan.budgetMs ?? 0;
   const b: BrowserRun = {
     target,
     startedAt: new Date(now).toISOString(),
@@ -176,8 +175,7 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
       samplesBefore: 0,
       rowsBefore: 0,
       budgetUsedMs: 0,
-      launchBudgetMs: budgetMs,
-      budgetMs,
+      launchBudgetMs: run.budget.browserMs ?? 0,
     },
   };
   run.browser = b;
@@ -208,7 +206,7 @@ function newSession(
   browser: () => BrowserRun,
   launch: number,
 ): BrowserSession {
-  const limits = defaultLimits(run.plan.timeoutMs, run.plan.budgetMs);
+  const limits = defaultLimits(run.plan.timeoutMs, run.budget);
   if (!target.browser) limits.startupMs = run.args.waitMs;
   return new BrowserSession(
     target.browser ? target.id : null,
@@ -360,7 +358,7 @@ function progressOf(run: SweepRun, b: BrowserRun): string {
   if (run.launchPlan.length > 1)
     return progressLine(
       labelOf(b),
-      acrossLaunches(b.session.progress, b.across, now),
+      acrossLaunches(b.session.progress, b.across, run.budget, now),
       now,
       `launch ${b.across.launch}/${b.across.of}: ${b.waiting ?? 'starting the browser and loading the page…'}`,
     );
