@@ -10,6 +10,7 @@ import { checkDefaultFindings } from '../core/verdicts/default-findings.ts';
 import { findingsList, type ListGroup } from '../core/verdicts/findings-grouped.ts';
 import { formatCellRatio } from '../core/verdicts/findings.ts';
 import type { CaseResult, ResultsFile } from '../core/results/results.ts';
+import { Budget } from '../core/plan/budget.ts';
 import {
   formatNoise,
   formatPrecisionSummary,
@@ -67,8 +68,9 @@ function planLine(docs: readonly ResultsFile[]): string {
     (d) =>
       `${md(d.run.browser)} (${md(d.environment.browser.name)} ${md(d.environment.browser.version)})`,
   );
-  const sampling = p.budgetMs
-    ? `budget ${Math.round(p.budgetMs / 1000)} s`
+  const browserMs = new Budget(p).browserMs;
+  const sampling = browserMs
+    ? `budget ${Math.round(browserMs / 1000)} s`
     : `${p.iterations} samples a row`;
   return `Plan: suites ${p.suites.map(md).join(', ')} · stores ${p.adapters.map(md).join(', ')} · sizes ${p.sizes.join(', ')} · ${sampling} · ${browsers.join(', ')}`;
 }

@@ -11,6 +11,7 @@ import { errorMessage } from '../core/base/errors.ts';
 import { collectEnvironment } from '../core/run/environment.ts';
 import { formatDuration } from '../core/base/format.ts';
 import { passesOf, type Plan } from '../core/plan/plan.ts';
+import { Budget } from '../core/plan/budget.ts';
 import { planToQuery } from '../core/plan/url.ts';
 import { planGroups } from '../core/run/runner.ts';
 import type { LaunchOrder } from '../core/run/launch.ts';
@@ -471,10 +472,9 @@ function describePlan(plan: Plan): { ok: boolean; text: string } {
       ).length * plan.adapters.length;
     const a = plan.auto;
     const passes = passesOf(a) > 1 ? ` spent in ${passesOf(a)} passes` : '';
+    const browserMs = new Budget(plan).browserMs;
     const budget =
-      plan.budgetMs !== undefined
-        ? `, within a ${formatDuration(plan.budgetMs)} budget${passes}`
-        : '';
+      browserMs !== undefined ? `, within a ${formatDuration(browserMs)} budget${passes}` : '';
     const samples = a
       ? `adaptive: until the median's 95% interval is within ±${Number((a.targetRelCi * 100).toPrecision(6))}% of it, ${a.minN} to ${a.maxN} samples or ${a.maxMs} ms a row${budget}`
       : `${plan.iterations} timed`;

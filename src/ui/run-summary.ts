@@ -4,6 +4,7 @@
  * them. Pure: text out.
  */
 import { formatDuration } from '../core/base/format.ts';
+import { Budget } from '../core/plan/budget.ts';
 import {
   formatNoise,
   formatPassDifference,
@@ -28,10 +29,9 @@ export function formatElapsed(ms: number): string {
 export function runSummaryText(results: ResultsFile, elapsedMs: number): string {
   const plan = results.run.plan;
   const took = `${results.run.cancelled ? 'Cancelled after' : 'Took'} ${formatElapsed(elapsedMs)}`;
+  const browserMs = new Budget(plan).browserMs;
   const budget =
-    plan.auto && plan.budgetMs !== undefined
-      ? ` (sampling budget ${formatDuration(plan.budgetMs)})`
-      : '';
+    plan.auto && browserMs !== undefined ? ` (sampling budget ${formatDuration(browserMs)})` : '';
   const summary = precisionSummary(results.cases, plan.auto?.targetRelCi ?? FIXED_TARGET);
   const passes = summary.passes ? ` The ${formatPassDifference(summary.passes)}.` : '';
   const noise = summary.noise ? ` Noise: ${formatNoise(summary.noise)}.` : '';

@@ -10,7 +10,7 @@ import {
   abPassesProblem,
   passesToDecide,
 } from '../../src/core/plan/ab-plan.ts';
-import { MIN_LAUNCH_MS } from '../../src/core/plan/launch-budget.ts';
+import { MIN_LAUNCH_MS } from '../../src/core/plan/budget.ts';
 import { abVerdict, PAIRED_MIN_PASSES, type PairedRatio } from '../../src/core/stats/paired.ts';
 import type { Plan, PlanVocabulary } from '../../src/core/plan/plan.ts';
 import { DEFAULT_AUTO, DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Budget } from '../../src/core/run/sampling/budget.ts';
+import { Budget } from '../../src/core/plan/budget.ts';
+import { DEFAULT_AUTO } from '../../src/core/plan/defaults.ts';
 import {
   passShareUsed,
   pickRound,
@@ -107,9 +108,17 @@ describe('allocator - when a row has enough', () => {
 });
 
 describe('allocator - the budget', () => {
+  /** A launch's budget of `ms` on `clock`, the whole run's in one launch; `ms` undefined: fixed sampling. */
+  const launchBudget = (ms: number | undefined, weight: number, clock: () => number) =>
+    new Budget(ms === undefined ? {} : { auto: DEFAULT_AUTO, budgetMs: ms }).inLaunch(
+      undefined,
+      weight,
+      clock,
+    );
+
   it('gives each group an equal share of what is left, so time a quick group leaves flows on', () => {
     let t = 0;
-    const budget = new Budget(900, 3, () => t);
+    const budget = launchBudget(900, 3, () => t);
     expect(budget.nextGroupEnd()).toBe(300);
     t = 100; // the first group needed only 100 ms
     expect(budget.nextGroupEnd()).toBe(100 + 400);
@@ -120,25 +129,29 @@ describe('allocator - the budget', () => {
   });
 
   it("shares in proportion to each group's rows, and the whole budget has an end", () => {
-    const budget = new Budget(900, 3 + 6, () => 0);
+    const budget = launchBudget(900, 3 + 6, () => 0);
     expect(budget.nextGroupEnd(3)).toBe(300);
     expect(budget.nextGroupEnd(6)).toBe(900);
     expect(budget.endsAt()).toBe(900);
   });
 
   it("in one launch of several, the groups share the launch's budget, and the end is the whole run's", () => {
-    const budget = new Budget(300, 3, () => 0, 1200);
+    const budget = new Budget({ auto: DEFAULT_AUTO, budgetMs: 1200 }).inLaunch(
+      { budgetMs: 300, budgetLeftMs: 1200 },
+      3,
+      () => 0,
+    );
     expect(budget.nextGroupEnd(3)).toBe(300);
     expect(budget.endsAt()).toBe(1200);
   });
 
   it('without a budget, a group never runs out', () => {
-    expect(new Budget(undefined, 2, () => 0).nextGroupEnd()).toBe(Infinity);
+    expect(launchBudget(undefined, 2, () => 0).nextGroupEnd()).toBe(Infinity);
   });
 
   it('estimates the fraction done from the pace so far, capped by the budget left', () => {
     let t = 0;
-    const budget = new Budget(1000, 4, () => t);
+    const budget = launchBudget(1000, 4, () => t);
     t = 100;
     expect(budget.fraction(1, 4)).toBeCloseTo(0.25, 12); // 100 ms a group, 300 left
     t = 800;

@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { makeRunId } from '../../src/cli/files/output.ts';
 import { acrossLaunches, progressLine, ProgressView } from '../../src/cli/terminal/progress.ts';
 import type { SessionProgress } from '../../src/cli/server/session.ts';
+import { Budget } from '../../src/core/plan/budget.ts';
+import { DEFAULT_AUTO } from '../../src/core/plan/defaults.ts';
+
+/** A browser's budget of `ms`, as --budget gives it. */
+const budgetOf = (ms: number) => new Budget({ auto: DEFAULT_AUTO, budgetMs: ms });
 
 const fresh: SessionProgress = {
   userAgent: null,
@@ -78,9 +83,9 @@ describe('cli progress - across launches', () => {
       rowsBefore: 0,
       budgetUsedMs: 40_000,
       launchBudgetMs: 60_000,
-      budgetMs: 100_000,
     };
-    const shown = acrossLaunches(p, a, 80_000);
+    const budget = budgetOf(100_000);
+    const shown = acrossLaunches(p, a, budget, 80_000);
     expect(shown).toMatchObject({
       startedAt: 10_000,
       samplesDone: 320,
@@ -92,7 +97,9 @@ describe('cli progress - across launches', () => {
       'firefox   70% | samples 320 | rows 0/10 | pass 3/4 | launch 2/2 | 1:10 elapsed | ~0:30 left',
     );
     // Before its page says hello, a launch shows only which one it is.
-    expect(acrossLaunches({ ...p, userAgent: null, startedAt: null }, a, 80_000).launch).toEqual({
+    expect(
+      acrossLaunches({ ...p, userAgent: null, startedAt: null }, a, budget, 80_000).launch,
+    ).toEqual({
       launch: 2,
       of: 2,
     });
@@ -118,10 +125,10 @@ describe('cli progress - across launches', () => {
       rowsBefore: 50,
       budgetUsedMs: 40_000,
       launchBudgetMs: 20_000,
-      budgetMs: 300_000,
     };
-    expect(acrossLaunches(p, a, 80_000).rowsDone).toBe(50);
-    expect(acrossLaunches({ ...p, rowsDone: 60 }, a, 80_000).rowsDone).toBe(60);
+    const budget = budgetOf(300_000);
+    expect(acrossLaunches(p, a, budget, 80_000).rowsDone).toBe(50);
+    expect(acrossLaunches({ ...p, rowsDone: 60 }, a, budget, 80_000).rowsDone).toBe(60);
   });
 
   it('says the budget left while under a tenth of it is spent, where scaling the first seconds up says nonsense', () => {
@@ -145,15 +152,16 @@ describe('cli progress - across launches', () => {
       rowsBefore: 0,
       budgetUsedMs: 0,
       launchBudgetMs: 25_000,
-      budgetMs: 300_000,
     };
-    expect(progressLine('chromium', acrossLaunches(p, a, 80_000), 80_000)).toMatch(
+    const budget = budgetOf(300_000);
+    expect(progressLine('chromium', acrossLaunches(p, a, budget, 80_000), 80_000)).toMatch(
       / 0:20 elapsed \| ~4:57 left$/,
     );
     // Past a tenth, the pace so far: 40 s for 12%, about 4:53 more.
     const later = acrossLaunches(
       { ...p, fraction: 1 },
       { ...a, launch: 3, budgetUsedMs: 11_000 },
+      budget,
       100_000,
     );
     expect(later.fraction).toBeCloseTo(0.12, 5);

@@ -11,7 +11,7 @@ const limits: SessionLimits = {
   startupMs: 1_000,
   idleMs: 5_000,
   caseTimeoutMs: 2_000,
-  budgetMs: 0,
+  samplingMs: 0,
   deadlineSlackMs: 1_000,
   cleanupPerSampleMs: 100,
 };

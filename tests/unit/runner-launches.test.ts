@@ -13,7 +13,7 @@ import {
   type Carry,
   type LaunchOrder,
 } from '../../src/core/run/launch.ts';
-import { defaultLaunches, launchShare } from '../../src/core/plan/launch-budget.ts';
+import { Budget, defaultLaunches, type LaunchUse } from '../../src/core/plan/budget.ts';
 import { PlanError, type Plan } from '../../src/core/plan/plan.ts';
 import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import type { CaseResult } from '../../src/core/results/results.ts';
@@ -94,7 +94,15 @@ const okRow = (cases: CaseResult[], adapter: string) => {
 };
 
 describe('launchShare', () => {
-  const base = { budgetMs: 120_000, launches: 12, ended: 0, endedUsedMs: 0, open: 3 };
+  // A browser's 120 s, spread over 12 launches.
+  const budget = new Budget({ auto: { ...auto, passes: 12 }, budgetMs: 120_000 }, 12);
+  /** The share of the launch with `launchesLeft` launches of its browser to come, this one among them. */
+  const launchShare = ({
+    launchesLeft,
+    ...use
+  }: Omit<LaunchUse, 'launch'> & { launchesLeft: number }) =>
+    budget.launchShare({ ...use, launch: budget.launches - launchesLeft + 1 }).budgetMs;
+  const base = { ended: 0, endedUsedMs: 0, open: 3 };
   it("gives a launch what its own browser's budget has left over its launches to come", () => {
     expect(launchShare({ ...base, launchesLeft: 12, usedMs: 0 })).toBe(10_000);
     // Its first launch ran 14 s over: its later ones take less, whatever the other browsers did.

@@ -36,6 +36,7 @@ import { MAX_SHARDS } from '../../core/plan/shard.ts';
 import { quoted } from '../../core/base/shown.ts';
 import { parseVariant } from '../../core/plan/variant.ts';
 import { abBudgetFor, abPasses, abPassesNeeded, abPassesProblem } from '../../core/plan/ab-plan.ts';
+import { AB_BUDGET_MS, Budget } from '../../core/plan/budget.ts';
 import { formatPercent, percentOrProblem } from '../../core/base/percent.ts';
 import { ArgsError, flagText, scanFlags, type FlagSpec, type ScannedFlags } from './flags.ts';
 import { CAPABILITIES_EXAMPLE, parseCapabilities } from './capabilities.ts';
@@ -67,7 +68,7 @@ export interface SweepArgs {
   capabilities: Record<string, unknown> | null;
   /** --baseline: a results file each row samples against until its change is decided, with --threshold. */
   baseline: { path: string; thresholdPct: number } | null;
-  /** --launches: browser launches the plan's passes are spread over (launch.ts); null: launch.defaultLaunches. */
+  /** --launches: browser launches the plan's passes are spread over (launch.ts); null: as many as the budget gives (core/plan/budget.ts). */
   launches: number | null;
   /** False with --no-check: time the config's adapters without running their contract first. */
   check: boolean;
@@ -349,12 +350,6 @@ function abFields(fields: PlanFields, get: (name: string) => string | undefined)
 }
 
 /**
- * --ab's budget when none is given: one question, answered in 9 launches of Chromium within about
- * 6 minutes with the page's build and the launches' starts (the default plan's 12 cases on one pair).
- */
-const AB_BUDGET_MS = 4 * 60_000;
-
-/**
  * An A/B plan as the sweep runs it: every pass a launch of its own, as many passes as the budget
  * gives launches (core/plan/ab-plan.ts). Refused when that can never reach a verdict.
  */
@@ -371,7 +366,7 @@ function abPlan(plan: Plan, get: (name: string) => string | undefined, manual: b
   const problem = abPassesProblem(budgeted);
   if (problem !== null) throw new ArgsError(problem);
   const auto = budgeted.auto as NonNullable<Plan['auto']>;
-  const passes = abPasses(passesOf(auto), budgeted.budgetMs as number);
+  const passes = abPasses(passesOf(auto), new Budget(budgeted).browserMs ?? 0);
   return { ...budgeted, auto: { ...auto, passes } };
 }
 

@@ -23,7 +23,7 @@ const LIMITS = {
   startupMs: 90_000,
   idleMs: 15 * 60_000,
   caseTimeoutMs: 0,
-  budgetMs: 0,
+  samplingMs: 0,
   deadlineSlackMs: 0,
   cleanupPerSampleMs: 0,
 };

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { abCasesProblem } from '../../core/plan/ab-plan.ts';
-import { defaultLaunches } from '../../core/plan/launch-budget.ts';
+import { Budget } from '../../core/plan/budget.ts';
 import { launchPasses } from '../../core/run/launch.ts';
 import { passesOf } from '../../core/plan/plan.ts';
 import { ResultsError, type ResultsFile } from '../../core/results/results.ts';
@@ -92,6 +92,8 @@ export async function checkInputs(
   if (targets === null) return { exit: 1 };
   const unoffered = await notOnTheGrid(args, targets);
   if (unoffered !== null) return refuse(io, unoffered);
+  // --manual runs every pass in the one page it opens.
+  const budget = new Budget(args.plan, args.manual ? 1 : (args.launches ?? undefined));
   return {
     args,
     plan: args.plan,
@@ -100,7 +102,8 @@ export async function checkInputs(
     baselineDocs: files.baselineDocs,
     targets,
     missing,
-    launchPlan: launchPlanOf(args),
+    budget,
+    launchPlan: launchPasses(passesOf(args.plan.auto), budget.launches),
   };
 }
 
@@ -183,13 +186,6 @@ function checkFiles(
     if (!(e instanceof ResultsError)) throw e;
     return `--baseline: ${e.message}`;
   }
-}
-
-function launchPlanOf(args: SweepArgs): { first: number; last: number }[] {
-  const passes = passesOf(args.plan.auto);
-  return args.manual
-    ? [{ first: 1, last: passes }]
-    : launchPasses(passes, args.launches ?? defaultLaunches(passes, args.plan.budgetMs));
 }
 
 /**

@@ -3,6 +3,7 @@
  * for the browser in flight. Phases read and update these instead of closures over shared lets.
  */
 import type { Plan, PlanVocabulary } from '../../core/plan/plan.ts';
+import type { Budget } from '../../core/plan/budget.ts';
 import type { LaunchOrder } from '../../core/run/launch.ts';
 import type { CaseResult, ResultsFile } from '../../core/results/results.ts';
 import type { DriverInfo } from '../../core/schema/results-schema.ts';
@@ -51,7 +52,9 @@ export interface SweepInputs {
   readonly targets: readonly Target[];
   /** Browsers asked for and not found: outcomes before anything runs. */
   readonly missing: readonly BrowserOutcome[];
-  /** The passes of each launch of a browser the sweep starts; a --manual browser takes them all in one. */
+  /** The sweep's budget, made once from the plan and the launches: every share of it is its answer. */
+  readonly budget: Budget;
+  /** The passes of each launch of a browser the sweep starts (budget.launches of them); a --manual browser takes them all in one. */
   readonly launchPlan: readonly { first: number; last: number }[];
 }
 

@@ -4,6 +4,7 @@
  * hangs in a case the runner cannot cut off, or dies quietly still ends the run with a reason.
  */
 import type { CollectorMessage } from '../../core/run/collector.ts';
+import type { Budget } from '../../core/plan/budget.ts';
 import type { ContractOutcome } from '../../core/store/contract/report.ts';
 import type { Carry } from '../../core/run/launch.ts';
 import type { CaseResult, ResultsFile } from '../../core/results/results.ts';
@@ -34,8 +35,8 @@ export interface SessionProgress {
   samplesDone: number;
   /** Estimated fraction of the run done, under a budget; absent with a fixed count. */
   fraction?: number;
-  /** The budget the fraction is of, in ms, where the sweep knows it (spread over launches). */
-  budgetMs?: number;
+  /** What is left of the browser's budget at `fraction`, where the sweep knows it (spread over launches: Budget.browserLeftMs). */
+  browserLeftMs?: number;
   /** The group in flight and the last sample taken in it. */
   current: {
     suite: string;
@@ -59,8 +60,8 @@ export interface SessionLimits {
   idleMs: number;
   /** The plan's time limit of one step (a sample, or a shared database's fill). */
   caseTimeoutMs: number;
-  /** The plan's sampling budget (0 with fixed sampling): the run may use all of it on top. */
-  budgetMs: number;
+  /** The sampling time the budget gives the browser (Budget.browserMs; 0 with fixed sampling): the run may use all of it on top. */
+  samplingMs: number;
   /** Extra time on top of the plan's own worst case, counted from run-start. */
   deadlineSlackMs: number;
   /** Worst-case cleanup time per sample that the runner allows itself (two deletes of 15 s). */
@@ -72,12 +73,12 @@ export interface SessionLimits {
  * and the runner allows up to 2 × 15 s for deleting each sample's database, so a page silent for
  * longer than that plus a margin is hung (e.g. a synchronous loop the runner cannot time out).
  */
-export function defaultLimits(timeoutMs: number, budgetMs = 0): SessionLimits {
+export function defaultLimits(timeoutMs: number, budget?: Budget): SessionLimits {
   return {
     startupMs: 90_000,
     idleMs: timeoutMs + 2 * 15_000 + 60_000,
     caseTimeoutMs: timeoutMs,
-    budgetMs,
+    samplingMs: budget?.browserMs ?? 0,
     deadlineSlackMs: 120_000,
     cleanupPerSampleMs: 2 * 15_000,
   };
@@ -274,7 +275,7 @@ export class BrowserSession {
       const worst =
         e.samples * this.limits.cleanupPerSampleMs +
         e.rows * this.limits.caseTimeoutMs +
-        this.limits.budgetMs +
+        this.limits.samplingMs +
         this.limits.deadlineSlackMs;
       this.arm(
         'deadline',

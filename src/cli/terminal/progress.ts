@@ -5,6 +5,7 @@
 import type { SessionProgress } from '../server/session.ts';
 import { printable, printableField } from './escape.ts';
 import { formatClock } from '../../core/base/format.ts';
+import type { Budget } from '../../core/plan/budget.ts';
 
 /** One line: samples and rows done, elapsed, estimated remaining, and the case in flight. */
 export function progressLine(
@@ -44,26 +45,26 @@ export interface LaunchProgress {
   /** Time the earlier launches ran in their pages, and the share of the budget this one was given. */
   budgetUsedMs: number;
   launchBudgetMs: number;
-  /** The whole budget of the browser's run. */
-  budgetMs: number;
 }
 
 /**
  * A launch's progress as part of the browser's whole run: its clock from the first launch, the
- * samples of every launch, and the share of the whole budget done (the earlier launches' time in
- * their pages, then this launch's own fraction of its share).
+ * samples of every launch, and the share of the whole budget done, as the budget reckons it from
+ * the earlier launches' time in their pages and this launch's own fraction of its share
+ * (Budget.doneAcross).
  */
 export function acrossLaunches(
   p: SessionProgress,
   a: LaunchProgress,
+  budget: Budget,
   nowMs: number,
 ): SessionProgress {
   const launch = { launch: a.launch, of: a.of };
   if (p.startedAt === null) return { ...p, launch };
   const fraction =
-    p.fraction === undefined || a.budgetMs <= 0
+    p.fraction === undefined
       ? undefined
-      : Math.min(1, (a.budgetUsedMs + p.fraction * a.launchBudgetMs) / a.budgetMs);
+      : budget.doneAcross(a.budgetUsedMs, a.launchBudgetMs, p.fraction);
   const samplesDone = a.samplesBefore + p.samplesDone;
   return {
     ...p,
@@ -72,7 +73,7 @@ export function acrossLaunches(
     samplesDone,
     rowsDone: Math.max(a.rowsBefore, p.rowsDone),
     samples: Math.max(samplesDone, a.samplesBefore + (p.samples ?? 0)),
-    ...(fraction === undefined ? {} : { fraction, budgetMs: a.budgetMs }),
+    ...(fraction === undefined ? {} : { fraction, browserLeftMs: budget.browserLeftMs(fraction) }),
   };
 }
 
@@ -98,8 +99,8 @@ function timeLeft(p: SessionProgress, elapsed: number): string {
   if (done >= 1) return 'finishing';
   // Under a budget, the budget left until a tenth of it is spent: scaling the first seconds (a
   // browser start, the first warm-ups) up by the fraction read 25 to 49 minutes for a 6-minute run.
-  if (p.budgetMs !== undefined && done < EARLY_FRACTION)
-    return `~${formatClock((1 - done) * p.budgetMs)} left`;
+  if (p.browserLeftMs !== undefined && done < EARLY_FRACTION)
+    return `~${formatClock(p.browserLeftMs)} left`;
   if (done <= 0) return '? left';
   return `~${formatClock((elapsed * (1 - done)) / done)} left`;
 }

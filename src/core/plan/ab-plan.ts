@@ -4,7 +4,7 @@
  * the plans that can never reach one. How --ab spends its budget is decided here and only here,
  * so that a change of that rule changes the refusals and the advice with it.
  */
-import { defaultLaunches, MIN_LAUNCH_MS } from './launch-budget.ts';
+import { Budget, defaultLaunches, MIN_LAUNCH_MS } from './budget.ts';
 import { PAIRED_MIN_PASSES } from '../stats/paired.ts';
 import { formatDuration } from '../base/format.ts';
 import { passesOf, type Plan } from './plan.ts';
@@ -21,7 +21,7 @@ export function abPassesNeeded(): number {
 
 /**
  * The passes an A/B plan runs in a sweep: each pass in a launch of its own, so as many as the
- * budget gives launches (launch-budget.ts), and no more than the plan asks for.
+ * budget gives launches (budget.ts, defaultLaunches), and no more than the plan asks for.
  */
 export function abPasses(passesAsked: number, budgetMs: number): number {
   return Math.max(1, defaultLaunches(passesAsked, budgetMs));
@@ -53,7 +53,7 @@ export function abPassesProblem(plan: Plan): string | null {
   const asked = passesOf(plan.auto);
   if (asked < needed)
     return `--ab: --auto=passes:${asked} runs ${asked} pass, and B/A's 95% interval is over passes, which needs ${needed}: give passes:${needed} or more (the default is ${passesOf(DEFAULT_AUTO)})`;
-  const budgetMs = plan.budgetMs ?? 0;
+  const budgetMs = new Budget(plan).browserMs ?? 0;
   const got = abPasses(asked, budgetMs);
   if (got >= needed) return null;
   const enough = abBudgetFor(needed);

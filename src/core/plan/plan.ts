@@ -1,7 +1,8 @@
 /**
  * The plan room (src/core/plan/): what to run: the Plan, its defaults (defaults.ts), its text
- * fields (fields.ts) and URL (url.ts), shards, variants, A/B and launch budgets. It imports base
- * and stats, nothing above: a plan is written before any result exists.
+ * fields (fields.ts) and URL (url.ts), shards, variants, the A/B plan, and the budget with every
+ * share of it (budget.ts). It imports base and stats, nothing above: a plan is written before any
+ * result exists.
  *
  * The plan: what to run. One shape for the page controls, the URL query and the sweep's flags,
  * parsed and checked in one place (fields.ts) so every entry point rejects bad input the same way.

@@ -4,8 +4,7 @@
  */
 import type { Carry } from './launch.ts';
 import type { CaseResult } from '../results/results.ts';
-import type { Budget } from './sampling/budget.ts';
-import { now } from '../base/timer.ts';
+import type { GroupSpan, LaunchBudget } from '../plan/budget.ts';
 
 export type RunEvent =
   | { type: 'run-start'; rows: number; samples: number }
@@ -55,10 +54,8 @@ export interface SampleWhere {
 }
 
 /** A group's share of the budget in its current pass, for the progress estimate. */
-export interface GroupShare {
+export interface GroupShare extends GroupSpan {
   weight: number;
-  startedAt: number;
-  endsAt: number;
 }
 
 /** The counters of a run's progress, and the events that report them. */
@@ -70,7 +67,7 @@ export class Progress {
 
   constructor(
     private readonly emit: (event: RunEvent) => void,
-    private readonly budget: Budget,
+    private readonly budget: LaunchBudget,
     readonly rowsTotal: number,
     /** Fixed sampling: the exact total, less what failed rows gave back; adaptive: the minimum. */
     private samplesTotal: number,
@@ -102,7 +99,10 @@ export class Progress {
     const fraction =
       this.budget.totalMs === undefined
         ? undefined
-        : this.budget.fraction(this.weightDone + group.weight * shareDone(group), this.weightTotal);
+        : this.budget.fraction(
+            this.weightDone + group.weight * this.budget.groupDone(group),
+            this.weightTotal,
+          );
     const total =
       fraction === undefined
         ? this.samplesTotal
@@ -119,10 +119,4 @@ export class Progress {
       ...(fraction === undefined ? {} : { fraction }),
     });
   }
-}
-
-/** How much of its share of the budget the group has used, 0 to 0.99. */
-function shareDone(group: GroupShare): number {
-  if (!Number.isFinite(group.endsAt)) return 0;
-  return Math.min(0.99, (now() - group.startedAt) / Math.max(1, group.endsAt - group.startedAt));
 }

@@ -9,8 +9,8 @@
  * "Rigorous Benchmarking in Reasonable Time" (ISMM 2013).
  *
  * The sweep runs one launch per pass by default, as long as each gets MIN_LAUNCH_MS of the budget
- * (launch-budget.ts, defaultLaunches): pairs of default sweeps then differ beyond their intervals on fewer rows
- * (docs/precision.md, "What it changed").
+ * (plan/budget.ts, defaultLaunches): pairs of default sweeps then differ beyond their intervals on
+ * fewer rows (docs/precision.md, "What it changed").
  *
  * Pure data and its checks: the runner takes a launch's passes and rows (runner.ts), the page
  * fetches them from the sweep, and the sweep hands on what each launch returns (src/cli/commands/sweep/launches.ts).
@@ -35,7 +35,9 @@ export interface Carry {
  * What one launch runs: passes `first` to `last` of the plan, within `budgetMs`, from the carried
  * rows. `budgetLeftMs` is what is left of the whole run's budget (`budgetMs` in the last launch):
  * a row's minimum samples are bounded by it, as they are by the whole budget in one launch, so
- * the last case of a launch is not left without samples when the cases before it ran over.
+ * the last case of a launch is not left without samples when the cases before it ran over. Both
+ * are the sweep's Budget.launchShare (plan/budget.ts), which the page's runner hands to its own
+ * Budget (Budget.inLaunch).
  */
 export interface LaunchOrder {
   /** Which launch of the browser this is, from 1: its 'pass' and 'done' messages say so, and only its own count. */

@@ -1,6 +1,6 @@
 /**
  * The run room (src/core/run/, with sampling/ inside it): executing a plan: the runner
- * (runner.ts), its groups and rows, timed samples, the sampling policy and budget (sampling/),
+ * (runner.ts), its groups and rows, timed samples, the sampling policy (sampling/),
  * launches, events and the page's collector protocol. The top room: it may import every room
  * below, and none imports it.
  *
@@ -23,6 +23,7 @@ import type { Progress, RunEvent } from './events.ts';
 import type { FootprintProbe, PassProbe, Sampler, SampleTarget } from './timed-sample.ts';
 import type { SamplingPolicy } from './sampling/policy.ts';
 import type { SampleWatch } from './machine.ts';
+import type { LaunchBudget } from '../plan/budget.ts';
 import type { Rng } from '../../../fixtures/random.ts';
 
 export interface RunInput {
@@ -86,6 +87,8 @@ export interface RunContext {
   readonly emit: (event: RunEvent) => void;
   readonly sampler: Sampler;
   readonly policy: SamplingPolicy;
+  /** This launch's budget on its clock: each group's share and its end (plan/budget.ts). */
+  readonly budget: LaunchBudget;
   /** Whether each store can run here at all, asked once. */
   readonly support: ReadonlyMap<string, Support>;
 }

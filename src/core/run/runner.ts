@@ -40,13 +40,13 @@ import {
   type Support,
 } from './records.ts';
 import { Sampler } from './timed-sample.ts';
-import { Budget } from './sampling/budget.ts';
 import { BATCH_TARGET_MS, sampleTargetMs } from './sampling/repeats.ts';
 import { equalRepeats, roundOrder } from './sampling/pairing.ts';
 import { passSamples, rowWeight } from './sampling/passes.ts';
 import { isLook, settleAtLook } from './sampling/looks.ts';
 import { SamplingPolicy } from './sampling/policy.ts';
 import { selectShard } from '../plan/shard.ts';
+import { Budget } from '../plan/budget.ts';
 import { setStepWatch } from '../base/step-watch.ts';
 import type { FixtureSource } from '../store/suite.ts';
 import { measureTimerStep, now } from '../base/timer.ts';
@@ -175,27 +175,19 @@ function startRun(
   const here = Array.from({ length: launch.last - launch.first + 1 }, (_, i) => launch.first + i);
   const samplesTotal = runnableRows * here.reduce((sum, pass) => sum + passSamples(plan, pass), 0);
   const weightTotal = runnableRows * rowWeight(plan) * here.length;
-  const budget = plan.auto
-    ? new Budget(
-        input.launch?.budgetMs ?? plan.budgetMs,
-        weightTotal,
-        now,
-        input.launch?.budgetLeftMs ?? plan.budgetMs,
-      )
-    : new Budget(undefined, weightTotal, now);
+  const whole = new Budget(plan);
+  const budget = whole.inLaunch(input.launch, weightTotal, now);
   const policy = new SamplingPolicy({
     plan,
     passes: launch.passes,
     budget,
-    shareMs:
-      plan.auto && plan.budgetMs !== undefined && runnableRows > 0
-        ? plan.budgetMs / runnableRows
-        : Infinity,
+    shareMs: whole.rowMs(runnableRows),
     sampleTargetMs: sampleTargetMs(input.timerStepMs ?? measureTimerStep()),
     ...(curesOf(plan).includes('batch') ? { batchTargetMs: BATCH_TARGET_MS } : {}),
     ...(input.baseline ? { baseline: input.baseline } : {}),
   });
-  const ctx: RunContext = { input, plan, emit, sampler: makeSampler(input, emit), policy, support };
+  const sampler = makeSampler(input, emit);
+  const ctx: RunContext = { input, plan, emit, sampler, policy, budget, support };
   const rowsTotal = groups.length * input.adapters.length;
   const progress = new Progress(emit, budget, rowsTotal, samplesTotal, weightTotal);
   const rows = new RunRows(structuredClone(input.launch?.carry?.order ?? []), progress);
@@ -286,7 +278,7 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
     passes: run.ends.atPass,
   });
   group.startedAt = now();
-  group.endsAt = ctx.policy.budget.nextGroupEnd(group.weight);
+  group.endsAt = ctx.budget.nextGroupEnd(group.weight);
   ctx.policy.stopBeforePass(group.rows, pass);
   try {
     await fillSharedDatabases(run, group, last);
@@ -297,7 +289,7 @@ async function runGroupPass(run: Run, planned: PlannedGroup, pass: number): Prom
       await takeAdditionalSamples(
         run,
         group,
-        ctx.policy.budget.hasLaterShares() || launch.last < run.ends.atPass,
+        ctx.budget.hasLaterShares() || launch.last < run.ends.atPass,
       );
     if (last) await measurementPass(run, group);
   } finally {

@@ -3,9 +3,10 @@ import { formatDuration } from '../../../core/base/format.ts';
 import { passesOf, type Plan } from '../../../core/plan/plan.ts';
 import { formatAuto } from '../../../core/plan/fields.ts';
 import { formatShard } from '../../../core/plan/shard.ts';
+import type { Budget } from '../../../core/plan/budget.ts';
 import type { SweepRun } from '../../browser-runs/sweep-run.ts';
 
-function describePlan(plan: Plan): string {
+function describePlan(plan: Plan, budget: Budget): string {
   const params = Object.entries(plan.params).map(
     ([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`,
   );
@@ -16,7 +17,7 @@ function describePlan(plan: Plan): string {
     `sizes ${plan.sizes.join(',')}`,
     ...(plan.cases ? [`cases ${plan.cases.join(',')}`] : []),
     plan.auto
-      ? `budget ${plan.budgetMs === undefined ? 'none' : formatDuration(plan.budgetMs)} per browser, each row to ±${Number((plan.auto.targetRelCi * 100).toPrecision(6))}% of its median (${formatAuto(plan.auto)}) + ${plan.warmup} warm-up`
+      ? `budget ${budget.browserMs === undefined ? 'none' : formatDuration(budget.browserMs)} per browser, each row to ±${Number((plan.auto.targetRelCi * 100).toPrecision(6))}% of its median (${formatAuto(plan.auto)}) + ${plan.warmup} warm-up`
       : `${plan.iterations} samples + ${plan.warmup} warm-up`,
     ...(plan.worker ? ['in a Worker'] : []),
     ...(plan.cpuThrottle
@@ -34,7 +35,7 @@ function describePlan(plan: Plan): string {
 export function announce(run: SweepRun): void {
   const { out, args, plan } = run;
   out(`storebench sweep ${run.runId}`);
-  out(`  plan: ${describePlan(plan)}`);
+  out(`  plan: ${describePlan(plan, run.budget)}`);
   if (args.baseline) {
     const browsers = [...new Set(run.baselineDocs.map((d) => d.run.browser))];
     out(

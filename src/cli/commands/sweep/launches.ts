@@ -7,7 +7,6 @@
 import { PAGE_QUERY } from '../../../core/run/collector.ts';
 import { errorMessage } from '../../../core/base/errors.ts';
 import { carryKey, checkCarry, type Carry } from '../../../core/run/launch.ts';
-import { launchShare } from '../../../core/plan/launch-budget.ts';
 import { passesOf, type Plan } from '../../../core/plan/plan.ts';
 import { planToQuery } from '../../../core/plan/url.ts';
 import type { CaseResult } from '../../../core/results/results.ts';
@@ -65,7 +64,7 @@ export type BrowserEnded = (b: BrowserRun, end: RunEnd) => Promise<void>;
  * The browsers' launches, taken in turn: the first launch of each browser, then the second of
  * each still open, and so on, the browser in flight being `run.browser` meanwhile. A browser
  * whose rows all settled at a planned look ends early; the budget it leaves goes to the launches
- * of the browsers still open (budgetOf). On Ctrl-C the browsers started and not ended end as
+ * of the browsers still open (setOrder). On Ctrl-C the browsers started and not ended end as
  * cancelled, their carried rows kept; those not started yet run nothing.
  */
 export async function runBrowsers(run: SweepRun, ended: BrowserEnded): Promise<void> {
@@ -161,7 +160,6 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
     run.args.recordMachine,
   );
   const now = Date.now();
-  const budgetMs = run.plan.budgetMs ?? 0;
   const b: BrowserRun = {
     target,
     startedAt: new Date(now).toISOString(),
@@ -180,8 +178,7 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
       samplesBefore: 0,
       rowsBefore: 0,
       budgetUsedMs: 0,
-      launchBudgetMs: budgetMs,
-      budgetMs,
+      launchBudgetMs: run.budget.browserMs ?? 0,
     },
   };
   run.browser = b;
@@ -212,7 +209,7 @@ function newSession(
   browser: () => BrowserRun,
   launch: number,
 ): BrowserSession {
-  const limits = defaultLimits(run.plan.timeoutMs, run.plan.budgetMs);
+  const limits = defaultLimits(run.plan.timeoutMs, run.budget);
   if (!target.browser) limits.startupMs = run.args.waitMs;
   return new BrowserSession(
     target.browser ? target.id : null,
@@ -243,8 +240,9 @@ function nextLaunch(run: SweepRun, b: BrowserRun): void {
 }
 
 /**
- * Each launch takes its passes with its share of the budget (budgetOf); starting a browser comes
- * on top of it. `others` are the other browsers still open, between two of their launches.
+ * Each launch takes its passes with its share of the budget (Budget.launchShare); starting a
+ * browser comes on top of it. `others` are the other browsers still open, between two of their
+ * launches: what the browsers that ended left unused goes to them and to this one.
  */
 function setOrder(
   run: SweepRun,
@@ -254,34 +252,19 @@ function setOrder(
   carry: Carry | null,
   others: readonly BrowserRun[],
 ): void {
-  const launches = run.launchPlan.length;
-  const launchBudgetMs = budgetOf(run, b, others);
-  Object.assign(b.across, { launch: k + 1, launchBudgetMs });
-  b.order =
-    launches > 1
-      ? {
-          launch: k + 1,
-          ...range,
-          budgetMs: launchBudgetMs,
-          budgetLeftMs: launchBudgetMs * (launches - k),
-          carry,
-          browsers: run.targets.length,
-        }
-      : undefined;
-}
-
-/** A launch's share of the budget (launch-budget.launchShare): its browser's, and what ended browsers left. */
-function budgetOf(run: SweepRun, b: BrowserRun, others: readonly BrowserRun[]): number {
   const open = 1 + others.filter((o) => o !== b).length;
-  return launchShare({
-    budgetMs: run.plan.budgetMs ?? 0,
-    launches: run.launchPlan.length,
-    launchesLeft: run.launchPlan.length - b.launched,
+  const share = run.budget.launchShare({
+    launch: k + 1,
     usedMs: b.across.budgetUsedMs,
     ended: run.targets.length - open,
     endedUsedMs: run.spentMs,
     open,
   });
+  Object.assign(b.across, { launch: k + 1, launchBudgetMs: share.budgetMs });
+  b.order =
+    run.launchPlan.length > 1
+      ? { launch: k + 1, ...range, ...share, carry, browsers: run.targets.length }
+      : undefined;
 }
 
 /** What a launch's end means: go on with its carry, or end the browser's run. */
@@ -378,7 +361,7 @@ function progressOf(run: SweepRun, b: BrowserRun): string {
   if (run.launchPlan.length > 1)
     return progressLine(
       labelOf(b),
-      acrossLaunches(b.session.progress, b.across, now),
+      acrossLaunches(b.session.progress, b.across, run.budget, now),
       now,
       `launch ${b.across.launch}/${b.across.of}: ${b.waiting ?? 'starting the browser and loading the page…'}`,
     );

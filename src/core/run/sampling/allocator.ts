@@ -3,8 +3,8 @@
  * precision, cost and time spent, and the clock readings; nothing here runs a sample.
  *
  * A run's budget is spent in passes over its case groups (plan.auto.passes): each group gets, in
- * each pass, a share of what is left in proportion to its rows, so time a quick group does not
- * need flows on to the groups after it. The minimum samples of a row are bounded only by the
+ * each pass, a share of what is left in proportion to its rows (plan/budget.ts cuts it), so time a
+ * quick group does not need flows on to the groups after it. The minimum samples of a row are bounded only by the
  * whole budget, so every row gets an interval when the budget allows any. After them, each next
  * sample goes to the row whose relative interval is widest for the milliseconds one of its
  * samples costs: that row gains the most precision per unit of budget. They are given out in

@@ -4,9 +4,10 @@
  * samples it is told to; everything here decides, nothing here runs a sample.
  *
  * The rules live in the modules beside this one: passes and their minimums (passes.ts), what a
- * row costs against its share of the budget (share.ts), the budget handed out group by group
- * and the next round of samples (budget.ts, allocator.ts), how many runs a sample repeats
- * (repeats.ts), the pair of an A/B run (pairing.ts), and the planned looks (looks.ts).
+ * row costs against its share of the budget (share.ts), the next round of samples
+ * (allocator.ts), how many runs a sample repeats (repeats.ts), the pair of an A/B run
+ * (pairing.ts), and the planned looks (looks.ts). The budget and every share of it, the groups'
+ * and the rows', are plan/budget.ts's: the policy asks it, and divides no time itself.
  */
 import { changeFrom, isDecided, type Baseline } from '../../verdicts/baseline.ts';
 import type { Plan } from '../../plan/plan.ts';
@@ -22,8 +23,8 @@ import {
 } from '../row.ts';
 import { sharedShift, type LogRatio } from '../../stats/stats.ts';
 import { now } from '../../base/timer.ts';
+import type { LaunchBudget } from '../../plan/budget.ts';
 import { capReason, passShareUsed, pickRound, stopReason, type RowGauge } from './allocator.ts';
-import type { Budget } from './budget.ts';
 import { nextRepeats } from './repeats.ts';
 import { equalRepeats, pairedPrecision, withPartners } from './pairing.ts';
 import { minimumInPass, sharedOut, warmupsIn } from './passes.ts';
@@ -33,8 +34,9 @@ export interface PolicyInput {
   plan: Plan;
   /** Passes of the whole run. */
   passes: number;
-  budget: Budget;
-  /** A row's share of the run's budget (share.ts); Infinity without a budget. */
+  /** This launch's budget on its clock (plan/budget.ts): where the run ends, and its pace. */
+  budget: LaunchBudget;
+  /** A row's share of the run's budget (Budget.rowMs, weighed in share.ts); Infinity without a budget. */
   shareMs: number;
   /** How long one sample should last (repeats.ts). */
   sampleTargetMs: number;
@@ -52,14 +54,8 @@ export interface GroupClock {
 export class SamplingPolicy {
   /** With a baseline: the shift the rows share against it, taken again as each group starts a pass. */
   private baselineShift: LogRatio | null = null;
-  /** The run's pace (share.ts), read once at the start of each pass. */
-  private paceOf: { pass: number; pace: number } | null = null;
 
   constructor(private readonly p: PolicyInput) {}
-
-  get budget(): Budget {
-    return this.p.budget;
-  }
 
   /**
    * At the start of a later pass, rows that stopped for their precision or the budget sample
@@ -267,23 +263,8 @@ export class SamplingPolicy {
       n: row.samples.length,
       costMs: pass > 1 && row.settledCostMs !== undefined ? row.settledCostMs : live,
       shareMs: this.p.shareMs,
-      pace: this.paceAt(pass),
+      pace: this.p.budget.paceIn(pass),
     };
-  }
-
-  /**
-   * The budget left at the start of this pass over what the passes left were planned to have (the
-   * budget spread evenly over the passes), at most 1; read once a pass, so every group of the pass
-   * sees the same.
-   */
-  private paceAt(pass: number): number {
-    if (this.paceOf?.pass === pass) return this.paceOf.pace;
-    const planned =
-      ((this.p.plan.budgetMs ?? Infinity) * (this.p.passes - pass + 1)) / this.p.passes;
-    const left = this.p.budget.endsAt() - now();
-    const pace = Number.isFinite(planned) && planned > 0 ? Math.min(1, left / planned) : 1;
-    this.paceOf = { pass, pace };
-    return pace;
   }
 
   /** A costly row stops for now, and records what a sample costs against its share (share.ts). */

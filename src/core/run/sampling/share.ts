@@ -1,6 +1,6 @@
 /**
  * What a row takes at the least in a pass, by what one of its samples costs against its share of
- * the budget (the run's budget over its rows). Pure: the runner asks at each pass, and after a
+ * the budget (the run's budget over its rows, as plan/budget.ts cuts it). Pure: the runner asks at each pass, and after a
  * row's first warm-up, when its cost is first known.
  *
  * A row whose minimum in every pass (a warm-up and 2 samples) fits its share takes it in every
