@@ -222,6 +222,35 @@ describe('runner - passes in launches of their own', () => {
     expect(doc.cases[0]?.samplesPerPass).toEqual([6, 6, 6]);
   });
 
+  it('a metric some samples lack is left out of the carry, which then passes the check, and of the row', async () => {
+    const runs = { n: 0 };
+    // A metric recorded in every other run only, as a machine reading that failed would leave it.
+    const patchy = quiet('a', runs, {
+      run: async (ctx: { metric(name: string, value: number): void }) => {
+        runs.n++;
+        if (runs.n % 2 === 0) ctx.metric('patchy', runs.n);
+        ctx.metric('whole', runs.n);
+        return 100 + (runs.n % 2) - 0.5;
+      },
+    });
+    const order = { launch: 1, first: 1, last: 1, budgetMs: 20_000, budgetLeftMs: 20_000 };
+    const first = await launch([suiteOf(patchy)], [memoryAdapter], plan(), {
+      ...order,
+      carry: null,
+    });
+    const carry = overTheWire(first.carry as Carry);
+    const row = checkCarry(carry, 'launches', 1).rows[0];
+    expect(Object.keys(row?.metrics ?? {})).toEqual(['whole']);
+    const rest = await launch([suiteOf(patchy)], [memoryAdapter], plan(), {
+      ...order,
+      launch: 2,
+      first: 2,
+      last: 3,
+      carry,
+    });
+    expect(Object.keys(okRow(rest.cases, 'memory').metrics ?? {})).toEqual(['whole']);
+  });
+
   it("the last case of a launch that is not the run's last leaves the launch's spare time to the later launches", async () => {
     // Samples of 100 ± 40, which never reach ±2%: only max-n (50, so 25 by the end of pass 1 of 2) or the budget stops the row.
     let k = 0;

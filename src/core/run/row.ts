@@ -145,7 +145,12 @@ export function restoreRow(adapter: StoreAdapter, c: BenchCase, carried: Carried
 
 /** The row for the next launch: its state, and what its results row needs should no later launch finish it (carriedResult). */
 export function carriedRow(id: CaseIdentity, row: Row, series: BenchCase['series']): CarriedRow {
-  return { ...id, db: row.db, ...(series ? { series } : {}), ...carriedState(row) };
+  // A metric some sample lacks (NaN) is left out of the results row in the end (rowResult); JSON
+  // has no NaN, so it is left out of the carry already, where it would arrive as null.
+  const metrics = Object.fromEntries(
+    Object.entries(row.metrics).filter(([, list]) => list.every(Number.isFinite)),
+  );
+  return { ...id, db: row.db, ...(series ? { series } : {}), ...carriedState(row), metrics };
 }
 
 /**

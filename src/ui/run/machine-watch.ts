@@ -59,8 +59,9 @@ export function createMachineWatch(read: () => Promise<MachineReading | null>): 
       gcBefore = gc ? gc.read() : NaN;
     },
     async after() {
-      const gcs = gc ? gc.counted(gcBefore, gc.read()) : NaN;
-      return { ...machineDelta(before, await read()), gcs };
+      // An engine that cannot count its collections records no `gcs` at all.
+      const gcs: Record<string, number> = gc ? { gcs: gc.counted(gcBefore, gc.read()) } : {};
+      return { ...machineDelta(before, await read()), ...gcs };
     },
     notes: () =>
       gc
