@@ -132,6 +132,20 @@ describe('noise sources - the report', () => {
     expect(text).toMatch(/garbage collections \(count\)\s+0%/);
   });
 
+  it('says which part an engine cannot record, and fits the others together', () => {
+    const cpu = [10, 12, 9, 15, 11, 10, 13, 9, 14, 12];
+    const r = row(
+      cpu.map((c) => c * 1.5),
+      cpu,
+      [5, 5],
+    );
+    const { gcs: _none, ...noGc } = r.metrics;
+    const text = noiseReport(doc([{ ...r, metrics: noGc }]));
+    expect(text).toMatch(/\(no garbage collection count\)/);
+    expect(text).toMatch(/garbage collections \(count\)\s+not recorded in this browser/);
+    expect(text).toMatch(/all 3 together\s+100%/);
+  });
+
   it('tells a file without a machine record how to get one', () => {
     expect(noiseReport(doc([{ ...row([1, 2, 3], [1, 2, 3], [3]), metrics: undefined }]))).toMatch(
       /no row has a machine record; run the sweep with --record-machine/,

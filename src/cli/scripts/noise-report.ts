@@ -12,6 +12,7 @@ import {
   type RowObservations,
 } from '../../core/stats/within-pass-fit.ts';
 import { ResultsError, type ResultsFile } from '../../core/results/results.ts';
+import type { MachineMetric } from '../../core/run/machine.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../args/command-io.ts';
 import { ArgsError, scanFlags } from '../args/flags.ts';
 import { readResultsFiles } from '../files/read-results.ts';
@@ -27,32 +28,29 @@ the garbage collections; each alone, then all together (adjusted R², one fit pe
 
 type Row = ResultsFile['cases'][number];
 
-/** The covariates, each a per-sample figure from the row's machine record. */
-const COVARIATES: readonly { label: string; of: (row: Row, i: number, scale: number) => number }[] =
-  [
-    {
-      label: "CPU time of the browser's processes (log)",
-      of: (r, i) => Math.log(r.metrics?.cpuMs?.[i] ?? NaN),
-    },
-    {
-      label: 'its threads waiting for a CPU (÷ median time)',
-      of: (r, i, scale) => (r.metrics?.waitMs?.[i] ?? NaN) / scale,
-    },
-    {
-      label: 'CPU pressure on the machine (÷ median time)',
-      of: (r, i, scale) => (r.metrics?.psiMs?.[i] ?? NaN) / scale,
-    },
-    { label: 'garbage collections (count)', of: (r, i) => r.metrics?.gcs?.[i] ?? NaN },
-  ];
+/** The covariates, each a per-sample figure from one metric of the row's machine record. */
+const COVARIATES: readonly {
+  label: string;
+  metric: MachineMetric;
+  of: (value: number, scale: number) => number;
+}[] = [
+  { label: "CPU time of the browser's processes (log)", metric: 'cpuMs', of: Math.log },
+  { label: 'its threads waiting for a CPU (÷ median time)', metric: 'waitMs', of: (v, s) => v / s },
+  { label: 'CPU pressure on the machine (÷ median time)', metric: 'psiMs', of: (v, s) => v / s },
+  { label: 'garbage collections (count)', metric: 'gcs', of: (v) => v },
+];
+const GCS = COVARIATES.findIndex((c) => c.metric === 'gcs');
 
-/** A row's observations, or null when it has no machine record or a reading is unusable. */
+/** A row's observations, or null when it lacks a metric or a reading is unusable. */
 function observe(row: Row, covariates: readonly number[]): RowObservations | null {
   const perPass = row.samplesPerPass ?? [row.samples.length];
-  if (row.status !== 'ok' || !row.metrics?.cpuMs || row.samples.length < 3) return null;
+  if (row.status !== 'ok' || row.samples.length < 3) return null;
   const scale = median(row.samples);
-  const x = covariates.map((c) =>
-    row.samples.map((_, i) => (COVARIATES[c] as (typeof COVARIATES)[number]).of(row, i, scale)),
-  );
+  const x = covariates.map((c) => {
+    const { metric, of } = COVARIATES[c] as (typeof COVARIATES)[number];
+    const values = row.metrics?.[metric];
+    return row.samples.map((_, i) => of(values?.[i] ?? NaN, scale));
+  });
   const y = row.samples.map(Math.log);
   // A reading that lost a thread's time (it ended mid-sample) is negative: the row is left out.
   const usable = [...y, ...x.flat()].every(Number.isFinite);
@@ -77,15 +75,19 @@ export function noiseReport(doc: ResultsFile): string {
   };
   const samples = rows.reduce((n, r) => n + r.samples.length, 0);
   const withGc = rows.reduce((n, r) => n + (r.metrics?.gcs?.filter((g) => g > 0).length ?? 0), 0);
+  // An engine that cannot tell one of them (WebKitGTK's collections) has no such metric at all.
+  const recorded = COVARIATES.flatMap((c, i) =>
+    rows.some((r) => r.metrics?.[c.metric] !== undefined) ? [i] : [],
+  );
   const lines = [
-    `${head}: ${rows.length} rows with a machine record, ${samples} samples (${withGc} with a garbage collection counted)`,
+    `${head}: ${rows.length} rows with a machine record, ${samples} samples (${recorded.includes(GCS) ? `${withGc} with a garbage collection counted` : 'no garbage collection count'})`,
     `  within-pass log-sd at the median row: wall time ${sd((r) => r.samples)}, CPU time ${sd((r) => r.metrics?.cpuMs)}`,
     '  share of the within-pass variance of log wall time each explains (adjusted R², pooled over rows):',
-    ...COVARIATES.map((c, i) => `    ${c.label.padEnd(48)} ${share(rows, [i])}`),
-    `    ${'all four together'.padEnd(48)} ${share(
-      rows,
-      COVARIATES.map((_, i) => i),
-    )}`,
+    ...COVARIATES.map(
+      (c, i) =>
+        `    ${c.label.padEnd(48)} ${recorded.includes(i) ? share(rows, [i]) : 'not recorded in this browser'}`,
+    ),
+    `    ${`all ${recorded.length} together`.padEnd(48)} ${share(rows, recorded)}`,
   ];
   return lines.join('\n');
 }
