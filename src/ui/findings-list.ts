@@ -21,6 +21,10 @@ const NOTE =
   'Each line is slower ÷ faster per operation, at the largest size both rows ran, with its 95% interval: paired by pass where the two rows share passes (the geometric mean of each pass’s ratio, Student’s t over passes, at the plan’s looks), else the ratio of the two medians. ' +
   'holds: the whole interval is on the claim’s side of 1; reversed: wholly on the other side; same: wholly within ±5%; too close to call: it reaches across; slower / faster (a store against raw IndexedDB): wholly beyond ±5%; undecided: no interval, or one that reaches across; missing: a row is absent or not ok.';
 
+/** The note's one line, folded over it: every line reads the same way, and one look is enough. */
+const NOTE_LINE =
+  'How a line reads: slower ÷ faster per operation, its 95% interval, and what holds, reversed, same and too close to call mean.';
+
 /** Headings whose lists are long (one line per case and store) start folded. */
 const FOLDED = new Set(['over-raw']);
 
@@ -34,7 +38,12 @@ export class FindingsList {
       'section',
       { className: 'findings', attrs: { 'data-testid': 'findings', 'aria-label': title } },
       h('h3', { className: 'findings-title' }, title),
-      h('p', { className: 'findings-note muted' }, NOTE),
+      h(
+        'details',
+        { className: 'findings-note muted' },
+        h('summary', {}, NOTE_LINE),
+        h('p', {}, NOTE),
+      ),
       this.body,
     );
     this.element.hidden = true;
