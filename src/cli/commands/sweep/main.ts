@@ -11,7 +11,7 @@
  *   3. build and serve (host-page.ts): the page, and the collector that hands messages to the browser in flight;
  *      then the adapter contract on the config's adapters in each browser, before any timing (check.ts);
  *   4. run launches (launches.ts): per browser, its passes over launches of their own, rows kept as they come;
- *   5. driven rows (driven.ts): the rows a driver must act for (crash, cold, tabs, quota);
+ *   5. trials (run-trials.ts): the rows a driver must act for (crash, cold, tabs, quota);
  *   6. write (write.ts): the browser's results file, or its partial file; the CSV at the end;
  *   7. report (report.ts): a line per browser, the table, the files and the verdict.
  * What they share is one SweepRun, and a BrowserRun for the browser in flight (run.ts).
