@@ -9,13 +9,8 @@ import { defaultLaunches } from '../../core/plan/launch-budget.ts';
 import { launchPasses } from '../../core/run/launch.ts';
 import { passesOf } from '../../core/plan/plan.ts';
 import { ResultsError, type ResultsFile } from '../../core/results/results.ts';
-import {
-  ArgsError,
-  parseSweepArgs,
-  SWEEP_FLAGS,
-  sweepUsage,
-  type SweepArgs,
-} from '../args/sweep-args.ts';
+import { ArgsError, parseSweepArgs, sweepUsage } from '../args/sweep-args.ts';
+import { SWEEP_FLAGS, type SweepArgs } from '../args/sweep-flags.ts';
 import {
   ConfigError,
   configArgsError,
@@ -30,31 +25,18 @@ import {
   KNOWN_BROWSER_IDS,
   redactUrl,
   WEBDRIVER_BROWSER_NAME,
-  type FoundBrowser,
 } from '../drivers/discovery.ts';
 import { askGrid, describeOffers, sameName } from '../drivers/grid.ts';
 import { remoteBrowser } from '../drivers/remote.ts';
 import { distExists } from '../build/build-page.ts';
-import type { Driver } from '../drivers/driver.ts';
 import { driveManual } from '../drivers/manual.ts';
-import { drivePlaywright } from '../drivers/playwright.ts';
-import { driveWebDriver } from '../drivers/webdriver.ts';
 import { checkOutputFile, OutputDir, OutputError } from '../files/output.ts';
 import { readResultsFiles } from '../files/read-results.ts';
 import { tempProblem } from '../files/temp.ts';
 import { checkPlanNames, loadVocabulary } from '../build/vocabulary.ts';
-import type { BrowserOutcome, SweepInputs, Target } from './sweep-run.ts';
+import type { BrowserOutcome, InputsRefused, SweepInputs, Target } from './sweep-run.ts';
+import { driveWith } from './targets.ts';
 import { unreachableReason } from '../drivers/webdriver-http.ts';
-
-const DRIVERS: Record<FoundBrowser['driver'], Driver> = {
-  playwright: drivePlaywright,
-  webdriver: driveWebDriver,
-};
-
-/** Why the sweep cannot go on: the exit code, having printed the reason (or, for --help, the usage). */
-export interface InputsRefused {
-  exit: number;
-}
 
 type Io = { out: (line?: string) => void; fail: (line: string) => void };
 
@@ -254,15 +236,6 @@ function noneFound(requested: readonly string[] | null): string {
   return requested.some((id) => DEBIAN_BROWSERS.includes(id))
     ? `${head}. On Debian, install them as root: ${DEBIAN_INSTALL}`
     : `${head}; the line above says where each one runs and how to get it`;
-}
-
-export function driveWith(b: FoundBrowser): Target {
-  return {
-    id: b.id,
-    browser: b,
-    drive: (url, session, signal, hooks) =>
-      DRIVERS[b.driver]({ browser: b, url, session, signal, ...(hooks ? { hooks } : {}) }),
-  };
 }
 
 /** How long --remote is given to answer anything before the page is built. */
