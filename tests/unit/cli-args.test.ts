@@ -5,7 +5,7 @@ import {
   DEFAULT_WAIT_MS,
   parseSweepArgs,
   sweepUsage,
-} from '../../src/cli/args/sweep-args.ts';
+} from '../../src/cli/commands/sweep/args.ts';
 import { DEFAULT_SERVE_PORT, parseServeArgs } from '../../src/cli/commands/serve.ts';
 import type { PlanVocabulary } from '../../src/core/plan/plan.ts';
 import {

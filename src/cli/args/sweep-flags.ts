@@ -2,8 +2,8 @@
  * The sweep's flags as a table: every flag's name and kind with an example value, the plan field
  * each value flag fills, the ones a config file may give as lists or numbers or not at all, and
  * what the flags read as (SweepArgs). The config's schema (config-schema.ts), the config's keys
- * as flags (browser-runs/inputs.ts) and the sweep's records (browser-runs/sweep-run.ts) read it;
- * reading a command line into SweepArgs is the sweep's own (sweep-args.ts).
+ * as flags (commands/sweep/inputs.ts) and the sweep's records (browser-runs/sweep-run.ts) read it;
+ * reading a command line into SweepArgs is the sweep's own (commands/sweep/args.ts).
  */
 import type { Plan } from '../../core/plan/plan.ts';
 import type { PlanFields } from '../../core/plan/fields.ts';

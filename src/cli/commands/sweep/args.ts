@@ -5,21 +5,21 @@
  * Every mistake becomes an ArgsError with a one-line message that says what was wrong and what
  * is allowed; the entry points print it and exit with code 2.
  */
-import { DEFAULT_CURES, formatCures } from '../../core/plan/cures.ts';
+import { DEFAULT_CURES, formatCures } from '../../../core/plan/cures.ts';
 import { isIP } from 'node:net';
-import { MIN_SAMPLES_ON_TIME_CAP } from '../../core/run/row.ts';
+import { MIN_SAMPLES_ON_TIME_CAP } from '../../../core/run/row.ts';
 import {
   DEFAULT_THRESHOLD_PCT,
   parseThreshold,
   THRESHOLD_RANGE,
-} from '../../core/verdicts/compare.ts';
+} from '../../../core/verdicts/compare.ts';
 import {
   MAX_CPU_THROTTLE,
   passesOf,
   PlanError,
   type Plan,
   type PlanVocabulary,
-} from '../../core/plan/plan.ts';
+} from '../../../core/plan/plan.ts';
 import {
   AB_THRESHOLD_RANGE,
   DEFAULT_AB_THRESHOLD_PCT,
@@ -29,20 +29,25 @@ import {
   DEFAULT_PLAN_SIZES,
   DEFAULT_SUITES,
   PLAN_LIMITS,
-} from '../../core/plan/defaults.ts';
-import { parsePlan, type PlanFields } from '../../core/plan/fields.ts';
-import { planQueryProblem } from '../../core/plan/url.ts';
-import { formatDuration } from '../../core/base/format.ts';
-import { MAX_SHARDS } from '../../core/plan/shard.ts';
-import { quoted } from '../../core/base/shown.ts';
-import { parseVariant } from '../../core/plan/variant.ts';
-import { abBudgetFor, abPasses, abPassesNeeded, abPassesProblem } from '../../core/plan/ab-plan.ts';
-import { formatPercent, percentOrProblem } from '../../core/base/percent.ts';
-import { ArgsError, flagText, scanFlags, type ScannedFlags } from './flags.ts';
-import { CAPABILITIES_EXAMPLE, parseCapabilities } from './capabilities.ts';
-import { SWEEP_FLAGS, VALUE_FLAGS, type SweepArgs } from './sweep-flags.ts';
-import { DEFAULT_HOST } from '../server/page-server.ts';
-import { own } from '../../core/base/own.ts';
+} from '../../../core/plan/defaults.ts';
+import { parsePlan, type PlanFields } from '../../../core/plan/fields.ts';
+import { planQueryProblem } from '../../../core/plan/url.ts';
+import { formatDuration } from '../../../core/base/format.ts';
+import { MAX_SHARDS } from '../../../core/plan/shard.ts';
+import { quoted } from '../../../core/base/shown.ts';
+import { parseVariant } from '../../../core/plan/variant.ts';
+import {
+  abBudgetFor,
+  abPasses,
+  abPassesNeeded,
+  abPassesProblem,
+} from '../../../core/plan/ab-plan.ts';
+import { formatPercent, percentOrProblem } from '../../../core/base/percent.ts';
+import { ArgsError, flagText, scanFlags, type ScannedFlags } from '../../args/flags.ts';
+import { CAPABILITIES_EXAMPLE, parseCapabilities } from '../../args/capabilities.ts';
+import { SWEEP_FLAGS, VALUE_FLAGS, type SweepArgs } from '../../args/sweep-flags.ts';
+import { DEFAULT_HOST } from '../../server/page-server.ts';
+import { own } from '../../../core/base/own.ts';
 
 export { ArgsError };
 
