@@ -1,13 +1,14 @@
 /**
  * "What this run found": the default plan's findings in words, recomputed from the results
- * (core/verdicts/default-findings.ts, listed by core/findings-list.ts as the sweep prints them), at the
- * top of the page's Results after a run and of the explorer for the files it opened. Each line is
- * the finding's sentence (the ratio, its interval, where, the verdict); the stores a finding is
- * missing on fold into one line per reason, with each store's own reason under it.
+ * (core/verdicts/default-findings.ts, grouped by core/verdicts/findings-grouped.ts as the sweep
+ * prints them), at the top of the page's Results after a run and of the explorer for the files
+ * it opened. Each line is the finding's sentence (the ratio, its interval, where, the verdict);
+ * the stores a finding is missing on fold into one line per reason, with each store's own reason
+ * under it.
  */
 import { checkDefaultFindings } from '../core/verdicts/default-findings.ts';
 import {
-  findingsList,
+  groupedFindings,
   type ListGroup,
   type ListTopic,
   type Measured,
@@ -51,7 +52,7 @@ export class FindingsList {
 
   /** Show what the documents found; hidden when they checked no finding. */
   render(docs: readonly ResultsFile[]): void {
-    const topics = docs.length > 0 ? findingsList(checkDefaultFindings(docs)) : [];
+    const topics = docs.length > 0 ? groupedFindings(checkDefaultFindings(docs)) : [];
     this.body.replaceChildren(...topics.map(topicElement));
     this.element.hidden = topics.length === 0;
   }
