@@ -13,7 +13,7 @@
  *
  * Inside src/cli, commands/ (one file or folder per command of the storebench binary) and scripts/
  * (the project's own tools: npm run bench:overhead, schema, between-runs) sit above the folders
- * that serve them: args, browser-runs, build, driven, drivers, files, server, terminal; bin.ts
+ * that serve them: args, browser-runs, build, drivers, files, server, terminal, trials; bin.ts
  * (the installed storebench command) dispatches to the commands. Commands share code through
  * those folders, never by importing one another.
  *
@@ -168,7 +168,7 @@ module.exports = {
     {
       name: 'cli-helpers-import-no-command',
       comment:
-        'src/cli/commands/ and src/cli/scripts/ hold the entry points; the folders beside them (args, browser-runs, build, driven, drivers, files, server, terminal) serve them and must not import one. src/cli/bin.ts, the installed storebench command, is above them: it dispatches to them.',
+        'src/cli/commands/ and src/cli/scripts/ hold the entry points; the folders beside them (args, browser-runs, build, drivers, files, server, terminal, trials) serve them and must not import one. src/cli/bin.ts, the installed storebench command, is above them: it dispatches to them.',
       severity: 'error',
       from: { path: '^src/cli/', pathNot: '^src/cli/(commands/|scripts/|bin\\.ts$)' },
       to: { path: '^src/cli/commands/' },

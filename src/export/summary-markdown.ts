@@ -7,7 +7,7 @@
  */
 import type { AbDecision, AbRow } from '../core/verdicts/ab.ts';
 import { checkDefaultFindings } from '../core/verdicts/default-findings.ts';
-import { findingsList, type ListGroup } from '../core/verdicts/findings-grouped.ts';
+import { groupedFindings, type ListGroup } from '../core/verdicts/findings-grouped.ts';
 import { formatCellRatio } from '../core/verdicts/findings.ts';
 import type { CaseResult, ResultsFile } from '../core/results/results.ts';
 import { Budget } from '../core/plan/budget.ts';
@@ -119,7 +119,7 @@ function groupLines(g: ListGroup): string[] {
 }
 
 function findingsSection(docs: readonly ResultsFile[]): string[] {
-  const topics = findingsList(checkDefaultFindings(docs));
+  const topics = groupedFindings(checkDefaultFindings(docs));
   if (topics.length === 0) return [];
   return [
     '#### What this run found',

@@ -1,13 +1,14 @@
 /**
  * "What this run found": the default plan's findings in words, recomputed from the results
- * (core/verdicts/default-findings.ts, listed by core/findings-list.ts as the sweep prints them), at the
- * top of the page's Results after a run and of the explorer for the files it opened. Each line is
- * the finding's sentence (the ratio, its interval, where, the verdict); the stores a finding is
- * missing on fold into one line per reason, with each store's own reason under it.
+ * (core/verdicts/default-findings.ts, grouped by core/verdicts/findings-grouped.ts as the sweep
+ * prints them), at the top of the page's Results after a run and of the explorer for the files
+ * it opened. Each line is the finding's sentence (the ratio, its interval, where, the verdict);
+ * the stores a finding is missing on fold into one line per reason, with each store's own reason
+ * under it.
  */
 import { checkDefaultFindings } from '../core/verdicts/default-findings.ts';
 import {
-  findingsList,
+  groupedFindings,
   type ListGroup,
   type ListTopic,
   type Measured,
@@ -20,6 +21,10 @@ import { h } from './dom.ts';
 const NOTE =
   'Each line is slower ÷ faster per operation, at the largest size both rows ran, with its 95% interval: paired by pass where the two rows share passes (the geometric mean of each pass’s ratio, Student’s t over passes, at the plan’s looks), else the ratio of the two medians. ' +
   'holds: the whole interval is on the claim’s side of 1; reversed: wholly on the other side; same: wholly within ±5%; too close to call: it reaches across; slower / faster (a store against raw IndexedDB): wholly beyond ±5%; undecided: no interval, or one that reaches across; missing: a row is absent or not ok.';
+
+/** The note's one line, folded over it: every line reads the same way, and one look is enough. */
+const NOTE_LINE =
+  'How a line reads: slower ÷ faster per operation, its 95% interval, and what holds, reversed, same and too close to call mean.';
 
 /** Headings whose lists are long (one line per case and store) start folded. */
 const FOLDED = new Set(['over-raw']);
@@ -34,7 +39,12 @@ export class FindingsList {
       'section',
       { className: 'findings', attrs: { 'data-testid': 'findings', 'aria-label': title } },
       h('h3', { className: 'findings-title' }, title),
-      h('p', { className: 'findings-note muted' }, NOTE),
+      h(
+        'details',
+        { className: 'findings-note muted' },
+        h('summary', {}, NOTE_LINE),
+        h('p', {}, NOTE),
+      ),
       this.body,
     );
     this.element.hidden = true;
@@ -42,7 +52,7 @@ export class FindingsList {
 
   /** Show what the documents found; hidden when they checked no finding. */
   render(docs: readonly ResultsFile[]): void {
-    const topics = docs.length > 0 ? findingsList(checkDefaultFindings(docs)) : [];
+    const topics = docs.length > 0 ? groupedFindings(checkDefaultFindings(docs)) : [];
     this.body.replaceChildren(...topics.map(topicElement));
     this.element.hidden = topics.length === 0;
   }

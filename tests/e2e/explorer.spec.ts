@@ -259,6 +259,12 @@ test.describe('explorer - sources', () => {
         'data-state',
         /drawn|empty/,
       );
+    // With files open, the list folds under a line that counts them; opened, it is the same list.
+    const fold = page.getByTestId('served-fold');
+    await expect(fold).not.toHaveAttribute('open');
+    await expect(fold.locator('summary')).toContainText(`${index.files.length} files`);
+    await expect(fold.locator('summary')).toContainText('2 open');
+    await fold.locator('summary').click();
     // Unticking a file drops it from the view and from the link.
     await page.locator(`[data-testid=served-list] input[value="${names[1]}"]`).uncheck();
     await expect(page.locator('[data-testid=loaded-list] li')).toHaveCount(1);

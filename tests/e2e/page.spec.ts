@@ -114,13 +114,30 @@ test.describe('page - run', () => {
     expect(await colouredPixels(page, '.chart-size[data-size="100"] canvas')).toBeGreaterThan(500);
 
     // Only insert ran: the charts that the crash, cold, tabs and growth suites (or a throttled run)
-    // would fill fold under one line that names them, and no empty chart panel shows.
+    // would fill fold under one line that names them, and no empty chart panel shows. So do the
+    // charts with little to draw: one size, and this run's medians, drawn under Results already.
     const explorer = page.getByTestId('explorer');
     await expect(explorer.locator('[data-chart=bars]')).toHaveAttribute('data-state', 'drawn');
+    await expect(explorer.locator('[data-chart=boxplot]')).toHaveAttribute('data-state', 'drawn');
+    await expect(explorer.locator('[data-chart=boxplot]')).toBeVisible();
     await expect(explorer.locator('figure[data-state=empty]:visible')).toHaveCount(0);
+    await expect(explorer.locator('figure[data-little]:visible')).toHaveCount(0);
     await expect(explorer.getByTestId('folded-charts')).toBeVisible();
     await expect(explorer.getByTestId('folded-charts')).toContainText(
       'the growth, crash, cold and tabs suites',
+    );
+    await expect(explorer.getByTestId('folded-charts')).toContainText(
+      'results at two sizes or more',
+    );
+    // This run alone: the browser comparison would be the results table again, and the change in
+    // speed a table of one column; each folds under a line that says what it holds.
+    await expect(explorer.getByTestId('comparison-fold')).not.toHaveAttribute('open');
+    await expect(explorer.getByTestId('comparison-fold').locator('summary')).toContainText(
+      'the results table above again',
+    );
+    await expect(explorer.getByTestId('ratio-fold')).not.toHaveAttribute('open');
+    await expect(explorer.getByTestId('ratio-fold').locator('summary')).toContainText(
+      /1 pair on \d stores?, .*× to .*× \(bulk vs one at a time \(insert\)\)/,
     );
 
     const viaLink = channel === 'moz-firefox';

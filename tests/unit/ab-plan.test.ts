@@ -1,7 +1,7 @@
 // What an A/B plan can decide before it runs (src/core/plan/ab-plan.ts), and the sweep's --ab flags
-// that refuse a plan that never could (src/cli/args/sweep-args.ts).
+// that refuse a plan that never could (src/cli/commands/sweep/args.ts).
 import { describe, expect, it } from 'vitest';
-import { ArgsError, parseSweepArgs } from '../../src/cli/args/sweep-args.ts';
+import { ArgsError, parseSweepArgs } from '../../src/cli/commands/sweep/args.ts';
 import {
   abBudgetFor,
   abCasesProblem,

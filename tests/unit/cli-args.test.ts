@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   ArgsError,
   DEFAULT_OUT,
-  DEFAULT_SERVE_PORT,
   DEFAULT_WAIT_MS,
-  parseServeArgs,
   parseSweepArgs,
   sweepUsage,
-} from '../../src/cli/args/sweep-args.ts';
+} from '../../src/cli/commands/sweep/args.ts';
+import { DEFAULT_SERVE_PORT, parseServeArgs } from '../../src/cli/commands/serve.ts';
 import type { PlanVocabulary } from '../../src/core/plan/plan.ts';
 import {
   DEFAULT_AUTO,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSweepArgs } from '../../src/cli/args/sweep-args.ts';
+import { parseSweepArgs } from '../../src/cli/commands/sweep/args.ts';
 import { parseOverheadArgs } from '../../src/cli/scripts/bench-overhead/main.ts';
 import { parseExportArgs } from '../../src/cli/commands/export.ts';
 import { ArgsError, scanFlags } from '../../src/cli/args/flags.ts';

@@ -21,7 +21,8 @@ import {
   sweepKeysSchema,
 } from '../../src/cli/args/config-schema.ts';
 import { ArgsError } from '../../src/cli/args/flags.ts';
-import { NOT_IN_CONFIG, parseSweepArgs, SWEEP_FLAGS } from '../../src/cli/args/sweep-args.ts';
+import { parseSweepArgs } from '../../src/cli/commands/sweep/args.ts';
+import { NOT_IN_CONFIG, SWEEP_FLAGS } from '../../src/cli/args/sweep-flags.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'storebench-config-'));

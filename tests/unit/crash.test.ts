@@ -7,7 +7,7 @@ import { DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import type { CaseIdentity } from '../../src/core/base/identity.ts';
 import { validateResults } from '../../src/core/results/recompute.ts';
 import { runPlan } from '../../src/core/run/runner.ts';
-import { runDrivenRows } from '../../src/cli/driven/rows.ts';
+import { runDrivenRows } from '../../src/cli/trials/rows.ts';
 import {
   crashRow,
   crashSuite,

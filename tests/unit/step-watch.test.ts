@@ -6,6 +6,7 @@ import {
   overdueMs,
   setStepWatch,
   sharedStepWatch,
+  watchedTimeout,
 } from '../../src/core/base/step-watch.ts';
 
 describe('step watch', () => {
@@ -24,23 +25,37 @@ describe('step watch', () => {
     expect(overdueMs(slots, 1e9)).toBe(0);
   });
 
-  it('sees a step withTimeout races, until it settles or its limit fires', async () => {
+  it('sees a wait watchedTimeout races, until it settles or its limit fires', async () => {
     const slots = new Int32Array(new SharedArrayBuffer(4));
     const watch = sharedStepWatch(slots, Date.now() - 1_000);
     setStepWatch(watch);
     try {
       let release = () => {};
-      const step = withTimeout(new Promise<void>((ok) => (release = ok)), 60_000, 'a step');
+      const step = watchedTimeout(new Promise<void>((ok) => (release = ok)), 60_000, 'a step');
       const deadline = Atomics.load(slots, 0);
       expect(deadline).toBeGreaterThanOrEqual(61_000);
       expect(deadline).toBeLessThan(62_000);
       release();
       await step;
       expect(Atomics.load(slots, 0)).toBe(NO_STEP);
-      await expect(withTimeout(new Promise<void>(() => {}), 10, 'a hung step')).rejects.toThrow(
+      await expect(watchedTimeout(new Promise<void>(() => {}), 10, 'a hung step')).rejects.toThrow(
         'a hung step did not finish within 10 ms',
       );
       expect(Atomics.load(slots, 0)).toBe(NO_STEP);
+    } finally {
+      setStepWatch(null);
+    }
+  });
+
+  it('is not armed by withTimeout alone: errors.ts races a limit and watches nothing', async () => {
+    const slots = new Int32Array(new SharedArrayBuffer(4));
+    setStepWatch(sharedStepWatch(slots, Date.now()));
+    try {
+      let release = () => {};
+      const wait = withTimeout(new Promise<void>((ok) => (release = ok)), 60_000, 'a wait');
+      expect(Atomics.load(slots, 0)).toBe(NO_STEP);
+      release();
+      await wait;
     } finally {
       setStepWatch(null);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSweepArgs } from '../../src/cli/args/sweep-args.ts';
+import { parseSweepArgs } from '../../src/cli/commands/sweep/args.ts';
 import { parseStudyArgs, partArgv, studyList } from '../../src/cli/commands/study/main.ts';
 import { ADAPTER_IDS, ADAPTER_WRAPS } from '../../src/adapters/registry.ts';
 import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts';

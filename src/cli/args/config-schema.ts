@@ -1,13 +1,13 @@
 /**
  * The schema of `storebench.config.json`, its one definition: `npm run schema` publishes it as
  * storebench.config.schema.json (a config's `$schema`), which config-file.ts checks every config
- * against. Its `sweep` keys are made from the sweep's flag definitions (sweep-args.ts), so a new
+ * against. Its `sweep` keys are made from the sweep's flag table (sweep-flags.ts), so a new
  * flag has its key as soon as the schema is published again; a unit test fails until it is.
  */
 import * as Type from '@sinclair/typebox';
 import type { TSchema } from '@sinclair/typebox';
 import type { FlagSpec } from './flags.ts';
-import { COUNT_FLAGS, LIST_FLAGS, NOT_IN_CONFIG, SWEEP_FLAGS } from './sweep-args.ts';
+import { COUNT_FLAGS, LIST_FLAGS, NOT_IN_CONFIG, SWEEP_FLAGS } from './sweep-flags.ts';
 
 /** Where the published schema lives, from the package's root. */
 export const CONFIG_SCHEMA_PATH = 'storebench.config.schema.json';

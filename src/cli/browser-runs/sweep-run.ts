@@ -7,7 +7,7 @@ import type { Budget } from '../../core/plan/budget.ts';
 import type { LaunchOrder } from '../../core/run/launch.ts';
 import type { CaseResult, ResultsFile } from '../../core/results/results.ts';
 import type { DriverInfo } from '../../core/schema/results-schema.ts';
-import type { SweepArgs } from '../args/sweep-args.ts';
+import type { SweepArgs } from '../args/sweep-flags.ts';
 import type { FoundBrowser } from '../drivers/discovery.ts';
 import type { DriveHooks } from '../drivers/driver.ts';
 import { remoteLabel } from '../drivers/remote.ts';
@@ -38,6 +38,11 @@ export interface BrowserOutcome {
   browser: string;
   end: RunEnd | { kind: 'not-found'; message: string };
   cases: readonly CaseResult[];
+}
+
+/** Why the sweep cannot go on: the exit code, having printed the reason (or, for --help, the usage). */
+export interface InputsRefused {
+  exit: number;
 }
 
 /** What the input check hands on: everything is valid, nothing has started. */

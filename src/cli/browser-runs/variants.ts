@@ -25,8 +25,7 @@ import {
   type VariantSource,
 } from '../build/variant-sources.ts';
 import { clipped, quoted } from '../../core/base/shown.ts';
-import type { InputsRefused } from './inputs.ts';
-import type { SweepInputs } from './sweep-run.ts';
+import type { InputsRefused, SweepInputs } from './sweep-run.ts';
 
 type Io = { out: (line?: string) => void; fail: (line: string) => void };
 

@@ -1,18 +1,59 @@
 /**
  * `storebench serve` (`npm start`): build the page, with the adapters of a storebench.config.json
  * when there is one, and serve it cross-origin isolated on 127.0.0.1 until Ctrl-C. Open the
- * printed URL in any browser on this machine.
+ * printed URL in any browser on this machine. Its flags (--port, --config) are read here.
  */
 import { rmSync } from 'node:fs';
-import { ArgsError } from '../args/flags.ts';
+import { ArgsError, flagText, scanFlags } from '../args/flags.ts';
 import { ConfigError, readConfig } from '../args/config-file.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../args/command-io.ts';
-import { parseServeArgs, SERVE_USAGE } from '../args/sweep-args.ts';
 import { buildPage, REPO_ROOT } from '../build/build-page.ts';
 import { NO_ADDITIONS, pagePlugins } from '../build/page-plugins.ts';
 import { loadVocabulary } from '../build/vocabulary.ts';
 import { makeTempFolder } from '../files/temp.ts';
 import { startServer } from '../server/page-server.ts';
+import { quoted } from '../../core/base/shown.ts';
+
+export interface ServeArgs {
+  help: boolean;
+  port: number;
+  /** --config FILE: the storebench.config.json whose adapters the page is built with. */
+  config: string | undefined;
+}
+
+export const DEFAULT_SERVE_PORT = 4173;
+
+/** Flags of `storebench serve` (`npm start`): --port N, else $PORT, else 4173; --config FILE. */
+export function parseServeArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): ServeArgs {
+  if (argv.includes('--help') || argv.includes('-h'))
+    return { help: true, port: DEFAULT_SERVE_PORT, config: undefined };
+  const flags = scanFlags(argv, {
+    port: { kind: 'value', example: '4173' },
+    config: { kind: 'value', example: 'storebench.config.json' },
+  });
+  const config = flagText(flags, 'config');
+  const fromFlag = flagText(flags, 'port');
+  const text = fromFlag ?? env.PORT;
+  if (text === undefined || text === '') return { help: false, port: DEFAULT_SERVE_PORT, config };
+  const source = fromFlag !== undefined ? '--port' : 'PORT';
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535)
+    throw new ArgsError(
+      `${source}: ${quoted(text)} is not a port; allowed: 0 to 65535 (0 picks a free one)`,
+    );
+  return { help: false, port: Number(text), config };
+}
+
+export const SERVE_USAGE = [
+  'Usage: storebench serve [--port N] [--config FILE]   (npm start [-- --port N] in storebench)',
+  '',
+  'Builds the page, with the adapters of ./storebench.config.json when there is one, and serves it',
+  'cross-origin isolated on 127.0.0.1 until Ctrl-C.',
+  `  --port N       port (default: $PORT, else ${DEFAULT_SERVE_PORT}); 0 picks a free one`,
+  '  --config FILE  the config whose adapters the page is built with (default: ./storebench.config.json)',
+].join('\n');
 
 export async function serveCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const fail = (line: string) => io.stderr(`serve: ${line}\n`);

@@ -6,7 +6,7 @@
  */
 import { checkDefaultFindings } from '../../core/verdicts/default-findings.ts';
 import {
-  findingsList,
+  groupedFindings,
   type ListGroup,
   type MissingFold,
 } from '../../core/verdicts/findings-grouped.ts';
@@ -19,7 +19,7 @@ const HEADING =
 
 /** The section's lines, ending in a blank one; none when the run checked no finding. */
 export function findingsText(docs: readonly ResultsFile[]): string[] {
-  const topics = findingsList(checkDefaultFindings(docs));
+  const topics = groupedFindings(checkDefaultFindings(docs));
   if (topics.length === 0) return [];
   const width = Math.max(
     ...topics.flatMap((t) => t.groups.map((g) => printableField(g.browser).length)),

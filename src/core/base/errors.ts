@@ -1,4 +1,8 @@
-import { stepWatch } from './step-watch.ts';
+/**
+ * Errors as data: whatever was thrown as an Error and as the one line a case row keeps, the
+ * errors a time limit and a cancel throw, and a promise raced against its time limit. Which step
+ * is open for the watchdog to see is step-watch.ts's, armed where the run's steps run.
+ */
 
 /** Whatever was thrown, as an Error. Errors are data: they end up in a case row, not a crash. */
 export function toError(thrown: unknown): Error {
@@ -56,11 +60,5 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     timer = setTimeout(() => reject(new TimeoutError(text)), Math.max(0, ms));
   });
   promise.catch(() => {});
-  // A watchdog on another thread sees the step past its deadline should this thread block (step-watch.ts).
-  const watch = stepWatch();
-  const token = watch?.open(watch.now() + Math.max(0, ms));
-  return Promise.race([promise, limit]).finally(() => {
-    clearTimeout(timer);
-    if (token !== undefined) watch?.close(token);
-  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }

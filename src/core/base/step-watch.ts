@@ -4,14 +4,16 @@
  * in a loop that never yields, so no timer runs) is then seen from outside: the page's watchdog
  * Worker tells the sweep at once, instead of the sweep waiting out its silence limit.
  *
- * Every step already races its time limit (errors.withTimeout); that is where steps open and close.
- * Nothing here runs inside a timed section beyond one Atomics.store as a step opens and closes.
+ * Steps open and close where the run takes them: each step of a sample (timed-sample.ts, step)
+ * and its other waits on a time limit (watchedTimeout, below). Nothing here runs inside a timed
+ * section beyond one Atomics.store as a step opens and closes.
  */
+import { withTimeout } from './errors.ts';
 
 /** The deadline slot's value when no step is open. */
 export const NO_STEP = 0;
 
-/** What withTimeout tells about the steps it races. */
+/** What the run tells about the steps it takes. */
 export interface StepWatch {
   /** A step opened that must end by `deadline` (ms on the watch's clock); a token to close it with. */
   open(deadline: number): number;
@@ -54,11 +56,23 @@ export function overdueMs(slots: Int32Array, now: number): number {
 
 let active: StepWatch | null = null;
 
-/** The watch withTimeout reports to while a run is under way (runner.ts sets it for the run). */
+/** The watch the run's steps report to while it is under way (runner.ts sets it for the run). */
 export function setStepWatch(watch: StepWatch | null): void {
   active = watch;
 }
 
 export function stepWatch(): StepWatch | null {
   return active;
+}
+
+/**
+ * withTimeout, with the wait open on the run's watch while it races: where a run waits on a time
+ * limit outside its steps (a footprint, a probe, deleting a database), a thread blocked in that
+ * wait is seen from outside too.
+ */
+export function watchedTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  const watch = active;
+  if (!watch || !Number.isFinite(ms)) return withTimeout(promise, ms, what);
+  const token = watch.open(watch.now() + Math.max(0, ms));
+  return withTimeout(promise, ms, what).finally(() => watch.close(token));
 }

@@ -11,7 +11,7 @@ import type { Plan } from '../plan/plan.ts';
 import { createRng, deriveSeed } from '../../../fixtures/random.ts';
 import type { Row, SharedDb } from './row.ts';
 import type { ParamValue } from '../base/identity.ts';
-import { stepWatch } from '../base/step-watch.ts';
+import { stepWatch, watchedTimeout } from '../base/step-watch.ts';
 import type { BenchCase, CaseContext, FixtureSource } from '../store/suite.ts';
 import { now } from '../base/timer.ts';
 import type { SampleWatch } from './machine.ts';
@@ -244,7 +244,7 @@ export class Sampler {
     let handle: StoreHandle | undefined = shared?.handle;
     try {
       if (footprint)
-        await withTimeout(footprint.before(), PROBE_TIMEOUT_MS, "the footprint's baseline");
+        await watchedTimeout(footprint.before(), PROBE_TIMEOUT_MS, "the footprint's baseline");
       if (!shared && t.c.open !== 'self')
         handle = await this.step(deadline, `${row.adapter.id}: open`, () =>
           row.adapter.open(name, t.c.openOptions),
@@ -274,7 +274,7 @@ export class Sampler {
       ms = await this.step(deadline, `${t.c.id} run`, timed);
       if (verify) await this.step(deadline, `${t.c.id} verify`, () => verify(ctx, state));
       if (footprint)
-        measured = await withTimeout(
+        measured = await watchedTimeout(
           footprint.after(),
           PROBE_TIMEOUT_MS,
           'the footprint measurement',
@@ -384,14 +384,14 @@ export class Sampler {
   ): Promise<void> {
     const { cleanupMs } = this.input;
     try {
-      if (handle) await withTimeout(handle.destroy(), cleanupMs, `destroying ${name}`);
-      else await withTimeout(adapter.destroy(name), cleanupMs, `deleting ${name}`);
+      if (handle) await watchedTimeout(handle.destroy(), cleanupMs, `destroying ${name}`);
+      else await watchedTimeout(adapter.destroy(name), cleanupMs, `deleting ${name}`);
       this.created.delete(name);
     } catch (first) {
       try {
         // The handle may be wedged by a hung operation; deleting by name is the fallback.
         if (handle) {
-          await withTimeout(adapter.destroy(name), cleanupMs, `deleting ${name}`);
+          await watchedTimeout(adapter.destroy(name), cleanupMs, `deleting ${name}`);
           this.created.delete(name);
           return;
         }
@@ -407,7 +407,7 @@ export class Sampler {
   private async startProbe(owner: object, probe: PassProbe): Promise<void> {
     try {
       this.probeOwner = owner;
-      await withTimeout(Promise.resolve(probe.start()), PROBE_TIMEOUT_MS, "the probe's start");
+      await watchedTimeout(Promise.resolve(probe.start()), PROBE_TIMEOUT_MS, "the probe's start");
     } catch (e) {
       this.input.warnOnce('the probe', e);
     }
@@ -420,7 +420,11 @@ export class Sampler {
     if (!probe || this.probeOwner !== owner) return {};
     this.probeOwner = null;
     try {
-      return await withTimeout(Promise.resolve(probe.stop()), PROBE_TIMEOUT_MS, "the probe's stop");
+      return await watchedTimeout(
+        Promise.resolve(probe.stop()),
+        PROBE_TIMEOUT_MS,
+        "the probe's stop",
+      );
     } catch (e) {
       this.input.warnOnce('the probe', e);
       return {};

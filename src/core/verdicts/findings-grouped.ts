@@ -44,7 +44,7 @@ function shortWhy(cell: FindingCell): string {
 }
 
 /** The headings in order, each with its entries per browser (and per case), and only those with any. */
-export function findingsList(checked: readonly CheckedFinding[]): ListTopic[] {
+export function groupedFindings(checked: readonly CheckedFinding[]): ListTopic[] {
   const topicOf = (c: CheckedFinding) => c.finding.topic ?? c.finding.id;
   const known = FINDING_TOPICS.map((t) => t.id);
   const others = [...new Set(checked.map(topicOf))]

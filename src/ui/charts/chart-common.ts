@@ -196,6 +196,14 @@ export class ChartFigure<T extends ChartType = ChartType> {
   }
 
   /**
+   * Drawn, but with little to show in what is loaded (a scaling chart of one size): `fill` says
+   * what would give it more, and the explorer folds it with the empty ones. Every draw clears it.
+   */
+  setLittle(fill: string): void {
+    this.element.dataset.little = fill;
+  }
+
+  /**
    * No chart: the message says why, naming the current choice. The caption of an earlier choice
    * goes, so nothing above the message names what is no longer shown.
    */
@@ -206,6 +214,7 @@ export class ChartFigure<T extends ChartType = ChartType> {
     this.empty.hidden = false;
     this.box.hidden = true;
     this.png.disabled = true;
+    delete this.element.dataset.little;
     this.element.dataset.state = 'empty';
   }
 
@@ -214,6 +223,7 @@ export class ChartFigure<T extends ChartType = ChartType> {
     this.empty.hidden = true;
     this.box.hidden = false;
     this.png.disabled = false;
+    delete this.element.dataset.little;
     this.name = fileStem(fileName);
     this.chart = new Chart(this.canvas, {
       ...config,

@@ -66,6 +66,7 @@ export class ScalingChart {
       scalingConfig(lines, sizes, title),
       `storebench-scaling-${caseId}-${col.label}`,
     );
+    if (sizes.size < 2) this.figure.setLittle('results at two sizes or more');
   }
 }
 

@@ -17,6 +17,7 @@ import {
 import { h } from '../dom.ts';
 import type { LoadedFile } from '../model/explorer-model.ts';
 import { formatBytes } from '../../core/base/format.ts';
+import { SectionFold } from './section-fold.ts';
 
 export interface SourcesEvents {
   /** Documents read from a local file: one file may hold several (an array, from npm run merge). */
@@ -102,9 +103,35 @@ function asLoaded(
   }));
 }
 
+/** Names that may run long, listed up to a few: "a, b, c and 4 more". */
+function fewOf(names: readonly string[], few = 5): string {
+  const shown = names.slice(0, few);
+  const rest = names.length - shown.length;
+  return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.join(', ');
+}
+
+/** The folded list's line: how many files, their browsers and suites, and how many are open. */
+export function servedLine(
+  index: readonly ResultsIndexEntry[],
+  loadedNames: ReadonlySet<string>,
+): string {
+  const docs = index.flatMap((f) => f.documents ?? []);
+  const browsers = [...new Set(docs.map((d) => d.browser))];
+  const suites = [...new Set(docs.flatMap((d) => d.suites))];
+  const open = index.filter((f) => loadedNames.has(f.name)).length;
+  const files = `${index.length} file${index.length === 1 ? '' : 's'}`;
+  const what =
+    docs.length === 0
+      ? ''
+      : ` of ${fewOf(browsers)} (${suites.length === 1 ? 'suite' : 'suites'} ${fewOf(suites)})`;
+  return `${files}${what}, ${open === 0 ? 'none' : open} open: tick one to open it.`;
+}
+
 export class SourcesView {
   readonly element: HTMLElement;
   private readonly served: HTMLElement;
+  private readonly servedList = h('ul', { className: 'served-files' });
+  private readonly servedFold = new SectionFold('served-fold', 'In results/', this.servedList);
   private readonly loaded: HTMLElement;
   private readonly errors: HTMLElement;
   private readonly input: HTMLInputElement;
@@ -201,7 +228,11 @@ export class SourcesView {
     return this.index;
   }
 
-  renderServed(loadedNames: ReadonlySet<string>): void {
+  /**
+   * The files of results/, each a box to tick, folded under a line of what they hold once the
+   * explorer has anything open (`anyLoaded`): before, the list is how to open something.
+   */
+  renderServed(loadedNames: ReadonlySet<string>, anyLoaded: boolean): void {
     if (this.index.length === 0) {
       if (!this.served.querySelector('.load-error'))
         this.served.replaceChildren(
@@ -209,43 +240,36 @@ export class SourcesView {
         );
       return;
     }
-    this.served.replaceChildren(
+    this.servedList.replaceChildren(...this.index.map((f) => this.servedItem(f, loadedNames)));
+    this.servedFold.set(anyLoaded, `: ${servedLine(this.index, loadedNames)}`);
+    if (this.served.firstChild !== this.servedFold.element)
+      this.served.replaceChildren(this.servedFold.element);
+  }
+
+  private servedItem(f: ResultsIndexEntry, loadedNames: ReadonlySet<string>): HTMLElement {
+    const box = h('input', { attrs: { type: 'checkbox', value: f.name, name: 'served' } });
+    box.checked = loadedNames.has(f.name);
+    box.disabled = f.error !== undefined;
+    box.addEventListener('change', () => this.events.onServedToggle(f.name, box.checked));
+    const about =
+      f.error !== undefined
+        ? f.error
+        : (f.documents ?? [])
+            .map(
+              (d) => `${d.browser} · ${d.browserVersion} · ${d.suites.join(', ')} · ${d.rows} rows`,
+            )
+            .join('; ');
+    return h(
+      'li',
+      {},
       h(
-        'p',
-        { className: 'served-head' },
-        `In results/ (${this.index.length} file${this.index.length === 1 ? '' : 's'}):`,
-      ),
-      h(
-        'ul',
-        { className: 'served-files' },
-        ...this.index.map((f) => {
-          const box = h('input', { attrs: { type: 'checkbox', value: f.name, name: 'served' } });
-          box.checked = loadedNames.has(f.name);
-          box.disabled = f.error !== undefined;
-          box.addEventListener('change', () => this.events.onServedToggle(f.name, box.checked));
-          const about =
-            f.error !== undefined
-              ? f.error
-              : (f.documents ?? [])
-                  .map(
-                    (d) =>
-                      `${d.browser} · ${d.browserVersion} · ${d.suites.join(', ')} · ${d.rows} rows`,
-                  )
-                  .join('; ');
-          return h(
-            'li',
-            {},
-            h(
-              'label',
-              { className: f.error ? 'served-file served-bad' : 'served-file' },
-              box,
-              ' ',
-              h('code', {}, f.name),
-              ' ',
-              h('span', { className: 'muted' }, `${formatBytes(f.bytes)} · ${about}`),
-            ),
-          );
-        }),
+        'label',
+        { className: f.error ? 'served-file served-bad' : 'served-file' },
+        box,
+        ' ',
+        h('code', {}, f.name),
+        ' ',
+        h('span', { className: 'muted' }, `${formatBytes(f.bytes)} · ${about}`),
       ),
     );
   }

@@ -39,6 +39,7 @@ import { newestPerBrowser } from '../model/site-default.ts';
 import { IS_SITE } from '../site.ts';
 import { StudyReportsView } from './study-reports.ts';
 import { FoldedCharts } from './folded-charts.ts';
+import { SectionFold } from './section-fold.ts';
 
 export class Explorer {
   readonly element: HTMLElement;
@@ -87,6 +88,15 @@ export class Explorer {
     { className: 'muted same-findings', attrs: { 'data-testid': 'same-findings', hidden: '' } },
     "What these results found: this page's run alone, whose findings are above under Results.",
   );
+  /** The comparison, folded while it would be the results table above again (this page's run alone). */
+  private readonly comparisonFold: SectionFold;
+  /** The change in speed, folded to its line while the explorer holds this page's run alone. */
+  private readonly ratioFold = new SectionFold(
+    'ratio-fold',
+    'Change in speed',
+    this.ratio.element,
+    true,
+  );
   private comparison: Comparison = { columns: [], rows: [] };
   /** The files the URL asked for, until start() has fetched them. */
   private readonly requested: string[];
@@ -121,6 +131,12 @@ export class Explorer {
       },
       (pick) => this.pick(pick),
     );
+    this.comparisonFold = new SectionFold(
+      'comparison-fold',
+      'Browser comparison',
+      this.table.element,
+      true,
+    );
     const copyLink = this.copyLinkButton();
     this.choices = h('div', {
       className: 'chart-choices',
@@ -141,13 +157,11 @@ export class Explorer {
       this.findings.element,
       this.studies.element,
       this.ab.element,
-      h('h3', { className: 'explorer-heading' }, 'Browser comparison'),
-      this.table.element,
+      this.comparisonFold.element,
       h('h3', { className: 'explorer-heading', attrs: { id: 'explorer-charts' } }, 'Charts'),
       this.choices,
       figures,
-      h('h3', { className: 'explorer-heading' }, 'Change in speed'),
-      this.ratio.element,
+      this.ratioFold.element,
       h(
         'h3',
         { className: 'explorer-heading', attrs: { id: 'explorer-trends' } },
@@ -209,7 +223,7 @@ export class Explorer {
   async start(base: string): Promise<ResultsIndexEntry[]> {
     const index = await this.sources.loadIndex(base);
     this.index = index;
-    this.sources.renderServed(this.servedNames());
+    this.sources.renderServed(this.servedNames(), this.files.length > 0);
     if (this.requested.length > 0) await this.loadServed(this.requested, base);
     else if (IS_SITE && index.length > 0) {
       await this.loadServed(newestPerBrowser(index), base);
@@ -308,7 +322,7 @@ export class Explorer {
   private update(): void {
     this.state = { ...this.state, results: [...this.servedNames()] };
     this.sources.renderLoaded(this.files);
-    this.sources.renderServed(this.servedNames());
+    this.sources.renderServed(this.servedNames(), this.files.length > 0);
     this.filters.render(facetsOf(this.files));
     this.comparison = buildComparison(this.files, this.state.filters);
     this.body.hidden = this.files.length === 0;
@@ -331,13 +345,30 @@ export class Explorer {
     this.renderTrends(choice);
     const shown = filteredDocs(this.files, this.state.filters);
     this.findings.render(shown);
-    const onlyThisRun = this.files.length > 0 && this.files.every((f) => f.origin === 'run');
+    const onlyThisRun = this.onlyThisRun();
+    // This page's run alone: the comparison is the results table above again, and the change in
+    // speed a table of one column, said in a line (the findings above hold its main pairs).
+    this.comparisonFold.set(
+      onlyThisRun,
+      onlyThisRun
+        ? `: this page's run alone, the results table above again (${this.comparison.rows.length} rows, one column); open to sort it or pick a row for the charts.`
+        : '',
+    );
+    this.ratioFold.set(onlyThisRun, onlyThisRun ? `: ${this.ratio.line}.` : '');
     const hasFindings = !this.findings.element.hidden;
     this.findings.element.hidden = !hasFindings || onlyThisRun;
     this.sameFindings.hidden = !(hasFindings && onlyThisRun);
     this.studies.render(shown);
     this.ab.render(this.files.map((f) => f.results));
     this.onUrlChange(writeExplorerState(location.search, this.state));
+  }
+
+  /**
+   * Whether the explorer holds this page's run alone, which the Results above show already (after
+   * a second run in the page it holds two, and the Results show the second).
+   */
+  private onlyThisRun(): boolean {
+    return this.files.length === 1 && this.files[0]?.origin === 'run';
   }
 
   /** The trends over the explorer's files and those read for the trends; a new list only when either changed. */
@@ -365,6 +396,9 @@ export class Explorer {
     this.folded.unfold(figures, this.figureGrid);
     const log = this.state.chart.log ?? wantsLog(this.comparison, choice.caseId, choice.size);
     this.bars.render(this.comparison, choice.caseId, choice.size, log);
+    // This page's run alone: its medians are drawn under Results, every case at once.
+    if (this.onlyThisRun() && this.bars.figure.element.dataset.state === 'drawn')
+      this.bars.figure.setLittle("another browser's results");
     this.boxplot.render(this.comparison, choice.caseId, choice.size, log);
     this.scaling.render(this.comparison, choice.caseId, choice.browser);
     this.histogram.render(
@@ -397,6 +431,7 @@ export class Explorer {
       options: { value: string; text: string; group?: string }[],
       current: string | null,
       onPick: (v: string) => void,
+      title?: string,
     ) => {
       const el = h('select', { attrs: { id, name: id } });
       const groups = new Map<string, HTMLElement>();
@@ -416,7 +451,12 @@ export class Explorer {
       if (current !== null) el.value = current;
       el.disabled = options.length === 0;
       el.addEventListener('change', () => onPick(el.value));
-      return h('label', { className: 'field' }, h('span', { className: 'field-label' }, label), el);
+      return h(
+        'label',
+        { className: 'field', ...(title !== undefined ? { title } : {}) },
+        h('span', { className: 'field-label' }, label),
+        el,
+      );
     };
     const log = h('input', { attrs: { type: 'checkbox', id: 'chart-choice-log' } });
     log.checked = this.state.chart.log ?? wantsLog(this.comparison, choice.caseId, choice.size);
@@ -442,10 +482,11 @@ export class Explorer {
       ),
       select(
         'chart-choice-browser',
-        'Browser (scaling, histogram, growth, crash, cold, tabs, throttle)',
+        'Browser (one-browser charts)',
         this.comparison.columns.map((c) => ({ value: c.key, text: c.label })),
         choice.browser,
         (v) => setChart({ browser: v }),
+        'The browser of the scaling, histogram, growth, crash, cold, tabs and throttle charts',
       ),
       select(
         'chart-choice-adapter',

@@ -177,6 +177,8 @@ export class HistoryView {
       h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Row'), rows),
       h('label', { className: 'field' }, h('span', { className: 'field-label' }, 'Points'), by),
     );
+    // No row to choose: the folded chart's line says what would bring one.
+    this.controls.hidden = groups.size === 0;
   }
 
   private renderChanges(s: SeriesHistory | null): void {

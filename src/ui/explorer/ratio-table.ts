@@ -4,11 +4,23 @@
  * durability, ...), how many times faster the first is than the second, by their medians.
  */
 import { h } from '../dom.ts';
-import { ratioRows, type Comparison, type RatioCell } from '../model/explorer-model.ts';
+import {
+  ratioRows,
+  type Comparison,
+  type RatioCell,
+  type RatioRow,
+} from '../model/explorer-model.ts';
 import { formatMs } from '../../core/base/format.ts';
+
+/** "1.9×" or "0.45×": a speed-up as the table's cells show it. */
+function speedupText(s: number): string {
+  return s >= 10 ? `${s.toFixed(0)}×` : s >= 1 ? `${s.toFixed(1)}×` : `${s.toFixed(2)}×`;
+}
 
 export class RatioTable {
   readonly element: HTMLElement;
+  /** What the table holds in a line (pairs, stores, the range of speed-ups), for its folded line. */
+  line = '';
   private readonly table: HTMLTableElement;
   private readonly empty: HTMLElement;
 
@@ -35,6 +47,7 @@ export class RatioTable {
 
   render(comparison: Comparison): void {
     const rows = ratioRows(comparison);
+    this.line = ratioLine(rows);
     const columns = comparison.columns.filter((c) => rows.some((r) => r.cells.has(c.key)));
     this.empty.hidden = rows.length > 0;
     this.table.hidden = rows.length === 0;
@@ -88,6 +101,22 @@ export class RatioTable {
   }
 }
 
+/** "1 pair on 7 stores, 1.9× to 97× (bulk vs one at a time (insert))"; past three pairs, "and N more". */
+function ratioLine(rows: readonly RatioRow[]): string {
+  if (rows.length === 0) return 'no paired cases loaded';
+  const pairs = [...new Set(rows.map((r) => r.pair.label))];
+  const stores = new Set(rows.map((r) => r.adapter)).size;
+  const speedups = rows.flatMap((r) =>
+    [...r.cells.values()].flatMap((c) => (c.speedup === null ? [] : [c.speedup])),
+  );
+  const range =
+    speedups.length === 0
+      ? 'no speed-up to show'
+      : `${speedupText(Math.min(...speedups))} to ${speedupText(Math.max(...speedups))}`;
+  const named = pairs.length > 3 ? [...pairs.slice(0, 3), `${pairs.length - 3} more`] : pairs;
+  return `${pairs.length} pair${pairs.length === 1 ? '' : 's'} on ${stores} store${stores === 1 ? '' : 's'}, ${range} (${named.join('; ')})`;
+}
+
 function ratioCell(cell: RatioCell | undefined): HTMLTableCellElement {
   if (!cell) return h('td', { className: 'num muted' }, '·');
   if (cell.speedup === null) {
@@ -101,7 +130,7 @@ function ratioCell(cell: RatioCell | undefined): HTMLTableCellElement {
     );
   }
   const s = cell.speedup;
-  const text = s >= 10 ? `${s.toFixed(0)}×` : s >= 1 ? `${s.toFixed(1)}×` : `${s.toFixed(2)}×`;
+  const text = speedupText(s);
   const a = cell.a?.status === 'ok' ? cell.a.stats.median : null;
   const b = cell.b?.status === 'ok' ? cell.b.stats.median : null;
   const title =

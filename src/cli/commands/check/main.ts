@@ -25,7 +25,7 @@ import { makeTempFolder } from '../../files/temp.ts';
 import { startServer } from '../../server/page-server.ts';
 import type { BrowserSession } from '../../server/session.ts';
 import { checkedBrowser } from '../../terminal/contract-lines.ts';
-import { driveWith } from '../../browser-runs/inputs.ts';
+import { driveWith } from '../../browser-runs/targets.ts';
 import type { Target } from '../../browser-runs/sweep-run.ts';
 import { prepareVariants, type Builds } from '../../browser-runs/variants.ts';
 import { checkInBrowser } from '../../browser-runs/contract-run.ts';

@@ -5,16 +5,17 @@
  * (discovery), remote ones (`--remote`), or whichever one a person points at the printed URL
  * (`--manual`); the page reports to the collector the same way from each.
  *
- * A sweep reads as its phases, each a module of this folder:
+ * A sweep reads as its phases, each a module of this folder (but variants, shared with check):
  *   1. check inputs (inputs.ts): flags, names, output, page, baseline, browsers; nothing starts before;
- *   2. variants (variants.ts): the npm versions and local folders the plan names, installed or checked;
+ *   2. variants (browser-runs/variants.ts): the npm versions and local folders the plan names, installed or checked;
  *   3. build and serve (host-page.ts): the page, and the collector that hands messages to the browser in flight;
  *      then the adapter contract on the config's adapters in each browser, before any timing (check.ts);
  *   4. run launches (launches.ts): per browser, its passes over launches of their own, rows kept as they come;
- *   5. driven rows (driven.ts): the rows a driver must act for (crash, cold, tabs, quota);
+ *   5. trials (run-trials.ts): the rows a driver must act for (crash, cold, tabs, quota);
  *   6. write (write.ts): the browser's results file, or its partial file; the CSV at the end;
  *   7. report (report.ts): a line per browser, the table, the files and the verdict.
- * What they share is one SweepRun, and a BrowserRun for the browser in flight (run.ts).
+ * What they share is one SweepRun, and a BrowserRun for the browser in flight (browser-runs/sweep-run.ts);
+ * the flags read as its args (args.ts).
  *
  * Exit codes: 0 every browser completed and no row is error or timeout; 1 otherwise (the last
  * line says why); 2 bad flags; with --baseline, the gate's code; with --ab, its verdict's (1 a row slower,
@@ -31,7 +32,7 @@ import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../../args/comman
 import { makeRunId, OutputDir } from '../../files/output.ts';
 import { ProgressView } from '../../terminal/progress.ts';
 import { announce } from './announce.ts';
-import { checkInputs } from '../../browser-runs/inputs.ts';
+import { checkInputs } from './inputs.ts';
 import { checkBeforeTiming } from './check.ts';
 import { runBrowsers } from './launches.ts';
 import { reportBrowser, reportSweep } from './report.ts';

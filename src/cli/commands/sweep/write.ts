@@ -9,7 +9,7 @@ import { OutputError } from '../../files/output.ts';
 import { installedPackages } from '../../build/variant-sources.ts';
 import type { RunEnd } from '../../server/session.ts';
 import { keptRows, writePartial } from './launches.ts';
-import { withDrivenRows } from './driven.ts';
+import { withDrivenRows } from './run-trials.ts';
 import {
   driverOf,
   labelOf,

@@ -1,24 +1,25 @@
 /**
- * Command-line flags of `npm run sweep` and `npm start`. Pure: the vocabulary (suite, adapter,
+ * Reading the sweep's command line (`storebench sweep`, `npm run sweep`) into SweepArgs, over the
+ * flag table of sweep-flags.ts, and its usage. Pure: the vocabulary (suite, adapter,
  * fixture and browser ids) comes in as arguments, so the tests need no registry and no browser.
  * Every mistake becomes an ArgsError with a one-line message that says what was wrong and what
  * is allowed; the entry points print it and exit with code 2.
  */
-import { DEFAULT_CURES, formatCures } from '../../core/plan/cures.ts';
+import { DEFAULT_CURES, formatCures } from '../../../core/plan/cures.ts';
 import { isIP } from 'node:net';
-import { MIN_SAMPLES_ON_TIME_CAP } from '../../core/run/row.ts';
+import { MIN_SAMPLES_ON_TIME_CAP } from '../../../core/run/row.ts';
 import {
   DEFAULT_THRESHOLD_PCT,
   parseThreshold,
   THRESHOLD_RANGE,
-} from '../../core/verdicts/compare.ts';
+} from '../../../core/verdicts/compare.ts';
 import {
   MAX_CPU_THROTTLE,
   passesOf,
   PlanError,
   type Plan,
   type PlanVocabulary,
-} from '../../core/plan/plan.ts';
+} from '../../../core/plan/plan.ts';
 import {
   AB_THRESHOLD_RANGE,
   DEFAULT_AB_THRESHOLD_PCT,
@@ -28,149 +29,31 @@ import {
   DEFAULT_PLAN_SIZES,
   DEFAULT_SUITES,
   PLAN_LIMITS,
-} from '../../core/plan/defaults.ts';
-import { parsePlan, type PlanFields } from '../../core/plan/fields.ts';
-import { planQueryProblem } from '../../core/plan/url.ts';
-import { formatDuration } from '../../core/base/format.ts';
-import { MAX_SHARDS } from '../../core/plan/shard.ts';
-import { quoted } from '../../core/base/shown.ts';
-import { parseVariant } from '../../core/plan/variant.ts';
-import { abBudgetFor, abPasses, abPassesNeeded, abPassesProblem } from '../../core/plan/ab-plan.ts';
-import { AB_BUDGET_MS, Budget } from '../../core/plan/budget.ts';
-import { formatPercent, percentOrProblem } from '../../core/base/percent.ts';
-import { ArgsError, flagText, scanFlags, type FlagSpec, type ScannedFlags } from './flags.ts';
-import { CAPABILITIES_EXAMPLE, parseCapabilities } from './capabilities.ts';
-import { DEFAULT_HOST } from '../server/page-server.ts';
-import { own } from '../../core/base/own.ts';
+} from '../../../core/plan/defaults.ts';
+import { parsePlan, type PlanFields } from '../../../core/plan/fields.ts';
+import { planQueryProblem } from '../../../core/plan/url.ts';
+import { formatDuration } from '../../../core/base/format.ts';
+import { MAX_SHARDS } from '../../../core/plan/shard.ts';
+import { quoted } from '../../../core/base/shown.ts';
+import { parseVariant } from '../../../core/plan/variant.ts';
+import {
+  abBudgetFor,
+  abPasses,
+  abPassesNeeded,
+  abPassesProblem,
+} from '../../../core/plan/ab-plan.ts';
+import { AB_BUDGET_MS, Budget } from '../../../core/plan/budget.ts';
+import { formatPercent, percentOrProblem } from '../../../core/base/percent.ts';
+import { ArgsError, flagText, scanFlags, type ScannedFlags } from '../../args/flags.ts';
+import { CAPABILITIES_EXAMPLE, parseCapabilities } from '../../args/capabilities.ts';
+import { SWEEP_FLAGS, VALUE_FLAGS, type SweepArgs } from '../../args/sweep-flags.ts';
+import { DEFAULT_HOST } from '../../server/page-server.ts';
+import { own } from '../../../core/base/own.ts';
 
 export { ArgsError };
 
-export interface SweepArgs {
-  help: boolean;
-  /** Browser ids to run, in the order given; null means every browser found on this machine. */
-  browsers: string[] | null;
-  plan: Plan;
-  /** Directory the results files go to. */
-  out: string;
-  /** False with --no-build: reuse dist/ when it exists. */
-  build: boolean;
-  /** --page DIR: serve this built page instead of building one (npm run study builds once for all its parts). */
-  page: string | null;
-  /** --manual: print the page URL and collect whichever browser opens it, instead of driving one. */
-  manual: boolean;
-  /** How long --manual waits for a browser to open the URL, or a grid to start a session, in ms. */
-  waitMs: number;
-  /** Address the page and collector listen on. */
-  host: string;
-  /** --remote: a Playwright browser server (ws://, wss://) or a WebDriver endpoint (http://, https://). */
-  remote: string | null;
-  /** --capabilities: what to ask a WebDriver endpoint for, over the sweep's defaults (drivers/remote.ts). */
-  capabilities: Record<string, unknown> | null;
-  /** --baseline: a results file each row samples against until its change is decided, with --threshold. */
-  baseline: { path: string; thresholdPct: number } | null;
-  /** --launches: browser launches the plan's passes are spread over (launch.ts); null: as many as the budget gives (core/plan/budget.ts). */
-  launches: number | null;
-  /** False with --no-check: time the config's adapters without running their contract first. */
-  check: boolean;
-  /** --summary FILE: what the run found, as Markdown for a pull request or $GITHUB_STEP_SUMMARY. */
-  summary: string | null;
-  /** --record-machine: each sample also records what the machine did during it (core/run/machine.ts). */
-  recordMachine: boolean;
-}
-
 export const DEFAULT_WAIT_MS = 10 * 60_000;
 const MAX_WAIT_MS = 24 * 3600_000;
-
-/** Flags that take a value, and the plan field each one fills (null: not a plan field). */
-const VALUE_FLAGS: Record<string, keyof PlanFields | null> = {
-  browsers: null,
-  suites: 'suites',
-  adapters: 'adapters',
-  sizes: 'sizes',
-  iterations: 'iterations',
-  budget: 'budget',
-  warmup: 'warmup',
-  seed: 'seed',
-  'timeout-ms': 'timeoutMs',
-  fixture: 'fixture',
-  params: 'params',
-  cases: 'cases',
-  shard: 'shard',
-  study: 'study',
-  'cpu-throttle': 'cpuThrottle',
-  cures: 'cures',
-  out: null,
-  host: null,
-  remote: null,
-  capabilities: null,
-  'wait-ms': null,
-  launches: null,
-  baseline: null,
-  threshold: null,
-  ab: null,
-  page: null,
-  config: null,
-  summary: null,
-};
-const EXAMPLES: Record<string, string> = {
-  browsers: 'chromium,firefox',
-  suites: 'insert,read',
-  adapters: 'memory',
-  sizes: '100,1000',
-  iterations: '5',
-  budget: '4m',
-  warmup: '1',
-  seed: '42',
-  'timeout-ms': '120000',
-  fixture: 'person',
-  params: "'chunkSizes=1,10,100;pageSize=10'",
-  shard: '2/4',
-  launches: '4',
-  study: 'pouchdb-2.2/paging',
-  'cpu-throttle': '4',
-  cures: 'none',
-  cases: 'bulk,serial',
-  out: 'out',
-  host: '192.168.1.20',
-  remote: 'ws://127.0.0.1:9222/abc',
-  capabilities: CAPABILITIES_EXAMPLE,
-  'wait-ms': '600000',
-  baseline: 'results/base-chromium.json',
-  threshold: '5%',
-  ab: 'idb,idb@8.0.4',
-  page: 'dist',
-  config: 'storebench.config.json',
-  summary: 'summary.md',
-};
-/** The sweep's flags: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
-export const SWEEP_FLAGS: Readonly<Record<string, FlagSpec>> = {
-  ...Object.fromEntries(
-    Object.keys(VALUE_FLAGS).map((name) => [name, { kind: 'value', example: EXAMPLES[name] }]),
-  ),
-  'no-build': { kind: 'switch' },
-  manual: { kind: 'switch' },
-  auto: { kind: 'switch=' },
-  worker: { kind: 'switch' },
-  'no-check': { kind: 'switch' },
-  'record-machine': { kind: 'switch' },
-};
-
-/**
- * The value flags a config file may also give as JSON lists (joined with commas) or whole numbers;
- * every other value flag takes a string there (config-schema.ts).
- */
-export const LIST_FLAGS: readonly string[] = ['browsers', 'suites', 'adapters', 'sizes', 'cases'];
-export const COUNT_FLAGS: readonly string[] = [
-  'iterations',
-  'warmup',
-  'seed',
-  'timeout-ms',
-  'cpu-throttle',
-  'launches',
-  'wait-ms',
-];
-/** Flags that are no key of a config file: the file itself. */
-export const NOT_IN_CONFIG: readonly string[] = ['config'];
 
 export const DEFAULT_OUT = 'out';
 
@@ -563,44 +446,3 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     'too many rows unsure to say.',
   ].join('\n');
 }
-
-export interface ServeArgs {
-  help: boolean;
-  port: number;
-  /** --config FILE: the storebench.config.json whose adapters the page is built with. */
-  config: string | undefined;
-}
-
-export const DEFAULT_SERVE_PORT = 4173;
-
-/** Flags of `storebench serve` (`npm start`): --port N, else $PORT, else 4173; --config FILE. */
-export function parseServeArgs(
-  argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): ServeArgs {
-  if (argv.includes('--help') || argv.includes('-h'))
-    return { help: true, port: DEFAULT_SERVE_PORT, config: undefined };
-  const flags = scanFlags(argv, {
-    port: { kind: 'value', example: '4173' },
-    config: { kind: 'value', example: 'storebench.config.json' },
-  });
-  const config = flagText(flags, 'config');
-  const fromFlag = flagText(flags, 'port');
-  const text = fromFlag ?? env.PORT;
-  if (text === undefined || text === '') return { help: false, port: DEFAULT_SERVE_PORT, config };
-  const source = fromFlag !== undefined ? '--port' : 'PORT';
-  if (!/^\d+$/.test(text.trim()) || Number(text) > 65535)
-    throw new ArgsError(
-      `${source}: ${quoted(text)} is not a port; allowed: 0 to 65535 (0 picks a free one)`,
-    );
-  return { help: false, port: Number(text), config };
-}
-
-export const SERVE_USAGE = [
-  'Usage: storebench serve [--port N] [--config FILE]   (npm start [-- --port N] in storebench)',
-  '',
-  'Builds the page, with the adapters of ./storebench.config.json when there is one, and serves it',
-  'cross-origin isolated on 127.0.0.1 until Ctrl-C.',
-  `  --port N       port (default: $PORT, else ${DEFAULT_SERVE_PORT}); 0 picks a free one`,
-  '  --config FILE  the config whose adapters the page is built with (default: ./storebench.config.json)',
-].join('\n');

@@ -4,57 +4,44 @@
  * sweep with exit 2 (or 1 when no browser can run) before a build, a browser or a signal handler.
  */
 import { resolve } from 'node:path';
-import { abCasesProblem } from '../../core/plan/ab-plan.ts';
-import { Budget } from '../../core/plan/budget.ts';
-import { launchPasses } from '../../core/run/launch.ts';
-import { passesOf } from '../../core/plan/plan.ts';
-import { ResultsError, type ResultsFile } from '../../core/results/results.ts';
-import {
-  ArgsError,
-  parseSweepArgs,
-  SWEEP_FLAGS,
-  sweepUsage,
-  type SweepArgs,
-} from '../args/sweep-args.ts';
+import { abCasesProblem } from '../../../core/plan/ab-plan.ts';
+import { Budget } from '../../../core/plan/budget.ts';
+import { launchPasses } from '../../../core/run/launch.ts';
+import { passesOf } from '../../../core/plan/plan.ts';
+import { ResultsError, type ResultsFile } from '../../../core/results/results.ts';
+import { ArgsError, parseSweepArgs, sweepUsage } from './args.ts';
+import { SWEEP_FLAGS, type SweepArgs } from '../../args/sweep-flags.ts';
 import {
   ConfigError,
   configArgsError,
   readConfig,
   withConfigFlags,
   type StorebenchConfig,
-} from '../args/config-file.ts';
-import { flagText, scanFlags } from '../args/flags.ts';
+} from '../../args/config-file.ts';
+import { flagText, scanFlags } from '../../args/flags.ts';
 import {
   DEBIAN_INSTALL,
   findBrowsers,
   KNOWN_BROWSER_IDS,
   redactUrl,
   WEBDRIVER_BROWSER_NAME,
-  type FoundBrowser,
-} from '../drivers/discovery.ts';
-import { askGrid, describeOffers, sameName } from '../drivers/grid.ts';
-import { remoteBrowser } from '../drivers/remote.ts';
-import { distExists } from '../build/build-page.ts';
-import type { Driver } from '../drivers/driver.ts';
-import { driveManual } from '../drivers/manual.ts';
-import { drivePlaywright } from '../drivers/playwright.ts';
-import { driveWebDriver } from '../drivers/webdriver.ts';
-import { checkOutputFile, OutputDir, OutputError } from '../files/output.ts';
-import { readResultsFiles } from '../files/read-results.ts';
-import { tempProblem } from '../files/temp.ts';
-import { checkPlanNames, loadVocabulary } from '../build/vocabulary.ts';
-import type { BrowserOutcome, SweepInputs, Target } from './sweep-run.ts';
-import { unreachableReason } from '../drivers/webdriver-http.ts';
-
-const DRIVERS: Record<FoundBrowser['driver'], Driver> = {
-  playwright: drivePlaywright,
-  webdriver: driveWebDriver,
-};
-
-/** Why the sweep cannot go on: the exit code, having printed the reason (or, for --help, the usage). */
-export interface InputsRefused {
-  exit: number;
-}
+} from '../../drivers/discovery.ts';
+import { askGrid, describeOffers, sameName } from '../../drivers/grid.ts';
+import { remoteBrowser } from '../../drivers/remote.ts';
+import { distExists } from '../../build/build-page.ts';
+import { driveManual } from '../../drivers/manual.ts';
+import { checkOutputFile, OutputDir, OutputError } from '../../files/output.ts';
+import { readResultsFiles } from '../../files/read-results.ts';
+import { tempProblem } from '../../files/temp.ts';
+import { checkPlanNames, loadVocabulary } from '../../build/vocabulary.ts';
+import type {
+  BrowserOutcome,
+  InputsRefused,
+  SweepInputs,
+  Target,
+} from '../../browser-runs/sweep-run.ts';
+import { driveWith } from '../../browser-runs/targets.ts';
+import { unreachableReason } from '../../drivers/webdriver-http.ts';
 
 type Io = { out: (line?: string) => void; fail: (line: string) => void };
 
@@ -250,15 +237,6 @@ function noneFound(requested: readonly string[] | null): string {
   return requested.some((id) => DEBIAN_BROWSERS.includes(id))
     ? `${head}. On Debian, install them as root: ${DEBIAN_INSTALL}`
     : `${head}; the line above says where each one runs and how to get it`;
-}
-
-export function driveWith(b: FoundBrowser): Target {
-  return {
-    id: b.id,
-    browser: b,
-    drive: (url, session, signal, hooks) =>
-      DRIVERS[b.driver]({ browser: b, url, session, signal, ...(hooks ? { hooks } : {}) }),
-  };
 }
 
 /** How long --remote is given to answer anything before the page is built. */

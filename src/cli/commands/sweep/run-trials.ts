@@ -4,7 +4,7 @@
  */
 import { awaitsDriver } from '../../../core/run/driver-cases.ts';
 import type { ResultsFile } from '../../../core/results/results.ts';
-import { runDrivenRows } from '../../driven/rows.ts';
+import { runDrivenRows } from '../../trials/rows.ts';
 import { labelOf, type BrowserRun, type SweepRun } from '../../browser-runs/sweep-run.ts';
 
 export async function withDrivenRows(
