@@ -42,7 +42,7 @@ import { prepareVariants, type Builds } from '../../browser-runs/variants.ts';
 import { removeGitBuild } from '../../build/user-adapters.ts';
 import { SweepStop } from '../../browser-runs/stop.ts';
 import { writeBrowser, writeCsv } from './write.ts';
-import { EndedSummary } from './ended-summary.ts';
+import { EndedSummary } from '../../browser-runs/ended-summary.ts';
 
 export async function sweepCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const told = new EndedSummary(argv);

@@ -4,8 +4,8 @@
  * that writes none is a run CI hears nothing of. What goes in is what the sweep said of it: its
  * failure lines and the contract's FAIL lines, with the exit code and what it means.
  */
-import { endedSummaryMarkdown } from '../../../export/summary-markdown.ts';
-import { displayPath, outputFailure, writeAtomically } from '../../files/output.ts';
+import { endedSummaryMarkdown } from '../../export/summary-markdown.ts';
+import { displayPath, outputFailure, writeAtomically } from '../files/output.ts';
 
 /** --summary's file as argv gives it (`--summary F` or `--summary=F`), read before any other check, so refused input still has one. */
 function summaryPath(argv: readonly string[]): string | null {
