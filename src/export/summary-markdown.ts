@@ -196,27 +196,56 @@ export function summaryMarkdown(input: SummaryInput): string {
   return `${[head, first, rule, ...rows.slice(0, kept), ...note].join('\n')}\n`.slice(0, max);
 }
 
-/** What each exit code of a sweep means, for a summary that CI reads without the terminal. */
-const SWEEP_EXIT_MEANINGS: Readonly<Record<number, string>> = {
-  0: 'every browser completed, no row is error or timeout, and with --ab or --baseline no row is slower',
-  1: 'a browser did not complete, a row is error or timeout, the run was stopped or crashed; with --ab or --baseline, a row is slower',
-  2: 'refused before any timing: bad input, or a store broke the adapter contract',
-  3: 'with --ab or --baseline: too many rows unsure to decide',
+/** A command that writes --summary on every outcome, and what each of its exit codes means for CI. */
+export interface SummaryCommand {
+  name: 'sweep' | 'check';
+  meanings: Readonly<Record<number, string>>;
+  /** What exit 0 still leaves untold, so a summary is written for it too (check); the sweep's report tells it. */
+  writesOk: boolean;
+}
+
+export const SWEEP_SUMMARY: SummaryCommand = {
+  name: 'sweep',
+  meanings: {
+    0: 'every browser completed, no row is error or timeout, and with --ab or --baseline no row is slower',
+    1: 'a browser did not complete, a row is error or timeout, the run was stopped or crashed; with --ab or --baseline, a row is slower',
+    2: 'refused before any timing: bad input, or a store broke the adapter contract',
+    3: 'with --ab or --baseline: too many rows unsure to decide',
+  },
+  writesOk: false,
+};
+
+export const CHECK_SUMMARY: SummaryCommand = {
+  name: 'check',
+  meanings: {
+    0: 'every store keeps the adapter contract in every browser it runs in',
+    1: 'a browser could not run the contract',
+    2: 'a store broke the adapter contract, or bad flags, store names or config',
+  },
+  writesOk: true,
 };
 
 /**
- * The summary of a sweep that ended before it had results to tell: refused input, a store that
- * broke the adapter contract (which checks, in which browser), a crash. Its lines are what the
- * sweep said of it, each escaped; the exit code with what it means.
+ * The summary of a run that ended without results to tell: the sweep's refused input, a store
+ * that broke the adapter contract (which checks, in which browser), a crash; or a check, whatever
+ * its outcome. Its lines are what the command said, each escaped; the exit code with its meaning.
  */
-export function endedSummaryMarkdown(code: number, lines: readonly string[]): string {
-  const meaning = SWEEP_EXIT_MEANINGS[code] ?? 'not a code the sweep gives';
+export function endedSummaryMarkdown(
+  code: number,
+  lines: readonly string[],
+  command: SummaryCommand = SWEEP_SUMMARY,
+): string {
+  const meaning = command.meanings[code] ?? `not a code ${command.name} gives`;
   const contract = lines.filter((l) => l.trimStart().startsWith('FAIL '));
   const others = lines.filter((l) => !contract.includes(l));
+  const headline =
+    code === 0
+      ? `**OK: exit 0, ${md(meaning)}.**`
+      : `**FAILED: exit ${code}, ${md(meaning)}.**${command.name === 'sweep' ? ' Nothing was timed, or no results were written.' : ''}`;
   return [
-    '### storebench',
+    `### storebench ${command.name === 'check' ? 'check' : ''}`.trimEnd(),
     '',
-    `**FAILED: exit ${code}, ${md(meaning)}.** Nothing was timed, or no results were written.`,
+    headline,
     '',
     ...(contract.length > 0
       ? [
@@ -227,7 +256,7 @@ export function endedSummaryMarkdown(code: number, lines: readonly string[]): st
         ]
       : []),
     ...(others.length > 0
-      ? ['#### What the sweep said', '', ...others.map((l) => `- ${md(l)}`), '']
+      ? [`#### What the ${command.name} said`, '', ...others.map((l) => `- ${md(l)}`), '']
       : []),
   ].join('\n');
 }

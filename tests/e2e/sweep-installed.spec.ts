@@ -506,7 +506,16 @@ test('installed - the guide idb-keyval adapter keeps the contract; left open, it
   const check = async (id: string) => {
     const t = Date.now();
     const run = await storebench(
-      ['check', id, '--config', 'keyval.config.json', '--browsers', 'chromium'],
+      [
+        'check',
+        id,
+        '--config',
+        'keyval.config.json',
+        '--browsers',
+        'chromium',
+        '--summary',
+        `check-${id}.md`,
+      ],
       120_000,
     );
     return { ...run, ms: Date.now() - t };
@@ -514,10 +523,19 @@ test('installed - the guide idb-keyval adapter keeps the contract; left open, it
   const good = await check('keyval');
   expect(good.code, `${good.stdout}\n${good.stderr}`).toBe(0);
   expect(good.stdout).toContain('keyval in chromium: keeps the contract');
+  // CI hears of a check whatever its outcome: a summary for the good store and for the bad one.
+  const goodSummary = readFileSync(join(project, 'check-keyval.md'), 'utf8');
+  expect(goodSummary).toContain('**OK: exit 0, every store keeps the adapter contract');
+  expect(goodSummary).toContain('- keyval in chromium: keeps the contract');
   const bad = await check('leaky');
   expect(bad.code, `${bad.stdout}\n${bad.stderr}`).toBe(2);
   expect(bad.stdout).toMatch(
     /FAIL leaky in chromium: destroy: .*deleteDatabase\("contract-leaky-[^"]+"\) is blocked: .*close the connection on versionchange/,
+  );
+  const badSummary = readFileSync(join(project, 'check-leaky.md'), 'utf8');
+  expect(badSummary).toContain('**FAILED: exit 2, a store broke the adapter contract');
+  expect(badSummary).toMatch(
+    /^- leaky in chromium: destroy: .*close the connection on versionchange/m,
   );
   // From the start of its contract, in the page: at once, where a timeout waited 20 s.
   const into = Number(/\(([\d.]+) s into the contract\)/.exec(bad.stdout)?.[1]);

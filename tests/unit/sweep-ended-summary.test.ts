@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sweepCommand } from '../../src/cli/commands/sweep/main.ts';
-import { endedSummaryMarkdown } from '../../src/export/summary-markdown.ts';
+import { CHECK_SUMMARY, endedSummaryMarkdown } from '../../src/export/summary-markdown.ts';
+import { checkCommand } from '../../src/cli/commands/check/main.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -87,5 +88,44 @@ describe('sweep - a config value a flag overrides is still checked', () => {
     const said = printed.join('');
     expect(said).toContain('$.sweep.budget');
     expect(said).toContain('--budget overrides it in this run');
+  });
+});
+
+describe('check - a summary whatever the outcome', () => {
+  it('refused input: exit 2 and what it means for a check, with what was refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'storebench-check-'));
+    dirs.push(dir);
+    const path = join(dir, 'check.md');
+    const { io } = quiet();
+    const code = await checkCommand(['nosuchstore', '--summary', path], io);
+    expect(code).toBe(2);
+    const text = readFileSync(path, 'utf8');
+    expect(text).toContain('### storebench check');
+    expect(text).toContain('**FAILED: exit 2, a store broke the adapter contract, or bad flags');
+    expect(text).toContain('nosuchstore');
+    expect(text).not.toContain('Nothing was timed');
+  });
+
+  it('--help writes none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'storebench-check-'));
+    dirs.push(dir);
+    const path = join(dir, 'check.md');
+    const { io } = quiet();
+    expect(await checkCommand(['--help', '--summary', path], io)).toBe(0);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('an OK check says so with each store and browser; a failed one lists its failed checks', () => {
+    const ok = endedSummaryMarkdown(0, ['keyval in chromium: keeps the contract'], CHECK_SUMMARY);
+    expect(ok).toContain('**OK: exit 0, every store keeps the adapter contract');
+    expect(ok).toContain('- keyval in chromium: keeps the contract');
+    const failed = endedSummaryMarkdown(
+      2,
+      ['keyval in chromium: keeps the contract', 'FAIL leaky in chromium: destroy: blocked'],
+      CHECK_SUMMARY,
+    );
+    expect(failed).toContain('#### The adapter contract failed');
+    expect(failed).toContain('- leaky in chromium: destroy: blocked');
+    expect(failed).toContain('#### What the check said');
   });
 });

@@ -1,10 +1,15 @@
 /**
- * `--summary FILE.md` for a sweep that ends before its report: refused input, a store that broke
- * the adapter contract, a build that failed, a crash. CI posts the file when it exists, so a run
- * that writes none is a run CI hears nothing of. What goes in is what the sweep said of it: its
- * failure lines and the contract's FAIL lines, with the exit code and what it means.
+ * `--summary FILE.md` for a sweep that ends before its report (refused input, a store that broke
+ * the adapter contract, a build that failed, a crash), and for a check whatever its outcome. CI
+ * posts the file when it exists, so a run that writes none is a run CI hears nothing of. What
+ * goes in is what the command said of it: its failure lines and the contract's lines, with the
+ * exit code and what it means.
  */
-import { endedSummaryMarkdown } from '../../export/summary-markdown.ts';
+import {
+  endedSummaryMarkdown,
+  SWEEP_SUMMARY,
+  type SummaryCommand,
+} from '../../export/summary-markdown.ts';
 import { displayPath, outputFailure, writeAtomically } from '../files/output.ts';
 
 /** --summary's file as argv gives it (`--summary F` or `--summary=F`), read before any other check, so refused input still has one. */
@@ -23,7 +28,10 @@ export class EndedSummary {
   private readonly lines: string[] = [];
   private done = false;
 
-  constructor(argv: readonly string[]) {
+  constructor(
+    argv: readonly string[],
+    private readonly command: SummaryCommand = SWEEP_SUMMARY,
+  ) {
     this.path = summaryPath(argv);
   }
 
@@ -37,7 +45,7 @@ export class EndedSummary {
     if (line.trimStart().startsWith('FAIL ')) this.lines.push(line);
   }
 
-  /** A failure the sweep printed. */
+  /** A failure the command printed, or a line of its outcome it keeps whole (check's per store). */
   failed(line: string): void {
     this.lines.push(line);
   }
@@ -49,11 +57,11 @@ export class EndedSummary {
 
   /** Write the summary unless the report did, or there is no --summary. */
   write(code: number, out: (line: string) => void, fail: (line: string) => void): void {
-    // Exit 0 without a report is --help: nothing ran that CI needs to hear of.
-    if (this.done || this.path === null || code === 0) return;
+    // A sweep's exit 0 without a report is --help: nothing ran that CI needs to hear of.
+    if (this.done || this.path === null || (code === 0 && !this.command.writesOk)) return;
     // The path itself was refused (it cannot be written): saying so again would be all it adds.
     if (this.lines.some((l) => l.startsWith('--summary:'))) return;
-    const text = endedSummaryMarkdown(code, this.lines);
+    const text = endedSummaryMarkdown(code, this.lines, this.command);
     try {
       writeAtomically(this.path, text);
       out(`Summary: ${displayPath(this.path)} (Markdown, ${text.length} characters)`);

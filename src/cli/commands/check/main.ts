@@ -29,13 +29,16 @@ import { driveWith } from '../../browser-runs/targets.ts';
 import type { Target } from '../../browser-runs/sweep-run.ts';
 import { prepareVariants, type Builds } from '../../browser-runs/variants.ts';
 import { checkInBrowser } from '../../browser-runs/contract-run.ts';
+import { EndedSummary } from '../../browser-runs/ended-summary.ts';
+import { CHECK_SUMMARY } from '../../../export/summary-markdown.ts';
 
 const CHECK_FLAGS: Record<string, FlagSpec> = {
   browsers: { kind: 'value', example: 'chromium,firefox' },
   config: { kind: 'value', example: 'storebench.config.json' },
+  summary: { kind: 'value', example: 'check.md' },
 };
 
-export const CHECK_USAGE = `Usage: storebench check [ADAPTER...] [--browsers a,b] [--config FILE]   (npm run check -- ... in storebench)
+export const CHECK_USAGE = `Usage: storebench check [ADAPTER...] [--browsers a,b] [--config FILE] [--summary FILE.md]   (npm run check -- ...)
 
 Runs the adapter contract on each store in each browser: the same operations on the store and
 on the memory store, every answer compared (put, get, count, range, getMany, update, remove,
@@ -48,6 +51,8 @@ failed contract, with what was expected and what came back.
   --browsers a,b browsers (default: the config's sweep.browsers, else every one found); allowed:
                  ${KNOWN_BROWSER_IDS.join(', ')}
   --config FILE  the config whose adapters join storebench's (default: ./storebench.config.json)
+  --summary FILE.md  also write the outcome as Markdown, whatever it is, for a pull request or
+                 $GITHUB_STEP_SUMMARY: each store in each browser, the failed checks, the exit code
 
 storebench sweep runs this check on the config's adapters before it times them (--no-check skips it).
 Exit codes: 0 every store keeps the contract; 1 a browser could not run it; 2 a store failed a
@@ -108,14 +113,36 @@ function targetsFor(browsers: string[] | null, fail: (line: string) => void): Ta
 }
 
 export async function checkCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+  const told = new EndedSummary(argv, CHECK_SUMMARY);
   const out = (line = '') => io.stdout(`${line}\n`);
-  const fail = (line: string) => io.stderr(`check: ${line}\n`);
+  const fail = (line: string) => {
+    told.failed(line);
+    io.stderr(`check: ${line}\n`);
+  };
+  let code = 1;
+  try {
+    code = await checkPhases(argv, { out, fail }, told);
+    return code;
+  } finally {
+    told.write(code, out, fail);
+  }
+}
+
+async function checkPhases(
+  argv: readonly string[],
+  { out, fail }: { out: (line?: string) => void; fail: (line: string) => void },
+  told: EndedSummary,
+): Promise<number> {
   let inputs: CheckInputs | 'help';
   let vocab: Vocabulary;
   let ids: string[];
   try {
     inputs = parseCheckArgs(argv);
-    if (inputs === 'help') return (out(CHECK_USAGE), 0);
+    if (inputs === 'help') {
+      // Nothing ran: no summary to write, as the sweep writes none for --help.
+      told.reported();
+      return (out(CHECK_USAGE), 0);
+    }
     vocab = await loadVocabulary(inputs.config);
     ids = storesToCheck(inputs, vocab);
   } catch (e) {
@@ -131,7 +158,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIo): Prom
   );
   if ('exit' in builds) return builds.exit;
   try {
-    return await checkStores(ids, targets, vocab, builds, out);
+    return await checkStores(ids, targets, vocab, builds, out, told);
   } finally {
     for (const b of builds.git) removeGitBuild(b);
   }
@@ -144,6 +171,7 @@ async function checkStores(
   vocab: Vocabulary,
   builds: Builds,
   out: (line?: string) => void,
+  told: EndedSummary,
 ): Promise<number> {
   out(`storebench check: ${ids.join(', ')} in ${targets.map((t) => t.id).join(', ')}`);
   const dir = makeTempFolder('page');
@@ -174,7 +202,10 @@ async function checkStores(
           onSession: (s) => (session = s),
         });
         const seen = checkedBrowser(target.id, end);
-        for (const line of seen.lines) out(line);
+        for (const line of seen.lines) {
+          told.failed(line.trim());
+          out(line);
+        }
         seen.failed.forEach((id) => failed.add(id));
         unfinished ||= seen.unfinished;
       }
