@@ -125,6 +125,11 @@ class Connection {
     private readonly options: DexieOptions,
   ) {}
 
+  /** The durability the store's writes ask for, for the transaction that drains it (drain.ts). */
+  get durability(): IDBTransactionDurability {
+    return this.options.chromeTransactionDurability ?? 'default';
+  }
+
   async docs(): Promise<Docs> {
     if (this.upgrades.current) await this.upgrades.current;
     // After close() Dexie rejects every operation with DatabaseClosedError; nothing reopens it.
@@ -144,7 +149,7 @@ class Connection {
     const specs = ['_id', ...table.schema.indexes.map((i) => i.src), spec];
     const version = Math.floor(dexieVersion(this.db)) + 1;
     // Else the upgrade below waits, `blocked`, for this connection's last transaction.
-    await drained(this.db.backendDB());
+    await drained(this.db.backendDB(), this.durability);
     this.db.close();
     // A schema upgrade in Dexie is a new version that lists every index to keep: one left out is deleted.
     const next = closeOnVersionChange(new this.Dexie(this.name, this.options));
@@ -229,7 +234,7 @@ function handleFor(conn: Connection): StoreHandle {
     },
     async destroy() {
       const db = await conn.settled();
-      if (db.isOpen()) await drained(db.backendDB());
+      if (db.isOpen()) await drained(db.backendDB(), conn.durability);
       await db.delete();
     },
   };
