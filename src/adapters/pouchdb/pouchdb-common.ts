@@ -14,7 +14,6 @@ import { withTimeout } from '../../core/base/errors.ts';
 import { applyFind, compareScalars, countMatches } from '../../core/store/query.ts';
 import type { VariantBuild, Wraps } from '../../core/plan/variant.ts';
 import { isEmptyRange } from '../range.ts';
-import { drained } from '../indexeddb/drain.ts';
 
 /**
  * The few PouchDB calls the adapters make, typed narrowly. @types/pouchdb-core types documents
@@ -157,37 +156,6 @@ async function destroyPouch(destroy: () => Promise<unknown>, name: string): Prom
   } finally {
     forgetChangePing(name);
   }
-}
-
-/** What pouchdb-adapter-indexeddb (9.0.0) adds, private to PouchDB: absent in the idb adapter. */
-interface IndexeddbInternals {
-  _openTransactionSafely?: (
-    stores: string[],
-    mode: IDBTransactionMode,
-    callback: (err: unknown, txn?: IDBTransaction) => void,
-  ) => void;
-  /** Set by close() and destroy(): the private calls below would open the database again. */
-  _closed?: boolean;
-  _destroyed?: boolean;
-}
-
-/**
- * Once pouchdb-adapter-indexeddb's connection has no transaction left (drain.ts), before it is
- * closed or destroyed. It opens its database at a new version each time, and a connection closed
- * with a transaction still running blocks the next open for a moment: PouchDB then logs
- * "onblocked, this should never happen". Its own createIndex still does that once per new index
- * in Chromium (apache/pouchdb#8053), which no caller can prevent. Nothing to wait for with the
- * idb adapter.
- */
-async function settledPouch(db: PouchDatabase): Promise<void> {
-  const pouch = db as PouchDatabase & IndexeddbInternals;
-  if (!pouch._openTransactionSafely || pouch._closed || pouch._destroyed) return;
-  const connection = await new Promise<IDBDatabase | undefined>((resolve) =>
-    pouch._openTransactionSafely?.(['docs'], 'readonly', (err, txn) =>
-      resolve(err || !txn ? undefined : txn.db),
-    ),
-  );
-  if (connection) await drained(connection);
 }
 
 /** Under the runner's own cleanup limit (15 s), so the direct delete still has its time. */
@@ -626,8 +594,8 @@ function handleFor(
     ...revisions(db),
     ...mangoQueries(db, design, guard),
     ...views(db, design, legacy),
-    close: async () => (await settledPouch(db), await db.close()),
-    destroy: () => destroyPouch(async () => (await settledPouch(db), await db.destroy()), name),
+    close: () => db.close(),
+    destroy: () => destroyPouch(() => db.destroy(), name),
   };
 }
 
@@ -721,8 +689,7 @@ export function pouchAdapter(spec: PouchAdapterSpec): StoreAdapter {
     // PouchDB deletes only through an instance, which opens (or creates) the database first.
     async destroy(name) {
       const PouchDB = await pouch();
-      const db = new PouchDB(name, { adapter });
-      await destroyPouch(async () => (await settledPouch(db), await db.destroy()), name);
+      await destroyPouch(() => new PouchDB(name, { adapter }).destroy(), name);
     },
     ...(spec.wraps && { wraps: spec.wraps }),
     ...(spec.variant && { variant: spec.variant }),
