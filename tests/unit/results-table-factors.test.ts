@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { geometricMeans } from '../../src/ui/results-table.ts';
+import { geometricMeans } from '../../src/ui/results/results-table.ts';
 
 describe('results table - factor summary', () => {
   it('averages each store’s factor to the fastest as a geometric mean, over the cases it ran, fastest store first', () => {

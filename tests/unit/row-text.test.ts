@@ -9,7 +9,7 @@ import {
   samplingNotes,
   shortMedianInterval,
   stopNote,
-} from '../../src/ui/row-text.ts';
+} from '../../src/ui/results/row-text.ts';
 
 type OkRow = Extract<CaseResult, { status: 'ok' }>;
 

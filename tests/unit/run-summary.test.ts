@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_AUTO } from '../../src/core/plan/defaults.ts';
 import type { CaseResult } from '../../src/core/results/results.ts';
-import { timeLeftText } from '../../src/ui/progress.ts';
-import { formatElapsed, runSummaryText } from '../../src/ui/run-summary.ts';
+import { timeLeftText } from '../../src/ui/status/progress.ts';
+import { formatElapsed, runSummaryText } from '../../src/ui/results/run-summary.ts';
 import { summarize } from '../../src/core/stats/stats.ts';
 import { sampleResults } from '../sample-results.ts';
 

@@ -24,7 +24,7 @@ import {
   type Comparison,
   type OkCase,
 } from '../model/explorer-model.ts';
-import { describeMean, describeMedian } from '../row-text.ts';
+import { describeMean, describeMedian } from '../results/row-text.ts';
 
 /**
  * Whether the bars need a log axis: when the medians shown span more than this factor, the

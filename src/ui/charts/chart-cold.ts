@@ -34,7 +34,7 @@ import {
   type ColdState,
 } from '../../../suites/cold.ts';
 import { median } from '../../core/stats/stats.ts';
-import { describeMedian } from '../row-text.ts';
+import { describeMedian } from '../results/row-text.ts';
 import { formatMs } from '../../core/base/format.ts';
 import type { DrivenChart, DrivenChartView } from './driven-view.ts';
 

@@ -22,7 +22,7 @@ import {
   type Plugin,
 } from 'chart.js';
 import { h } from '../dom.ts';
-import { saveBlob } from '../downloads.ts';
+import { saveBlob } from '../results/downloads.ts';
 
 let registered = false;
 

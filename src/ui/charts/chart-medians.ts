@@ -8,7 +8,7 @@ import type { CaseResult } from '../../core/results/results.ts';
 import { cssVar, errorBarsPlugin, registerCharts } from './chart-common.ts';
 import { adapterColour, adapterLegend } from './colours.ts';
 import { h } from '../dom.ts';
-import { describeMean, describeMedian } from '../row-text.ts';
+import { describeMean, describeMedian } from '../results/row-text.ts';
 
 type OkCase = Extract<CaseResult, { status: 'ok' }>;
 

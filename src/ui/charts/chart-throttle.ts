@@ -27,7 +27,7 @@ import {
   type OkCase,
 } from '../model/explorer-model.ts';
 import { ratioOfMedians, type MedianRatio } from '../../core/stats/stats.ts';
-import { describeMedian } from '../row-text.ts';
+import { describeMedian } from '../results/row-text.ts';
 
 export class ThrottleChart {
   readonly figure = new ChartFigure<'bar'>(

@@ -7,7 +7,7 @@ import type { CaseResult } from '../../core/results/results.ts';
 import { adapterColour, adapterLegend } from '../charts/colours.ts';
 import { h } from '../dom.ts';
 import { INDEXEDDB_FLOOR } from '../../core/verdicts/default-findings.ts';
-import { geometricMeans, groupKey } from '../results-table.ts';
+import { geometricMeans, groupKey } from '../results/results-table.ts';
 import {
   caseKey,
   sortRows,
@@ -23,7 +23,7 @@ import {
   samplingNotes,
   shortMedianInterval,
   stopNote,
-} from '../row-text.ts';
+} from '../results/row-text.ts';
 
 export interface Pick {
   case: string;

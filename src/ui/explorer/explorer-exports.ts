@@ -10,7 +10,7 @@ import { toJson } from '../../export/json.ts';
 import { toTsv } from '../../export/tsv.ts';
 import { toXlsx } from '../../export/xlsx.ts';
 import { h } from '../dom.ts';
-import { saveBlob } from '../downloads.ts';
+import { saveBlob } from '../results/downloads.ts';
 
 /** One export: its button's id, text and tooltip, and what it does with the documents shown; it returns the line to show. */
 interface ExportSpec {

@@ -7,7 +7,7 @@
 import { errorMessage } from '../../core/base/errors.ts';
 import type { ResultsFile } from '../../core/results/results.ts';
 import type { ResultsIndexEntry } from '../../core/results/input.ts';
-import { AbView } from '../ab-view.ts';
+import { AbView } from '../results/ab-view.ts';
 import { BarsChart, wantsLog } from '../charts/chart-bars.ts';
 import { BoxPlotChart } from '../charts/chart-boxplot.ts';
 import { onSchemeChange } from '../charts/chart-common.ts';
@@ -18,7 +18,7 @@ import { ThrottleChart } from '../charts/chart-throttle.ts';
 import { DRIVEN_CHARTS } from '../charts/driven-charts.ts';
 import { ComparisonTable, type Pick } from './comparison-table.ts';
 import { h } from '../dom.ts';
-import { FindingsList } from '../findings-list.ts';
+import { FindingsList } from '../results/findings-list.ts';
 import { ExportsView } from './explorer-exports.ts';
 import { FiltersView } from './explorer-filters.ts';
 import {

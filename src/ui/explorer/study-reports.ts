@@ -8,7 +8,7 @@ import { STUDIES } from '../../studies/index.ts';
 import { studyReport } from '../../studies/report.ts';
 import { reportHtml } from '../../studies/report-html.ts';
 import { h } from '../dom.ts';
-import { saveBlob } from '../downloads.ts';
+import { saveBlob } from '../results/downloads.ts';
 
 export class StudyReportsView {
   readonly element = h('div', {

@@ -2,7 +2,7 @@
  * The forest plot of an A/B run (core/verdicts/ab.ts): one line per row and browser, B/A with its 95%
  * interval on a log axis, the ±threshold band around 1, the verdicts and the rows that fail the
  * run, and the run's one verdict. Pure: results documents in, positions in [0, 1] and words out;
- * the plot (charts/chart-forest.ts) and the table (ab-view.ts) draw the same model.
+ * the plot (charts/chart-forest.ts) and the table (results/ab-view.ts) draw the same model.
  */
 import { abDecision, abRows, type AbDecision, type AbRow } from '../../core/verdicts/ab.ts';
 import { AB_LAUNCH_RULE } from '../../core/plan/ab-plan.ts';

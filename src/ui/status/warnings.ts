@@ -1,5 +1,5 @@
 /** Runner warnings (a database that could not be deleted, ...), listed under the progress bar. */
-import { h } from './dom.ts';
+import { h } from '../dom.ts';
 
 export class WarningsView {
   readonly element: HTMLElement;

@@ -5,15 +5,15 @@
  * row shows its factor against the fastest store of its case and size, and a line above the
  * table gives each store's geometric mean of those factors. All text goes in through textContent.
  */
-import { drivenFinding, isTimedSection } from '../../suites/driven.ts';
-import { INDEXEDDB_FLOOR } from '../core/verdicts/default-findings.ts';
-import { plannedLooksOf, type Plan } from '../core/plan/plan.ts';
-import type { CaseResult, CaseStatus } from '../core/results/results.ts';
-import { rowRatio } from '../core/verdicts/row-ratio.ts';
-import { opsPerSecond } from '../core/stats/stats.ts';
-import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../core/base/timer.ts';
-import { h } from './dom.ts';
-import { formatBytes, formatMeasuredDuration, formatMs, formatRate } from '../core/base/format.ts';
+import { drivenFinding, isTimedSection } from '../../../suites/driven.ts';
+import { INDEXEDDB_FLOOR } from '../../core/verdicts/default-findings.ts';
+import { plannedLooksOf, type Plan } from '../../core/plan/plan.ts';
+import type { CaseResult, CaseStatus } from '../../core/results/results.ts';
+import { rowRatio } from '../../core/verdicts/row-ratio.ts';
+import { opsPerSecond } from '../../core/stats/stats.ts';
+import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../../core/base/timer.ts';
+import { h } from '../dom.ts';
+import { formatBytes, formatMeasuredDuration, formatMs, formatRate } from '../../core/base/format.ts';
 import {
   describeMean,
   describeMedian,

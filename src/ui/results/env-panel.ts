@@ -2,9 +2,9 @@
  * The environment the numbers come from. Cross-origin isolation first: without it Firefox and
  * WebKit step performance.now() by 1 ms (docs/browsers.md, "Browsers on this kind of machine"), which swamps fast cases.
  */
-import type { Environment } from '../core/results/results.ts';
-import { h } from './dom.ts';
-import { formatBytes, formatStep } from '../core/base/format.ts';
+import type { Environment } from '../../core/results/results.ts';
+import { h } from '../dom.ts';
+import { formatBytes, formatStep } from '../../core/base/format.ts';
 
 /** `hint`: say how to serve the page isolated (the published site's banner says it there instead). */
 export function renderEnvironment(root: HTMLElement, env: Environment, hint = true): void {

@@ -5,9 +5,9 @@
  * advance: the runner estimates the fraction of the run done (from its time budget), and the
  * bar and the time left follow that instead.
  */
-import { formatDuration } from '../core/base/format.ts';
-import type { RunEvent } from '../core/run/runner.ts';
-import { h } from './dom.ts';
+import { formatDuration } from '../../core/base/format.ts';
+import type { RunEvent } from '../../core/run/runner.ts';
+import { h } from '../dom.ts';
 
 /** Redrawing on every sample of a sub-millisecond case is work for nothing; ten times a second reads as live. */
 const SAMPLE_REDRAW_MS = 100;

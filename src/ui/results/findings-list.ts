@@ -6,17 +6,17 @@
  * the stores a finding is missing on fold into one line per reason, with each store's own reason
  * under it.
  */
-import { checkDefaultFindings } from '../core/verdicts/default-findings.ts';
+import { checkDefaultFindings } from '../../core/verdicts/default-findings.ts';
 import {
   groupedFindings,
   type ListGroup,
   type ListTopic,
   type Measured,
   type MissingFold,
-} from '../core/verdicts/findings-grouped.ts';
-import { findingSentence, formatCellRatio } from '../core/verdicts/findings.ts';
-import type { ResultsFile } from '../core/results/results.ts';
-import { h } from './dom.ts';
+} from '../../core/verdicts/findings-grouped.ts';
+import { findingSentence, formatCellRatio } from '../../core/verdicts/findings.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
+import { h } from '../dom.ts';
 
 const NOTE =
   'Each line is slower ÷ faster per operation, at the largest size both rows ran, with its 95% interval: paired by pass where the two rows share passes (the geometric mean of each pass’s ratio, Student’s t over passes, at the plan’s looks), else the ratio of the two medians. ' +

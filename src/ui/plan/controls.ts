@@ -4,9 +4,9 @@
  * limit, fixture, suite parameters and whether to run in a Worker. It reads and writes the same text fields as the URL query, and checks them
  * with the same parsePlan, so a form and a link can never disagree about what is allowed.
  */
-import type { StoreAdapter } from '../core/store/adapter.ts';
-import { adapterById } from '../adapters/registry.ts';
-import { PlanError, type Plan } from '../core/plan/plan.ts';
+import type { StoreAdapter } from '../../core/store/adapter.ts';
+import { adapterById } from '../../adapters/registry.ts';
+import { PlanError, type Plan } from '../../core/plan/plan.ts';
 import {
   DEFAULT_AB_THRESHOLD_PCT,
   DEFAULT_AUTO,
@@ -14,19 +14,19 @@ import {
   DEFAULT_CASES,
   DEFAULT_PLAN_PARAMS,
   DEFAULT_SUITES,
-} from '../core/plan/defaults.ts';
+} from '../../core/plan/defaults.ts';
 import {
   formatAuto,
   formatParams,
   parsePlan,
   planToFields,
   type PlanFields,
-} from '../core/plan/fields.ts';
-import { formatDuration } from '../core/base/format.ts';
-import type { Suite } from '../core/store/suite.ts';
-import { h } from './dom.ts';
-import { abChoices, type AbChoice } from './model/ab-choices.ts';
-import { PLAN_VOCABULARY } from './run/page-query.ts';
+} from '../../core/plan/fields.ts';
+import { formatDuration } from '../../core/base/format.ts';
+import type { Suite } from '../../core/store/suite.ts';
+import { h } from '../dom.ts';
+import { abChoices, type AbChoice } from '../model/ab-choices.ts';
+import { PLAN_VOCABULARY } from '../run/page-query.ts';
 
 export type PlanReading = { ok: true; plan: Plan } | { ok: false; error: string };
 

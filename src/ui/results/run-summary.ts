@@ -3,15 +3,15 @@
  * are (src/core/verdicts/precision.ts), so a reader knows what the numbers below are worth before reading
  * them. Pure: text out.
  */
-import { formatDuration } from '../core/base/format.ts';
-import { Budget } from '../core/plan/budget.ts';
+import { formatDuration } from '../../core/base/format.ts';
+import { Budget } from '../../core/plan/budget.ts';
 import {
   formatNoise,
   formatPassDifference,
   formatPrecisionSummary,
   precisionSummary,
-} from '../core/verdicts/precision.ts';
-import type { ResultsFile } from '../core/results/results.ts';
+} from '../../core/verdicts/precision.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
 
 /** The target rows are counted against when the plan has none (fixed sampling): the adaptive default. */
 const FIXED_TARGET = 0.02;

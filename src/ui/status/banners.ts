@@ -1,5 +1,5 @@
 /** Messages above the page: bad URL parameters, a failed run, collector trouble. */
-import { h } from './dom.ts';
+import { h } from '../dom.ts';
 
 export type BannerKind = 'error' | 'warning' | 'info';
 

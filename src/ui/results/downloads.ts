@@ -3,10 +3,10 @@
  * which Excel reads it in a legacy code page and garbles "×"). File names match the sweep's (`<run-id>-<browser>.json`), so
  * files from the page and from a sweep sit together in one results folder.
  */
-import type { ResultsFile } from '../core/results/results.ts';
-import { toCsv, withBom } from '../export/csv.ts';
-import { toJson } from '../export/json.ts';
-import { h } from './dom.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
+import { toCsv, withBom } from '../../export/csv.ts';
+import { toJson } from '../../export/json.ts';
+import { h } from '../dom.ts';
 
 export class Downloads {
   readonly element: HTMLElement;

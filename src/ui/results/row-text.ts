@@ -4,11 +4,11 @@
  * names the statistic behind a number and never puts one statistic's interval beside another.
  * Pure: text out, no DOM.
  */
-import { formatPrecision, rowPrecision } from '../core/verdicts/precision.ts';
-import type { CaseResult, StopReason } from '../core/results/results.ts';
-import { shareNote } from '../core/run/sampling/share.ts';
-import { MEDIAN_CI_MIN_N, type Stats } from '../core/stats/stats.ts';
-import { formatMs } from '../core/base/format.ts';
+import { formatPrecision, rowPrecision } from '../../core/verdicts/precision.ts';
+import type { CaseResult, StopReason } from '../../core/results/results.ts';
+import { shareNote } from '../../core/run/sampling/share.ts';
+import { MEDIAN_CI_MIN_N, type Stats } from '../../core/stats/stats.ts';
+import { formatMs } from '../../core/base/format.ts';
 
 type OkCase = Extract<CaseResult, { status: 'ok' }>;
 

@@ -4,12 +4,12 @@
  * (charts/chart-forest.ts), and the same numbers as a table for screen readers and copying.
  * One block per A/B run among the documents given; nothing at all when there is none.
  */
-import type { ResultsFile } from '../core/results/results.ts';
-import { AB_ALPHA } from '../core/verdicts/ab.ts';
-import type { AbVerdict } from '../core/stats/paired.ts';
-import { forestPlot, lineName, verdictBadges } from './charts/chart-forest.ts';
-import { h } from './dom.ts';
-import { abForests, times, type AbForest } from './model/ab-forest.ts';
+import type { ResultsFile } from '../../core/results/results.ts';
+import { AB_ALPHA } from '../../core/verdicts/ab.ts';
+import type { AbVerdict } from '../../core/stats/paired.ts';
+import { forestPlot, lineName, verdictBadges } from '../charts/chart-forest.ts';
+import { h } from '../dom.ts';
+import { abForests, times, type AbForest } from '../model/ab-forest.ts';
 
 const CODE_WORDS = { 0: 'ok', 1: 'slower', 3: 'undecided' } as const;
 
