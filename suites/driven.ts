@@ -8,7 +8,7 @@
  *                                 the work they do; the row its trials' samples make
  *   src/cli/trials/<id>.ts         its trials: the browsers the driver starts, kills, reloads
  *                                 (registered in src/cli/trials/rows.ts, DRIVEN_TRIALS)
- *   src/ui/run/trials.ts          its page steps, which the trials call (PAGE_STEPS)
+ *   src/ui/host/trials.ts         its page steps, which the trials call (PAGE_STEPS)
  *   src/ui/charts/chart-<id>.ts   its chart, or null when the generic charts say it all
  *                                 (src/ui/charts/driven-charts.ts, DRIVEN_CHARTS)
  *

@@ -2,7 +2,7 @@
 // before a sample, and the loop of warm-up and timed samples. Nothing else of the harness.
 'use strict';
 
-// One turn of the event loop (src/ui/run/yield.ts, yieldToEventLoop).
+// One turn of the event loop (src/ui/host/yield.ts, yieldToEventLoop).
 function tick() {
   return new Promise((resolve) => {
     const ch = new MessageChannel();
@@ -12,7 +12,7 @@ function tick() {
 }
 
 // The gap the harness page leaves before a sample when it has rendered progress since the last
-// one: two animation frames, then one turn of the event loop (src/ui/run/yield.ts,
+// one: two animation frames, then one turn of the event loop (src/ui/host/yield.ts,
 // afterNextPaint, capped at 150 ms). The store can finish the last sample's background work in
 // that gap, so both pages leave it.
 function settle() {

@@ -20,26 +20,26 @@ import type { RunEvent } from '../core/run/runner.ts';
 import { adapterById, ADAPTERS } from '../adapters/registry.ts';
 import { SUITES } from '../../suites/index.ts';
 import { FIXTURE_IDS } from '../../fixtures/index.ts';
-import { runInPage, type AppRunInput, type AppRunOutput } from './run/app-run.ts';
-import { startWatchdog, type Watchdog } from './run/watchdog.ts';
+import { runInPage, type AppRunInput, type AppRunOutput } from './host/app-run.ts';
+import { startWatchdog, type Watchdog } from './host/watchdog.ts';
 import { Banners } from './status/banners.ts';
-import { createBlockingProbe } from './run/blocking-probe.ts';
+import { createBlockingProbe } from './host/blocking-probe.ts';
 import { CompareView } from './explorer/compare-view.ts';
-import { createFootprint, detectHeapSupport } from './run/footprint.ts';
-import { runInWorker } from './run/worker-run.ts';
-import { afterNextPaint, yieldToEventLoop } from './run/yield.ts';
-import { TimedWindows } from './run/timed-windows.ts';
-import { createMachineWatch } from './run/machine-watch.ts';
+import { createFootprint, detectHeapSupport } from './host/footprint.ts';
+import { runInWorker } from './host/worker-run.ts';
+import { afterNextPaint, yieldToEventLoop } from './host/yield.ts';
+import { TimedWindows } from './host/timed-windows.ts';
+import { createMachineWatch } from './host/machine-watch.ts';
 import { MediansChart } from './charts/chart-medians.ts';
-import { CollectorClient, SETTLE_BEFORE_SAMPLE_MS } from './run/collector-client.ts';
+import { CollectorClient, SETTLE_BEFORE_SAMPLE_MS } from './host/collector-client.ts';
 import { Controls } from './plan/controls.ts';
 import { byId, h } from './dom.ts';
 import { Downloads } from './results/downloads.ts';
 import { FindingsList } from './results/findings-list.ts';
 import { renderEnvironment } from './results/env-panel.ts';
-import { newRunId, readPageQuery } from './run/page-query.ts';
-import { setPageState } from './run/page-state.ts';
-import { installTrials } from './run/trials.ts';
+import { newRunId, readPageQuery } from './host/page-query.ts';
+import { setPageState } from './host/page-state.ts';
+import { installTrials } from './host/trials.ts';
 import { ProgressView } from './status/progress.ts';
 import { ResultsTable } from './results/results-table.ts';
 import { formatElapsed, runSummaryText } from './results/run-summary.ts';
@@ -413,7 +413,7 @@ async function startRun(plan: Plan, runId: string): Promise<void> {
     const { launch, ...prepared } = await prepareRun(plan, runId);
     const startedAt = performance.now();
     const run = plan.worker ? runInWorker : runInPage;
-    // A sweep's page in the main thread is watched from a Worker, so a thread that blocks is reported at once (watchdog.ts).
+    // A sweep's page in the main thread is watched from a Worker, so a thread that blocks is reported at once (host/watchdog.ts).
     watchdog =
       collector && !plan.worker ? startWatchdog(collector.watchdogOrder(plan.timeoutMs)) : null;
     const stepWatch = watchdog?.watch;

@@ -233,7 +233,7 @@ test.describe('faults - a stuck plan Worker', () => {
     // The Worker's own timers stop with its thread, so only the page can notice: after the case
     // time limit (1.5 s here) plus the margin for cleanup, with no message from the Worker.
     test.setTimeout(150_000);
-    await page.route('**/src/ui/run/plan-worker.ts*', async (route) => {
+    await page.route('**/src/ui/host/plan-worker.ts*', async (route) => {
       const response = await route.fetch();
       const freeze =
         "{ const put = IDBObjectStore.prototype.put; IDBObjectStore.prototype.put = function (...a) { if (this.transaction.db.name.startsWith('storebench-')) for (;;) {} return put.apply(this, a); }; }\n";

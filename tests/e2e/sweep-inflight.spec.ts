@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { buildPage } from '../../src/cli/build/build-page.ts';
 import { COLLECT_PATH, startServer, type RequestTimes } from '../../src/cli/server/page-server.ts';
 import { PAGE_QUERY, type CollectorMessage } from '../../src/core/run/collector.ts';
-import type { TimedWindow } from '../../src/ui/run/timed-windows.ts';
+import type { TimedWindow } from '../../src/ui/host/timed-windows.ts';
 import { settled } from './page-state.ts';
 import { REPO_ROOT } from './sweep-process.ts';
 

@@ -52,7 +52,7 @@ export type CollectorMessage =
   | { type: 'contract'; token: string; browser: string; outcomes: ContractOutcome[] }
   /**
    * Sent by the page's watchdog Worker: a step of the run is `overdueMs` past its `limitMs` time
-   * limit, so the page's thread is blocked (ui/run/watchdog.ts). Nothing more will come.
+   * limit, so the page's thread is blocked (ui/host/watchdog.ts). Nothing more will come.
    */
   | {
       type: 'hung';

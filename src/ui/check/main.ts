@@ -7,8 +7,8 @@
 import { PAGE_QUERY } from '../../core/run/collector.ts';
 import type { ContractOutcome } from '../../core/store/contract/report.ts';
 import { checkAdapter } from '../../adapters/contract-probes/run.ts';
-import { CollectorClient } from '../run/collector-client.ts';
-import { setPageState } from '../run/page-state.ts';
+import { CollectorClient } from '../host/collector-client.ts';
+import { setPageState } from '../host/page-state.ts';
 
 /** The query key of the stores to check. */
 export const CHECK_QUERY = 'check';

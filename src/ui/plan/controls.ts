@@ -26,7 +26,7 @@ import { formatDuration } from '../../core/base/format.ts';
 import type { Suite } from '../../core/store/suite.ts';
 import { h } from '../dom.ts';
 import { abChoices, type AbChoice } from '../model/ab-choices.ts';
-import { PLAN_VOCABULARY } from '../run/page-query.ts';
+import { PLAN_VOCABULARY } from '../host/page-query.ts';
 
 export type PlanReading = { ok: true; plan: Plan } | { ok: false; error: string };
 
