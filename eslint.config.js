@@ -40,7 +40,10 @@ export default tseslint.config(
   },
   {
     // These tests break results documents field by field on purpose, so they hold them as untyped JSON.
-    files: ['tests/unit/results.test.ts', 'tests/unit/results-schema.test.ts'],
+    files: [
+      'tests/unit/core/results/results.test.ts',
+      'tests/unit/core/schema/results-schema.test.ts',
+    ],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

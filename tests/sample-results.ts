@@ -2,7 +2,7 @@ import { DEFAULT_PLAN } from '../src/core/plan/defaults.ts';
 import { resultsDocument } from '../src/core/results/document.ts';
 import type { ResultsFile } from '../src/core/results/results.ts';
 import { summarize } from '../src/core/stats/stats.ts';
-import { nodeEnvironment } from './unit/runner-doc.ts';
+import { nodeEnvironment } from './unit/helpers/runner-doc.ts';
 
 /** A small, valid results document for tests of readers and exporters: one ok row, one unsupported. */
 export function sampleResults(): ResultsFile {

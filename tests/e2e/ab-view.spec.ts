@@ -9,7 +9,7 @@ import type { CaseResult, ResultsFile } from '../../src/core/results/results.ts'
 import { validateResults } from '../../src/core/results/recompute.ts';
 import { summarize } from '../../src/core/stats/stats.ts';
 import { times } from '../../src/ui/model/ab-forest.ts';
-import { nodeEnvironment } from '../unit/runner-doc.ts';
+import { nodeEnvironment } from '../unit/helpers/runner-doc.ts';
 import { settled } from './page-state.ts';
 
 /**

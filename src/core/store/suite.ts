@@ -86,7 +86,7 @@ export interface BenchCase<
    * Every suite parameter the case depends on, with its value, e.g. `{ chunkSize: 100 }`: the
    * row records these and nothing else of the suite's set, and rows match on them in compare.
    * A case that reads a suite parameter without declaring it here would match rows that measured
-   * something else (tests/unit/suites.test.ts checks this).
+   * something else (tests/unit/suites/suites.test.ts checks this).
    */
   readonly params?: Readonly<Record<string, ParamValue>>;
   /** How many operations one sample covers, for per-operation time and ops/s. */

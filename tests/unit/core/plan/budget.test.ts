@@ -1,0 +1,200 @@
+// The budget as one object (src/core/plan/budget.ts): how its levels (browser, launch, pass,
+// group, row) relate to one another, on clocks the test moves by hand.
+import { describe, expect, it } from 'vitest';
+import { Budget, defaultLaunches, type LaunchUse } from '../../../../src/core/plan/budget.ts';
+import { DEFAULT_AUTO, DEFAULT_PLAN } from '../../../../src/core/plan/defaults.ts';
+import type { Plan } from '../../../../src/core/plan/plan.ts';
+
+const plan = (budgetMs: number, passes = 12): Pick<Plan, 'auto' | 'budgetMs'> => ({
+  auto: { ...DEFAULT_AUTO, passes },
+  budgetMs,
+});
+/** Room for rounding: a sum of shares may pass its whole by this little. */
+const EPS = 1e-9;
+
+/** Launch after launch of one browser, each using `use` times its share: the shares it was given. */
+function launchShares(budget: Budget, use: number, others: Partial<LaunchUse> = {}): number[] {
+  const shares: number[] = [];
+  let usedMs = 0;
+  for (let launch = 1; launch <= budget.launches; launch++) {
+    const share = budget.launchShare({
+      launch,
+      usedMs,
+      ended: 0,
+      endedUsedMs: 0,
+      open: 1,
+      ...others,
+    }).budgetMs;
+    shares.push(share);
+    usedMs += use * share;
+  }
+  return shares;
+}
+
+const sum = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0);
+
+describe('budget - levels', () => {
+  it('gives a browser what --budget says, spread over the launches the budget gives or --launches asks', () => {
+    const budget = new Budget(plan(180_000));
+    expect(budget.browserMs).toBe(180_000);
+    expect(budget.launches).toBe(defaultLaunches(12, 180_000));
+    // Never more launches than passes, never fewer than one.
+    expect(new Budget(plan(180_000, 3), 8).launches).toBe(3);
+    expect(new Budget(plan(180_000), 0).launches).toBe(1);
+    expect(new Budget(plan(180_000), 4).launches).toBe(4);
+  });
+
+  it('gives launches that use their share no more than the browser budget in all', () => {
+    const budget = new Budget(plan(180_000), 12);
+    for (const use of [1, 1.5, 3]) {
+      const shares = launchShares(budget, use);
+      expect(sum(shares), `use ×${use}`).toBeLessThanOrEqual(180_000 * (1 + EPS));
+    }
+    // Used exactly, the shares are the budget, in even parts.
+    const even = launchShares(budget, 1);
+    expect(sum(even)).toBeCloseTo(180_000, 6);
+    for (const share of even) expect(share).toBeCloseTo(15_000, 6);
+  });
+
+  it('hands a launch what is left of the run from it on: its share for each launch to come, never below its own', () => {
+    const budget = new Budget(plan(120_000), 6);
+    for (let launch = 1; launch <= 6; launch++) {
+      const use = { launch, usedMs: (launch - 1) * 25_000, ended: 0, endedUsedMs: 0, open: 2 };
+      const { budgetMs, budgetLeftMs } = budget.launchShare(use);
+      expect(budgetMs).toBeGreaterThanOrEqual(0);
+      expect(budgetLeftMs).toBeGreaterThanOrEqual(budgetMs);
+      expect(budgetLeftMs).toBeCloseTo(budgetMs * (6 - launch + 1), 6);
+    }
+  });
+
+  it('never gives a launch a negative share, however far its browser ran over', () => {
+    const budget = new Budget(plan(60_000), 4);
+    for (const usedMs of [60_000, 90_000, 1e9]) {
+      const share = budget.launchShare({ launch: 3, usedMs, ended: 0, endedUsedMs: 0, open: 1 });
+      expect(share.budgetMs).toBe(0);
+      expect(share.budgetLeftMs).toBe(0);
+    }
+  });
+
+  it("takes at most twice a launch's even share from what ended browsers left", () => {
+    const budget = new Budget(plan(120_000), 12);
+    const share = budget.launchShare({
+      launch: 12,
+      usedMs: 0,
+      ended: 5,
+      endedUsedMs: 0,
+      open: 1,
+    }).budgetMs;
+    expect(share).toBe((2 * 120_000) / 12);
+  });
+
+  it('plans the passes evenly: the passes left have their part of the budget, all of it at the first', () => {
+    const budget = new Budget(plan(120_000, 12));
+    expect(budget.passPlanMs(1)).toBe(120_000);
+    for (let pass = 1; pass < 12; pass++)
+      expect(budget.passPlanMs(pass) - budget.passPlanMs(pass + 1)).toBeCloseTo(10_000, 6);
+    expect(budget.passPlanMs(12)).toBe(10_000);
+  });
+
+  it("gives the rows shares that sum to the browser's budget, and none without one", () => {
+    const budget = new Budget(plan(120_000));
+    for (const rows of [1, 7, 144]) expect(rows * budget.rowMs(rows)).toBeCloseTo(120_000, 6);
+    expect(budget.rowMs(0)).toBe(Infinity);
+    // Fixed sampling spends no budget: a row's share is unbounded.
+    expect(new Budget({ budgetMs: 120_000 }).rowMs(10)).toBe(Infinity);
+  });
+
+  it("gives the groups of a launch shares within the launch's: in all, and each group's end", () => {
+    const budget = new Budget(plan(120_000), 4);
+    const order = budget.launchShare({ launch: 1, usedMs: 0, ended: 0, endedUsedMs: 0, open: 1 });
+    /** Groups of weight 2, 3 and 5, each using `use` times its share: their shares and ends. */
+    const groups = (use: readonly number[]) => {
+      const start = 1_000;
+      let t = start;
+      const launch = budget.inLaunch(order, 2 + 3 + 5, () => t);
+      const out = [2, 3, 5].map((weight, i) => {
+        const end = launch.nextGroupEnd(weight);
+        const share = end - t;
+        // Past the launch's budget only when the groups before ran it out: then it ends at once.
+        expect(end).toBeLessThanOrEqual(Math.max(t, start + order.budgetMs));
+        t += (use[i] ?? 1) * share;
+        return share;
+      });
+      expect(launch.hasLaterShares()).toBe(false);
+      return out;
+    };
+    // Groups that use their share are given no more than the launch's in all.
+    expect(sum(groups([1, 1, 1]))).toBeCloseTo(order.budgetMs, 6);
+    expect(sum(groups([1, 1.5, 1]))).toBeLessThanOrEqual(order.budgetMs * (1 + EPS));
+    // Time a quick group leaves flows on, and still no group ends past the launch's budget.
+    groups([0.5, 1.2, 1]);
+  });
+
+  it('never says a launch has negative time left, and ends a group no earlier than now', () => {
+    const budget = new Budget(plan(60_000));
+    let t = 0;
+    const launch = budget.inLaunch(undefined, 3, () => t);
+    expect(launch.leftMs()).toBe(60_000);
+    for (const at of [30_000, 60_000, 90_000, 1e9]) {
+      t = at;
+      expect(launch.leftMs()).toBeGreaterThanOrEqual(0);
+      expect(launch.nextGroupEnd()).toBeGreaterThanOrEqual(t);
+      expect(launch.fraction(1, 3)).toBeGreaterThanOrEqual(0);
+      expect(launch.fraction(1, 3)).toBeLessThanOrEqual(1);
+    }
+    expect(launch.leftMs()).toBe(0);
+  });
+
+  it('reckons a browser across its launches between nothing done and all of it, with what is left never negative', () => {
+    const budget = new Budget(plan(100_000));
+    for (const [usedMs, launchMs, launchDone] of [
+      [0, 10_000, 0],
+      [40_000, 60_000, 0.5],
+      [90_000, 30_000, 1],
+    ] as const) {
+      const done = budget.doneAcross(usedMs, launchMs, launchDone) as number;
+      expect(done).toBeGreaterThanOrEqual(0);
+      expect(done).toBeLessThanOrEqual(1);
+      expect(budget.browserLeftMs(done)).toBeGreaterThanOrEqual(0);
+      expect(budget.browserLeftMs(done)).toBeLessThanOrEqual(100_000);
+    }
+    expect(new Budget({ auto: DEFAULT_AUTO }).doneAcross(1_000, 1_000, 0.5)).toBeUndefined();
+  });
+
+  it('has no time to hand out with fixed sampling: the groups never run out', () => {
+    const fixed = new Budget({ ...DEFAULT_PLAN, auto: undefined, budgetMs: undefined });
+    const launch = fixed.inLaunch(undefined, 4, () => 0);
+    expect(launch.totalMs).toBeUndefined();
+    expect(launch.leftMs()).toBe(Infinity);
+    expect(launch.nextGroupEnd(2)).toBe(Infinity);
+    expect(launch.endsAt()).toBe(Infinity);
+  });
+});
+
+describe('budget - made from the plan', () => {
+  it('answers the same for the same plan, whichever copy of it', () => {
+    const answers = (budget: Budget) => {
+      let t = 0;
+      const launch = budget.inLaunch({ budgetMs: 20_000, budgetLeftMs: 80_000 }, 6, () => t);
+      const groups = [1, 2, 3].map((w) => {
+        const end = launch.nextGroupEnd(w);
+        t += 4_000;
+        return end;
+      });
+      return {
+        browserMs: budget.browserMs,
+        launches: budget.launches,
+        shares: launchShares(budget, 1.2, { ended: 1, endedUsedMs: 50_000, open: 2 }),
+        passes: Array.from({ length: 12 }, (_, i) => budget.passPlanMs(i + 1)),
+        rows: [1, 10, 100].map((n) => budget.rowMs(n)),
+        across: budget.doneAcross(30_000, 20_000, 0.25),
+        groups,
+        pace: launch.paceIn(2),
+        left: launch.leftMs(),
+      };
+    };
+    const a = new Budget(plan(240_000));
+    const b = new Budget(structuredClone(plan(240_000)));
+    expect(answers(b)).toEqual(answers(a));
+  });
+});

@@ -1,0 +1,115 @@
+// One normalisation for every spec and number (src/core/plan/fields.ts and url.ts, percent.ts, variant.ts): a plan
+// the sweep accepts is written into the page's URL and read back by the page as the same plan.
+import { describe, expect, it } from 'vitest';
+import { PlanError, type PlanVocabulary } from '../../../../src/core/plan/plan.ts';
+import { parsePlan, type PlanFields } from '../../../../src/core/plan/fields.ts';
+import {
+  planFieldsFromQuery,
+  planQueryProblem,
+  planToQuery,
+} from '../../../../src/core/plan/url.ts';
+import { formatPercent, parsePercent } from '../../../../src/core/base/percent.ts';
+import { clipped, quoted, SHOWN_CHARS } from '../../../../src/core/base/shown.ts';
+
+const vocab: PlanVocabulary = {
+  suites: ['insert'],
+  adapters: ['memory', 'idb', 'pouchdb-idb', 'pouchdb-idb@7.3.1'],
+  fixtures: ['person'],
+  wraps: { idb: { packages: ['idb'] }, 'pouchdb-idb': { packages: ['pouchdb-browser'] } },
+};
+
+/** What users and probes typed: each field's odd but possibly legal values. */
+const TRIES: PlanFields[] = [
+  { adapters: 'idb,memory', ab: '0.0000001%' },
+  { adapters: 'idb,memory', ab: '1e-7%' },
+  { adapters: 'idb,memory', ab: '02.50%' },
+  { adapters: 'idb,memory', ab: '99.99' },
+  { adapters: 'idb,memory', ab: ' 5 % ' },
+  { adapters: 'idb,memory', ab: '0.01%' },
+  { adapters: 'idb@+5%,idb@+05%', ab: '5%' },
+  { adapters: 'idb@+05.0%,memory', ab: '5%' },
+  { adapters: 'idb@+100.0%,idb@+0.1%', ab: '5%' },
+  { adapters: 'pouchdb-idb@7.3.1@+5%,pouchdb-idb', ab: '5%' },
+  { adapters: 'idb@file:../a b/idb,idb', ab: '5%' },
+  { adapters: 'idb@file:/tmp/ünï cödé/idb ,memory', ab: '5%' },
+  { adapters: 'idb@file:/tmp/a&b=c?d#e%20f,memory' },
+  { adapters: 'idb@8.0.4-beta.1,idb' },
+  { params: 'n=99999999999999999999999' },
+  { params: `n=${'9'.repeat(400)}` },
+  { params: 'n=1,99999999999999999999' },
+  { params: 'n=007;m=1,02' },
+  { auto: 'ci:0.123456789%' },
+  { auto: 'ci:1.25%,passes:3' },
+  { auto: 'ci:0.10%' },
+  { budget: '1.0005s' },
+  { budget: '1m 30s' },
+  { cpuThrottle: '4.0' },
+  { shard: ' 02 / 04 ' },
+  { sizes: '1_000,0100' },
+];
+
+describe('plan codec - whatever the sweep accepts, the page reads as the same plan', () => {
+  for (const fields of TRIES) {
+    it(`${JSON.stringify(fields)}: accepted and read back the same, or refused`, () => {
+      let plan;
+      try {
+        plan = parsePlan(fields, vocab);
+      } catch (e) {
+        expect(e).toBeInstanceOf(PlanError);
+        return;
+      }
+      expect(planQueryProblem(plan, vocab)).toBeNull();
+      expect(parsePlan(planFieldsFromQuery(planToQuery(plan)), vocab)).toEqual(plan);
+    });
+  }
+
+  it('refuses a threshold it cannot write back, and one store in two spellings', () => {
+    expect(() => parsePlan({ adapters: 'idb,memory', ab: '0.0000001%' }, vocab)).toThrow(
+      'ab: "0.0000001%" is not a percentage from 0.01% to 99.99%, at most 2 decimals, e.g. 5%',
+    );
+    expect(() => parsePlan({ adapters: 'idb@+5%,idb@+05%', ab: '5%' }, vocab)).toThrow(
+      'ab: compares two different stores, A then B; "idb@+5%" and "idb@+05%" are one store, "idb@+5%"',
+    );
+  });
+
+  it('keeps a parameter too big to be exact as its text, so both sides run the same value', () => {
+    const plan = parsePlan({ params: `n=${'9'.repeat(400)};m=12` }, vocab);
+    expect(plan.params).toEqual({ n: '9'.repeat(400), m: 12 });
+  });
+});
+
+describe('percentages - one grammar', () => {
+  const range = { min: 0.01, max: 99.99, decimals: 2 };
+  it('reads what it writes, and nothing it could not write back', () => {
+    for (let hundredths = 1; hundredths <= 9999; hundredths += 37) {
+      const pct = hundredths / 100;
+      expect(parsePercent(formatPercent(pct), range)).toBe(pct);
+    }
+    for (const bad of ['1e-7', '0.001', '100', '-1', '5%%', '', '%', '5.', '.5', '1,5', 'Infinity'])
+      expect(parsePercent(bad, range), bad).toBeNull();
+  });
+});
+
+describe('shown values - long ones cut with their length', () => {
+  it('keeps a short value whole and cuts a long one to SHOWN_CHARS, never inside a character', () => {
+    expect(quoted('abc')).toBe('"abc"');
+    const long = 'x'.repeat(100_000);
+    expect(quoted(long)).toBe(`"${'x'.repeat(SHOWN_CHARS)}…" (100000 characters)`);
+    // An astral character across the cut: its two halves stay together, or both go.
+    const astral = `${'x'.repeat(SHOWN_CHARS - 1)}😀${'x'.repeat(10)}`;
+    expect(clipped(astral)).toBe(`${'x'.repeat(SHOWN_CHARS - 1)}… (${astral.length} characters)`);
+  });
+
+  it('says a 100 kB spec once, cut, where it once echoed it three times', () => {
+    const spec = `idb@${'v'.repeat(100_000)}`;
+    try {
+      parsePlan({ adapters: spec }, vocab);
+      throw new Error('accepted');
+    } catch (e) {
+      expect(e).toBeInstanceOf(PlanError);
+      const message = (e as Error).message;
+      expect(message.length).toBeLessThan(1200);
+      expect(message).toContain('(100004 characters)');
+    }
+  });
+});

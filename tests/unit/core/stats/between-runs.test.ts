@@ -1,0 +1,94 @@
+// How far identical code moves between runs here (src/core/stats/between-runs.ts), measured from the
+// committed A/A pairs, and `compare` judged against them: unchanged code passes, a row made 30%
+// slower still fails.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  aaPair,
+  AA_PAIRS,
+  BROWSERS,
+  measureBetweenRuns,
+} from '../../../../src/cli/files/committed-pairs.ts';
+import { tableText, TABLE_PATH } from '../../../../src/cli/scripts/between-runs.ts';
+import { REPO_ROOT } from '../../../../src/cli/build/build-page.ts';
+import {
+  estimateBetweenRuns,
+  rowScatter,
+  shiftScatter,
+} from '../../../../src/core/stats/between-runs.ts';
+import { compareResults } from '../../../../src/core/verdicts/compare.ts';
+import { gate, GATE_EXIT } from '../../../../src/core/verdicts/gate.ts';
+
+describe('between runs - the table', () => {
+  it(`${TABLE_PATH} is what the committed A/A pairs give (after a new pair, run npm run between-runs)`, () => {
+    expect(readFileSync(join(REPO_ROOT, TABLE_PATH), 'utf8')).toBe(tableText());
+  });
+
+  it("takes a store's 90th percentile of absolute changes over 1.645, its browser's with too few rows, and the largest for an unknown browser", () => {
+    const rows = [
+      ...Array.from({ length: 20 }, (_, i) => ({
+        browser: 'x',
+        store: 's',
+        net: (i % 2 ? 1 : -1) * (i + 1) * 0.01,
+      })),
+      { browser: 'x', store: 'rare', net: 0.5 },
+    ];
+    const t = estimateBetweenRuns([['a', 'b']], rows, [
+      { browser: 'x', shift: 0.03 },
+      { browser: 'x', shift: -0.04 },
+    ]);
+    // |net| of s: 0.01 … 0.20; the 90th percentile is the 19th smallest, 0.19.
+    expect(rowScatter('x', 's', t)).toBeCloseTo(0.19 / 1.6448536269514722, 5);
+    expect(rowScatter('x', 'rare', t)).toBe(t.browsers.x?.pooled);
+    expect(shiftScatter('x', t)).toBeCloseTo(Math.sqrt((0.03 ** 2 + 0.04 ** 2) / 2), 5);
+    expect(rowScatter('safari', 's', t)).toBe(t.fallback.pooled);
+  });
+});
+
+describe('between runs - compare', () => {
+  for (const [base, next] of AA_PAIRS) {
+    it(`passes identical code: ${base} against ${next}, in every browser`, () => {
+      for (const browser of BROWSERS) {
+        const docs = aaPair(base, next, browser);
+        if (!docs) continue;
+        const decision = gate(compareResults([docs[0]], [docs[1]]));
+        expect(decision.code, `${browser}: ${decision.line}`).toBe(GATE_EXIT.ok);
+        expect(decision.line).toContain('npm run sweep -- --ab A,B');
+      }
+    });
+  }
+
+  it('passes each pair with a table from the other pairs alone: no row fires, and at most a shift is undecided', () => {
+    for (const pair of AA_PAIRS) {
+      const others = measureBetweenRuns(AA_PAIRS.filter((p) => p !== pair));
+      for (const browser of BROWSERS) {
+        const docs = aaPair(pair[0], pair[1], browser);
+        if (!docs) continue;
+        const c = compareResults([docs[0]], [docs[1]], 5, others);
+        expect(
+          c.rows
+            .filter((r) => r.verdict === 'regression')
+            .map((r) => `${r.suite}/${r.case} ${r.adapter}`),
+          `${pair[0]} ${browser}`,
+        ).toEqual([]);
+        expect([GATE_EXIT.ok, GATE_EXIT.undecided]).toContain(gate(c).code);
+      }
+    }
+  });
+
+  it('still fails a row whose samples are 30% slower, against the file it was copied from', () => {
+    const [base, next] = AA_PAIRS.at(-1) as [string, string];
+    for (const browser of BROWSERS) {
+      const docs = aaPair(base, next, browser);
+      if (!docs) continue;
+      const slower = structuredClone(docs[1]);
+      for (const row of slower.cases)
+        if (row.suite === 'insert' && row.case === 'bulk' && row.adapter === 'idb')
+          row.samples = row.samples.map((x) => x * 1.3);
+      const decision = gate(compareResults([docs[1]], [slower]));
+      expect(decision.code, `${browser}: ${decision.line}`).toBe(GATE_EXIT.regression);
+      expect(decision.line).toContain(`${browser} insert/bulk idb`);
+    }
+  });
+});
