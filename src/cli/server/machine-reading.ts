@@ -4,59 +4,17 @@
  * process's descendants), read from Linux's /proc. Where there is no /proc, nothing is read and
  * the page records no machine metrics.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import type { MachineReading } from '../../core/run/machine.ts';
+import { descendants, readOr, threadsOf } from '../placement/process-tree.ts';
 
 /** The process list changes only as browsers start and stop; rescanning /proc each reading would cost more than the reading. */
 const RESCAN_MS = 1_000;
-
-/** A file's text, or null when it is gone (a thread or process that ended) or unreadable. */
-function readOr(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-/** The parent of each process on the machine, from /proc/<pid>/stat's fourth field. */
-function parents(): Map<number, number> {
-  const map = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readOr(`/proc/${entry}/stat`);
-    // The command name (second field) is in parentheses and may hold spaces: read after its end.
-    const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ppid = Number(fields?.[1]);
-    if (Number.isInteger(ppid)) map.set(Number(entry), ppid);
-  }
-  return map;
-}
-
-/** The descendants of `root`, not `root` itself. */
-function descendants(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const [pid, ppid] of parents()) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  const found: number[] = [];
-  const queue = [...(children.get(root) ?? [])];
-  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
-    found.push(pid);
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return found;
-}
 
 /** On-CPU and waiting ns of one process, summed over its threads (schedstat: run, wait, slices). */
 function processTimes(pid: number): [number, number] {
   let cpu = 0;
   let wait = 0;
-  let tasks: string[];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [0, 0];
-  }
-  for (const task of tasks) {
+  for (const task of threadsOf(pid)) {
     const [run, waited] = (readOr(`/proc/${pid}/task/${task}/schedstat`) ?? '').split(' ');
     cpu += Number(run) || 0;
     wait += Number(waited) || 0;
