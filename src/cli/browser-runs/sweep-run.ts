@@ -18,6 +18,7 @@ import type { BrowserSession, RunEnd } from '../server/session.ts';
 import type { VariantSource } from '../build/variant-sources.ts';
 import type { GitBuild, UserAdapter } from '../build/user-adapters.ts';
 import type { SweepStop } from './stop.ts';
+import type { CorePlacement } from '../placement/placer.ts';
 
 /** One browser to run: how to reach it. */
 export interface Target {
@@ -93,6 +94,8 @@ export interface SweepRun extends SweepInputs {
   readonly refusedLabels: Set<string>;
   /** Files that could be written neither to --out nor to the fallback folder, each with why. */
   readonly unwritten: string[];
+  /** The `core` cure: the placer, why the page shares the CPUs, or null when the cure is off (commands/sweep/place.ts). */
+  placement: CorePlacement | string | null;
 }
 
 /** One browser's run over its launches. */

@@ -45,8 +45,12 @@ export interface CollectorOptions {
   maxTotalBytes?: number;
   /** The baseline rows a browser's page samples against (--baseline), answered at GET ?baseline=BROWSER. */
   baseline?: (browser: string) => Baseline | undefined;
-  /** The passes a browser's launch takes and the rows it carries (launch.ts), answered at GET ?launch=BROWSER. */
-  launch?: (browser: string) => LaunchOrder | undefined;
+  /**
+   * The passes a browser's launch takes and the rows it carries (launch.ts), answered at GET
+   * ?launch=BROWSER; the page asks it before its first sample, so the sweep may first finish
+   * what the page must not share its time with (placing it on its own core).
+   */
+  launch?: (browser: string) => LaunchOrder | undefined | Promise<LaunchOrder | undefined>;
   /** A reading of the browsers' processes (--record-machine), answered at GET ?machine=BROWSER. */
   machine?: () => MachineReading | undefined;
   /** Whether the sweep asks the page to stop (Ctrl-C): accepted messages are then answered with STOP_REPLY. */
@@ -186,7 +190,7 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
       if (req.method === 'GET' && url.searchParams.has('baseline'))
         return replyJson(res, collector.baseline?.(url.searchParams.get('baseline') ?? ''));
       if (req.method === 'GET' && url.searchParams.has('launch'))
-        return replyJson(res, collector.launch?.(url.searchParams.get('launch') ?? ''));
+        return replyJson(res, await collector.launch?.(url.searchParams.get('launch') ?? ''));
       if (req.method === 'GET' && url.searchParams.has('machine'))
         return replyJson(res, collector.machine?.());
       if (req.method !== 'POST')

@@ -16,10 +16,13 @@
  *   the sample their mean; a 5 ms sample is shorter than a garbage collection or a scheduler
  *   slice, and one of either then decides it. Shared-database cases already repeat their body
  *   (run/sampling/repeats.ts).
+ * - `core`: the page's process alone on CPUs of its own, every other process the sweep started on
+ *   the rest (Linux; the sweep applies it: src/cli/placement/). On two cores most of a sample's
+ *   scatter is the page waiting for a core its own browser holds. A page opened by hand has none.
  */
 import { quoted } from '../base/shown.ts';
 
-export const CURES = ['gc', 'engine', 'batch'] as const;
+export const CURES = ['gc', 'engine', 'batch', 'core'] as const;
 export type Cure = (typeof CURES)[number];
 
 /**

@@ -61,10 +61,16 @@ export function parseResultsJson(text: string, source: string): unknown {
   }
 }
 
+/**
+ * The published schema as the checker walks it: JSON's inferred type cannot hold a union of
+ * objects with different fields (environment.placement), so it is read as nodes.
+ */
+const PUBLISHED_NODE = PUBLISHED as unknown as SchemaNode;
+
 /** What readers recompute from an ok row's samples and so never read from a file. */
 const DERIVED = ['stats', 'precision', 'noise', 'outliers'];
 
-const CASES = (PUBLISHED as SchemaNode).properties?.cases as SchemaNode;
+const CASES = (PUBLISHED_NODE as SchemaNode).properties?.cases as SchemaNode;
 /** The published row variants: the ok row's, and the others'. */
 const ROWS = (CASES.items as SchemaNode).anyOf ?? [];
 const isOkRow = (row: SchemaNode) => row.properties?.status?.const === 'ok';
@@ -81,7 +87,7 @@ const AS_READ: SchemaNode = (() => {
           ),
         }
       : row;
-  const doc = PUBLISHED as SchemaNode;
+  const doc = PUBLISHED_NODE;
   return {
     ...doc,
     properties: {

@@ -253,6 +253,32 @@ const DriverSchema = Type.Object(
 );
 export type DriverInfo = Static<typeof DriverSchema>;
 
+const PlacementSchema = Type.Union(
+  [
+    Type.Object({
+      applied: Type.Literal(true),
+      pageCpus: text("The CPUs the page's process ran on, as Linux lists them (`1`, `2-3`)."),
+      restCpus: text(
+        "The CPUs every other process the sweep started ran on: the browser's own and its helpers, its driver, the sweep.",
+      ),
+      pageProcesses: whole(
+        0,
+        "The page's processes placed over the browser's launches (Chromium's renderers, Firefox's web content processes, WebKit's web process), spares included.",
+      ),
+      otherProcesses: whole(0, 'The other processes of the browser and its driver placed.'),
+    }),
+    Type.Object({
+      applied: Type.Literal(false),
+      why: text('Why the page shared the CPUs with everything else.'),
+    }),
+  ],
+  {
+    description:
+      "The `core` cure: whether the sweep ran the page's process on CPUs of its own, apart from every other process it started (Linux), and where. Absent: the cure was off, or the page ran without the sweep.",
+  },
+);
+export type Placement = Static<typeof PlacementSchema>;
+
 const EnvironmentSchema = Type.Object({
   browser: BrowserSchema,
   userAgent: text('navigator.userAgent.'),
@@ -291,6 +317,7 @@ const EnvironmentSchema = Type.Object({
     }),
   ),
   driver: Type.Optional(DriverSchema),
+  placement: Type.Optional(PlacementSchema),
   adapters: Type.Optional(
     Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
       description:

@@ -5,6 +5,7 @@ import { formatAuto } from '../../../core/plan/fields.ts';
 import { formatShard } from '../../../core/plan/shard.ts';
 import type { Budget } from '../../../core/plan/budget.ts';
 import type { SweepRun } from '../../browser-runs/sweep-run.ts';
+import { placementLine } from './place.ts';
 
 function describePlan(plan: Plan, budget: Budget): string {
   const params = Object.entries(plan.params).map(
@@ -45,6 +46,8 @@ export function announce(run: SweepRun): void {
   for (const t of run.targets)
     if (t.browser)
       out(`  ${t.id}: ${t.browser.label} ${t.browser.version}, driven by ${t.browser.how}`);
+  const placement = placementLine(run.placement);
+  if (placement !== null) out(placement);
   if (run.launchPlan.length > 1)
     out(
       `  launches: each browser's ${passesOf(plan.auto)} passes run in ${run.launchPlan.length} launches of it, so each row's interval counts how launches differ (--launches)`,

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { buildPage, buildProblem, DIST_DIR, distExists } from '../../build/build-page.ts';
 import { redactUrl } from '../../drivers/discovery.ts';
 import { formatClock } from '../../../core/base/format.ts';
+import { placerOf } from './place.ts';
 import {
   isLoopbackHost,
   isWildcardHost,
@@ -102,7 +103,11 @@ function collector(run: SweepRun): CollectorOptions {
       session()?.accept(m);
     },
     baseline: (browser) => baselineFor(run, browser),
-    launch: (browser) => (run.browser?.target.id === browser ? run.browser.order : undefined),
+    launch: async (browser) => {
+      // The page asks before its first sample: it starts sampling on its own core, not up to a poll later.
+      await placerOf(run)?.placeNow();
+      return run.browser?.target.id === browser ? run.browser.order : undefined;
+    },
     ...machine(run),
     stopRequested: () => run.stop.requested,
     onRejected: (r) => {

@@ -16,6 +16,7 @@ import { OutputError, type PartialEnd } from '../../files/output.ts';
 import { acrossLaunches, progressLine } from '../../terminal/progress.ts';
 import { COLLECT_PATH } from '../../server/page-server.ts';
 import { BrowserSession, defaultLimits, type RunEnd } from '../../server/session.ts';
+import { placerOf } from './place.ts';
 import type { DriveHooks } from '../../drivers/driver.ts';
 import {
   driverOf,
@@ -182,6 +183,7 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
     },
   };
   run.browser = b;
+  placerOf(run)?.nextBrowser();
   if (!target.browser) printManualInstructions(run, url);
   run.view.update(progressOf(run, b));
   return b;

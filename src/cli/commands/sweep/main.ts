@@ -43,6 +43,7 @@ import { removeGitBuild } from '../../build/user-adapters.ts';
 import { SweepStop } from '../../browser-runs/stop.ts';
 import { writeBrowser, writeCsv } from './write.ts';
 import { EndedSummary } from '../../browser-runs/ended-summary.ts';
+import { placerOf, planPlacement } from './place.ts';
 
 export async function sweepCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const told = new EndedSummary(argv);
@@ -102,6 +103,7 @@ async function sweepPhases(
 
 /** Phases 3 to 7: build, serve, run each browser, write, report. */
 async function runSweep(run: SweepRun, told: EndedSummary): Promise<number> {
+  run.placement = planPlacement(run);
   announce(run);
   try {
     // A Ctrl-C during the build lets it finish, then runs nothing and cleans up.
@@ -109,6 +111,7 @@ async function runSweep(run: SweepRun, told: EndedSummary): Promise<number> {
     run.stop.browsersStarted = true;
     const refused = await checkBeforeTiming(run);
     if (refused !== null) return refused;
+    placerOf(run)?.start();
     // Browsers end in any order; the report and the CSV list them in the order they were asked for.
     const asked = (t: unknown) => run.targets.findIndex((x) => x === t);
     const byTarget = new Map<BrowserOutcome, number>();
@@ -158,6 +161,7 @@ function newRun(
     refusedLabels: new Set(),
     spentMs: 0,
     unwritten: [],
+    placement: null,
   };
 }
 
@@ -165,6 +169,7 @@ function newRun(
 async function closeRun(run: SweepRun): Promise<void> {
   run.stop.close();
   run.browser?.session.end({ kind: 'cancelled', message: 'the sweep stopped' });
+  await placerOf(run)?.stop();
   await run.server?.close();
   if (run.privateBuild) rmSync(run.privateBuild, { recursive: true, force: true });
   for (const b of run.git) removeGitBuild(b);

@@ -10,6 +10,7 @@ import { installedPackages } from '../../build/variant-sources.ts';
 import type { RunEnd } from '../../server/session.ts';
 import { keptRows, writePartial } from './launches.ts';
 import { withDrivenRows } from './run-trials.ts';
+import { placementRecord } from './place.ts';
 import {
   driverOf,
   labelOf,
@@ -61,9 +62,11 @@ function resultsOf(run: SweepRun, b: BrowserRun, results: ResultsFile): ResultsF
   const adapters = { ...results.environment.adapters };
   for (const [id, facts] of Object.entries(installedPackages(run.plan.adapters, run.vocab)))
     adapters[id] = { ...facts, ...adapters[id] };
+  const placement = placementRecord(run.placement);
   const environment = {
     ...results.environment,
     driver: driverOf(run, b),
+    ...(placement ? { placement } : {}),
     ...(Object.keys(adapters).length > 0 ? { adapters } : {}),
   };
   const named = b.target.browser
