@@ -33,13 +33,15 @@ export function browsersCommand(argv: readonly string[], io: CommandIo): Promise
   if (early !== null) return Promise.resolve(early);
   const candidates = findBrowsers();
   for (const line of browserLines(candidates)) io.stdout(`${line}\n`);
-  const found = candidates.filter((b) => b.found).map((b) => b.id);
+  const found = candidates.filter((b) => b.found && !b.namedOnly).map((b) => b.id);
+  const named = candidates.filter((b) => b.found && b.namedOnly).map((b) => b.id);
+  const onlyNamed = named.length > 0 ? `; ${named.join(', ')} only when named` : '';
   io.stdout(
-    found.length > 0
-      ? `\nstorebench sweep runs ${found.join(', ')} unless --browsers says otherwise. Browsers elsewhere: --remote URL (a Playwright browser server or a WebDriver grid), or --manual (open a URL in any browser).\n`
+    found.length + named.length > 0
+      ? `\nstorebench sweep runs ${found.join(', ')} unless --browsers says otherwise${onlyNamed}. Browsers elsewhere: --remote URL (a Playwright browser server or a WebDriver grid), or --manual (open a URL in any browser).\n`
       : '\nNo browser found; storebench sweep can still record a browser opened by hand (--manual) or a remote one (--remote URL).\n',
   );
-  return Promise.resolve(found.length > 0 ? 0 : 1);
+  return Promise.resolve(found.length + named.length > 0 ? 0 : 1);
 }
 
 if (isEntry(import.meta.url)) runEntry('browsers', (argv) => browsersCommand(argv, PROCESS_IO));

@@ -55,6 +55,8 @@ export interface FoundBrowser {
   how: string;
   playwright?: PlaywrightLaunch;
   webdriver?: WebDriverTarget;
+  /** Another build of an engine the sweep already runs: it runs only when --browsers names it. */
+  namedOnly?: true;
 }
 
 export interface MissingBrowser {
@@ -87,6 +89,7 @@ export const DEBIAN_INSTALL =
 /** Every browser id the sweep knows, found on this machine or not (for --browsers). */
 export const KNOWN_BROWSER_IDS: readonly string[] = [
   'chromium',
+  'chromium-headless-shell',
   'firefox',
   'webkit',
   'chrome',
@@ -226,6 +229,36 @@ export function findChromium(m: Machine = THIS_MACHINE): BrowserCandidate {
     found: false,
     label: 'Chromium',
     why: `no Playwright Chromium build and no chromium on PATH; get it with: npx playwright install chromium; on Debian (root): ${DEBIAN_INSTALL}`,
+  };
+}
+
+/**
+ * Chromium's headless shell: the same Blink and V8 without the full browser's UI, which full
+ * `--headless` keeps (its own `--top-chrome-webui` renderer and a storage service process). Debian
+ * packages it as chromium-headless-shell. Named only: it is the chromium engine again, run when a
+ * sweep asks for it (docs/method.md, "The page's own core", says what it measured).
+ */
+export function findChromiumShell(m: Machine = THIS_MACHINE): BrowserCandidate {
+  const shell = firstExisting(m, [
+    '/usr/bin/chromium-headless-shell',
+    onPath(m, 'chromium-headless-shell'),
+  ]);
+  if (shell)
+    return {
+      id: 'chromium-headless-shell',
+      found: true,
+      label: 'Chromium headless shell',
+      version: versionFrom(m.run(shell, ['--version'])),
+      driver: 'playwright',
+      how: `Playwright, Chromium's headless shell at ${shell}`,
+      playwright: { engine: 'chromium', executablePath: shell, args: CHROMIUM_ARGS },
+      namedOnly: true,
+    };
+  return {
+    id: 'chromium-headless-shell',
+    found: false,
+    label: 'Chromium headless shell',
+    why: 'no chromium-headless-shell on PATH; on Debian (root): apt-get install -y --no-install-recommends chromium-headless-shell',
   };
 }
 
@@ -457,6 +490,7 @@ export function findSafari(m: Machine = THIS_MACHINE): BrowserCandidate {
 export function findBrowsers(m: Machine = THIS_MACHINE): BrowserCandidate[] {
   return [
     findChromium(m),
+    findChromiumShell(m),
     findFirefox(m),
     findWebKit(m),
     findChannel('chrome', m),

@@ -209,7 +209,8 @@ function chooseTargets(
     }
   }
   const candidates = findBrowsers();
-  const requested = args.browsers ?? candidates.filter((c) => c.found).map((c) => c.id);
+  const requested =
+    args.browsers ?? candidates.filter((c) => c.found && !c.namedOnly).map((c) => c.id);
   const targets: Target[] = [];
   for (const id of requested) {
     const c = candidates.find((b) => b.id === id);

@@ -3,6 +3,7 @@ import {
   findBrowsers,
   findChannel,
   findChromium,
+  findChromiumShell,
   findFirefox,
   findSafari,
   findWebKit,
@@ -54,7 +55,8 @@ const VERSIONS = {
 describe('cli browsers - Debian packages', () => {
   it('finds Chromium, a stock Firefox over BiDi and WebKitGTK over WebDriver under Xvfb', () => {
     const m = machine(DEBIAN, {}, VERSIONS);
-    const [chromium, firefox, webkit] = findBrowsers(m);
+    const [chromium, shell, firefox, webkit] = findBrowsers(m);
+    expect(shell?.found).toBe(false);
     expect(chromium).toMatchObject({
       id: 'chromium',
       found: true,
@@ -136,6 +138,30 @@ describe('cli browsers - Debian packages', () => {
     expect(!webkit.found && webkit.why).toMatch(
       /^no Playwright WebKit build, and for WebKitGTK: no WebKitGTK MiniBrowser, no display and no xvfb-run; get it with: npx playwright install webkit; on Debian/,
     );
+  });
+});
+
+describe('findChromiumShell', () => {
+  it("finds Debian's headless shell as a Chromium that runs only when named", () => {
+    const m = machine(
+      [...DEBIAN, '/usr/bin/chromium-headless-shell'],
+      {},
+      {
+        '/usr/bin/chromium-headless-shell': 'Chromium 156.0.8078.114 built on Debian',
+      },
+    );
+    expect(findChromiumShell(m)).toMatchObject({
+      id: 'chromium-headless-shell',
+      found: true,
+      version: '156.0.8078.114',
+      namedOnly: true,
+      playwright: { engine: 'chromium', executablePath: '/usr/bin/chromium-headless-shell' },
+    });
+  });
+
+  it('says how to install it where it is missing', () => {
+    const shell = findChromiumShell(machine(DEBIAN));
+    expect(!shell.found && shell.why).toMatch(/apt-get install .*chromium-headless-shell/);
   });
 });
 
@@ -251,6 +277,7 @@ describe('cli browsers - Chrome, Edge and Safari', () => {
     expect(findBrowsers(machine([])).map((b) => b.id)).toEqual([...KNOWN_BROWSER_IDS]);
     expect(KNOWN_BROWSER_IDS).toEqual([
       'chromium',
+      'chromium-headless-shell',
       'firefox',
       'webkit',
       'chrome',
