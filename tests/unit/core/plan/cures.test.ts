@@ -19,7 +19,7 @@ describe('cures - the field', () => {
     expect(parseCures('none')).toEqual([]);
     expect(parseCures('default')).toEqual([...DEFAULT_CURES]);
     expect(parseCures('gc,fast')).toBe(
-      '"fast" is not a cure; allowed: gc, engine, batch, none or default',
+      '"fast" is not a cure; allowed: gc, engine, batch, core, none or default',
     );
     expect(formatCures([])).toBe('none');
   });
