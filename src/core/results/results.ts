@@ -70,7 +70,7 @@ const PUBLISHED_NODE = PUBLISHED as unknown as SchemaNode;
 /** What readers recompute from an ok row's samples and so never read from a file. */
 const DERIVED = ['stats', 'precision', 'noise', 'outliers'];
 
-const CASES = (PUBLISHED_NODE as SchemaNode).properties?.cases as SchemaNode;
+const CASES = PUBLISHED_NODE.properties?.cases as SchemaNode;
 /** The published row variants: the ok row's, and the others'. */
 const ROWS = (CASES.items as SchemaNode).anyOf ?? [];
 const isOkRow = (row: SchemaNode) => row.properties?.status?.const === 'ok';

@@ -383,7 +383,7 @@ describe('studies - the command line', () => {
       'paging',
     ]);
     expect(() => parseStudyArgs(['jofti', '--browsers', 'chromium,nosuch'])).toThrow(
-      '--browsers: unknown "nosuch"; allowed: chromium, firefox',
+      '--browsers: unknown "nosuch"; allowed: chromium, chromium-headless-shell, firefox, webkit',
     );
     expect(() => parseStudyArgs(['pouchdb-2.2', '--parts', 'views,nope'])).toThrow(
       '--parts: unknown "nope"; pouchdb-2.2 has paging, inserts, views',

@@ -405,6 +405,13 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     "                     that writes, each on its own database, until a sample lasts 25 ms; core, the page's process",
     '                     alone on CPUs of its own, everything else the sweep started on the rest (Linux;',
     '                     docs/method.md, "The page\'s own core"); none turns them all off (docs/figures.md)',
+    ...runFlagLines(),
+  ].join('\n');
+}
+
+/** The usage's flags of where and how the plan runs, and the exit codes: sweepUsage's second half. */
+function runFlagLines(): string[] {
+  return [
     '  --launches N       launches of each browser the passes are spread over (default: one per pass, at',
     "                     most one per 15 s of budget), so a row's interval counts how launches differ; 1 runs",
     '                     every pass in one browser, as the page does',
@@ -446,5 +453,5 @@ export function sweepUsage(vocab: PlanVocabulary, browserIds: readonly string[])
     'a time cap are ok); 1 otherwise, or with --baseline or --ab a row slower beyond the threshold; 2 bad flags',
     'or a bad baseline file; 3 with --baseline, too few rows compared (as npm run compare), and with --ab,',
     'too many rows unsure to say.',
-  ].join('\n');
+  ];
 }
