@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { clipped, quoted } from '../../core/base/shown.ts';
+import type { Output, OutputKind } from '../files/output.ts';
 
 export class ArgsError extends Error {
   override readonly name = 'ArgsError';
@@ -21,6 +22,8 @@ export interface FlagSpec {
   kind: FlagKind;
   /** A typical value, for "--name needs a value, e.g. --name EXAMPLE". */
   example?: string;
+  /** What the value names for the command to write, checked before any work (outputsOf). */
+  output?: OutputKind;
 }
 
 export interface ScannedFlags {
@@ -109,6 +112,24 @@ function valueOf(
 export function flagText(flags: ScannedFlags, name: string): string | undefined {
   const value = flags.values.get(name);
   return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The outputs a command will write, each named by its flag (`{ out: 'merged.json' }`), with its
+ * kind from the flag's spec, for the one check every command runs before any work
+ * (files/output.ts checkOutputs). A null or undefined path is an output not asked for.
+ */
+export function outputsOf(
+  specs: Readonly<Record<string, FlagSpec>>,
+  paths: Readonly<Record<string, string | null | undefined>>,
+  rows?: number,
+): Output[] {
+  return Object.entries(paths).flatMap(([name, path]) => {
+    const kind = specs[name]?.output;
+    if (kind === undefined) throw new Error(`--${name} is not declared as an output flag`);
+    if (path === null || path === undefined) return [];
+    return [{ flag: `--${name}`, path, kind, ...(kind === 'folder' && rows ? { rows } : {}) }];
+  });
 }
 
 /** A whole number flag within [min, max], or the fallback when not given. */

@@ -7,6 +7,7 @@
  */
 import type { Plan } from '../../core/plan/plan.ts';
 import type { PlanFields } from '../../core/plan/fields.ts';
+import type { OutputKind } from '../files/output.ts';
 import type { FlagSpec } from './flags.ts';
 import { CAPABILITIES_EXAMPLE } from './capabilities.ts';
 
@@ -104,10 +105,19 @@ const EXAMPLES: Record<string, string> = {
   config: 'storebench.config.json',
   summary: 'summary.md',
 };
+/** The value flags that name what the sweep writes: its results folder and its Markdown summary. */
+const OUTPUTS: Readonly<Record<string, OutputKind>> = { out: 'folder', summary: 'file' };
 /** The sweep's flags: `--auto` is adaptive sampling's defaults, `--auto=ci:1%` tunes it. */
 export const SWEEP_FLAGS: Readonly<Record<string, FlagSpec>> = {
   ...Object.fromEntries(
-    Object.keys(VALUE_FLAGS).map((name) => [name, { kind: 'value', example: EXAMPLES[name] }]),
+    Object.keys(VALUE_FLAGS).map((name) => [
+      name,
+      {
+        kind: 'value',
+        example: EXAMPLES[name],
+        ...(OUTPUTS[name] ? { output: OUTPUTS[name] } : {}),
+      },
+    ]),
   ),
   'no-build': { kind: 'switch' },
   manual: { kind: 'switch' },

@@ -55,18 +55,20 @@ export class EndedSummary {
     this.done = true;
   }
 
-  /** Write the summary unless the report did, or there is no --summary. */
-  write(code: number, out: (line: string) => void, fail: (line: string) => void): void {
+  /** Write the summary unless the report did, or there is no --summary; false when the write failed (said). */
+  write(code: number, out: (line: string) => void, fail: (line: string) => void): boolean {
     // A sweep's exit 0 without a report is --help: nothing ran that CI needs to hear of.
-    if (this.done || this.path === null || (code === 0 && !this.command.writesOk)) return;
+    if (this.done || this.path === null || (code === 0 && !this.command.writesOk)) return true;
     // The path itself was refused (it cannot be written): saying so again would be all it adds.
-    if (this.lines.some((l) => l.startsWith('--summary:'))) return;
+    if (this.lines.some((l) => l.startsWith('--summary:'))) return true;
     const text = endedSummaryMarkdown(code, this.lines, this.command);
     try {
       writeAtomically(this.path, text);
       out(`Summary: ${displayPath(this.path)} (Markdown, ${text.length} characters)`);
+      return true;
     } catch (e) {
       fail(`--summary: ${outputFailure(this.path, e)}`);
+      return false;
     }
   }
 }

@@ -26,6 +26,14 @@ const [suites, adapters, fixtures] = await Promise.all([
   import('../../../fixtures/index.ts'),
 ]);
 
+/**
+ * The answer after MARK, then exit: a module that leaves a timer or a socket open at import has
+ * finished importing, and must not hold the probe open until its time limit.
+ */
+function answer(json: string): void {
+  process.stdout.write(`\n${MARK}${json}`, () => process.exit(0));
+}
+
 /** The value after `flag` in this process's arguments, or undefined. */
 function arg(flag: string): string | undefined {
   const i = process.argv.indexOf(flag);
@@ -104,19 +112,18 @@ if (process.argv.includes('--check')) {
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);
   }
-  process.stdout.write(`\n${MARK}${JSON.stringify({ error, rows, groups, allGroups, driven })}`);
+  answer(JSON.stringify({ error, rows, groups, allGroups, driven }));
 } else {
   const modules = JSON.parse(arg('--modules') ?? '[]') as string[];
   const reports: ModuleReport[] = [];
   for (const m of modules) reports.push(await inspect(m));
-  process.stdout.write(
-    `\n${MARK}` +
-      JSON.stringify({
-        suites: suites.SUITE_IDS,
-        adapters: adapters.ADAPTER_IDS,
-        fixtures: fixtures.FIXTURE_IDS,
-        wraps: adapters.ADAPTER_WRAPS,
-        modules: reports,
-      }),
+  answer(
+    JSON.stringify({
+      suites: suites.SUITE_IDS,
+      adapters: adapters.ADAPTER_IDS,
+      fixtures: fixtures.FIXTURE_IDS,
+      wraps: adapters.ADAPTER_WRAPS,
+      modules: reports,
+    }),
   );
 }

@@ -37,7 +37,7 @@ function probeFailure(error: Error & { killed?: boolean }, err: string, modules:
     : 'the suite, adapter and fixture registries';
   if (error.killed)
     return new ConfigError(
-      `${what} did not finish importing within ${PROBE_TIMEOUT_MS / 1000} s; a module that waits at import (top-level await, an open handle) never does`,
+      `${what} did not finish importing within ${PROBE_TIMEOUT_MS / 1000} s: a top-level await that never settles, an endless loop at import, or work at import that takes longer`,
     );
   // Node's own "Command failed: node …" line names this machine's paths, not the fault.
   const firstLines = err

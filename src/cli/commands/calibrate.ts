@@ -12,7 +12,15 @@ import { join, resolve } from 'node:path';
 import { abRows, type AbRow } from '../../core/verdicts/ab.ts';
 import { median } from '../../core/stats/stats.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../args/command-io.ts';
-import { ArgsError, flagInteger, flagText, scanFlags } from '../args/flags.ts';
+import {
+  ArgsError,
+  flagInteger,
+  flagText,
+  outputsOf,
+  scanFlags,
+  type FlagSpec,
+} from '../args/flags.ts';
+import { checkOutputs, OutputError } from '../files/output.ts';
 import { readResultsFiles } from '../files/read-results.ts';
 import { formatClock } from '../../core/base/format.ts';
 import { runSweepChild } from '../browser-runs/child-sweep.ts';
@@ -37,15 +45,17 @@ interface CalibrateArgs {
   help: boolean;
 }
 
+export const CALIBRATE_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  runs: { kind: 'value', example: '5' },
+  browsers: { kind: 'value', example: 'chromium,firefox' },
+  out: { kind: 'value', example: 'out/calibrate', output: 'folder' },
+};
+
 export function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   const split = argv.indexOf('--');
   const own = split < 0 ? argv : argv.slice(0, split);
   const sweep = split < 0 ? [] : argv.slice(split + 1);
-  const flags = scanFlags(own, {
-    runs: { kind: 'value', example: '5' },
-    browsers: { kind: 'value', example: 'chromium,firefox' },
-    out: { kind: 'value', example: 'out/calibrate' },
-  });
+  const flags = scanFlags(own, CALIBRATE_FLAGS);
   if (flags.help) return { runs: 0, browsers: [], out: '', sweep: [], help: true };
   const runs = flagInteger(flags, 'runs', 1, 100, 3);
   if (!sweep.some((a) => a === '--ab' || a.startsWith('--ab=')))
@@ -78,6 +88,12 @@ export async function calibrateCommand(argv: readonly string[], io: CommandIo): 
     return 2;
   }
   if (args.help) return (io.stdout(`${USAGE}\n`), 0);
+  try {
+    checkOutputs(outputsOf(CALIBRATE_FLAGS, { out: args.out }));
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    return (io.stderr(`calibrate: ${e.message}\n`), 2);
+  }
   const outcomes: Outcome[] = [];
   for (let run = 1; run <= args.runs; run++) {
     for (const browser of args.browsers) {

@@ -14,8 +14,8 @@ import { tsvChunks } from '../../export/tsv.ts';
 import type { ExportTable } from '../../export/table.ts';
 import { toXlsx } from '../../export/xlsx.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from '../args/command-io.ts';
-import { ArgsError, flagText, scanFlags, type FlagSpec } from '../args/flags.ts';
-import { outputFailure, writeAtomically } from '../files/output.ts';
+import { ArgsError, flagText, outputsOf, scanFlags, type FlagSpec } from '../args/flags.ts';
+import { checkOutputs, OutputError, outputFailure, writeAtomically } from '../files/output.ts';
 import { readResultsFiles } from '../files/read-results.ts';
 
 export const EXPORT_FORMATS = ['csv', 'tsv', 'xlsx', 'json', 'bmf'] as const;
@@ -59,9 +59,9 @@ export interface ExportArgs {
   out: string | null;
 }
 
-const EXPORT_FLAGS: Record<string, FlagSpec> = {
+export const EXPORT_FLAGS: Readonly<Record<string, FlagSpec>> = {
   format: { kind: 'value', example: 'csv' },
-  out: { kind: 'value', example: 'book.xlsx' },
+  out: { kind: 'value', example: 'book.xlsx', output: 'file' },
   samples: { kind: 'switch' },
   findings: { kind: 'switch' },
   bom: { kind: 'switch' },
@@ -169,9 +169,10 @@ export async function exportCommand(argv: readonly string[], io: CommandIo): Pro
   }
   let docs: ResultsFile[];
   try {
+    checkOutputs(outputsOf(EXPORT_FLAGS, { out: args.out }));
     docs = readResultsFiles(args.files).flat();
   } catch (e) {
-    if (!(e instanceof ResultsError)) throw e;
+    if (!(e instanceof ResultsError) && !(e instanceof OutputError)) throw e;
     io.stderr(`export: ${e.message}\n`);
     return 2;
   }

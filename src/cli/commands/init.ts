@@ -4,13 +4,22 @@
  * contract as written, a Map in the page, for its author to turn into calls of their store.
  * Refuses to overwrite either unless --force.
  *
- * Exit codes: 0 written; 2 bad flags, or a file there already.
+ * It writes only regular files that it creates or replaces inside the project: everything is
+ * checked before anything is written (files/project-files.ts), so a refusal leaves the folder as it was,
+ * and each file goes through a new temporary file renamed into place, so a link is never
+ * written through and a FIFO never opened.
+ *
+ * Exit codes: 0 written; 1 a write failed after the checks (the line says what was written);
+ * 2 bad flags, a file there already, something other than a regular file where init writes, or
+ * a folder that takes no new files.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CommandIo } from '../args/command-io.ts';
 import { CONFIG_FILE } from '../args/config-file.ts';
 import { ArgsError, scanFlags } from '../args/flags.ts';
+import { OutputError, writeAtomically } from '../files/output.ts';
+import { projectFilesProblem, systemReason } from '../files/project-files.ts';
 
 export const ADAPTER_FILE = join('bench', 'storebench-adapter.ts');
 
@@ -31,7 +40,12 @@ a store from npm: node_modules/storebench/docs/your-store.md.
 
   --force   overwrite the files if they exist
 
-Exit codes: 0 written; 2 bad flags, or a file is there already (without --force).`;
+init writes only regular files inside this folder: a symbolic link, a folder, a FIFO or a device
+where a file goes (or a link named bench) is refused, with --force too, and nothing is written.
+
+Exit codes: 0 written; 1 a write failed after the checks; 2 bad flags, a file is there already
+(without --force), something other than a regular file where init writes, or a folder that takes
+no new files.`;
 
 export const STARTER_CONFIG = {
   $schema: './node_modules/storebench/storebench.config.schema.json',
@@ -124,22 +138,55 @@ export function initCommand(
     io.stderr(`init: ${e.message} (see --help)\n`);
     return Promise.resolve(2);
   }
+  // The adapter first: a config is never left naming an adapter that is not there.
   const files: [string, string][] = [
-    [CONFIG_FILE, `${JSON.stringify(STARTER_CONFIG, null, 2)}\n`],
     [ADAPTER_FILE, STARTER_ADAPTER],
+    [CONFIG_FILE, `${JSON.stringify(STARTER_CONFIG, null, 2)}\n`],
   ];
-  const there = files.filter(([name]) => existsSync(join(cwd, name))).map(([name]) => name);
-  if (there.length > 0 && !force) {
-    io.stderr(`init: ${there.join(' and ')} already there; --force overwrites\n`);
+  const found = projectFilesProblem(
+    cwd,
+    files.map(([name]) => name),
+  );
+  const problem =
+    'problem' in found
+      ? found.problem
+      : found.there.length > 0 && !force
+        ? `${found.there.join(' and ')} already there; --force overwrites`
+        : null;
+  if (problem !== null) {
+    io.stderr(`init: ${problem}\n`);
     return Promise.resolve(2);
   }
+  const wrote: string[] = [];
   for (const [name, text] of files) {
-    mkdirSync(dirname(join(cwd, name)), { recursive: true });
-    writeFileSync(join(cwd, name), text);
-    io.stdout(`wrote ${name}\n`);
+    try {
+      if (name === ADAPTER_FILE) makeFolderOf(cwd, name);
+      writeAtomically(join(cwd, name), text);
+      wrote.push(name);
+    } catch (e) {
+      // Only a change since the checks (a disk that filled up, a link put there) gets here.
+      const before = wrote.length > 0 ? `wrote ${wrote.join(' and ')}, then ` : '';
+      const why = e instanceof OutputError ? e.message : systemReason(e);
+      io.stderr(`init: ${before}cannot write ${name}: ${why}\n`);
+      return Promise.resolve(1);
+    }
   }
+  for (const name of wrote) io.stdout(`wrote ${name}\n`);
   io.stdout(
     'Next: replace the Map in the adapter with your store, then npx storebench check, then npx storebench sweep.\n',
   );
   return Promise.resolve(0);
+}
+
+/** The adapter's folder (bench/), made when it is not there; projectFilesProblem has checked what is. */
+function makeFolderOf(cwd: string, file: string): void {
+  const folder = dirname(join(cwd, file));
+  try {
+    mkdirSync(folder);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  // A link put there since the check would take the adapter out of the project.
+  if (!lstatSync(folder).isDirectory())
+    throw Object.assign(new Error(`${folder} is no longer a folder`), { code: 'ENOTDIR' });
 }

@@ -10,8 +10,8 @@ import { MergeError, mergeResults, type MergeInput } from '../../core/results/me
 import { parseResultsJson, ResultsError } from '../../core/results/results.ts';
 import { jsonChunks } from '../../export/json.ts';
 import { isEntry, runEntry, type CommandIo, PROCESS_IO } from '../args/command-io.ts';
-import { ArgsError, flagText, scanFlags } from '../args/flags.ts';
-import { outputFailure, writeAtomically } from '../files/output.ts';
+import { ArgsError, flagText, outputsOf, scanFlags, type FlagSpec } from '../args/flags.ts';
+import { checkOutputs, OutputError, outputFailure, writeAtomically } from '../files/output.ts';
 import { readResultsText } from '../files/read-results.ts';
 
 export const MERGE_USAGE = `Usage: npm run merge -- FILE... --out FILE
@@ -34,12 +34,12 @@ export interface MergeArgs {
   out: string;
 }
 
+export const MERGE_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  out: { kind: 'value', example: 'merged.json', output: 'file' },
+};
+
 export function parseMergeArgs(argv: readonly string[]): MergeArgs {
-  const flags = scanFlags(
-    argv,
-    { out: { kind: 'value', example: 'merged.json' } },
-    { positionals: 'results files' },
-  );
+  const flags = scanFlags(argv, MERGE_FLAGS, { positionals: 'results files' });
   if (flags.help) return { help: true, files: [], out: '' };
   const out = flagText(flags, 'out');
   if (flags.positionals.length === 0)
@@ -63,6 +63,13 @@ export function mergeCommand(argv: readonly string[], io: CommandIo): number {
   if (args.help) {
     io.stdout(`${MERGE_USAGE}\n`);
     return 0;
+  }
+  try {
+    checkOutputs(outputsOf(MERGE_FLAGS, { out: args.out }));
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    io.stderr(`merge: ${e.message}\n`);
+    return 2;
   }
 
   const inputs: MergeInput[] = [];

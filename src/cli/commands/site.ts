@@ -5,7 +5,7 @@
  */
 import { ResultsError } from '../../core/results/results.ts';
 import { isEntry, runEntry, PROCESS_IO, type CommandIo } from '../args/command-io.ts';
-import { ArgsError, flagText, scanFlags } from '../args/flags.ts';
+import { ArgsError, flagText, scanFlags, type FlagSpec } from '../args/flags.ts';
 import { buildSite, checkSiteTarget, SiteError, siteResults } from '../build/site.ts';
 import { resultsPaths } from '../files/results-paths.ts';
 
@@ -27,12 +27,13 @@ given are not followed.
 
 Exit codes: 0 written; 2 bad flags, a file that is not valid results, or a DIR it may not write.`;
 
+/** --out is a folder with rules of its own (build/site.ts checkSiteTarget), checked before any work. */
+export const SITE_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  out: { kind: 'value', example: 'site/', output: 'folder' },
+};
+
 function parseSiteArgs(argv: readonly string[]): { files: string[]; out: string } | 'help' {
-  const flags = scanFlags(
-    argv,
-    { out: { kind: 'value', example: 'site/' } },
-    { positionals: 'results files' },
-  );
+  const flags = scanFlags(argv, SITE_FLAGS, { positionals: 'results files' });
   if (flags.help) return 'help';
   const out = flagText(flags, 'out');
   if (flags.positionals.length === 0)

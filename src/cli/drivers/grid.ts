@@ -7,7 +7,7 @@
  */
 import { getJson, getText } from './webdriver-http.ts';
 import { clipped } from '../../core/base/shown.ts';
-import { printableField } from '../terminal/escape.ts';
+import { listedFew, printableField } from '../terminal/escape.ts';
 
 const ASK_MS = 5_000;
 
@@ -28,6 +28,8 @@ export interface GridView {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** The most Grid 3 nodes asked what they offer, one request each: a grid of a few dozen is large. */
+const MAX_NODES = 100;
 /** The most of one name a grid gives that is kept: a browser, platform or node name is short. */
 const MAX_NAME = 100;
 
@@ -85,6 +87,9 @@ async function grid3Caps(endpoint: string): Promise<NodeCaps[] | null> {
   const console = await getText(atRoot(endpoint, '/grid/console'), ASK_MS);
   if (console === undefined) return null;
   const ids = [...console.matchAll(/class='proxyid'>id : (\S+?),/g)].map((m) => m[1] as string);
+  // One request per node: past MAX_NODES the grid is taken as saying nothing (its answer to the
+  // session request says what it lacks), rather than as offering only what its first nodes do.
+  if (ids.length > MAX_NODES) return null;
   const nodes = await Promise.all(
     ids.map((id) =>
       getJson(atRoot(endpoint, `/grid/api/proxy?id=${encodeURIComponent(id)}`), ASK_MS),
@@ -185,13 +190,13 @@ export async function nodeOfSession(endpoint: string, sessionId: string): Promis
   return isObj(answer) ? str(answer.proxyId) : null;
 }
 
-/** What the grid offers, in words: `chrome on LINUX (2 slots on 2 nodes)`. */
+/** What the grid offers, in words: `chrome on LINUX (2 slots on 2 nodes)`; the first few, then how many more. */
 export function describeOffers(offers: readonly GridOffer[]): string {
   if (offers.length === 0) return 'no browser (no node is registered)';
-  return offers
-    .map(
+  return listedFew(
+    offers.map(
       (o) =>
         `${o.browserName}${o.platformName ? ` on ${o.platformName}` : ''} (${o.slots} slot${o.slots === 1 ? '' : 's'} on ${o.nodes} node${o.nodes === 1 ? '' : 's'})`,
-    )
-    .join(', ');
+    ),
+  );
 }

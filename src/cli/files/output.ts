@@ -86,54 +86,14 @@ export class OutputDir {
     OutputDir.prepare(dir);
   }
 
-  /**
-   * Before the first sample: the folder exists or can be made, a new file can be created in it,
-   * and it has room for `rows` rows at the least (MIN_BYTES_PER_ROW). An OutputError names --out
-   * and what is wrong, so a sweep never samples for minutes and then loses its rows.
-   */
-  static check(dir: string, rows: number): void {
-    OutputDir.prepare(dir);
-    const probe = join(dir, `.storebench-write-check-${randomBytes(6).toString('hex')}`);
-    try {
-      const fd = openSync(probe, 'wx');
-      try {
-        writeSync(fd, 'x');
-      } finally {
-        closeSync(fd);
-      }
-    } catch (e) {
-      throw new OutputError(
-        `--out ${dir}: ${outputFailure(dir, e).replace(/^cannot write [^:]*: /, 'cannot write there: ')}`,
-      );
-    } finally {
-      rmSync(probe, { force: true });
-    }
-    const need = rows * MIN_BYTES_PER_ROW;
-    const free = freeBytes(dir);
-    if (free !== null && free < need) {
-      throw new OutputError(
-        `--out ${dir}: ${formatBytes(free)} free, and the plan's ${rows} rows need ${formatBytes(need)} at the least; free some room or choose another folder`,
-      );
-    }
-  }
-
   /** Make the folder if need be; an OutputError says why it cannot be one (a file, a FIFO, a path through a file). */
-  static prepare(dir: string): void {
-    let stat;
-    try {
-      stat = statSync(dir);
-    } catch {
-      stat = undefined;
-    }
-    if (stat && !stat.isDirectory())
-      throw new OutputError(
-        `--out ${dir} is ${stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isFile() ? 'a file' : 'not a folder'}; give a folder for the results, e.g. --out out`,
-      );
+  static prepare(dir: string, flag = '--out'): void {
+    refuseNonFolder(dir, flag);
     try {
       makeFolders(dir);
     } catch (e) {
       throw new OutputError(
-        outputFailure(dir, e).replace(/^cannot write /, `--out: cannot make the folder `),
+        outputFailure(dir, e).replace(/^cannot write /, `${flag}: cannot make the folder `),
       );
     }
   }
@@ -218,12 +178,25 @@ function freeBytes(dir: string): number | null {
   }
 }
 
+/** An OutputError when something other than a folder is at `dir` (a file, a FIFO). */
+function refuseNonFolder(dir: string, flag: string): void {
+  let stat;
+  try {
+    stat = statSync(dir);
+  } catch {
+    return;
+  }
+  if (!stat.isDirectory())
+    throw new OutputError(
+      `${flag} ${dir} is ${stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isFile() ? 'a file' : 'not a folder'}; give a folder for the results, e.g. ${flag} out`,
+    );
+}
+
 /**
- * mkdir -p, one level at a time: Node's `mkdirSync(…, { recursive: true })` never returns on a
- * file system that refuses the folder with ENOENT although its parent exists (/proc, seen on
- * Node 20), so the levels are made here and the first refusal is thrown.
+ * The folders mkdir -p would make for `dir`, outermost first (none when it is there); throws
+ * ENOTDIR when a level that is there is not a folder.
  */
-function makeFolders(dir: string): void {
+function missingLevels(dir: string): string[] {
   const missing: string[] = [];
   for (let at = resolve(dir); ; at = dirname(at)) {
     try {
@@ -235,7 +208,16 @@ function makeFolders(dir: string): void {
     missing.unshift(at);
     if (dirname(at) === at) break;
   }
-  for (const level of missing) mkdirSync(level);
+  return missing;
+}
+
+/**
+ * mkdir -p, one level at a time: Node's `mkdirSync(…, { recursive: true })` never returns on a
+ * file system that refuses the folder with ENOENT although its parent exists (/proc, seen on
+ * Node 20), so the levels are made here and the first refusal is thrown.
+ */
+function makeFolders(dir: string): void {
+  for (const level of missingLevels(dir)) mkdirSync(level);
 }
 
 /** A path the tool will not write to, with the reason. */
@@ -244,25 +226,32 @@ export class OutputError extends Error {
 }
 
 /**
- * Refuse to replace anything but a regular file: renaming over a symbolic link would replace the
- * link (not what it points to), and over a FIFO or a device would swap out something a user set up.
+ * What stands at `path` when it is not a regular file, in words ("a symbolic link", "a named pipe
+ * (FIFO)"), or null when nothing is there or a regular file is. Read with lstat: a link is never
+ * followed and nothing is opened, so a FIFO cannot block the caller.
  */
-function checkWritableTarget(path: string): void {
+export function notRegularFile(path: string): string | null {
   let stat;
   try {
     stat = lstatSync(path);
   } catch {
-    return; // nothing there yet: fine
+    return null; // nothing there yet
   }
-  const kind = stat.isSymbolicLink()
-    ? 'a symbolic link'
-    : stat.isDirectory()
-      ? 'a directory'
-      : stat.isFIFO()
-        ? 'a named pipe (FIFO)'
-        : !stat.isFile()
-          ? 'not a regular file'
-          : null;
+  if (stat.isFile()) return null;
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a named pipe (FIFO)';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Refuse to replace anything but a regular file: renaming over a symbolic link would replace the
+ * link (not what it points to), and over a FIFO or a device would swap out something a user set up.
+ */
+function checkWritableTarget(path: string): void {
+  const kind = notRegularFile(path);
   if (kind)
     throw new OutputError(
       `${path} is ${kind}; give the path of a regular file, or of one that does not exist yet`,
@@ -270,10 +259,86 @@ function checkWritableTarget(path: string): void {
 }
 
 /**
- * Whether `path` can be written later, checked now: a file the run writes at its end (--summary)
- * must not be found unwritable after every browser has run. Throws OutputError saying why not.
+ * Create a file in `dir` and remove it: whether the folder takes new files, tried rather than
+ * guessed from permission bits (root ignores them; /proc refuses with ENOENT, /sys with EACCES).
+ * Throws the system's error.
  */
-export function checkOutputFile(path: string, flag: string): void {
+export function tryCreatingIn(dir: string): void {
+  const probe = join(dir, `.storebench-write-check-${randomBytes(6).toString('hex')}`);
+  try {
+    const fd = openSync(probe, 'wx');
+    try {
+      writeSync(fd, 'x');
+    } finally {
+      closeSync(fd);
+    }
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}
+
+/** What an output flag names: a file the command writes, or a folder it writes its files into. */
+export type OutputKind = 'file' | 'folder';
+
+/** One output of a command: the flag that names it (`--summary`), its path, and what it is. */
+export interface Output {
+  flag: string;
+  path: string;
+  kind: OutputKind;
+  /** A folder's rows: it must have room for that many at the least (MIN_BYTES_PER_ROW each). */
+  rows?: number;
+}
+
+/**
+ * The one check of what a command will write, run before it does any work: a file it writes at
+ * its end (check's and the sweep's --summary, after every browser has run) must not be found
+ * unwritable then, and a folder must not lose minutes of rows. Each output is tried as it will be
+ * written: a folder is made if need be and a file created in it, a file's temporary sibling is
+ * created beside it. Throws an OutputError naming the flag and why.
+ */
+export function checkOutputs(outputs: readonly Output[]): void {
+  for (const o of outputs) {
+    if (o.kind === 'folder') checkFolder(o.flag, resolve(o.path), o.rows ?? 0);
+    else checkFile(o.flag, resolve(o.path));
+  }
+}
+
+/**
+ * The folder exists or can be made, a new file can be created in it, and it has room for `rows`
+ * rows at the least, so a sweep never samples for minutes and then loses its rows. A folder that
+ * is not there is not made yet (a refusal of other input then leaves nothing behind): its
+ * nearest folder that is there must take new entries.
+ */
+function checkFolder(flag: string, dir: string, rows: number): void {
+  refuseNonFolder(dir, flag);
+  let there: string | null = null;
+  try {
+    const missing = missingLevels(dir);
+    there = missing[0] === undefined ? dir : dirname(missing[0]);
+    tryCreatingIn(there);
+  } catch (e) {
+    // A folder that is there and answers a new entry with ENOENT is /proc's way of refusing.
+    const why =
+      there !== null && (e as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `${dir}: no entry can be made in ${there} (ENOENT)`
+        : outputFailure(dir, e).replace(/^cannot write /, '');
+    throw new OutputError(
+      there === dir
+        ? `${flag} ${dir}: cannot write there: ${why.replace(/^[^:]*: /, '')}`
+        : `${flag}: cannot make the folder ${why}`,
+    );
+  }
+  const need = rows * MIN_BYTES_PER_ROW;
+  const free = freeBytes(there ?? dir);
+  if (free !== null && free < need) {
+    throw new OutputError(
+      `${flag} ${dir}: ${formatBytes(free)} free, and the plan's ${rows} rows need ${formatBytes(need)} at the least; free some room or choose another folder`,
+    );
+  }
+}
+
+/** A file: its target is one that may be replaced, and a file can be created beside it. */
+function checkFile(flag: string, path: string): void {
   try {
     checkWritableTarget(path);
     const { tmp, fd } = openTemporary(path, () => randomBytes(8).toString('hex'));

@@ -13,7 +13,15 @@ import { CURES, formatCures, parseCures, type Cure } from '../../core/plan/cures
 import { median } from '../../core/stats/stats.ts';
 import { runNoiseOf, type ArmFinding } from './noise-arms.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../args/command-io.ts';
-import { ArgsError, flagInteger, flagText, scanFlags } from '../args/flags.ts';
+import {
+  ArgsError,
+  flagInteger,
+  flagText,
+  outputsOf,
+  scanFlags,
+  type FlagSpec,
+} from '../args/flags.ts';
+import { checkOutputs, OutputError } from '../files/output.ts';
 import { readResultsFiles } from '../files/read-results.ts';
 import { formatClock } from '../../core/base/format.ts';
 import { runSweepChild } from '../browser-runs/child-sweep.ts';
@@ -39,16 +47,18 @@ interface NoiseAbArgs {
   help: boolean;
 }
 
+export const NOISE_AB_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  runs: { kind: 'value', example: '2' },
+  browsers: { kind: 'value', example: 'chromium,firefox' },
+  cures: { kind: 'value', example: 'gc' },
+  out: { kind: 'value', example: 'out/noise-ab', output: 'folder' },
+};
+
 export function parseNoiseAbArgs(argv: readonly string[]): NoiseAbArgs {
   const split = argv.indexOf('--');
   const own = split < 0 ? argv : argv.slice(0, split);
   const sweep = split < 0 ? [] : argv.slice(split + 1);
-  const flags = scanFlags(own, {
-    runs: { kind: 'value', example: '2' },
-    browsers: { kind: 'value', example: 'chromium,firefox' },
-    cures: { kind: 'value', example: 'gc' },
-    out: { kind: 'value', example: 'out/noise-ab' },
-  });
+  const flags = scanFlags(own, NOISE_AB_FLAGS);
   if (flags.help) return { runs: 0, browsers: [], cures: [], out: '', sweep: [], help: true };
   if (sweep.some((a) => /^--(browsers|out|cures)(=|$)/.test(a)))
     throw new ArgsError('give --browsers, --cures and --out before --: each arm sets its own');
@@ -89,6 +99,12 @@ export async function noiseAbCommand(argv: readonly string[], io: CommandIo): Pr
     return 2;
   }
   if (args.help) return (io.stdout(`${USAGE}\n`), 0);
+  try {
+    checkOutputs(outputsOf(NOISE_AB_FLAGS, { out: args.out }));
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    return (io.stderr(`noise-ab: ${e.message}\n`), 2);
+  }
   const runs: ArmRun[] = [];
   for (let run = 1; run <= args.runs; run++)
     for (const browser of args.browsers)

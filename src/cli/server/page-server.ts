@@ -2,7 +2,9 @@
  * The sweep's local server: serves the built page from dist/ cross-origin isolated, and, when
  * given a run token, collects the page's messages at POST /collect. `npm start` uses it without
  * a collector. It binds 127.0.0.1 unless told otherwise (`--host`, for a phone or another
- * machine on the LAN): by default results and the token never leave the machine.
+ * machine on the LAN): by default results and the token never leave the machine. It answers
+ * only requests addressed to its own names (ownHosts), so a site that points its name at this
+ * machine (DNS rebinding) reads nothing from it.
  */
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
@@ -20,6 +22,8 @@ import {
 } from '../../core/run/collector.ts';
 import { checkCollectorMessage, checkCollectorText } from './collector-check.ts';
 import { ISOLATION_HEADERS } from './isolation.ts';
+import { quoted } from '../../core/base/shown.ts';
+import { listedFew } from '../terminal/escape.ts';
 
 export const COLLECT_PATH = '/collect';
 
@@ -178,6 +182,7 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (refusedHost(req, res, hosts)) return;
     const url = new URL(req.url ?? '/', 'http://storebench.invalid');
     if (url.pathname === COLLECT_PATH) {
       if (!collector)
@@ -224,6 +229,7 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
   const externalOrigins = wildcard
     ? interfaceAddresses(host !== '0.0.0.0').map((a) => originOf(a, port))
     : [origin];
+  const hosts = ownHosts(host, port, [origin, ...externalOrigins]);
   let closing: Promise<void> | undefined;
   return {
     origin,
@@ -239,6 +245,46 @@ export async function startServer(options: ServerOptions): Promise<StorebenchSer
       return closing;
     },
   };
+}
+
+/**
+ * The Host headers this server answers: the loopback names when it listens on loopback or on
+ * every interface, the address it was told to listen on (--host, as given), and the origins it
+ * prints, each with its port (a browser leaves out port 80).
+ */
+function ownHosts(host: string, port: number, origins: readonly string[]): ReadonlySet<string> {
+  const names = new Set(origins.map((o) => new URL(o).hostname));
+  names.add(new URL(originOf(host, port)).hostname);
+  if (isWildcardHost(host) || isLoopbackHost(host)) {
+    names.add('localhost');
+    names.add('127.0.0.1');
+    if (host !== '0.0.0.0' && !/^127\./.test(host)) names.add('[::1]');
+  }
+  return new Set(
+    [...names].flatMap((n) => [`${n.toLowerCase()}:${port}`, ...(port === 80 ? [n] : [])]),
+  );
+}
+
+/**
+ * Refuse a request for another host, before its path is read: a page of another site that points
+ * its own name at this machine (DNS rebinding) is same-origin with whatever answers it, so only
+ * this server's own names are answered, as Vite's and webpack's development servers do. True
+ * when refused (421 Misdirected Request, with the names it answers instead).
+ */
+function refusedHost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  hosts: ReadonlySet<string>,
+): boolean {
+  const asked = req.headers.host;
+  if (hosts.has((asked ?? '').trim().toLowerCase())) return false;
+  const which = asked === undefined ? 'no Host header' : `Host ${quoted(asked, 100)}`;
+  reply(
+    res,
+    421,
+    `${which}: this server answers only for ${listedFew([...hosts])}, its own addresses; a request for another name (a site pointing its name at this machine) is refused`,
+  );
+  return true;
 }
 
 function timeRequest(

@@ -3,7 +3,9 @@
  * name or adapter id holding ESC or OSC sequences would otherwise set the terminal's title,
  * clear the screen or overwrite a printed line, and one holding a bidi control would print
  * reordered ("Trojan Source", CVE-2021-42574). Every such character becomes a visible escape, so
- * nothing below 0x20 but the newlines the tool itself prints reaches the terminal.
+ * nothing below 0x20 but the newlines the tool itself prints reaches the terminal. A list from
+ * elsewhere is bounded in count as a value is in length (core/base/shown.ts): a grid offering
+ * 20,000 browser names made one 900 kB line.
  */
 
 // C0 controls, DEL, the C1 controls (0x80-0x9f, which some terminals obey as ESC sequences); the
@@ -26,4 +28,13 @@ export function printableField(text: string): string {
 /** A whole block of output: control characters escaped, newlines kept (a CRLF line ending becomes LF). */
 export function printable(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(CONTROL_BUT_NEWLINE, escape);
+}
+
+/** The most items of a list from elsewhere (a grid's browsers) that one line shows. */
+export const SHOWN_ITEMS = 5;
+
+/** A list from elsewhere as one line: its first `shown` items, then how many more there are. */
+export function listedFew(items: readonly string[], shown = SHOWN_ITEMS): string {
+  if (items.length <= shown) return items.join(', ');
+  return `${items.slice(0, shown).join(', ')} and ${(items.length - shown).toLocaleString('en-US')} more`;
 }

@@ -7,7 +7,8 @@
  * came back. A sweep runs the same check on the config's adapters before it times them.
  *
  * Exit codes: 0 every store keeps the contract (or cannot run in a browser, which is said); 1 a
- * browser could not run it; 2 a store failed a check, or bad flags, names or config.
+ * browser could not run it, or --summary could not be written at the end; 2 a store failed a
+ * check, or bad flags, names or config, or a --summary that cannot be written (said before any work).
  */
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -15,13 +16,14 @@ import { PlanError } from '../../../core/plan/plan.ts';
 import { parsePlan } from '../../../core/plan/fields.ts';
 import type { CommandIo } from '../../args/command-io.ts';
 import { ConfigError, readConfig, type StorebenchConfig } from '../../args/config-file.ts';
-import { ArgsError, flagText, scanFlags, type FlagSpec } from '../../args/flags.ts';
+import { ArgsError, flagText, outputsOf, scanFlags, type FlagSpec } from '../../args/flags.ts';
 import { buildPage, REPO_ROOT } from '../../build/build-page.ts';
 import { pagePlugins } from '../../build/page-plugins.ts';
 import { removeGitBuild } from '../../build/user-adapters.ts';
 import { loadVocabulary, type Vocabulary } from '../../build/vocabulary.ts';
 import { findBrowsers, KNOWN_BROWSER_IDS } from '../../drivers/discovery.ts';
 import { makeTempFolder } from '../../files/temp.ts';
+import { checkOutputs, OutputError } from '../../files/output.ts';
 import { startServer } from '../../server/page-server.ts';
 import type { BrowserSession } from '../../server/session.ts';
 import { checkedBrowser } from '../../terminal/contract-lines.ts';
@@ -32,10 +34,10 @@ import { checkInBrowser } from '../../browser-runs/contract-run.ts';
 import { EndedSummary } from '../../browser-runs/ended-summary.ts';
 import { CHECK_SUMMARY } from '../../../export/summary-markdown.ts';
 
-const CHECK_FLAGS: Record<string, FlagSpec> = {
+export const CHECK_FLAGS: Record<string, FlagSpec> = {
   browsers: { kind: 'value', example: 'chromium,firefox' },
   config: { kind: 'value', example: 'storebench.config.json' },
-  summary: { kind: 'value', example: 'check.md' },
+  summary: { kind: 'value', example: 'check.md', output: 'file' },
 };
 
 export const CHECK_USAGE = `Usage: storebench check [ADAPTER...] [--browsers a,b] [--config FILE] [--summary FILE.md]   (npm run check -- ...)
@@ -56,12 +58,15 @@ failed contract, with what was expected and what came back.
 
 storebench sweep runs this check on the config's adapters before it times them (--no-check skips it).
 Exit codes: 0 every store keeps the contract; 1 a browser could not run it; 2 a store failed a
-check, or bad flags, store names or config.`;
+check, or bad flags, store names or config, or a --summary FILE that cannot be written (said
+before anything runs).`;
 
 interface CheckInputs {
   config: StorebenchConfig | null;
   ids: string[];
   browsers: string[] | null;
+  /** --summary FILE.md, or null. */
+  summary: string | null;
 }
 
 function parseCheckArgs(argv: readonly string[]): CheckInputs | 'help' {
@@ -80,7 +85,12 @@ function parseCheckArgs(argv: readonly string[]): CheckInputs | 'help' {
     throw new ArgsError(
       `--browsers: ${unknown.length > 0 ? `unknown ${unknown.map((b) => `"${b}"`).join(', ')}` : 'none given'}; allowed: ${KNOWN_BROWSER_IDS.join(', ')}`,
     );
-  return { config, ids: flags.positionals.flatMap(split), browsers };
+  return {
+    config,
+    ids: flags.positionals.flatMap(split),
+    browsers,
+    summary: flagText(flags, 'summary') ?? null,
+  };
 }
 
 /** The stores to check, as the plan names them (variants in their shortest form); a PlanError says which is unknown. */
@@ -122,10 +132,11 @@ export async function checkCommand(argv: readonly string[], io: CommandIo): Prom
   let code = 1;
   try {
     code = await checkPhases(argv, { out, fail }, told);
-    return code;
   } finally {
-    told.write(code, out, fail);
+    // Checked before any work, the file may still fail now (a disk that filled up): CI must hear.
+    if (!told.write(code, out, fail) && code === 0) code = 1;
   }
+  return code;
 }
 
 async function checkPhases(
@@ -143,10 +154,13 @@ async function checkPhases(
       told.reported();
       return (out(CHECK_USAGE), 0);
     }
+    // Before any work: a summary found unwritable after every browser ran tells CI nothing.
+    checkOutputs(outputsOf(CHECK_FLAGS, { summary: inputs.summary }));
     vocab = await loadVocabulary(inputs.config);
     ids = storesToCheck(inputs, vocab);
   } catch (e) {
-    if (!(e instanceof ArgsError) && !(e instanceof ConfigError)) throw e;
+    if (!(e instanceof ArgsError) && !(e instanceof ConfigError) && !(e instanceof OutputError))
+      throw e;
     return (fail(`${e.message}${e instanceof ArgsError ? ' (see --help)' : ''}`), 2);
   }
   const targets = targetsFor(inputs.browsers, fail);

@@ -7,7 +7,8 @@
  * report from the files already there.
  *
  * Exit codes: 0 every part's sweep exited 0; 1 a sweep failed or was stopped (the report is
- * still written from the rows that exist); 2 bad flags or an unknown study.
+ * still written from the rows that exist); 2 bad flags, an unknown study, or an --out that cannot
+ * be written.
  */
 import { readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,8 +20,9 @@ import { reportMarkdown } from '../../../studies/report-markdown.ts';
 import type { Study } from '../../../studies/study.ts';
 import { KNOWN_BROWSER_IDS } from '../../drivers/discovery.ts';
 import { isEntry, PROCESS_IO, runEntry, type CommandIo } from '../../args/command-io.ts';
-import { ArgsError, flagText, scanFlags, type FlagSpec } from '../../args/flags.ts';
+import { ArgsError, flagText, outputsOf, scanFlags, type FlagSpec } from '../../args/flags.ts';
 import {
+  checkOutputs,
   displayPath,
   OutputDir,
   OutputError,
@@ -35,11 +37,11 @@ import { loadVocabulary } from '../../build/vocabulary.ts';
 
 export const DEFAULT_STUDY_OUT = join('out', 'studies');
 
-const STUDY_FLAGS: Record<string, FlagSpec> = {
+export const STUDY_FLAGS: Readonly<Record<string, FlagSpec>> = {
   list: { kind: 'switch' },
   quick: { kind: 'switch' },
   browsers: { kind: 'value', example: 'chromium,firefox' },
-  out: { kind: 'value', example: 'out/studies' },
+  out: { kind: 'value', example: 'out/studies', output: 'folder' },
   parts: { kind: 'value', example: 'views' },
   'report-only': { kind: 'switch' },
 };
@@ -60,7 +62,7 @@ figures beside today's, with a verdict per finding from the 95% intervals.
 
 Studies: ${STUDY_IDS.join(', ')}.
 Exit codes: 0 every part ran; 1 a part's sweep failed or was stopped (the report is still
-written); 2 bad flags or an unknown study.`;
+written); 2 bad flags, an unknown study, or an --out that cannot be written.`;
 
 export interface StudyArgs {
   help: boolean;
@@ -223,6 +225,8 @@ export async function studyCommand(argv: readonly string[], io: CommandIo): Prom
   const study = args.study as Study;
   const dir = resolve(args.out, study.id);
   try {
+    // The study's own folder in --out, where its parts and its report go.
+    checkOutputs(outputsOf(STUDY_FLAGS, { out: dir }));
     OutputDir.prepare(dir);
   } catch (e) {
     if (!(e instanceof OutputError)) throw e;

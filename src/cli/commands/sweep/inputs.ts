@@ -9,7 +9,7 @@ import { Budget } from '../../../core/plan/budget.ts';
 import { launchPasses } from '../../../core/run/launch.ts';
 import { passesOf } from '../../../core/plan/plan.ts';
 import { ResultsError, type ResultsFile } from '../../../core/results/results.ts';
-import { ArgsError, parseSweepArgs, sweepUsage } from './args.ts';
+import { ArgsError, DEFAULT_OUT, parseSweepArgs, sweepUsage } from './args.ts';
 import { SWEEP_FLAGS, type SweepArgs } from '../../args/sweep-flags.ts';
 import {
   ConfigError,
@@ -18,7 +18,7 @@ import {
   withConfigFlags,
   type StorebenchConfig,
 } from '../../args/config-file.ts';
-import { flagText, scanFlags } from '../../args/flags.ts';
+import { flagText, outputsOf, scanFlags } from '../../args/flags.ts';
 import {
   DEBIAN_INSTALL,
   findBrowsers,
@@ -30,7 +30,7 @@ import { askGrid, describeOffers, sameName } from '../../drivers/grid.ts';
 import { remoteBrowser } from '../../drivers/remote.ts';
 import { distExists } from '../../build/build-page.ts';
 import { driveManual } from '../../drivers/manual.ts';
-import { checkOutputFile, OutputDir, OutputError } from '../../files/output.ts';
+import { checkOutputs, OutputError } from '../../files/output.ts';
 import { readResultsFiles } from '../../files/read-results.ts';
 import { tempProblem } from '../../files/temp.ts';
 import { checkPlanNames, loadVocabulary } from '../../build/vocabulary.ts';
@@ -51,6 +51,8 @@ export async function checkInputs(
 ): Promise<SweepInputs | InputsRefused> {
   const read = readInputs(argv);
   if (read instanceof Error) return refuse(io, `${read.message} (see --help)`);
+  const written = outputsProblem(read.argv);
+  if (written !== null) return refuse(io, written);
   const vocab = await loadVocabulary(read.config).catch((e: unknown) => e as Error);
   if (vocab instanceof ConfigError) return refuse(io, vocab.message);
   if (vocab instanceof Error) return refuse(io, vocab.message, 1);
@@ -120,6 +122,28 @@ function readInputs(argv: readonly string[]):
 }
 
 /**
+ * --out and --summary, from the flags or the config, checked before the registries are read: a
+ * path that cannot be written is said in a second. The room --out needs is checked once the
+ * plan's rows are known (checkFiles). Flags the scan refuses are left to parseSweepArgs to say.
+ */
+function outputsProblem(argv: readonly string[]): string | null {
+  try {
+    const flags = scanFlags(argv, SWEEP_FLAGS);
+    if (flags.help) return null;
+    const paths = {
+      out: flagText(flags, 'out') ?? DEFAULT_OUT,
+      summary: flagText(flags, 'summary'),
+    };
+    checkOutputs(outputsOf(SWEEP_FLAGS, paths));
+    return null;
+  } catch (e) {
+    if (e instanceof ArgsError) return null;
+    if (e instanceof OutputError) return e.message;
+    throw e;
+  }
+}
+
+/**
  * A bad value under a config key that a flag overrides in this run: read the config on its own,
  * as a run without that flag would. Left unchecked, it passed here and broke the next run, or CI's.
  */
@@ -154,8 +178,7 @@ function checkFiles(
   userAdapters: boolean,
 ): { baselineDocs: ResultsFile[] } | string {
   try {
-    OutputDir.check(resolve(args.out), rows);
-    if (args.summary !== null) checkOutputFile(resolve(args.summary), '--summary');
+    checkOutputs(outputsOf(SWEEP_FLAGS, { out: args.out }, rows));
   } catch (e) {
     if (!(e instanceof OutputError)) throw e;
     return e.message;

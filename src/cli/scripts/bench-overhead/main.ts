@@ -26,19 +26,18 @@
  * `--out FILE` also writes every timed sample, round by round, as JSON.
  *
  * Exit codes: 0 every ratio is ok (overhead/summary.ts, verdict); 1 one is not, or a run failed;
- * 2 bad flags, or a browser or --out folder that is not there.
+ * 2 bad flags, a browser that is not there, or an --out that cannot be written.
  */
 import { chromium, firefox, type Browser } from 'playwright-core';
-import { existsSync, rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
 import { errorMessage } from '../../../core/base/errors.ts';
 import { median } from '../../../core/stats/stats.ts';
 import { findChromium, findFirefox, type BrowserCandidate } from '../../drivers/discovery.ts';
 import { buildPage, DIST_DIR, distExists } from '../../build/build-page.ts';
 import { startServer } from '../../server/page-server.ts';
 import { isEntry, runEntry } from '../../args/command-io.ts';
-import { flagInteger, flagText, scanFlags, type FlagSpec } from '../../args/flags.ts';
-import { writeAtomically } from '../../files/output.ts';
+import { flagInteger, flagText, outputsOf, scanFlags, type FlagSpec } from '../../args/flags.ts';
+import { checkOutputs, OutputError, writeAtomically } from '../../files/output.ts';
 import { makeTempFolder } from '../../files/temp.ts';
 import { BareScripts } from './bare-scripts.ts';
 import { OVERHEAD_CASE_IDS, OVERHEAD_CASES, type OverheadCase } from './cases.ts';
@@ -98,17 +97,17 @@ export const OVERHEAD_USAGE = [
   '',
   `Each ratio is ok when its interval lies within ${100 * INTERVAL_TARGET}% of 1 and holds 1 or the ratio is within ${100 * TARGET}%`,
   `of 1; outside when the interval lies wholly beyond ${100 * TARGET}% of 1; else unsure (too wide to tell).`,
-  'Exit codes: 0 every ratio is ok; 1 one is not, or a run failed; 2 bad flags, or a browser or --out folder that is not there.',
+  'Exit codes: 0 every ratio is ok; 1 one is not, or a run failed; 2 bad flags, a browser that is not there, or an --out that cannot be written.',
 ].join('\n');
 
-const OVERHEAD_FLAGS: Record<string, FlagSpec> = {
+export const OVERHEAD_FLAGS: Readonly<Record<string, FlagSpec>> = {
   browsers: { kind: 'value', example: 'chromium,firefox' },
   cases: { kind: 'value', example: 'serial-idb,bulk' },
   rounds: { kind: 'value', example: '20' },
   samples: { kind: 'value', example: '4' },
   warmup: { kind: 'value', example: '1' },
   size: { kind: 'value', example: '1000' },
-  out: { kind: 'value', example: 'overhead.json' },
+  out: { kind: 'value', example: 'overhead.json', output: 'file' },
   split: { kind: 'switch' },
   'no-build': { kind: 'switch' },
 };
@@ -372,10 +371,14 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
   return within ? 0 : 1;
 }
 
-/** What stops the bench before minutes of runs rather than after: an --out folder or a browser that is not there (2). */
+/** What stops the bench before minutes of runs rather than after: an --out that cannot be written, or a browser that is not there (2). */
 function preflight(args: OverheadArgs): { why: string; code: number } | null {
-  if (args.out && !existsSync(dirname(resolve(args.out))))
-    return { why: `--out: the folder ${dirname(resolve(args.out))} does not exist`, code: 2 };
+  try {
+    checkOutputs(outputsOf(OVERHEAD_FLAGS, { out: args.out }));
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    return { why: e.message, code: 2 };
+  }
   const missing = args.browsers.map((id) => FINDERS[id]()).filter((b) => !b.found || !b.playwright);
   if (missing.length > 0)
     return {

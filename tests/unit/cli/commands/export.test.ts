@@ -126,7 +126,7 @@ describe('export cli - files', () => {
     const nowhere = await run([one, '--format', 'csv', '--out', '/dev/null/x.csv']);
     expect(nowhere).toMatchObject({
       code: 2,
-      stderr: 'export: cannot write /dev/null/x.csv: a part of the path is not a folder\n',
+      stderr: 'export: --out: cannot write /dev/null/x.csv: a part of the path is not a folder\n',
     });
   });
 });

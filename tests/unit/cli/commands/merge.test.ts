@@ -259,7 +259,7 @@ describe('cli merge - command', () => {
     symlinkSync(target, link);
     expect(run(good, '--out', link)).toMatchObject({
       code: 2,
-      stderr: `merge: cannot write ${link} is a symbolic link; give the path of a regular file, or of one that does not exist yet\n`,
+      stderr: `merge: --out: cannot write ${link} is a symbolic link; give the path of a regular file, or of one that does not exist yet\n`,
     });
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe('keep');

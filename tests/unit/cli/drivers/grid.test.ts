@@ -1,8 +1,10 @@
 // What the sweep reads of a grid's answers. Selenium Grid 3 runs in the e2e tests
 // (tests/e2e/sweep-grid.spec.ts); Grid 4 cannot run here (no Grid 4 jar on npm), so its /status is
 // read here from an answer of the shape Selenium's documentation gives, as a stand-in for one.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { describeOffers, grid4Node, grid4View } from '../../../../src/cli/drivers/grid.ts';
+import { askGrid, describeOffers, grid4Node, grid4View } from '../../../../src/cli/drivers/grid.ts';
 import { oneLine } from '../../../../src/cli/drivers/webdriver-http.ts';
 
 const slot = (browserName: string, sessionId: string | null) => ({
@@ -64,5 +66,30 @@ describe('cli grid - a message from elsewhere on one line', () => {
       ),
     ).toBe('session not created from unknown error: no chrome binary at /opt/x\\u001b[31m');
     expect(oneLine(`${'x'.repeat(500)}\nBuild info: v`)).toBe(`${'x'.repeat(400)}…`);
+  });
+});
+
+describe('cli grid - what a grid offers, bounded', () => {
+  it('issue 54 fault 5: a grid offering 20,000 browsers is said in one short line, the first few and how many more', async () => {
+    // A real endpoint answering /status as Grid 4 does: one node, 20,000 slots, each a browser of its own.
+    const names = Array.from({ length: 20_000 }, (_, i) => `browser-${String(i).padStart(5, '0')}`);
+    const slots = names.map((browserName) => ({ session: null, stereotype: { browserName } }));
+    const body = JSON.stringify({
+      value: { ready: true, nodes: [{ id: 'n1', uri: 'http://node1:5555', slots }] },
+    });
+    const grid = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    await new Promise<void>((ok) => grid.listen(0, '127.0.0.1', ok));
+    try {
+      const { offers } = await askGrid(`http://127.0.0.1:${(grid.address() as AddressInfo).port}`);
+      expect(offers).toHaveLength(20_000);
+      expect(describeOffers(offers ?? [])).toBe(
+        'browser-00000 (1 slot on 1 node), browser-00001 (1 slot on 1 node), browser-00002 (1 slot on 1 node), browser-00003 (1 slot on 1 node), browser-00004 (1 slot on 1 node) and 19,995 more',
+      );
+    } finally {
+      grid.close();
+    }
   });
 });

@@ -603,3 +603,86 @@ describe('cli server - collector', () => {
     }
   });
 });
+
+/** A request to `connectTo` whose Host header is `host`, as a page of another site sends it after DNS rebinding. */
+function askAs(
+  host: string,
+  port: number,
+  path: string,
+  method = 'GET',
+  body?: string,
+  connectTo = '127.0.0.1',
+): Promise<Reply> {
+  return new Promise((ok, fail) => {
+    const headers = { host, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) };
+    const req = request({ host: connectTo, port, method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+describe('cli server - its own Host names only', () => {
+  it('issue 54 fault 6: a request for another Host gets 421 before its path is read, page and collector alike', async () => {
+    const port = server.port;
+    for (const path of ['/', '/assets/app.js', '/link.txt', `/collect?token=${TOKEN}&launch=x`]) {
+      const reply = await askAs(`evil.example:${port}`, port, path);
+      expect(reply.status, path).toBe(421);
+      expect(reply.body).not.toContain('console.log');
+      expect(reply.body).toMatch(
+        /^Host "evil\.example:\d+": this server answers only for 127\.0\.0\.1:\d+, localhost:\d+, its own addresses;/,
+      );
+    }
+    // A post with the run's token, from a foreign name: refused before the collector reads it.
+    const posted = await askAs(
+      `evil.example:${port}`,
+      port,
+      `/collect?token=${TOKEN}`,
+      'POST',
+      JSON.stringify({
+        type: 'hello',
+        token: TOKEN,
+        browser: 'chromium',
+        userAgent: 'Mozilla/5.0',
+      }),
+    );
+    expect(posted.status).toBe(421);
+    expect(messages).toEqual([]);
+    expect(rejections).toEqual([]);
+  });
+
+  it('answers its own names at its own port, and refuses them at another port or [::1] it does not listen on', async () => {
+    const port = server.port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`])
+      expect((await askAs(host, port, '/')).status, host).toBe(200);
+    for (const host of [
+      `127.0.0.1:${port + 1}`,
+      '127.0.0.1',
+      `[::1]:${port}`,
+      `localhost.:${port}`,
+    ])
+      expect((await askAs(host, port, '/')).status, host).toBe(421);
+  });
+
+  it('with --host, answers that address too; the collector still wants its token behind the Host check', async () => {
+    // 127.0.0.2 is a loopback address of its own on Linux: a --host other than the default.
+    const other = await startServer({
+      root: dist,
+      host: '127.0.0.2',
+      collector: { token: TOKEN, onMessage: () => undefined },
+    });
+    try {
+      const ask = (host: string, path = '/') =>
+        askAs(host, other.port, path, 'GET', undefined, '127.0.0.2');
+      expect((await ask(`127.0.0.2:${other.port}`)).status).toBe(200);
+      expect((await ask(`evil.example:${other.port}`)).status).toBe(421);
+      expect((await ask(`127.0.0.2:${other.port}`, '/collect?launch=x')).status).toBe(403);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { printable, printableField } from '../../../../src/cli/terminal/escape.ts';
+import {
+  listedFew,
+  printable,
+  printableField,
+  SHOWN_ITEMS,
+} from '../../../../src/cli/terminal/escape.ts';
 
 /** Characters that reorder or break a printed line without being seen. */
 const BIDI = [
@@ -48,5 +53,21 @@ describe('terminal text', () => {
   it('printable keeps newlines (CRLF becomes LF); printableField escapes them', () => {
     expect(printable('a\r\nb\nc\rd')).toBe('a\nb\nc\\u000dd');
     expect(printableField('a\nb')).toBe('a\\u000ab');
+  });
+});
+
+describe('terminal text - listedFew', () => {
+  it('shows a short list whole', () => {
+    expect(listedFew([])).toBe('');
+    expect(listedFew(['a', 'b', 'c', 'd', 'e'])).toBe('a, b, c, d, e');
+  });
+
+  it('shows the first few of a long list and how many more, whatever its length', () => {
+    const names = Array.from({ length: 20_000 }, (_, i) => `browser-${i}`);
+    expect(listedFew(names)).toBe(
+      'browser-0, browser-1, browser-2, browser-3, browser-4 and 19,995 more',
+    );
+    expect(listedFew(names.slice(0, SHOWN_ITEMS + 1))).toMatch(/ and 1 more$/);
+    expect(listedFew(names, 2)).toBe('browser-0, browser-1 and 19,998 more');
   });
 });
