@@ -5,8 +5,9 @@
  * any); its measure is `latency`, Bencher's built-in measure, in nanoseconds as Bencher counts it:
  * the median time per sample, and the 95% interval of that median as its bounds. A row without
  * an interval (fewer than 6 samples) gives the value alone. An A/B run's file adds, per row, B/A
- * with its 95% interval (`b-over-a`), the number its verdict is read from. Pure: documents in,
- * text out.
+ * with its 95% interval (`b-over-a`), the number its verdict is read from, and the smallest B/A
+ * the run would have caught in that row (`detectable`, core/verdicts/change.ts), so a tracker can
+ * alert on a run too weak to have seen a slowdown. Pure: documents in, text out.
  */
 import type { CaseResult, ResultsFile } from '../core/results/results.ts';
 import { abRows } from '../core/verdicts/ab.ts';
@@ -24,6 +25,8 @@ export type Bmf = Record<string, Record<string, BmfMetric>>;
 
 /** B/A of an A/B run, a measure of its own: a ratio, no unit. */
 const AB_MEASURE = 'b-over-a';
+/** The smallest B/A the run would have caught in the row with 80% probability: a ratio. */
+const DETECTABLE_MEASURE = 'detectable';
 
 /**
  * The row's parameters as `name=value` pairs, by name: a tracker's name for the row, which a
@@ -53,6 +56,7 @@ function abMetrics(doc: ResultsFile, out: Bmf): void {
     const name = `${r.suite}/${r.case}/${r.size}/${r.b} over ${r.a}/${doc.run.browser}${paramsPart(r.params)}`;
     out[name] = {
       [AB_MEASURE]: { value: r.ratio.ratio, lower_value: r.ratio.lo, upper_value: r.ratio.hi },
+      ...(r.detectable === null ? {} : { [DETECTABLE_MEASURE]: { value: r.detectable } }),
     };
   }
 }

@@ -6,6 +6,7 @@
  * Pure: documents and the verdict in, text out; every name from a file is escaped for Markdown.
  */
 import type { AbDecision, AbRow } from '../core/verdicts/ab.ts';
+import { powerText } from '../core/verdicts/change.ts';
 import { checkDefaultFindings } from '../core/verdicts/default-findings.ts';
 import { groupedFindings, type ListGroup } from '../core/verdicts/findings-grouped.ts';
 import { formatCellRatio } from '../core/verdicts/findings.ts';
@@ -25,7 +26,7 @@ export interface SummaryInput {
   /** The sweep's last line: OK or FAILED and why, or the A/B decision. */
   verdict: string;
   /** With --ab: its rows over every browser, the decision and the threshold. */
-  ab?: { rows: readonly AbRow[]; decision: AbDecision; thresholdPct: number };
+  ab?: { decision: AbDecision; thresholdPct: number };
   maxChars?: number;
 }
 
@@ -76,9 +77,9 @@ function planLine(docs: readonly ResultsFile[]): string {
 }
 
 function abSection(ab: NonNullable<SummaryInput['ab']>): string[] {
-  const { rows, decision, thresholdPct } = ab;
+  const { decision, thresholdPct } = ab;
+  const rows = decision.rows;
   if (rows.length === 0) return ['No case ran on both stores.'];
-  const failing = new Set(decision.slower);
   const lines = rows.map((r) => [
     md(r.browser),
     md(`${r.suite}/${r.case}`),
@@ -86,19 +87,26 @@ function abSection(ab: NonNullable<SummaryInput['ab']>): string[] {
     r.ratio ? times(r.ratio.ratio) : '-',
     r.ratio ? `[${times(r.ratio.lo)}, ${times(r.ratio.hi)}]` : md(r.why ?? ''),
     r.ratio ? String(r.ratio.passes) : '-',
-    r.neither ? 'not compared' : failing.has(r) ? `**${r.verdict}: fails the run**` : r.verdict,
+    r.neither
+      ? 'not compared'
+      : r.verdict === 'slower'
+        ? `**${r.verdict}: fails the run**`
+        : r.verdict,
+    r.detectable === null || r.verdict === 'slower' ? '-' : times(r.detectable),
   ]);
   const { a, b, sides } = rows[0] as AbRow;
   return [
     `#### B = ${codeSpan(sides?.b ?? b)} against A = ${codeSpan(sides?.a ?? a)}`,
     '',
     ...table(
-      ['browser', 'case', 'size', 'B/A', '95% interval', 'passes', 'verdict'],
+      ['browser', 'case', 'size', 'B/A', '95% interval', 'passes', 'verdict', 'would catch'],
       lines,
-      [2, 3, 5],
+      [2, 3, 5, 7],
     ),
     '',
-    `<sub>B/A: B's median over A's in each pass (a browser launch of its own), a geometric mean over passes; its 95% interval is Student's t over the passes. slower/faster: the whole interval beyond ±${thresholdPct}%; same: within ±${thresholdPct}%; unsure: neither. A row fails the run when it is slower with the chance of any false alarm over all rows held at 5% (Holm).</sub>`,
+    `**${md(powerText(decision.power))}.**`,
+    '',
+    `<sub>B/A: B's median over A's in each pass (a browser launch of its own), a geometric mean over passes; its 95% interval is Student's t over the passes. slower: B/A beyond +${thresholdPct}% and B shown slower with the chance of any false alarm over all rows held at 5% (Holm): it fails the run; faster: the mirror image; same: the whole interval within ±${thresholdPct}%; undecided: none of these. would catch: the smallest B/A the run would have flagged in the row with 80% probability.</sub>`,
   ];
 }
 
@@ -210,7 +218,7 @@ export const SWEEP_SUMMARY: SummaryCommand = {
     0: 'every browser completed, no row is error or timeout, and with --ab or --baseline no row is slower',
     1: 'a browser did not complete, a row is error or timeout, the run was stopped or crashed; with --ab or --baseline, a row is slower',
     2: 'refused before any timing: bad input, or a store broke the adapter contract',
-    3: 'with --ab or --baseline: too many rows unsure to decide',
+    3: 'with --ab: no row compared, or (--detect) too many rows unable to catch that slowdown; with --baseline: too few rows compared',
   },
   writesOk: false,
 };

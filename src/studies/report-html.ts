@@ -3,7 +3,7 @@
  * script and nothing fetched, so it opens from disk and a results file's text can only ever be
  * shown (every string passes through `esc`).
  */
-import type { Verdict } from '../core/verdicts/findings.ts';
+import type { FindingVerdict } from '../core/verdicts/findings.ts';
 import {
   claimText,
   fmt,
@@ -15,14 +15,13 @@ import {
   type StudyReport,
 } from './report.ts';
 
-const VERDICT_COLOUR: Record<Verdict, string> = {
+const VERDICT_COLOUR: Record<FindingVerdict, string> = {
   holds: '#1a7f37',
   reversed: '#cf222e',
   differs: '#bc4c00',
   slower: '#cf222e',
   faster: '#1a7f37',
   same: '#0969da',
-  'too close to call': '#6e7781',
   undecided: '#6e7781',
   missing: '#9a6700',
   'not measurable': '#8250df',
@@ -55,11 +54,11 @@ export function reportHtml(
 <p class="tally">${Object.entries(report.tally)
     .map(
       ([v, n]) =>
-        `<span style="color:${VERDICT_COLOUR[v as Verdict]}"><b>${n}</b> ${esc(v)}</span>`,
+        `<span style="color:${VERDICT_COLOUR[v as FindingVerdict]}"><b>${n}</b> ${esc(v)}</span>`,
     )
     .join('')}</p>
 <p class="muted">Today: ${report.environments.map((e) => `${esc(e.browser)} (${esc(e.name)} ${esc(e.version)}, ${esc(e.os)})`).join('; ') || 'no results of this study'}. ${report.documents} results files read (the latest of each part and browser counts).
-Each verdict comes from the 95% interval of slower ÷ faster per operation, paired by pass where the two rows share passes, else the ratio of the two medians: holds when the whole interval is on the study's side, reversed when it is wholly on the other, same when it is wholly within ±5%, too close to call when it reaches across, undecided without one; missing when a row is absent or not ok.</p>
+Each verdict comes from the 95% interval of slower ÷ faster per operation, paired by pass where the two rows share passes, else the ratio of the two medians: holds when the whole interval is on the study's side, reversed when it is wholly on the other, same when it is wholly within ±5%, undecided when it reaches across or there is none; missing when a row is absent or not ok.</p>
 ${report.findings.map(findingSection).join('\n')}
 ${referencesSection(report)}
 ${distributionSection(report)}

@@ -13,11 +13,11 @@ import {
   isOk,
   namedStores,
   perOperation,
-  VERDICTS,
+  FINDING_VERDICTS,
   type Finding,
   type FindingCell,
   type RowRef,
-  type Verdict,
+  type FindingVerdict,
 } from '../core/verdicts/findings.ts';
 import type { CaseResult, ResultsFile } from '../core/results/results.ts';
 import {
@@ -105,7 +105,7 @@ export interface StudyReport {
   versions: VersionCell[];
   distribution: DistributionCell[];
   growth: GrowthCell[];
-  tally: Record<Verdict, number>;
+  tally: Record<FindingVerdict, number>;
   /** Results documents of this study that the report read. */
   documents: number;
 }
@@ -306,7 +306,10 @@ export function studyReport(
     finding,
     cells: studyFindingCells(study, finding, mine, failures),
   }));
-  const tally = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+  const tally = Object.fromEntries(FINDING_VERDICTS.map((v) => [v, 0])) as Record<
+    FindingVerdict,
+    number
+  >;
   for (const f of findings) {
     if (f.finding.notMeasurable) tally['not measurable']++;
     for (const c of f.cells) tally[c.verdict]++;

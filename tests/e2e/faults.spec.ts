@@ -417,7 +417,7 @@ test.describe('faults - hostile results files in "compare with…"', () => {
     expect(dialogs).toEqual([]);
   });
 
-  test('compare with the same results is all same; with samples 20% faster in the file, a regression', async ({
+  test('compare with the same results passes; with samples 20% faster in the file, the run reads slower', async ({
     page,
   }) => {
     const results = await runSmallPlan(page);
@@ -428,13 +428,13 @@ test.describe('faults - hostile results files in "compare with…"', () => {
       buffer: Buffer.from(JSON.stringify(results)),
     });
     await expect(page.getByTestId('compare-status')).toContainText(
-      'Against same.json: OK: no row slower beyond 5%; compared 1 of 1 rows ok in both',
+      'Against same.json: PASS: no row slower beyond 5%; this comparison would have caught',
     );
     // No change at all; whether its interval also rules out +5% depends on how noisy eight samples were.
     const row = page.locator('#compare-table tbody tr');
     await expect(row).toHaveCount(1);
     await expect(row.locator('td').nth(6)).toHaveText('±0.0%');
-    await expect(row).toHaveAttribute('data-verdict', /^(same|inconclusive)$/);
+    await expect(row).toHaveAttribute('data-verdict', /^(same|undecided)$/);
     // One row is too few to measure how rows move between runs: the page says so, and adds nothing.
     await expect(page.getByTestId('run-to-run')).toContainText(
       `Run-to-run spread added to every row's interval: ${results.run.browser} none (1 row: too few to estimate it from, 10 needed)`,
@@ -449,14 +449,14 @@ test.describe('faults - hostile results files in "compare with…"', () => {
       buffer: Buffer.from(JSON.stringify(faster)),
     });
     const verdict = page.locator('#compare-table tbody tr').first();
-    // Eight memory samples are noisy, so the interval may reach below +5% (inconclusive); the change of the median is +20% either way.
+    // Eight memory samples are noisy, so the row may not be shown slower (undecided); the change of the median is +20% either way.
     await expect(verdict.locator('td').nth(6)).toHaveText('+20.0%');
-    await expect(verdict).toHaveAttribute('data-verdict', /^(regression|inconclusive)$/);
+    await expect(verdict).toHaveAttribute('data-verdict', /^(slower|undecided)$/);
   });
 });
 
 test.describe('compare with… a base from results/', () => {
-  test('lists the valid files of results/, and compares a run of the same engine with the chosen one, regressions first', async ({
+  test('lists the valid files of results/, and compares a run of the same engine with the chosen one, slower rows first', async ({
     page,
     request,
     browserName,
@@ -491,9 +491,8 @@ test.describe('compare with… a base from results/', () => {
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-verdict')));
     const order = [
       'broke',
-      'regression',
-      'inconclusive',
       'slower',
+      'undecided',
       'status changed',
       'not comparable',
       'faster',

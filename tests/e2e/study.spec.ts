@@ -26,7 +26,7 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
     expect(run.code, log).toBe(0);
     // Every finding measured: the version factors on 2.0.2 against 2.2.0, the nearest published pair.
     expect(run.stdout).toMatch(
-      /PouchDB 2\.2\.0 performance report: \d+ holds, \d+ reversed, \d+ differs, \d+ slower, \d+ faster, \d+ same, \d+ too close to call, 0 undecided, 0 missing, 0 not measurable \(3 results files, chromium\)/,
+      /PouchDB 2\.2\.0 performance report: \d+ holds, \d+ reversed, \d+ differs, \d+ slower, \d+ faster, \d+ same, \d+ undecided, 0 missing, 0 not measurable \(3 results files, chromium\)/,
     );
 
     const dir = join(out, 'pouchdb-2.2');
@@ -55,10 +55,10 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(md).toContain('61.32× (change in speed, persisted views; Chrome 34, IndexedDB)');
     expect(md).toMatch(
-      /\| chromium \| pouchdb-idb \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|too close to call) \|/,
+      /\| chromium \| pouchdb-idb \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|undecided) \|/,
     );
     expect(md).toMatch(
-      /\| chromium \| pouchdb-idb@2\.0\.2 → pouchdb-idb@2\.2\.0 \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|too close to call) \|/,
+      /\| chromium \| pouchdb-idb@2\.0\.2 → pouchdb-idb@2\.2\.0 \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|undecided) \|/,
     );
     expect(md).toMatch(
       /\| paginate\/walk-skip \| 200 \| chromium \| pouchdb-idb 2\.0\.2 → 2\.2\.0 \| [\d.]+× /,
@@ -79,7 +79,7 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
         `Published: ${published} (change in speed, ${says}; Chrome 34, IndexedDB)`,
       );
       expect(section, says).toMatch(
-        /\| chromium \| pouchdb-idb@2\.0\.2 → pouchdb-idb@2\.2\.0 \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|too close to call) \|\s+\|/,
+        /\| chromium \| pouchdb-idb@2\.0\.2 → pouchdb-idb@2\.2\.0 \| [\d.]+× \[[\d.]+, [\d.]+\] \| (holds|reversed|undecided) \|\s+\|/,
       );
     }
 
@@ -97,7 +97,7 @@ test('study - pouchdb-2.2 --quick: a tagged sweep per part, then a report with t
       page.getByRole('heading', { name: 'Versions today: change in speed' }),
     ).toBeVisible();
     await expect(page.locator('td.verdict').first()).toHaveText(
-      /holds|reversed|too close to call|missing|not measurable/,
+      /holds|reversed|undecided|missing|not measurable/,
     );
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -3,7 +3,8 @@
  * specification, measured. Runs the same `--ab` sweep N times in each browser, one browser a
  * sweep and the browsers taken in turn (so a slow minute of the machine falls on all of them),
  * then reads every results file and says, per browser, how often the run exited 0, 1 and 3, the
- * median B/A over rows, and the share of rows decided same, slower, faster or left unsure. An A/A
+ * median B/A over rows, the share of rows slower, faster, same or undecided, and the median slowdown
+ * the runs could have caught (core/verdicts/change.ts). An A/A
  * (`--ab idb,idb@8.0.4`, or `--ab idb,idb`) measures false alarms; a known slowdown
  * (`--ab idb,idb@+10%`) measures power. docs/figures.md records what it printed.
  */
@@ -29,7 +30,8 @@ const USAGE = `Usage: npm run calibrate -- --runs N [--browsers a,b] [--out DIR]
 
 Runs the same --ab sweep N times in each browser, one browser a sweep and the browsers in turn,
 and says per browser how often it exited 0 (no row slower), 1 (a row slower) and 3 (undecided),
-with the median B/A over rows and the share of rows same, slower, faster and unsure. An A/A
+with the median B/A over rows, the share of rows slower, faster, same and undecided, and the
+median slowdown the runs could have caught (its detectable slowdown). An A/A
 (--ab idb,idb or idb,idb@8.0.4) measures false alarms; --ab idb,idb@+10% measures power.
 
   --runs N        sweeps per browser (1 to 100; default 3)
@@ -129,7 +131,7 @@ const tally = (rows: readonly AbRow[]) => {
     slower: count('slower'),
     faster: count('faster'),
     same: count('same'),
-    unsure: count('unsure'),
+    undecided: count('undecided'),
   };
 };
 
@@ -138,9 +140,16 @@ const medianRatio = (rows: readonly AbRow[]) => {
   return ratios.length > 0 ? median(ratios).toFixed(3) : 'none';
 };
 
+/** The median detectable slowdown over rows (a row without one counts as uncatchable). */
+const medianDetectable = (rows: readonly AbRow[]) => {
+  const ds = rows.filter((r) => !r.neither).map((r) => r.detectable ?? Infinity);
+  const m = ds.length > 0 ? median(ds) : Infinity;
+  return Number.isFinite(m) ? `×${m.toFixed(2)}` : 'none';
+};
+
 function lineOf(o: Outcome): string {
   const t = tally(o.rows);
-  return `${o.browser} run ${o.run}: exit ${o.code} in ${formatClock(o.ms)}; median B/A ${medianRatio(o.rows)} over ${t.n} rows: ${t.slower} slower, ${t.faster} faster, ${t.same} same, ${t.unsure} unsure`;
+  return `${o.browser} run ${o.run}: exit ${o.code} in ${formatClock(o.ms)}; median B/A ${medianRatio(o.rows)} over ${t.n} rows: ${t.slower} slower, ${t.faster} faster, ${t.same} same, ${t.undecided} undecided; would catch ${medianDetectable(o.rows)} at the median row`;
 }
 
 /** Per browser: the exit codes, the median B/A over every row of its runs, and the verdicts' shares. */
@@ -152,7 +161,7 @@ function summary(outcomes: readonly Outcome[], browsers: readonly string[]): str
     const rows = mine.flatMap((o) => o.rows);
     const t = tally(rows);
     const pct = (k: number) => `${t.n > 0 ? Math.round((100 * k) / t.n) : 0}%`;
-    return `${browser}: ${mine.length} runs, ${codes.join(', ')}${other > 0 ? `, other: ${other}` : ''}; median B/A ${medianRatio(rows)}; rows same ${pct(t.same)}, slower ${pct(t.slower)}, faster ${pct(t.faster)}, unsure ${pct(t.unsure)} (of ${t.n}); median time ${formatClock(median(mine.map((o) => o.ms)))}`;
+    return `${browser}: ${mine.length} runs, ${codes.join(', ')}${other > 0 ? `, other: ${other}` : ''}; median B/A ${medianRatio(rows)}; rows slower ${pct(t.slower)}, faster ${pct(t.faster)}, same ${pct(t.same)}, undecided ${pct(t.undecided)} (of ${t.n}); would catch ${medianDetectable(rows)} at the median row; median time ${formatClock(median(mine.map((o) => o.ms)))}`;
   });
 }
 

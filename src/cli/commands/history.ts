@@ -23,7 +23,7 @@ export const HISTORY_USAGE = [
   'shift every row of its browser shares against a reference run, as npm run compare estimates it.',
   '',
   '  --by commit|date  one point per run (date), or per build of the code, its runs pooled (commit); default date',
-  `  --threshold P     a change whose whole interval is slower than +P% is a regression (default: ${DEFAULT_THRESHOLD_PCT}%)`,
+  `  --threshold P     a change beyond +P% and shown slower over every change point fails (default: ${DEFAULT_THRESHOLD_PCT}%)`,
   '  --help            this text',
   '',
   "Exit codes: 0 no series' newest segment is slower beyond the threshold; 1 one is; 2 bad",

@@ -1,22 +1,29 @@
 /**
- * An A/B run in the terminal: per browser and case, B/A with its 95% interval over launches and
- * its verdict, the rows that fail the run marked; then the one-line verdict (core/verdicts/ab.ts).
+ * An A/B run in the terminal: per browser and case, B/A with its 95% interval over launches, its
+ * verdict and the slowdown the run could have caught in it, the rows that fail the run marked;
+ * then the one-line verdict (core/verdicts/ab.ts, by the rule of core/verdicts/change.ts).
  */
 import type { AbDecision, AbRow } from '../../core/verdicts/ab.ts';
+import { FAMILY_ALPHA } from '../../core/verdicts/change.ts';
 import { renderTable, type Align } from './table.ts';
 
-const times = (x: number) => `×${x.toFixed(3)}`;
+const times = (x: number, digits = 3) => `×${x.toFixed(digits)}`;
 
 /** The table and the legend; the decision's line is the caller's last. */
-export function abTable(
-  rows: readonly AbRow[],
-  decision: AbDecision,
-  thresholdPct: number,
-): string {
+export function abTable(decision: AbDecision, thresholdPct: number): string {
+  const rows = decision.rows;
   if (rows.length === 0) return '(no case ran on both stores)';
-  const failing = new Set(decision.slower);
-  const header = ['browser', 'suite/case', 'size', 'B/A', '95% interval', 'passes', 'verdict'];
-  const align: Align[] = ['left', 'left', 'right', 'right', 'left', 'right', 'left'];
+  const header = [
+    'browser',
+    'suite/case',
+    'size',
+    'B/A',
+    '95% interval',
+    'passes',
+    'verdict',
+    'would catch',
+  ];
+  const align: Align[] = ['left', 'left', 'right', 'right', 'left', 'right', 'left', 'right'];
   // Why a row has no ratio goes below the table, numbered, so a long reason does not widen a column.
   const notes: string[] = [];
   const lines = rows.map((r) => {
@@ -33,9 +40,8 @@ export function abTable(
           ? `none [${notes.length}]`
           : '',
       r.ratio ? String(r.ratio.passes) : '-',
-      r.neither
-        ? 'not compared'
-        : `${r.verdict}${failing.has(r) ? ' !!' : r.verdict === 'slower' ? ' (not after Holm)' : ''}`,
+      r.neither ? 'not compared' : `${r.verdict}${r.verdict === 'slower' ? ' !!' : ''}`,
+      r.detectable === null || r.verdict === 'slower' ? '-' : times(r.detectable, 2),
     ];
   });
   const { a, b, sides } = rows[0] as AbRow;
@@ -48,8 +54,9 @@ export function abTable(
     ...notes,
     `B/A: the ratio of B's median to A's in each pass, a geometric mean over passes, each pass in a browser launch of its own; ` +
       `its 95% interval is Student's t over those passes (the launch is the replicate: samples of one launch share its state), ` +
-      `a repeated interval at the last of the plan's planned looks the passes reached, so a row settled at a look keeps its 95%. ` +
-      `slower / faster: the whole interval beyond ±${thresholdPct}%; same: the whole interval within ±${thresholdPct}%; unsure: neither, more launches decide it. ` +
-      `!! slower with the chance of any false alarm over all rows held at 5% (Holm): these rows fail the run.`,
+      `over every pass where the rows sampled to the end, a repeated interval where they stopped at a planned look. ` +
+      `slower !!: B/A beyond +${thresholdPct}% and B shown slower with the chance of any false alarm over all rows held at ${FAMILY_ALPHA * 100}% (Holm): these rows fail the run; ` +
+      `faster: the mirror image; same: the whole interval within ±${thresholdPct}%; undecided: none of these. ` +
+      `would catch: the smallest B/A this run would have flagged in the row with 80% probability, from its spread over passes.`,
   ].join('\n');
 }

@@ -1,6 +1,6 @@
 /**
- * The text of a comparison of two results sets (core/verdicts/compare.ts): the table, regressions
- * first, its legend and notes. Shared by `compare` and the sweep's --baseline report.
+ * The text of a comparison of two results sets (core/verdicts/compare.ts): the table, slower and
+ * broken rows first, its legend and notes. Shared by `compare` and the sweep's --baseline report.
  */
 import {
   listedByUrgency,
@@ -19,11 +19,10 @@ function side(s: CaseComparison['base']): string {
 }
 
 const MARKS: Record<CaseComparison['verdict'], string> = {
-  regression: 'REGRESSION !!',
-  slower: 'slower *',
-  faster: 'faster *',
+  slower: 'SLOWER !!',
+  faster: 'faster',
   same: 'same',
-  inconclusive: 'inconclusive ?',
+  undecided: 'undecided',
   broke: 'BROKE !!',
   'status changed': 'status changed',
   'not comparable': 'not comparable',
@@ -32,11 +31,9 @@ const MARKS: Record<CaseComparison['verdict'], string> = {
   'only in new': 'only in new',
 };
 
-/** A row's verdict mark; an inconclusive row whose interval lies wholly above 0 is significant too (`*`). */
+/** A row's verdict mark. */
 function mark(r: CaseComparison): string {
-  return r.verdict === 'inconclusive' && r.change && r.change.low > 0
-    ? `${MARKS.inconclusive} *`
-    : MARKS[r.verdict];
+  return MARKS[r.verdict];
 }
 
 /** The table (regressions first), its legend and notes. Pure, so tests compare the text. */
@@ -52,6 +49,7 @@ export function formatComparison(c: Comparison): string {
     'change',
     '95% CI',
     'verdict',
+    'would catch',
   ];
   const align: Align[] = [
     'left',
@@ -64,6 +62,7 @@ export function formatComparison(c: Comparison): string {
     'right',
     'left',
     'left',
+    'right',
   ];
   // Rows not ok in either file, or in one only, are counted in the verdict line instead.
   const listed = listedByUrgency(c.rows);
@@ -78,13 +77,17 @@ export function formatComparison(c: Comparison): string {
     r.change ? signedPct(r.change.pct) : '-',
     r.change ? `[${signedPct(r.change.low)}, ${signedPct(r.change.high)}]` : '',
     mark(r),
+    r.change && r.verdict !== 'slower' && Number.isFinite(r.change.detectablePct)
+      ? signedPct(r.change.detectablePct)
+      : '-',
   ]);
   const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no row is ok in both files)'];
   out.push(
     `Measured: the median time per sample, new against base, in % of the base median. ` +
       `Change: the same net of the shift every row of the browser shares (below), with the 95% interval of that ratio (from each median's own interval, after Price and Bonett, and the shift's, widened by the run-to-run spread below). ` +
-      `!! the whole interval is slower than +${c.thresholdPct}%, or ok before and error or timeout now. ? the interval reaches past +${c.thresholdPct}% without lying wholly beyond it: ` +
-      `take more samples (a longer --budget, or a sweep with --baseline), or, where its note says the run-to-run spread is most of the width, more runs per side. * significant: the interval excludes 0.`,
+      `SLOWER !!: the change is beyond +${c.thresholdPct}% and shown slower with the chance of any false alarm over all rows held at 5% (Holm), or BROKE !!: ok before and error or timeout now; these fail the gate. ` +
+      `faster: the mirror image; same: the whole interval within ±${c.thresholdPct}%; undecided: none of these (its note says what would decide it). ` +
+      `would catch: the smallest slowdown this comparison would have flagged in the row with 80% probability.`,
   );
   const spread = formatRunToRun(c.runToRun);
   if (spread) out.push('', spread);

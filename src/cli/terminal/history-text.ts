@@ -42,13 +42,15 @@ function runsTable(runs: readonly HistoryRun[]): string {
 }
 
 const MARKS: Record<HistoryChange['verdict'], string> = {
-  regression: 'REGRESSION !!',
-  inconclusive: 'inconclusive ?',
-  slower: 'slower *',
-  faster: 'faster *',
+  slower: 'SLOWER !!',
+  faster: 'faster',
   same: 'same',
-  undecided: 'UNDECIDED: environment changed',
+  undecided: 'undecided',
 };
+
+/** A change's mark: its verdict, and why an undecided one is when its environment changed with it. */
+const markOf = (c: HistoryChange) =>
+  c.environment.length > 0 ? `${MARKS.undecided}: environment changed` : MARKS[c.verdict];
 
 function changesTable(series: readonly SeriesHistory[]): string {
   const rows = series.flatMap((s) =>
@@ -60,13 +62,26 @@ function changesTable(series: readonly SeriesHistory[]): string {
       signedPct(c.pct),
       `[${signedPct(c.low)}, ${signedPct(c.high)}]`,
       c.p < 0.0001 ? '<0.0001' : c.p.toFixed(4),
-      MARKS[c.verdict],
+      markOf(c),
+      c.verdict === 'slower' || !Number.isFinite(c.detectablePct)
+        ? '-'
+        : signedPct(c.detectablePct),
     ]),
   );
   if (rows.length === 0) return '(no change point in any series)';
-  const align: Align[] = ['left', 'left', 'right', 'right', 'right', 'left', 'right', 'left'];
+  const align: Align[] = [
+    'left',
+    'left',
+    'right',
+    'right',
+    'right',
+    'left',
+    'right',
+    'left',
+    'right',
+  ];
   return renderTable(
-    ['row', 'between', 'before ms', 'after ms', 'change', '95% CI', 'p', 'verdict'],
+    ['row', 'between', 'before ms', 'after ms', 'change', '95% CI', 'p', 'verdict', 'would catch'],
     rows,
     align,
   );
@@ -100,12 +115,12 @@ function summary(r: HistoryReport): string {
   const changed = r.series.filter((s) => s.changes.length > 0).length;
   const newest = r.series.flatMap((s) => s.changes.slice(-1));
   const count = (v: HistoryChange['verdict']) => newest.filter((c) => c.verdict === v).length;
-  const tally = `${n} series, ${n - short} long enough to test${short > 0 ? ` (${short} with fewer than ${needed} points with an interval)` : ''}, ${changed} with a change; newest changes: ${count('regression')} slower beyond ${r.thresholdPct}%, ${count('undecided')} undecided, ${count('inconclusive')} inconclusive, ${count('slower')} slower within it, ${count('faster')} faster, ${count('same')} same.`;
-  if (r.code === 1)
-    return `FAILED: the newest segment of a series is slower beyond ${r.thresholdPct}%; ${tally}`;
-  if (r.code === 3)
+  const tally = `${n} series, ${n - short} long enough to test${short > 0 ? ` (${short} with fewer than ${needed} points with an interval)` : ''}, ${changed} with a change; newest changes: ${count('slower')} slower beyond ${r.thresholdPct}%, ${count('faster')} faster, ${count('same')} same, ${count('undecided')} undecided (${newest.filter((c) => c.environment.length > 0).length} of them with a change of environment).`;
+  if (r.outcome === 'fail')
+    return `FAIL: the newest segment of a series is slower beyond ${r.thresholdPct}%, shown so with the chance of any false alarm over every change point held at 5% (Holm); ${tally}`;
+  if (r.outcome === 'undecided')
     return `UNDECIDED: a series' newest change coincides with a change of machine, browser build or way of measuring, and reaches past +${r.thresholdPct}%; ${tally}`;
-  return `OK: no series' newest segment is slower beyond ${r.thresholdPct}%; ${tally}`;
+  return `PASS: no series' newest segment is slower beyond ${r.thresholdPct}%; ${tally}`;
 }
 
 export function formatHistory(r: HistoryReport): string {
@@ -118,7 +133,8 @@ export function formatHistory(r: HistoryReport): string {
     `Each point: the row's median net of the shift every row of its browser shares against the reference run (as npm run compare estimates it). ` +
       `before / after ms: each segment's level, the mean of its points' net medians on the log scale, each weighted by its interval. ` +
       `change: after against before, with the 95% interval of the weighted t-test that kept the change (p). ` +
-      `!! the whole interval is slower than +${r.thresholdPct}%; ? it reaches past +${r.thresholdPct}% without lying wholly beyond it; * significant; UNDECIDED: the machine, the browser build or the way of measuring changed at the same point, so the series cannot tell a change of code from it.`,
+      `SLOWER !!: beyond +${r.thresholdPct}% and shown slower with the chance of any false alarm over every change point held at 5% (Holm); faster: the mirror image; same: the whole interval within ±${r.thresholdPct}%; undecided: none of these, or (environment changed) the machine, the browser build or the way of measuring changed at the same point, so the series cannot tell a change of code from it. ` +
+      `would catch: the smallest slowdown the series would have flagged at that point with 80% probability.`,
   ];
   const changed = r.series.filter((s) => s.changes.length > 0);
   for (const s of changed) {

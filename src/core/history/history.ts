@@ -8,7 +8,7 @@
  */
 import { deriveSeed } from '../../../fixtures/random.ts';
 import { DEFAULT_THRESHOLD_PCT } from '../verdicts/compare.ts';
-import { GATE_EXIT } from '../verdicts/gate.ts';
+import { RUN_EXIT, type RunOutcome } from '../verdicts/change.ts';
 import { DETECTOR_DEFAULTS, detectChanges, type DetectorOptions } from './detect.ts';
 import {
   buildSeries,
@@ -17,7 +17,7 @@ import {
   type HistoryRun,
   type Series,
 } from './series.ts';
-import { historyExit, judgeChange, type HistoryChange } from './verdicts.ts';
+import { changeAt, historyOutcome, judgeHistory, type HistoryChange } from './verdicts.ts';
 
 export interface SeriesHistory {
   series: Series;
@@ -33,7 +33,8 @@ export interface HistoryReport {
   thresholdPct: number;
   series: SeriesHistory[];
   runs: HistoryRun[];
-  code: (typeof GATE_EXIT)[keyof typeof GATE_EXIT];
+  outcome: RunOutcome;
+  code: (typeof RUN_EXIT)[RunOutcome];
 }
 
 export interface HistoryOptions {
@@ -42,12 +43,8 @@ export interface HistoryOptions {
   detector: Partial<DetectorOptions>;
 }
 
-/** One series' change points and their verdicts; each series draws its permutations from a seed of its own. */
-function seriesHistory(
-  series: Series,
-  thresholdPct: number,
-  detector: Partial<DetectorOptions> = {},
-): SeriesHistory {
+/** One series' change points, judged later with every other series' (judgeHistory); each series draws its permutations from a seed of its own. */
+function seriesHistory(series: Series, detector: Partial<DetectorOptions> = {}): SeriesHistory {
   const used: number[] = [];
   series.points.forEach((p, i) => {
     if (p.log) used.push(i);
@@ -68,7 +65,7 @@ function seriesHistory(
   return {
     series,
     tooShort: null,
-    changes: found.changes.map((c) => judgeChange(series, used, c, thresholdPct)),
+    changes: found.changes.map((c) => changeAt(series, used, c)),
     unused,
   };
 }
@@ -80,6 +77,11 @@ export function historyOf(
   const by = options.by ?? 'commit';
   const thresholdPct = options.thresholdPct ?? DEFAULT_THRESHOLD_PCT;
   const built = buildSeries(inputs, by);
-  const series = built.series.map((s) => seriesHistory(s, thresholdPct, options.detector));
-  return { by, thresholdPct, series, runs: built.runs, code: historyExit(series, thresholdPct) };
+  const series = built.series.map((s) => seriesHistory(s, options.detector));
+  judgeHistory(
+    series.flatMap((s) => s.changes),
+    thresholdPct,
+  );
+  const outcome = historyOutcome(series, thresholdPct);
+  return { by, thresholdPct, series, runs: built.runs, outcome, code: RUN_EXIT[outcome] };
 }

@@ -1,17 +1,14 @@
 /**
- * What each change point of a series means for a build: its ratio with a 95% interval, judged
- * against the threshold as `compare` judges a row (compare.ts verdictOf), and undecided where the
- * machine or the browser build changed at the same point, since the series cannot tell the two
- * apart. The gate reads the newest change of each series: the newest segment against the one
- * before it.
+ * What each change point of a series means for a build: its ratio with a 95% interval, judged by
+ * the gate's one rule (core/verdicts/change.ts) over every change point of every series as one
+ * family, and undecided where the machine or the browser build changed at the same point, since
+ * the series cannot tell the two apart. The gate reads the newest change of each series: the
+ * newest segment against the one before it.
  */
-import { verdictOf, type Verdict } from '../verdicts/compare.ts';
-import { GATE_EXIT } from '../verdicts/gate.ts';
+import type { ChangeVerdict } from '../schema/vocabulary.ts';
+import { judgeChanges, type Change, type RunOutcome } from '../verdicts/change.ts';
 import type { TestedChange } from './otava-merge.ts';
 import type { HistoryPoint, Series } from './series.ts';
-
-export type ChangeVerdict =
-  Extract<Verdict, 'regression' | 'inconclusive' | 'slower' | 'faster' | 'same'> | 'undecided';
 
 export interface HistoryChange {
   /** Index into the series' points of the first point after the change. */
@@ -28,7 +25,11 @@ export interface HistoryChange {
   high: number;
   /** The merge test's p-value. */
   p: number;
+  /** The change as the gate's rule reads it. */
+  change: Change;
   verdict: ChangeVerdict;
+  /** The smallest slowdown, in %, the series would have caught at this point with 80% probability. */
+  detectablePct: number;
   /** What else changed at this point: the machine or the browser build, as the files record them. */
   environment: string[];
 }
@@ -49,52 +50,62 @@ function environmentChange(a: HistoryPoint, b: HistoryPoint): string[] {
   return out;
 }
 
-/** A tested change of the detector's points (`used`: their indexes in the series) as a verdict. */
-export function judgeChange(
+/** A tested change of the detector's points (`used`: their indexes in the series), before the family judges it. */
+export function changeAt(
   series: Series,
   used: readonly number[],
-  change: TestedChange,
-  thresholdPct: number,
+  tested: TestedChange,
 ): HistoryChange {
-  const index = used[change.index] as number;
-  const before = series.points[used[change.index - 1] as number] as HistoryPoint;
+  const index = used[tested.index] as number;
+  const before = series.points[used[tested.index - 1] as number] as HistoryPoint;
   const after = series.points[index] as HistoryPoint;
-  const t = change.test;
-  const interval = { pct: pct(t.diff), low: pct(t.diff - t.half), high: pct(t.diff + t.half) };
-  const environment = environmentChange(before, after);
+  const t = tested.test;
   return {
     index,
     before,
     after,
     levelBefore: Math.exp(t.before.y),
     levelAfter: Math.exp(t.after.y),
-    ...interval,
+    pct: pct(t.diff),
+    low: pct(t.diff - t.half),
+    high: pct(t.diff + t.half),
     p: t.p,
-    verdict:
-      environment.length > 0
-        ? 'undecided'
-        : (verdictOf(interval, thresholdPct) as Exclude<ChangeVerdict, 'undecided'>),
-    environment,
+    change: { log: t.diff, se: t.se, df: t.df, lo: t.diff - t.half, hi: t.diff + t.half },
+    verdict: 'undecided',
+    detectablePct: Infinity,
+    environment: environmentChange(before, after),
   };
 }
 
+/**
+ * Every change point of every series judged as one family by the gate's rule; a change that came
+ * with a change of machine or browser build stays undecided, whatever its size.
+ */
+export function judgeHistory(changes: readonly HistoryChange[], thresholdPct: number): void {
+  const judged = judgeChanges(
+    changes.map((c) => c.change),
+    thresholdPct,
+  );
+  changes.forEach((c, i) => {
+    const j = judged[i];
+    if (!j) return;
+    c.verdict = c.environment.length > 0 ? 'undecided' : j.verdict;
+    c.detectablePct = pct(Math.log(j.detectable ?? Infinity));
+  });
+}
+
 export interface SeriesGateInput {
-  series: Series;
   changes: readonly HistoryChange[];
 }
 
 /**
- * 1 when some series' newest change is slower beyond the threshold; else 3 when some series'
- * newest change is undecided (the environment changed with it) and its interval reaches past the
- * threshold; else 0. A change before the newest one is history: a later change has answered it.
+ * `fail` when some series' newest change is slower; else `undecided` when some series' newest
+ * change is undecided because the environment changed with it and its interval reaches past the
+ * threshold; else `pass`. A change before the newest one is history: a later change has answered it.
  */
-export function historyExit(
-  all: readonly SeriesGateInput[],
-  thresholdPct: number,
-): (typeof GATE_EXIT)[keyof typeof GATE_EXIT] {
+export function historyOutcome(all: readonly SeriesGateInput[], thresholdPct: number): RunOutcome {
   const newest = all.flatMap((s) => s.changes.slice(-1));
-  if (newest.some((c) => c.verdict === 'regression')) return GATE_EXIT.regression;
-  if (newest.some((c) => c.verdict === 'undecided' && c.high > thresholdPct))
-    return GATE_EXIT.undecided;
-  return GATE_EXIT.ok;
+  if (newest.some((c) => c.verdict === 'slower')) return 'fail';
+  if (newest.some((c) => c.environment.length > 0 && c.high > thresholdPct)) return 'undecided';
+  return 'pass';
 }

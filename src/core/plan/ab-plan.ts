@@ -9,7 +9,6 @@ import { PAIRED_MIN_PASSES } from '../stats/paired.ts';
 import { formatDuration } from '../base/format.ts';
 import { passesOf, type Plan } from './plan.ts';
 import { DEFAULT_AUTO, PLAN_LIMITS } from './defaults.ts';
-import { tQuantile95 } from '../stats/stats.ts';
 
 /**
  * The fewest passes with which a row can reach a verdict: a verdict needs B/A's 95% interval, and
@@ -78,24 +77,5 @@ export function abCasesProblem(plan: Plan, cases: PlanCases): string | null {
   }
   if (cases.groups === 0 && plan.shard)
     return `--ab: shard ${plan.shard.index}/${plan.shard.count} holds none of this plan's ${cases.allGroups} case group${cases.allGroups === 1 ? '' : 's'}, so it has nothing to compare: give at most ${cases.allGroups} shard${cases.allGroups === 1 ? ' (leave out --shard)' : 's'}`;
-  return null;
-}
-
-/**
- * The passes with which a row's B/A, unsure now, would be decided if its mean and spread over
- * passes stayed as measured: the fewest k whose interval (Student's t, k − 1 degrees of freedom)
- * is narrower than the distance from the mean to the nearer of ±threshold. Null when no k up to
- * PLAN_LIMITS.maxPasses is: the ratio sits on the threshold, where more passes only confirm that.
- * A projection, not a promise: the next passes' spread may differ from these.
- */
-export function passesToDecide(
-  r: { passes: number; logMean: number; logSd: number },
-  thresholdPct: number,
-): number | null {
-  const up = Math.log1p(thresholdPct / 100);
-  const down = Math.log1p(-thresholdPct / 100);
-  const room = Math.min(Math.abs(r.logMean - up), Math.abs(r.logMean - down));
-  for (let k = Math.max(r.passes + 1, abPassesNeeded()); k <= PLAN_LIMITS.maxPasses; k++)
-    if ((tQuantile95(k - 1) * r.logSd) / Math.sqrt(k) < room) return k;
   return null;
 }

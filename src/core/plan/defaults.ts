@@ -103,3 +103,6 @@ export const DEFAULT_AB_THRESHOLD_PCT = 5;
  * would need a ratio below 0), in hundredths of a percent, finer than any interval here resolves.
  */
 export const AB_THRESHOLD_RANGE: PercentRange = { min: 0.01, max: 99.99, decimals: 2 };
+
+/** The slowdowns `--detect` takes: above 0, and at most a tenfold (a run that cannot catch that has no interval). */
+export const DETECT_RANGE: PercentRange = { min: 0.01, max: 900, decimals: 2 };

@@ -10,6 +10,7 @@ import { formatPercent, percentOrProblem, type PercentRange } from '../base/perc
 import { clipped, quoted } from '../base/shown.ts';
 import {
   AB_THRESHOLD_RANGE,
+  DETECT_RANGE,
   DEFAULT_AUTO,
   DEFAULT_BUDGET_MS,
   DEFAULT_CASES,
@@ -45,7 +46,16 @@ type CoreField =
   | 'params';
 /** Fields added later; absent in a plan (and its text) means off or all. */
 type OptionalField =
-  'auto' | 'budget' | 'worker' | 'cases' | 'shard' | 'study' | 'cpuThrottle' | 'ab' | 'cures';
+  | 'auto'
+  | 'budget'
+  | 'worker'
+  | 'cases'
+  | 'shard'
+  | 'study'
+  | 'cpuThrottle'
+  | 'ab'
+  | 'detect'
+  | 'cures';
 
 /** The fields of a plan as text, as they come from a URL query or command-line flags. */
 export type PlanFields = Partial<Record<CoreField | OptionalField, string>>;
@@ -104,7 +114,9 @@ export function parsePlan(fields: PlanFields, vocab: PlanVocabulary): Plan {
     ),
     ...optional(
       'ab',
-      fields.ab === undefined ? undefined : parseAb(fields.ab, fields.adapters, adapters, auto),
+      fields.ab === undefined
+        ? detectAlone(fields.detect)
+        : parseAb(fields.ab, fields.detect, fields.adapters, adapters, auto),
     ),
     ...optional('cures', fields.cures === undefined ? undefined : parseCuresField(fields.cures)),
   };
@@ -166,6 +178,7 @@ function sampleFields(
  */
 function parseAb(
   text: string,
+  detect: string | undefined,
   given: string | undefined,
   adapters: readonly string[],
   auto: AutoSampling | undefined,
@@ -180,7 +193,19 @@ function parseAb(
     throw new PlanError(
       'ab: samples each pair until its interval is narrow enough or the budget ends, which needs adaptive sampling; leave out iterations',
     );
-  return { thresholdPct: pct };
+  if (detect === undefined) return { thresholdPct: pct };
+  const detectPct = percentOrProblem('detect:', detect, DETECT_RANGE, '10%');
+  if (typeof detectPct === 'string') throw new PlanError(detectPct);
+  return { thresholdPct: pct, detectPct };
+}
+
+/** `detect` belongs to an A/B plan: without `ab` it is refused, naming what it needs. */
+function detectAlone(detect: string | undefined): undefined {
+  if (detect !== undefined)
+    throw new PlanError(
+      "detect: the slowdown an A/B run must be able to catch; it needs ab (the sweep's --ab A,B)",
+    );
+  return undefined;
 }
 
 /**
@@ -303,6 +328,7 @@ export function planToFields(
     ...(plan.study ? { study: plan.study } : {}),
     ...(plan.cpuThrottle ? { cpuThrottle: String(plan.cpuThrottle) } : {}),
     ...(plan.ab ? { ab: formatPercent(plan.ab.thresholdPct) } : {}),
+    ...(plan.ab?.detectPct !== undefined ? { detect: formatPercent(plan.ab.detectPct) } : {}),
     ...(plan.cures ? { cures: formatCures(plan.cures) } : {}),
   };
 }

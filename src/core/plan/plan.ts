@@ -71,10 +71,11 @@ export interface Plan {
   cpuThrottle?: number;
   /**
    * B against A in one run (paired.ts): `adapters` is the pair [A, B], which sample as adjacent
-   * pairs in balanced order in every pass, and each row's B/A is judged against ±thresholdPct.
-   * Absent for every other plan.
+   * pairs in balanced order in every pass, and each row's B/A is judged against ±thresholdPct
+   * (core/verdicts/change.ts). `detectPct` (--detect): the slowdown a run must be able to catch in
+   * two thirds of its rows, else it is undecided. Absent for every other plan.
    */
-  ab?: { thresholdPct: number };
+  ab?: { thresholdPct: number; detectPct?: number };
 }
 
 /** The slowest CPU throttling rate a plan may ask for. */

@@ -26,6 +26,7 @@ const QUERY_KEYS: Record<keyof PlanFields, string> = {
   study: 'study',
   cpuThrottle: 'cpu-throttle',
   ab: 'ab',
+  detect: 'detect',
   cures: 'cures',
 };
 

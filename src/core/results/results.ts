@@ -69,6 +69,12 @@ const PUBLISHED_NODE = PUBLISHED as unknown as SchemaNode;
 
 /** What readers recompute from an ok row's samples and so never read from a file. */
 const DERIVED = ['stats', 'precision', 'noise', 'outliers'];
+/**
+ * What readers recompute of a whole document (recompute.ts): its A/B rows and its findings, whose
+ * verdict words older files wrote otherwise (`unsure`, `too close to call`); never checked, so
+ * those files still read.
+ */
+const DERIVED_IN_DOC = ['ab', 'findings'];
 
 const CASES = PUBLISHED_NODE.properties?.cases as SchemaNode;
 /** The published row variants: the ok row's, and the others'. */
@@ -88,10 +94,14 @@ const AS_READ: SchemaNode = (() => {
         }
       : row;
   const doc = PUBLISHED_NODE;
+  const properties = Object.fromEntries(
+    Object.entries(doc.properties ?? {}).filter(([k]) => !DERIVED_IN_DOC.includes(k)),
+  );
   return {
     ...doc,
+    required: doc.required?.filter((k) => !DERIVED_IN_DOC.includes(k)),
     properties: {
-      ...doc.properties,
+      ...properties,
       cases: { ...CASES, items: { ...(CASES.items as SchemaNode), anyOf: ROWS.map(lenient) } },
     },
   };

@@ -47,11 +47,6 @@ export interface LaunchOrder {
   budgetMs: number;
   budgetLeftMs: number;
   carry: Carry | null;
-  /**
-   * Browsers the sweep runs: an A/B row is compared once in each, so the family a slower row must
-   * be beyond doubt over at a look is the pairs times this (sampling/looks.ts). Absent: one.
-   */
-  browsers?: number;
 }
 
 export class LaunchError extends Error {
@@ -176,16 +171,5 @@ export function checkLaunchOrder(data: unknown, runId: string, passes: number): 
     throw new LaunchError("the launch order's budget left of the run is missing or below its own");
   if (first === 1 && data.carry !== null) throw new LaunchError('the first launch carries no rows');
   const carry = first === 1 ? null : checkCarry(data.carry, runId, first - 1);
-  const { browsers } = data;
-  if (browsers !== undefined && !(isCount(browsers) && browsers >= 1))
-    throw new LaunchError("the launch order's browsers is not a whole number from 1");
-  return {
-    launch,
-    first,
-    last,
-    budgetMs,
-    budgetLeftMs,
-    carry,
-    ...(browsers === undefined ? {} : { browsers }),
-  };
+  return { launch, first, last, budgetMs, budgetLeftMs, carry };
 }

@@ -131,7 +131,7 @@ function lookAfter(run: Run, pass: number): void {
   const rows = [...run.rows.open.values()].flatMap((g) =>
     g.rows.map((row) => ({ id: g.identity(row.adapter), row })),
   );
-  if (settleAtLook(plan, rows, run.ctx.input.launch?.browsers) === 0) run.ends.atPass = pass + 1;
+  if (settleAtLook(plan, rows) === 0) run.ends.atPass = pass + 1;
 }
 
 /** The open groups' rows and order after `passesDone` passes: for the next launch, or kept against a crash. */

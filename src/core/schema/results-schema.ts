@@ -16,14 +16,17 @@ import type { Static, TLiteral, TObject, TSchema } from '@sinclair/typebox';
 import type { AutoSampling, Plan } from '../plan/plan.ts';
 import { STUDY_TAG } from '../plan/plan.ts';
 import type { CaseIdentity as Identity, ParamValue } from '../base/identity.ts';
-import { AB_VERDICT_WORDS } from '../stats/paired.ts';
 import {
   CASE_STATUSES,
   DB_MODES,
   RESULTS_SCHEMA,
   RESULTS_SCHEMA_ID,
   STOP_REASONS,
-  VERDICTS,
+  CHANGE_VERDICTS,
+  FINDING_VERDICTS,
+  LEGACY_VERDICT_WORDS,
+  type ChangeVerdict,
+  type FindingVerdict,
   type CaseStatus,
 } from './vocabulary.ts';
 import type { Shard } from '../plan/shard.ts';
@@ -57,6 +60,14 @@ const params = (description: string) =>
   Type.Unsafe<Record<string, ParamValue>>(
     Type.Record(Type.String(), Type.Unknown(), { description }),
   );
+
+/**
+ * A verdict's words, and the words files written before one vocabulary had for them
+ * (vocabulary.ts LEGACY_VERDICT_WORDS): the published schema takes both, so those files still
+ * check; the type has today's alone, since every reader recomputes verdicts (results/recompute.ts).
+ */
+const withLegacyWords = <W extends string>(words: readonly W[], description: string) =>
+  Type.Unsafe<W>(oneOf([...words, ...Object.keys(LEGACY_VERDICT_WORDS)], description));
 
 const ShardSchema = Type.Object(
   {
@@ -165,6 +176,13 @@ const PlanSchema = Type.Object(
             exclusiveMaximum: 100,
             description: 'The slowdown, in %, a row of B against A is judged against.',
           }),
+          detectPct: Type.Optional(
+            Type.Number({
+              exclusiveMinimum: 0,
+              description:
+                'With --detect: the slowdown, in %, the run must be able to catch in two thirds of its rows, else it is undecided (exit 3).',
+            }),
+          ),
         },
         {
           description:
@@ -562,9 +580,9 @@ const FindingSchema = Type.Object(
     passes: Type.Optional(
       nullable(whole(1), 'Paired: the passes the interval is over; otherwise null.'),
     ),
-    verdict: oneOf(
-      VERDICTS,
-      'A claim: `holds` when the interval lies wholly on its side of 1, `reversed` wholly on the other, `same` wholly within ±5%, `differs` (a claim of a value) wholly outside its band, else `too close to call`. Two stores without a claim: `slower` or `faster` wholly beyond ±5%, `same` wholly within, else `undecided`. `undecided` also when there is no interval (`why` says why). `missing`: a row is absent or not ok (`why` says which and why); `not measurable`: a study declared it so.',
+    verdict: withLegacyWords<FindingVerdict>(
+      FINDING_VERDICTS,
+      'A claim: `holds` when the interval lies wholly on its side of 1, `reversed` wholly on the other, `same` wholly within ±5%, `differs` (a claim of a value) wholly outside its band, else `undecided`. Two stores without a claim: `slower` or `faster` wholly beyond ±5%, `same` wholly within, else `undecided`. `undecided` also when there is no interval (`why` says why). `missing`: a row is absent or not ok (`why` says which and why); `not measurable`: a study declared it so. Files written before one vocabulary say `too close to call` for `undecided`; readers recompute findings from the rows.',
     ),
     why: nullable(
       text(),
@@ -595,18 +613,24 @@ const AbRowSchema = Type.Object(
       ],
       {
         description:
-          "B/A with the 95% Student's t interval over passes; null when the pair has no interval (a side not ok, or too few passes).",
+          "B/A with its 95% Student's t interval over passes (one-look where the rows sampled to their end, repeated where they stopped at a planned look); null when the pair has no interval (a side not ok, or too few passes).",
       },
     ),
-    verdict: oneOf(
-      AB_VERDICT_WORDS,
-      '`slower` / `faster`: the whole interval beyond ±threshold; `same`: the whole interval within it; `unsure`: neither.',
+    verdict: withLegacyWords<ChangeVerdict>(
+      CHANGE_VERDICTS,
+      'Judged over this file\'s rows (docs/gate.md, "The rule"): `slower` when B/A is beyond +threshold and shown slower with the chance of any false alarm over the rows held at 5% (Holm), `faster` the mirror image, `same` when the whole interval lies within ±threshold, `undecided` otherwise. The sweep judges again over every browser. Files written before one vocabulary say `unsure` for `undecided`; readers recompute it.',
     ),
     pSlower: Type.Number({
       minimum: 0,
       description:
-        "One-sided p-value of \"B slower than A by more than the threshold\" (Student's t over passes); the run's verdict applies Holm's procedure to these over all rows and browsers.",
+        'One-sided p-value of "B is no slower than A" (Student\'s t over passes), which Holm\'s procedure takes over the rows. In files written before the one-sided rule, of "B slower than A by more than the threshold".',
     }),
+    detectable: Type.Optional(
+      nullable(
+        Type.Number({ exclusiveMinimum: 0 }),
+        "The smallest B/A this run would have flagged as slower with 80% probability, from the row's own spread over passes and the number of rows judged; null without an interval. Absent in older files.",
+      ),
+    ),
   },
   { description: 'One case of B against A.' },
 );

@@ -123,3 +123,60 @@ export function studentTQuantile(p: number, df: number): number {
   tQuantiles.set(key, t);
   return t;
 }
+
+/**
+ * P(Z ≤ z) for the standard normal, through the complementary error function by Numerical
+ * Recipes' Chebyshev fit (erfcc, fractional error under 1.2e-7): for changes whose error is taken
+ * as normal (two runs' medians, compare.ts), as Student's t with infinite degrees of freedom.
+ */
+export function normalCdf(z: number): number {
+  if (!Number.isFinite(z)) return z > 0 ? 1 : 0;
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * x);
+  const erfc =
+    t *
+    Math.exp(
+      -x * x -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 +
+                            t *
+                              (-1.13520398 +
+                                t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  return z >= 0 ? 1 - erfc / 2 : erfc / 2;
+}
+
+/** Student's t, or the normal where `df` is Infinity: P(T ≤ t). */
+export function tOrNormalCdf(t: number, df: number): number {
+  return df === Infinity ? normalCdf(t) : studentTCdf(t, df);
+}
+
+/** The quantile of Student's t, or of the normal where `df` is Infinity (by bisection on normalCdf). */
+export function tOrNormalQuantile(p: number, df: number): number {
+  if (df !== Infinity) return studentTQuantile(p, df);
+  if (p <= 0 || p >= 1) return p <= 0 ? -Infinity : Infinity;
+  let lo = -40;
+  let hi = 40;
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (normalCdf(mid) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** The density of chi-square with `df` degrees of freedom at x ≥ 0. */
+export function chiSquarePdf(x: number, df: number): number {
+  if (x <= 0) return df === 2 ? 0.5 : 0;
+  const k = df / 2;
+  return Math.exp((k - 1) * Math.log(x) - x / 2 - k * Math.LN2 - logGamma(k));
+}

@@ -9,7 +9,7 @@
  * interval is over those replicates. Samples of one pass share that pass's state, so counting
  * them as independent would claim a precision the next run does not reproduce.
  */
-import { repeatedInterval, repeatedPValue } from './sequential.ts';
+import { repeatedInterval, type RepeatedInterval } from './sequential.ts';
 import { median } from './stats.ts';
 
 /** One side of a pair: its samples in the order taken, and how many each pass took (absent: one pass took them all). */
@@ -69,23 +69,7 @@ function looksFor(planned: readonly number[] | null, passes: number): readonly n
   return planned && planned.length > 1 ? planned : [Math.max(PAIRED_MIN_PASSES, passes)];
 }
 
-/**
- * The mean of the passes' log ratios with its repeated 95% interval at the last planned look the
- * passes reach, over the passes up to that look (sequential.repeatedInterval): the passes are the
- * replicates, and their number is small, so Student's t; the looks are planned, so each look's
- * interval is widened by the group-sequential boundary and a decision at any of them keeps its
- * 95%. With one look (`planned` null) it is the one-look t interval. On the log scale because a
- * slowdown is a factor and per-pass ratios are skewed. Null before the first look.
- */
-export function pairedRatio(
-  logs: readonly number[],
-  planned: readonly number[] | null = null,
-  reached?: number,
-): PairedRatio | null {
-  const looks = looksFor(planned, logs.length);
-  if (logs.length < PAIRED_MIN_PASSES) return null;
-  const r = repeatedInterval(logs, looks, 0.05, reached);
-  if (!r) return null;
+function ratioOf(logs: readonly number[], r: RepeatedInterval, looks: number): PairedRatio {
   const n = r.passes;
   let ss = 0;
   for (let i = 0; i < n; i++) ss += ((logs[i] as number) - r.mean) ** 2;
@@ -97,17 +81,63 @@ export function pairedRatio(
     logMean: r.mean,
     logSd: Math.sqrt(ss / (n - 1)),
     look: r.look,
-    looks: looks.length,
+    looks,
   };
 }
 
-/** The pair's ratio and interval from its two rows' samples, at the plan's looks. */
-export function pairOf(
-  a: PairSide,
-  b: PairSide,
-  planned: readonly number[] | null = null,
+/**
+ * B/A at a planned look: the mean of the passes' log ratios with its repeated 95% interval at the
+ * last planned look the passes reach, over the passes up to that look (sequential.repeatedInterval).
+ * For a decision taken while sampling goes on (a row that stops at a look), and for the rows that
+ * stopped there: the looks are planned, so each look's interval is widened by the group-sequential
+ * boundary, and a decision at any of them keeps its 95%. On the log scale because a slowdown is a
+ * factor and per-pass ratios are skewed. `reached`: the run's passes, for rows that sampled on to
+ * them. Null before the first look.
+ */
+export function pairedRatioAtLook(
+  logs: readonly number[],
+  planned: readonly number[] | null,
+  reached?: number,
 ): PairedRatio | null {
-  return pairedRatio(passLogRatios(a, b), planned);
+  const looks = looksFor(planned, logs.length);
+  if (logs.length < PAIRED_MIN_PASSES) return null;
+  const r = repeatedInterval(logs, looks, 0.05, reached);
+  return r ? ratioOf(logs, r, looks.length) : null;
+}
+
+/**
+ * B/A at the end of sampling: the mean of every pass's log ratio with its one-look 95% Student-t
+ * interval. For rows that sampled on to the end: nothing was decided from their data before, so
+ * the looks spent none of their error, and the interval is the narrower one-look interval (at 12
+ * passes about 20% narrower than the last look's repeated one). Null below PAIRED_MIN_PASSES.
+ */
+export function pairedRatioAtEnd(logs: readonly number[]): PairedRatio | null {
+  if (logs.length < PAIRED_MIN_PASSES) return null;
+  const r = repeatedInterval(logs, [logs.length], 0.05);
+  return r ? ratioOf(logs, r, 1) : null;
+}
+
+/**
+ * A comparison's B/A as its rows left it: at the end when both rows sampled on to their end,
+ * else at the look the run reached or where a row stopped for being decided (`settled`), or,
+ * for rows still sampling (no `stopped` yet), at the run's look now (docs/method.md, "Planned
+ * looks").
+ */
+export function comparisonRatio(
+  logs: readonly number[],
+  planned: readonly number[] | null,
+  a: ReachedSide,
+  b: ReachedSide,
+): PairedRatio | null {
+  const ended = (s: ReachedSide) => s.stopped !== undefined && s.stopped !== 'settled';
+  return ended(a) && ended(b)
+    ? pairedRatioAtEnd(logs)
+    : pairedRatioAtLook(logs, planned, passesReached(a, b));
+}
+
+/** The pair's B/A at the end of sampling, from its two rows' samples. */
+export function pairOf(a: PairSide, b: PairSide): PairedRatio | null {
+  return pairedRatioAtEnd(passLogRatios(a, b));
 }
 
 /**
@@ -116,46 +146,6 @@ export function pairOf(
  */
 export function pairPrecision(r: PairedRatio | null): number | null {
   return r === null ? null : Math.max(r.hi / r.ratio - 1, 1 - r.lo / r.ratio);
-}
-
-/** How a row of B against A reads against ±threshold (abVerdict); the results schema lists them. */
-export const AB_VERDICT_WORDS = ['slower', 'faster', 'same', 'unsure'] as const;
-
-/**
- * - `slower`: the whole interval is above 1 + threshold: B is slower by more than the threshold;
- * - `faster`: the whole interval is below 1 − threshold;
- * - `same`: the whole interval is within ±threshold: any difference is smaller than it;
- * - `unsure`: the interval reaches across a threshold (or there is none): more passes decide it.
- */
-export type AbVerdict = (typeof AB_VERDICT_WORDS)[number];
-
-export function abVerdict(r: PairedRatio | null, thresholdPct: number): AbVerdict {
-  if (r === null) return 'unsure';
-  const up = 1 + thresholdPct / 100;
-  const down = 1 - thresholdPct / 100;
-  if (r.lo > up) return 'slower';
-  if (r.hi < down) return 'faster';
-  if (r.lo >= down && r.hi <= up) return 'same';
-  return 'unsure';
-}
-
-/**
- * The one-sided p-value of "B is slower than A by more than the threshold": the repeated p-value
- * of the passes' mean log ratio against ln(1 + threshold) over the plan's looks that the passes
- * reached (sequential.repeatedPValue), valid whichever look the row stopped at. 1 without one.
- */
-export function slowerPValue(
-  logs: readonly number[],
-  thresholdPct: number,
-  planned: readonly number[] | null = null,
-  reached?: number,
-): number {
-  return repeatedPValue(
-    logs,
-    looksFor(planned, logs.length),
-    Math.log1p(thresholdPct / 100),
-    reached,
-  );
 }
 
 /**

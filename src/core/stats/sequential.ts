@@ -19,7 +19,7 @@
  *
  * Pure numerics: pass counts and log ratios in, intervals and p-values out.
  */
-import { studentTCdf, studentTQuantile } from './distributions.ts';
+import { studentTQuantile } from './distributions.ts';
 
 /** Looks a plan takes by default: four, after a quarter, a half, three quarters and all of its passes. */
 export const DEFAULT_LOOKS = 4;
@@ -107,37 +107,4 @@ export function repeatedInterval(
   const level = alpha * (lookWeights(looks)[look] as number);
   const half = (studentTQuantile(1 - level / 2, n - 1) * sd) / Math.sqrt(n);
   return { mean, lo: mean - half, hi: mean + half, passes: n, look };
-}
-
-/**
- * The repeated one-sided p-value of "the true log ratio is at most `margin`" from `logs` (one
- * log ratio a pass) at every look the passes reached: the smallest alpha at which some look's
- * one-sided repeated interval lies wholly above `margin`, which is each look's own t-test p-value
- * over its share of alpha, the least of them. Valid as a p-value whatever made the sampling stop
- * (a row that stopped early reached fewer looks), so Holm's procedure can take it over rows.
- */
-export function repeatedPValue(
-  logs: readonly number[],
-  looks: readonly number[],
-  margin: number,
-  reached?: number,
-): number {
-  const weights = lookWeights(looks);
-  const last = reached === undefined ? -1 : lookAt(looks, reached);
-  let p = 1;
-  for (const [k, planned] of looks.entries()) {
-    // At the run's look (repeatedInterval's `reached`), every log the comparison has.
-    if (last >= 0 && k > last) break;
-    const n = k === last ? logs.length : planned;
-    if (n > logs.length || n < 2) continue;
-    const { mean, sd } = meanSd(logs, n);
-    const one =
-      sd === 0
-        ? mean > margin
-          ? 0
-          : 1
-        : 1 - studentTCdf(((mean - margin) * Math.sqrt(n)) / sd, n - 1);
-    p = Math.min(p, one / (weights[k] as number));
-  }
-  return Math.min(1, p);
 }

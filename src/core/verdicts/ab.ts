@@ -1,25 +1,38 @@
 /**
- * The verdict of an A/B run (plan.ab): each case's B/A with its interval over passes and its
- * verdict (paired.ts), and one verdict over every row of every browser, whose chance of a false
- * "slower" is held at 5% by Holm's procedure. Pure: results documents in, a decision out; the
- * sweep prints it, the page draws it, the results file keeps each row's.
+ * The verdict of an A/B run (plan.ab): each case's B/A with its 95% interval over passes, and
+ * every row of every browser judged together by the gate's one rule (change.ts): a row is
+ * `slower` and fails the run when B is beyond the threshold and shown slower with the chance of
+ * any false alarm over the family held at 5%; every other row says the slowdown the run could
+ * have caught. Pure: results documents in, a decision out; the sweep prints it, the page draws it,
+ * the results file keeps each row's.
  */
 import type { ParamValue } from '../base/identity.ts';
 import {
-  abVerdict,
-  holmRejects,
-  pairedRatio,
-  passesReached,
+  comparisonRatio,
+  pairedRatioAtLook,
   passLogRatios,
-  slowerPValue,
-  type AbVerdict,
   type PairedRatio,
 } from '../stats/paired.ts';
-import { abBudgetFor, abPassesNeeded, AB_LAUNCH_RULE, passesToDecide } from '../plan/ab-plan.ts';
+import { abBudgetFor, abPassesNeeded, AB_LAUNCH_RULE } from '../plan/ab-plan.ts';
 import { formatDuration } from '../base/format.ts';
 import { plannedLooksOf } from '../plan/plan.ts';
 import { PLAN_LIMITS } from '../plan/defaults.ts';
 import type { CaseResult, ResultsFile } from '../schema/results-schema.ts';
+import type { ChangeVerdict } from '../schema/vocabulary.ts';
+import {
+  detectableSlowdown,
+  FAMILY_ALPHA,
+  judgeChanges,
+  MAX_UNDETECTED_SHARE,
+  powerOf,
+  powerText,
+  RUN_EXIT,
+  runOutcome,
+  times,
+  type Change,
+  type Power,
+  type RunOutcome,
+} from './change.ts';
 
 /** One case of an A/B run in one browser: B against A. */
 export interface AbRow {
@@ -35,12 +48,14 @@ export interface AbRow {
   sides?: { a: string; b: string };
   /** B/A with its 95% interval over passes; null when the pair did not sample (a side unsupported or failed). */
   ratio: PairedRatio | null;
-  verdict: AbVerdict;
-  /** One-sided p-value of "B slower than A by more than the threshold". */
+  verdict: ChangeVerdict;
+  /** One-sided p-value of "B is no slower than A" (change.ts). */
   pSlower: number;
+  /** The smallest B/A this run would have caught with 80% probability (change.ts); null without a ratio. */
+  detectable: number | null;
   /** Why the row has no ratio: a side's status and reason. */
   why?: string;
-  /** Neither store can run the case (both unsupported): nothing to compare, and no row to count as unsure. */
+  /** Neither store can run the case (both unsupported): nothing to compare, and no row of the family. */
   neither?: true;
 }
 
@@ -60,7 +75,23 @@ export function sideLabel(id: string, facts: Readonly<Record<string, string>> | 
 /** Why a row both of whose sides ran has no B/A interval. */
 const TOO_FEW_PASSES = 'too few passes with samples on both sides for an interval';
 
-/** The rows of one A/B results document; none for a document of another kind of plan. */
+/** B/A as the gate's rule reads it: its log, standard error over passes and interval. */
+function changeOf(r: PairedRatio | null): Change | null {
+  if (r === null) return null;
+  return {
+    log: r.logMean,
+    se: r.logSd / Math.sqrt(r.passes),
+    df: r.passes - 1,
+    lo: Math.log(r.lo),
+    hi: Math.log(r.hi),
+  };
+}
+
+/**
+ * The rows of one A/B results document, each judged with the document's rows as its family; none
+ * for a document of another kind of plan. The sweep and the page judge again over every browser
+ * (judgeAb), where the family is larger.
+ */
 export function abRows(doc: ResultsFile): AbRow[] {
   const ab = doc.run.plan.ab;
   const [a, b] = doc.run.plan.adapters;
@@ -70,14 +101,11 @@ export function abRows(doc: ResultsFile): AbRow[] {
   const facts = doc.environment.adapters ?? {};
   const sides = { a: sideLabel(a, facts[a]), b: sideLabel(b, facts[b]) };
   const sideB = new Map(doc.cases.filter((c) => c.adapter === b).map((c) => [key(c), c]));
-  return doc.cases.flatMap((rowA) => {
+  const rows = doc.cases.flatMap((rowA): AbRow[] => {
     const rowB = rowA.adapter === a ? sideB.get(key(rowA)) : undefined;
     if (!rowB) return [];
     const both = rowA.status === 'ok' && rowB.status === 'ok';
-    const logs = both ? passLogRatios(rowA, rowB) : [];
-    const reached =
-      rowA.status === 'ok' && rowB.status === 'ok' ? passesReached(rowA, rowB) : undefined;
-    const ratio = both ? pairedRatio(logs, looks, reached) : null;
+    const ratio = both ? comparisonRatio(passLogRatios(rowA, rowB), looks, rowA, rowB) : null;
     const why = both
       ? ratio
         ? undefined
@@ -98,12 +126,28 @@ export function abRows(doc: ResultsFile): AbRow[] {
         b,
         sides,
         ratio,
-        verdict: abVerdict(ratio, ab.thresholdPct),
-        pSlower: slowerPValue(logs, ab.thresholdPct, looks, reached),
+        verdict: 'undecided',
+        pSlower: 1,
+        detectable: null,
         ...(why ? { why } : {}),
         ...(neither ? { neither: true as const } : {}),
       },
     ];
+  });
+  return judgeAb(rows, ab.thresholdPct);
+}
+
+/** The rows judged together as one family (change.judgeChanges): every row both stores can run. */
+export function judgeAb(rows: readonly AbRow[], thresholdPct: number): AbRow[] {
+  const family = rows.filter((r) => !r.neither);
+  const judged = judgeChanges(
+    family.map((r) => changeOf(r.ratio)),
+    thresholdPct,
+  );
+  const byRow = new Map(family.map((r, i) => [r, judged[i]]));
+  return rows.map((r) => {
+    const j = byRow.get(r);
+    return j ? { ...r, ...j } : r;
   });
 }
 
@@ -122,19 +166,19 @@ export function abSummary(doc: ResultsFile): ResultsFile['ab'] {
       : null,
     verdict: r.verdict,
     pSlower: r.pSlower,
+    detectable: r.detectable,
   }));
   return { a, b, thresholdPct: ab.thresholdPct, rows };
 }
 
-/** How a pair stands at a planned look: its B/A and verdict, and whether it is settled and stops. */
+/** How a pair stands at a planned look: its B/A there, and whether it is settled and stops. */
 export interface PairAtLook {
   ratio: PairedRatio | null;
-  verdict: AbVerdict;
   /**
-   * Same or faster: its repeated interval decides it for good, so the pair stops and its launches
-   * go to the rows still open. Slower once its p-value is below 5% over the whole family of rows
-   * (Bonferroni, Holm's first step): it fails the run whatever the other rows do. A slower pair
-   * short of that samples on, and only grows surer.
+   * Same or faster by its repeated interval (the whole interval within ±T, or below −T): decided
+   * for good, so the pair stops and its launches go to the rows still open. Only those stop: a
+   * pair that may yet fail is judged once, at the end, over every pass it has, so stopping for
+   * the others spends none of the slower test's error (docs/method.md, "Planned looks").
    */
   settled: boolean;
 }
@@ -147,78 +191,47 @@ export function pairAtLook(
   logs: readonly number[],
   looks: readonly number[] | null,
   thresholdPct: number,
-  family: number,
   reached?: number,
 ): PairAtLook {
-  const ratio = pairedRatio(logs, looks, reached);
-  const verdict = abVerdict(ratio, thresholdPct);
-  const settled =
-    verdict === 'same' ||
-    verdict === 'faster' ||
-    (verdict === 'slower' && slowerPValue(logs, thresholdPct, looks, reached) <= AB_ALPHA / family);
-  return { ratio, verdict, settled };
+  const ratio = pairedRatioAtLook(logs, looks, reached);
+  const up = 1 + thresholdPct / 100;
+  const down = 1 - thresholdPct / 100;
+  const settled = ratio !== null && (ratio.hi < down || (ratio.lo >= down && ratio.hi <= up));
+  return { ratio, settled };
 }
-
-/** The false-alarm rate the overall verdict holds over all rows and browsers. */
-export const AB_ALPHA = 0.05;
-
-/**
- * The share of rows that may stay unsure before the run cannot say "no row is slower": beyond a
- * third, a slowdown could be hiding among the rows it could not decide.
- */
-const AB_MAX_UNSURE = 1 / 3;
-
-export const AB_EXIT = { ok: 0, slower: 1, undecided: 3 } as const;
 
 export interface AbDecision {
-  code: (typeof AB_EXIT)[keyof typeof AB_EXIT];
-  /** One line: the outcome, then the tally. */
+  /** Every row given, in order, judged over the family of them all (those neither store can run left out of it). */
+  rows: AbRow[];
+  outcome: RunOutcome;
+  code: (typeof RUN_EXIT)[RunOutcome];
+  /** One line: the outcome, what the run could have caught, then the tally. */
   line: string;
-  /** The rows whose slowdown stands after Holm's procedure over every row: the ones that fail the run. */
+  /** The rows slower beyond the threshold over the whole family: the ones that fail the run. */
   slower: AbRow[];
-  tally: Record<AbVerdict, number>;
+  tally: Record<ChangeVerdict, number>;
+  power: Power;
 }
 
 /**
- * What would decide enough of the unsure rows for a verdict, in words: the passes that would (at
- * the spread the rows showed, passesToDecide), and for the rest, why more passes would not and
- * what would instead.
+ * The passes at which a row's detectable slowdown would reach ×(1 + detect), if its spread over
+ * passes stayed as measured: the fewest k with max(ln(1+T), t(1−α/m, k−1)·s/√k) + t(0.8, k−1)·s/√k
+ * within ln(1 + detect). Null when no k up to PLAN_LIMITS.maxPasses does (detect at or under the
+ * threshold, or a spread too large). A projection, not a promise: the next passes may differ.
  */
-function undecidedAdvice(
-  rows: readonly AbRow[],
+export function passesToDetect(
+  r: { passes: number; logSd: number },
   thresholdPct: number,
-  maxUnsure = AB_MAX_UNSURE,
-): string {
-  const unsure = rows.filter((r) => r.verdict === 'unsure');
-  const toDecide = unsure.length - Math.floor(maxUnsure * rows.length);
-  const thin = unsure.filter((r) => r.ratio === null && r.why === TOO_FEW_PASSES);
-  const sideless = unsure.filter((r) => r.ratio === null && r.why !== TOO_FEW_PASSES);
-  const measured = unsure.flatMap((r) => (r.ratio === null ? [] : [r.ratio]));
-  const passes = measured
-    .map((r) => passesToDecide(r, thresholdPct))
-    .filter((k): k is number => k !== null)
-    .sort((a, b) => a - b);
-  const enough = passes[toDecide - 1];
-  if (enough !== undefined)
-    return `${AB_ADVICE_PASSES}, ${morePasses(enough)} would decide enough of them`;
-  const parts: string[] = [];
-  const most = passes.at(-1);
-  if (most !== undefined)
-    parts.push(`${passes.length} of them would be decided by ${morePasses(most)}`);
-  const stuck = measured.length - passes.length;
-  if (stuck > 0)
-    parts.push(
-      `${stuck} would stay unsure even in ${PLAN_LIMITS.maxPasses} passes, the most there can be: their B/A lies too near ±${thresholdPct}% or moves too much between passes; less noise within each pass would help (a quieter machine, or --auto ci:1% for more samples in each)`,
-    );
-  if (thin.length > 0)
-    parts.push(
-      `${thin.length} had samples on both sides in fewer than ${abPassesNeeded()} passes: a longer --budget gives each row samples in more of them`,
-    );
-  if (sideless.length > 0)
-    parts.push(
-      `${sideless.length} had a side that did not run, which no number of passes changes (see each row's why)`,
-    );
-  return parts.join('; ');
+  detectPct: number,
+  family: number,
+): number | null {
+  const goal = 1 + detectPct / 100;
+  for (let k = Math.max(r.passes + 1, abPassesNeeded()); k <= PLAN_LIMITS.maxPasses; k++) {
+    const se = r.logSd / Math.sqrt(k);
+    if (detectableSlowdown({ log: 0, se, df: k - 1, lo: 0, hi: 0 }, thresholdPct, family) <= goal)
+      return k;
+  }
+  return null;
 }
 
 /** `k passes (--auto=passes:k, with --budget B or more, <how a sweep spends it>)`. */
@@ -227,53 +240,95 @@ function morePasses(k: number): string {
   return `${k} passes (--auto=passes:${k}${budget === null ? '' : `, with --budget ${formatDuration(budget)} or more, ${AB_LAUNCH_RULE}`})`;
 }
 
-/** Where undecidedAdvice's passes come from, as its line says it. */
-const AB_ADVICE_PASSES =
-  "at the spread these rows showed (their B/A's mean and spread over passes, as measured)";
+/**
+ * What would make enough of the rows that missed --detect reach it, in words: the passes that
+ * would (at the spread the rows showed, passesToDetect), and for the rest why more passes would
+ * not and what would instead.
+ */
+function detectAdvice(
+  rows: readonly AbRow[],
+  thresholdPct: number,
+  detectPct: number,
+): { missed: AbRow[]; advice: string } {
+  const cap = 1 + detectPct / 100 + 1e-12;
+  const missed = rows.filter((r) => r.detectable === null || r.detectable > cap);
+  const toFix = missed.length - Math.floor(MAX_UNDETECTED_SHARE * rows.length);
+  const measured = missed.flatMap((r) => (r.ratio === null ? [] : [r.ratio]));
+  const passes = measured
+    .map((r) => passesToDetect(r, thresholdPct, detectPct, rows.length))
+    .filter((k): k is number => k !== null)
+    .sort((x, y) => x - y);
+  const enough = passes[toFix - 1];
+  if (enough !== undefined)
+    return {
+      missed,
+      advice: `at the spread these rows showed over passes, ${morePasses(enough)} would bring enough of them to ×${(1 + detectPct / 100).toFixed(2)}`,
+    };
+  const parts: string[] = [];
+  const most = passes.at(-1);
+  if (most !== undefined)
+    parts.push(`${passes.length} of them would reach it in ${morePasses(most)}`);
+  const stuck = measured.length - passes.length;
+  if (stuck > 0)
+    parts.push(
+      `${stuck} would not even in ${PLAN_LIMITS.maxPasses} passes, the most there can be: ${detectPct <= thresholdPct ? `--detect ${detectPct}% is not above the threshold (${thresholdPct}%), which a row must pass before it fails` : 'their B/A moves too much between passes; less noise within each pass would help (a quieter machine, or --auto ci:1% for more samples in each)'}`,
+    );
+  const thin = missed.filter((r) => r.ratio === null);
+  if (thin.length > 0)
+    parts.push(
+      `${thin.length} had no interval (samples on both sides in fewer than ${abPassesNeeded()} passes, or a side that did not run: see each row's why)`,
+    );
+  return { missed, advice: parts.join('; ') };
+}
 
-/** One verdict over every row of every browser. */
+/** A row as a line names it: `chromium insert/bulk 100 ×1.083`. */
+const rowName = (r: AbRow) =>
+  `${r.browser} ${r.suite}/${r.case} ${r.size}${r.ratio ? ` ${times(r.ratio.ratio, 3)}` : ''}`;
+
+/** One verdict over every row of every browser: `detectPct`, the slowdown a CI asks every run to be able to catch (--detect), or null. */
 export function abDecision(
   all: readonly AbRow[],
   thresholdPct: number,
-  maxUnsure = AB_MAX_UNSURE,
+  detectPct: number | null = null,
 ): AbDecision {
-  // A case neither store can run is not a row compared: counted as unsure, it pushed an A/A of the
-  // default plan's 13 cases on idb (2 of them views) toward 'undecided'.
-  const rows = all.filter((r) => !r.neither);
+  // A case neither store can run is not a row compared: counted, it pushed an A/A of the default
+  // plan's 13 cases on idb (2 of them views) toward 'undecided'.
+  const judged = judgeAb(all, thresholdPct);
+  const rows = judged.filter((r) => !r.neither);
   const skipped = all.length - rows.length;
-  const rejected = holmRejects(
-    rows.map((r) => r.pSlower),
-    AB_ALPHA,
-  );
-  const slower = rows.filter((r, i) => rejected[i] && r.verdict === 'slower');
-  const tally: Record<AbVerdict, number> = { slower: 0, faster: 0, same: 0, unsure: 0 };
+  const slower = rows.filter((r) => r.verdict === 'slower');
+  const tally: Record<ChangeVerdict, number> = { slower: 0, faster: 0, same: 0, undecided: 0 };
   for (const r of rows) tally[r.verdict]++;
-  const words = `${rows.length} row${rows.length === 1 ? '' : 's'} compared: ${tally.slower} slower, ${tally.faster} faster, ${tally.same} same, ${tally.unsure} unsure (against ±${thresholdPct}%, 95% intervals over launches)${skipped > 0 ? `; ${skipped} case${skipped === 1 ? '' : 's'} neither store can run, not compared` : ''}`;
-  if (slower.length > 0) {
-    const named = slower
-      .slice(0, 5)
-      .map(
-        (r) => `${r.browser} ${r.suite}/${r.case} ${r.size} ×${r.ratio?.ratio.toFixed(3) ?? '?'}`,
-      );
-    return {
-      code: AB_EXIT.slower,
-      line: `SLOWER: ${slower.length} row${slower.length === 1 ? '' : 's'} of ${rows[0]?.b ?? 'B'} slower than ${rows[0]?.a ?? 'A'} beyond ${thresholdPct}%, with the chance of any false alarm over all rows held at ${AB_ALPHA * 100}% (Holm): ${named.join('; ')}${slower.length > 5 ? '; …' : ''}. ${words}.`,
-      slower,
-      tally,
-    };
-  }
-  if (rows.length === 0 || tally.unsure > maxUnsure * rows.length) {
-    return {
-      code: AB_EXIT.undecided,
-      line: `UNDECIDED: ${rows.length === 0 ? 'no row was compared' : `${tally.unsure} of ${rows.length} rows are unsure, more than ${Math.round(maxUnsure * 100)}%: a slowdown could hide among them; ${undecidedAdvice(rows, thresholdPct, maxUnsure)}`}. ${words}.`,
-      slower,
-      tally,
-    };
-  }
-  return {
-    code: AB_EXIT.ok,
-    line: `OK: no row of ${rows[0]?.b ?? 'B'} is slower than ${rows[0]?.a ?? 'A'} beyond ${thresholdPct}% (Holm, ${AB_ALPHA * 100}% over all rows). ${words}.`,
+  const power = powerOf(rows, detectPct);
+  const outcome = runOutcome(rows, detectPct);
+  const a = rows[0]?.a ?? 'A';
+  const b = rows[0]?.b ?? 'B';
+  const words = `${rows.length} row${rows.length === 1 ? '' : 's'} compared: ${tally.slower} slower, ${tally.faster} faster, ${tally.same} same, ${tally.undecided} undecided (against ±${thresholdPct}%, 95% intervals over launches)${skipped > 0 ? `; ${skipped} case${skipped === 1 ? '' : 's'} neither store can run, not compared` : ''}`;
+  const decision = (line: string): AbDecision => ({
+    rows: judged,
+    outcome,
+    code: RUN_EXIT[outcome],
+    line,
     slower,
     tally,
-  };
+    power,
+  });
+  if (outcome === 'fail') {
+    const named = slower.slice(0, 5).map(rowName);
+    return decision(
+      `FAIL: ${slower.length} row${slower.length === 1 ? '' : 's'} of ${b} slower than ${a} beyond ${thresholdPct}%, with the chance of any false alarm over all rows held at ${FAMILY_ALPHA * 100}% (Holm): ${named.join('; ')}${slower.length > 5 ? '; …' : ''}. ${words}.`,
+    );
+  }
+  if (outcome === 'undecided') {
+    if (rows.length === 0) return decision(`UNDECIDED: no row was compared. ${words}.`);
+    const { missed, advice } = detectAdvice(rows, thresholdPct, detectPct ?? Infinity);
+    const what =
+      detectPct === null
+        ? `${missed.length} of ${rows.length} rows have no interval, more than ${Math.round(MAX_UNDETECTED_SHARE * 100)}%: this run cannot say what it would have caught`
+        : `${missed.length} of ${rows.length} rows could not have caught ×${(1 + detectPct / 100).toFixed(2)} (--detect ${detectPct}%), more than ${Math.round(MAX_UNDETECTED_SHARE * 100)}%: a slowdown that size could hide among them (${missed.slice(0, 5).map(rowName).join('; ')}${missed.length > 5 ? '; …' : ''})`;
+    return decision(`UNDECIDED: ${what}; ${advice}. ${words}.`);
+  }
+  return decision(
+    `PASS: no row of ${b} is slower than ${a} beyond ${thresholdPct}% (Holm, ${FAMILY_ALPHA * 100}% over all rows); ${powerText(power)}. ${words}.`,
+  );
 }

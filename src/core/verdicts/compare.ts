@@ -10,9 +10,9 @@
  * from the rows themselves: the shift every row shares (stats.sharedShift, the median row's
  * change: the machine's state, or a change in code every row runs), which each row is judged net
  * of and which is decided on its own; and the run-to-run spread beyond that (stats.runToRunSpread),
- * added to every row's interval. A row is decided against the threshold T like tachometer's
- * horizons: a regression only when the whole interval is beyond +T, inconclusive while the
- * interval still reaches past +T.
+ * added to every row's interval. Every compared row of every browser is then judged together by
+ * the gate's one rule (change.ts): `slower` beyond +T and shown so over the family fails the gate,
+ * and each row says the change it could have caught.
  *
  * Each side's rows are pooled first (pool.ts); the comparison's spread and shift read as text in
  * compare-text.ts.
@@ -20,8 +20,11 @@
 import { BETWEEN_RUNS, rowScatter, shiftScatter, type BetweenRuns } from '../stats/between-runs.ts';
 import { oneLine } from '../base/format.ts';
 import { percentOrProblem, type PercentRange } from '../base/percent.ts';
+import { DETECT_RANGE } from '../plan/defaults.ts';
 import type { CaseResult, ResultsFile } from '../schema/results-schema.ts';
 import { paramsDiffer, pool, summaryOf, type Pooled } from './pool.ts';
+import { CHANGE_VERDICTS, type ChangeVerdict } from '../schema/vocabulary.ts';
+import { judgeChanges, type Change, type Judged } from './change.ts';
 import {
   logRatio,
   netOf,
@@ -36,21 +39,12 @@ import {
 
 export const DEFAULT_THRESHOLD_PCT = 5;
 
-export type Verdict =
-  /** Slower by more than the threshold: the whole interval is beyond +T. The gate fails. */
-  | 'regression'
-  /** Significantly slower, and the interval rules out a slowdown beyond the threshold. */
-  | 'slower'
-  /** Significantly faster: the whole interval is below 0. */
-  | 'faster'
-  /** The interval holds 0 and rules out a slowdown beyond the threshold. */
-  | 'same'
-  /**
-   * The interval reaches past +T without lying wholly beyond it: the samples cannot tell whether
-   * the store got slower by more than the threshold. The remedy is more samples (--budget, or
-   * a sweep with --baseline, which samples until each row is decided).
-   */
-  | 'inconclusive'
+/**
+ * A compared row's verdict: a change's (change.ts: `slower` fails the gate, `faster`, `same`,
+ * `undecided`), or what its statuses say when there is no change to judge.
+ */
+export type CompareVerdict =
+  | ChangeVerdict
   /** ok in the base, error or timeout now: the gate fails. */
   | 'broke'
   /** The status changed some other way (e.g. unsupported now, or ok again). */
@@ -62,11 +56,10 @@ export type Verdict =
   | 'only in base'
   | 'only in new';
 
-const VERDICTS: readonly Verdict[] = [
-  'regression',
-  'broke',
-  'inconclusive',
+const VERDICTS: readonly CompareVerdict[] = [
   'slower',
+  'broke',
+  'undecided',
   'faster',
   'same',
   'status changed',
@@ -77,21 +70,20 @@ const VERDICTS: readonly Verdict[] = [
 ];
 
 /** Verdicts that make the comparison fail. */
-const FAILING_VERDICTS: readonly Verdict[] = ['regression', 'broke'];
+const FAILING_VERDICTS: readonly CompareVerdict[] = ['slower', 'broke'];
 /** Verdicts with nothing to compare: counted and folded away, not listed among the changes. */
-export const UNLISTED_VERDICTS: readonly Verdict[] = [
+export const UNLISTED_VERDICTS: readonly CompareVerdict[] = [
   'not ok in either',
   'only in base',
   'only in new',
 ];
 
-/** The rows to list, most urgent first (broke, regression, inconclusive, …, same), as the CLI and the page list them. */
+/** The rows to list, most urgent first (broke, slower, undecided, …, same), as the CLI and the page list them. */
 export function listedByUrgency(rows: readonly CaseComparison[]): CaseComparison[] {
-  const order: readonly Verdict[] = [
+  const order: readonly CompareVerdict[] = [
     'broke',
-    'regression',
-    'inconclusive',
     'slower',
+    'undecided',
     'status changed',
     'not comparable',
     'faster',
@@ -103,13 +95,7 @@ export function listedByUrgency(rows: readonly CaseComparison[]): CaseComparison
 }
 
 /** Verdicts that carry a change interval: the rows that were compared. */
-export const COMPARED_VERDICTS: readonly Verdict[] = [
-  'regression',
-  'inconclusive',
-  'slower',
-  'faster',
-  'same',
-];
+export const COMPARED_VERDICTS: readonly CompareVerdict[] = CHANGE_VERDICTS;
 
 export interface Side {
   status: CaseResult['status'];
@@ -135,8 +121,15 @@ export interface CaseComparison {
    * (RunToRun.shift; none with fewer than 10 compared rows), with its 95% interval; `measured` is
    * the medians' own change, shift and all.
    */
-  change: { pct: number; low: number; high: number; measured: number } | null;
-  verdict: Verdict;
+  change: {
+    pct: number;
+    low: number;
+    high: number;
+    measured: number;
+    /** The smallest slowdown, in %, this comparison would have caught in the row with 80% probability (change.ts). */
+    detectablePct: number;
+  } | null;
+  verdict: CompareVerdict;
   /** Why there is no interval, or what else the reader should know. */
   note: string | null;
 }
@@ -160,7 +153,13 @@ export interface RunToRun {
    * `estimate`: the shift on the log scale with its own standard error, before any widening (what
    * `history` takes each run's rows net of).
    */
-  shift: { pct: number; low: number; high: number; verdict: Verdict; estimate: LogRatio } | null;
+  shift: {
+    pct: number;
+    low: number;
+    high: number;
+    verdict: ChangeVerdict;
+    estimate: LogRatio;
+  } | null;
 }
 
 export interface Comparison {
@@ -170,9 +169,9 @@ export interface Comparison {
   notes: string[];
   /** Per browser with compared rows: the run-to-run spread added to every row's interval. */
   runToRun: RunToRun[];
-  /** True when some row is a regression or broke. */
+  /** True when some row is slower or broke. */
   failed: boolean;
-  counts: Record<Verdict, number>;
+  counts: Record<CompareVerdict, number>;
   /** Rows ok in both files (the rows a gate should compare), and how many of them were compared. */
   coverage: { okInBoth: number; compared: number; why: Record<string, number> };
 }
@@ -183,6 +182,13 @@ export const THRESHOLD_RANGE: PercentRange = { min: 0, max: 1000, decimals: 2 };
 /** A threshold as given on the command line or in the page: `5%` or `5` (percent). */
 export function parseThreshold(text: string): number {
   const pct = percentOrProblem('threshold:', text, THRESHOLD_RANGE, '5%');
+  if (typeof pct === 'string') throw new RangeError(pct);
+  return pct;
+}
+
+/** A --detect slowdown as given on the command line: `10%` or `10` (percent, DETECT_RANGE). */
+export function parseDetect(text: string): number {
+  const pct = percentOrProblem('detect:', text, DETECT_RANGE, '10%');
   if (typeof pct === 'string') throw new RangeError(pct);
   return pct;
 }
@@ -199,13 +205,11 @@ function sideOf(p: Pooled): Side {
   };
 }
 
-/** The verdict of a change interval (in %) against the threshold. */
-export function verdictOf(change: { low: number; high: number }, thresholdPct: number): Verdict {
-  if (change.low > thresholdPct) return 'regression';
-  if (change.high > thresholdPct) return 'inconclusive';
-  if (change.low > 0) return 'slower';
-  if (change.high < 0) return 'faster';
-  return 'same';
+/** A change on the log scale, its interval widened by `spread`, as the gate's rule reads it (a normal error). */
+function changeOfLog(r: LogRatio, spread: number): Change {
+  const se = Math.hypot(r.se, spread);
+  const w = widenRatio(r, spread);
+  return { log: r.y, se, df: Infinity, lo: Math.log(w.lo), hi: Math.log(w.hi) };
 }
 
 /** A changed status's reason in its row's note: short enough for a table cell. */
@@ -260,59 +264,68 @@ function compareRow(row: CaseComparison, pa: Pooled, pb: Pooled): PairOutcome {
 const pct = (ratio: number) => 100 * (ratio - 1);
 
 /**
- * A compared row's change and verdict: its ratio net of the browser's shift, the interval widened
- * by `spread`: the run-to-run spread the two files show and the scatter identical code shows
- * between runs here for its browser and store (between-runs.ts), added in quadrature.
+ * A compared row's change: its ratio net of the browser's shift, the interval widened by
+ * `spread`: the run-to-run spread the two files show and the scatter identical code shows between
+ * runs here for its browser and store (between-runs.ts), added in quadrature. Its verdict comes
+ * with the family (decideAll).
  */
-function decide(
+function changeFor(
   row: CaseComparison,
   ratio: LogRatio,
   spread: number,
   shift: LogRatio | null,
-  thresholdPct: number,
-): void {
-  const r = widenRatio(netOf(ratio, shift), spread);
+): Change {
+  const c = changeOfLog(netOf(ratio, shift), spread);
   row.change = {
-    pct: pct(r.ratio),
-    low: pct(r.lo),
-    high: pct(r.hi),
+    pct: pct(Math.exp(c.log)),
+    low: pct(Math.exp(c.lo)),
+    high: pct(Math.exp(c.hi)),
     measured: pct(Math.exp(ratio.y)),
+    detectablePct: NaN,
   };
-  row.verdict = verdictOf(row.change, thresholdPct);
-  const n = `n = ${row.base?.n ?? 0} and ${row.next?.n ?? 0}`;
-  if (row.verdict === 'inconclusive') {
-    // More samples narrow the row's own part of the interval, not the run-to-run spread.
-    const remedy =
-      spread > ratio.se
-        ? 'most of its width is the run-to-run spread, which more samples in one run do not narrow: pool several runs per side, or sample both sides in one run (npm run sweep -- --ab A,B)'
-        : 'take more samples, or sweep with --baseline';
-    row.note = `the interval reaches past +${thresholdPct}%: it cannot tell a slowdown beyond the threshold from noise (${n}); ${remedy}`;
-  }
   const [baseFiles, newFiles] = [row.base?.files ?? 1, row.next?.files ?? 1];
   if (baseFiles > 1 || newFiles > 1)
-    row.note = `${row.note ? `${row.note}; ` : ''}samples pooled from ${baseFiles} base and ${newFiles} new results`;
+    row.note = `samples pooled from ${baseFiles} base and ${newFiles} new results`;
+  return c;
 }
 
-/** Each browser's shift and run-to-run spread, from its rows that have a ratio, and those rows decided with them. */
+/** Why an undecided row is, and what would decide it: more samples, or both sides in one run. */
+function undecidedNote(
+  row: CaseComparison,
+  ratio: LogRatio,
+  spread: number,
+  thresholdPct: number,
+): void {
+  const n = `n = ${row.base?.n ?? 0} and ${row.next?.n ?? 0}`;
+  // More samples narrow the row's own part of the interval, not the run-to-run spread.
+  const remedy =
+    spread > ratio.se
+      ? 'most of its width is the run-to-run spread, which more samples in one run do not narrow: pool several runs per side, or sample both sides in one run (npm run sweep -- --ab A,B)'
+      : 'take more samples, or sweep with --baseline';
+  const said = `neither slower beyond +${thresholdPct}% nor within ±${thresholdPct}% (${n}); ${remedy}`;
+  row.note = row.note ? `${said}; ${row.note}` : said;
+}
+
+/**
+ * Each browser's shift and run-to-run spread, from its rows that have a ratio; then every such
+ * row of every browser judged together by the gate's rule (change.ts), one family.
+ */
 function decideAll(
   pending: ReadonlyMap<CaseComparison, LogRatio>,
   thresholdPct: number,
   between: BetweenRuns,
 ): RunToRun[] {
   const browsers = [...new Set([...pending.keys()].map((row) => row.browser))];
-  return browsers.map((browser) => {
+  const judging: { row: CaseComparison; ratio: LogRatio; spread: number; change: Change }[] = [];
+  const runToRun = browsers.map((browser) => {
     const rows = [...pending].filter(([row]) => row.browser === browser);
     const ratios = rows.map(([, ratio]) => ratio);
     const shift = sharedShift(ratios);
     const { tau } = runToRunSpread(ratios, shift);
-    for (const [row, ratio] of rows)
-      decide(
-        row,
-        ratio,
-        Math.hypot(tau, rowScatter(row.browser, row.adapter, between)),
-        shift,
-        thresholdPct,
-      );
+    for (const [row, ratio] of rows) {
+      const spread = Math.hypot(tau, rowScatter(row.browser, row.adapter, between));
+      judging.push({ row, ratio, spread, change: changeFor(row, ratio, spread, shift) });
+    }
     return {
       browser,
       rows: rows.length,
@@ -321,17 +334,37 @@ function decideAll(
       shift: shift && shiftChange(shift, thresholdPct, shiftScatter(browser, between)),
     };
   });
+  const judged = judgeChanges(
+    judging.map((j) => j.change),
+    thresholdPct,
+  );
+  judging.forEach(({ row, ratio, spread }, i) => {
+    const j = judged[i] as Judged;
+    row.verdict = j.verdict;
+    if (row.change) row.change.detectablePct = pct(j.detectable ?? Infinity);
+    if (j.verdict === 'undecided') undecidedNote(row, ratio, spread, thresholdPct);
+  });
+  return runToRun;
 }
 
-/** The shift's change in %, with its 95% interval, widened by how far identical code's shift moves between runs here, and its verdict. */
+/**
+ * The shift's change in %, with its 95% interval, widened by how far identical code's shift moves
+ * between runs here, and its verdict by the gate's rule, judged on its own.
+ */
 function shiftChange(
   shift: LogRatio,
   thresholdPct: number,
   scatter: number,
 ): NonNullable<RunToRun['shift']> {
-  const r = widenRatio(shift, scatter);
-  const change = { pct: pct(r.ratio), low: pct(r.lo), high: pct(r.hi) };
-  return { ...change, verdict: verdictOf(change, thresholdPct), estimate: shift };
+  const c = changeOfLog(shift, scatter);
+  const [j] = judgeChanges([c], thresholdPct);
+  return {
+    pct: pct(Math.exp(c.log)),
+    low: pct(Math.exp(c.lo)),
+    high: pct(Math.exp(c.hi)),
+    verdict: (j as Judged).verdict,
+    estimate: shift,
+  };
 }
 
 /**
@@ -386,7 +419,7 @@ export function compareResults(
   const runToRun = decideAll(pending, thresholdPct, between);
   const counts = Object.fromEntries(
     VERDICTS.map((v) => [v, rows.filter((r) => r.verdict === v).length]),
-  ) as Record<Verdict, number>;
+  ) as Record<CompareVerdict, number>;
   const compared = COMPARED_VERDICTS.reduce((sum, v) => sum + counts[v], 0);
   return {
     thresholdPct,

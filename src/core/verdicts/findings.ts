@@ -12,12 +12,12 @@
  */
 import type { Plan } from '../plan/plan.ts';
 import type { CaseResult, FindingLine, ResultsFile } from '../schema/results-schema.ts';
-import { VERDICTS, type Verdict } from '../schema/vocabulary.ts';
+import { FINDING_VERDICTS, type FindingVerdict } from '../schema/vocabulary.ts';
 import { plannedLooksOf } from '../plan/plan.ts';
 import { noIntervalWhy, perOperation, rowRatio, type RowRatio } from './row-ratio.ts';
 import type { MedianRatio } from '../stats/stats.ts';
 
-export { VERDICTS, type Verdict };
+export { FINDING_VERDICTS, type FindingVerdict };
 
 /** A row of the results, found by its case and size, in any store or one. */
 export interface RowRef {
@@ -52,7 +52,7 @@ export type Claim =
 const FINDING_MARGIN_PCT = 5;
 
 /** Verdicts that settle a finding: a row whose findings all have one stops at a planned look. */
-export const DECIDED_VERDICTS: readonly Verdict[] = [
+export const DECIDED_VERDICTS: readonly FindingVerdict[] = [
   'holds',
   'reversed',
   'differs',
@@ -85,13 +85,16 @@ export interface Finding {
 /**
  * The verdict of a claim from the 95% interval [lo, hi] of its ratio; null: no interval.
  * - `faster` claims: `holds` when the interval lies wholly above 1, `reversed` wholly below,
- *   `same` wholly within ±FINDING_MARGIN_PCT, else `too close to call`;
- * - `about` claims: `holds` within the band, `differs` wholly outside it, else `too close to call`;
+ *   `same` wholly within ±FINDING_MARGIN_PCT, else `undecided`;
+ * - `about` claims: `holds` within the band, `differs` wholly outside it, else `undecided`;
  * - `either`: `slower` wholly above 1 + the margin, `faster` wholly below 1 − the margin, `same`
  *   wholly within ±the margin, else `undecided`;
  * - no interval: `undecided`.
  */
-export function verdictOf(claim: Claim, interval: { lo: number; hi: number } | null): Verdict {
+export function verdictOf(
+  claim: Claim,
+  interval: { lo: number; hi: number } | null,
+): FindingVerdict {
   if (interval === null) return 'undecided';
   const up = 1 + FINDING_MARGIN_PCT / 100;
   const down = 1 - FINDING_MARGIN_PCT / 100;
@@ -104,13 +107,13 @@ export function verdictOf(claim: Claim, interval: { lo: number; hi: number } | n
   if (claim.kind === 'faster') {
     if (interval.lo > 1) return 'holds';
     if (interval.hi < 1) return 'reversed';
-    return within ? 'same' : 'too close to call';
+    return within ? 'same' : 'undecided';
   }
   const low = claim.value / claim.tolerance;
   const high = claim.value * claim.tolerance;
   if (interval.lo >= low && interval.hi <= high) return 'holds';
   if (interval.hi < low || interval.lo > high) return 'differs';
-  return 'too close to call';
+  return 'undecided';
 }
 
 /** A finding checked in one browser and store. */
@@ -119,7 +122,7 @@ export interface FindingCell {
   adapter: string;
   /** The size both rows were read at; null when a row is missing before any size was found; absent when no row was read. */
   size?: number | null;
-  verdict: Verdict;
+  verdict: FindingVerdict;
   /** median(slower) / median(faster), per operation, with its 95% interval and how it was reached (row-ratio.ts); null without one. */
   ratio: RowRatio | null;
   /** The ratio the interval belongs to (`ratio.ratio`), or without an interval the ratio of the medians; absent when no row was read. */

@@ -1,31 +1,41 @@
 /**
- * The verdict of a comparison as a build sees it: an exit code and one line that always says how
- * many rows were compared and why the others were not. Shared by `npm run compare`, the sweep's
- * --baseline summary and the page's compare view, so all three say the same.
+ * The verdict of a comparison as a build sees it, by the gate's one rule (change.ts): an exit code
+ * and one line that always says how many rows were compared, why the others were not, and what
+ * the comparison could have caught. Shared by `npm run compare`, the sweep's --baseline summary
+ * and the page's compare view, so all three say the same.
  */
-import type { Comparison, Verdict } from './compare.ts';
+import type { ChangeVerdict } from '../schema/vocabulary.ts';
+import { median } from '../stats/stats.ts';
+import { FAMILY_ALPHA, MAX_UNDETECTED_SHARE, RUN_EXIT, type RunOutcome } from './change.ts';
+import type { Comparison } from './compare.ts';
 import { shiftText, signedPct } from './compare-text.ts';
 
-/** What an inconclusive row between two runs needs: the one sentence every caller of the gate ends on. */
+/** What an undecided row between two runs needs: the one sentence every caller of the gate ends on. */
 const BETWEEN_RUNS_NOTE =
-  'Between two runs a row must move further than identical code moves between runs here; to decide the inconclusive rows, sample both sides in one run: npm run sweep -- --ab A,B.';
+  'Between two runs a row must move further than identical code moves between runs here; to decide the undecided rows, sample both sides in one run: npm run sweep -- --ab A,B.';
 /** Said with a failure: two runs of identical code at 1,000 documents moved single rows by +49% to +84% (docs/gate.md, "Between runs"). */
 const BETWEEN_RUNS_CONFIRM =
   'Two runs of identical code have moved single rows here by up to +84%, far past the scatter the gate allows for (docs/gate.md, "Between runs"): before acting on a row, confirm it with both sides in one run, npm run sweep -- --ab A,B.';
 
-/** Exit codes of the gate. 2 (bad input) is the callers' own. */
-export const GATE_EXIT = { ok: 0, regression: 1, undecided: 3 } as const;
+/** Exit codes of the gate, one per outcome (change.ts). 2 (bad input) is the callers' own. */
+export const GATE_EXIT = RUN_EXIT;
 
-/** How strict a build is: how much must be compared, and whether an undecided row or shift fails it. */
+/** How strict a build is: how much must be compared, and what it must have been able to catch. */
 export interface GatePolicy {
   /** The fewest rows, of those ok in both files, that must be compared: a share (0 to 1) or a count. */
   minCompared: { share: number } | { count: number };
-  /** An inconclusive row or shift (cannot rule out a slowdown beyond the threshold) fails the gate with exit 3. */
-  failOnInconclusive: boolean;
+  /** Any undecided row or shift (neither slower nor within the threshold) leaves the gate undecided, exit 3. */
+  failOnUndecided: boolean;
+  /** --detect: the slowdown, in %, two thirds of the rows must have been able to catch; null: none asked. */
+  detectPct: number | null;
 }
 
 /** At least 90% of the rows ok in both files: a few rows may lack an interval (a time-capped row of 2 samples), most may not. */
-export const DEFAULT_GATE: GatePolicy = { minCompared: { share: 0.9 }, failOnInconclusive: false };
+export const DEFAULT_GATE: GatePolicy = {
+  minCompared: { share: 0.9 },
+  failOnUndecided: false,
+  detectPct: null,
+};
 
 /** `90%` (a share of the rows ok in both files) or `40` (a count of rows). */
 export function parseMinCompared(text: string): GatePolicy['minCompared'] {
@@ -40,9 +50,32 @@ export function parseMinCompared(text: string): GatePolicy['minCompared'] {
 }
 
 export interface GateResult {
-  code: (typeof GATE_EXIT)[keyof typeof GATE_EXIT];
-  /** One line: the outcome, then the tally. */
+  outcome: RunOutcome;
+  code: (typeof GATE_EXIT)[RunOutcome];
+  /** One line: the outcome, what it could have caught, then the tally. */
   line: string;
+}
+
+const result = (outcome: RunOutcome, line: string): GateResult => ({
+  outcome,
+  code: GATE_EXIT[outcome],
+  line,
+});
+
+/** The compared rows' detectable slowdowns, in %, in words: "+9.8% or more at the median row (rows: +4.1% to +61%)". */
+function powerWords(c: Comparison, detectPct: number | null): string {
+  const ds = c.rows.flatMap((r) => (r.change ? [r.change.detectablePct] : []));
+  if (ds.length === 0) return 'no row had an interval to catch a slowdown with';
+  const finite = ds.filter(Number.isFinite);
+  const range =
+    finite.length > 1
+      ? ` (rows: ${signedPct(Math.min(...finite))} to ${signedPct(Math.max(...finite))})`
+      : '';
+  const within =
+    detectPct === null
+      ? ''
+      : `; +${detectPct}% or more in ${ds.filter((d) => d <= detectPct + 1e-9).length} of ${ds.length} rows (--detect ${detectPct}%)`;
+  return `this comparison would have caught a slowdown of ${signedPct(median(ds))} or more at its median row${range}${within}`;
 }
 
 export function gate(c: Comparison, policy: GatePolicy = DEFAULT_GATE): GateResult {
@@ -59,55 +92,66 @@ export function gate(c: Comparison, policy: GatePolicy = DEFAULT_GATE): GateResu
     k['only in base'] > 0 ? `${k['only in base']} only in base` : '',
     k['only in new'] > 0 ? `${k['only in new']} only in new` : '',
   ].filter(Boolean);
-  const tally = `${coverage}: ${k.regression} slower beyond ${c.thresholdPct}%, ${k.inconclusive} inconclusive, ${k.slower} slower within it, ${k.faster} faster, ${k.same} same${k.broke > 0 ? `, ${k.broke} broke` : ''}${others.length > 0 ? `; ${others.join(', ')}` : ''}.`;
+  const tally = `${coverage}: ${k.slower} slower beyond ${c.thresholdPct}%, ${k.faster} faster, ${k.same} same, ${k.undecided} undecided${k.broke > 0 ? `, ${k.broke} broke` : ''}${others.length > 0 ? `; ${others.join(', ')}` : ''}.`;
+  const power = powerWords(c, policy.detectPct);
   if (c.failed) {
     const worst = c.rows
-      .filter((r) => r.verdict === 'regression' || r.verdict === 'broke')
+      .filter((r) => r.verdict === 'slower' || r.verdict === 'broke')
       .map(
         (r) =>
           `${r.browser} ${r.suite}/${r.case} ${r.adapter} ${r.size}${r.change ? ` ${signedPct(r.change.pct)}` : ' broke'}`,
       );
-    return {
-      code: GATE_EXIT.regression,
-      line: `FAILED: ${worst.length} row${worst.length === 1 ? '' : 's'} slower beyond ${c.thresholdPct}% or broken (${worst.slice(0, 5).join('; ')}${worst.length > 5 ? '; …' : ''}); ${tally} ${BETWEEN_RUNS_CONFIRM}`,
-    };
+    return result(
+      'fail',
+      `FAIL: ${worst.length} row${worst.length === 1 ? '' : 's'} slower beyond ${c.thresholdPct}% or broken (${worst.slice(0, 5).join('; ')}${worst.length > 5 ? '; …' : ''}), a slower one shown so with the chance of any false alarm over all rows held at ${FAMILY_ALPHA * 100}% (Holm); ${tally} ${BETWEEN_RUNS_CONFIRM}`,
+    );
   }
   if (compared === 0 || compared < need) {
     const wanted =
       'share' in policy.minCompared
         ? `${Math.round(policy.minCompared.share * 100)}% (${need})`
         : String(need);
-    return {
-      code: GATE_EXIT.undecided,
-      line: `UNDECIDED: too few rows compared, ${compared} where --min-compared asks for ${compared === 0 && need === 0 ? 'at least 1' : wanted}; ${tally}`,
-    };
+    return result(
+      'undecided',
+      `UNDECIDED: too few rows compared, ${compared} where --min-compared asks for ${compared === 0 && need === 0 ? 'at least 1' : wanted}; ${tally}`,
+    );
   }
-  const shifted = shifts(c, ['regression']);
+  const shifted = shifts(c, ['slower']);
   if (shifted)
-    return {
-      code: GATE_EXIT.undecided,
-      line: `UNDECIDED: every row moved together, ${shifted}, slower beyond ${c.thresholdPct}%: a slower machine or a change every store shares, which one run per side cannot tell apart (rows are judged net of it); ${tally}`,
-    };
-  const unsure = policy.failOnInconclusive && shifts(c, ['inconclusive']);
+    return result(
+      'undecided',
+      `UNDECIDED: every row moved together, ${shifted}, slower beyond ${c.thresholdPct}%: a slower machine or a change every store shares, which one run per side cannot tell apart (rows are judged net of it); ${tally}`,
+    );
+  const missed = policy.detectPct === null ? 0 : undetected(c, policy.detectPct);
+  if (missed > MAX_UNDETECTED_SHARE * compared)
+    return result(
+      'undecided',
+      `UNDECIDED: ${missed} of ${compared} rows could not have caught +${policy.detectPct}% (--detect), more than ${Math.round(MAX_UNDETECTED_SHARE * 100)}%: a slowdown that size could hide among them; ${power}; ${tally} ${BETWEEN_RUNS_NOTE}`,
+    );
+  const unsure = policy.failOnUndecided && shifts(c, ['undecided']);
   if (unsure)
-    return {
-      code: GATE_EXIT.undecided,
-      line: `UNDECIDED: the shift every row shares, ${unsure}, cannot rule out a slowdown beyond ${c.thresholdPct}% (--fail-on-inconclusive); ${tally}`,
-    };
-  if (policy.failOnInconclusive && k.inconclusive > 0) {
-    return {
-      code: GATE_EXIT.undecided,
-      line: `UNDECIDED: ${k.inconclusive} row${k.inconclusive === 1 ? '' : 's'} cannot rule out a slowdown beyond ${c.thresholdPct}% (--fail-on-inconclusive); ${tally}`,
-    };
-  }
-  return {
-    code: GATE_EXIT.ok,
-    line: `OK: no row slower beyond ${c.thresholdPct}%; ${tally}${k.inconclusive > 0 ? ` ${BETWEEN_RUNS_NOTE}` : ''}`,
-  };
+    return result(
+      'undecided',
+      `UNDECIDED: the shift every row shares, ${unsure}, is neither slower beyond ${c.thresholdPct}% nor within it (--fail-on-undecided); ${tally}`,
+    );
+  if (policy.failOnUndecided && k.undecided > 0)
+    return result(
+      'undecided',
+      `UNDECIDED: ${k.undecided} row${k.undecided === 1 ? '' : 's'} neither slower beyond ${c.thresholdPct}% nor within it (--fail-on-undecided); ${tally}`,
+    );
+  return result(
+    'pass',
+    `PASS: no row slower beyond ${c.thresholdPct}%; ${power}; ${tally}${k.undecided > 0 ? ` ${BETWEEN_RUNS_NOTE}` : ''}`,
+  );
+}
+
+/** Compared rows whose detectable slowdown is above detectPct. */
+function undetected(c: Comparison, detectPct: number): number {
+  return c.rows.filter((r) => r.change && !(r.change.detectablePct <= detectPct + 1e-9)).length;
 }
 
 /** The browsers whose shift (RunToRun.shift) has one of `verdicts`, as "chromium +16.2% [+14.0%, +18.5%]", or '' for none. */
-function shifts(c: Comparison, verdicts: readonly Verdict[]): string {
+function shifts(c: Comparison, verdicts: readonly ChangeVerdict[]): string {
   return c.runToRun
     .filter((r) => r.shift && verdicts.includes(r.shift.verdict))
     .map(shiftText)

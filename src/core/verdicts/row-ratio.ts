@@ -3,11 +3,11 @@
  * comparison of two rows (a finding, a store against the fastest). Two rows sampled in the same
  * passes are compared pass by pass, as --ab compares A and B: each pass's ratio cancels what
  * the pass did to both (the launch, the machine's state), and the interval is Student's t over
- * passes, a repeated interval at the plan's looks (paired.ts). Rows that do not share enough
+ * passes (paired.ts: at the end, or a repeated interval where a row stopped at a planned look). Rows that do not share enough
  * passes fall back to the ratio of the two medians with the interval from each median's own
  * (stats.ratioOfMedians, after Price and Bonett), which treats them as independent.
  */
-import { passesReached, passLogRatios, pairedRatio } from '../stats/paired.ts';
+import { comparisonRatio, passLogRatios } from '../stats/paired.ts';
 import type { CaseResult } from '../schema/results-schema.ts';
 import { FIRST_LOOK_MIN_PASSES } from '../stats/sequential.ts';
 import { ratioOfMedians, type MedianRatio } from '../stats/stats.ts';
@@ -41,14 +41,14 @@ function rowPassLogs(num: OkRow, den: OkRow): number[] {
 
 /**
  * median(num) / median(den) per operation with its 95% interval: paired over the passes both rows
- * sampled in when they share at least FIRST_LOOK_MIN_PASSES of them, at the plan's `looks` (the
- * run's last look when neither row settled at one: paired.passesReached); else unpaired; null
+ * sampled in when they share at least FIRST_LOOK_MIN_PASSES of them, at the end when both rows
+ * sampled on to theirs, else at the plan's `looks` (paired.comparisonRatio); else unpaired; null
  * when neither gives an interval.
  */
 export function rowRatio(num: OkRow, den: OkRow, looks: readonly number[] | null): RowRatio | null {
   const logs = rowPassLogs(num, den);
-  const reached = passesReached(num, den);
-  const paired = logs.length >= FIRST_LOOK_MIN_PASSES ? pairedRatio(logs, looks, reached) : null;
+  const paired =
+    logs.length >= FIRST_LOOK_MIN_PASSES ? comparisonRatio(logs, looks, num, den) : null;
   if (paired) {
     const { ratio, lo, hi, passes } = paired;
     return { ratio, lo, hi, method: 'paired', passes };

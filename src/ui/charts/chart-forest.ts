@@ -56,17 +56,6 @@ export function verdictBadges(line: ForestLine): HTMLElement[] {
           '⚑ fails the run',
         )
       : null,
-    line.sparedByHolm
-      ? h(
-          'span',
-          {
-            className: 'ab-spared',
-            title:
-              "Slower by its own interval, but not once every row's chance of a false alarm is counted (Holm): it does not fail the run",
-          },
-          'not after Holm',
-        )
-      : null,
   ].filter((x): x is HTMLElement => x !== null);
 }
 

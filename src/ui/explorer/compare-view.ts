@@ -13,12 +13,13 @@ import {
   parseThreshold,
   type CaseComparison,
   type Comparison,
-  type Verdict,
+  type CompareVerdict,
 } from '../../core/verdicts/compare.ts';
 import { formatRunToRun, signedPct } from '../../core/verdicts/compare-text.ts';
 import { errorMessage } from '../../core/base/errors.ts';
 import { asList } from '../../export/csv.ts';
 import { gate } from '../../core/verdicts/gate.ts';
+import { CHANGE_VERDICT_TEXT } from '../../core/verdicts/change.ts';
 import type { ResultsIndexEntry } from '../../core/results/input.ts';
 import type { ResultsFile } from '../../core/results/results.ts';
 import { h } from '../dom.ts';
@@ -45,13 +46,10 @@ function textField(id: string, attrs: Record<string, string>): HTMLInputElement 
   });
 }
 
-const VERDICT_TEXT: Record<Verdict, string> = {
-  regression: 'slower beyond threshold',
-  slower: 'slower, within threshold',
-  faster: 'faster',
-  same: 'same',
+const VERDICT_TEXT: Record<CompareVerdict, string> = {
+  ...CHANGE_VERDICT_TEXT,
   // The remedy depends on the row (more samples, or more runs when the run-to-run spread is most of the width): its note says which.
-  inconclusive: 'inconclusive: see its note',
+  undecided: 'undecided: see its note',
   broke: 'broke',
   'status changed': 'status changed',
   'not comparable': 'not comparable',
@@ -144,7 +142,7 @@ export class CompareView {
       field(
         'Threshold',
         this.threshold,
-        'a row whose whole interval is slower than this is a regression',
+        'a row slower than this, and shown so over all rows, fails',
       ),
       field('Filter', this.filter, 'rows whose browser, suite/case or store hold every word'),
     );
@@ -282,6 +280,7 @@ function table(rows: readonly CaseComparison[]): HTMLElement {
     'Change',
     '95% CI',
     'Verdict',
+    'Would catch',
   ];
   // Each cell names its column, for the phone layout where the header is hidden (style.css).
   const cell = (label: string, ...content: (string | HTMLElement)[]) =>
@@ -324,7 +323,13 @@ function table(rows: readonly CaseComparison[]): HTMLElement {
             'td',
             { title: r.note ?? '', attrs: { 'data-label': head[9]! } },
             VERDICT_TEXT[r.verdict],
-            r.verdict === 'regression' || r.verdict === 'broke' ? ' ⚠' : '',
+            r.verdict === 'slower' || r.verdict === 'broke' ? ' ⚠' : '',
+          ),
+          num(
+            head[10]!,
+            r.change && r.verdict !== 'slower' && Number.isFinite(r.change.detectablePct)
+              ? signedPct(r.change.detectablePct)
+              : '—',
           ),
         ),
       ),
@@ -374,7 +379,7 @@ function notes(c: Comparison, shown: readonly CaseComparison[]): HTMLElement[] {
     'p',
     { className: 'compare-legend' },
     `Measured: the median time per sample, this page against the base, in % of the base’s median. Change: the same net of the shift every row of the browser shares (below), with the 95% interval of that ratio (from each median’s own interval and the shift’s, widened by the run-to-run spread). ` +
-      `A regression when the whole interval is slower than +${c.thresholdPct}%; inconclusive while it reaches past +${c.thresholdPct}%. ${compared} compared row${compared === 1 ? '' : 's'} shown.`,
+      `Slower when the change is beyond +${c.thresholdPct}% and shown slower with the chance of any false alarm over all rows held at 5% (Holm); same when the whole interval lies within ±${c.thresholdPct}%; undecided otherwise, with the slowdown the comparison could have caught. ${compared} compared row${compared === 1 ? '' : 's'} shown.`,
   );
   const spread = formatRunToRun(c.runToRun);
   const parts = [

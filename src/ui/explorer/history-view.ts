@@ -7,6 +7,8 @@
 import { signedPct } from '../../core/verdicts/compare-text.ts';
 import type { HistoryReport, SeriesHistory } from '../../core/history/history.ts';
 import type { HistoryBy, HistoryPoint } from '../../core/history/series.ts';
+import type { HistoryChange } from '../../core/history/verdicts.ts';
+import { CHANGE_VERDICT_TEXT } from '../../core/verdicts/change.ts';
 import { HistoryChart } from '../charts/chart-history.ts';
 import { h } from '../dom.ts';
 import { FoldedCharts } from './folded-charts.ts';
@@ -32,14 +34,11 @@ export interface HistoryViewEvents {
   onReadAll: () => void;
 }
 
-const VERDICT_TEXT: Record<string, string> = {
-  regression: 'slower beyond the threshold',
-  inconclusive: 'inconclusive: the interval reaches past the threshold',
-  slower: 'slower, within the threshold',
-  faster: 'faster',
-  same: 'no change beyond the threshold',
-  undecided: 'undecided: the environment changed at the same point',
-};
+/** A change's words: its verdict's, and why an undecided one is when its environment changed with it. */
+const verdictText = (c: HistoryChange) =>
+  c.environment.length > 0
+    ? 'undecided: the environment changed at the same point'
+    : CHANGE_VERDICT_TEXT[c.verdict];
 
 export class HistoryView {
   readonly element: HTMLElement;
@@ -208,7 +207,7 @@ export class HistoryView {
           'li',
           { className: `trend-change verdict-${c.verdict}` },
           h('strong', {}, `${signedPct(c.pct)} [${signedPct(c.low)}, ${signedPct(c.high)}]`),
-          ` between ${c.before.label} and ${c.after.label}: ${formatMs(c.levelBefore)} → ${formatMs(c.levelAfter)} ms, ${VERDICT_TEXT[c.verdict] ?? c.verdict} (p = ${c.p < 0.0001 ? '< 0.0001' : c.p.toFixed(4)}).`,
+          ` between ${c.before.label} and ${c.after.label}: ${formatMs(c.levelBefore)} → ${formatMs(c.levelAfter)} ms, ${verdictText(c)} (p = ${c.p < 0.0001 ? '< 0.0001' : c.p.toFixed(4)}).`,
           c.environment.length > 0 ? ` What changed with it: ${c.environment.join('; ')}.` : '',
         ),
       ),

@@ -7,7 +7,7 @@
 import { abDecision, abRows, type AbDecision, type AbRow } from '../../core/verdicts/ab.ts';
 import { AB_LAUNCH_RULE } from '../../core/plan/ab-plan.ts';
 import type { ParamValue } from '../../core/base/identity.ts';
-import type { AbVerdict } from '../../core/stats/paired.ts';
+import type { ChangeVerdict } from '../../core/schema/vocabulary.ts';
 import type { ResultsFile } from '../../core/results/results.ts';
 
 /** Where on the axis, 0 (left) to 1 (right); an end past the axis stops at it and says so. */
@@ -28,11 +28,11 @@ export interface ForestLine {
   size: number;
   /** The case's parameters as `name=value`, or '' for none. */
   params: string;
-  verdict: AbVerdict;
-  /** Slower, and still slower after Holm's procedure over every row and browser: it fails the run. */
+  verdict: ChangeVerdict;
+  /** Slower beyond the threshold over every row and browser (core/verdicts/change.ts): it fails the run. */
   fails: boolean;
-  /** Slower by its own interval, but not after Holm's procedure: it does not fail the run. */
-  sparedByHolm: boolean;
+  /** The smallest B/A the run would have caught in this row with 80% probability; null without an interval. */
+  detectable: number | null;
   ratio: { ratio: number; lo: number; hi: number; passes: number } | null;
   /** Why there is no ratio. */
   why: string | null;
@@ -100,9 +100,12 @@ function forestOf(key: string, docs: readonly ResultsFile[]): AbForest {
   const first = docs[0] as ResultsFile;
   const [a, b] = first.run.plan.adapters as [string, string];
   const thresholdPct = first.run.plan.ab?.thresholdPct as number;
-  const rows = sortRows(docs.flatMap(abRows));
-  const decision = abDecision(rows, thresholdPct);
-  const failing = new Set(decision.slower);
+  const decision = abDecision(
+    sortRows(docs.flatMap(abRows)),
+    thresholdPct,
+    first.run.plan.ab?.detectPct ?? null,
+  );
+  const rows = decision.rows;
   const axis = forestAxis(
     rows.flatMap((r) => (r.ratio ? [r.ratio] : [])),
     thresholdPct,
@@ -118,7 +121,7 @@ function forestOf(key: string, docs: readonly ResultsFile[]): AbForest {
     b,
     thresholdPct,
     browsers,
-    lines: rows.map((r) => lineOf(r, failing.has(r), axis)),
+    lines: rows.map((r) => lineOf(r, axis)),
     axis,
     decision,
     line: scopedLine(
@@ -145,7 +148,7 @@ function sortRows(rows: readonly AbRow[]): AbRow[] {
   );
 }
 
-function lineOf(r: AbRow, fails: boolean, axis: ForestAxis): ForestLine {
+function lineOf(r: AbRow, axis: ForestAxis): ForestLine {
   const ratio = r.ratio
     ? { ratio: r.ratio.ratio, lo: r.ratio.lo, hi: r.ratio.hi, passes: r.ratio.passes }
     : null;
@@ -156,8 +159,8 @@ function lineOf(r: AbRow, fails: boolean, axis: ForestAxis): ForestLine {
     size: r.size,
     params: paramsText(r.params),
     verdict: r.verdict,
-    fails,
-    sparedByHolm: r.verdict === 'slower' && !fails,
+    fails: r.verdict === 'slower',
+    detectable: r.detectable,
     ratio,
     why: ratio ? null : (r.why ?? 'no interval'),
     at: ratio ? spanOf(ratio, axis) : null,
@@ -268,7 +271,8 @@ export function scopedLine(line: string, scope: 'launches' | 'one-launch' | 'mix
       '',
     )
     .replace(/--auto=/g, 'the setting ')
-    .replace(/--budget/g, 'budget');
+    .replace(/--budget/g, 'budget')
+    .replace(/\(--detect (\S+)\)/g, '(the setting detect=$1)');
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -5,26 +5,26 @@
  * One block per A/B run among the documents given; nothing at all when there is none.
  */
 import type { ResultsFile } from '../../core/results/results.ts';
-import { AB_ALPHA } from '../../core/verdicts/ab.ts';
-import type { AbVerdict } from '../../core/stats/paired.ts';
+import { FAMILY_ALPHA, powerText } from '../../core/verdicts/change.ts';
+import type { ChangeVerdict } from '../../core/schema/vocabulary.ts';
 import { forestPlot, lineName, verdictBadges } from '../charts/chart-forest.ts';
 import { h } from '../dom.ts';
 import { abForests, times, type AbForest } from '../model/ab-forest.ts';
 
-const CODE_WORDS = { 0: 'ok', 1: 'slower', 3: 'undecided' } as const;
 
-function meaning(verdict: AbVerdict, t: number): string {
+function meaning(verdict: ChangeVerdict, t: number, browsers: number): string {
   const up = `×${Number((1 + t / 100).toPrecision(4))}`;
   const down = `×${Number((1 - t / 100).toPrecision(4))}`;
+  const family = `every row${browsers > 1 ? ' and browser' : ''}`;
   switch (verdict) {
     case 'slower':
-      return `the whole interval is above ${up}: B is slower than A by more than ${t}%`;
+      return `B/A is above ${up} and B is shown slower with the chance of any false alarm over ${family} held at ${FAMILY_ALPHA * 100}% (Holm): it fails the run`;
     case 'faster':
-      return `the whole interval is below ${down}: B is faster than A by more than ${t}%`;
+      return `B/A is below ${down} and B is shown faster by the same test`;
     case 'same':
       return `the whole interval is within ${down} to ${up}: any difference is smaller than ${t}%`;
-    case 'unsure':
-      return 'the interval reaches across a threshold (or there is none): more passes decide it';
+    case 'undecided':
+      return 'none of these: the row says the slowdown the run could have caught in it';
   }
 }
 
@@ -64,7 +64,7 @@ function runBlock(forest: AbForest): HTMLElement {
       'p',
       {
         className: 'ab-verdict',
-        attrs: { 'data-code': CODE_WORDS[forest.decision.code], 'data-testid': 'ab-verdict' },
+        attrs: { 'data-code': forest.decision.outcome, 'data-testid': 'ab-verdict' },
       },
       forest.line,
     ),
@@ -102,26 +102,26 @@ function legend(forest: AbForest): HTMLElement {
   return h(
     'ul',
     { className: 'ab-legend', attrs: { 'aria-label': 'What the verdicts mean' } },
-    ...(['slower', 'faster', 'same', 'unsure'] as const).map((v) =>
+    ...(['slower', 'faster', 'same', 'undecided'] as const).map((v) =>
       h(
         'li',
         { attrs: { 'data-verdict': v } },
         h('span', { className: 'ab-swatch', attrs: { 'aria-hidden': 'true' } }),
         h('span', { className: `ab-word ab-word-${v}` }, v),
-        ` ${meaning(v, t)} · ${rowCount(forest.decision.tally[v])}`,
+        ` ${meaning(v, t, forest.browsers.length)} · ${rowCount(forest.decision.tally[v])}`,
       ),
     ),
     h(
       'li',
-      {},
-      h('span', { className: 'ab-fails' }, '⚑ fails the run'),
-      ` slower with the chance of any false alarm over every row${forest.browsers.length > 1 ? ' and browser' : ''} held at ${AB_ALPHA * 100}% (Holm's procedure); a slower row without it is marked "not after Holm".`,
+      { attrs: { 'data-testid': 'ab-power' } },
+      h('span', { className: 'ab-detectable' }, 'would catch ×…'),
+      ` the smallest slowdown the run would have caught in a row with 80% probability: ${powerText(forest.decision.power)}.`,
     ),
   );
 }
 
 function table(forest: AbForest): HTMLElement {
-  const head = ['Row', 'B/A', '95% interval', 'Passes', 'Verdict'];
+  const head = ['Row', 'B/A', '95% interval', 'Passes', 'Verdict', 'Would catch'];
   const cell = (label: string, className: string, ...children: (Node | string)[]) =>
     h('td', { className, attrs: { 'data-label': label } }, ...children);
   const rows = forest.lines.map((line) => {
@@ -141,6 +141,11 @@ function table(forest: AbForest): HTMLElement {
         'Verdict',
         'ab-verdict-cell',
         h('span', { className: 'ab-badges' }, ...verdictBadges(line)),
+      ),
+      cell(
+        'Would catch',
+        'num',
+        line.detectable === null ? '—' : `×${line.detectable.toFixed(2)}`,
       ),
     );
   });
@@ -165,7 +170,7 @@ function table(forest: AbForest): HTMLElement {
             h(
               'th',
               {
-                className: label === 'B/A' || label === 'Passes' ? 'num' : '',
+                className: ['B/A', 'Passes', 'Would catch'].includes(label) ? 'num' : '',
                 attrs: { scope: 'col' },
               },
               label,

@@ -20,11 +20,11 @@ import { h } from '../dom.ts';
 
 const NOTE =
   'Each line is slower ÷ faster per operation, at the largest size both rows ran, with its 95% interval: paired by pass where the two rows share passes (the geometric mean of each pass’s ratio, Student’s t over passes, at the plan’s looks), else the ratio of the two medians. ' +
-  'holds: the whole interval is on the claim’s side of 1; reversed: wholly on the other side; same: wholly within ±5%; too close to call: it reaches across; slower / faster (a store against raw IndexedDB): wholly beyond ±5%; undecided: no interval, or one that reaches across; missing: a row is absent or not ok.';
+  'holds: the whole interval is on the claim’s side of 1; reversed: wholly on the other side; same: wholly within ±5%; slower / faster (a store against raw IndexedDB): wholly beyond ±5%; undecided: no interval, or one that reaches across a bound; missing: a row is absent or not ok.';
 
 /** The note's one line, folded over it: every line reads the same way, and one look is enough. */
 const NOTE_LINE =
-  'How a line reads: slower ÷ faster per operation, its 95% interval, and what holds, reversed, same and too close to call mean.';
+  'How a line reads: slower ÷ faster per operation, its 95% interval, and what holds, reversed, same and undecided mean.';
 
 /** Headings whose lists are long (one line per case and store) start folded. */
 const FOLDED = new Set(['over-raw']);

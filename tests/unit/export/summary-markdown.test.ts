@@ -27,19 +27,25 @@ describe('summary - markdown', () => {
     expect(text).toContain('| unsupported |');
   });
 
-  it('an --ab run: the verdict table, a row per case, its rows failing the run marked', () => {
+  it('an --ab run: the verdict table, a row per case, and what the run could have caught', () => {
     const doc = parseResults(readFileSync(AB, 'utf8'), AB);
     const rows = abRows(doc);
     const decision = abDecision(rows, 5);
     const text = summaryMarkdown({
       docs: [doc],
       verdict: decision.line,
-      ab: { rows, decision, thresholdPct: 5 },
+      ab: { decision, thresholdPct: 5 },
     });
     expect(rows.length).toBeGreaterThan(0);
     expect(text).toContain(`#### B = \`${rows[0]?.b}\` against A = \`${rows[0]?.a}\``);
-    expect(text).toContain('| browser | case | size | B/A | 95% interval | passes | verdict |');
+    expect(text).toContain(
+      '| browser | case | size | B/A | 95% interval | passes | verdict | would catch |',
+    );
     for (const r of rows) expect(text).toContain(`| chromium | ${r.suite}/${r.case} | ${r.size} |`);
+    // What the run could have caught, in bold under the table.
+    expect(text).toMatch(
+      /\*\*this run would have caught a slowdown of ×\d\.\d\d or more at its median row/,
+    );
   });
 
   it('escapes what Markdown would read as markup, and stays within a comment', () => {

@@ -113,20 +113,20 @@ describe('studies - definitions', () => {
 });
 
 describe('studies - verdicts come from the interval', () => {
-  it('a "faster" claim: holds above 1, reversed below, too close to call across, undecided without one', () => {
+  it('a "faster" claim: holds above 1, reversed below, undecided across, undecided without one', () => {
     const faster = { kind: 'faster' } as const;
     expect(verdictOf(faster, { lo: 1.02, hi: 1.4 })).toBe('holds');
     expect(verdictOf(faster, { lo: 0.5, hi: 0.98 })).toBe('reversed');
-    expect(verdictOf(faster, { lo: 0.9, hi: 1.1 })).toBe('too close to call');
+    expect(verdictOf(faster, { lo: 0.9, hi: 1.1 })).toBe('undecided');
     expect(verdictOf(faster, null)).toBe('undecided');
   });
 
-  it('an "about" claim: holds inside its band, differs wholly outside, too close to call astride an edge', () => {
+  it('an "about" claim: holds inside its band, differs wholly outside, undecided astride an edge', () => {
     const about = { kind: 'about', value: 2, tolerance: 1.5 } as const; // band 1.33 to 3
     expect(verdictOf(about, { lo: 1.5, hi: 2.9 })).toBe('holds');
     expect(verdictOf(about, { lo: 3.2, hi: 4 })).toBe('differs');
     expect(verdictOf(about, { lo: 1, hi: 1.2 })).toBe('differs');
-    expect(verdictOf(about, { lo: 1.2, hi: 1.6 })).toBe('too close to call');
+    expect(verdictOf(about, { lo: 1.2, hi: 1.6 })).toBe('undecided');
   });
 });
 

@@ -263,10 +263,7 @@ function setOrder(
     open,
   });
   Object.assign(b.across, { launch: k + 1, launchBudgetMs: share.budgetMs });
-  b.order =
-    run.launchPlan.length > 1
-      ? { launch: k + 1, ...range, ...share, carry, browsers: run.targets.length }
-      : undefined;
+  b.order = run.launchPlan.length > 1 ? { launch: k + 1, ...range, ...share, carry } : undefined;
 }
 
 /** What a launch's end means: go on with its carry, or end the browser's run. */

@@ -19,7 +19,7 @@
  *
  * Exit codes: 0 every browser completed and no row is error or timeout; 1 otherwise (the last
  * line says why); 2 bad flags; with --baseline, the gate's code; with --ab, its verdict's (1 a row slower,
- * 3 too many rows unsure; core/verdicts/ab.ts).
+ * 3 undecided; core/verdicts/ab.ts).
  *
  * package.json runs this file with `node --import tsx`, not through the tsx CLI: the CLI relays
  * Ctrl-C to its child and SIGKILLs a child that does not acknowledge within 30 ms, which on a busy

@@ -100,19 +100,25 @@ export function reportSweep(run: SweepRun): number {
       : `FAILED: ${why}.`;
   out(line);
   if (why !== null) return withSummary(run, 1, line);
-  if (run.plan.ab) return abVerdictOf(run, run.plan.ab.thresholdPct);
+  if (run.plan.ab) return abVerdictOf(run, run.plan.ab);
   return withSummary(run, run.args.baseline ? againstBaseline(run, run.args.baseline) : 0, line);
 }
 
 /** B against A over every browser: its table, then its verdict last (core/verdicts/ab.ts). */
-function abVerdictOf(run: SweepRun, thresholdPct: number): number {
-  const rows = completeResults(run).flatMap(abRows);
-  const decision = abDecision(rows, thresholdPct);
+function abVerdictOf(run: SweepRun, ab: NonNullable<SweepRun['plan']['ab']>): number {
+  const decision = abDecision(
+    completeResults(run).flatMap(abRows),
+    ab.thresholdPct,
+    ab.detectPct ?? null,
+  );
   run.out();
-  run.out(abTable(rows, decision, thresholdPct));
+  run.out(abTable(decision, ab.thresholdPct));
   run.out();
   run.out(decision.line);
-  return withSummary(run, decision.code, decision.line, { rows, decision, thresholdPct });
+  return withSummary(run, decision.code, decision.line, {
+    decision,
+    thresholdPct: ab.thresholdPct,
+  });
 }
 
 /** --summary FILE: the run as Markdown (export/summary-markdown.ts); the exit code as it was, or 1 when the file cannot be written. */

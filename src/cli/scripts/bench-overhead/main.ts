@@ -96,7 +96,7 @@ export const OVERHEAD_USAGE = [
   '  --no-build       reuse dist/ if it exists',
   '',
   `Each ratio is ok when its interval lies within ${100 * INTERVAL_TARGET}% of 1 and holds 1 or the ratio is within ${100 * TARGET}%`,
-  `of 1; outside when the interval lies wholly beyond ${100 * TARGET}% of 1; else unsure (too wide to tell).`,
+  `of 1; outside when the interval lies wholly beyond ${100 * TARGET}% of 1; else undecided (too wide to tell).`,
   'Exit codes: 0 every ratio is ok; 1 one is not, or a run failed; 2 bad flags, a browser that is not there, or an --out that cannot be written.',
 ].join('\n');
 
@@ -366,7 +366,7 @@ export async function benchOverhead(argv: readonly string[]): Promise<number> {
   out(
     within
       ? 'every ratio is ok'
-      : `not every ratio is ok (an interval within ${100 * INTERVAL_TARGET}% of 1 that holds 1, or with the ratio within ${100 * TARGET}%); unsure ones need more --rounds, or a quieter machine`,
+      : `not every ratio is ok (an interval within ${100 * INTERVAL_TARGET}% of 1 that holds 1, or with the ratio within ${100 * TARGET}%); undecided ones need more --rounds, or a quieter machine`,
   );
   return within ? 0 : 1;
 }

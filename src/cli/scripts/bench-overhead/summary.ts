@@ -56,27 +56,27 @@ export function summarizeRounds(rounds: readonly Round[], seed = 1): RatioSummar
   };
 }
 
-export type Verdict = 'ok' | 'unsure' | 'outside';
+export type Verdict = 'ok' | 'undecided' | 'outside';
 
 /**
  * ok: the interval lies within ±3% of 1, and holds 1 or the ratio is within 2% of it; outside:
- * the interval lies wholly beyond 2% of 1 (the harness measurably adds or takes time); unsure:
+ * the interval lies wholly beyond 2% of 1 (the harness measurably adds or takes time); undecided:
  * neither, the interval is too wide to tell. A ratio within 2% with a ±30% interval says nothing,
- * so it is unsure, not ok.
+ * so it is undecided, not ok.
  */
 export function verdict(s: Pick<RatioSummary, 'ratio' | 'lo' | 'hi'>): Verdict {
   const narrow = s.lo >= 1 - INTERVAL_TARGET && s.hi <= 1 + INTERVAL_TARGET;
   if (narrow && (Math.abs(s.ratio - 1) <= TARGET || (s.lo <= 1 && s.hi >= 1))) return 'ok';
   if (s.lo > 1 + TARGET || s.hi < 1 - TARGET) return 'outside';
-  return 'unsure';
+  return 'undecided';
 }
 
 export const meetsTarget = (s: Pick<RatioSummary, 'ratio' | 'lo' | 'hi'>): boolean =>
   verdict(s) === 'ok';
 
-const RANK: Record<Verdict, number> = { ok: 0, unsure: 1000, outside: 2000 };
+const RANK: Record<Verdict, number> = { ok: 0, undecided: 1000, outside: 2000 };
 
-/** For ordering, the worst last: outside after unsure after ok, then by distance from 1 on the log scale (0.9 and 1.11 alike). */
+/** For ordering, the worst last: outside after undecided after ok, then by distance from 1 on the log scale (0.9 and 1.11 alike). */
 export function badness(s: Pick<RatioSummary, 'ratio' | 'lo' | 'hi'>): number {
   return RANK[verdict(s)] + Math.abs(Math.log(s.ratio));
 }

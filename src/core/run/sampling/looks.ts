@@ -14,7 +14,7 @@ import {
   DECIDED_VERDICTS,
   type BrowserRows,
   type RowRef,
-  type Verdict,
+  type FindingVerdict,
 } from '../../verdicts/findings.ts';
 import type { CaseIdentity } from '../../base/identity.ts';
 import { carryKey } from '../launch.ts';
@@ -47,8 +47,8 @@ export function isLook(plan: Plan, passesDone: number, passes: number): boolean 
  * Settle the rows whose comparisons are all decided at this look; returns how many are still
  * sampling or may sample again in a later pass (0: nothing is left to sample).
  */
-export function settleAtLook(plan: Plan, rows: readonly LookRow[], browsers = 1): number {
-  const settled = plan.ab ? settledPairs(plan, rows, browsers) : settledByFindings(plan, rows);
+export function settleAtLook(plan: Plan, rows: readonly LookRow[]): number {
+  const settled = plan.ab ? settledPairs(plan, rows) : settledByFindings(plan, rows);
   for (const { id, row } of rows)
     if (settled.has(carryKey(id)) && row.state.kind !== 'failed') stopRow(row, 'settled');
   return rows.filter(({ row }) => mayStillSample(row)).length;
@@ -62,11 +62,8 @@ function mayStillSample(row: Row): boolean {
   );
 }
 
-/**
- * --ab: the pairs whose B/A is settled at this look (ab.pairAtLook), both sides' keys; the family
- * is every pair of every browser of the sweep, as the run's verdict takes them.
- */
-function settledPairs(plan: Plan, rows: readonly LookRow[], browsers: number): Set<string> {
+/** --ab: the pairs whose B/A is settled at this look (ab.pairAtLook), both sides' keys. */
+function settledPairs(plan: Plan, rows: readonly LookRow[]): Set<string> {
   const looks = plannedLooksOf(plan.auto);
   const pairs = rows.filter(({ row }) => row.pair?.side === 'A');
   const out = new Set<string>();
@@ -74,9 +71,8 @@ function settledPairs(plan: Plan, rows: readonly LookRow[], browsers: number): S
     const b = rows.find((r) => r.row === a.row.pair?.other);
     if (!b || a.row.state.kind === 'failed') continue;
     const logs = passLogRatios(a.row, b.row);
-    const family = pairs.length * browsers;
     const reached = passesReached(reachedSide(a.row), reachedSide(b.row));
-    if (pairAtLook(logs, looks, plan.ab?.thresholdPct ?? 5, family, reached).settled) {
+    if (pairAtLook(logs, looks, plan.ab?.thresholdPct ?? 5, reached).settled) {
       out.add(carryKey(a.id));
       out.add(carryKey(b.id));
     }
@@ -111,7 +107,7 @@ function settledByFindings(plan: Plan, rows: readonly LookRow[]): Set<string> {
 }
 
 /** Whether a finding's cell lets its rows stop: decided, and known to ±SETTLE_PRECISION. */
-function settles(verdict: Verdict, ratio: { lo: number; hi: number } | null): boolean {
+function settles(verdict: FindingVerdict, ratio: { lo: number; hi: number } | null): boolean {
   if (!DECIDED_VERDICTS.includes(verdict) || !ratio) return false;
   return Math.sqrt(ratio.hi / ratio.lo) - 1 <= SETTLE_PRECISION;
 }

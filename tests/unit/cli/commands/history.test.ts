@@ -58,7 +58,7 @@ describe('history on the committed runs', () => {
     const { code, stdout } = await run(files);
     expect(code).toBe(1);
     const changes = stdout.slice(stdout.indexOf('Changes:'), stdout.indexOf('Each point:'));
-    const lines = changes.split('\n').filter((l) => l.includes('REGRESSION'));
+    const lines = changes.split('\n').filter((l) => l.includes('SLOWER !!'));
     expect(lines).toHaveLength(1);
     const started = (JSON.parse(runs[4]!.text) as ResultsFile).run.startedAt;
     const line = lines[0]!;

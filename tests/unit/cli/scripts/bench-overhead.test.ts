@@ -166,27 +166,27 @@ describe('bench:overhead summary', () => {
     expect(summarizeRounds([round([1], [1]), round([], [1])])).toBeNull();
   });
 
-  it('is ok only with an interval inside ±3% that holds 1 or a ratio within 2%; outside when the interval is wholly beyond 2%; else unsure', () => {
+  it('is ok only with an interval inside ±3% that holds 1 or a ratio within 2%; outside when the interval is wholly beyond 2%; else undecided', () => {
     expect(verdict({ ratio: 1.019, lo: 1.01, hi: 1.03 })).toBe('ok');
     expect(verdict({ ratio: 0.975, lo: 0.971, hi: 1.001 })).toBe('ok');
-    expect(verdict({ ratio: 0.975, lo: 0.965, hi: 1.001 })).toBe('unsure');
-    expect(verdict({ ratio: 1.025, lo: 1.005, hi: 1.029 })).toBe('unsure');
+    expect(verdict({ ratio: 0.975, lo: 0.965, hi: 1.001 })).toBe('undecided');
+    expect(verdict({ ratio: 1.025, lo: 1.005, hi: 1.029 })).toBe('undecided');
     // A ratio within 2% says nothing with an interval of ±30%.
-    expect(verdict({ ratio: 1.013, lo: 0.62, hi: 1.17 })).toBe('unsure');
-    expect(verdict({ ratio: 1.15, lo: 0.9, hi: 1.4 })).toBe('unsure');
+    expect(verdict({ ratio: 1.013, lo: 0.62, hi: 1.17 })).toBe('undecided');
+    expect(verdict({ ratio: 1.15, lo: 0.9, hi: 1.4 })).toBe('undecided');
     expect(verdict({ ratio: 1.15, lo: 1.1, hi: 1.2 })).toBe('outside');
     expect(verdict({ ratio: 0.95, lo: 0.93, hi: 0.975 })).toBe('outside');
     expect(meetsTarget({ ratio: 1.019, lo: 1.01, hi: 1.03 })).toBe(true);
     expect(meetsTarget({ ratio: 1.013, lo: 0.62, hi: 1.17 })).toBe(false);
   });
 
-  it('orders ok before unsure before outside, each by distance from 1 on the log scale', () => {
+  it('orders ok before undecided before outside, each by distance from 1 on the log scale', () => {
     const ok = { ratio: 0.99, lo: 0.98, hi: 1.0 };
-    const unsure = { ratio: 1.0, lo: 0.8, hi: 1.2 };
+    const undecided = { ratio: 1.0, lo: 0.8, hi: 1.2 };
     const nearMiss = { ratio: 1.025, lo: 1.021, hi: 1.029 };
     const farMiss = { ratio: 0.85, lo: 0.8, hi: 0.9 };
-    expect(badness(ok)).toBeLessThan(badness(unsure));
-    expect(badness(unsure)).toBeLessThan(badness(nearMiss));
+    expect(badness(ok)).toBeLessThan(badness(undecided));
+    expect(badness(undecided)).toBeLessThan(badness(nearMiss));
     expect(badness(nearMiss)).toBeLessThan(badness(farMiss));
     expect(badness({ ratio: 0.9, lo: 0.85, hi: 0.95 })).toBeGreaterThan(
       badness({ ratio: 1.1, lo: 1.05, hi: 1.15 }) - 0.01,

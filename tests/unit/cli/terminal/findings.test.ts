@@ -51,7 +51,7 @@ describe('sweep - what this run found', () => {
     let checked = 0;
     for (const line of body.filter((l) => !l.includes('missing on'))) {
       const m =
-        /^ {4}(\S*)\s+(\S+)\s+(\S+)× \[(\S+), (\S+)\]\s+(holds|reversed|same|too close to call)$/.exec(
+        /^ {4}(\S*)\s+(\S+)\s+(\S+)× \[(\S+), (\S+)\]\s+(holds|reversed|same|undecided)$/.exec(
           line,
         );
       expect(m, line).not.toBeNull();
@@ -99,7 +99,7 @@ describe('sweep - what this run found', () => {
     expect(fastest).toHaveLength(3 * 12);
     for (const line of fastest)
       expect(line).toMatch(
-        /^ {4}(chromium|firefox |webkit {2}| {8}) {2}[a-z]+ [a-z-]+: [a-z-]+, \S+× \[\S+, \S+\] faster than [a-z-]+: (holds|same|too close to call)$/,
+        /^ {4}(chromium|firefox |webkit {2}| {8}) {2}[a-z]+ [a-z-]+: [a-z-]+, \S+× \[\S+, \S+\] faster than [a-z-]+: (holds|same|undecided)$/,
       );
     const raw = section(
       'Each store against raw IndexedDB, per case: store ÷ indexeddb-raw, slower or faster beyond ±5%, same within',

@@ -8,17 +8,11 @@ import {
   abPasses,
   abPassesNeeded,
   abPassesProblem,
-  passesToDecide,
 } from '../../../../src/core/plan/ab-plan.ts';
 import { MIN_LAUNCH_MS } from '../../../../src/core/plan/budget.ts';
-import {
-  abVerdict,
-  PAIRED_MIN_PASSES,
-  type PairedRatio,
-} from '../../../../src/core/stats/paired.ts';
+import { PAIRED_MIN_PASSES } from '../../../../src/core/stats/paired.ts';
 import type { Plan, PlanVocabulary } from '../../../../src/core/plan/plan.ts';
 import { DEFAULT_AUTO, DEFAULT_PLAN } from '../../../../src/core/plan/defaults.ts';
-import { tQuantile95 } from '../../../../src/core/stats/stats.ts';
 
 const vocab: PlanVocabulary = {
   suites: ['insert', 'crash'],
@@ -83,38 +77,6 @@ describe('A/B plan - the passes a verdict needs', () => {
       "--ab: shard 2/2 holds none of this plan's 1 case group, so it has nothing to compare: give at most 1 shard (leave out --shard)",
     );
     expect(abCasesProblem(shard, { groups: 1, allGroups: 2, driven: [] })).toBeNull();
-  });
-});
-
-describe('A/B plan - the passes that would decide an unsure row', () => {
-  const ratio = (logMean: number, logSd: number, passes: number): PairedRatio => {
-    const half = (tQuantile95(passes - 1) * logSd) / Math.sqrt(passes);
-    return {
-      ratio: Math.exp(logMean),
-      lo: Math.exp(logMean - half),
-      hi: Math.exp(logMean + half),
-      passes,
-      logMean,
-      logSd,
-      look: 0,
-      looks: 1,
-    };
-  };
-
-  it('gives the fewest passes at which the same mean and spread decide the row, and none at the threshold', () => {
-    for (const [mean, sd] of [
-      [0.01, 0.04],
-      [0.1, 0.08],
-      [-0.02, 0.03],
-    ] as const) {
-      const now = ratio(mean, sd, 3);
-      expect(abVerdict(now, 5)).toBe('unsure');
-      const k = passesToDecide(now, 5) as number;
-      expect(k).toBeGreaterThan(3);
-      expect(abVerdict(ratio(mean, sd, k), 5)).not.toBe('unsure');
-      expect(abVerdict(ratio(mean, sd, k - 1), 5)).toBe('unsure');
-    }
-    expect(passesToDecide(ratio(Math.log(1.05), 0.02, 4), 5)).toBeNull();
   });
 });
 

@@ -46,6 +46,13 @@ describe('between runs - the table', () => {
   });
 });
 
+/**
+ * The one committed pair whose whole run moved beyond the threshold: every WebKit row of the
+ * second run 26% slower (docs/gate.md, "Pairs in 12 launches"). One run per side cannot tell that
+ * from a change every store shares, so the gate says undecided there, and passes elsewhere.
+ */
+const MOVED_WHOLE = { pair: '2026-11-25T00-07-20Z-5a1f', browser: 'webkit' };
+
 describe('between runs - compare', () => {
   for (const [base, next] of AA_PAIRS) {
     it(`passes identical code: ${base} against ${next}, in every browser`, () => {
@@ -53,7 +60,12 @@ describe('between runs - compare', () => {
         const docs = aaPair(base, next, browser);
         if (!docs) continue;
         const decision = gate(compareResults([docs[0]], [docs[1]]));
-        expect(decision.code, `${browser}: ${decision.line}`).toBe(GATE_EXIT.ok);
+        if (base === MOVED_WHOLE.pair && browser === MOVED_WHOLE.browser) {
+          expect(decision.code, decision.line).toBe(GATE_EXIT.undecided);
+          expect(decision.line).toMatch(/^UNDECIDED: every row moved together, webkit \+26\.1%/);
+          continue;
+        }
+        expect(decision.code, `${browser}: ${decision.line}`).toBe(GATE_EXIT.pass);
         expect(decision.line).toContain('npm run sweep -- --ab A,B');
       }
     });
@@ -68,11 +80,11 @@ describe('between runs - compare', () => {
         const c = compareResults([docs[0]], [docs[1]], 5, others);
         expect(
           c.rows
-            .filter((r) => r.verdict === 'regression')
+            .filter((r) => r.verdict === 'slower')
             .map((r) => `${r.suite}/${r.case} ${r.adapter}`),
           `${pair[0]} ${browser}`,
         ).toEqual([]);
-        expect([GATE_EXIT.ok, GATE_EXIT.undecided]).toContain(gate(c).code);
+        expect([GATE_EXIT.pass, GATE_EXIT.undecided]).toContain(gate(c).code);
       }
     }
   });
@@ -87,7 +99,7 @@ describe('between runs - compare', () => {
         if (row.suite === 'insert' && row.case === 'bulk' && row.adapter === 'idb')
           row.samples = row.samples.map((x) => x * 1.3);
       const decision = gate(compareResults([docs[1]], [slower]));
-      expect(decision.code, `${browser}: ${decision.line}`).toBe(GATE_EXIT.regression);
+      expect(decision.code, `${browser}: ${decision.line}`).toBe(GATE_EXIT.fail);
       expect(decision.line).toContain(`${browser} insert/bulk idb`);
     }
   });

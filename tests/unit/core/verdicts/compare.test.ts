@@ -57,7 +57,7 @@ function cli(files: Record<string, unknown>, ...args: string[]) {
 }
 
 describe('compare - per case', () => {
-  it("samples 20% slower are a regression: the median ratio, with the interval built from both medians' intervals", () => {
+  it("samples 20% slower are slower: the median ratio, with the interval built from both medians' intervals", () => {
     const c = compareResults([withSamples(BASE)], [withSamples(slower(1.2))], 5);
     const row = c.rows.find((r) => r.adapter === 'idb')!;
     const a = medianCi(BASE)!;
@@ -68,16 +68,17 @@ describe('compare - per case', () => {
     expect(row.change!.high).toBeCloseTo(100 * (1.2 * Math.exp(1.959963984540054 * se) - 1), 8);
     expect(row.change!.low).toBeGreaterThan(5);
     expect(row).toMatchObject({
-      verdict: 'regression',
+      verdict: 'slower',
       base: { median: 10, n: 10 },
       next: { n: 10 },
     });
     expect(c.failed).toBe(true);
   });
 
-  it('a significant slowdown whose interval stays under the threshold is slower, and does not fail', () => {
+  it('a slowdown whose interval stays within the threshold is same, and does not fail', () => {
     const c = compareResults([withSamples(BASE)], [withSamples(slower(1.2))], 50);
-    expect(c.rows[0]!.verdict).toBe('slower');
+    expect(c.rows[0]!.change!.low).toBeGreaterThan(0);
+    expect(c.rows[0]!.verdict).toBe('same');
     expect(c.failed).toBe(false);
   });
 
@@ -89,13 +90,15 @@ describe('compare - per case', () => {
     expect(c.failed).toBe(false);
   });
 
-  it('a change the interval cannot tell from a slowdown beyond the threshold is inconclusive, and does not fail', () => {
+  it('a change the interval cannot tell from a slowdown beyond the threshold is undecided, and does not fail', () => {
     // 20% slower, but 6 samples spread ±30% give an interval that reaches from below 0 to past +5%.
     const noisy = [7, 13, 10, 8, 12, 9];
     const c = compareResults([withSamples(noisy)], [withSamples(noisy.map((x) => x * 1.2))]);
     expect(c.rows[0]).toMatchObject({
-      verdict: 'inconclusive',
-      note: expect.stringMatching(/reaches past \+5%.*take more samples, or sweep with --baseline/),
+      verdict: 'undecided',
+      note: expect.stringMatching(
+        /neither slower beyond \+5% nor within ±5%.*take more samples, or sweep with --baseline/,
+      ),
     });
     expect(c.rows[0]!.change!.low).toBeLessThan(0);
     expect(c.failed).toBe(false);
@@ -225,9 +228,14 @@ describe('compare - per case', () => {
     // The change's interval is the ratio of those two medians' intervals, after Price and Bonett.
     expect(row.change!.low).toBeLessThan(100 * ((1.5 * 10) / hi - 1) + 1e-9);
     expect(hi / lo).toBeGreaterThan(1.3);
-    expect(row.verdict).toBe('inconclusive');
-    // Without its passes the same samples read a clear regression.
-    expect(compareResults([withSamples(base)], [b]).rows[0]!.verdict).toBe('regression');
+    // Still shown slower, but barely: its interval reaches down to +1.5%, and it could have caught only +64%.
+    expect(row).toMatchObject({ verdict: 'slower', change: { low: expect.any(Number) } });
+    expect(row.change!.low).toBeLessThan(5);
+    // Without its passes the same samples read far surer: an interval from +30%, +20% detectable.
+    const alone = compareResults([withSamples(base)], [b]).rows[0]!;
+    expect(alone.verdict).toBe('slower');
+    expect(alone.change!.low).toBeGreaterThan(25);
+    expect(alone.change!.detectablePct).toBeLessThan(row.change!.detectablePct / 2);
   });
 });
 
@@ -262,51 +270,48 @@ describe('compare - run-to-run spread', () => {
     // Without the spread most of these rows would read as significant changes; with it, few do.
     const significantAlone = c.rows.filter((_, i) => own(i)).length;
     const significant = c.rows.filter(
-      (r) => r.verdict === 'faster' || r.verdict === 'slower' || r.verdict === 'regression',
+      (r) => r.verdict === 'faster' || r.verdict === 'slower',
     ).length;
     expect(significantAlone).toBeGreaterThan(15);
     expect(significant).toBeLessThan(significantAlone / 2);
     expect(formatComparison(c)).toMatch(
       /Run-to-run spread added to every row's interval: chromium \d+\.\d% \(from 30 rows\)/,
     );
-    // A row left inconclusive by the spread is told that more samples of one run will not help.
-    const inconclusive = c.rows.filter((r) => r.verdict === 'inconclusive');
-    expect(inconclusive.length).toBeGreaterThan(0);
-    for (const r of inconclusive)
+    // A row left undecided by the spread is told that more samples of one run will not help.
+    const undecided = c.rows.filter((r) => r.verdict === 'undecided');
+    expect(undecided.length).toBeGreaterThan(0);
+    for (const r of undecided)
       expect(r.note).toMatch(
         /most of its width is the run-to-run spread, which more samples in one run do not narrow: pool several runs per side/,
       );
-    // The table marks a row `*` whenever its interval excludes 0, inconclusive or not.
+    // The table gives each undecided row the slowdown the comparison could have caught in it.
     const lines = formatComparison(c).split('\n');
-    for (const r of inconclusive) {
+    for (const r of undecided) {
       const line = lines.find((l) => new RegExp(`\\b${r.adapter}\\b`).test(l))!;
-      expect(line.trimEnd().endsWith('inconclusive ? *')).toBe(r.change!.low > 0);
+      expect(line.trimEnd()).toMatch(/ undecided +\+\d+\.\d%$/);
+      expect(r.change!.detectablePct).toBeGreaterThan(5);
     }
   });
 
-  it('a row 35% slower among rows that only scatter is still a regression; one 25% slower is significant, and marked so', () => {
+  it('a row 35% slower among rows that only scatter is still slower; one 25% slower is not shown so over 30 rows', () => {
     const c = compareResults(
       [manyRows(30, () => 1)],
       [manyRows(30, (i) => (i === 7 ? 1.35 : i === 8 ? 1.25 : scatter(i)))],
     );
-    expect(c.rows.find((r) => r.adapter === 'a7')!.verdict).toBe('regression');
+    expect(c.rows.find((r) => r.adapter === 'a7')!.verdict).toBe('slower');
     expect(c.failed).toBe(true);
-    // Its interval lies above 0 but reaches below +5%: inconclusive, and significant all the same.
+    // Its interval lies above 0 but reaches below +5%: alone it would be shown slower, not among 30.
     const twelve = c.rows.find((r) => r.adapter === 'a8')!;
-    expect(twelve.verdict).toBe('inconclusive');
+    expect(twelve.verdict).toBe('undecided');
     expect(twelve.change!.low).toBeGreaterThan(0);
-    expect(
-      formatComparison(c)
-        .split('\n')
-        .find((l) => /\ba8\b/.test(l))!
-        .trimEnd(),
-    ).toMatch(/inconclusive \? \*$/);
+    expect(twelve.change!.low).toBeLessThan(5);
+    expect(twelve.change!.detectablePct).toBeGreaterThan(25);
   });
 
-  it('every row 10% slower is a shift, not spread: no row is a regression, and the gate is undecided', () => {
+  it('every row 10% slower is a shift, not spread: no row is slower, and the gate is undecided', () => {
     const c = compareResults([manyRows(30, () => 1)], [manyRows(30, () => 1.1)]);
     expect(c.runToRun[0]!.pct).toBe(0);
-    expect(c.runToRun[0]!.shift).toMatchObject({ verdict: 'regression' });
+    expect(c.runToRun[0]!.shift).toMatchObject({ verdict: 'slower' });
     expect(c.runToRun[0]!.shift!.pct).toBeCloseTo(10, 8);
     expect(formatComparison(c)).toContain(
       "Shift every row shares, the median row's change with its 95% interval: chromium +10.0% [+10.0%, +10.0%]. Each row is judged net of it",
@@ -325,30 +330,30 @@ describe('compare - run-to-run spread', () => {
     });
   });
 
-  it('judges rows net of the shift: among rows that all got 15% slower, the one 30% slower is the regression', () => {
+  it('judges rows net of the shift: among rows that all got 15% slower, the one 30% slower is slower', () => {
     const c = compareResults(
       [manyRows(30, () => 1)],
       [manyRows(30, (i) => 1.15 * (i === 4 ? 1.3 : 1 + ((i % 3) - 1) * 0.002))],
     );
     expect(c.runToRun[0]!.shift!.pct).toBeCloseTo(15, 0);
     const four = c.rows.find((r) => r.adapter === 'a4')!;
-    expect(four.verdict).toBe('regression');
+    expect(four.verdict).toBe('slower');
     expect(four.change!.pct).toBeCloseTo(30, 0);
     expect(four.change!.measured).toBeCloseTo(49.5, 8);
-    expect(c.rows.filter((r) => r.verdict === 'regression')).toEqual([four]);
+    expect(c.rows.filter((r) => r.verdict === 'slower')).toEqual([four]);
     // The gate fails on the row before it would call the shift undecided.
     expect(gate(c).code).toBe(1);
   });
 
-  it('a shift that reaches past the threshold without lying beyond it passes by default and fails with --fail-on-inconclusive', () => {
+  it('a shift that reaches past the threshold without lying beyond it passes by default and not with --fail-on-undecided', () => {
     // Rows 0% to +8% slower, evenly: a median of about +4% whose interval reaches past +5%.
     const c = compareResults([manyRows(30, () => 1)], [manyRows(30, (i) => 1 + (0.08 * i) / 29)]);
-    expect(c.runToRun[0]!.shift).toMatchObject({ verdict: 'inconclusive' });
+    expect(c.runToRun[0]!.shift).toMatchObject({ verdict: 'undecided' });
     expect(gate(c).code).toBe(0);
-    expect(gate(c, { ...DEFAULT_GATE, failOnInconclusive: true }).line).toMatch(
-      /^UNDECIDED: the shift every row shares, chromium \+4\.\d% \[\+\d\.\d%, \+\d\.\d%\], cannot rule out a slowdown beyond 5% \(--fail-on-inconclusive\)/,
+    expect(gate(c, { ...DEFAULT_GATE, failOnUndecided: true }).line).toMatch(
+      /^UNDECIDED: the shift every row shares, chromium \+4\.\d% \[\+\d\.\d%, \+\d\.\d%\], is neither slower beyond 5% nor within it \(--fail-on-undecided\)/,
     );
-    expect(gate(c, { ...DEFAULT_GATE, failOnInconclusive: true }).code).toBe(3);
+    expect(gate(c, { ...DEFAULT_GATE, failOnUndecided: true }).code).toBe(3);
   });
 
   it('adds nothing when the rows scatter within their own intervals, or when there are too few rows to tell', () => {
@@ -379,31 +384,31 @@ describe('compare - run-to-run spread', () => {
 describe('compare - the gate', () => {
   const c = (base: number[], next: number[]) =>
     compareResults([withSamples(base)], [withSamples(next)]);
-  it('exit 0 with enough rows compared, 1 on a regression, 3 when nothing or too little was compared', () => {
+  it('exit 0 with enough rows compared, 1 on a slower row, 3 when nothing or too little was compared', () => {
     expect(gate(c(BASE, BASE))).toEqual({
+      outcome: 'pass',
       code: 0,
-      line: 'OK: no row slower beyond 5%; compared 1 of 1 rows ok in both: 0 slower beyond 5%, 0 inconclusive, 0 slower within it, 0 faster, 1 same.',
+      line: 'PASS: no row slower beyond 5%; this comparison would have caught a slowdown of +6.5% or more at its median row; compared 1 of 1 rows ok in both: 0 slower beyond 5%, 0 faster, 1 same, 0 undecided.',
     });
     expect(gate(c(BASE, slower(1.2))).code).toBe(1);
     const none = gate(c(BASE.slice(0, 5), BASE));
     expect(none).toEqual({
+      outcome: 'undecided',
       code: 3,
-      line: 'UNDECIDED: too few rows compared, 0 where --min-compared asks for 90% (1); compared 0 of 1 rows ok in both (not compared: 1 fewer than 6 samples): 0 slower beyond 5%, 0 inconclusive, 0 slower within it, 0 faster, 0 same.',
+      line: 'UNDECIDED: too few rows compared, 0 where --min-compared asks for 90% (1); compared 0 of 1 rows ok in both (not compared: 1 fewer than 6 samples): 0 slower beyond 5%, 0 faster, 0 same, 0 undecided.',
     });
-    expect(gate(c(BASE, BASE), { minCompared: { count: 2 }, failOnInconclusive: false }).code).toBe(
-      3,
-    );
+    expect(gate(c(BASE, BASE), { ...DEFAULT_GATE, minCompared: { count: 2 } }).code).toBe(3);
   });
 
-  it('an inconclusive row passes by default and fails with --fail-on-inconclusive', () => {
+  it('an undecided row passes by default and not with --fail-on-undecided', () => {
     const noisy = [7, 13, 10, 8, 12, 9];
     const cmp = c(
       noisy,
       noisy.map((x) => x * 1.2),
     );
     expect(gate(cmp).code).toBe(0);
-    expect(gate(cmp, { ...DEFAULT_GATE, failOnInconclusive: true }).line).toMatch(
-      /^UNDECIDED: 1 row cannot rule out a slowdown beyond 5% \(--fail-on-inconclusive\)/,
+    expect(gate(cmp, { ...DEFAULT_GATE, failOnUndecided: true }).line).toMatch(
+      /^UNDECIDED: 1 row neither slower beyond 5% nor within it \(--fail-on-undecided\)/,
     );
   });
 
@@ -462,7 +467,7 @@ describe('compare - command line', () => {
     );
     expect(slow.code).toBe(1);
     expect(slow.stdout.trimEnd().split('\n').at(-1)).toMatch(
-      /^FAILED: 1 row slower beyond 5% or broken \(chromium insert\/bulk idb 100 \+20\.0%\); compared 1 of 1 rows ok in both/,
+      /^FAIL: 1 row slower beyond 5% or broken \(chromium insert\/bulk idb 100 \+20\.0%\), a slower one shown so .*; compared 1 of 1 rows ok in both/,
     );
     const same = cli(
       { 'base.json': withSamples(BASE), 'copy.json': withSamples(BASE) },
@@ -470,9 +475,9 @@ describe('compare - command line', () => {
       'copy.json',
     );
     expect(same.code).toBe(0);
-    // Identical files pass; the idb row's interval takes in how far identical code moves between runs here (between-runs.ts), so it cannot rule out +5%.
+    // Identical files pass; the idb row's interval takes in how far identical code moves between runs here (between-runs.ts), so it cannot rule out +5%, and could have caught only +11.7%.
     expect(same.stdout.trimEnd().split('\n').at(-1)).toBe(
-      'OK: no row slower beyond 5%; compared 1 of 1 rows ok in both: 0 slower beyond 5%, 1 inconclusive, 0 slower within it, 0 faster, 0 same. Between two runs a row must move further than identical code moves between runs here; to decide the inconclusive rows, sample both sides in one run: npm run sweep -- --ab A,B.',
+      'PASS: no row slower beyond 5%; this comparison would have caught a slowdown of +11.7% or more at its median row; compared 1 of 1 rows ok in both: 0 slower beyond 5%, 0 faster, 0 same, 1 undecided. Between two runs a row must move further than identical code moves between runs here; to decide the undecided rows, sample both sides in one run: npm run sweep -- --ab A,B.',
     );
     expect(
       cli(
@@ -498,10 +503,10 @@ describe('compare - command line', () => {
     const text = formatComparison(compareResults([withSamples(BASE)], [withSamples(slower(1.2))]));
     const lines = text.split('\n');
     expect(lines[0]).toMatch(
-      /^browser\s+suite\/case\s+adapter\s+size\s+base median ms\s+new median ms\s+measured\s+change\s+95% CI\s+verdict$/,
+      /^browser\s+suite\/case\s+adapter\s+size\s+base median ms\s+new median ms\s+measured\s+change\s+95% CI\s+verdict\s+would catch$/,
     );
     expect(lines[2]).toMatch(
-      /^chromium\s+insert\/bulk\s+idb\s+100\s+10\.0 \(n=10\)\s+12\.0 \(n=10\)\s+\+20\.0%\s+\+20\.0%\s+\[\+\d+\.\d%, \+\d+\.\d%\]\s+REGRESSION !!$/,
+      /^chromium\s+insert\/bulk\s+idb\s+100\s+10\.0 \(n=10\)\s+12\.0 \(n=10\)\s+\+20\.0%\s+\+20\.0%\s+\[\+\d+\.\d%, \+\d+\.\d%\]\s+SLOWER !!\s+-$/,
     );
     // The unsupported row is in neither side's results to compare: it is counted, not listed.
     expect(text).not.toMatch(/websql/);
@@ -514,7 +519,7 @@ describe('compare - command line', () => {
       'an unknown flag',
       {},
       ['a.json', 'b.json', '--treshold', '5'],
-      /unknown flag --treshold \(did you mean --threshold\?\); allowed: --threshold, --min-compared, --fail-on-inconclusive, --help/,
+      /unknown flag --treshold \(did you mean --threshold\?\); allowed: --threshold, --min-compared, --detect, --fail-on-undecided, --fail-on-inconclusive, --help/,
     ],
     [
       'a bad threshold',
@@ -569,10 +574,10 @@ describe('compare - npm run compare', () => {
       const base = file('base.json', withSamples(BASE));
       const slow = npm(base, file('slow.json', [withSamples(slower(1.2))]));
       expect(slow.status, slow.stderr).toBe(1);
-      expect(slow.stdout.trimEnd().split('\n').at(-1)).toMatch(/^FAILED: 1 row slower beyond 5%/);
+      expect(slow.stdout.trimEnd().split('\n').at(-1)).toMatch(/^FAIL: 1 row slower beyond 5%/);
       const same = npm(base, file('copy.json', withSamples(BASE)));
       expect(same.status, same.stderr).toBe(0);
-      expect(same.stdout.trimEnd().split('\n').at(-1)).toMatch(/^OK: no row slower beyond 5%/);
+      expect(same.stdout.trimEnd().split('\n').at(-1)).toMatch(/^PASS: no row slower beyond 5%/);
       const bad = npm(base, file('bad.json', '{"schema": 1}'));
       expect(bad.status).toBe(2);
       expect(bad.stderr).toMatch(

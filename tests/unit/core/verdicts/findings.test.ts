@@ -103,12 +103,12 @@ function doc(
 const startkey = PAIR_FINDINGS.find((f) => f.id === 'startkey-over-skip') as Finding;
 
 describe('findings - the verdict comes from the interval', () => {
-  it('a claim holds wholly above 1, is reversed wholly below, same within ±5%, else too close to call; undecided without an interval', () => {
+  it('a claim holds wholly above 1, is reversed wholly below, same within ±5%, else undecided; undecided without an interval', () => {
     const claim = { kind: 'faster' } as const;
     expect(verdictOf(claim, { lo: 1.01, hi: 3 })).toBe('holds');
     expect(verdictOf(claim, { lo: 0.2, hi: 0.99 })).toBe('reversed');
     expect(verdictOf(claim, { lo: 0.99, hi: 1.01 })).toBe('same');
-    expect(verdictOf(claim, { lo: 0.97, hi: 1.06 })).toBe('too close to call');
+    expect(verdictOf(claim, { lo: 0.97, hi: 1.06 })).toBe('undecided');
     expect(verdictOf(claim, null)).toBe('undecided');
   });
 
@@ -167,7 +167,7 @@ describe('findings - the rule on rows', () => {
       ['idb', 'holds'],
       ['dexie', 'reversed'],
       ['sqlite-opfs', 'same'],
-      ['localforage-indexeddb', 'too close to call'],
+      ['localforage-indexeddb', 'undecided'],
       ['websql', 'missing'],
       ['localstorage', 'missing'],
       ['memory', 'undecided'],

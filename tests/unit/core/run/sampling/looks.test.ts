@@ -67,15 +67,17 @@ describe('looks - an A/B run', () => {
     }
   });
 
-  it('keeps a pair 10% apart sampling until it is slower beyond doubt, then settles it', async () => {
+  it('keeps a pair 10% apart sampling to the end: a pair that may fail the run settles at no look', async () => {
     const row = await run(
       { suites: ['t'], adapters: ['a', 'b'], ab: { thresholdPct: 5 } },
       [suite('t', [timed('c', (s) => (s === 'b' ? 11 : 10))])],
       ['a', 'b'],
     );
-    expect(row('t', 'c', 'b')).toMatchObject({ status: 'ok', stopped: 'settled' });
-    // ±1% samples leave no doubt about +10% against a 5% threshold at the first look.
-    expect(row('t', 'c', 'b').samplesPerPass).toHaveLength(4);
+    // ±1% samples leave no doubt about +10% at the first look, but only same and faster stop:
+    // slower is judged once, at the end, over every pass, so the looks spend none of its error.
+    expect(row('t', 'c', 'b').stopped).not.toBe('settled');
+    expect(row('t', 'c', 'b').samplesPerPass).toHaveLength(12);
+    expect(row('t', 'c', 'b').samplesPerPass?.every((k) => k > 0)).toBe(true);
   });
 });
 
