@@ -114,8 +114,8 @@ function legend(forest: AbForest): HTMLElement {
     h(
       'li',
       { attrs: { 'data-testid': 'ab-power' } },
-      h('span', { className: 'ab-detectable' }, 'would catch ×…'),
-      ` the smallest slowdown the run would have caught in a row with 80% probability: ${powerText(forest.decision.power)}.`,
+      h('span', { className: 'ab-detectable' }, 'would catch:'),
+      ` the smallest slowdown the run would have caught in a row with 80% probability; ${powerText(forest.decision.power)}.`,
     ),
   );
 }
@@ -145,7 +145,7 @@ function table(forest: AbForest): HTMLElement {
       cell(
         'Would catch',
         'num',
-        line.detectable === null ? '—' : `×${line.detectable.toFixed(2)}`,
+        line.detectable === null || line.fails ? '—' : `×${line.detectable.toFixed(2)}`,
       ),
     );
   });
