@@ -32,7 +32,7 @@ import { TimedWindows } from './host/timed-windows.ts';
 import { createMachineWatch } from './host/machine-watch.ts';
 import { MediansChart } from './charts/chart-medians.ts';
 import { CollectorClient, SETTLE_BEFORE_SAMPLE_MS } from './host/collector-client.ts';
-import { Controls } from './plan/controls.ts';
+import { Controls } from './form/controls.ts';
 import { byId, h } from './dom.ts';
 import { Downloads } from './results/downloads.ts';
 import { FindingsList } from './results/findings-list.ts';
