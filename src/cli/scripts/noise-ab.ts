@@ -3,7 +3,7 @@
  * the harness's own A/B of its noise cures (core/plan/cures.ts). Runs the same sweep with every
  * cure off and with the cures named on, back to back in each browser, the order turned each run
  * (off-on, then on-off) so a slow minute of the machine falls on both arms; then says per browser
- * the noise floor of each arm (the median row's within-pass log-sd, verdicts/precision.ts), the
+ * the noise floor of each arm (the median row's within-pass log-sd, core/verdicts/precision.ts), the
  * median finding's interval, and whether the findings' ratios moved beyond their intervals. A cure
  * stays on by default only where this shows the noise fell and the ratios held (docs/figures.md).
  */

@@ -2,11 +2,14 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { shippedSources } from '../code/shipped-code.ts';
 
 /**
  * The README is the manual and docs/ holds the rest, so a link between them that points nowhere
  * loses a reader the text was moved for. Every relative link in README.md, docs/*.md and
- * results/README.md must reach a file, and its #fragment a heading of that file.
+ * results/README.md must reach a file, and its #fragment a heading of that file. Every path those
+ * pages name in backticks, and every path in the opening comment of a file under src/, must exist:
+ * a path that moved otherwise stays in the text that explains it.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -120,6 +123,122 @@ describe('docs - links', () => {
       return why ? [`${link.file}:${link.line}: (${link.target}) ${why}`] : [];
     });
     expect(bad).toEqual([]);
+  });
+});
+
+/**
+ * The repository's own folders: a backticked span that starts with one of them names a path in
+ * this repository (`out/`, a user's folder, is not one of them).
+ */
+const REPO_FOLDERS = ['src', 'tests', 'docs', 'suites', 'fixtures', 'results', 'public', 'bin'];
+
+/**
+ * A span is a pattern, not a path, when it holds what no path here holds: a glob (`*`, `?`,
+ * `{a,b}`, `[…]`), a placeholder (`<run-id>`) or an ellipsis (`…`, `...`). Only its literal part
+ * before the first such mark is checked: that folder must exist.
+ */
+const PATTERN = /[*?{}[\]<>]|…|\.\.\./;
+
+/** The part of a path span that must exist: the whole path, or a pattern's folder before its first mark. */
+function mustExist(span: string): string {
+  const at = span.search(PATTERN);
+  if (at < 0) return span.replace(/[.,:;]+$/, '');
+  return span.slice(0, span.lastIndexOf('/', at) + 1);
+}
+
+interface PathMention {
+  where: string;
+  path: string;
+  /** Folders the path may be relative to, tried in order; the repository root always last. */
+  bases: readonly string[];
+}
+
+/** Backticked spans in Markdown that start with a repository folder, their first word each. */
+function docPaths(file: string): PathMention[] {
+  const text = read(file);
+  const starts = new RegExp(`^(${REPO_FOLDERS.join('|')})/`);
+  return [...text.matchAll(/`([^`\n]+)`/g)].flatMap((m) => {
+    const span = (m[1] ?? '').trim().split(/\s/)[0] ?? '';
+    if (!starts.test(span)) return [];
+    const line = text.slice(0, m.index).split('\n').length;
+    return [{ where: `${file}:${line}`, path: span, bases: ['.'] }];
+  });
+}
+
+/** A source file's opening comment: its leading block comment or run of // lines. */
+function openingComment(text: string): string {
+  const block = /^\s*\/\*[\s\S]*?\*\//.exec(text);
+  if (block) return block[0];
+  return (/^(\s*\/\/.*\n)+/.exec(text) ?? [''])[0];
+}
+
+/**
+ * Paths in a source file's opening comment: any word with a slash and a file's extension, or a
+ * backticked span that starts with a repository folder. A header says `browser-runs/variants.ts`
+ * from src/cli/commands/sweep/, so a path may be relative to the file's folder or any folder above
+ * it.
+ */
+function headerPaths(file: string): PathMention[] {
+  const text = openingComment(readFileSync(join(ROOT, file), 'utf8'));
+  const bases: string[] = [];
+  for (let dir = dirname(file); dir !== '.'; dir = dirname(dir)) bases.push(dir);
+  bases.push('.');
+  const words = new Set<string>();
+  for (const m of text.matchAll(
+    /(?<![\w./@-])((?:\.{1,2}\/)*[\w.-]+\/[\w./-]*\.(?:ts|js|cjs|mjs|json|md|html|css))\b/g,
+  ))
+    words.add(m[1] ?? '');
+  const starts = new RegExp(`^(${REPO_FOLDERS.join('|')})/`);
+  for (const m of text.matchAll(/`([^`\n]+)`/g)) {
+    const span = (m[1] ?? '').trim().split(/\s/)[0] ?? '';
+    if (starts.test(span)) words.add(span);
+  }
+  return [...words].map((path) => ({ where: file, path, bases }));
+}
+
+/** Paths a header names that are not files of this repository, each with where it is. */
+const ELSEWHERE: Record<string, string> = {
+  'bench/storebench-adapter.ts': "what npx storebench init writes in a store's repository",
+  'results/index.json': "the page server's listing of results/, made when the page asks for it",
+};
+
+/** Why a mentioned path does not exist, or null when it does from one of its bases. */
+function missing(m: PathMention): string | null {
+  const path = mustExist(m.path);
+  if (path === '' || m.path in ELSEWHERE) return null;
+  return m.bases.some((base) => existsSync(join(ROOT, base, path)))
+    ? null
+    : `${m.where}: \`${m.path}\` does not exist`;
+}
+
+const SOURCES = shippedSources(join(ROOT, 'src')).map((f) => relative(ROOT, f));
+
+describe('docs - paths', () => {
+  it('tells a pattern from a path, and checks only the folder a pattern starts in', () => {
+    expect(mustExist('src/adapters/*.ts')).toBe('src/adapters/');
+    expect(mustExist('out/<run-id>-<browser>.json')).toBe('out/');
+    expect(mustExist('src/…')).toBe('src/');
+    expect(mustExist('tests/e2e/page.spec.ts.')).toBe('tests/e2e/page.spec.ts');
+    expect(missing({ where: 'x', path: 'src/no-such/*.ts', bases: ['.'] })).toMatch(
+      /does not exist/,
+    );
+  });
+
+  it("reads the paths of a source file's opening comment, relative to any folder above it", () => {
+    const found = headerPaths('src/cli/commands/sweep/main.ts').map((m) => m.path);
+    expect(found).toContain('browser-runs/variants.ts');
+    expect(found.map((p) => missing({ where: 'x', path: p, bases: ['src/cli', '.'] }))).toContain(
+      null,
+    );
+  });
+
+  it.each(DOCS)('every backticked repository path in %s exists', (file) => {
+    expect(docPaths(file).flatMap((m) => missing(m) ?? [])).toEqual([]);
+  });
+
+  it('every path in the opening comment of a file under src/ exists', () => {
+    expect(SOURCES.length).toBeGreaterThan(100);
+    expect(SOURCES.flatMap(headerPaths).flatMap((m) => missing(m) ?? [])).toEqual([]);
   });
 });
 

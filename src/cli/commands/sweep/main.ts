@@ -21,9 +21,10 @@
  * line says why); 2 bad flags; with --baseline, the gate's code; with --ab, its verdict's (1 a row slower,
  * 3 undecided; core/verdicts/ab.ts).
  *
- * package.json runs this file with `node --import tsx`, not through the tsx CLI: the CLI relays
- * Ctrl-C to its child and SIGKILLs a child that does not acknowledge within 30 ms, which on a busy
- * machine killed the sweep before it could stop its WebDriver process group.
+ * It runs in the process of bin/storebench.js, which registers tsx's loader itself rather than
+ * through the tsx CLI: the CLI relays Ctrl-C to its child and SIGKILLs a child that does not
+ * acknowledge within 30 ms, which on a busy machine killed the sweep before it could stop its
+ * WebDriver process group.
  */
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:overhead`: how much the harness itself adds to what it measures. Each case
- * (overhead/cases.ts) is timed two ways in the same browser:
+ * (cases.ts) is timed two ways in the same browser:
  *
  * - through the harness: the built page runs the case's plan, with everything a normal run has
  *   (runner, measurement pass, rendering between samples);
@@ -25,7 +25,7 @@
  *
  * `--out FILE` also writes every timed sample, round by round, as JSON.
  *
- * Exit codes: 0 every ratio is ok (overhead/summary.ts, verdict); 1 one is not, or a run failed;
+ * Exit codes: 0 every ratio is ok (summary.ts, verdict); 1 one is not, or a run failed;
  * 2 bad flags, a browser that is not there, or an --out that cannot be written.
  */
 import { chromium, firefox, type Browser } from 'playwright-core';
