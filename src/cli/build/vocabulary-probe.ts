@@ -25,6 +25,8 @@ const [suites, adapters, fixtures] = await Promise.all([
   import('../../adapters/registry.ts'),
   import('../../../fixtures/index.ts'),
 ]);
+// vocabulary.ts times the config's modules from this word on, apart from the registries' load.
+process.stderr.write('@@storebench-registries-loaded@@\n');
 
 /**
  * The answer after MARK, then exit: a module that leaves a timer or a socket open at import has

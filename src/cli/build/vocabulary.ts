@@ -11,12 +11,15 @@ import type { Plan, PlanVocabulary } from '../../core/plan/plan.ts';
 import type { Wraps } from '../../core/plan/variant.ts';
 import { clipped } from '../../core/base/shown.ts';
 import { ConfigError, type StorebenchConfig } from '../args/config-file.ts';
+import { inSeconds, timeLimitMs } from '../args/time-limits.ts';
 import { tsxImport } from './tsx.ts';
 import { userAdapter, type UserAdapter } from './user-adapters.ts';
 
 const PROBE = fileURLToPath(new URL('./vocabulary-probe.ts', import.meta.url));
 /** The probe's output starts after this: what a module printed on import comes before it. */
 const MARK = '@@storebench-probe@@';
+/** What the probe writes on its stderr once the registries have loaded (vocabulary-probe.ts). */
+const LOADED = '@@storebench-registries-loaded@@';
 
 /** The plan's vocabulary with the config's adapters among the registered ones, and those adapters. */
 export interface Vocabulary extends PlanVocabulary {
@@ -25,24 +28,36 @@ export interface Vocabulary extends PlanVocabulary {
 }
 
 /**
- * How long the probe may take: the registries load in about 3 s on a loaded 2-core machine. A
- * config module that never finishes importing is stopped here, not after a minute.
+ * How long the registries may take to load: about 3 s on a loaded 2-core machine. The config's
+ * adapter modules, imported after them, have a limit of their own (STOREBENCH_IMPORT_TIMEOUT_MS):
+ * a module that never finishes importing is stopped there, not after a minute.
  */
-const PROBE_TIMEOUT_MS = 30_000;
+const REGISTRIES_TIMEOUT_MS = 30_000;
 
-/** Why the probe failed, in one line: a timeout said as one, else the first lines it printed. */
-function probeFailure(error: Error & { killed?: boolean }, err: string, modules: boolean): Error {
-  const what = modules
-    ? "the config's adapter modules"
-    : 'the suite, adapter and fixture registries';
-  if (error.killed)
+/** What the probe stopped in, when it was stopped: the registries, or the config's modules after them. */
+type Stage = 'registries' | 'modules';
+
+/** Why the probe failed, in one line: a time limit said as one, else the first lines it printed. */
+function probeFailure(
+  err: string,
+  modules: boolean,
+  stopped: { stage: Stage; ms: number } | null,
+): Error {
+  const names = {
+    modules: "the config's adapter modules",
+    registries: 'the suite, adapter and fixture registries',
+  };
+  const what = names[modules ? 'modules' : 'registries'];
+  if (stopped !== null)
     return new ConfigError(
-      `${what} did not finish importing within ${PROBE_TIMEOUT_MS / 1000} s: a top-level await that never settles, an endless loop at import, or work at import that takes longer`,
+      `${names[stopped.stage]} did not finish importing within ${inSeconds(stopped.ms)}: a top-level await that never settles, an endless loop at import, or work at import that takes longer`,
     );
   // Node's own "Command failed: node …" line names this machine's paths, not the fault.
   const firstLines = err
     .split('\n')
-    .filter((l) => l.trim() && !/^\s+at /.test(l) && !l.includes('node:internal'))
+    .filter(
+      (l) => l.trim() && !/^\s+at /.test(l) && !l.includes('node:internal') && !l.includes(LOADED),
+    )
     .slice(0, 2)
     .join(' | ');
   const why = clipped(firstLines || 'it exited with no message', 400);
@@ -51,21 +66,47 @@ function probeFailure(error: Error & { killed?: boolean }, err: string, modules:
     : new Error(`could not read the ids from ${what}: ${why}`);
 }
 
-/** Run the probe with these arguments and `input` on its stdin; its stdout, parsed as JSON. */
+/**
+ * Run the probe with these arguments and `input` on its stdin; its stdout, parsed as JSON. The
+ * registries have REGISTRIES_TIMEOUT_MS; from the probe's word that they loaded (LOADED, on its
+ * stderr), the config's modules have the import limit, so a low limit times only the modules.
+ */
 async function probe(args: readonly string[], input = ''): Promise<Record<string, unknown>> {
+  const modules = args[0] === '--modules';
+  const importLimitMs = timeLimitMs('STOREBENCH_IMPORT_TIMEOUT_MS');
   // The probe is TypeScript: reuse this process's module hooks (tsx's), or ask for tsx.
   const hooks = loaderFlags(process.execArgv);
   const loader = hooks.some((a) => a.includes('tsx')) ? hooks : tsxImport();
   const stdout = await new Promise<string>((ok, fail) => {
+    let stopped: { stage: Stage; ms: number } | null = null;
     const child = execFile(
       process.execPath,
       [...loader, PROBE, ...args],
-      { timeout: PROBE_TIMEOUT_MS, maxBuffer: 1024 * 1024 },
+      { maxBuffer: 1024 * 1024 },
       (error, out, err) => {
-        if (error) fail(probeFailure(error, String(err), args[0] === '--modules'));
+        clearTimeout(timer);
+        if (error) fail(probeFailure(String(err), modules, stopped));
         else ok(String(out));
       },
     );
+    const stopAfter = (ms: number, stage: Stage) =>
+      setTimeout(() => {
+        stopped = { stage, ms };
+        child.kill('SIGKILL');
+      }, ms);
+    let timer = stopAfter(REGISTRIES_TIMEOUT_MS, 'registries');
+    let tail = '';
+    let loaded = false;
+    child.stderr?.on('data', (chunk: Buffer | string) => {
+      if (!modules || loaded) return;
+      const text = tail + String(chunk);
+      // The mark may come split over two chunks: keep just enough of this one to find it.
+      tail = text.slice(-LOADED.length);
+      if (!text.includes(LOADED)) return;
+      loaded = true;
+      clearTimeout(timer);
+      timer = stopAfter(importLimitMs, 'modules');
+    });
     child.stdin?.end(input);
   });
   const at = stdout.lastIndexOf(MARK);

@@ -34,6 +34,7 @@ import { buildStudyPage, readVariantFailures, writeVariantFailures } from './bui
 import { runSweepChild } from '../../browser-runs/child-sweep.ts';
 import { makeTempFolder } from '../../files/temp.ts';
 import { loadVocabulary } from '../../build/vocabulary.ts';
+import { ConfigError } from '../../args/config-file.ts';
 
 export const DEFAULT_STUDY_OUT = join('out', 'studies');
 
@@ -265,9 +266,11 @@ async function runParts(
       `storebench study ${study.id}${args.quick ? ' (quick)' : ''}: ${parts.length} part${parts.length === 1 ? '' : 's'} into ${displayPath(dir)}\n  building the page…\n`,
     );
     const ids = parts.flatMap((p) => adaptersOf(args.quick ? p.quick : p.full));
-    const failures = await buildStudyPage(page, ids, await loadVocabulary(), (line) =>
-      io.stdout(`  ${line}\n`),
-    );
+    const vocab = await loadVocabulary().catch((e: unknown) => e as Error);
+    // A time limit the environment sets badly (args/time-limits.ts) is bad input, as in the sweep.
+    if (vocab instanceof ConfigError) return (io.stderr(`study: ${vocab.message}\n`), BAD_INPUT);
+    if (vocab instanceof Error) throw vocab;
+    const failures = await buildStudyPage(page, ids, vocab, (line) => io.stdout(`  ${line}\n`));
     writeVariantFailures(dir, failures);
     io.stdout('  built\n');
     for (const [i, part] of parts.entries()) {

@@ -42,6 +42,7 @@ import type {
 } from '../../browser-runs/sweep-run.ts';
 import { driveWith } from '../../browser-runs/targets.ts';
 import { unreachableReason } from '../../drivers/webdriver-http.ts';
+import { timeLimitMs } from '../../args/time-limits.ts';
 
 type Io = { out: (line?: string) => void; fail: (line: string) => void };
 
@@ -263,9 +264,6 @@ function noneFound(requested: readonly string[] | null): string {
     : `${head}; the line above says where each one runs and how to get it`;
 }
 
-/** How long --remote is given to answer anything before the page is built. */
-const REACH_MS = 10_000;
-
 /**
  * A browser the WebDriver grid has no node for, said before anything is built: what it asks for
  * and what the grid offers instead. Null when every browser is offered, or the grid does not say
@@ -273,7 +271,15 @@ const REACH_MS = 10_000;
  */
 async function notOnTheGrid(args: SweepArgs, targets: readonly Target[]): Promise<string | null> {
   if (args.remote === null || !/^https?:/i.test(args.remote)) return null;
-  const dead = await unreachableReason(`${args.remote.replace(/\/+$/, '')}/status`, REACH_MS);
+  // How long --remote is given to answer anything before the page is built.
+  let reachMs: number;
+  try {
+    reachMs = timeLimitMs('STOREBENCH_REMOTE_TIMEOUT_MS');
+  } catch (e) {
+    if (e instanceof ConfigError) return e.message;
+    throw e;
+  }
+  const dead = await unreachableReason(`${args.remote.replace(/\/+$/, '')}/status`, reachMs);
   if (dead !== null)
     return `--remote ${redactUrl(args.remote)}: the endpoint cannot be reached (${dead}); give the URL of a running WebDriver server or grid`;
   const { offers } = await askGrid(args.remote.replace(/\/+$/, ''));
