@@ -8,6 +8,11 @@ export default mergeConfig(
   page,
   defineConfig({
     test: {
+      // Every unit test, fast and slow. A test that waits out a real time limit or builds a huge
+      // input lives in a file named *.slow.test.ts: npm test and CI run it, npm run test:fast
+      // excludes it (package.json), so the quick loop stays quick. Where a limit can be set lower
+      // (docs/flags.md, "Time limits"), the fast file checks the behaviour at a low limit and one
+      // slow test checks the default.
       include: ['tests/unit/**/*.test.ts'],
       environment: 'node',
       // Some tests start the CLI as a child process (node with tsx), which takes seconds on a busy
