@@ -10,12 +10,22 @@ import { MEDIAN_CI_MIN_N } from '../../core/stats/stats.ts';
 import { printableField } from './escape.ts';
 import { formatMs, oneLine } from '../../core/base/format.ts';
 import { MIN_TIMER_STEPS, timedSectionMs, underTimerResolution } from '../../core/base/timer.ts';
+import {
+  factorToFastest,
+  fastestByGroup,
+  formatFactor,
+  groupKey,
+  rowKey,
+  type Factor,
+} from '../../core/verdicts/fastest.ts';
 
 export interface BrowserColumn {
   browser: string;
   cases: readonly CaseResult[];
   /** The timer step the browser measured, to mark medians too close to it; unknown when absent. */
   timerStepMs?: number;
+  /** The plan's looks, at which a paired factor's interval is taken (plan.plannedLooksOf). */
+  looks?: readonly number[] | null;
 }
 
 export type Align = 'left' | 'right';
@@ -79,32 +89,23 @@ function underTimerFloor(row: OkRow, timerStepMs: number): boolean {
   return isTimedSection(row) && underTimerResolution(timedSectionMs(row), timerStepMs);
 }
 
-export function formatCell(
-  row: CaseResult | undefined,
-  timerStepMs = 0,
-  fastestMs?: number,
-): string {
+/** A cell: the row's median with its interval, its factor to the fastest store, a ~ under the timer's floor. */
+export function formatCell(row: CaseResult | undefined, timerStepMs = 0, factor?: Factor): string {
   if (!row) return '-';
-  if (row.status === 'ok')
-    return `${formatMedian(row)}${fastestMs !== undefined ? ` ${formatFactor(row.stats.median / fastestMs)}` : ''}${underTimerFloor(row, timerStepMs) ? ' ~' : ''}`;
-  return row.status;
+  if (row.status !== 'ok') return row.status;
+  const shown = factor !== undefined ? ` ${formatFactor(factor)}` : '';
+  return `${formatMedian(row)}${shown}${underTimerFloor(row, timerStepMs) ? ' ~' : ''}`;
 }
 
-/** A factor to the fastest store: `×1.00`, `×3.42`, `×115`. */
-function formatFactor(f: number): string {
-  if (!Number.isFinite(f)) return '×-';
-  return `×${f < 10 ? f.toFixed(2) : f < 100 ? f.toFixed(1) : f.toFixed(0)}`;
-}
-
-const key = (r: Pick<CaseResult, 'suite' | 'case' | 'adapter' | 'size'>) =>
-  `${r.suite}\u0000${r.case}\u0000${r.adapter}\u0000${r.size}`;
+const key = rowKey;
 
 /** What the browser columns hold, under each browser's name. */
 export const COLUMN_NOTE = 'median ms (95% CI) × fastest';
 
 export const LEGEND =
   'Cells: the median ms per sample, ± the larger side of the 95% confidence interval of that median (distribution-free), in % of the median, ' +
-  'then its factor to the fastest store of that case and size in that browser (×1.00 is the fastest); ' +
+  'then its factor to the fastest store of that case and size in that browser (×1.00 is the fastest), with its 95% interval where it has one: ' +
+  "paired by pass where the two rows share passes (the geometric mean of each pass's ratio of medians), else the ratio of the two medians; " +
   `(n<${MEDIAN_CI_MIN_N}, no interval): too few samples for one; (interval not recorded): a file from before the median's interval was recorded; ` +
   'unsupported / error / timeout: the row status, reason below; a row no browser could run is only listed under Unsupported; -: no result (the browser did not finish); ' +
   `~: the median is under ${MIN_TIMER_STEPS} timer steps, mostly timer noise (use bigger --sizes).`;
@@ -126,7 +127,15 @@ export function resultsTable(
     ['', '', '', '', ...columns.map(() => COLUMN_NOTE)],
   ];
   const align: Align[] = ['left', 'left', 'left', 'right', ...columns.map((): Align => 'right')];
-  const fastest = columns.map(fastestByGroup);
+  const fastest = columns.map((col) => fastestByGroup(col.cases));
+  const cell = (i: number, row: CaseResult | undefined) => {
+    const best = row?.status === 'ok' ? fastest[i]?.get(groupKey(row)) : undefined;
+    const factor =
+      row?.status === 'ok' && best
+        ? factorToFastest(row, best, columns[i]?.looks ?? null)
+        : undefined;
+    return formatCell(row, columns[i]?.timerStepMs, factor);
+  };
   // A row every browser reports unsupported says nothing a line under Unsupported does not.
   const shown = order.filter((r) =>
     byBrowser.some((m) => {
@@ -139,9 +148,7 @@ export function resultsTable(
     r.case,
     r.adapter,
     String(r.size),
-    ...byBrowser.map((m, i) =>
-      formatCell(m.get(key(r)), columns[i]?.timerStepMs, fastest[i]?.get(groupKey(r))),
-    ),
+    ...byBrowser.map((m, i) => cell(i, m.get(key(r)))),
   ]);
   return [
     rows.length > 0 ? renderTable(header, rows, align) : '(no rows)',
@@ -149,9 +156,6 @@ export function resultsTable(
     ...tableNotes(columns),
   ].join('\n');
 }
-
-const groupKey = (r: Pick<CaseResult, 'suite' | 'case' | 'size'>) =>
-  `${r.suite}\u0000${r.case}\u0000${r.size}`;
 
 /** Rows as the run went (suite, case, size as they came), the adapters of a group in the plan's order. */
 function rowOrder(
@@ -178,16 +182,6 @@ function rowOrder(
       (groupRank.get(groupKey(a)) ?? 0) - (groupRank.get(groupKey(b)) ?? 0) ||
       adapterRank(a.adapter) - adapterRank(b.adapter),
   );
-}
-
-/** The fastest ok median of each case and size in one browser: the factor's denominator. */
-function fastestByGroup(col: BrowserColumn): Map<string, number> {
-  const best = new Map<string, number>();
-  for (const r of col.cases) {
-    if (r.status !== 'ok' || !(r.stats.median > 0)) continue;
-    best.set(groupKey(r), Math.min(best.get(groupKey(r)) ?? Infinity, r.stats.median));
-  }
-  return best;
 }
 
 /** What the table's cells cannot say, each under its heading: coarse timers, costly rows, driven suites' findings, failures, unsupported stores. */

@@ -7,7 +7,7 @@ import type { CaseResult } from '../../core/results/results.ts';
 import { adapterColour, adapterLegend } from '../charts/colours.ts';
 import { h } from '../dom.ts';
 import { INDEXEDDB_FLOOR } from '../../core/verdicts/default-findings.ts';
-import { geometricMeans, groupKey } from '../results/results-table.ts';
+import { formatMeans, geometricMeans, groupKey } from '../../core/verdicts/fastest.ts';
 import {
   caseKey,
   sortRows,
@@ -248,11 +248,7 @@ export function floorSummary(comparison: Comparison): string {
       );
     }
     const means = geometricMeans(medians, INDEXEDDB_FLOOR);
-    return means.length > 0
-      ? [
-          `${column.label}: ${means.map((m) => `${m.adapter} ×${m.factor.toFixed(2)} (${m.cases})`).join(', ')}`,
-        ]
-      : [];
+    return means.length > 0 ? [`${column.label}: ${formatMeans(means)}`] : [];
   });
   return parts.length > 0
     ? `. Geometric mean of each store’s factor over the IndexedDB floor (${INDEXEDDB_FLOOR}, plain requests), in the cases both ran: ${parts.join('; ')}.`

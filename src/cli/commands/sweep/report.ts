@@ -20,6 +20,7 @@ import { displayPath, outputFailure, writeAtomically } from '../../files/output.
 import { summaryMarkdown, type SummaryInput } from '../../../export/summary-markdown.ts';
 import { formatClock } from '../../../core/base/format.ts';
 import { resultsTable, type BrowserColumn } from '../../terminal/table.ts';
+import { plannedLooksOf } from '../../../core/plan/plan.ts';
 import { printableField } from '../../terminal/escape.ts';
 import { MAX_WARNINGS_SHOWN } from './launches.ts';
 import type { BrowserOutcome, BrowserRun, SweepRun } from '../../browser-runs/sweep-run.ts';
@@ -76,6 +77,7 @@ export function reportSweep(run: SweepRun): number {
       browser: o.browser,
       cases: o.cases,
       ...(o.end.kind === 'done' ? { timerStepMs: o.end.results.environment.timerStepMs } : {}),
+      looks: plannedLooksOf(run.plan.auto),
     }));
   for (const line of findingsText(completeResults(run))) out(line);
   out(resultsTable(columns, run.plan.adapters));

@@ -160,10 +160,11 @@ describe('cli table - layout', () => {
       },
     ]);
     expect(text.split('\n').slice(1, 5)).toEqual([
-      `${' '.repeat(29)}${COLUMN_NOTE}`,
-      '------  ----  -------  ----  ----------------------------',
-      'insert  bulk  idb       100              4.21 ±2.6% ×84.2',
-      'insert  bulk  memory    100           0.0500 ±20% ×1.00 ~',
+      `${' '.repeat(30)}${COLUMN_NOTE}`,
+      '------  ----  -------  ----  -----------------------------',
+      // Both medians have intervals, the rows no passes: the ratio's interval from each median's own.
+      'insert  bulk  idb       100  4.21 ±2.6% ×84.2 [72.8, 97.4]',
+      'insert  bulk  memory    100            0.0500 ±20% ×1.00 ~',
     ]);
     expect(text.split('\n').slice(-2)).toEqual([
       'Under 20 timer steps, mostly timer noise (use bigger --sizes):',
