@@ -19,8 +19,17 @@ export default mergeConfig(
       // 2-core machine: a limit of 5 s failed them there while nothing was wrong. No test asserts a time.
       testTimeout: 60_000,
       // A worker per core, not vitest's cores − 1 (one worker on a 2-core machine): many tests
-      // wait on real timers or child processes, and a second worker fills that time.
+      // wait on real timers or child processes, and a second worker fills that time. Measured on
+      // the 2-core machine here (docs/figures.md): the fast files took 127 s in one worker, 81 s
+      // in two, 77 s in three, which loaded the machine past what its timing tests bear.
       maxWorkers: availableParallelism(),
+      // The test files of one worker share its module graph instead of importing every module
+      // again (the registries load each store library): 106 s → 81 s for the fast files. So no
+      // test may rely on a module's state being fresh, nor leave process state changed (an env
+      // variable, TMPDIR) after it. Forks, not threads (77 s): a test's child processes, signal
+      // handlers and environment stay in a process of its own.
+      pool: 'forks',
+      isolate: false,
     },
   }),
 );
