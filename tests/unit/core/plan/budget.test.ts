@@ -198,3 +198,52 @@ describe('budget - made from the plan', () => {
     expect(answers(b)).toEqual(answers(a));
   });
 });
+
+/** The plan's sampling in the launch tests these came from (run/launch.test.ts): 3 passes, up to 50 samples. */
+const auto = { targetRelCi: 0.02, minN: 6, maxN: 50, maxMs: 60_000, passes: 3 };
+
+describe('launchShare', () => {
+  // A browser's 120 s, spread over 12 launches.
+  const budget = new Budget({ auto: { ...auto, passes: 12 }, budgetMs: 120_000 }, 12);
+  /** The share of the launch with `launchesLeft` launches of its browser to come, this one among them. */
+  const launchShare = ({
+    launchesLeft,
+    ...use
+  }: Omit<LaunchUse, 'launch'> & { launchesLeft: number }) =>
+    budget.launchShare({ ...use, launch: budget.launches - launchesLeft + 1 }).budgetMs;
+  const base = { ended: 0, endedUsedMs: 0, open: 3 };
+  it("gives a launch what its own browser's budget has left over its launches to come", () => {
+    expect(launchShare({ ...base, launchesLeft: 12, usedMs: 0 })).toBe(10_000);
+    // Its first launch ran 14 s over: its later ones take less, whatever the other browsers did.
+    expect(launchShare({ ...base, launchesLeft: 11, usedMs: 24_000 })).toBeCloseTo(96_000 / 11, 6);
+    expect(launchShare({ ...base, launchesLeft: 2, usedMs: 130_000 })).toBe(0);
+  });
+
+  it("shares out what browsers that ended left unused, at most twice a launch's even share", () => {
+    // One browser ended having used 40 s of its 120: its 80 s go half to each of the two open.
+    expect(
+      launchShare({
+        ...base,
+        launchesLeft: 6,
+        usedMs: 60_000,
+        ended: 1,
+        endedUsedMs: 40_000,
+        open: 2,
+      }),
+    ).toBeCloseTo((60_000 + 40_000) / 6, 6);
+    expect(
+      launchShare({ ...base, launchesLeft: 1, usedMs: 0, ended: 2, endedUsedMs: 0, open: 1 }),
+    ).toBe(20_000);
+  });
+});
+
+describe('defaultLaunches', () => {
+  it('gives each pass a launch while each gets 15 s of the budget, and one launch without a budget', () => {
+    expect(defaultLaunches(12, 3.5 * 60_000)).toBe(12);
+    expect(defaultLaunches(12, 75_000)).toBe(5);
+    expect(defaultLaunches(12, 20_000)).toBe(1);
+    expect(defaultLaunches(3, 60 * 60_000)).toBe(3);
+    expect(defaultLaunches(1, 60 * 60_000)).toBe(1);
+    expect(defaultLaunches(12, undefined)).toBe(1);
+  });
+});

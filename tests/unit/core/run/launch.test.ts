@@ -13,7 +13,6 @@ import {
   type Carry,
   type LaunchOrder,
 } from '../../../../src/core/run/launch.ts';
-import { Budget, defaultLaunches, type LaunchUse } from '../../../../src/core/plan/budget.ts';
 import { PlanError, type Plan } from '../../../../src/core/plan/plan.ts';
 import { DEFAULT_PLAN } from '../../../../src/core/plan/defaults.ts';
 import type { CaseResult } from '../../../../src/core/results/results.ts';
@@ -92,52 +91,6 @@ const okRow = (cases: CaseResult[], adapter: string) => {
     throw new Error(`expected an ok row for ${adapter}, got ${r?.status ?? 'none'}`);
   return r;
 };
-
-describe('launchShare', () => {
-  // A browser's 120 s, spread over 12 launches.
-  const budget = new Budget({ auto: { ...auto, passes: 12 }, budgetMs: 120_000 }, 12);
-  /** The share of the launch with `launchesLeft` launches of its browser to come, this one among them. */
-  const launchShare = ({
-    launchesLeft,
-    ...use
-  }: Omit<LaunchUse, 'launch'> & { launchesLeft: number }) =>
-    budget.launchShare({ ...use, launch: budget.launches - launchesLeft + 1 }).budgetMs;
-  const base = { ended: 0, endedUsedMs: 0, open: 3 };
-  it("gives a launch what its own browser's budget has left over its launches to come", () => {
-    expect(launchShare({ ...base, launchesLeft: 12, usedMs: 0 })).toBe(10_000);
-    // Its first launch ran 14 s over: its later ones take less, whatever the other browsers did.
-    expect(launchShare({ ...base, launchesLeft: 11, usedMs: 24_000 })).toBeCloseTo(96_000 / 11, 6);
-    expect(launchShare({ ...base, launchesLeft: 2, usedMs: 130_000 })).toBe(0);
-  });
-
-  it("shares out what browsers that ended left unused, at most twice a launch's even share", () => {
-    // One browser ended having used 40 s of its 120: its 80 s go half to each of the two open.
-    expect(
-      launchShare({
-        ...base,
-        launchesLeft: 6,
-        usedMs: 60_000,
-        ended: 1,
-        endedUsedMs: 40_000,
-        open: 2,
-      }),
-    ).toBeCloseTo((60_000 + 40_000) / 6, 6);
-    expect(
-      launchShare({ ...base, launchesLeft: 1, usedMs: 0, ended: 2, endedUsedMs: 0, open: 1 }),
-    ).toBe(20_000);
-  });
-});
-
-describe('defaultLaunches', () => {
-  it('gives each pass a launch while each gets 15 s of the budget, and one launch without a budget', () => {
-    expect(defaultLaunches(12, 3.5 * 60_000)).toBe(12);
-    expect(defaultLaunches(12, 75_000)).toBe(5);
-    expect(defaultLaunches(12, 20_000)).toBe(1);
-    expect(defaultLaunches(3, 60 * 60_000)).toBe(3);
-    expect(defaultLaunches(1, 60 * 60_000)).toBe(1);
-    expect(defaultLaunches(12, undefined)).toBe(1);
-  });
-});
 
 describe('launchPasses', () => {
   it('splits the passes as evenly as it goes, earlier launches taking the extra ones, never more launches than passes', () => {

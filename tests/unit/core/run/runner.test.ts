@@ -1,15 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter, memoryDatabaseNames } from '../../../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../../../src/core/store/adapter.ts';
-import type { Plan } from '../../../../src/core/plan/plan.ts';
+import { PlanError, type Plan } from '../../../../src/core/plan/plan.ts';
 import { DEFAULT_PLAN } from '../../../../src/core/plan/defaults.ts';
 import type { CaseResult } from '../../../../src/core/results/results.ts';
 import { validateResults } from '../../../../src/core/results/recompute.ts';
 import { runnerResultsDoc } from '../../helpers/runner-doc.ts';
-import { runPlan, type RunEvent } from '../../../../src/core/run/runner.ts';
+import {
+  OUTLIER_K,
+  runPlan,
+  type FootprintProbe,
+  type PassProbe,
+  type RunEvent,
+} from '../../../../src/core/run/runner.ts';
 import { withTimeout } from '../../../../src/core/base/errors.ts';
 import { defineCase, type BenchCase, type Suite } from '../../../../src/core/store/suite.ts';
 import { insertSuite as fullInsertSuite } from '../../../../suites/insert.ts';
+import {
+  plan as scriptedPlan,
+  row as rowOf,
+  run as runScripted,
+  scripted,
+  sleep,
+} from './scripted-run.ts';
 
 const plan = (over: Partial<Plan> = {}): Plan => ({
   ...DEFAULT_PLAN,
@@ -329,5 +342,294 @@ describe('runner - plan names', () => {
     expect(
       planGroups({ ...plan, params: { chunkSizes: [5] } }, insert).map((g) => g.c.id),
     ).toContain('chunked-5');
+  });
+});
+
+describe('runner - probes', () => {
+  it('runs the probe only in the measurement pass, around its run, never in a timed sample', async () => {
+    const log: string[] = [];
+    const probe: PassProbe = {
+      async start() {
+        log.push('start');
+        await sleep(120); // a slow probe must not reach a sample
+      },
+      async stop() {
+        log.push('stop');
+        await sleep(120);
+        return { maxFrameGapMs: 16.7 };
+      },
+    };
+    const c = defineCase<void>({
+      id: 'c',
+      title: 'c',
+      needs: [],
+      operations: () => 1,
+      run: async () => void log.push('run'),
+      verify: async () => void log.push('verify'),
+    });
+    const { cases, events } = await runScripted(
+      [suiteOf(c)],
+      [memoryAdapter],
+      scriptedPlan({ iterations: 2, warmup: 1 }),
+      { probe },
+    );
+    // Warm-up and two timed samples without the probe, then the pass with it.
+    expect(log).toEqual([
+      'run',
+      'verify',
+      'run',
+      'verify',
+      'run',
+      'verify',
+      'start',
+      'run',
+      'stop',
+      'verify',
+    ]);
+    const r = rowOf(cases, 'memory');
+    expect(r.samples).toHaveLength(2); // the pass is not a sample
+    for (const ms of r.samples) expect(ms).toBeLessThan(100);
+    expect(r).toHaveProperty('blocking', { maxFrameGapMs: 16.7 });
+    expect(r.metrics).toBeUndefined();
+    expect(events.filter((e) => e.type === 'sample')).toHaveLength(3);
+  });
+
+  it('stops the probe of a pass that hangs, and does not let the late finish stop the next one', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    const probe: PassProbe = {
+      start() {
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+      },
+      stop() {
+        running--;
+        return { longTasks: 0 };
+      },
+    };
+    // The pass of `h` outlives the case's time limit and finishes only during the pass of `n`,
+    // which releases it; that late finish must not stop `n`'s probe.
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    let hCalls = 0;
+    let nCalls = 0;
+    const hangInPass = defineCase<void>({
+      id: 'h',
+      title: 'h',
+      needs: [],
+      operations: () => 1,
+      run: () => (++hCalls === 3 ? gate : Promise.resolve()),
+    });
+    const next = defineCase<void>({
+      id: 'n',
+      title: 'n',
+      needs: [],
+      operations: () => 1,
+      async run() {
+        if (++nCalls === 3) release();
+        await sleep(5);
+      },
+    });
+    const { cases, events } = await runScripted(
+      [suiteOf(hangInPass, next)],
+      [memoryAdapter],
+      scriptedPlan({ iterations: 2, timeoutMs: 150 }),
+      { probe },
+    );
+    // The hung pass costs `h` its measurement, not its samples.
+    expect(rowOf(cases, 'memory', 'h')).toMatchObject({
+      status: 'ok',
+      samples: [expect.any(Number), expect.any(Number)],
+    });
+    expect(rowOf(cases, 'memory', 'h')).not.toHaveProperty('blocking');
+    expect(
+      events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message),
+    ).toEqual([
+      expect.stringMatching(
+        /^the measurement pass \(memory, h\) failed; its metrics are left out: .*150 ms/,
+      ),
+    ]);
+    expect(rowOf(cases, 'memory', 'n')).toMatchObject({ status: 'ok', blocking: { longTasks: 0 } });
+    expect(running).toBe(0);
+    expect(maxRunning).toBe(1);
+  });
+
+  it('a probe that fails is one warning; the case stays ok without its metrics', async () => {
+    const probe: PassProbe = {
+      start() {},
+      stop() {
+        throw new Error('observer gone');
+      },
+    };
+    const { cases, events } = await runScripted(
+      [suiteOf(scripted('c', {}), scripted('d', {}))],
+      [memoryAdapter],
+      scriptedPlan({ iterations: 3 }),
+      { probe },
+    );
+    for (const id of ['c', 'd']) {
+      const r = rowOf(cases, 'memory', id);
+      expect(r.status).toBe('ok');
+      expect(r).not.toHaveProperty('blocking');
+    }
+    expect(events.filter((e) => e.type === 'warning')).toEqual([
+      { type: 'warning', message: 'the probe failed; its metrics are left out: observer gone' },
+    ]);
+  });
+
+  it('measures the footprint in the same pass: after run and verify, before teardown and deletion', async () => {
+    const log: string[] = [];
+    const footprint: FootprintProbe = {
+      appliesTo: (_suite, caseId) => caseId === 'measured',
+      async before() {
+        log.push(
+          `before (${memoryDatabaseNames().filter((n) => n.startsWith('storebench-auto-')).length} dbs)`,
+        );
+      },
+      async after() {
+        log.push(
+          `after (${memoryDatabaseNames().filter((n) => n.startsWith('storebench-auto-')).length} dbs)`,
+        );
+        return { storageBytes: 1234 };
+      },
+    };
+    const probe: PassProbe = {
+      start: () => void log.push('probe start'),
+      stop: () => {
+        log.push('probe stop');
+        return { longTasks: 1 };
+      },
+    };
+    const steps = (id: string) =>
+      defineCase<void>({
+        id,
+        title: id,
+        needs: [],
+        operations: () => 1,
+        run: async () => void log.push(`run ${id}`),
+        verify: async () => void log.push(`verify ${id}`),
+        teardown: async () => void log.push(`teardown ${id}`),
+      });
+    const { cases, events } = await runScripted(
+      [suiteOf(steps('measured'), steps('other'))],
+      [memoryAdapter],
+      scriptedPlan({ iterations: 2 }),
+      { footprint, probe },
+    );
+    expect(log).toEqual([
+      'run measured',
+      'verify measured',
+      'teardown measured',
+      'run measured',
+      'verify measured',
+      'teardown measured',
+      // The pass: one more run of the case, measured, after both timed samples.
+      'before (0 dbs)',
+      'probe start',
+      'run measured',
+      'probe stop',
+      'verify measured',
+      'after (1 dbs)',
+      'teardown measured',
+      'run other',
+      'verify other',
+      'teardown other',
+      'run other',
+      'verify other',
+      'teardown other',
+      // Its pass has the probe only: the footprint does not apply to it.
+      'probe start',
+      'run other',
+      'probe stop',
+      'verify other',
+      'teardown other',
+    ]);
+    const measured = rowOf(cases, 'memory', 'measured');
+    expect(measured).toMatchObject({
+      status: 'ok',
+      footprint: { storageBytes: 1234 },
+      blocking: { longTasks: 1 },
+    });
+    expect(measured.samples).toHaveLength(2); // the pass is not a sample
+    expect(measured.metrics).toBeUndefined();
+    expect(rowOf(cases, 'memory', 'other')).not.toHaveProperty('footprint');
+    expect(rowOf(cases, 'memory', 'other')).toMatchObject({ blocking: { longTasks: 1 } });
+    expect(events.filter((e) => e.type === 'sample')).toHaveLength(4);
+  });
+
+  it('a measurement pass whose footprint fails costs only the measurement', async () => {
+    const footprint: FootprintProbe = {
+      appliesTo: () => true,
+      before: async () => {},
+      after: async () => {
+        throw new Error('no estimate');
+      },
+    };
+    const { cases, events } = await runScripted(
+      [suiteOf(scripted('c', {}))],
+      [memoryAdapter],
+      scriptedPlan({ iterations: 2 }),
+      { footprint },
+    );
+    expect(rowOf(cases, 'memory')).toMatchObject({ status: 'ok', samples: [1, 1] });
+    expect(rowOf(cases, 'memory')).not.toHaveProperty('footprint');
+    expect(events.filter((e) => e.type === 'warning')).toEqual([
+      {
+        type: 'warning',
+        message: 'the measurement pass (memory, c) failed; its metrics are left out: no estimate',
+      },
+    ]);
+  });
+});
+
+describe('runner - outliers', () => {
+  it('flags samples beyond median ± k·MAD without removing them', async () => {
+    const values = [10, 11, 10, 12, 11, 10, 11, 12, 10, 50];
+    const { cases } = await runScripted(
+      [suiteOf(scripted('c', { memory: values }))],
+      [memoryAdapter],
+      scriptedPlan({ iterations: 10 }),
+    );
+    const r = rowOf(cases, 'memory');
+    expect(r.samples).toEqual(values);
+    if (r.status !== 'ok') throw new Error(r.reason);
+    expect(r.outliers).toEqual({ k: OUTLIER_K, indexes: [9] });
+    // Both summaries stay: the mean feels the outlier, the median does not.
+    expect(r.stats.median).toBe(11);
+    expect(r.stats.mean).toBe(147 / 10);
+  });
+});
+
+describe('runner - case filter', () => {
+  it('runs only the named cases', async () => {
+    const { cases } = await runScripted(
+      [suiteOf(scripted('a', {}), scripted('b', {}), scripted('c', {}))],
+      [memoryAdapter],
+      scriptedPlan({ cases: ['b', 'c'] }),
+    );
+    expect(cases.map((c) => c.case)).toEqual(['b', 'c']);
+  });
+
+  it('refuses an unknown case before running anything, naming the ones allowed', async () => {
+    const events: RunEvent[] = [];
+    const p = scriptedPlan({ cases: ['a', 'nope'] });
+    await expect(
+      runPlan({
+        plan: p,
+        suites: [suiteOf(scripted('a', {}))],
+        adapters: [memoryAdapter],
+        runId: 'x',
+        onEvent: (e) => events.push(e),
+      }),
+    ).rejects.toThrow(PlanError);
+    await expect(
+      runPlan({
+        plan: p,
+        suites: [suiteOf(scripted('a', {}))],
+        adapters: [memoryAdapter],
+        runId: 'x',
+      }),
+    ).rejects.toThrow('cases: unknown "nope" in suites t; allowed: a');
+    expect(events).toEqual([]);
   });
 });

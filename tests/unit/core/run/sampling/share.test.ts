@@ -6,6 +6,7 @@ import {
   ladderPasses,
   passNeed,
   shareClass,
+  shareNote,
   spreadPasses,
 } from '../../../../../src/core/run/sampling/share.ts';
 
@@ -94,5 +95,19 @@ describe('share - the rule', () => {
     expect(at(700, 0.1, 3)).toEqual({ take: 1 });
     expect(at(2500, 0.1, 2)).toBe('skip');
     expect(at(2500, 0.1, 3)).toEqual({ take: 1 });
+  });
+});
+
+// "Costly rows": the note counts the passes a row sampled in, not its samples. A row with 13
+// samples in a 12-pass plan read "one in each of 13 passes".
+describe('share - a costly row in words', () => {
+  const share = { sampleMs: 1500, shareMs: 2400 };
+  it('13 samples over 12 passes are 13 samples in 12 passes', () => {
+    const perPass = [2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+    expect(shareNote(share, 13, perPass)).toContain('13 samples in 12 passes');
+    expect(shareNote(share, 13, perPass)).not.toContain('each of 13');
+  });
+  it('one sample in each pass it sampled in, passes it skipped not counted', () => {
+    expect(shareNote(share, 4, [1, 0, 1, 0, 1, 0, 1, 0])).toContain('one in each of 4 passes');
   });
 });

@@ -8,8 +8,6 @@ import {
   planQueryProblem,
   planToQuery,
 } from '../../../../src/core/plan/url.ts';
-import { formatPercent, parsePercent } from '../../../../src/core/base/percent.ts';
-import { clipped, quoted, SHOWN_CHARS } from '../../../../src/core/base/shown.ts';
 
 const vocab: PlanVocabulary = {
   suites: ['insert'],
@@ -75,41 +73,5 @@ describe('plan codec - whatever the sweep accepts, the page reads as the same pl
   it('keeps a parameter too big to be exact as its text, so both sides run the same value', () => {
     const plan = parsePlan({ params: `n=${'9'.repeat(400)};m=12` }, vocab);
     expect(plan.params).toEqual({ n: '9'.repeat(400), m: 12 });
-  });
-});
-
-describe('percentages - one grammar', () => {
-  const range = { min: 0.01, max: 99.99, decimals: 2 };
-  it('reads what it writes, and nothing it could not write back', () => {
-    for (let hundredths = 1; hundredths <= 9999; hundredths += 37) {
-      const pct = hundredths / 100;
-      expect(parsePercent(formatPercent(pct), range)).toBe(pct);
-    }
-    for (const bad of ['1e-7', '0.001', '100', '-1', '5%%', '', '%', '5.', '.5', '1,5', 'Infinity'])
-      expect(parsePercent(bad, range), bad).toBeNull();
-  });
-});
-
-describe('shown values - long ones cut with their length', () => {
-  it('keeps a short value whole and cuts a long one to SHOWN_CHARS, never inside a character', () => {
-    expect(quoted('abc')).toBe('"abc"');
-    const long = 'x'.repeat(100_000);
-    expect(quoted(long)).toBe(`"${'x'.repeat(SHOWN_CHARS)}…" (100000 characters)`);
-    // An astral character across the cut: its two halves stay together, or both go.
-    const astral = `${'x'.repeat(SHOWN_CHARS - 1)}😀${'x'.repeat(10)}`;
-    expect(clipped(astral)).toBe(`${'x'.repeat(SHOWN_CHARS - 1)}… (${astral.length} characters)`);
-  });
-
-  it('says a 100 kB spec once, cut, where it once echoed it three times', () => {
-    const spec = `idb@${'v'.repeat(100_000)}`;
-    try {
-      parsePlan({ adapters: spec }, vocab);
-      throw new Error('accepted');
-    } catch (e) {
-      expect(e).toBeInstanceOf(PlanError);
-      const message = (e as Error).message;
-      expect(message.length).toBeLessThan(1200);
-      expect(message).toContain('(100004 characters)');
-    }
   });
 });

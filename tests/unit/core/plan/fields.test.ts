@@ -235,3 +235,18 @@ describe('plan - sizes by default', () => {
     expect(parsePlan({ sizes: '50' }, vocab).sizes).toEqual([50]);
   });
 });
+
+describe('shown values - long ones cut with their length', () => {
+  it('says a 100 kB spec once, cut, where it once echoed it three times', () => {
+    const spec = `idb@${'v'.repeat(100_000)}`;
+    try {
+      parsePlan({ adapters: spec }, vocab);
+      throw new Error('accepted');
+    } catch (e) {
+      expect(e).toBeInstanceOf(PlanError);
+      const message = (e as Error).message;
+      expect(message.length).toBeLessThan(1200);
+      expect(message).toContain('(100004 characters)');
+    }
+  });
+});

@@ -1,14 +1,14 @@
 // The runner with --ab (plan.ab): A's and B's rows of a case sample as one pair, on the real
 // memory store under two ids, with case bodies whose times are given per store.
 import { describe, expect, it } from 'vitest';
-import { memoryAdapter } from '../../../../src/adapters/memory.ts';
-import type { StoreAdapter } from '../../../../src/core/store/adapter.ts';
-import { pairOf } from '../../../../src/core/stats/paired.ts';
-import type { Plan } from '../../../../src/core/plan/plan.ts';
-import { DEFAULT_PLAN } from '../../../../src/core/plan/defaults.ts';
-import type { CaseResult } from '../../../../src/core/results/results.ts';
-import { runPlan, type RunEvent } from '../../../../src/core/run/runner.ts';
-import { defineCase, type BenchCase, type Suite } from '../../../../src/core/store/suite.ts';
+import { memoryAdapter } from '../../../../../src/adapters/memory.ts';
+import type { StoreAdapter } from '../../../../../src/core/store/adapter.ts';
+import { pairOf } from '../../../../../src/core/stats/paired.ts';
+import type { Plan } from '../../../../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../../../../src/core/plan/defaults.ts';
+import type { CaseResult } from '../../../../../src/core/results/results.ts';
+import { runPlan, type RunEvent } from '../../../../../src/core/run/runner.ts';
+import { defineCase, type BenchCase, type Suite } from '../../../../../src/core/store/suite.ts';
 
 const auto = { targetRelCi: 0.001, minN: 6, maxN: 40, maxMs: 60_000, passes: 4 };
 const plan = (over: Partial<Plan> = {}): Plan => ({
@@ -184,8 +184,8 @@ describe('runner - A against B', () => {
 
 describe('results - B against A', () => {
   it("records each case's B/A, interval and verdict in the results file, recomputed from the samples by every reader", async () => {
-    const { runnerResultsDoc } = await import('../../helpers/runner-doc.ts');
-    const { validateResults } = await import('../../../../src/core/results/recompute.ts');
+    const { runnerResultsDoc } = await import('../../../helpers/runner-doc.ts');
+    const { validateResults } = await import('../../../../../src/core/results/recompute.ts');
     const p = plan();
     const out = await abRun([timed('c')], p);
     const doc = runnerResultsDoc(
@@ -193,7 +193,7 @@ describe('results - B against A', () => {
       p,
       out.cases,
       out.order,
-    ) as import('../../../../src/core/results/results.ts').ResultsFile;
+    ) as import('../../../../../src/core/results/results.ts').ResultsFile;
     expect(doc.ab?.a).toBe('a');
     expect(doc.ab?.b).toBe('b');
     expect(doc.ab?.rows).toHaveLength(1);

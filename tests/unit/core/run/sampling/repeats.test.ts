@@ -1,0 +1,81 @@
+// How many times one sample runs a case body (src/core/run/sampling/repeats.ts), as the runner
+// calibrates it on the memory store.
+import { describe, expect, it } from 'vitest';
+import { memoryAdapter } from '../../../../../src/adapters/memory.ts';
+import type { StoreAdapter } from '../../../../../src/core/store/adapter.ts';
+import { sampleTargetMs } from '../../../../../src/core/run/sampling/repeats.ts';
+import type { Plan } from '../../../../../src/core/plan/plan.ts';
+import { DEFAULT_PLAN } from '../../../../../src/core/plan/defaults.ts';
+import { runPlan } from '../../../../../src/core/run/runner.ts';
+import { readSuite } from '../../../../../suites/read.ts';
+
+const plan = (over: Partial<Plan>): Plan => ({
+  ...DEFAULT_PLAN,
+  suites: ['read'],
+  adapters: ['memory'],
+  sizes: [200],
+  iterations: 6,
+  warmup: 1,
+  ...over,
+});
+
+describe('runner - calibration', () => {
+  it('repeats a fast read inside each sample until the sample spans the timer-step target', async () => {
+    // Reading the first of 200 documents 20 times from a Map takes microseconds: far under 1,000
+    // steps of a 5 µs timer (5 ms).
+    const timerStepMs = 0.005;
+    const out = await runPlan({
+      plan: plan({ suites: ['read'], cases: ['get-first'] }),
+      suites: [readSuite],
+      adapters: [memoryAdapter],
+      runId: 'calibrate',
+      timerStepMs,
+    });
+    const row = out.cases[0];
+    if (row?.status !== 'ok')
+      throw new Error(`expected an ok row, got ${row?.status}: ${row?.reason}`);
+    expect(row.repeats).toBeGreaterThan(1);
+    // Each sample is the time of one run; the timed section was that times the repeats.
+    const sectionMs = Math.min(...row.samples) * (row.repeats ?? 1);
+    expect(sectionMs).toBeGreaterThanOrEqual(sampleTargetMs(timerStepMs) * 0.5);
+    // "About 1,000 steps": calibration aims 25% past the target, and later runs may be a little faster.
+    expect(row.stats.median * (row.repeats ?? 1)).toBeGreaterThanOrEqual(
+      sampleTargetMs(timerStepMs) * 0.8,
+    );
+  });
+
+  it('takes more repeats as soon as runs get quicker than calibration saw, so samples stay at the target', async () => {
+    // Each get spins for a fixed time: twice as long during warm-up (a busy machine, a cold JIT)
+    // as after the first timed sample. Calibration sizes the repeats at the slow pace, so the
+    // quick samples span about 0.6 of the target unless the runner raises the count again.
+    let spinMs = 0.04;
+    const spin = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    const adapter: StoreAdapter = {
+      ...memoryAdapter,
+      async open(name, options) {
+        const handle = await memoryAdapter.open(name, options);
+        return { ...handle, get: async (id) => (spin(spinMs), handle.get(id)) };
+      },
+    };
+    const timerStepMs = 0.005;
+    const out = await runPlan({
+      plan: plan({ suites: ['read'], cases: ['get-first'], iterations: 7 }),
+      suites: [readSuite],
+      adapters: [adapter],
+      runId: 'quicker',
+      timerStepMs,
+      onEvent: (e) => {
+        if (e.type === 'sample' && !e.warmup) spinMs = 0.02;
+      },
+    });
+    const row = out.cases[0];
+    if (row?.status !== 'ok')
+      throw new Error(`expected an ok row, got ${row?.status}: ${row?.reason}`);
+    // Every sample after the first two (the slow one, and the first quick one that raised the count) spans the target.
+    const later = row.samples.slice(2).map((ms) => ms * (row.repeats ?? 1));
+    expect(Math.min(...later)).toBeGreaterThanOrEqual(sampleTargetMs(timerStepMs));
+  });
+});
