@@ -491,3 +491,71 @@ describe('cli args - --baseline', () => {
     );
   });
 });
+
+/** The stores an --ab pair names: idb wraps a package, so its variants build; crash is driven. */
+const abVocab: PlanVocabulary = {
+  suites: ['insert', 'crash'],
+  adapters: ['memory', 'idb'],
+  fixtures: ['person'],
+  wraps: { idb: { packages: ['idb'] } },
+};
+const abError = (...argv: string[]): string => {
+  try {
+    parseSweepArgs(argv, abVocab, ['chromium']);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ArgsError);
+    return (e as Error).message;
+  }
+  throw new Error(`expected ${argv.join(' ')} to be refused`);
+};
+
+describe('cli args - --ab', () => {
+  it('refuses a budget under what two passes need, at the flags, before any build', () => {
+    expect(abError('--ab', 'idb,memory', '--budget', '29s')).toMatch(
+      /^--ab: --budget 29s runs 1 pass .* give --budget 30s or more$/,
+    );
+    const args = parseSweepArgs(['--ab', 'idb,memory', '--budget', '30s'], abVocab, ['chromium']);
+    expect(args.plan.auto?.passes).toBe(2);
+  });
+
+  it('refuses a variant in two spellings as the same store, as the page would', () => {
+    expect(abError('--ab', 'idb@+5%,idb@+05%')).toBe(
+      '--ab: compares two different stores, A then B; "idb@+5%" and "idb@+05%" are one store, "idb@+5%" (an A/A names a registered store twice, e.g. idb,idb)',
+    );
+  });
+
+  it('takes a registered store named twice as an A/A on one build, X against X@twin', () => {
+    expect(parseSweepArgs(['--ab', 'idb,idb'], abVocab, ['chromium']).plan.adapters).toEqual([
+      'idb',
+      'idb@twin',
+    ]);
+  });
+
+  it('builds the other side of a variant the way the variant is built, X@installed, so only the code differs', () => {
+    const sides = (pair: string) =>
+      parseSweepArgs(['--ab', pair], abVocab, ['chromium']).plan.adapters;
+    expect(sides('idb,idb@8.0.4')).toEqual(['idb@installed', 'idb@8.0.4']);
+    expect(sides('idb@file:../idb,idb')).toEqual(['idb@file:../idb', 'idb@installed']);
+    // An instrument wraps the installed store itself: both sides already come the same way.
+    expect(sides('idb,idb@+10%')).toEqual(['idb', 'idb@+10%']);
+    // A store that wraps no package has no other way to be built.
+    expect(sides('memory,idb@8.0.4')).toEqual(['memory', 'idb@8.0.4']);
+  });
+
+  it('names --threshold for a bad threshold, with the range the page reads back exactly', () => {
+    expect(abError('--ab', 'idb,memory', '--threshold', '0.0000001%')).toBe(
+      '--threshold: "0.0000001%" is not a percentage from 0.01% to 99.99%, at most 2 decimals, e.g. 5%',
+    );
+    expect(abError('--ab', 'idb,memory', '--threshold', 'abc')).toMatch(/^--threshold: "abc"/);
+    expect(abError('--ab', 'idb,memory', '--threshold', '100%')).toMatch(/^--threshold: "100%"/);
+    const args = parseSweepArgs(['--ab', 'idb,memory', '--threshold', '02.50%'], abVocab, [
+      'chromium',
+    ]);
+    expect(args.plan.ab).toEqual({ thresholdPct: 2.5 });
+  });
+
+  it('names --ab, not --adapters, for its stores', () => {
+    expect(abError('--ab', 'idb,nosuch')).toMatch(/^--ab: unknown "nosuch"; allowed: /);
+    expect(abError('--ab', ',,')).toMatch(/^--ab: none given; allowed: /);
+  });
+});
