@@ -247,3 +247,56 @@ describe('defaultLaunches', () => {
     expect(defaultLaunches(12, undefined)).toBe(1);
   });
 });
+
+describe('allocator - the budget', () => {
+  /** A launch's budget of `ms` on `clock`, the whole run's in one launch; `ms` undefined: fixed sampling. */
+  const launchBudget = (ms: number | undefined, weight: number, clock: () => number) =>
+    new Budget(ms === undefined ? {} : { auto: DEFAULT_AUTO, budgetMs: ms }).inLaunch(
+      undefined,
+      weight,
+      clock,
+    );
+
+  it('gives each group an equal share of what is left, so time a quick group leaves flows on', () => {
+    let t = 0;
+    const budget = launchBudget(900, 3, () => t);
+    expect(budget.nextGroupEnd()).toBe(300);
+    t = 100; // the first group needed only 100 ms
+    expect(budget.nextGroupEnd()).toBe(100 + 400);
+    t = 500;
+    expect(budget.nextGroupEnd()).toBe(500 + 400);
+    t = 950; // overran: the next group gets nothing, not a negative share
+    expect(budget.nextGroupEnd()).toBe(950);
+  });
+
+  it("shares in proportion to each group's rows, and the whole budget has an end", () => {
+    const budget = launchBudget(900, 3 + 6, () => 0);
+    expect(budget.nextGroupEnd(3)).toBe(300);
+    expect(budget.nextGroupEnd(6)).toBe(900);
+    expect(budget.endsAt()).toBe(900);
+  });
+
+  it("in one launch of several, the groups share the launch's budget, and the end is the whole run's", () => {
+    const budget = new Budget({ auto: DEFAULT_AUTO, budgetMs: 1200 }).inLaunch(
+      { budgetMs: 300, budgetLeftMs: 1200 },
+      3,
+      () => 0,
+    );
+    expect(budget.nextGroupEnd(3)).toBe(300);
+    expect(budget.endsAt()).toBe(1200);
+  });
+
+  it('without a budget, a group never runs out', () => {
+    expect(launchBudget(undefined, 2, () => 0).nextGroupEnd()).toBe(Infinity);
+  });
+
+  it('estimates the fraction done from the pace so far, capped by the budget left', () => {
+    let t = 0;
+    const budget = launchBudget(1000, 4, () => t);
+    t = 100;
+    expect(budget.fraction(1, 4)).toBeCloseTo(0.25, 12); // 100 ms a group, 300 left
+    t = 800;
+    expect(budget.fraction(1, 4)).toBeCloseTo(0.8, 12); // the pace says 2,400 more; the budget, 200
+    expect(budget.fraction(4, 4)).toBe(1);
+  });
+});

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../../../src/core/store/adapter.ts';
-import { carriedResult, cutShort } from '../../../../src/core/run/row.ts';
+import { carriedResult } from '../../../../src/core/run/row.ts';
 import {
   checkCarry,
   checkLaunchOrder,
@@ -430,26 +430,6 @@ describe('runner - passes in launches of their own', () => {
     expect(() =>
       validateResults(runnerResultsDoc('launches', p, second.cases, second.order)),
     ).not.toThrow();
-  });
-
-  it('a row cut short stops as cancelled, keeps a failure or its own cap, and is left out below 2 samples', () => {
-    const two = [1, 2];
-    expect(cutShort({ state: { kind: 'sampling' }, samples: two })).toEqual({
-      kind: 'stopped',
-      why: 'cancelled',
-    });
-    expect(cutShort({ state: { kind: 'stopped', why: 'budget' }, samples: two })).toEqual({
-      kind: 'stopped',
-      why: 'cancelled',
-    });
-    expect(cutShort({ state: { kind: 'stopped', why: 'time-cap' }, samples: two })).toEqual({
-      kind: 'stopped',
-      why: 'time-cap',
-    });
-    expect(
-      cutShort({ state: { kind: 'failed', status: 'timeout', reason: 'hung' }, samples: [] }),
-    ).toEqual({ kind: 'failed', status: 'timeout', reason: 'hung' });
-    expect(cutShort({ state: { kind: 'sampling' }, samples: [1] })).toBeNull();
   });
 
   it('refuses a launch that does not fit the plan or the rows it carries', async () => {

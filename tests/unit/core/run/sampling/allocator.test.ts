@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Budget } from '../../../../../src/core/plan/budget.ts';
-import { DEFAULT_AUTO } from '../../../../../src/core/plan/defaults.ts';
 import {
   passShareUsed,
   pickRound,
   stopReason,
   type RowGauge,
 } from '../../../../../src/core/run/sampling/allocator.ts';
-import {
-  MAX_SAMPLE_TARGET_MS,
-  nextRepeats,
-  sampleTargetMs,
-} from '../../../../../src/core/run/sampling/repeats.ts';
 
 const gauge = (over: Partial<RowGauge>): RowGauge => ({
   n: 10,
@@ -104,72 +97,5 @@ describe('allocator - when a row has enough', () => {
     expect(stopReason(gauge({ n: 92, precision: 0.01, passShareUsed: true }), auto)).toBe(
       'ci-target',
     );
-  });
-});
-
-describe('allocator - the budget', () => {
-  /** A launch's budget of `ms` on `clock`, the whole run's in one launch; `ms` undefined: fixed sampling. */
-  const launchBudget = (ms: number | undefined, weight: number, clock: () => number) =>
-    new Budget(ms === undefined ? {} : { auto: DEFAULT_AUTO, budgetMs: ms }).inLaunch(
-      undefined,
-      weight,
-      clock,
-    );
-
-  it('gives each group an equal share of what is left, so time a quick group leaves flows on', () => {
-    let t = 0;
-    const budget = launchBudget(900, 3, () => t);
-    expect(budget.nextGroupEnd()).toBe(300);
-    t = 100; // the first group needed only 100 ms
-    expect(budget.nextGroupEnd()).toBe(100 + 400);
-    t = 500;
-    expect(budget.nextGroupEnd()).toBe(500 + 400);
-    t = 950; // overran: the next group gets nothing, not a negative share
-    expect(budget.nextGroupEnd()).toBe(950);
-  });
-
-  it("shares in proportion to each group's rows, and the whole budget has an end", () => {
-    const budget = launchBudget(900, 3 + 6, () => 0);
-    expect(budget.nextGroupEnd(3)).toBe(300);
-    expect(budget.nextGroupEnd(6)).toBe(900);
-    expect(budget.endsAt()).toBe(900);
-  });
-
-  it("in one launch of several, the groups share the launch's budget, and the end is the whole run's", () => {
-    const budget = new Budget({ auto: DEFAULT_AUTO, budgetMs: 1200 }).inLaunch(
-      { budgetMs: 300, budgetLeftMs: 1200 },
-      3,
-      () => 0,
-    );
-    expect(budget.nextGroupEnd(3)).toBe(300);
-    expect(budget.endsAt()).toBe(1200);
-  });
-
-  it('without a budget, a group never runs out', () => {
-    expect(launchBudget(undefined, 2, () => 0).nextGroupEnd()).toBe(Infinity);
-  });
-
-  it('estimates the fraction done from the pace so far, capped by the budget left', () => {
-    let t = 0;
-    const budget = launchBudget(1000, 4, () => t);
-    t = 100;
-    expect(budget.fraction(1, 4)).toBeCloseTo(0.25, 12); // 100 ms a group, 300 left
-    t = 800;
-    expect(budget.fraction(1, 4)).toBeCloseTo(0.8, 12); // the pace says 2,400 more; the budget, 200
-    expect(budget.fraction(4, 4)).toBe(1);
-  });
-});
-
-describe('calibration - repeats per sample', () => {
-  it('aims a sample at 1,000 timer steps, capped at 100 ms for a coarse timer', () => {
-    expect(sampleTargetMs(0.005)).toBeCloseTo(5, 12);
-    expect(sampleTargetMs(0.02)).toBeCloseTo(20, 12);
-    expect(sampleTargetMs(1)).toBe(MAX_SAMPLE_TARGET_MS);
-  });
-
-  it('sizes the count from the fastest run to pass the target with headroom, keeps it once reached, and grows from 0 ms', () => {
-    expect(nextRepeats(1, 0.5, 5)).toBe(13); // 5 / 0.5 × 1.25 = 12.5
-    expect(nextRepeats(13, 0.5, 5)).toBe(13); // 13 runs of 0.5 ms reach 5 ms
-    expect(nextRepeats(4, 0, 5)).toBe(40);
   });
 });

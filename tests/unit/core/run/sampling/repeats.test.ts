@@ -3,7 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAdapter } from '../../../../../src/adapters/memory.ts';
 import type { StoreAdapter } from '../../../../../src/core/store/adapter.ts';
-import { sampleTargetMs } from '../../../../../src/core/run/sampling/repeats.ts';
+import {
+  MAX_SAMPLE_TARGET_MS,
+  nextRepeats,
+  sampleTargetMs,
+} from '../../../../../src/core/run/sampling/repeats.ts';
 import type { Plan } from '../../../../../src/core/plan/plan.ts';
 import { DEFAULT_PLAN } from '../../../../../src/core/plan/defaults.ts';
 import { runPlan } from '../../../../../src/core/run/runner.ts';
@@ -77,5 +81,19 @@ describe('runner - calibration', () => {
     // Every sample after the first two (the slow one, and the first quick one that raised the count) spans the target.
     const later = row.samples.slice(2).map((ms) => ms * (row.repeats ?? 1));
     expect(Math.min(...later)).toBeGreaterThanOrEqual(sampleTargetMs(timerStepMs));
+  });
+});
+
+describe('calibration - repeats per sample', () => {
+  it('aims a sample at 1,000 timer steps, capped at 100 ms for a coarse timer', () => {
+    expect(sampleTargetMs(0.005)).toBeCloseTo(5, 12);
+    expect(sampleTargetMs(0.02)).toBeCloseTo(20, 12);
+    expect(sampleTargetMs(1)).toBe(MAX_SAMPLE_TARGET_MS);
+  });
+
+  it('sizes the count from the fastest run to pass the target with headroom, keeps it once reached, and grows from 0 ms', () => {
+    expect(nextRepeats(1, 0.5, 5)).toBe(13); // 5 / 0.5 × 1.25 = 12.5
+    expect(nextRepeats(13, 0.5, 5)).toBe(13); // 13 runs of 0.5 ms reach 5 ms
+    expect(nextRepeats(4, 0, 5)).toBe(40);
   });
 });
