@@ -10,7 +10,7 @@ import {
   oneLine,
 } from '../../../../src/core/base/format.ts';
 
-describe('format - milliseconds', () => {
+describe('formatMs', () => {
   it('keeps three significant figures', () => {
     expect(formatMs(1234.5)).toBe('1235');
     expect(formatMs(12.34)).toBe('12.3');
@@ -27,22 +27,22 @@ describe('format - milliseconds', () => {
   });
 });
 
-describe('format - durations', () => {
-  it('a clock for elapsed time', () => {
+describe('formatDuration, formatClock, formatMeasuredDuration', () => {
+  it('formatClock: a clock for elapsed time', () => {
     expect(formatClock(0)).toBe('0:00');
     expect(formatClock(7_400)).toBe('0:07');
     expect(formatClock(754_000)).toBe('12:34');
     expect(formatClock(3_723_000)).toBe('1:02:03');
   });
 
-  it('a budget as the flag takes it', () => {
+  it('formatDuration: a budget as the flag takes it', () => {
     expect(formatDuration(240_000)).toBe('4m');
     expect(formatDuration(3_690_000)).toBe('1h1m30s');
     expect(formatDuration(0)).toBe('0s');
     expect(formatDuration(250)).toBe('250ms');
   });
 
-  it('a measured time in the unit that keeps it readable', () => {
+  it('formatMeasuredDuration: the unit that keeps it readable', () => {
     expect(formatMeasuredDuration(41.52)).toBe('41.5 ms');
     expect(formatMeasuredDuration(0.0032)).toBe('3.2 µs');
     expect(formatMeasuredDuration(0.0000125)).toBe('12.5 ns');
@@ -51,8 +51,8 @@ describe('format - durations', () => {
   });
 });
 
-describe('format - bytes, rates, steps, lines', () => {
-  it('counts bytes in binary units', () => {
+describe('formatBytes, formatRate, formatStep, oneLine', () => {
+  it('formatBytes: binary units', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(30 * 1024)).toBe('30 KiB');
     expect(formatBytes(3_600_000)).toBe('3.43 MiB');
@@ -60,14 +60,14 @@ describe('format - bytes, rates, steps, lines', () => {
     expect(formatBytes(null)).toBe('—');
   });
 
-  it('gives rates and timer steps three significant digits', () => {
+  it('formatRate, formatStep: three significant digits', () => {
     expect(formatRate(12_345)).toBe('12,300');
     expect(formatRate(Number.POSITIVE_INFINITY)).toBe('—');
     expect(formatStep(0.005000000001)).toBe('0.005 ms');
     expect(formatStep(0)).toBe('unknown');
   });
 
-  it('puts text on one line, cut with an ellipsis', () => {
+  it('oneLine: one line, cut with an ellipsis', () => {
     expect(oneLine('a\n  b\tc', 10)).toBe('a b c');
     expect(oneLine('abcdefghijk', 5)).toBe('abcd…');
   });

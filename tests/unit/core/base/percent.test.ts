@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatPercent, parsePercent } from '../../../../src/core/base/percent.ts';
 
-describe('percentages - one grammar', () => {
+describe('parsePercent, formatPercent', () => {
   const range = { min: 0.01, max: 99.99, decimals: 2 };
-  it('reads what it writes, and nothing it could not write back', () => {
+  it('reads what it writes, and nothing else', () => {
     for (let hundredths = 1; hundredths <= 9999; hundredths += 37) {
       const pct = hundredths / 100;
       expect(parsePercent(formatPercent(pct), range)).toBe(pct);

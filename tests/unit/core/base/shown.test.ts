@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { clipped, quoted, SHOWN_CHARS } from '../../../../src/core/base/shown.ts';
 
-describe('shown values - long ones cut with their length', () => {
-  it('keeps a short value whole and cuts a long one to SHOWN_CHARS, never inside a character', () => {
+describe('quoted, clipped', () => {
+  it('cuts a long value to SHOWN_CHARS, never inside a character', () => {
     expect(quoted('abc')).toBe('"abc"');
     const long = 'x'.repeat(100_000);
     expect(quoted(long)).toBe(`"${'x'.repeat(SHOWN_CHARS)}…" (100000 characters)`);

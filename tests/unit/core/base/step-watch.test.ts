@@ -9,8 +9,8 @@ import {
   watchedTimeout,
 } from '../../../../src/core/base/step-watch.ts';
 
-describe('step watch', () => {
-  it('holds the earliest deadline of the open steps, and none once they close', () => {
+describe('StepWatch', () => {
+  it('holds the earliest deadline of the open steps', () => {
     const slots = new Int32Array(new SharedArrayBuffer(4));
     const watch = sharedStepWatch(slots, Date.now());
     const outer = watch.open(10_000);
@@ -25,7 +25,7 @@ describe('step watch', () => {
     expect(overdueMs(slots, 1e9)).toBe(0);
   });
 
-  it('sees a wait watchedTimeout races, until it settles or its limit fires', async () => {
+  it('sees a watchedTimeout until it settles or fires', async () => {
     const slots = new Int32Array(new SharedArrayBuffer(4));
     const watch = sharedStepWatch(slots, Date.now() - 1_000);
     setStepWatch(watch);
@@ -47,7 +47,7 @@ describe('step watch', () => {
     }
   });
 
-  it('is not armed by withTimeout alone: errors.ts races a limit and watches nothing', async () => {
+  it('is not armed by withTimeout alone', async () => {
     const slots = new Int32Array(new SharedArrayBuffer(4));
     setStepWatch(sharedStepWatch(slots, Date.now()));
     try {

@@ -57,20 +57,20 @@ function count(
 const near = (changes: number[], at: number, by: number) =>
   changes.some((c) => Math.abs(c - at) <= by);
 
-describe('history detector: E-divisive split, weighted t-test merge', () => {
-  it('finds a 10% step in at least 95% of 40-point series with 3-10% noise, at the right point ±1', () => {
+describe('detectChanges', () => {
+  it('finds a 10% step in ≥ 95% of noisy series, ±1 point', () => {
     const trials = 400;
     const k = count(trials, 1000, [{ at: 20, factor: 1.1 }], (c) => near(c, 20, 1));
     expect(k / trials).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('reports a change in at most 5% of flat series (Wilson 95% upper bound)', () => {
+  it('reports a change in ≤ 5% of flat series', () => {
     const trials = 1000;
     const k = count(trials, 5000, [], (c) => c.length > 0);
     expect(wilsonInterval(k, trials)!.hi).toBeLessThanOrEqual(0.05);
   });
 
-  it('finds both of two 10% steps, each at its point ±1, in at least 80% of series', () => {
+  it('finds both of two 10% steps in ≥ 80% of series', () => {
     // Segments of 13 points locate a step less sharply than 20: the measured rate is 87% (2,000 series).
     const trials = 200;
     const steps = [
@@ -81,7 +81,7 @@ describe('history detector: E-divisive split, weighted t-test merge', () => {
     expect(k / trials).toBeGreaterThanOrEqual(0.8);
   });
 
-  it('says a series of 3 points is too short, and how many it needs', () => {
+  it('says a series of 3 points is too short', () => {
     const d = detectChanges(synthetic(1, [], 3));
     expect(d).toEqual({ kind: 'too short', points: 3, needed: 8 });
     // 8: the permutation test's smallest p-value, 2 / C(n, n/2), first reaches 5% at 8 points.
@@ -99,8 +99,8 @@ describe('history detector: E-divisive split, weighted t-test merge', () => {
   });
 });
 
-describe('history detector: its parts', () => {
-  it("bestSplit's q̂ is Matteson and James's energy statistic at every split (alpha = 1)", () => {
+describe('bestSplit, twoSampleTest', () => {
+  it("bestSplit: q̂ is Matteson and James's energy statistic", () => {
     const x = synthetic(5, [{ at: 6, factor: 1.3 }], 14).map((p) => p.y);
     const dist = (a: number[], b: number[]) => {
       let s = 0;
@@ -126,7 +126,7 @@ describe('history detector: its parts', () => {
     expect(got.q).toBeCloseTo(best.q, 12);
   });
 
-  it("the weighted test is Student's two-sample t-test when every interval is the same", () => {
+  it("weighted test: Student's t when intervals are equal", () => {
     const a = [1, 2, 3, 4].map((y) => ({ y, se: 10 }));
     const b = [3, 4, 5, 6, 7].map((y) => ({ y, se: 10 }));
     // Student: pooled variance ((1.6667*3) + (2.5*4)) / 7, t = 2.5 / sqrt(sp2 (1/4 + 1/5)), df 7.
@@ -143,7 +143,7 @@ describe('history detector: its parts', () => {
     expect(narrow.se).toBeCloseTo(Math.sqrt(sp2 * (1 / 4 + 1 / 5)), 9);
   });
 
-  it('weighs each point by its interval: a wide point moves the level less than a narrow one', () => {
+  it('weighted test: a wide point moves the level less', () => {
     const before = [
       { y: 0, se: 0.01 },
       { y: 0, se: 0.01 },

@@ -23,15 +23,15 @@ const abPlan = (over: Partial<Plan> = {}): Plan => ({
   ...over,
 });
 
-describe('A/B plan - the passes a verdict needs', () => {
-  it('needs the passes a paired interval needs, and a budget gives a launch, so a pass, per MIN_LAUNCH_MS', () => {
+describe('abPassesNeeded, abBudgetFor, abPassesProblem, abCasesProblem', () => {
+  it('needs the passes a paired interval needs, a pass per MIN_LAUNCH_MS', () => {
     expect(abPassesNeeded()).toBe(PAIRED_MIN_PASSES);
     expect(abPasses(12, MIN_LAUNCH_MS * 2 - 1000)).toBe(1);
     expect(abPasses(12, MIN_LAUNCH_MS * 2)).toBe(2);
     expect(abPasses(3, 3_600_000)).toBe(3);
   });
 
-  it('finds the least budget for k passes by the same rule, for every k a plan may ask', () => {
+  it('finds the least budget for k passes by the same rule', () => {
     for (let k = 1; k <= 50; k++) {
       const budget = abBudgetFor(k) as number;
       expect(abPasses(k, budget), `k=${k}`).toBe(k);
@@ -39,7 +39,7 @@ describe('A/B plan - the passes a verdict needs', () => {
     }
   });
 
-  it('refuses a budget that gives one pass, naming the budget that gives enough', () => {
+  it('refuses a budget of one pass, naming one that gives enough', () => {
     expect(abPassesProblem(abPlan({ budgetMs: 29_000 }))).toBe(
       "--ab: --budget 29s runs 1 pass (each pass a browser launch of its own, with at least 15 s of the budget), and B/A's 95% interval is over passes, which needs 2: give --budget 30s or more",
     );
@@ -52,7 +52,7 @@ describe('A/B plan - the passes a verdict needs', () => {
     );
   });
 
-  it('refuses driven suites, and a shard with no case group, saying what would work', () => {
+  it('refuses driven suites and an empty shard, saying what would work', () => {
     expect(abCasesProblem(abPlan(), { groups: 3, allGroups: 3, driven: ['crash'] })).toMatch(
       /^--ab: crash is driven by the sweep, its rows taken once per browser rather than in every pass, so B\/A never gets the 2 passes its interval needs: leave it out of --suites/,
     );

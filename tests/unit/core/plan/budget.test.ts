@@ -33,8 +33,8 @@ function launchShares(budget: Budget, use: number, others: Partial<LaunchUse> = 
 
 const sum = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0);
 
-describe('budget - levels', () => {
-  it('gives a browser what --budget says, spread over the launches the budget gives or --launches asks', () => {
+describe('Budget - levels', () => {
+  it("spreads a browser's --budget over its launches", () => {
     const budget = new Budget(plan(180_000));
     expect(budget.browserMs).toBe(180_000);
     expect(budget.launches).toBe(defaultLaunches(12, 180_000));
@@ -44,7 +44,7 @@ describe('budget - levels', () => {
     expect(new Budget(plan(180_000), 4).launches).toBe(4);
   });
 
-  it('gives launches that use their share no more than the browser budget in all', () => {
+  it("gives launches no more than the browser's budget in all", () => {
     const budget = new Budget(plan(180_000), 12);
     for (const use of [1, 1.5, 3]) {
       const shares = launchShares(budget, use);
@@ -56,7 +56,7 @@ describe('budget - levels', () => {
     for (const share of even) expect(share).toBeCloseTo(15_000, 6);
   });
 
-  it('hands a launch what is left of the run from it on: its share for each launch to come, never below its own', () => {
+  it('hands a launch its share of what is left, never below its own', () => {
     const budget = new Budget(plan(120_000), 6);
     for (let launch = 1; launch <= 6; launch++) {
       const use = { launch, usedMs: (launch - 1) * 25_000, ended: 0, endedUsedMs: 0, open: 2 };
@@ -67,7 +67,7 @@ describe('budget - levels', () => {
     }
   });
 
-  it('never gives a launch a negative share, however far its browser ran over', () => {
+  it('never gives a launch a negative share', () => {
     const budget = new Budget(plan(60_000), 4);
     for (const usedMs of [60_000, 90_000, 1e9]) {
       const share = budget.launchShare({ launch: 3, usedMs, ended: 0, endedUsedMs: 0, open: 1 });
@@ -76,7 +76,7 @@ describe('budget - levels', () => {
     }
   });
 
-  it("takes at most twice a launch's even share from what ended browsers left", () => {
+  it('takes at most twice an even share from ended browsers', () => {
     const budget = new Budget(plan(120_000), 12);
     const share = budget.launchShare({
       launch: 12,
@@ -88,7 +88,7 @@ describe('budget - levels', () => {
     expect(share).toBe((2 * 120_000) / 12);
   });
 
-  it('plans the passes evenly: the passes left have their part of the budget, all of it at the first', () => {
+  it('plans the passes evenly', () => {
     const budget = new Budget(plan(120_000, 12));
     expect(budget.passPlanMs(1)).toBe(120_000);
     for (let pass = 1; pass < 12; pass++)
@@ -96,7 +96,7 @@ describe('budget - levels', () => {
     expect(budget.passPlanMs(12)).toBe(10_000);
   });
 
-  it("gives the rows shares that sum to the browser's budget, and none without one", () => {
+  it("gives the rows shares that sum to the browser's budget", () => {
     const budget = new Budget(plan(120_000));
     for (const rows of [1, 7, 144]) expect(rows * budget.rowMs(rows)).toBeCloseTo(120_000, 6);
     expect(budget.rowMs(0)).toBe(Infinity);
@@ -104,7 +104,7 @@ describe('budget - levels', () => {
     expect(new Budget({ budgetMs: 120_000 }).rowMs(10)).toBe(Infinity);
   });
 
-  it("gives the groups of a launch shares within the launch's: in all, and each group's end", () => {
+  it("gives a launch's groups shares within the launch's", () => {
     const budget = new Budget(plan(120_000), 4);
     const order = budget.launchShare({ launch: 1, usedMs: 0, ended: 0, endedUsedMs: 0, open: 1 });
     /** Groups of weight 2, 3 and 5, each using `use` times its share: their shares and ends. */
@@ -130,7 +130,7 @@ describe('budget - levels', () => {
     groups([0.5, 1.2, 1]);
   });
 
-  it('never says a launch has negative time left, and ends a group no earlier than now', () => {
+  it('never says a launch has negative time left', () => {
     const budget = new Budget(plan(60_000));
     let t = 0;
     const launch = budget.inLaunch(undefined, 3, () => t);
@@ -145,7 +145,7 @@ describe('budget - levels', () => {
     expect(launch.leftMs()).toBe(0);
   });
 
-  it('reckons a browser across its launches between nothing done and all of it, with what is left never negative', () => {
+  it("reckons a browser's progress across its launches", () => {
     const budget = new Budget(plan(100_000));
     for (const [usedMs, launchMs, launchDone] of [
       [0, 10_000, 0],
@@ -161,7 +161,7 @@ describe('budget - levels', () => {
     expect(new Budget({ auto: DEFAULT_AUTO }).doneAcross(1_000, 1_000, 0.5)).toBeUndefined();
   });
 
-  it('has no time to hand out with fixed sampling: the groups never run out', () => {
+  it('has no time to hand out with fixed sampling', () => {
     const fixed = new Budget({ ...DEFAULT_PLAN, auto: undefined, budgetMs: undefined });
     const launch = fixed.inLaunch(undefined, 4, () => 0);
     expect(launch.totalMs).toBeUndefined();
@@ -171,8 +171,8 @@ describe('budget - levels', () => {
   });
 });
 
-describe('budget - made from the plan', () => {
-  it('answers the same for the same plan, whichever copy of it', () => {
+describe('Budget - made from the plan', () => {
+  it('answers the same for any copy of a plan', () => {
     const answers = (budget: Budget) => {
       let t = 0;
       const launch = budget.inLaunch({ budgetMs: 20_000, budgetLeftMs: 80_000 }, 6, () => t);
@@ -202,7 +202,7 @@ describe('budget - made from the plan', () => {
 /** The plan's sampling in the launch tests these came from (run/launch.test.ts): 3 passes, up to 50 samples. */
 const auto = { targetRelCi: 0.02, minN: 6, maxN: 50, maxMs: 60_000, passes: 3 };
 
-describe('launchShare', () => {
+describe('Budget.launchShare', () => {
   // A browser's 120 s, spread over 12 launches.
   const budget = new Budget({ auto: { ...auto, passes: 12 }, budgetMs: 120_000 }, 12);
   /** The share of the launch with `launchesLeft` launches of its browser to come, this one among them. */
@@ -212,14 +212,14 @@ describe('launchShare', () => {
   }: Omit<LaunchUse, 'launch'> & { launchesLeft: number }) =>
     budget.launchShare({ ...use, launch: budget.launches - launchesLeft + 1 }).budgetMs;
   const base = { ended: 0, endedUsedMs: 0, open: 3 };
-  it("gives a launch what its own browser's budget has left over its launches to come", () => {
+  it('gives a launch what its browser has left, over its launches to come', () => {
     expect(launchShare({ ...base, launchesLeft: 12, usedMs: 0 })).toBe(10_000);
     // Its first launch ran 14 s over: its later ones take less, whatever the other browsers did.
     expect(launchShare({ ...base, launchesLeft: 11, usedMs: 24_000 })).toBeCloseTo(96_000 / 11, 6);
     expect(launchShare({ ...base, launchesLeft: 2, usedMs: 130_000 })).toBe(0);
   });
 
-  it("shares out what browsers that ended left unused, at most twice a launch's even share", () => {
+  it('shares out what ended browsers left, at most twice an even share', () => {
     // One browser ended having used 40 s of its 120: its 80 s go half to each of the two open.
     expect(
       launchShare({
@@ -238,7 +238,7 @@ describe('launchShare', () => {
 });
 
 describe('defaultLaunches', () => {
-  it('gives each pass a launch while each gets 15 s of the budget, and one launch without a budget', () => {
+  it('gives each pass a launch while each gets 15 s', () => {
     expect(defaultLaunches(12, 3.5 * 60_000)).toBe(12);
     expect(defaultLaunches(12, 75_000)).toBe(5);
     expect(defaultLaunches(12, 20_000)).toBe(1);
@@ -248,7 +248,7 @@ describe('defaultLaunches', () => {
   });
 });
 
-describe('allocator - the budget', () => {
+describe('Budget.inLaunch - group shares', () => {
   /** A launch's budget of `ms` on `clock`, the whole run's in one launch; `ms` undefined: fixed sampling. */
   const launchBudget = (ms: number | undefined, weight: number, clock: () => number) =>
     new Budget(ms === undefined ? {} : { auto: DEFAULT_AUTO, budgetMs: ms }).inLaunch(
@@ -257,7 +257,7 @@ describe('allocator - the budget', () => {
       clock,
     );
 
-  it('gives each group an equal share of what is left, so time a quick group leaves flows on', () => {
+  it('gives each group an equal share of what is left', () => {
     let t = 0;
     const budget = launchBudget(900, 3, () => t);
     expect(budget.nextGroupEnd()).toBe(300);
@@ -269,14 +269,14 @@ describe('allocator - the budget', () => {
     expect(budget.nextGroupEnd()).toBe(950);
   });
 
-  it("shares in proportion to each group's rows, and the whole budget has an end", () => {
+  it("shares in proportion to each group's rows", () => {
     const budget = launchBudget(900, 3 + 6, () => 0);
     expect(budget.nextGroupEnd(3)).toBe(300);
     expect(budget.nextGroupEnd(6)).toBe(900);
     expect(budget.endsAt()).toBe(900);
   });
 
-  it("in one launch of several, the groups share the launch's budget, and the end is the whole run's", () => {
+  it("shares a launch's budget among its groups", () => {
     const budget = new Budget({ auto: DEFAULT_AUTO, budgetMs: 1200 }).inLaunch(
       { budgetMs: 300, budgetLeftMs: 1200 },
       3,
@@ -290,7 +290,7 @@ describe('allocator - the budget', () => {
     expect(launchBudget(undefined, 2, () => 0).nextGroupEnd()).toBe(Infinity);
   });
 
-  it('estimates the fraction done from the pace so far, capped by the budget left', () => {
+  it('estimates the fraction done from the pace so far', () => {
     let t = 0;
     const budget = launchBudget(1000, 4, () => t);
     t = 100;

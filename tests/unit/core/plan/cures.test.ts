@@ -7,25 +7,31 @@ import { parsePlan, planToFields } from '../../../../src/core/plan/fields.ts';
 
 const vocab = { suites: ['insert'], adapters: ['memory', 'idb'], fixtures: ['person'] };
 
-describe('cures - the field', () => {
-  it('reads a list, none and default, and refuses an unknown name with what is allowed', () => {
+describe('parseCures, formatCures', () => {
+  it('reads a list, none and default', () => {
     expect(parseCures('engine,gc')).toEqual(['gc', 'engine']);
     expect(parseCures('batch,gc,engine')).toEqual(['gc', 'engine', 'batch']);
     expect(parseCures('none')).toEqual([]);
     expect(parseCures('default')).toEqual([...DEFAULT_CURES]);
-    expect(parseCures('gc,fast')).toBe(
-      '"fast" is not a cure; allowed: gc, engine, batch, core, none or default',
-    );
     expect(formatCures([])).toBe('none');
   });
 
-  it('is in a plan only where it is not the defaults, and survives the URL', () => {
+  it('refuses an unknown name with what is allowed', () => {
+    expect(parseCures('gc,fast')).toBe(
+      '"fast" is not a cure; allowed: gc, engine, batch, core, none or default',
+    );
+  });
+
+  it('is in a plan only where it is not the defaults', () => {
     expect(parsePlan({}, vocab).cures).toBeUndefined();
     expect(curesOf(parsePlan({}, vocab))).toEqual(DEFAULT_CURES);
+    expect(parsePlan({ cures: 'default' }, vocab).cures).toBeUndefined();
+    expect(() => parsePlan({ cures: 'gcc' }, vocab)).toThrow(/cures: "gcc" is not a cure/);
+  });
+
+  it("survives the plan's text fields", () => {
     const on = parsePlan({ cures: 'gc,batch' }, vocab);
     expect(on.cures).toEqual(['gc', 'batch']);
     expect(parsePlan(planToFields(on), vocab).cures).toEqual(['gc', 'batch']);
-    expect(parsePlan({ cures: 'default' }, vocab).cures).toBeUndefined();
-    expect(() => parsePlan({ cures: 'gcc' }, vocab)).toThrow(/cures: "gcc" is not a cure/);
   });
 });

@@ -17,8 +17,8 @@ const vocab = {
   fixtures: ['person', 'nested'],
 };
 
-describe('plan - parsing', () => {
-  it('fills defaults: every suite and adapter, default sizes, adaptive sampling within the default budget', () => {
+describe('parsePlan', () => {
+  it('fills the defaults', () => {
     const plan = parsePlan({}, vocab);
     expect(plan).toEqual({
       ...DEFAULT_PLAN,
@@ -29,7 +29,7 @@ describe('plan - parsing', () => {
     });
   });
 
-  it('with the full vocabulary and nothing named, runs the default suites and cases; naming either runs them whole', () => {
+  it('runs the default suites and cases unless either is named', () => {
     const full = { ...vocab, suites: [...DEFAULT_SUITES, 'update'] };
     expect(parsePlan({}, full)).toMatchObject({ suites: DEFAULT_SUITES, cases: DEFAULT_CASES });
     expect(parsePlan({ suites: 'insert' }, full)).not.toHaveProperty('cases');
@@ -39,13 +39,16 @@ describe('plan - parsing', () => {
     });
   });
 
-  it('leaves older versions of a store (ids with an @) out unless named, and carries a study tag through the URL', () => {
+  it('leaves older versions of a store (ids with an @) out unless named', () => {
     const withOld = { ...vocab, adapters: [...vocab.adapters, 'pouchdb-idb@7.3.1'] };
     expect(parsePlan({}, withOld).adapters).toEqual(['idb', 'memory', 'pouchdb-idb']);
     expect(parsePlan({ adapters: 'pouchdb-idb,pouchdb-idb@7.3.1' }, withOld).adapters).toEqual([
       'pouchdb-idb',
       'pouchdb-idb@7.3.1',
     ]);
+  });
+
+  it('carries a study tag through the URL, and refuses one that is not a part', () => {
     const tagged = parsePlan({ study: 'pouchdb-2.2/paging', iterations: '3' }, vocab);
     expect(tagged.study).toBe('pouchdb-2.2/paging');
     expect(parsePlan(planFieldsFromQuery(planToQuery(tagged)), vocab)).toEqual(tagged);
@@ -55,7 +58,7 @@ describe('plan - parsing', () => {
     expect(() => parsePlan({ study: '../x/y' }, vocab)).toThrow(PlanError);
   });
 
-  it('cpu-throttle: a rate from 1 to 20 in tenths, 1 reading as none, through the URL and back', () => {
+  it('cpu-throttle: 1 to 20 in tenths, through the URL', () => {
     const plan = parsePlan({ cpuThrottle: '4', iterations: '2' }, vocab);
     expect(plan.cpuThrottle).toBe(4);
     expect(parsePlan(planFieldsFromQuery(planToQuery(plan)), vocab)).toEqual(plan);
@@ -67,7 +70,7 @@ describe('plan - parsing', () => {
       );
   });
 
-  it('budget: durations in h, m, s and ms, written back in their shortest form', () => {
+  it('budget: durations in h, m, s and ms, shortest form back', () => {
     expect(parseDuration('budget', '10m', 1000, 3_600_000)).toBe(600_000);
     expect(parseDuration('budget', '1m30s', 1000, 3_600_000)).toBe(90_000);
     expect(parseDuration('budget', '1.5h', 1000, 24 * 3_600_000)).toBe(5_400_000);
@@ -117,7 +120,7 @@ describe('plan - parsing', () => {
     );
   });
 
-  it('adaptive sampling: on and absent mean the defaults, off or a fixed count mean off, and the text round-trips', () => {
+  it('auto: on and absent are the defaults, off is off', () => {
     expect(parsePlan({ auto: 'on' }, vocab).auto).toEqual(DEFAULT_AUTO);
     expect(parsePlan({ auto: '' }, vocab).auto).toEqual(DEFAULT_AUTO); // a bare ?auto in a URL
     expect(parsePlan({}, vocab).auto).toEqual(DEFAULT_AUTO);
@@ -151,7 +154,7 @@ describe('plan - parsing', () => {
     );
   });
 
-  it('a fixed-count plan without the newer fields keeps its old link: nothing is added', () => {
+  it("keeps a fixed-count plan's old link", () => {
     const plan = parsePlan({ suites: 'insert', iterations: '5', worker: 'off' }, vocab);
     expect(plan).not.toHaveProperty('worker');
     expect([...planToQuery(plan).keys()]).toEqual([
@@ -222,8 +225,8 @@ describe('plan - parsing', () => {
   }
 });
 
-describe('plan - sizes by default', () => {
-  it('runs the default plan at 1,000 documents, where its findings show, and a plan that names its suites or cases at 100', async () => {
+describe('parsePlan - sizes by default', () => {
+  it('1,000 documents for the default plan, 100 for one that names suites', async () => {
     const { DEFAULT_PLAN_SIZES } = await import('../../../../src/core/plan/defaults.ts');
     const vocab = { suites: [...DEFAULT_SUITES], adapters: ['idb'], fixtures: ['person'] };
     expect(DEFAULT_PLAN_SIZES).toEqual([1000]);
@@ -236,8 +239,8 @@ describe('plan - sizes by default', () => {
   });
 });
 
-describe('shown values - long ones cut with their length', () => {
-  it('says a 100 kB spec once, cut, where it once echoed it three times', () => {
+describe('parsePlan - long values', () => {
+  it('says a 100 kB spec once, cut', () => {
     const spec = `idb@${'v'.repeat(100_000)}`;
     try {
       parsePlan({ adapters: spec }, vocab);

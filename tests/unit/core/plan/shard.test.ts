@@ -25,14 +25,14 @@ const key = (g: { c: string; size: number }) => `${g.c}@${g.size}`;
 const shards = (count: number): Shard[] =>
   Array.from({ length: count }, (_, i) => ({ index: i + 1, count }));
 
-describe('cli shard - parsing', () => {
+describe('parseShard', () => {
   it('reads i/n, 1-based, with spaces allowed', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
     expect(parseShard(' 1 / 1 ')).toEqual({ index: 1, count: 1 });
     expect(formatShard({ index: 3, count: 8 })).toBe('3/8');
   });
 
-  it('refuses shards that do not exist and text that is not i/n, saying what is allowed', () => {
+  it('refuses what is not a shard, saying what is allowed', () => {
     expect(() => parseShard('0/4')).toThrow(ShardError);
     expect(() => parseShard('0/4')).toThrow(
       '"0/4": shard 0 does not exist; allowed: 1 to 4 (shards count from 1)',
@@ -49,20 +49,20 @@ describe('cli shard - parsing', () => {
   });
 });
 
-describe('cli shard - split', () => {
+describe('selectShard', () => {
   const all = groups(
     ['serial', 'bulk', 'chunked-10', 'order-random', 'order-ascending'],
     [100, 1000, 10],
   );
 
-  it('puts every group in exactly one shard, for every shard count', () => {
+  it('puts every group in exactly one shard', () => {
     for (let count = 1; count <= all.length + 2; count++) {
       const picked = shards(count).flatMap((s) => selectShard(all, s, (g) => g.size).map(key));
       expect(picked.sort(), `count ${count}`).toEqual(all.map(key).sort());
     }
   });
 
-  it('is deterministic and keeps the plan order inside a shard', () => {
+  it("keeps the plan's order inside a shard", () => {
     const a = selectShard(all, { index: 2, count: 3 }, (g) => g.size);
     const b = selectShard([...all], { index: 2, count: 3 }, (g) => g.size);
     expect(a).toEqual(b);
@@ -70,7 +70,7 @@ describe('cli shard - split', () => {
     expect(positions).toEqual([...positions].sort((x, y) => x - y));
   });
 
-  it('deals each size round-robin, so no shard gets all the big groups', () => {
+  it('deals each size round-robin', () => {
     const two = groups(['serial', 'bulk', 'chunked-10', 'order-random'], [100, 1000]);
     for (const s of shards(2)) {
       const mine = selectShard(two, s, (g) => g.size);
@@ -86,15 +86,18 @@ describe('cli shard - split', () => {
     ]);
   });
 
-  it('gives an empty shard when there are more shards than groups, and the whole list without a shard', () => {
+  it('gives an empty shard when there are more shards than groups', () => {
     expect(selectShard(all.slice(0, 2), { index: 3, count: 3 }, (g) => g.size)).toEqual([]);
+  });
+
+  it('gives the whole list without a shard, or with 1/1', () => {
     expect(selectShard(all, undefined, (g) => g.size)).toEqual(all);
     expect(selectShard(all, { index: 1, count: 1 }, (g) => g.size)).toEqual(all);
   });
 });
 
-describe('cli shard - plan and results', () => {
-  it('travels in the plan and its URL query, and 1/1 means no shard', () => {
+describe('shard - in the plan and the results', () => {
+  it('travels in the plan and its URL query', () => {
     const plan = parsePlan({ suites: 'insert', shard: '3/4' }, vocab);
     expect(plan.shard).toEqual({ index: 3, count: 4 });
     const query = planToQuery(plan);
@@ -102,13 +105,16 @@ describe('cli shard - plan and results', () => {
     expect(parsePlan(planFieldsFromQuery(new URLSearchParams(query.toString())), vocab)).toEqual(
       plan,
     );
+  });
+
+  it('reads 1/1 as no shard, and refuses a shard past the count', () => {
     expect(parsePlan({ shard: '1/1' }, vocab)).not.toHaveProperty('shard');
     expect(() => parsePlan({ shard: '4/3' }, vocab)).toThrow(
       'shard: "4/3": shard 4 does not exist; allowed: 1 to 3',
     );
   });
 
-  it('results validation accepts a shard and refuses an impossible one', () => {
+  it('is checked in a results file', () => {
     const doc = sampleResults();
     doc.run.plan.shard = { index: 2, count: 2 };
     expect(validateResults(doc).run.plan.shard).toEqual({ index: 2, count: 2 });
@@ -122,7 +128,7 @@ describe('cli shard - plan and results', () => {
     );
   });
 
-  it('the runner runs only its shard, and the shards together run the whole plan', async () => {
+  it('runs only its rows; the shards together run the plan', async () => {
     const plan: Plan = {
       ...DEFAULT_PLAN,
       suites: ['insert'],

@@ -10,7 +10,7 @@ const mutate = (f: (r: any) => void) => {
   return r;
 };
 
-describe('results - validation', () => {
+describe('validateResults', () => {
   it('accepts a good file, from an object and from text', () => {
     expect(validateResults(sampleResults()).cases).toHaveLength(2);
     expect(parseResults(JSON.stringify(sampleResults()), 'good.json').run.browser).toBe('chromium');
@@ -141,7 +141,7 @@ describe('results - validation', () => {
     });
   }
 
-  it('accepts the optional fields: auto plan, stop reason, outliers, metrics, blocking, footprint, metric notes', () => {
+  it('accepts the optional fields', () => {
     const r = mutate((x) => {
       x.run.plan.auto = { targetRelCi: 0.02, minN: 5, maxN: 200, maxMs: 30000 };
       x.run.plan.worker = true;
@@ -161,7 +161,7 @@ describe('results - validation', () => {
     });
   });
 
-  it('trusts no summary in a file: stats, precision and outliers are recomputed from the samples, and the input is left alone', () => {
+  it('recomputes stats, precision and outliers from the samples', () => {
     const r = mutate((x) => {
       x.cases[0].samples = [517.9, 96.5, 300, 310, 305, 298];
       // What a hostile or broken file may claim: a median of 0.001, min above max, an upside-down interval.
@@ -184,17 +184,40 @@ describe('results - validation', () => {
     expect(row.stats).toMatchObject({ n: 6, min: 96.5, max: 517.9, median: 302.5 });
     expect(row.precision).toBe(medianPrecision(row.stats));
     expect(row.outliers).toEqual({ k: 3, indexes: [] });
+  });
+
+  it('leaves the document it was given as it was', () => {
+    const r = mutate((x) => {
+      x.cases[0].samples = [517.9, 96.5, 300, 310, 305, 298];
+      // What a hostile or broken file may claim: a median of 0.001, min above max, an upside-down interval.
+      x.cases[0].stats = {
+        n: 2,
+        min: 999999,
+        max: 0,
+        mean: 1,
+        median: 0.001,
+        stddev: 0,
+        ci95: 0,
+        medianCi: { lo: 5, hi: 3 },
+      };
+      x.cases[0].precision = 0;
+      x.cases[0].outliers = { k: 0, indexes: [9, 1] };
+    });
+    validateResults(r);
     expect(r.cases[0].stats.median).toBe(0.001);
   });
 
-  it('rejects text that is not JSON, and files over the size cap', () => {
+  it('rejects text that is not JSON', () => {
     expect(() => parseResults('{"schema":', 'x.json')).toThrow(/x\.json: not JSON/);
+  });
+
+  it('rejects a file over the size cap', () => {
     expect(() => parseResults(' '.repeat(64 * 1024 * 1024 + 1), 'huge.json')).toThrow(
       /huge\.json: \d+ bytes is larger than/,
     );
   });
 
-  it('keeps hostile text as data: HTML and formulas validate as plain strings', () => {
+  it('keeps HTML and formulas as plain strings', () => {
     const r = mutate((x) => {
       x.cases[1].reason = '<img src=x onerror=alert(1)>';
       x.cases[0].title = '=HYPERLINK("http://evil")';

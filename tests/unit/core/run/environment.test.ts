@@ -13,8 +13,8 @@ const fake = (id: string, describe?: StoreAdapter['describe']): StoreAdapter => 
   ...(describe && { describe }),
 });
 
-describe('environment - adapters', () => {
-  it('records only the stores that report something, and a failing describe() as data', async () => {
+describe('describeAdapters', () => {
+  it('records what stores report, a failing describe() as data', async () => {
     const adapters = [
       fake('silent'),
       fake('empty', () => ({})),

@@ -93,7 +93,7 @@ const okRow = (cases: CaseResult[], adapter: string) => {
 };
 
 describe('launchPasses', () => {
-  it('splits the passes as evenly as it goes, earlier launches taking the extra ones, never more launches than passes', () => {
+  it('splits the passes evenly, the earlier launches taking the extra', () => {
     expect(launchPasses(12, 12).map((l) => l.last - l.first + 1)).toEqual(Array(12).fill(1));
     expect(launchPasses(12, 5)).toEqual([
       { first: 1, last: 3 },
@@ -107,8 +107,8 @@ describe('launchPasses', () => {
   });
 });
 
-describe('runner - passes in launches of their own', () => {
-  it('the rows carried through three launches end as one run over three passes would', async () => {
+describe('runPlan - launches', () => {
+  it('three launches end as one run of three passes', async () => {
     const runs = { n: 0 };
     const suites = [suiteOf(quiet('a', runs), quiet('b', runs))];
     const adapters = [memoryAdapter, memoryAs('other')];
@@ -175,7 +175,7 @@ describe('runner - passes in launches of their own', () => {
     expect(doc.cases[0]?.samplesPerPass).toEqual([6, 6, 6]);
   });
 
-  it('a metric some samples lack is left out of the carry, which then passes the check, and of the row', async () => {
+  it('leaves a metric some samples lack out of the carry', async () => {
     const runs = { n: 0 };
     // A metric recorded in every other run only, as a machine reading that failed would leave it.
     const patchy = quiet('a', runs, {
@@ -204,7 +204,7 @@ describe('runner - passes in launches of their own', () => {
     expect(Object.keys(okRow(rest.cases, 'memory').metrics ?? {})).toEqual(['whole']);
   });
 
-  it("the last case of a launch that is not the run's last leaves the launch's spare time to the later launches", async () => {
+  it("leaves a launch's spare time to the later launches", async () => {
     // Samples of 100 ± 40, which never reach ±2%: only max-n (50, so 25 by the end of pass 1 of 2) or the budget stops the row.
     let k = 0;
     const noisy = defineCase<void>({
@@ -239,7 +239,7 @@ describe('runner - passes in launches of their own', () => {
     expect(okRow(second.cases, 'memory').samplesPerPass).toEqual([25, 25]);
   });
 
-  it('keeps the calibrated repeats: a later launch does not calibrate again', async () => {
+  it('keeps the calibrated repeats', async () => {
     const runs = { n: 0 };
     // A shared row far under the timer's step: calibration repeats its body in the first launch.
     const suites = [suiteOf(quiet('fast', runs, { db: 'shared', run: async () => void runs.n++ }))];
@@ -274,7 +274,7 @@ describe('runner - passes in launches of their own', () => {
     expect(r.repeats).toBeGreaterThanOrEqual(repeats);
   });
 
-  it('a row that failed in an earlier launch stays failed with its reason and samples, and takes no more', async () => {
+  it('keeps a row that failed in an earlier launch failed', async () => {
     const runs = { n: 0 };
     const { flaky, heal } = failsOnBroken(runs);
     const adapters = [memoryAdapter, memoryAs('broken')];
@@ -303,7 +303,7 @@ describe('runner - passes in launches of their own', () => {
     expect(okRow(second.cases, 'memory').samplesPerPass).toEqual([6, 2]);
   });
 
-  it("a later launch takes each row's minimum while the run's budget lasts, even when its own share is spent", async () => {
+  it("takes each row's minimum while the run's budget lasts", async () => {
     const runs = { n: 0 };
     const suites = [suiteOf(quiet('a', runs))];
     const p = plan({ auto: { ...auto, passes: 3 } });
@@ -339,7 +339,7 @@ describe('runner - passes in launches of their own', () => {
     expect(okRow(spent.cases, 'memory').samplesPerPass).toEqual([6, 0, 0]);
   });
 
-  it('a run whose later launch never finishes keeps the rows the earlier ones carried, as valid results rows', async () => {
+  it('keeps what earlier launches carried when a later one dies', async () => {
     const runs = { n: 0 };
     const { flaky } = failsOnBroken(runs);
     const adapters = [memoryAdapter, memoryAs('broken')];
@@ -392,7 +392,7 @@ describe('runner - passes in launches of their own', () => {
     expect(() => validateResults(runnerResultsDoc('launches', p, rows, carry.order))).not.toThrow();
   });
 
-  it('Cancel in a later launch, in its first case, still ends the rows of the cases it had not reached, with the samples they carried', async () => {
+  it('ends the unreached rows on Cancel in a later launch', async () => {
     const runs = { n: 0 };
     const p = plan({ auto: { ...auto, passes: 2 } });
     const suites = [suiteOf(quiet('a', runs), quiet('b', runs))];
@@ -432,7 +432,7 @@ describe('runner - passes in launches of their own', () => {
     ).not.toThrow();
   });
 
-  it('refuses a launch that does not fit the plan or the rows it carries', async () => {
+  it('refuses a launch that does not fit the plan or its rows', async () => {
     const suites = [suiteOf(quiet('a', { n: 0 }))];
     await expect(
       launch(suites, [memoryAdapter], plan(), {
@@ -465,7 +465,7 @@ describe('runner - passes in launches of their own', () => {
   });
 });
 
-describe('checkLaunchOrder and checkCarry', () => {
+describe('checkLaunchOrder, checkCarry', () => {
   const carry = (over: Record<string, unknown> = {}, row: Record<string, unknown> = {}) => ({
     schema: 'storebench/carry@1',
     runId: 'r1',
@@ -652,8 +652,8 @@ describe('checkLaunchOrder and checkCarry', () => {
   });
 });
 
-describe('pass-end', () => {
-  it("ends each pass but the launch's last with the rows as they stand, which keep their samples should the launch die", async () => {
+describe('runPlan - pass-end events', () => {
+  it('ends each pass but the last with the rows as they stand', async () => {
     const runs = { n: 0 };
     const out = await launch(
       [suiteOf(quiet('c', runs))],

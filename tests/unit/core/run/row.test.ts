@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cutShort } from '../../../../src/core/run/row.ts';
 
 describe('cutShort', () => {
-  it('a row cut short stops as cancelled, keeps a failure or its own cap, and is left out below 2 samples', () => {
+  it('stops as cancelled, unless failed or capped; none below 2 samples', () => {
     const two = [1, 2];
     expect(cutShort({ state: { kind: 'sampling' }, samples: two })).toEqual({
       kind: 'stopped',

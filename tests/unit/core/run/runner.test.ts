@@ -75,8 +75,8 @@ const only = (cases: CaseResult[], adapter: string) => {
   return row;
 };
 
-describe('runner - samples', () => {
-  it('takes warm-up samples, then N timed samples, each on a fresh database', async () => {
+describe('runPlan - samples', () => {
+  it('takes warm-ups, then N timed samples, each on a fresh database', async () => {
     const seen: string[] = [];
     const c = defineCase<void>({
       id: 'c',
@@ -110,7 +110,7 @@ describe('runner - samples', () => {
     if (row.status === 'ok') expect(row.stats.n).toBe(4);
   });
 
-  it('times only run: a slow setup and verify do not reach the samples', async () => {
+  it('times only run, not setup or verify', async () => {
     const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
     const c = defineCase<void>({
       id: 'c',
@@ -155,7 +155,7 @@ describe('runner - samples', () => {
   });
 });
 
-describe('runner - faults', () => {
+describe('runPlan - faults', () => {
   it('cuts off a case that never resolves, and the run goes on', async () => {
     const hang = defineCase<void>({
       id: 'hang',
@@ -200,7 +200,7 @@ describe('runner - faults', () => {
     });
   });
 
-  it('a verify failure is an error, so a broken store cannot look fast', async () => {
+  it('records a verify failure as error', async () => {
     const lossy = memoryAs('lossy', {
       async open(name) {
         const h = await memoryAdapter.open(name);
@@ -220,7 +220,7 @@ describe('runner - faults', () => {
     expect(bulkRows.find((c) => c.adapter === 'memory')?.status).toBe('ok');
   });
 
-  it('marks unsupported stores and missing capabilities with the reason, without running them', async () => {
+  it('marks unsupported stores and missing capabilities, unrun', async () => {
     const absent = memoryAs('absent', { supported: () => 'this browser has no such store' });
     const nobulk = memoryAs('nobulk', { capabilities: ['count'] });
     const { cases } = await run(
@@ -242,8 +242,8 @@ describe('runner - faults', () => {
   });
 });
 
-describe('runner - cancel and cleanup', () => {
-  it('honours Cancel: stops, keeps finished rows and the samples of the row in flight, deletes its databases', async () => {
+describe('runPlan - Cancel and cleanup', () => {
+  it('honours Cancel, keeping what finished and the row in flight', async () => {
     const controller = new AbortController();
     let runs = 0;
     const slow = defineCase<void>({
@@ -309,7 +309,7 @@ describe('runner - cancel and cleanup', () => {
   });
 });
 
-describe('runner - results', () => {
+describe('runPlan - results', () => {
   it('produces rows that validate against schema v1', async () => {
     const p = plan({ suites: ['insert'] });
     const { cases, order } = await run([insertSuite], [memoryAdapter], p);
@@ -317,7 +317,7 @@ describe('runner - results', () => {
   });
 });
 
-describe('runner - time limit bookkeeping', () => {
+describe('runPlan - time left', () => {
   it('says the time was used up, never a negative time left', async () => {
     const never = new Promise<never>(() => {});
     await expect(withTimeout(never, -128, 'open')).rejects.toThrow(/^no time was left for open$/);
@@ -327,8 +327,8 @@ describe('runner - time limit bookkeeping', () => {
   });
 });
 
-describe('runner - plan names', () => {
-  it('refuses a parameter no chosen suite takes, and a value a parameter does not allow, before running', async () => {
+describe('planGroups - parameters', () => {
+  it('refuses a parameter no chosen suite takes, before running', async () => {
     const { planGroups } = await import('../../../../src/core/run/runner.ts');
     const { SUITES } = await import('../../../../suites/index.ts');
     const insert = SUITES.filter((s) => s.id === 'insert');
@@ -336,6 +336,13 @@ describe('runner - plan names', () => {
     expect(() => planGroups({ ...plan, params: { chunkSize: 5 } }, insert)).toThrow(
       'params: unknown "chunkSize" for suites insert; allowed: insert: chunkSizes, orderChunk',
     );
+  });
+
+  it('refuses a value a parameter does not allow, and takes one it does', async () => {
+    const { planGroups } = await import('../../../../src/core/run/runner.ts');
+    const { SUITES } = await import('../../../../suites/index.ts');
+    const insert = SUITES.filter((s) => s.id === 'insert');
+    const plan = { ...DEFAULT_PLAN, suites: ['insert'], adapters: ['memory'] };
     expect(() => planGroups({ ...plan, params: { chunkSizes: [0] } }, insert)).toThrow(
       /^params: suite insert: parameter chunkSizes: expected whole numbers >= 1/,
     );
@@ -345,8 +352,8 @@ describe('runner - plan names', () => {
   });
 });
 
-describe('runner - probes', () => {
-  it('runs the probe only in the measurement pass, around its run, never in a timed sample', async () => {
+describe('runPlan - probes', () => {
+  it('runs a probe only in the measurement pass', async () => {
     const log: string[] = [];
     const probe: PassProbe = {
       async start() {
@@ -394,7 +401,7 @@ describe('runner - probes', () => {
     expect(events.filter((e) => e.type === 'sample')).toHaveLength(3);
   });
 
-  it('stops the probe of a pass that hangs, and does not let the late finish stop the next one', async () => {
+  it("stops a hung pass's probe; its late finish stops nothing", async () => {
     let running = 0;
     let maxRunning = 0;
     const probe: PassProbe = {
@@ -454,7 +461,7 @@ describe('runner - probes', () => {
     expect(maxRunning).toBe(1);
   });
 
-  it('a probe that fails is one warning; the case stays ok without its metrics', async () => {
+  it('turns a failing probe into one warning', async () => {
     const probe: PassProbe = {
       start() {},
       stop() {
@@ -477,7 +484,7 @@ describe('runner - probes', () => {
     ]);
   });
 
-  it('measures the footprint in the same pass: after run and verify, before teardown and deletion', async () => {
+  it('measures the footprint after verify, before teardown', async () => {
     const log: string[] = [];
     const footprint: FootprintProbe = {
       appliesTo: (_suite, caseId) => caseId === 'measured',
@@ -557,7 +564,7 @@ describe('runner - probes', () => {
     expect(events.filter((e) => e.type === 'sample')).toHaveLength(4);
   });
 
-  it('a measurement pass whose footprint fails costs only the measurement', async () => {
+  it('loses only the measurement when the footprint fails', async () => {
     const footprint: FootprintProbe = {
       appliesTo: () => true,
       before: async () => {},
@@ -582,7 +589,7 @@ describe('runner - probes', () => {
   });
 });
 
-describe('runner - outliers', () => {
+describe('runPlan - outliers', () => {
   it('flags samples beyond median ± k·MAD without removing them', async () => {
     const values = [10, 11, 10, 12, 11, 10, 11, 12, 10, 50];
     const { cases } = await runScripted(
@@ -600,7 +607,7 @@ describe('runner - outliers', () => {
   });
 });
 
-describe('runner - case filter', () => {
+describe('runPlan - plan.cases', () => {
   it('runs only the named cases', async () => {
     const { cases } = await runScripted(
       [suiteOf(scripted('a', {}), scripted('b', {}), scripted('c', {}))],
@@ -610,7 +617,7 @@ describe('runner - case filter', () => {
     expect(cases.map((c) => c.case)).toEqual(['b', 'c']);
   });
 
-  it('refuses an unknown case before running anything, naming the ones allowed', async () => {
+  it('refuses an unknown case before running, naming the allowed', async () => {
     const events: RunEvent[] = [];
     const p = scriptedPlan({ cases: ['a', 'nope'] });
     await expect(

@@ -17,8 +17,8 @@ const plan = (over: Partial<Plan>): Plan => ({
   ...over,
 });
 
-describe('runner - shared databases', () => {
-  it('a read-only case fills one database per row and takes all its samples on it', async () => {
+describe('timed-sample - shared databases', () => {
+  it('fills one database per row for a read-only case', async () => {
     const { adapter, opens } = counting();
     const out = await runPlan({
       plan: plan({ suites: ['read'], cases: ['get-serial'] }),
@@ -34,7 +34,7 @@ describe('runner - shared databases', () => {
     expect(out.leftover).toEqual([]);
   });
 
-  it('with passes, a read-only row fills a fresh database in each pass', async () => {
+  it('fills a fresh database in each pass', async () => {
     const { adapter, opens } = counting();
     // A target any interval meets, so the row takes just each pass's minimum however the
     // machine's load spreads its real read times (±50% was missed under load): 6 in each, what
@@ -53,7 +53,7 @@ describe('runner - shared databases', () => {
     expect(out.leftover).toEqual([]);
   });
 
-  it('a row that stopped in an early pass still gets its measurement pass, on a shared database filled for it', async () => {
+  it('fills a database for the measurement pass of a row that stopped', async () => {
     const { adapter, opens } = counting();
     // max-n 6: the row stops for good in the first pass (of two: from three, rows take their minimum pass by pass), so pass 2 fills nothing for it.
     const auto = { targetRelCi: 0.001, minN: 6, maxN: 6, maxMs: 60_000, passes: 2 };
@@ -79,7 +79,7 @@ describe('runner - shared databases', () => {
     expect(out.leftover).toEqual([]);
   });
 
-  it('cases that share their fill read one filled database per store, size and pass', async () => {
+  it('shares one fill among cases that share it', async () => {
     const { adapter, opens } = counting();
     const auto = { targetRelCi: 1e6, minN: 6, maxN: 100, maxMs: 60_000, passes: 2 };
     const out = await runPlan({
@@ -94,7 +94,7 @@ describe('runner - shared databases', () => {
     expect(out.leftover).toEqual([]);
   });
 
-  it('a store that failed on a pooled database leaves it: the next case fills its own', async () => {
+  it('leaves a pooled database a store failed on', async () => {
     const { adapter, opens } = counting();
     let failGets = true;
     const failing: StoreAdapter = {
@@ -128,7 +128,7 @@ describe('runner - shared databases', () => {
     expect(out.leftover).toEqual([]);
   });
 
-  it('a case that writes gets a fresh database per sample, warm-up included', async () => {
+  it('gives a writing case a fresh database per sample', async () => {
     const { adapter, opens } = counting();
     const out = await runPlan({
       plan: plan({ suites: ['insert'], cases: ['bulk'] }),
@@ -169,8 +169,8 @@ async function runBatch(cures: Plan['cures']) {
 // The batch cure: a case that writes takes whole runs per sample, each on a database of its own,
 // the sample their mean; without it such a case never repeats. The memory store's 10-document
 // bulk put takes microseconds, hundreds of times short of the batch's 25 ms, whatever the load.
-describe('runner - the batch cure', () => {
-  it('runs a fresh-database case several times a sample, each run on its own database', async () => {
+describe('timed-sample - the batch cure', () => {
+  it('runs a writing case several times a sample', async () => {
     const { row, opens, leftover } = await runBatch(['batch']);
     expect(row).toMatchObject({ status: 'ok', db: 'fresh' });
     expect(row?.samples).toHaveLength(4);
@@ -181,7 +181,7 @@ describe('runner - the batch cure', () => {
     expect(leftover).toEqual([]);
   });
 
-  it('without it, takes one run, on one database, a sample', async () => {
+  it('takes one run a sample without it', async () => {
     const { row, opens, leftover } = await runBatch([]);
     expect(row).toMatchObject({ status: 'ok', db: 'fresh', repeats: 1 });
     expect(opens).toBe(4 + 1);

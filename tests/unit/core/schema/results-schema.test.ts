@@ -94,11 +94,12 @@ function revive(node: Json): TSchema {
 const published = revive(JSON.parse(PUBLISHED) as Json);
 
 describe('results schema - the published file', () => {
-  it(`${RESULTS_SCHEMA_PATH} is what src/core/schema/results-schema.ts generates (after a change there, run npm run schema)`, () => {
+  // After a change to src/core/schema/results-schema.ts, npm run schema writes the file again.
+  it(`${RESULTS_SCHEMA_PATH} is what results-schema.ts generates`, () => {
     expect(PUBLISHED).toBe(publishedSchemaText());
   });
 
-  it('says what it is: JSON Schema draft-07, with an $id, a title and a description', () => {
+  it('says what it is: draft-07, $id, title, description', () => {
     expect(JSON.parse(PUBLISHED)).toMatchObject({
       $schema: 'http://json-schema.org/draft-07/schema#',
       $id: 'urn:storebench:results@1',
@@ -107,7 +108,7 @@ describe('results schema - the published file', () => {
     });
   });
 
-  it("accepts every committed results file, read back from disk, by TypeBox and by the readers' checker", () => {
+  it('accepts every committed results file', () => {
     expect(COMMITTED.length).toBeGreaterThanOrEqual(30);
     for (const name of COMMITTED) {
       const data = JSON.parse(readFileSync(join(ROOT, 'results', name), 'utf8')) as unknown;
@@ -188,7 +189,7 @@ describe('results schema - the published file', () => {
   }
 });
 
-describe('results schema - what the validator says', () => {
+describe('conforms', () => {
   const fault = (change: (r: any) => void) => {
     const r = structuredClone(sampleResults()) as any;
     change(r);
@@ -200,7 +201,7 @@ describe('results schema - what the validator says', () => {
     return 'accepted';
   };
 
-  it('looks inside a field that may be null, and names null when neither fits', () => {
+  it('looks inside a field that may be null', () => {
     expect(fault((r) => (r.environment.cores = 0))).toBe(
       'x.json: $.environment.cores: expected a whole number >= 1, got number 0',
     );
@@ -212,7 +213,7 @@ describe('results schema - what the validator says', () => {
     );
   });
 
-  it('names the bounds of a number that has them, open or closed', () => {
+  it("names a number's bounds", () => {
     expect(
       fault((r) => {
         r.run.plan.adapters = ['a', 'b'];
@@ -223,7 +224,7 @@ describe('results schema - what the validator says', () => {
     );
   });
 
-  it("picks a row's kind by its status, and names the fields only an ok row may have", () => {
+  it("picks a row's kind by its status", () => {
     expect(fault((r) => (r.cases[0].reason = 'slow'))).toBe(
       'x.json: $.cases[0].reason: expected null for an ok case, got "slow"',
     );
@@ -256,7 +257,7 @@ describe('results schema - what the validator says', () => {
     );
   });
 
-  it('lets stats, precision and outliers of an ok row be anything, since they are recomputed, and a stats on another row be', () => {
+  it("lets an ok row's recomputed fields be anything", () => {
     expect(
       fault(
         (r) => (
@@ -269,7 +270,7 @@ describe('results schema - what the validator says', () => {
     expect(fault((r) => (r.cases[1].stats = { n: 0 }))).toBe('accepted');
   });
 
-  it('walks a million samples without recursing, and names the one that is wrong', () => {
+  it('walks a million samples without recursing', () => {
     const message = fault((r) => {
       r.cases[0].samples = new Array(1_000_000).fill(1.5);
       r.cases[0].samples[999_999] = -1;

@@ -20,12 +20,13 @@ import {
 import { compareResults } from '../../../../src/core/verdicts/compare.ts';
 import { gate, GATE_EXIT } from '../../../../src/core/verdicts/gate.ts';
 
-describe('between runs - the table', () => {
-  it(`${TABLE_PATH} is what the committed A/A pairs give (after a new pair, run npm run between-runs)`, () => {
+describe('estimateBetweenRuns', () => {
+  // After a new pair, npm run between-runs writes the table again.
+  it(`${TABLE_PATH} is what the committed A/A pairs give`, () => {
     expect(readFileSync(join(REPO_ROOT, TABLE_PATH), 'utf8')).toBe(tableText());
   });
 
-  it("takes a store's 90th percentile of absolute changes over 1.645, its browser's with too few rows, and the largest for an unknown browser", () => {
+  it("takes each store's 90th percentile over 1.645", () => {
     const rows = [
       ...Array.from({ length: 20 }, (_, i) => ({
         browser: 'x',
@@ -53,7 +54,7 @@ describe('between runs - the table', () => {
  */
 const MOVED_WHOLE = { pair: '2026-11-25T00-07-20Z-5a1f', browser: 'webkit' };
 
-describe('between runs - compare', () => {
+describe('estimateBetweenRuns - in compare', () => {
   for (const [base, next] of AA_PAIRS) {
     it(`passes identical code: ${base} against ${next}, in every browser`, () => {
       for (const browser of BROWSERS) {
@@ -71,7 +72,7 @@ describe('between runs - compare', () => {
     });
   }
 
-  it('passes each pair with a table from the other pairs alone: no row fires, and at most a shift is undecided', () => {
+  it('passes each pair against a table of the others', () => {
     for (const pair of AA_PAIRS) {
       const others = measureBetweenRuns(AA_PAIRS.filter((p) => p !== pair));
       for (const browser of BROWSERS) {
@@ -89,7 +90,7 @@ describe('between runs - compare', () => {
     }
   });
 
-  it('still fails a row whose samples are 30% slower, against the file it was copied from', () => {
+  it('fails a row made 30% slower', () => {
     const [base, next] = AA_PAIRS.at(-1) as [string, string];
     for (const browser of BROWSERS) {
       const docs = aaPair(base, next, browser);

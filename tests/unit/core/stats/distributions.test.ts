@@ -4,7 +4,7 @@ import { regularizedBeta, studentTCdf } from '../../../../src/core/stats/distrib
 import { tQuantile95 } from '../../../../src/core/stats/stats.ts';
 
 describe('distributions', () => {
-  it("Student's t matches its closed forms for 1 and 3 degrees of freedom", () => {
+  it("Student's t matches its closed forms", () => {
     for (const t of [-4, -1.5, -0.2, 0, 0.7, 2, 9]) {
       expect(studentTCdf(t, 1)).toBeCloseTo(0.5 + Math.atan(t) / Math.PI, 12);
       const th = Math.atan(t / Math.sqrt(3));
@@ -12,12 +12,12 @@ describe('distributions', () => {
     }
   });
 
-  it('puts 97.5% below the tabled two-sided 95% quantile, for every df', () => {
+  it('puts 97.5% below the tabled 95% quantile', () => {
     for (const df of [1, 2, 3, 5, 6, 11, 29, 30, 60, 200])
       expect(studentTCdf(tQuantile95(df), df)).toBeCloseTo(0.975, 6);
   });
 
-  it('regularizedBeta is I_x(a, b): symmetric, and x^a for b = 1', () => {
+  it('regularizedBeta is I_x(a, b)', () => {
     expect(regularizedBeta(0.3, 2, 5)).toBeCloseTo(1 - regularizedBeta(0.7, 5, 2), 12);
     expect(regularizedBeta(0.4, 3, 1)).toBeCloseTo(0.4 ** 3, 12);
     expect(regularizedBeta(0, 2, 2)).toBe(0);

@@ -26,7 +26,7 @@ import {
 const normalOf = (rng: Rng) => () =>
   Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
 
-describe('stats - known values', () => {
+describe('summarize, quantile, tQuantile95, outlierIndexes', () => {
   it('summarizes a small sample exactly', () => {
     const s = summarize([2, 4, 4, 4, 5, 5, 7, 9]);
     expect(s.n).toBe(8);
@@ -40,14 +40,14 @@ describe('stats - known values', () => {
     expect(s.ci95).toBeCloseTo((2.364624 * Math.sqrt(32 / 7)) / Math.sqrt(8), 5);
   });
 
-  it('median and quantiles interpolate like R type 7', () => {
+  it('interpolates quantiles like R type 7', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(quantile([1, 2, 3, 4, 5], 0.25)).toBe(2);
     expect(quantile([10, 20], 0.9)).toBeCloseTo(19, 12);
   });
 
-  it('t quantiles match tables, and the expansion is continuous past df 30', () => {
+  it('tQuantile95 matches tables, continuous past df 30', () => {
     expect(tQuantile95(1)).toBeCloseTo(12.7062, 4);
     expect(tQuantile95(10)).toBeCloseTo(2.2281, 4);
     expect(tQuantile95(30)).toBeCloseTo(2.0423, 4);
@@ -57,7 +57,7 @@ describe('stats - known values', () => {
     expect(() => tQuantile95(0)).toThrow(RangeError);
   });
 
-  it('n = 0 and n = 1 do not divide by zero', () => {
+  it('does not divide by zero at n = 0 and n = 1', () => {
     const none = summarize([]);
     expect(none.n).toBe(0);
     expect(none.ci95).toBeNull();
@@ -76,7 +76,7 @@ describe('stats - known values', () => {
     expect(variance([3])).toBe(0);
   });
 
-  it('MAD flags outliers without removing them, and only from 10 samples on', () => {
+  it('outlierIndexes: MAD, from 10 samples on', () => {
     const xs = [10, 11, 10, 12, 11, 10, 11, 12, 10, 50];
     expect(outlierIndexes(xs)).toEqual([9]);
     expect(outlierIndexes(xs.slice(-7))).toEqual([]);
@@ -84,8 +84,8 @@ describe('stats - known values', () => {
   });
 });
 
-describe('stats - interval of the median', () => {
-  it('interpolates between order statistics (Hettmansperger-Sheather) to exactly 95%', () => {
+describe('medianCi', () => {
+  it('interpolates order statistics to exactly 95%', () => {
     // n = 6: [x1, x6] covers 1 - 2/64 = 0.96875, [x2, x5] 1 - 14/64 = 0.78125; share 0.1,
     // lambda = 5·0.1 / (1 + 4·0.1) = 0.357142857...
     const ci = medianInterval([6, 1, 5, 2, 4, 3])!;
@@ -95,13 +95,13 @@ describe('stats - interval of the median', () => {
     expect(summarize([6, 1, 5, 2, 4, 3]).medianCi).toEqual(ci);
   });
 
-  it('has no interval below 6 samples, where no order statistics cover 95%', () => {
+  it('has none below 6 samples', () => {
     expect(medianInterval([1, 2, 3, 4, 5])).toBeNull();
     expect(summarize([1, 2, 3, 4, 5]).medianCi).toBeNull();
     expect(medianPrecision({ median: 3, medianCi: null })).toBeNull();
   });
 
-  it('precision is the larger side over the median', () => {
+  it('gives precision as the larger side over the median', () => {
     expect(medianPrecision({ median: 100, medianCi: { lo: 97, hi: 104 } })).toBeCloseTo(0.04, 12);
     expect(medianPrecision({ median: 0, medianCi: { lo: 0, hi: 0 } })).toBe(0);
   });
@@ -113,8 +113,8 @@ describe('stats - interval of the median', () => {
   });
 });
 
-describe('stats - stochastic coverage', () => {
-  it('the 95% interval covers the true mean about 95% of the time', () => {
+describe('intervals - stochastic coverage', () => {
+  it("the mean's covers the true mean 95% of the time", () => {
     // Normal samples via Box-Muller from a seeded generator, so the test is reproducible.
     const rng = createRng(12345);
     const normal = normalOf(rng);
@@ -132,7 +132,7 @@ describe('stats - stochastic coverage', () => {
     expect(rate).toBeLessThan(0.965);
   });
 
-  it('the median interval covers the true median about 95% of the time, for skewed samples', () => {
+  it("the median's covers the true median of skewed samples", () => {
     // Log-normal times (a long right tail, like benchmark samples): the true median is exp(mu).
     const rng = createRng(2468);
     const normal = normalOf(rng);
@@ -152,7 +152,7 @@ describe('stats - stochastic coverage', () => {
     }
   });
 
-  it('samples that drift in regimes: the order-statistic interval undercovers, the reported one does not', () => {
+  it('the reported one covers samples that drift in regimes', () => {
     // Each run's samples sit at a level that shifts every 20 samples (a store's speed drifting
     // over a run), with noise on top. What a next run would reproduce is the median over levels.
     const rng = createRng(1357);
@@ -175,7 +175,7 @@ describe('stats - stochastic coverage', () => {
     expect(reportedCovered / trials).toBeGreaterThan(0.88);
   });
 
-  it('independent samples keep their order-statistic interval: the batch check only ever widens it', () => {
+  it('independent samples keep their order-statistic interval', () => {
     const rng = createRng(97531);
     const normal = normalOf(rng);
     const xs = Array.from({ length: 200 }, () => Math.exp(3 + 0.3 * normal()));
@@ -188,7 +188,7 @@ describe('stats - stochastic coverage', () => {
   });
 });
 
-describe('stats - passes that disagree', () => {
+describe('medianCi - passes that disagree', () => {
   /** Samples of `passes` passes of the given sizes: each pass at its own level exp(tau·z) around 100, samples ±sigma (log scale) around it. */
   function passSamples(rng: Rng, sizes: readonly number[], tau: number, sigma = 0.05): number[] {
     const normal = normalOf(rng);
@@ -198,7 +198,7 @@ describe('stats - passes that disagree', () => {
     });
   }
 
-  it('covers the median over passes when each pass moves it, where the batches cut by count do not', () => {
+  it('covers the median when each pass moves it', () => {
     // Most samples in one pass, as a row that reached its target early and then took 2 a pass.
     const rng = createRng(424242);
     const sizes = [200, 4, 4];
@@ -218,7 +218,7 @@ describe('stats - passes that disagree', () => {
     expect(withPasses / trials).toBeGreaterThan(0.65);
   });
 
-  it('passes that agree add next to nothing, and the pass check only ever widens the interval', () => {
+  it('adds next to nothing for passes that agree', () => {
     const rng = createRng(8080);
     const sizes = [60, 60, 60];
     let dominated = 0;
@@ -237,7 +237,7 @@ describe('stats - passes that disagree', () => {
     expect(dominated / 400).toBeLessThan(0.2);
   });
 
-  it('passes of a few samples from a long-tailed distribution read as agreeing when they do', () => {
+  it('reads small long-tailed passes as agreeing', () => {
     // Times as a store gives them: ±10% around 5 ms, and 15% of samples 1.5 to 2.5 times slower.
     // The median of 3 such samples scatters far more than a normal distribution's would; the
     // normal-theory noise, (π/2)·σ²/3 with σ from the MAD, read tau above 2% in 95% of trials.
@@ -256,7 +256,7 @@ describe('stats - passes that disagree', () => {
     expect(apart / 400).toBeLessThan(0.6);
   });
 
-  it('draws its pass noise from the samples themselves, the same for the same samples', () => {
+  it('draws its pass noise from the samples themselves', () => {
     const xs = [5, 5.2, 9, 5.1, 4.9, 12, 5, 5.3];
     expect(passNoise(xs, [4, 4])).toBe(passNoise(xs, [4, 4]));
     expect(passNoise(xs, [4, 4])).toBeGreaterThan(0);
@@ -264,7 +264,7 @@ describe('stats - passes that disagree', () => {
     expect(passSpread(xs, [4, 4], passNoise(xs, [4, 4]))).toEqual(passSpread(xs, [4, 4]));
   });
 
-  it('a row whose first pass ran apart reads wide, and its passes dominate its interval', () => {
+  it('reads wide when the first pass ran apart', () => {
     // A first pass at 2.1 ms and later ones at 1.37, as one row measured here.
     const xs = [
       ...Array.from({ length: 220 }, (_, i) => 2.1 + 0.01 * Math.sin(i)),
@@ -283,7 +283,7 @@ describe('stats - passes that disagree', () => {
     expect(medianPrecision({ median: median(xs), medianCi: medianCi(xs) })).toBeLessThan(0.01);
   });
 
-  it('needs two passes of 2 samples, counts that add up, and medians above 0', () => {
+  it('needs two passes of 2 samples and medians above 0', () => {
     const xs = [1, 2, 3, 4, 5, 6, 7, 8];
     expect(passSpread(xs, [7, 1])).toBeNull();
     expect(passSpread(xs, [4, 3])).toBeNull();
@@ -295,7 +295,7 @@ describe('stats - passes that disagree', () => {
   });
 });
 
-describe('stats - run-to-run spread', () => {
+describe('runToRunSpread', () => {
   /** k rows: own standard errors from 0.5% to 3%, and a run-to-run effect of sd tau on top; 10% of them really changed by +30%. */
   function rows(rng: Rng, k: number, tau: number, changed = 0) {
     const normal = normalOf(rng);
@@ -305,7 +305,7 @@ describe('stats - run-to-run spread', () => {
     });
   }
 
-  it('recovers the spread the rows were given; a tenth of them 30% slower raises it by less than a point', () => {
+  it('recovers the spread the rows were given', () => {
     const rng = createRng(2026);
     for (const tau of [0.01, 0.02, 0.04]) {
       const m = median(Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, tau)).tau));
@@ -319,7 +319,7 @@ describe('stats - run-to-run spread', () => {
     expect(contaminated).toBeLessThan(0.03);
   });
 
-  it('stays near 0 without a spread, and widened intervals cover a row that did not change about 95% of the time', () => {
+  it('stays near 0 without one; widened intervals cover 95%', () => {
     const rng = createRng(99);
     const none = Array.from({ length: 40 }, () => runToRunSpread(rows(rng, 100, 0)).tau);
     // Median-unbiased: 0 in about half the runs, and small in the others.
@@ -341,7 +341,7 @@ describe('stats - run-to-run spread', () => {
     expect(covered / total).toBeLessThan(0.97);
   });
 
-  it('net of a shift every row shares, the intervals cover an unchanged row about 95% of the time, and find the rows that changed', () => {
+  it('covers unchanged rows net of a shared shift', () => {
     const rng = createRng(7);
     let covered = 0;
     let coveredAsMeasured = 0;
@@ -380,8 +380,8 @@ describe('stats - run-to-run spread', () => {
   });
 });
 
-describe('stats - Wilson interval of a proportion', () => {
-  it('matches published values, and stays wide at 0 of n and n of n', () => {
+describe('wilsonInterval', () => {
+  it('matches published values', () => {
     // 0 of 20: 0 to 16.1%; 5 of 10: 23.7% to 76.3% (Wilson 1927; Newcombe 1998, Statistics in Medicine 17:857).
     const zero = wilsonInterval(0, 20)!;
     expect(zero.lo).toBe(0);
@@ -389,11 +389,14 @@ describe('stats - Wilson interval of a proportion', () => {
     const half = wilsonInterval(5, 10)!;
     expect(half.lo).toBeCloseTo(0.2366, 4);
     expect(half.hi).toBeCloseTo(0.7634, 4);
+  });
+
+  it('stays wide at n of n, and has none of 0', () => {
     expect(wilsonInterval(20, 20)!.lo).toBeCloseTo(1 - 0.1611, 4);
     expect(wilsonInterval(0, 0)).toBeNull();
   });
 
-  it('covers the true proportion about 95% of the time', () => {
+  it('covers the true proportion 95% of the time', () => {
     const rng = createRng(7);
     let covered = 0;
     const reps = 4000;

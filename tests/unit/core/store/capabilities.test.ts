@@ -114,13 +114,13 @@ function without(method: keyof StoreHandle): StoreAdapter {
 const run = (suites: Suite[], adapters: StoreAdapter[], p: Plan) =>
   runPlan({ plan: p, suites, adapters, runId: 'caps', cleanupTimeoutMs: 500, timerStepMs: 0.005 });
 
-describe('cases typed by their needs', () => {
-  it('defineCase hands the runner the case as written', () => {
+describe('defineCase, capability checks', () => {
+  it('hands the runner the case as written', () => {
     expect(typed.needs).toEqual(['bulkWrite', 'query']);
     expect(typed.id).toBe('typed');
   });
 
-  it('the runner fails a row whose adapter declares a capability its handle lacks, naming both, before setup', async () => {
+  it('fails a row whose handle lacks a declared method', async () => {
     const broken = without('bulkPut');
     const out = await run(
       [insertSuite],
@@ -194,7 +194,7 @@ describe('cases typed by their needs', () => {
     expect(reads).toBe(6 + 1); // one per run of the body, and the one check
   });
 
-  it('ctx.checked fails a case that opens its own database on a handle without the method', async () => {
+  it("ctx.checked fails a case's own handle without the method", async () => {
     const broken = without('getMany');
     const out = await run([suiteOf(selfOpened)], [broken, memoryAdapter], plan());
     expect(out.cases.find((r) => r.adapter === broken.id)).toMatchObject({

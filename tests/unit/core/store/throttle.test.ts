@@ -13,12 +13,12 @@ const plan = (cpuThrottle?: number): Plan => ({
 });
 const opfs: StoreAdapter = { ...memoryAdapter, id: 'sqlite-opfs', backend: 'opfs' };
 
-describe('cpu throttling - what each store may run', () => {
+describe('throttledAdapters', () => {
   it('changes nothing without throttling', () => {
     expect(throttledAdapters(plan(), null, 'main', [memoryAdapter])[0]).toBe(memoryAdapter);
   });
 
-  it('makes every store unsupported, with the reason, where the driver did not throttle the page or the plan runs in a Worker', async () => {
+  it('makes every store unsupported where it cannot throttle', async () => {
     const [notDriven] = throttledAdapters(plan(4), null, 'main', [memoryAdapter]);
     expect(await notDriven!.supported()).toMatch(
       /^CPU throttling \(cpu-throttle 4\) needs Chromium's DevTools protocol/,
@@ -29,7 +29,7 @@ describe('cpu throttling - what each store may run', () => {
     expect(await worker!.supported()).toMatch(/this plan runs in a Worker/);
   });
 
-  it('in a throttled page, runs the stores of the page thread, but neither a store with its own Worker nor cases that start Workers', async () => {
+  it('runs only page-thread stores and cases when throttled', async () => {
     const [memory, sqlite] = throttledAdapters(plan(4), 4, 'main', [memoryAdapter, opfs]);
     expect(await memory!.supported()).toBe(true);
     expect(memory!.capabilities).not.toContain('worker');

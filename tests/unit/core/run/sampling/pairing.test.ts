@@ -67,8 +67,8 @@ async function abRun(cases: BenchCase[], p = plan()) {
 const rowOf = (cases: CaseResult[], adapter: string) =>
   cases.find((c) => c.adapter === adapter) as CaseResult;
 
-describe('runner - A against B', () => {
-  it('reads an A/A whose second sample of each round is 10% slower as the same store: the balanced order cancels position', async () => {
+describe('pairing - A against B', () => {
+  it('reads a second-slot penalty as no difference (balanced order)', async () => {
     // The same store on both sides (X against X@twin); whichever side goes second in a round is
     // slowed by what the first left behind. Only the order can then make A and B differ.
     let calls = 0;
@@ -96,7 +96,7 @@ describe('runner - A against B', () => {
     expect(r!.hi).toBeLessThan(1.05);
   });
 
-  it('samples A and B as adjacent pairs in balanced order in every pass, and stops them together', async () => {
+  it('samples A and B in adjacent, balanced slots, stopping together', async () => {
     const { cases, order } = await abRun([timed('c')]);
     const a = rowOf(cases, 'a');
     const b = rowOf(cases, 'b');
@@ -121,7 +121,7 @@ describe('runner - A against B', () => {
     expect(r?.hi).toBeGreaterThanOrEqual(1.2);
   });
 
-  it('fails the other side when one side of a pair fails, so no row is compared against nothing', async () => {
+  it('fails the other side when one side fails', async () => {
     const { cases } = await abRun([timed('c', 5)]);
     expect(rowOf(cases, 'b')).toMatchObject({
       status: 'error',
@@ -133,7 +133,7 @@ describe('runner - A against B', () => {
     });
   });
 
-  it('fails both sides when one side fails to load: a broken build is an error, never "unsupported"', async () => {
+  it('fails both sides as error when one fails to load', async () => {
     // supported() is where a store's build is imported (library.ts); a build that throws as it
     // loads makes it throw. Stands in for a real broken build, which the sweep's e2e test builds.
     const broken = memoryAs('b', {
@@ -159,7 +159,7 @@ describe('runner - A against B', () => {
     });
   });
 
-  it('runs a row alone as unsupported when the other store cannot run the case', async () => {
+  it('runs a row alone where the other store cannot', async () => {
     const needsBulk = defineCase({
       id: 'bulk-only',
       title: 'bulk',
@@ -182,8 +182,8 @@ describe('runner - A against B', () => {
   });
 });
 
-describe('results - B against A', () => {
-  it("records each case's B/A, interval and verdict in the results file, recomputed from the samples by every reader", async () => {
+describe('pairing - B/A in the results file', () => {
+  it("records each case's B/A, recomputed by every reader", async () => {
     const { runnerResultsDoc } = await import('../../../helpers/runner-doc.ts');
     const { validateResults } = await import('../../../../../src/core/results/recompute.ts');
     const p = plan();

@@ -7,8 +7,8 @@ import type { PassProbe, RunEvent } from '../../../../../src/core/run/runner.ts'
 import { defineCase } from '../../../../../src/core/store/suite.ts';
 import { around, memoryAs, plan, row, run, scripted, sleep, suiteOf } from '../scripted-run.ts';
 
-describe('runner - auto-sampling', () => {
-  it('stops a quiet row at the target once its median has an interval, and records why and how precise', async () => {
+describe('policy - adaptive sampling', () => {
+  it('stops a quiet row at the target, saying why', async () => {
     const auto = { targetRelCi: 0.02, minN: 6, maxN: 50, maxMs: 60_000 };
     const { cases } = await run(
       [suiteOf(scripted('c', { memory: around(1) }))],
@@ -25,7 +25,7 @@ describe('runner - auto-sampling', () => {
     expect(r.stats.medianCi).toEqual({ lo: 99, hi: 101 });
   });
 
-  it('keeps sampling a noisy row to max N while a quiet one in its group stops', async () => {
+  it('samples a noisy row to max N, a quiet one stops', async () => {
     const auto = { targetRelCi: 0.02, minN: 6, maxN: 12, maxMs: 60_000 };
     const c = scripted('c', { quiet: around(0.5), noisy: around(40) });
     const { cases, order, events } = await run(
@@ -70,8 +70,8 @@ describe('runner - auto-sampling', () => {
   });
 });
 
-describe('runner - time cap versus hang', () => {
-  it('a slow but healthy store is ok and time-capped, with its samples and its measurement pass', async () => {
+describe('policy - time cap against a hang', () => {
+  it('time-caps a slow but healthy store, ok', async () => {
     // Each sample takes about 120 ms, well inside the 400 ms limit of one step; the row's own cap
     // of 500 ms ends its sampling after a few, and that is no failure.
     const auto = { targetRelCi: 0.001, minN: 50, maxN: 100, maxMs: 500 };
@@ -98,7 +98,7 @@ describe('runner - time cap versus hang', () => {
     expect(events.filter((e) => e.type === 'warning')).toEqual([]);
   });
 
-  it('a store whose third sample never finishes is a timeout that keeps its two samples', async () => {
+  it('times out a store whose third sample hangs, keeping two', async () => {
     let calls = 0;
     const stuck = defineCase<void>({
       id: 'stuck',
@@ -120,7 +120,7 @@ describe('runner - time cap versus hang', () => {
     expect(leftover).toEqual([]);
   });
 
-  it('a plan of slow rows stays within its budget, and rows it cut short say so', async () => {
+  it('keeps a plan of slow rows within its budget', async () => {
     const slowCase = (id: string) =>
       scripted(id, { memory: around(30) }, { setup: () => sleep(25) });
     const auto = { targetRelCi: 0.001, minN: 6, maxN: 1000, maxMs: 60_000 };
@@ -143,7 +143,7 @@ describe('runner - time cap versus hang', () => {
     expect(taken.reduce((sum, n) => sum + (n - 1) * 25, 0)).toBeLessThanOrEqual(900);
   });
 
-  it('a later pass with no budget left for a row takes no fill or warm-up for it', async () => {
+  it('takes no fill or warm-up for a row with no budget left', async () => {
     // Pass 1's minimums alone (2 rows × 7 samples of at least 25 ms) spend the 300-ms budget.
     const slow = (id: string) => scripted(id, { memory: around(30) }, { setup: () => sleep(25) });
     // Two passes: from three on, rows take their minimum pass by pass by what they cost (share.ts, tested apart).
@@ -172,8 +172,8 @@ describe('runner - time cap versus hang', () => {
   });
 });
 
-describe('runner - against a baseline', () => {
-  it('decides each row net of the shift the rows share: every row 20% slower is no change, and the one 26% slower is sampled until it is decided', async () => {
+describe('policy - against a baseline', () => {
+  it('decides each row net of the shift the rows share', async () => {
     const ids = [...Array.from({ length: 11 }, (_, i) => `s${i}`), 'edge'];
     // Every store 20% slower than its baseline row (a slower machine), 'edge' 26%: +5% net of that.
     const c = scripted(
@@ -212,8 +212,8 @@ describe('runner - against a baseline', () => {
   });
 });
 
-describe('runner - fixed iterations', () => {
-  it('without auto, every ok row stopped at its iteration count', async () => {
+describe('policy - fixed iterations', () => {
+  it('stops every ok row at its iteration count', async () => {
     const { cases } = await run(
       [suiteOf(scripted('c', { memory: [5] }))],
       [memoryAdapter],
@@ -226,7 +226,7 @@ describe('runner - fixed iterations', () => {
     });
   });
 
-  it('a failing row gives back its unused samples, so progress still ends at its total', async () => {
+  it("gives back a failing row's samples to the progress", async () => {
     const boom = defineCase<void>({
       id: 'boom',
       title: 'boom',
@@ -259,7 +259,7 @@ describe('runner - fixed iterations', () => {
   });
 });
 
-describe('runner - passes over the plan', () => {
+describe('policy - passes', () => {
   /** A case that logs each run's case id, with samples of 100 ± 0.5. */
   const logged = (id: string, log: string[]) =>
     defineCase<void>({
@@ -283,7 +283,7 @@ describe('runner - passes over the plan', () => {
       )
       .map(([id, n]) => `${id}×${n}`);
 
-  it('goes over every group in each pass, and every row samples in each (a warm-up first)', async () => {
+  it('samples every row in each pass, a warm-up first', async () => {
     const log: string[] = [];
     const auto = { targetRelCi: 0.02, minN: 6, maxN: 50, maxMs: 60_000, passes: 3 };
     const p = plan({ auto, warmup: 1, budgetMs: 60_000 });
@@ -319,7 +319,7 @@ describe('runner - passes over the plan', () => {
     expect(events.filter((e) => e.type === 'case-end')).toHaveLength(2);
   });
 
-  it('a row at its target in one pass samples again in the next, judged on all its samples', async () => {
+  it('samples a row at its target again in the next pass', async () => {
     // Quiet at 100 in pass 1, then the machine is 30% slower: the row must see that, not keep ±1%.
     const values = [...around(0.5, 6), ...around(1, 400).map((v) => v * 1.3)];
     const auto = { targetRelCi: 0.02, minN: 6, maxN: 30, maxMs: 60_000, passes: 3 };
@@ -337,7 +337,7 @@ describe('runner - passes over the plan', () => {
     expect(r.precision).toBeGreaterThan(0.1);
   });
 
-  it('a row whose passes disagree takes as many samples in a later pass as in its largest earlier one, and the rest of the pass goes to its neighbour', async () => {
+  it('gives a row whose passes disagree its largest pass again', async () => {
     // 'shifted' is quiet at 100 in pass 1 and twice as slow after; 'noisy' (±10%) never reaches
     // its target. A sample costs 5 ms or more, so the group's share of each pass (about a second)
     // ends the pass. Its shift keeps 'shifted' far the neediest however the two costs come out.
@@ -364,7 +364,7 @@ describe('runner - passes over the plan', () => {
     expect(shifted.stopped).toBe('budget');
   });
 
-  it('a row that cannot reach its target spreads its max N over the passes instead of spending it in the first', async () => {
+  it('spreads max N over the passes for a row short of its target', async () => {
     // ±40% never narrows to ±2%; a sample costs next to nothing, so only max N (60) stops it.
     const auto = { targetRelCi: 0.02, minN: 6, maxN: 60, maxMs: 60_000, passes: 3 };
     const { cases } = await run(
@@ -377,7 +377,7 @@ describe('runner - passes over the plan', () => {
     expect(r.status === 'ok' && r.stopped).toBe('iterations');
   });
 
-  it('a row that took more than its minimum in the first pass takes only its pass minimum in each later one', async () => {
+  it("takes only a row's pass minimum after a big first pass", async () => {
     // Wide at first, so the first pass samples on until the median's interval narrows.
     const values = [100, 150, 100, 150, 100, 150, ...new Array<number>(400).fill(100)];
     const auto = { targetRelCi: 0.02, minN: 6, maxN: 100, maxMs: 60_000, passes: 3 };
@@ -394,7 +394,7 @@ describe('runner - passes over the plan', () => {
     expect(r.status === 'ok' && r.stopped).toBe('ci-target');
   });
 
-  it('cancelled in a later pass, every row keeps the samples of the passes before', async () => {
+  it("keeps earlier passes' samples when cancelled later", async () => {
     const controller = new AbortController();
     const log: string[] = [];
     const stopping = defineCase<void>({

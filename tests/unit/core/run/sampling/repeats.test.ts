@@ -23,8 +23,8 @@ const plan = (over: Partial<Plan>): Plan => ({
   ...over,
 });
 
-describe('runner - calibration', () => {
-  it('repeats a fast read inside each sample until the sample spans the timer-step target', async () => {
+describe('repeats - calibrated by the runner', () => {
+  it('repeats a fast read until a sample spans its target', async () => {
     // Reading the first of 200 documents 20 times from a Map takes microseconds: far under 1,000
     // steps of a 5 µs timer (5 ms).
     const timerStepMs = 0.005;
@@ -48,7 +48,7 @@ describe('runner - calibration', () => {
     );
   });
 
-  it('takes more repeats as soon as runs get quicker than calibration saw, so samples stay at the target', async () => {
+  it('takes more repeats when runs get quicker', async () => {
     // Each get spins for a fixed time: twice as long during warm-up (a busy machine, a cold JIT)
     // as after the first timed sample. Calibration sizes the repeats at the slow pace, so the
     // quick samples span about 0.6 of the target unless the runner raises the count again.
@@ -84,14 +84,14 @@ describe('runner - calibration', () => {
   });
 });
 
-describe('calibration - repeats per sample', () => {
+describe('sampleTargetMs, nextRepeats', () => {
   it('aims a sample at 1,000 timer steps, capped at 100 ms for a coarse timer', () => {
     expect(sampleTargetMs(0.005)).toBeCloseTo(5, 12);
     expect(sampleTargetMs(0.02)).toBeCloseTo(20, 12);
     expect(sampleTargetMs(1)).toBe(MAX_SAMPLE_TARGET_MS);
   });
 
-  it('sizes the count from the fastest run to pass the target with headroom, keeps it once reached, and grows from 0 ms', () => {
+  it('sizes the count from the fastest run, with headroom', () => {
     expect(nextRepeats(1, 0.5, 5)).toBe(13); // 5 / 0.5 × 1.25 = 12.5
     expect(nextRepeats(13, 0.5, 5)).toBe(13); // 13 runs of 0.5 ms reach 5 ms
     expect(nextRepeats(4, 0, 5)).toBe(40);

@@ -49,8 +49,8 @@ async function runShares(ids: string[], setupMs: (id: string) => number, budgetM
   return (id: string) => out.cases.find((r) => r.adapter === id) as CaseResult & { status: 'ok' };
 }
 
-describe('share - the runner', () => {
-  it('lets no costly row starve the others: cheap rows sample every pass, the costly one once a pass without a warm-up after the first', async () => {
+describe('share - in the runner', () => {
+  it('lets no costly row starve the cheap ones', async () => {
     // A sample's setup takes 1 or 40 ms of wall time by store; a budget of 5 s over 9 rows is a
     // share of 556 ms, which the costly store's 6 passes of a warm-up and 2 samples (720 ms) pass.
     const cheap = Array.from({ length: 8 }, (_, i) => `cheap${i}`);
@@ -72,7 +72,7 @@ describe('share - the runner', () => {
     );
   });
 
-  it('gives a row whose sample costs several shares one sample in 3 passes of the ladder', async () => {
+  it('gives a row of several shares a sample in 3 passes', async () => {
     // 20 rows in 2 s: a share of 100 ms; the dear store's samples take 450 ms, which 3 shares do
     // not pay for even once. Its passes are set aside for it: it takes them however the cheap
     // rows used the budget.
@@ -86,7 +86,7 @@ describe('share - the runner', () => {
     expect(row('dear').share?.shareMs).toBe(100);
   });
 
-  it('gives a row whose sample costs more than 8 shares 2 samples, in the first pass and the last, and says so', async () => {
+  it('gives a row of more than 8 shares 2 samples, first and last', async () => {
     const cheap = Array.from({ length: 19 }, (_, i) => `cheap${i}`);
     const row = await runShares([...cheap, 'dear'], (id) => (id === 'dear' ? 900 : 1), 2_000);
     expect(row('dear')).toMatchObject({
@@ -99,7 +99,7 @@ describe('share - the runner', () => {
 });
 
 describe('share - a costly row late in the plan', () => {
-  it('takes its passes even when the groups before it used up the time: its share was set aside for it', async () => {
+  it('takes its passes though earlier groups used up the time', async () => {
     // Case a fills a shared database for each store in every pass (150 ms, not part of a sample's
     // cost), so by the third pass the 3-s budget is gone; case b comes after it, and its costly
     // store (40 ms a sample against a share of 167 ms) samples once in each pass of its rung all
@@ -162,7 +162,7 @@ describe('share - a costly row late in the plan', () => {
 });
 
 describe('share - a class settled after the first pass', () => {
-  it('keeps a costly row costly when its later samples come cheaper, so it stays at one a pass', async () => {
+  it('keeps a costly row costly when it gets cheaper', async () => {
     // The costly store's samples take 45 ms in the first pass, then 1 ms: its average falls below
     // the line (6 passes × 3 × 23 ms against a share of 500 ms), yet it samples once a pass, as a costly row.
     const cheap = Array.from({ length: 9 }, (_, i) => `cheap${i}`);

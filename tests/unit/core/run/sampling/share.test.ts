@@ -11,7 +11,7 @@ import {
 } from '../../../../../src/core/run/sampling/share.ts';
 
 describe('share - the rule', () => {
-  it('spreads a row that needs k passes over the run: the first, then evenly to the last', () => {
+  it('spreadPasses: the first, then evenly to the last', () => {
     expect(spreadPasses(1, 6)).toEqual([1]);
     expect(spreadPasses(2, 6)).toEqual([1, 6]);
     expect(spreadPasses(3, 6)).toEqual([1, 4, 6]);
@@ -19,7 +19,7 @@ describe('share - the rule', () => {
     expect(spreadPasses(9, 4)).toEqual([1, 2, 3, 4]);
   });
 
-  it('takes the passes of a costly row from a ladder whose rungs nest, from the first pass', () => {
+  it('ladderPasses: rungs that nest, from the first pass', () => {
     expect(ladderPasses(3, 12)).toEqual([1, 5, 9]);
     expect(ladderPasses(4, 12)).toEqual([1, 3, 5, 7, 9, 11]);
     expect(ladderPasses(12, 12)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
@@ -37,7 +37,7 @@ describe('share - the rule', () => {
         }
   });
 
-  it('classes a row by what its minimum in every pass costs against its share, and too costly past 8 shares a sample', () => {
+  it('shareClass: by what its minimum costs against its share', () => {
     expect(shareClass({ passes: 6, costMs: null, shareMs: 1000 })).toBe('cheap');
     expect(shareClass({ passes: 6, costMs: 50, shareMs: 1000 })).toBe('cheap'); // 6 × 3 × 50 = 900
     expect(shareClass({ passes: 6, costMs: 60, shareMs: 1000 })).toBe('costly'); // 1,080
@@ -45,7 +45,7 @@ describe('share - the rule', () => {
     expect(shareClass({ passes: 6, costMs: 8001, shareMs: 1000 })).toBe('too costly');
   });
 
-  it('gives a cheap row what half its share buys, a costly one a sample in as many passes as 3 shares pay for (3 at the least), and a too costly one 2 far apart', () => {
+  it('passNeed: a cheap, a costly and a too costly row', () => {
     const at = (pass: number, n: number, costMs: number) =>
       passNeed({ passes: 6, pass, n, costMs, shareMs: 1000 });
     // A cheap row's minimum is what half its share pays for in every pass beside a warm-up, 2 to 6.
@@ -71,7 +71,7 @@ describe('share - the rule', () => {
     expect(at(6, 2, 9000)).toBe('done');
   });
 
-  it("shrinks a cheap row's minimum with the run's pace, and thins a costly row's passes to a sparser rung", () => {
+  it("passNeed: with the run's pace", () => {
     const at = (costMs: number, pace: number | undefined, pass = 2) =>
       passNeed({
         passes: 6,
@@ -100,7 +100,7 @@ describe('share - the rule', () => {
 
 // "Costly rows": the note counts the passes a row sampled in, not its samples. A row with 13
 // samples in a 12-pass plan read "one in each of 13 passes".
-describe('share - a costly row in words', () => {
+describe('shareNote', () => {
   const share = { sampleMs: 1500, shareMs: 2400 };
   it('13 samples over 12 passes are 13 samples in 12 passes', () => {
     const perPass = [2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
