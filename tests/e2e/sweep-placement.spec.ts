@@ -24,10 +24,15 @@ interface Seen {
   cpus: string;
 }
 
-/** A process's command line words (Chromium rewrites its own as one string) and its affinity. */
+/**
+ * A process's command line words (Chromium rewrites its own as one string) and its affinity;
+ * null once it has exited: a zombie's command line is empty, and it runs on no CPU.
+ */
 function seen(pid: number): Seen | null {
   try {
-    const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]+/);
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (cmdline === '') return null;
+    const words = cmdline.split(/[\0 ]+/);
     const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
     return { words, comm, cpus: formatCpuList(allowedCpus(`/proc/${pid}/status`) ?? []) };
   } catch {

@@ -180,7 +180,7 @@ test('sweep - an unknown browser exits 2 and names the allowed ones', async () =
   const run = await sweep(['--browsers', 'nope'], 60_000);
   expect(run.code, run.stdout + run.stderr).toBe(2);
   expect(run.stderr).toContain(
-    '--browsers: unknown "nope"; allowed: chromium, firefox, webkit, chrome, msedge, safari',
+    '--browsers: unknown "nope"; allowed: chromium, chromium-headless-shell, firefox, webkit, chrome, msedge, safari',
   );
   const stray = await sweep(['chromium'], 60_000);
   expect(stray.code, stray.stdout + stray.stderr).toBe(2);
