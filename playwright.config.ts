@@ -24,10 +24,13 @@ import {
  * - the explorer test reads results files and draws them, which exercises no storage engine and
  *   would only repeat itself: it runs in the first engine.
  *
- * Two workers, each project one file at a time: the CLI tests spend most of their time waiting on
- * browsers, budgets and kill trials, and other tests run beside them. `cli-xvfb` holds the CLI
- * tests that start WebKitGTK, under Xvfb, so that no two of them do at once: `xvfb-run -a` takes
- * the first display number free when it looks, and two at once can take the same one.
+ * Two workers. Each engine's page tests run one file at a time; the `cli` project's files may
+ * take both workers, since in one worker they were the run's longest chain (the driven suites and
+ * the installed package alone took 16 of its 27 minutes in CI). Each of its files starts its own
+ * sweeps, servers and temporary folders, so two run side by side as a CLI test and a page test
+ * always have. `cli-xvfb` holds the CLI tests that start WebKitGTK,
+ * under Xvfb, so that no two of them do at once: `xvfb-run -a` takes the first display number
+ * free when it looks, and two at once can take the same one.
  */
 // E2E_PORT lets two checkouts run their end-to-end tests side by side without reusing each other's server.
 const PORT = Number(process.env.E2E_PORT ?? 5179);
@@ -64,7 +67,7 @@ const engines = found.map((p, i) => ({
 const first = found[0];
 const cli: PlaywrightTestProject[] = first
   ? [
-      { ...first, name: 'cli', testMatch: CLI, testIgnore: CLI_XVFB },
+      { ...first, name: 'cli', workers: 2, testMatch: CLI, testIgnore: CLI_XVFB },
       { ...first, name: 'cli-xvfb', testMatch: CLI_XVFB },
     ]
   : [];
