@@ -26,9 +26,11 @@ export const CURES = ['gc', 'engine', 'batch', 'core'] as const;
 export type Cure = (typeof CURES)[number];
 
 /**
- * On when a plan names none: none yet. A cure goes here once `npm run noise-ab` on a quiet machine
- * shows it lowers the noise and leaves the findings' ratios within their intervals; the runs so
- * far were on a loaded machine and decided nothing (docs/figures.md, "The noise floor").
+ * On when a plan names none: none. A cure goes here once `npm run noise-ab` on a quiet machine
+ * shows it lowers the noise and leaves the findings' ratios within their intervals. `gc` and
+ * `engine` left the noise where it was; `core` lowered it in Chromium and Firefox but moved a
+ * third of the findings, since a round trip to the browser's process then waits for no core
+ * (docs/figures.md, "The noise floor" and "The page's own core").
  */
 export const DEFAULT_CURES: readonly Cure[] = [];
 
