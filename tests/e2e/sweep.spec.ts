@@ -313,7 +313,7 @@ test('sweep - against the committed results every row both ran is compared; --ba
       `baseline: ${baseline} (chromium): each row it has samples until its change is decided against +5%`,
     );
     expect(second.stdout).toMatch(
-      /^FAILED: \d rows? slower beyond 5% or broken \(.*chromium insert\/bulk idb 100 \+\d+\.\d%/m,
+      /^FAIL: \d rows? slower beyond 5% or broken \(.*chromium insert\/bulk idb 100 \+\d+\.\d%/m,
     );
     const results = parseResults(
       readFileSync(
