@@ -349,20 +349,33 @@ function checkFile(flag: string, path: string): void {
   }
 }
 
+/** What a failed file system call's code means, in words, for every path a command writes. */
+const SYSTEM_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'its folder does not exist',
+  ENOTDIR: 'a part of the path is not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'the file is larger than this process may write (its file-size limit, ulimit -f)',
+  EISDIR: 'it is a directory',
+};
+
+/** The words for a failed call's error code (`overrides` where a call's code means more), or null. */
+export function codeWords(
+  e: unknown,
+  overrides: Readonly<Record<string, string>> = {},
+): string | null {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (!code) return null;
+  return overrides[code] ?? SYSTEM_REASONS[code] ?? null;
+}
+
 /** Why writing `path` failed, in one line. */
 export function outputFailure(path: string, e: unknown): string {
   if (e instanceof OutputError) return `cannot write ${e.message}`;
-  const code = (e as NodeJS.ErrnoException).code;
-  const why: Record<string, string> = {
-    ENOENT: 'its folder does not exist',
-    ENOTDIR: 'a part of the path is not a folder',
-    EACCES: 'permission denied',
-    EROFS: 'the file system is read-only',
-    ENOSPC: 'the disk is full',
-    EFBIG: 'the file is larger than this process may write (its file-size limit, ulimit -f)',
-    EISDIR: 'it is a directory',
-  };
-  return `cannot write ${path}: ${(code && why[code]) ?? (e as Error).message}`;
+  return `cannot write ${path}: ${codeWords(e) ?? (e as Error).message}`;
 }
 
 /**

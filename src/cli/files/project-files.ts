@@ -9,22 +9,15 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { clipped } from '../../core/base/shown.ts';
-import { notRegularFile, tryCreatingIn } from './output.ts';
+import { codeWords, notRegularFile, tryCreatingIn } from './output.ts';
 
 /** Why a system call failed, in words with its code: "the file system is read-only (EROFS)". */
 export function systemReason(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
-  const why: Record<string, string> = {
-    EROFS: 'the file system is read-only',
-    EACCES: 'permission denied',
-    EPERM: 'not permitted',
-    ENOSPC: 'the disk is full',
-    EDQUOT: 'the disk quota is used up',
-    // /proc answers a new file with ENOENT although the folder is there.
-    ENOENT: 'no file can be made there',
-    ENOTDIR: 'a part of the path is not a folder',
-  };
-  const words = (code && why[code]) ?? (e instanceof Error ? e.message : String(e));
+  // /proc answers a new file with ENOENT although the folder is there.
+  const words =
+    codeWords(e, { ENOENT: 'no file can be made there' }) ??
+    (e instanceof Error ? e.message : String(e));
   return code ? `${words} (${code})` : words;
 }
 
