@@ -1,5 +1,5 @@
 /**
- * Issue 46's faults that wait out a time limit of the product at its default value: one test per
+ * Hostile inputs that wait out a time limit of the product at its default value: one test per
  * limit. hostile-inputs.test.ts checks the same behaviour with each limit set to a second through
  * its environment variable (docs/flags.md, "Time limits"); these check the defaults themselves.
  */
@@ -23,7 +23,7 @@ function project(name: string, data: unknown): string {
   return at;
 }
 
-describe('issue 46: hostile inputs, at the default time limits', () => {
+describe('hostile inputs, at the default time limits', () => {
   it('fault 10: a module that never finishes importing is stopped at the default limit, 30 s, blaming it', async () => {
     const at = project('hangs', { adapters: ['./hangs.mts'] });
     writeFileSync(

@@ -1,8 +1,8 @@
 /**
- * Issue 46: the faults a probe of hostile inputs found beyond names (hostile-names.test.ts has
- * fault 1). Each test is named for its fault and ends as the promise says: bad input is refused
- * with one line and exit 2, within bounded time, and no message quotes a file the user did not
- * name as the one in error, nor more than where in it the fault is.
+ * Hostile inputs beyond names (hostile-names.test.ts has those), numbered as a probe found them.
+ * Each test ends as the promise says: bad input is refused with one line and exit 2, within
+ * bounded time, and no message quotes a file the user did not name as the one in error, nor more
+ * than where in it the fault is.
  */
 import { spawnSync } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
@@ -62,7 +62,7 @@ function refusal(read: () => unknown): string {
   throw new Error('expected a refusal');
 }
 
-describe('issue 46: hostile inputs', () => {
+describe('hostile inputs', () => {
   it('fault 2: an adapter path outside the config folder is refused unread', () => {
     const evil = join(outside, 'evil.ts');
     const linked = project('linked', { adapters: ['./inside.ts'] });
@@ -188,7 +188,7 @@ describe('issue 46: hostile inputs', () => {
   }, 60_000);
 });
 
-describe('issue 46: results folders and site targets', () => {
+describe('results folders and site targets', () => {
   const RUN = join(ROOT, 'results', '2026-11-25T21-11-42Z-a0ba-chromium.json');
   const capture = () => {
     const out = { text: '' };
@@ -250,7 +250,7 @@ describe('issue 46: results folders and site targets', () => {
   });
 });
 
-describe('issue 46: text from endpoints and refs', () => {
+describe('text from endpoints and refs', () => {
   it('fault 11: a grid browser name with a newline, escape codes and 5 kB prints as one short escaped line', async () => {
     const hostile = `chrome\n\u001b]0;pwned\u0007\u001b[2J${'x'.repeat(5_000)}`;
     const status = {

@@ -1,6 +1,6 @@
 /**
- * Fault 1 of issue 46: names a results file gives (store, suite, case, browser) that are also
- * the names of Object.prototype's members. Looked up in a plain object, `constructor` found a
+ * Names a results file gives (store, suite, case, browser) that are also the names of
+ * Object.prototype's members. Looked up in a plain object, `constructor` found a
  * function and a +50% slowdown read "±NaN% same". Each command here runs on real committed runs
  * with every kind of name renamed to each such word, and must give the verdicts it gives with a
  * plain name.

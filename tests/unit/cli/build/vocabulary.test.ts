@@ -1,5 +1,5 @@
 /**
- * A config's adapter module that does not finish importing (issue 54): a synchronous endless loop
+ * A config's adapter module that does not finish importing: a synchronous endless loop
  * was blamed on "top-level await, an open handle"; it is now said as what keeps an import from
  * finishing, and a module that only leaves a timer open at import has finished, so it is read.
  * The import limit is set to a second (docs/flags.md, "Time limits"): the default of 30 s is
@@ -35,7 +35,7 @@ const ADAPTER = `export const loopy = {
 `;
 
 describe('vocabulary - a module that does not finish importing', () => {
-  it('issue 54: a synchronous for(;;){} at import is said as an endless loop may be, not as an open handle', async () => {
+  it('a synchronous for(;;){} at import is said as an endless loop may be, not as an open handle', async () => {
     vi.stubEnv('STOREBENCH_IMPORT_TIMEOUT_MS', '1000');
     const at = project('endless', `for (;;) {}\n${ADAPTER}`);
     const e = await loadVocabulary(readConfig(undefined, at)).catch((x: unknown) => x as Error);

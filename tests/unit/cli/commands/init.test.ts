@@ -81,7 +81,7 @@ function expectRefused(run: Awaited<ReturnType<typeof init>>, what: RegExp): voi
 }
 
 describe('init - only regular files inside the project', () => {
-  it('issue 54 fault 2: with --force, a link at the adapter or the config leaves the file outside untouched', async () => {
+  it('with --force, a link at the adapter or the config leaves the file outside untouched', async () => {
     for (const name of [ADAPTER_FILE, 'storebench.config.json']) {
       const at = project();
       mkdirSync(join(at, 'bench'), { recursive: true });
@@ -97,7 +97,7 @@ describe('init - only regular files inside the project', () => {
     }
   });
 
-  it('issue 54 fault 2: a dangling config link is refused and its target never created', async () => {
+  it('a dangling config link is refused and its target never created', async () => {
     const at = project();
     const target = join(outside, 'made-by-a-dangling-link.json');
     symlinkSync(target, join(at, 'storebench.config.json'));
@@ -111,7 +111,7 @@ describe('init - only regular files inside the project', () => {
     }
   });
 
-  it('issue 54 fault 2: a bench/ that is a link to a folder outside receives nothing', async () => {
+  it('a bench/ that is a link to a folder outside receives nothing', async () => {
     const at = project();
     const elsewhere = join(outside, 'linked-bench');
     mkdirSync(elsewhere);
@@ -137,7 +137,7 @@ describe('init - only regular files inside the project', () => {
     });
   });
 
-  it('issue 54 fault 3: a FIFO named storebench.config.json is refused at once, never opened, with --force', () => {
+  it('a FIFO named storebench.config.json is refused at once, never opened, with --force', () => {
     const at = project();
     execFileSync('mkfifo', [join(at, 'storebench.config.json')]);
     const before = snapshot(at);
@@ -156,7 +156,7 @@ describe('init - only regular files inside the project', () => {
     expect(snapshot(at)).toEqual(before);
   });
 
-  it('issue 54 fault 4: a file named bench, a dangling config link, a config that is a folder: exit 2 saying what is there, never a bug', async () => {
+  it('a file named bench, a dangling config link, a config that is a folder: exit 2 saying what is there, never a bug', async () => {
     const cases: [(at: string) => void, string[], RegExp][] = [
       [
         (at) => writeFileSync(join(at, 'bench'), 'mine'),
@@ -194,7 +194,7 @@ describe('init - only regular files inside the project', () => {
     }
   });
 
-  it('issue 54 fault 4: run in /proc or /sys, exit 2 with the reason, never a bug', async () => {
+  it('run in /proc or /sys, exit 2 with the reason, never a bug', async () => {
     // /proc and /sys take no new file even for root, whom permission bits do not stop (tests may run as root).
     expectRefused(
       await init('/proc'),

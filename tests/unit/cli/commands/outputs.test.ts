@@ -1,7 +1,7 @@
 /**
  * Every output a command writes is checked before any work, by the one shared check
- * (files/output.ts checkOutputs; issue 54, fault 1: check ran the whole contract and exited 0
- * with a --summary it could not write). This walks every flag a command or script declares as
+ * (files/output.ts checkOutputs), so no command runs its whole work and then fails to write, as
+ * check once ran the whole contract and exited 0 with a --summary it could not write. This walks every flag a command or script declares as
  * an output (FlagSpec.output) and gives it a path that cannot be written: a file in a folder that
  * does not exist, a folder below a regular file. Each must refuse with exit 2 and one line naming
  * the path, print nothing on stdout (the commands that build a page or start a browser say so

@@ -54,7 +54,7 @@ describe('npm run site: bad input', () => {
     // A site this command wrote may be replaced: the check passes (nothing is built here).
     const old = join(dir, 'old');
     mkdirSync(old);
-    // Its marker lists what it wrote (issue 46, fault 14: other files are the user's).
+    // Its marker lists what it wrote (other files are the user's).
     writeFileSync(join(old, SITE_MARKER), 'Written by npm run site.\nindex.html');
     writeFileSync(join(old, 'index.html'), '');
     const { checkSiteTarget } = await import('../../../../src/cli/build/site.ts');

@@ -70,7 +70,7 @@ describe('cli grid - a message from elsewhere on one line', () => {
 });
 
 describe('cli grid - what a grid offers, bounded', () => {
-  it('issue 54 fault 5: a grid offering 20,000 browsers is said in one short line, the first few and how many more', async () => {
+  it('a grid offering 20,000 browsers is said in one short line, the first few and how many more', async () => {
     // A real endpoint answering /status as Grid 4 does: one node, 20,000 slots, each a browser of its own.
     const names = Array.from({ length: 20_000 }, (_, i) => `browser-${String(i).padStart(5, '0')}`);
     const slots = names.map((browserName) => ({ session: null, stereotype: { browserName } }));

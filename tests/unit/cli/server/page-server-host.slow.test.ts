@@ -1,5 +1,5 @@
 /**
- * The servers as the commands run them answer only their own Host (issue 54, fault 6): a page of
+ * The servers as the commands run them answer only their own Host: a page of
  * another site that points its name at 127.0.0.1 (DNS rebinding) sends its own name as Host, and
  * gets 421 from `storebench serve`, from the sweep's page server and from its collector, while the
  * server's own names are answered and the collector's token check holds behind it. Real
@@ -60,7 +60,7 @@ function askAs(host: string, port: number, path: string, method = 'GET', body?: 
 }
 
 describe('page server - its own Host only, as the commands run it', () => {
-  it('issue 54 fault 6: storebench serve refuses a foreign Host with 421 and serves its own', async () => {
+  it('storebench serve refuses a foreign Host with 421 and serves its own', async () => {
     const cwd = join(dir, 'serve');
     mkdirSync(cwd);
     const serve = startUntil(['serve', '--port', '0'], /\n {2}http:\/\/127\.0\.0\.1:(\d+)\//, cwd);
@@ -75,7 +75,7 @@ describe('page server - its own Host only, as the commands run it', () => {
     }
   }, 300_000);
 
-  it("issue 54 fault 6: the sweep's page server and its collector refuse a foreign Host with 421, before the token", async () => {
+  it("the sweep's page server and its collector refuse a foreign Host with 421, before the token", async () => {
     // A built page of one file: --page serves it as it is, so no build runs.
     const page = join(dir, 'page');
     mkdirSync(page);

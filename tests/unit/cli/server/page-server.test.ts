@@ -627,7 +627,7 @@ function askAs(
 }
 
 describe('cli server - its own Host names only', () => {
-  it('issue 54 fault 6: a request for another Host gets 421 before its path is read, page and collector alike', async () => {
+  it('a request for another Host gets 421 before its path is read, page and collector alike', async () => {
     const port = server.port;
     for (const path of ['/', '/assets/app.js', '/link.txt', `/collect?token=${TOKEN}&launch=x`]) {
       const reply = await askAs(`evil.example:${port}`, port, path);

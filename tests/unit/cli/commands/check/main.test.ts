@@ -12,7 +12,7 @@ const dir = mkdtempSync(join(tmpdir(), 'storebench-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('check - --summary', () => {
-  it('issue 54 fault 1: a --summary whose folder does not exist is exit 2, one line, before any browser', async () => {
+  it('a --summary whose folder does not exist is exit 2, one line, before any browser', async () => {
     const summary = join(dir, 'no-such-folder', 'check.md');
     const said = { stdout: '', stderr: '' };
     const code = await checkCommand(['memory', '--browsers', 'chromium', '--summary', summary], {

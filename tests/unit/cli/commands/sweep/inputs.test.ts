@@ -1,7 +1,7 @@
 /**
  * The sweep's input check (src/cli/commands/sweep/inputs.ts) as a user meets it, the sweep run as
  * a process: inputs it refuses before anything is built or any browser starts, with one line and
- * exit 2 (issue 46's faults 3, 5 and 14), and a time limit the environment sets badly.
+ * exit 2, and a time limit the environment sets badly.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
