@@ -173,9 +173,15 @@ export const RUN_EXIT: Readonly<Record<RunOutcome, 0 | 1 | 3>> = {
   undecided: 3,
 };
 
-/** What a run could have caught, over its judged rows: the median detectable slowdown and, with --detect, how many rows reach it. */
+/**
+ * What a run could have caught, over its judged rows not shown slower (a slower row caught its
+ * slowdown, and its cell shows none): the median detectable slowdown and, with --detect, how many
+ * rows reach it.
+ */
 export interface Power {
   rows: number;
+  /** Rows left out for being shown slower. */
+  slower: number;
   /** Median of the rows' detectable slowdowns, rows without one counting as uncatchable; null without rows. */
   median: number | null;
   lowest: number | null;
@@ -185,11 +191,13 @@ export interface Power {
   detectPct?: number;
 }
 
-export function powerOf(judged: readonly Judged[], detectPct: number | null = null): Power {
+export function powerOf(all: readonly Judged[], detectPct: number | null = null): Power {
+  const judged = all.filter((j) => j.verdict !== 'slower');
   const ds = judged.map((j) => j.detectable ?? Infinity);
   const finite = ds.filter(Number.isFinite);
   return {
     rows: judged.length,
+    slower: all.length - judged.length,
     median: ds.length > 0 && Number.isFinite(median(ds)) ? median(ds) : null,
     lowest: finite.length > 0 ? Math.min(...finite) : null,
     highest: finite.length > 0 ? Math.max(...finite) : null,
@@ -207,16 +215,18 @@ export const times = (ratio: number, digits = 2) => `×${ratio.toFixed(digits)}`
  * (×1.05 to ×1.31), ×1.10 or more in 21 of 25 rows (--detect 10%)".
  */
 export function powerText(p: Power): string {
+  if (p.rows === 0 && p.slower > 0) return 'every row compared is slower: each caught its slowdown';
   if (p.rows === 0 || p.median === null) return 'no row had an interval to catch a slowdown with';
   const range =
-    p.lowest !== null && p.highest !== null && p.lowest !== p.highest
+    p.lowest !== null && p.highest !== null && times(p.lowest) !== times(p.highest)
       ? ` (rows: ${times(p.lowest)} to ${times(p.highest)})`
       : '';
+  const of = p.slower > 0 ? ` of the ${p.rows} not shown slower` : '';
   const detect =
     p.detectPct === undefined
       ? ''
       : `; ${times(1 + p.detectPct / 100)} or more in ${p.within ?? 0} of ${p.rows} rows (--detect ${p.detectPct}%)`;
-  return `this run would have caught a slowdown of ${times(p.median)} or more at its median row${range}${detect}`;
+  return `this run would have caught a slowdown of ${times(p.median)} or more at its median row${of}${range}${detect}`;
 }
 
 /**

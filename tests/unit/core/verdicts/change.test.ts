@@ -153,6 +153,33 @@ describe('powerText', () => {
     );
     expect(powerText(powerOf([], null))).toBe('no row had an interval to catch a slowdown with');
   });
+
+  it('leaves out the rows shown slower, whose cells show no slowdown they could have caught', () => {
+    const row = (verdict: Judged['verdict'], detectable: number): Judged => ({
+      verdict,
+      pSlower: verdict === 'slower' ? 0.001 : 0.5,
+      detectable,
+    });
+    expect(
+      powerText(powerOf([row('slower', 1.03), row('same', 1.08), row('undecided', 1.3)])),
+    ).toBe(
+      'this run would have caught a slowdown of ×1.19 or more at its median row of the 2 not shown slower (rows: ×1.08 to ×1.30)',
+    );
+    expect(powerText(powerOf([row('slower', 1.071), row('slower', 1.072)]))).toBe(
+      'every row compared is slower: each caught its slowdown',
+    );
+  });
+
+  it('gives no range when its ends read the same at two decimals', () => {
+    const judged: Judged[] = [1.0701, 1.0702].map((d) => ({
+      verdict: 'undecided',
+      pSlower: 0.5,
+      detectable: d,
+    }));
+    expect(powerText(powerOf(judged))).toBe(
+      'this run would have caught a slowdown of ×1.07 or more at its median row',
+    );
+  });
 });
 
 describe('currentWord', () => {
