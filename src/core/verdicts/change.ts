@@ -221,7 +221,7 @@ export function powerText(p: Power): string {
     p.lowest !== null && p.highest !== null && times(p.lowest) !== times(p.highest)
       ? ` (rows: ${times(p.lowest)} to ${times(p.highest)})`
       : '';
-  const of = p.slower > 0 ? ` of the ${p.rows} not shown slower` : '';
+  const of = p.slower > 0 ? ` of the ${p.rows} row${p.rows === 1 ? '' : 's'} not shown slower` : '';
   const detect =
     p.detectPct === undefined
       ? ''

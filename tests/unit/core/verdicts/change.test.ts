@@ -163,7 +163,7 @@ describe('powerText', () => {
     expect(
       powerText(powerOf([row('slower', 1.03), row('same', 1.08), row('undecided', 1.3)])),
     ).toBe(
-      'this run would have caught a slowdown of ×1.19 or more at its median row of the 2 not shown slower (rows: ×1.08 to ×1.30)',
+      'this run would have caught a slowdown of ×1.19 or more at its median row of the 2 rows not shown slower (rows: ×1.08 to ×1.30)',
     );
     expect(powerText(powerOf([row('slower', 1.071), row('slower', 1.072)]))).toBe(
       'every row compared is slower: each caught its slowdown',
