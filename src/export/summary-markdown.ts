@@ -6,7 +6,8 @@
  * Pure: documents and the verdict in, text out; every name from a file is escaped for Markdown.
  */
 import type { AbDecision, AbRow } from '../core/verdicts/ab.ts';
-import { powerText } from '../core/verdicts/change.ts';
+import { detectableCell, powerText } from '../core/verdicts/change.ts';
+import { runPassesText } from '../core/verdicts/ab-size.ts';
 import { checkDefaultFindings } from '../core/verdicts/default-findings.ts';
 import { groupedFindings, type ListGroup } from '../core/verdicts/findings-grouped.ts';
 import { formatCellRatio } from '../core/verdicts/findings.ts';
@@ -76,8 +77,9 @@ function planLine(docs: readonly ResultsFile[]): string {
   return `Plan: suites ${p.suites.map(md).join(', ')} · stores ${p.adapters.map(md).join(', ')} · sizes ${p.sizes.join(', ')} · ${sampling} · ${browsers.join(', ')}`;
 }
 
-function abSection(ab: NonNullable<SummaryInput['ab']>): string[] {
+function abSection(ab: NonNullable<SummaryInput['ab']>, docs: readonly ResultsFile[]): string[] {
   const { decision, thresholdPct } = ab;
+  const passes = runPassesText(decision.rows, docs);
   const rows = decision.rows;
   if (rows.length === 0) return ['No case ran on both stores.'];
   const lines = rows.map((r) => [
@@ -92,7 +94,7 @@ function abSection(ab: NonNullable<SummaryInput['ab']>): string[] {
       : r.verdict === 'slower'
         ? `**${r.verdict}: fails the run**`
         : r.verdict,
-    r.detectable === null || r.verdict === 'slower' ? '-' : times(r.detectable),
+    detectableCell(r, '-'),
   ]);
   const { a, b, sides } = rows[0] as AbRow;
   return [
@@ -106,6 +108,7 @@ function abSection(ab: NonNullable<SummaryInput['ab']>): string[] {
     '',
     `**${md(powerText(decision.power))}.**`,
     '',
+    ...(passes === null ? [] : [`Passes: ${md(passes)}.`, '']),
     `<sub>B/A: B's median over A's in each pass (a browser launch of its own), a geometric mean over passes; its 95% interval is Student's t over the passes. slower: B/A beyond +${thresholdPct}% and B shown slower with the chance of any false alarm over all rows held at 5% (Holm): it fails the run; faster: the mirror image; same: the whole interval within ±${thresholdPct}%; undecided: none of these. would catch: the smallest B/A the run would have flagged in the row with 80% probability.</sub>`,
   ];
 }
@@ -180,7 +183,7 @@ export function summaryMarkdown(input: SummaryInput): string {
     planLine(docs),
     '',
     ...(docs.length > 0 ? ['Precision:', '', ...precisionLines(docs), ''] : []),
-    ...(input.ab ? [...abSection(input.ab), ''] : []),
+    ...(input.ab ? [...abSection(input.ab, docs), ''] : []),
     ...findingsSection(docs),
     '',
     '#### Medians',

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { abDecision, abRows, judgeAb } from '../../src/core/verdicts/ab.ts';
+import { runPassesText, sizingText, type SizingRecord } from '../../src/core/verdicts/ab-size.ts';
 import type { Plan } from '../../src/core/plan/plan.ts';
 import { DEFAULT_AUTO, DEFAULT_PLAN } from '../../src/core/plan/defaults.ts';
 import { resultsDocument } from '../../src/core/results/document.ts';
@@ -195,6 +196,10 @@ async function expectForest(view: Locator, doc: ResultsFile): Promise<void> {
     new RegExp(`^FAIL: ${rows.length} rows of idb slower than memory beyond 5%`),
   );
   await expect(verdict).toContainText('95% intervals over passes in one browser launch');
+  // The passes its question needs, in the words the sweep ends on.
+  await expect(view.locator('[data-testid=ab-passes]')).toHaveText(
+    `passes: ${runPassesText(abDecision(abRows(doc), 5).rows, [doc])}.`,
+  );
   await expect(verdict).not.toContainText('over launches');
   await expect(view.locator('[data-testid=ab-scope]')).toContainText(
     'every pass ran in one browser launch: each interval is over passes, not launches',
@@ -305,7 +310,22 @@ test.describe('A against B', () => {
   test('the explorer draws several files of one A/B run together: every verdict, Holm, and a row with no interval', async ({
     page,
   }, info) => {
-    const docs = ['chromium', 'firefox'].map(builtDoc);
+    // The sweep sized this run (--budget auto) and recorded how in each browser's file.
+    const sizing: SizingRecord = {
+      after: 3,
+      goalPct: 10,
+      rows: 7,
+      reach: 5,
+      needed: 9,
+      passes: 6,
+      least: 4,
+      most: 6,
+      maxMs: 120_000,
+      budgetMs: 120_000,
+    };
+    const docs = ['chromium', 'firefox']
+      .map(builtDoc)
+      .map((d) => ({ ...d, run: { ...d.run, sizing } }));
     const files = docs.map((d) => {
       const path = info.outputPath(`${d.run.id}-${d.run.browser}.json`);
       writeFileSync(path, JSON.stringify(d));
@@ -349,6 +369,9 @@ test.describe('A against B', () => {
     );
     await expect(lines.nth(7).locator('.forest-bar')).toHaveCount(0);
     await expect(view.locator('[data-testid=ab-verdict]')).toHaveText(decision.line);
+    await expect(view.locator('[data-testid=ab-passes]')).toHaveText(
+      `passes: ${sizingText(sizing)}.`,
+    );
     await expect(view.locator('.ab-scope')).toHaveText(
       'Each pass ran in a browser launch of its own: each interval is over launches.',
     );

@@ -166,6 +166,10 @@ test('broken builds - an A/B plan that can never decide exits 2, saying why and 
         /^sweep: --ab: crash is driven by the sweep, its rows taken once per browser rather than in every pass, .*leave it out of --suites/,
       ],
       [
+        [...C, '--ab', 'idb,memory', '--budget-max', '1m'],
+        /^sweep: --budget-max 1m gives 3 passes of 20 s, and --budget auto sizes a run after pass 3, so it needs room for one more: give --budget-max 1m20s or more/,
+      ],
+      [
         [...C, '--ab', 'idb,memory', '--shard', '2/2'],
         /^sweep: --ab: shard 2\/2 holds none of this plan's 1 case group, so it has nothing to compare: give at most 1 shard/,
       ],

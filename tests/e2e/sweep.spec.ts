@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CaseResult } from '../../src/core/results/results.ts';
 import { parseResults } from '../../src/core/results/recompute.ts';
+import { sizingText } from '../../src/core/verdicts/ab-size.ts';
 import { filesIn, REPO_ROOT, sweep } from './sweep-process.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -438,5 +439,61 @@ test('sweep - an --out that cannot be a folder exits 2 with the reason, before a
     expect(readFileSync(file, 'utf8')).toBe('keep');
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('sweep - --budget-max sizes an A/B run after its first passes, within the cap, and every file and line says how', async () => {
+  test.setTimeout(300_000);
+  const out = mkdtempSync(join(tmpdir(), 'storebench-sized-'));
+  try {
+    // At least 4 passes, at most the 5 that 1m40s pays for at 20 s each: sized after pass 3 to 4
+    // or 5, whichever the spread over those 3 asks for; either way the same relations hold. The
+    // page reads --detect beside --ab from its URL.
+    const run = await sweep(
+      [
+        '--browsers',
+        'chromium',
+        '--ab',
+        'memory,memory@+50%',
+        '--suites',
+        'insert',
+        '--cases',
+        'bulk',
+        '--sizes',
+        '50',
+        '--auto=passes:4',
+        '--budget-max',
+        '1m40s',
+        '--detect',
+        '10%',
+        '--out',
+        out,
+      ],
+      280_000,
+    );
+    const log = `${run.stdout}\n${run.stderr}`;
+    expect([0, 1, 3], log).toContain(run.code);
+    const name = filesIn(out).find((f) => f.endsWith('-chromium.json'));
+    expect(name, log).toBeDefined();
+    const doc = parseResults(readFileSync(join(out, name!), 'utf8'), name);
+    const sizing = doc.run.sizing!;
+    expect(sizing, log).toMatchObject({ after: 3, goalPct: 10, least: 4, most: 5, maxMs: 100_000 });
+    expect(sizing.passes).toBe(Math.min(5, Math.max(4, sizing.needed ?? 5)));
+    expect(sizing.budgetMs).toBe(sizing.passes * 20_000);
+    // The page of every launch after the sizing ran the sized plan, and the file records it.
+    expect(doc.run.plan.auto?.passes).toBe(sizing.passes);
+    expect(doc.run.plan.budgetMs).toBe(sizing.budgetMs);
+    expect(doc.run.launches).toBe(sizing.passes);
+    for (const c of doc.cases) expect(c.samplesPerPass, c.adapter).toHaveLength(sizing.passes);
+    // Said before it starts, as it happens, and again before the verdict.
+    expect(run.stdout).toContain('budget at most 1m40s per browser');
+    expect(run.stdout).toContain(
+      '  budget auto: after pass 3, the passes with which two thirds of the rows would catch ×1.10 (--detect) at the spread measured: 4 to 5 passes of 20 s, a launch each (--budget-max 1m40s)',
+    );
+    const said = sizingText(sizing);
+    expect(run.stdout).toContain(`--budget auto: ${said}`);
+    expect(run.stdout).toContain(`Passes: ${said}.`);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 });

@@ -11,6 +11,7 @@ import { jsonWhere } from '../../core/base/json-where.ts';
 import { clipped } from '../../core/base/shown.ts';
 import { findFault, type SchemaNode } from '../../core/schema/check.ts';
 import { ArgsError, scanFlags, type FlagSpec } from './flags.ts';
+import { isAutoBudget } from './sweep-flags.ts';
 
 export const CONFIG_FILE = 'storebench.config.json';
 
@@ -128,6 +129,16 @@ const ONE_CHOICE: readonly (readonly string[])[] = [
 ];
 
 /**
+ * A fixed --budget on the command line replaces a config's `budget-max`, and --budget-max a
+ * config's `budget`; --budget auto keeps the config's cap, which it reads.
+ */
+function budgetChoice(given: ReadonlyMap<string, string | true>): string[] {
+  const budget = given.get('budget');
+  if (typeof budget === 'string' && !isAutoBudget(budget)) return ['budget-max'];
+  return given.has('budget-max') ? ['budget'] : [];
+}
+
+/**
  * The command line with the config's flags added where the command line does not give them: the
  * argv to parse, and the flags that came from the config. Throws ArgsError for a bad command line.
  */
@@ -139,10 +150,12 @@ export function withConfigFlags(
   const fromConfig = new Set<string>();
   const overridden = new Set<string>();
   if (config === null) return { argv: [...argv], fromConfig, overridden };
-  const given = new Set(scanFlags(argv, specs).values.keys());
-  const dropped = new Set(
-    ONE_CHOICE.flatMap((group) => (group.some((k) => given.has(k)) ? group : [])),
-  );
+  const scanned = scanFlags(argv, specs).values;
+  const given = new Set(scanned.keys());
+  const dropped = new Set([
+    ...ONE_CHOICE.flatMap((group) => (group.some((k) => given.has(k)) ? group : [])),
+    ...budgetChoice(scanned),
+  ]);
   const added: string[] = [];
   for (const [name, value] of config.sweep) {
     if (given.has(name) || dropped.has(name)) {

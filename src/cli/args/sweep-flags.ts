@@ -42,7 +42,16 @@ export interface SweepArgs {
   summary: string | null;
   /** --record-machine: each sample also records what the machine did during it (core/run/machine.ts). */
   recordMachine: boolean;
+  /**
+   * --budget auto or --budget-max: an --ab run sized to its question after its first passes
+   * (core/verdicts/ab-size.ts), to `least` passes at the fewest and `most` at the most, which
+   * --budget-max (`maxMs` per browser) pays for; null: the budget is fixed.
+   */
+  sizing: { maxMs: number; least: number; most: number } | null;
 }
+
+/** Whether a --budget value is `auto` (any case, any spaces around it): an --ab run sized to its question. */
+export const isAutoBudget = (budget: string): boolean => budget.trim().toLowerCase() === 'auto';
 
 /** Flags that take a value, and the plan field each one fills (null: not a plan field). */
 export const VALUE_FLAGS: Readonly<Record<string, keyof PlanFields | null>> = {
@@ -52,6 +61,7 @@ export const VALUE_FLAGS: Readonly<Record<string, keyof PlanFields | null>> = {
   sizes: 'sizes',
   iterations: 'iterations',
   budget: 'budget',
+  'budget-max': null,
   warmup: 'warmup',
   seed: 'seed',
   'timeout-ms': 'timeoutMs',
@@ -83,6 +93,7 @@ const EXAMPLES: Record<string, string> = {
   sizes: '100,1000',
   iterations: '5',
   budget: '4m',
+  'budget-max': '12m',
   warmup: '1',
   seed: '42',
   'timeout-ms': '120000',

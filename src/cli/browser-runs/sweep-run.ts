@@ -7,6 +7,7 @@ import type { Budget } from '../../core/plan/budget.ts';
 import type { LaunchOrder } from '../../core/run/launch.ts';
 import type { CaseResult, ResultsFile } from '../../core/results/results.ts';
 import type { DriverInfo } from '../../core/schema/results-schema.ts';
+import type { SizingRecord } from '../../core/verdicts/ab-size.ts';
 import type { SweepArgs } from '../args/sweep-flags.ts';
 import type { FoundBrowser } from '../drivers/discovery.ts';
 import type { DriveHooks } from '../drivers/driver.ts';
@@ -64,7 +65,16 @@ export interface SweepInputs {
   readonly launchPlan: readonly { first: number; last: number }[];
 }
 
-export interface SweepRun extends SweepInputs {
+export interface SweepRun extends Omit<SweepInputs, 'plan' | 'budget' | 'launchPlan'> {
+  /**
+   * The plan, the budget and the launches as SweepInputs has them, until --budget auto sizes the
+   * run after its first passes (commands/sweep/size.ts): from then on, the passes it was sized to.
+   */
+  plan: Plan;
+  budget: Budget;
+  launchPlan: readonly { first: number; last: number }[];
+  /** How --budget auto sized the run, once it has (core/verdicts/ab-size.ts); each browser's results record it. */
+  sized?: SizingRecord;
   /** The plan's variants built from packages (phase 2, variants.ts), to build into the page. */
   readonly variants: readonly VariantSource[];
   /** The plan's builds of config adapters from git refs (phase 2), their worktrees removed at the end. */
@@ -103,7 +113,8 @@ export interface BrowserRun {
   readonly target: Target;
   /** When its first launch started (ISO), the run's start in its results. */
   readonly startedAt: string;
-  readonly url: string;
+  /** The page's URL, with the plan it runs: re-made when --budget auto sizes the run. */
+  url: string;
   /** The session of the launch in flight. */
   session: BrowserSession;
   /** The rows the launches before carried, as results rows (row.carriedResult). */

@@ -4,8 +4,9 @@
  * the plans that can never reach one. How --ab spends its budget is decided here and only here,
  * so that a change of that rule changes the refusals and the advice with it.
  */
-import { Budget, defaultLaunches, MIN_LAUNCH_MS } from './budget.ts';
+import { AB_BUDGET_MS, Budget, defaultLaunches, MIN_LAUNCH_MS } from './budget.ts';
 import { PAIRED_MIN_PASSES } from '../stats/paired.ts';
+import { FIRST_LOOK_MIN_PASSES } from '../stats/sequential.ts';
 import { formatDuration } from '../base/format.ts';
 import { passesOf, type Plan } from './plan.ts';
 import { DEFAULT_AUTO, PLAN_LIMITS } from './defaults.ts';
@@ -57,6 +58,45 @@ export function abPassesProblem(plan: Plan): string | null {
   if (got >= needed) return null;
   const enough = abBudgetFor(needed);
   return `--ab: --budget ${formatDuration(budgetMs)} runs ${got} pass (${AB_LAUNCH_RULE}), and B/A's 95% interval is over passes, which needs ${needed}${enough === null ? '' : `: give --budget ${formatDuration(enough)} or more`}`;
+}
+
+/**
+ * The passes after which --budget auto sizes a run (verdicts/ab-size.ts): the first a plan can
+ * look at, where each row's spread over passes has two degrees of freedom.
+ */
+export const SIZED_AFTER = FIRST_LOOK_MIN_PASSES;
+
+/**
+ * What each pass of a run under --budget auto is given: the share a default --ab run gives a pass
+ * (AB_BUDGET_MS over the default passes), so a sized run samples each pass as a default one does
+ * and differs only in how many passes it takes.
+ */
+export const AB_PASS_MS = AB_BUDGET_MS / passesOf(DEFAULT_AUTO);
+
+/**
+ * --budget-max when --budget auto comes without one: three default runs' worth per browser. A
+ * sweep of three engines then ends within about 45 minutes however noisy the machine (36 passes
+ * took Firefox 15.5 minutes here).
+ */
+export const AB_BUDGET_MAX_MS = 3 * AB_BUDGET_MS;
+
+/** The passes --budget auto may take within a cap of `maxMs` per browser: as many as it pays for at AB_PASS_MS, at most PLAN_LIMITS.maxPasses. */
+function abPassesWithin(maxMs: number): number {
+  return Math.min(PLAN_LIMITS.maxPasses, Math.floor(maxMs / AB_PASS_MS));
+}
+
+/** The plan of `passes` passes at AB_PASS_MS each: a run under --budget auto before and after it is sized. */
+export function abPlanOfPasses(plan: Plan, passes: number): Plan {
+  const auto = plan.auto ?? DEFAULT_AUTO;
+  return { ...plan, auto: { ...auto, passes }, budgetMs: passes * AB_PASS_MS };
+}
+
+/** The passes a run under --budget auto takes at the least and at the most, or why the cap leaves no room to size it. */
+export function abSizingRange(plan: Plan, maxMs: number): { least: number; most: number } | string {
+  const most = abPassesWithin(maxMs);
+  if (most <= SIZED_AFTER)
+    return `--budget-max ${formatDuration(maxMs)} gives ${most} pass${most === 1 ? '' : 'es'} of ${AB_PASS_MS / 1000} s, and --budget auto sizes a run after pass ${SIZED_AFTER}, so it needs room for one more: give --budget-max ${formatDuration((SIZED_AFTER + 1) * AB_PASS_MS)} or more, or a fixed --budget`;
+  return { least: Math.min(most, Math.max(passesOf(plan.auto), SIZED_AFTER + 1)), most };
 }
 
 /** What a sweep knows of the plan's cases before it starts: from the registries, in a child process. */

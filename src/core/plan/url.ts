@@ -40,6 +40,40 @@ export function planFieldsFromQuery(query: URLSearchParams): PlanFields {
   return fields;
 }
 
+/**
+ * The fields a field is checked with, where it means something only beside them: `ab` with its
+ * pair of stores and the sampling, `detect` with `ab` and what `ab` needs.
+ */
+function contextOf(key: keyof PlanFields, fields: PlanFields): PlanFields {
+  const sampling = { adapters: fields.adapters, auto: fields.auto, iterations: fields.iterations };
+  if (key === 'ab') return sampling;
+  if (key === 'detect') return { ...sampling, ab: fields.ab };
+  return {};
+}
+
+/**
+ * The plan the page runs from its URL's fields: each field checked alone (with its context)
+ * first, so every bad one is reported, then the good ones parsed together. planQueryProblem
+ * reads a sweep's plan the same way, so the sweep refuses what the page would.
+ */
+export function readPlanFields(
+  fields: PlanFields,
+  vocab: PlanVocabulary,
+): { plan: Plan; errors: string[] } {
+  const errors: string[] = [];
+  const good: PlanFields = {};
+  for (const [key, value] of Object.entries(fields) as [keyof PlanFields, string][]) {
+    try {
+      parsePlan({ ...contextOf(key, fields), [key]: value }, vocab);
+      good[key] = value;
+    } catch (e) {
+      if (!(e instanceof PlanError)) throw e;
+      errors.push(e.message);
+    }
+  }
+  return { plan: parsePlan(good, vocab), errors };
+}
+
 /** A URL query that reproduces the plan. Empty params are left out to keep links short. */
 export function planToQuery(plan: Plan): URLSearchParams {
   const fields = planToFields(plan);
@@ -61,7 +95,10 @@ export function planToQuery(plan: Plan): URLSearchParams {
 export function planQueryProblem(plan: Plan, vocab: PlanVocabulary): string | null {
   let read: Plan;
   try {
-    read = parsePlan(planFieldsFromQuery(planToQuery(plan)), vocab);
+    const page = readPlanFields(planFieldsFromQuery(planToQuery(plan)), vocab);
+    if (page.errors.length > 0)
+      return `the page would refuse this plan's URL: ${page.errors.join('; ')}`;
+    read = page.plan;
   } catch (e) {
     if (!(e instanceof PlanError)) throw e;
     return `the page would refuse this plan's URL: ${e.message}`;

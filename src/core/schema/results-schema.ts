@@ -225,6 +225,33 @@ const RunSchema = Type.Object({
       "Browser launches the passes ran in (the sweep's `--launches`); each row's samplesPerPass spans them all. Absent: one.",
     ),
   ),
+  sizing: Type.Optional(
+    Type.Object(
+      {
+        after: whole(1, 'Passes of every browser the spreads were measured over.'),
+        goalPct: Type.Number({
+          exclusiveMinimum: 0,
+          description:
+            'The slowdown, in %, the run was sized to catch: `--detect`, or twice the threshold.',
+        }),
+        rows: whole(0, 'Rows compared, over every browser.'),
+        reach: whole(0, 'The fewest of them that had to reach the goal: all but a third.'),
+        needed: nullable(
+          whole(1),
+          'Passes with which that many rows would catch the goal at the spread measured; null: more than the most there can be.',
+        ),
+        passes: whole(1, 'Passes the run was sized to: `needed`, within `least` and `most`.'),
+        least: whole(1, 'The fewest passes (`--auto=passes:N`).'),
+        most: whole(1, 'The most passes `--budget-max` pays for.'),
+        maxMs: nonNegative('`--budget-max`, in ms per browser.'),
+        budgetMs: nonNegative("The budget each browser's run was given for its passes, in ms."),
+      },
+      {
+        description:
+          'How `--budget auto` sized an A/B run after its first passes: from how much each row\'s B/A moved between passes, the passes with which two thirds of the rows would catch the goal (docs/gate.md, "A budget sized to the question"). Absent: the budget was fixed.',
+      },
+    ),
+  ),
 });
 
 const HarnessSchema = Type.Object(

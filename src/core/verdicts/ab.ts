@@ -17,13 +17,14 @@ import { abBudgetFor, abPassesNeeded, AB_LAUNCH_RULE } from '../plan/ab-plan.ts'
 import { formatDuration } from '../base/format.ts';
 import { plannedLooksOf } from '../plan/plan.ts';
 import { PLAN_LIMITS } from '../plan/defaults.ts';
+import { passesToDetect, rowsToReach } from './ab-size.ts';
 import type { CaseResult, ResultsFile } from '../schema/results-schema.ts';
 import type { ChangeVerdict } from '../schema/vocabulary.ts';
 import {
-  detectableSlowdown,
   FAMILY_ALPHA,
   judgeChanges,
   MAX_UNDETECTED_SHARE,
+  meetsDetect,
   powerOf,
   powerText,
   RUN_EXIT,
@@ -213,27 +214,6 @@ export interface AbDecision {
   power: Power;
 }
 
-/**
- * The passes at which a row's detectable slowdown would reach ×(1 + detect), if its spread over
- * passes stayed as measured: the fewest k with max(ln(1+T), t(1−α/m, k−1)·s/√k) + t(0.8, k−1)·s/√k
- * within ln(1 + detect). Null when no k up to PLAN_LIMITS.maxPasses does (detect at or under the
- * threshold, or a spread too large). A projection, not a promise: the next passes may differ.
- */
-export function passesToDetect(
-  r: { passes: number; logSd: number },
-  thresholdPct: number,
-  detectPct: number,
-  family: number,
-): number | null {
-  const goal = 1 + detectPct / 100;
-  for (let k = Math.max(r.passes + 1, abPassesNeeded()); k <= PLAN_LIMITS.maxPasses; k++) {
-    const se = r.logSd / Math.sqrt(k);
-    if (detectableSlowdown({ log: 0, se, df: k - 1, lo: 0, hi: 0 }, thresholdPct, family) <= goal)
-      return k;
-  }
-  return null;
-}
-
 /** `k passes (--auto=passes:k, with --budget B or more, <how a sweep spends it>)`. */
 function morePasses(k: number): string {
   const budget = abBudgetFor(k);
@@ -250,12 +230,11 @@ function detectAdvice(
   thresholdPct: number,
   detectPct: number,
 ): { missed: AbRow[]; advice: string } {
-  const cap = 1 + detectPct / 100 + 1e-12;
-  const missed = rows.filter((r) => r.detectable === null || r.detectable > cap);
-  const toFix = missed.length - Math.floor(MAX_UNDETECTED_SHARE * rows.length);
+  const missed = rows.filter((r) => !meetsDetect(r, detectPct, thresholdPct));
+  const toFix = rowsToReach(rows.length) - (rows.length - missed.length);
   const measured = missed.flatMap((r) => (r.ratio === null ? [] : [r.ratio]));
   const passes = measured
-    .map((r) => passesToDetect(r, thresholdPct, detectPct, rows.length))
+    .map((r) => passesToDetect(r.logSd, r.passes + 1, thresholdPct, detectPct, rows.length))
     .filter((k): k is number => k !== null)
     .sort((x, y) => x - y);
   const enough = passes[toFix - 1];
@@ -299,8 +278,8 @@ export function abDecision(
   const slower = rows.filter((r) => r.verdict === 'slower');
   const tally: Record<ChangeVerdict, number> = { slower: 0, faster: 0, same: 0, undecided: 0 };
   for (const r of rows) tally[r.verdict]++;
-  const power = powerOf(rows, detectPct);
-  const outcome = runOutcome(rows, detectPct);
+  const power = powerOf(rows, detectPct, thresholdPct);
+  const outcome = runOutcome(rows, detectPct, thresholdPct);
   const a = rows[0]?.a ?? 'A';
   const b = rows[0]?.b ?? 'B';
   const words = `${rows.length} row${rows.length === 1 ? '' : 's'} compared: ${tally.slower} slower, ${tally.faster} faster, ${tally.same} same, ${tally.undecided} undecided (against ±${thresholdPct}%, 95% intervals over launches)${skipped > 0 ? `; ${skipped} case${skipped === 1 ? '' : 's'} neither store can run, not compared` : ''}`;
@@ -325,7 +304,7 @@ export function abDecision(
     const what =
       detectPct === null
         ? `${missed.length} of ${rows.length} rows have no interval, more than ${Math.round(MAX_UNDETECTED_SHARE * 100)}%: this run cannot say what it would have caught`
-        : `${missed.length} of ${rows.length} rows could not have caught ×${(1 + detectPct / 100).toFixed(2)} (--detect ${detectPct}%), more than ${Math.round(MAX_UNDETECTED_SHARE * 100)}%: a slowdown that size could hide among them (${missed.slice(0, 5).map(rowName).join('; ')}${missed.length > 5 ? '; …' : ''})`;
+        : `${missed.length} of ${rows.length} rows could not have caught ×${(1 + detectPct / 100).toFixed(2)} and were not shown same (--detect ${detectPct}%), more than ${Math.round(MAX_UNDETECTED_SHARE * 100)}%: a slowdown that size could hide among them (${missed.slice(0, 5).map(rowName).join('; ')}${missed.length > 5 ? '; …' : ''})`;
     return decision(`UNDECIDED: ${what}; ${advice}. ${words}.`);
   }
   return decision(

@@ -186,12 +186,31 @@ export interface Power {
   median: number | null;
   lowest: number | null;
   highest: number | null;
-  /** With a --detect target: the rows whose detectable slowdown is within 1 + detect. */
+  /** With a --detect target: the rows that answer it (meetsDetect). */
   within?: number;
   detectPct?: number;
 }
 
-export function powerOf(all: readonly Judged[], detectPct: number | null = null): Power {
+/** A judged row as --detect and the power line read it: its verdict and its detectable slowdown, a B/A. */
+export type DetectableRow = Pick<Judged, 'detectable'> & { verdict: string };
+
+/**
+ * Whether a row answers --detect P: its detectable slowdown is within 1 + P, or it is `same`, its
+ * whole interval within ±T, which rules out a slowdown of P > T as firmly as the interval holds.
+ * A row that settled as same at a planned look stopped sampling there, so its detectable
+ * slowdown is over those passes only: had it been P slower, it would not have settled, and would
+ * have sampled on to the end.
+ */
+export function meetsDetect(j: DetectableRow, detectPct: number, thresholdPct: number): boolean {
+  if (j.verdict === 'same' && detectPct > thresholdPct) return true;
+  return j.detectable !== null && j.detectable <= 1 + detectPct / 100 + 1e-12;
+}
+
+export function powerOf(
+  all: readonly DetectableRow[],
+  detectPct: number | null,
+  thresholdPct: number,
+): Power {
   const judged = all.filter((j) => j.verdict !== 'slower');
   const ds = judged.map((j) => j.detectable ?? Infinity);
   const finite = ds.filter(Number.isFinite);
@@ -203,42 +222,82 @@ export function powerOf(all: readonly Judged[], detectPct: number | null = null)
     highest: finite.length > 0 ? Math.max(...finite) : null,
     ...(detectPct === null
       ? {}
-      : { detectPct, within: ds.filter((d) => d <= 1 + detectPct / 100 + 1e-12).length }),
+      : {
+          detectPct,
+          within: judged.filter((j) => meetsDetect(j, detectPct, thresholdPct)).length,
+        }),
   };
+}
+
+/**
+ * The detectable slowdown a row shows (a B/A here, a % in compare-text): none for a row shown
+ * slower, which caught its slowdown (the power line leaves it out too, powerOf), nor for one
+ * without an interval.
+ */
+export function shownDetectable(j: DetectableRow): number | null {
+  return j.verdict === 'slower' ? null : j.detectable;
+}
+
+/** A row's detectable slowdown as its cell shows it, `×1.07`, or `none` (shownDetectable). */
+export function detectableCell(j: DetectableRow, none: string): string {
+  const d = shownDetectable(j);
+  return d === null ? none : times(d);
 }
 
 /** `×1.07` */
 export const times = (ratio: number, digits = 2) => `×${ratio.toFixed(digits)}`;
 
+/** How a power line names what it judged and writes a slowdown: a run's B/A as ×1.07, a comparison's change as +7.0%. */
+export interface PowerWords {
+  noun: string;
+  /** A detectable slowdown, given as a B/A. */
+  slowdown: (ratio: number) => string;
+  /** The --detect target, given in %. */
+  goal: (pct: number) => string;
+}
+
+/** An A/B run's words: B/A ratios. */
+const RUN_POWER: PowerWords = {
+  noun: 'run',
+  slowdown: (ratio) => times(ratio),
+  goal: (pct) => times(1 + pct / 100),
+};
+
 /**
  * The power line a run ends on: "this run would have caught ×1.09 or more at its median row
- * (×1.05 to ×1.31), ×1.10 or more in 21 of 25 rows (--detect 10%)".
+ * (×1.05 to ×1.31), ×1.10 or more, or shown same, in 21 of 25 rows (--detect 10%)"; a
+ * comparison's says the same in its own words (gate.ts).
  */
-export function powerText(p: Power): string {
+export function powerText(p: Power, w: PowerWords = RUN_POWER): string {
   if (p.rows === 0 && p.slower > 0) return 'every row compared is slower: each caught its slowdown';
   if (p.rows === 0 || p.median === null) return 'no row had an interval to catch a slowdown with';
   const range =
-    p.lowest !== null && p.highest !== null && times(p.lowest) !== times(p.highest)
-      ? ` (rows: ${times(p.lowest)} to ${times(p.highest)})`
+    p.lowest !== null && p.highest !== null && w.slowdown(p.lowest) !== w.slowdown(p.highest)
+      ? ` (rows: ${w.slowdown(p.lowest)} to ${w.slowdown(p.highest)})`
       : '';
   const of = p.slower > 0 ? ` of the ${p.rows} row${p.rows === 1 ? '' : 's'} not shown slower` : '';
   const detect =
     p.detectPct === undefined
       ? ''
-      : `; ${times(1 + p.detectPct / 100)} or more in ${p.within ?? 0} of ${p.rows} rows (--detect ${p.detectPct}%)`;
-  return `this run would have caught a slowdown of ${times(p.median)} or more at its median row${of}${range}${detect}`;
+      : `; ${w.goal(p.detectPct)} or more, or shown same, in ${p.within ?? 0} of ${p.rows} rows (--detect ${p.detectPct}%)`;
+  return `this ${w.noun} would have caught a slowdown of ${w.slowdown(p.median)} or more at its median row${of}${range}${detect}`;
 }
 
 /**
  * A run's outcome from its judged rows: `fail` with any row slower; else `undecided` when no row
  * was judged, when more than MAX_UNDETECTED_SHARE of them have no interval, or, with a --detect
- * target, have a detectable slowdown above it; else `pass`.
+ * target, do not answer it (meetsDetect); else `pass`.
  */
-export function runOutcome(judged: readonly Judged[], detectPct: number | null): RunOutcome {
+export function runOutcome(
+  judged: readonly Judged[],
+  detectPct: number | null,
+  thresholdPct: number,
+): RunOutcome {
   if (judged.some((j) => j.verdict === 'slower')) return 'fail';
   if (judged.length === 0) return 'undecided';
-  const cap = detectPct === null ? Infinity : 1 + detectPct / 100 + 1e-12;
-  const missed = judged.filter((j) => j.detectable === null || j.detectable > cap).length;
+  const missed = judged.filter((j) =>
+    detectPct === null ? j.detectable === null : !meetsDetect(j, detectPct, thresholdPct),
+  ).length;
   return missed > MAX_UNDETECTED_SHARE * judged.length ? 'undecided' : 'pass';
 }
 

@@ -5,8 +5,16 @@
  * and the page's compare view, so all three say the same.
  */
 import type { ChangeVerdict } from '../schema/vocabulary.ts';
-import { median } from '../stats/stats.ts';
-import { FAMILY_ALPHA, MAX_UNDETECTED_SHARE, RUN_EXIT, type RunOutcome } from './change.ts';
+import {
+  FAMILY_ALPHA,
+  MAX_UNDETECTED_SHARE,
+  powerOf,
+  powerText,
+  RUN_EXIT,
+  type Power,
+  type PowerWords,
+  type RunOutcome,
+} from './change.ts';
 import type { Comparison } from './compare.ts';
 import { shiftText, signedPct } from './compare-text.ts';
 
@@ -62,20 +70,19 @@ const result = (outcome: RunOutcome, line: string): GateResult => ({
   line,
 });
 
-/** The compared rows' detectable slowdowns, in %, in words: "+9.8% or more at the median row (rows: +4.1% to +61%)". */
-function powerWords(c: Comparison, detectPct: number | null): string {
-  const ds = c.rows.flatMap((r) => (r.change ? [r.change.detectablePct] : []));
-  if (ds.length === 0) return 'no row had an interval to catch a slowdown with';
-  const finite = ds.filter(Number.isFinite);
-  const range =
-    finite.length > 1
-      ? ` (rows: ${signedPct(Math.min(...finite))} to ${signedPct(Math.max(...finite))})`
-      : '';
-  const within =
-    detectPct === null
-      ? ''
-      : `; +${detectPct}% or more in ${ds.filter((d) => d <= detectPct + 1e-9).length} of ${ds.length} rows (--detect ${detectPct}%)`;
-  return `this comparison would have caught a slowdown of ${signedPct(median(ds))} or more at its median row${range}${within}`;
+/** A comparison's words for its power line (change.powerText): changes in %. */
+const COMPARISON_POWER: PowerWords = {
+  noun: 'comparison',
+  slowdown: (ratio) => signedPct((ratio - 1) * 100),
+  goal: (pct) => `+${pct}%`,
+};
+
+/** The compared rows' power (change.powerOf), each row's detectable change as the B/A it stands for. */
+function comparisonPower(c: Comparison, detectPct: number | null): Power {
+  const judged = c.rows.flatMap((r) =>
+    r.change ? [{ verdict: r.verdict, detectable: 1 + r.change.detectablePct / 100 }] : [],
+  );
+  return powerOf(judged, detectPct, c.thresholdPct);
 }
 
 export function gate(c: Comparison, policy: GatePolicy = DEFAULT_GATE): GateResult {
@@ -93,7 +100,8 @@ export function gate(c: Comparison, policy: GatePolicy = DEFAULT_GATE): GateResu
     k['only in new'] > 0 ? `${k['only in new']} only in new` : '',
   ].filter(Boolean);
   const tally = `${coverage}: ${k.slower} slower beyond ${c.thresholdPct}%, ${k.faster} faster, ${k.same} same, ${k.undecided} undecided${k.broke > 0 ? `, ${k.broke} broke` : ''}${others.length > 0 ? `; ${others.join(', ')}` : ''}.`;
-  const power = powerWords(c, policy.detectPct);
+  const power = comparisonPower(c, policy.detectPct);
+  const powerLine = powerText(power, COMPARISON_POWER);
   if (c.failed) {
     const worst = c.rows
       .filter((r) => r.verdict === 'slower' || r.verdict === 'broke')
@@ -122,11 +130,12 @@ export function gate(c: Comparison, policy: GatePolicy = DEFAULT_GATE): GateResu
       'undecided',
       `UNDECIDED: every row moved together, ${shifted}, slower beyond ${c.thresholdPct}%: a slower machine or a change every store shares, which one run per side cannot tell apart (rows are judged net of it); ${tally}`,
     );
-  const missed = policy.detectPct === null ? 0 : undetected(c, policy.detectPct);
+  // Compared rows that do not answer --detect (change.meetsDetect); none is slower by here.
+  const missed = power.within === undefined ? 0 : power.rows - power.within;
   if (missed > MAX_UNDETECTED_SHARE * compared)
     return result(
       'undecided',
-      `UNDECIDED: ${missed} of ${compared} rows could not have caught +${policy.detectPct}% (--detect), more than ${Math.round(MAX_UNDETECTED_SHARE * 100)}%: a slowdown that size could hide among them; ${power}; ${tally} ${BETWEEN_RUNS_NOTE}`,
+      `UNDECIDED: ${missed} of ${compared} rows could not have caught +${policy.detectPct}% and were not shown same (--detect), more than ${Math.round(MAX_UNDETECTED_SHARE * 100)}%: a slowdown that size could hide among them; ${powerLine}; ${tally} ${BETWEEN_RUNS_NOTE}`,
     );
   const unsure = policy.failOnUndecided && shifts(c, ['undecided']);
   if (unsure)
@@ -141,13 +150,8 @@ export function gate(c: Comparison, policy: GatePolicy = DEFAULT_GATE): GateResu
     );
   return result(
     'pass',
-    `PASS: no row slower beyond ${c.thresholdPct}%; ${power}; ${tally}${k.undecided > 0 ? ` ${BETWEEN_RUNS_NOTE}` : ''}`,
+    `PASS: no row slower beyond ${c.thresholdPct}%; ${powerLine}; ${tally}${k.undecided > 0 ? ` ${BETWEEN_RUNS_NOTE}` : ''}`,
   );
-}
-
-/** Compared rows whose detectable slowdown is above detectPct. */
-function undetected(c: Comparison, detectPct: number): number {
-  return c.rows.filter((r) => r.change && !(r.change.detectablePct <= detectPct + 1e-9)).length;
 }
 
 /** The browsers whose shift (RunToRun.shift) has one of `verdicts`, as "chromium +16.2% [+14.0%, +18.5%]", or '' for none. */

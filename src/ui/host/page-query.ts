@@ -5,9 +5,8 @@
  */
 import { PAGE_QUERY } from '../../core/run/collector.ts';
 import { detectBrowser } from '../../core/run/environment.ts';
-import { PlanError, type Plan, type PlanVocabulary } from '../../core/plan/plan.ts';
-import { parsePlan, type PlanFields } from '../../core/plan/fields.ts';
-import { planFieldsFromQuery } from '../../core/plan/url.ts';
+import type { Plan, PlanVocabulary } from '../../core/plan/plan.ts';
+import { planFieldsFromQuery, readPlanFields } from '../../core/plan/url.ts';
 import { ADAPTER_IDS, ADAPTER_WRAPS } from '../../adapters/registry.ts';
 import { SUITE_IDS } from '../../../suites/index.ts';
 import { FIXTURE_IDS } from '../../../fixtures/index.ts';
@@ -42,7 +41,7 @@ export interface PageQuery {
 
 export function readPageQuery(search: string, baseUrl: string, userAgent: string): PageQuery {
   const query = new URLSearchParams(search);
-  const { plan, errors: planErrors } = planWithFallback(planFieldsFromQuery(query));
+  const { plan, errors: planErrors } = readPlanFields(planFieldsFromQuery(query), PLAN_VOCABULARY);
   const queryErrors: string[] = [];
 
   const browserParam = query.get(PAGE_QUERY.browser);
@@ -99,27 +98,6 @@ export function readPageQuery(search: string, baseUrl: string, userAgent: string
     throttled: throttled >= 1 ? throttled : null,
     machine: query.get(PAGE_QUERY.machine) === '1',
   };
-}
-
-/** Check each field alone first, so every bad one is reported, then parse the good ones together. */
-function planWithFallback(fields: PlanFields): { plan: Plan; errors: string[] } {
-  const errors: string[] = [];
-  const good: PlanFields = {};
-  for (const [key, value] of Object.entries(fields) as [keyof PlanFields, string][]) {
-    // ab is checked with what it depends on: its pair of stores and the sampling.
-    const context: PlanFields =
-      key === 'ab'
-        ? { adapters: fields.adapters, auto: fields.auto, iterations: fields.iterations }
-        : {};
-    try {
-      parsePlan({ ...context, [key]: value }, PLAN_VOCABULARY);
-      good[key] = value;
-    } catch (e) {
-      if (!(e instanceof PlanError)) throw e;
-      errors.push(e.message);
-    }
-  }
-  return { plan: parsePlan(good, PLAN_VOCABULARY), errors };
 }
 
 /** Sortable, filename-safe and unique enough: `YYYY-MM-DDTHH-MM-SSZ-ab12`. */

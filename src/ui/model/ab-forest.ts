@@ -8,6 +8,8 @@ import { abDecision, abRows, type AbDecision, type AbRow } from '../../core/verd
 import { AB_LAUNCH_RULE } from '../../core/plan/ab-plan.ts';
 import type { ParamValue } from '../../core/base/identity.ts';
 import type { ChangeVerdict } from '../../core/schema/vocabulary.ts';
+import { runPassesText } from '../../core/verdicts/ab-size.ts';
+import { shownDetectable } from '../../core/verdicts/change.ts';
 import type { ResultsFile } from '../../core/results/results.ts';
 
 /** Where on the axis, 0 (left) to 1 (right); an end past the axis stops at it and says so. */
@@ -31,7 +33,7 @@ export interface ForestLine {
   verdict: ChangeVerdict;
   /** Slower beyond the threshold over every row and browser (core/verdicts/change.ts): it fails the run. */
   fails: boolean;
-  /** The smallest B/A the run would have caught in this row with 80% probability; null without an interval. */
+  /** The smallest B/A the run would have caught in this row with 80% probability; null without an interval or when shown slower (change.shownDetectable). */
   detectable: number | null;
   ratio: { ratio: number; lo: number; hi: number; passes: number } | null;
   /** Why there is no ratio. */
@@ -73,6 +75,8 @@ export interface AbForest {
   line: string;
   /** Browsers whose passes all ran in one browser launch (the page's runs): their intervals leave out how launches differ. */
   oneLaunch: string[];
+  /** The passes the question needs and the run had, or how --budget auto sized it (verdicts/ab-size.ts). */
+  passes: string | null;
 }
 
 /** A ratio as the table and the plot write it: ×1.234, ×12.3, ×250. */
@@ -133,6 +137,7 @@ function forestOf(key: string, docs: readonly ResultsFile[]): AbForest {
           : 'mixed',
     ),
     oneLaunch,
+    passes: runPassesText(rows, docs),
   };
 }
 
@@ -160,7 +165,7 @@ function lineOf(r: AbRow, axis: ForestAxis): ForestLine {
     params: paramsText(r.params),
     verdict: r.verdict,
     fails: r.verdict === 'slower',
-    detectable: r.detectable,
+    detectable: shownDetectable(r),
     ratio,
     why: ratio ? null : (r.why ?? 'no interval'),
     at: ratio ? spanOf(ratio, axis) : null,

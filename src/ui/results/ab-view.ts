@@ -117,6 +117,14 @@ function legend(forest: AbForest): HTMLElement {
       h('span', { className: 'ab-detectable' }, 'would catch:'),
       ` the smallest slowdown the run would have caught in a row with 80% probability; ${powerText(forest.decision.power)}.`,
     ),
+    forest.passes === null
+      ? null
+      : h(
+          'li',
+          { attrs: { 'data-testid': 'ab-passes' } },
+          h('span', { className: 'ab-detectable' }, 'passes:'),
+          ` ${forest.passes}.`,
+        ),
   );
 }
 
@@ -145,7 +153,7 @@ function table(forest: AbForest): HTMLElement {
       cell(
         'Would catch',
         'num',
-        line.detectable === null || line.fails ? '—' : `×${line.detectable.toFixed(2)}`,
+        line.detectable === null ? '—' : `×${line.detectable.toFixed(2)}`,
       ),
     );
   });

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { abDecision, abRows } from '../../../src/core/verdicts/ab.ts';
+import { sizingText } from '../../../src/core/verdicts/ab-size.ts';
 import { parseResults } from '../../../src/core/results/recompute.ts';
 import { md, summaryMarkdown } from '../../../src/export/summary-markdown.ts';
 import { sampleResults } from '../../sample-results.ts';
@@ -46,6 +47,34 @@ describe('summary - markdown', () => {
     // (memory against idb), and a slower row caught its slowdown.
     expect(rows.every((r) => r.verdict === 'slower')).toBe(true);
     expect(text).toContain('**every row compared is slower: each caught its slowdown.**');
+    expect(text).toContain(
+      'Passes: every row compared is slower: no more passes were needed to catch it; this run had 12.',
+    );
+  });
+
+  it('an --ab run sized by --budget auto says how, in the words the sweep ends on', () => {
+    const doc = parseResults(readFileSync(AB, 'utf8'), AB);
+    const sizing = {
+      after: 3,
+      goalPct: 10,
+      rows: 2,
+      reach: 2,
+      needed: 40,
+      passes: 36,
+      least: 12,
+      most: 36,
+      maxMs: 720_000,
+      budgetMs: 720_000,
+    };
+    const sized = { ...doc, run: { ...doc.run, sizing } };
+    const decision = abDecision(abRows(sized), 5);
+    const text = summaryMarkdown({
+      docs: [sized],
+      verdict: decision.line,
+      ab: { decision, thresholdPct: 5 },
+    });
+    expect(text).toContain(`Passes: ${md(sizingText(sizing))}.`);
+    expect(text).toContain('sized to 36 passes, the most --budget-max 12m gives');
   });
 
   it('escapes what Markdown would read as markup, and stays within a comment', () => {

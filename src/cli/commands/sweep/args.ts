@@ -30,23 +30,28 @@ import {
   DEFAULT_SUITES,
   PLAN_LIMITS,
 } from '../../../core/plan/defaults.ts';
-import { parsePlan, type PlanFields } from '../../../core/plan/fields.ts';
+import { parseDuration, parsePlan, type PlanFields } from '../../../core/plan/fields.ts';
 import { planQueryProblem } from '../../../core/plan/url.ts';
 import { formatDuration } from '../../../core/base/format.ts';
 import { MAX_SHARDS } from '../../../core/plan/shard.ts';
 import { quoted } from '../../../core/base/shown.ts';
 import { parseVariant } from '../../../core/plan/variant.ts';
 import {
+  AB_BUDGET_MAX_MS,
+  AB_PASS_MS,
   abBudgetFor,
   abPasses,
   abPassesNeeded,
   abPassesProblem,
+  abPlanOfPasses,
+  abSizingRange,
+  SIZED_AFTER,
 } from '../../../core/plan/ab-plan.ts';
 import { AB_BUDGET_MS, Budget } from '../../../core/plan/budget.ts';
 import { formatPercent, percentOrProblem } from '../../../core/base/percent.ts';
 import { ArgsError, flagText, scanFlags, type ScannedFlags } from '../../args/flags.ts';
 import { CAPABILITIES_EXAMPLE, parseCapabilities } from '../../args/capabilities.ts';
-import { SWEEP_FLAGS, VALUE_FLAGS, type SweepArgs } from '../../args/sweep-flags.ts';
+import { isAutoBudget, SWEEP_FLAGS, VALUE_FLAGS, type SweepArgs } from '../../args/sweep-flags.ts';
 import { DEFAULT_HOST } from '../../server/page-server.ts';
 import { own } from '../../../core/base/own.ts';
 
@@ -87,7 +92,8 @@ export function parseSweepArgs(
     throw new ArgsError(
       `--record-machine reads the processes the sweep starts, and with ${manual ? '--manual' : '--remote'} the browser is not one of them: leave one of the two out`,
     );
-  if (plan.ab) plan = samePath(abPlan(plan, get, manual), vocab);
+  const sizing = parseSizing(get('budget'), get('budget-max'), plan);
+  if (plan.ab) plan = samePath(abPlan(plan, get, manual, sizing), vocab);
   // Whatever the sweep accepts, the page must read as the same plan from its URL.
   const problem = planQueryProblem(plan, vocab);
   if (problem !== null) throw new ArgsError(problem);
@@ -109,6 +115,7 @@ export function parseSweepArgs(
     check: !flags.values.has('no-check'),
     summary: get('summary') ?? null,
     recordMachine,
+    sizing,
   };
 }
 
@@ -131,6 +138,7 @@ function helpArgs(vocab: PlanVocabulary): SweepArgs {
     check: true,
     summary: null,
     recordMachine: false,
+    sizing: null,
   };
 }
 
@@ -140,11 +148,13 @@ function planOf(flags: ScannedFlags, vocab: PlanVocabulary): Plan {
   const fields: PlanFields = {};
   for (const [flag, field] of Object.entries(VALUE_FLAGS)) {
     const value = get(flag);
-    if (field && value !== undefined) fields[field] = value;
+    // --budget auto is no duration: parseSizing reads it, and abPlan gives the plan its budget.
+    if (field && value !== undefined && !(flag === 'budget' && isAutoBudget(value)))
+      fields[field] = value;
   }
   const auto = flags.values.get('auto');
   if (auto !== undefined) fields.auto = auto === true ? 'on' : auto;
-  if (fields.iterations !== undefined && (auto !== undefined || fields.budget !== undefined)) {
+  if (fields.iterations !== undefined && (auto !== undefined || get('budget') !== undefined)) {
     throw new ArgsError(
       `--iterations takes a fixed count of samples per row; ${auto !== undefined ? '--auto' : '--budget'} samples adaptively to a precision target. Give one: e.g. --budget ${formatDuration(DEFAULT_BUDGET_MS)} (the default), or --iterations 10`,
     );
@@ -233,10 +243,51 @@ function abFields(fields: PlanFields, get: (name: string) => string | undefined)
 }
 
 /**
- * An A/B plan as the sweep runs it: every pass a launch of its own, as many passes as the budget
- * gives launches (core/plan/ab-plan.ts). Refused when that can never reach a verdict.
+ * --budget auto and --budget-max: the passes an --ab run may be sized to (ab-plan.abSizingRange),
+ * --budget-max alone meaning --budget auto under that cap; null for a fixed budget.
  */
-function abPlan(plan: Plan, get: (name: string) => string | undefined, manual: boolean): Plan {
+function parseSizing(
+  budget: string | undefined,
+  max: string | undefined,
+  plan: Plan,
+): SweepArgs['sizing'] {
+  const auto = budget !== undefined && isAutoBudget(budget);
+  if (!auto && max === undefined) return null;
+  const flag = auto ? '--budget auto' : '--budget-max';
+  if (!plan.ab)
+    throw new ArgsError(
+      `${flag} sizes an --ab run to its question, and this sweep has no --ab: give --budget a duration (e.g. --budget ${formatDuration(DEFAULT_BUDGET_MS)}), or --ab A,B`,
+    );
+  if (!auto && budget !== undefined)
+    throw new ArgsError(
+      `--budget ${quoted(budget)} fixes each browser's budget, and --budget-max caps --budget auto: give one of the two`,
+    );
+  let maxMs = AB_BUDGET_MAX_MS;
+  if (max !== undefined)
+    try {
+      maxMs = parseDuration('budget-max', max, PLAN_LIMITS.minBudgetMs, PLAN_LIMITS.maxBudgetMs);
+    } catch (e) {
+      if (!(e instanceof PlanError)) throw e;
+      throw new ArgsError(`--${e.message}`);
+    }
+  const range = abSizingRange(plan, maxMs);
+  if (typeof range === 'string') throw new ArgsError(range);
+  return { maxMs, ...range };
+}
+
+/**
+ * An A/B plan as the sweep runs it: every pass a launch of its own, as many passes as the budget
+ * gives launches (core/plan/ab-plan.ts). Refused when that can never reach a verdict. Under
+ * --budget auto it starts as a plan of the most passes the cap allows, each at AB_PASS_MS, and
+ * the sweep cuts it to the passes it is sized to after the first ones (commands/sweep/size.ts):
+ * no look before the sizing can stop a row, and the budget per pass stays what it was.
+ */
+function abPlan(
+  plan: Plan,
+  get: (name: string) => string | undefined,
+  manual: boolean,
+  sizing: SweepArgs['sizing'],
+): Plan {
   if (manual)
     throw new ArgsError(
       '--ab takes each pass in a browser launch of its own, its replicate; --manual runs every pass in one page. Leave out one of them',
@@ -245,7 +296,11 @@ function abPlan(plan: Plan, get: (name: string) => string | undefined, manual: b
     throw new ArgsError(
       '--ab takes each pass in a browser launch of its own; leave out --launches (--auto=passes:N and --budget set them)',
     );
-  const budgeted = get('budget') === undefined ? { ...plan, budgetMs: AB_BUDGET_MS } : plan;
+  const budgeted = sizing
+    ? abPlanOfPasses(plan, sizing.most)
+    : get('budget') === undefined
+      ? { ...plan, budgetMs: AB_BUDGET_MS }
+      : plan;
   const problem = abPassesProblem(budgeted);
   if (problem !== null) throw new ArgsError(problem);
   const auto = budgeted.auto as NonNullable<Plan['auto']>;
@@ -442,6 +497,13 @@ function runFlagLines(): string[] {
     `                     ${formatPercent(THRESHOLD_RANGE.min)} to ${formatPercent(THRESHOLD_RANGE.max)} with --baseline, ${formatPercent(AB_THRESHOLD_RANGE.min)} to ${formatPercent(AB_THRESHOLD_RANGE.max)} with --ab, at most ${AB_THRESHOLD_RANGE.decimals} decimals`,
     `  --detect P         with --ab: the slowdown the run must be able to catch (e.g. 10%): when more than a third`,
     '                     of the rows could not have caught it, the run is undecided (exit 3), naming the budget that would',
+    '                     let enough of them catch it',
+    `  --budget auto      with --ab: size the run to its question: after pass ${SIZED_AFTER} of every browser, the passes with which`,
+    '                     two thirds of the rows would catch --detect (without it, twice the threshold) at the spread',
+    `                     measured, each pass ${AB_PASS_MS / 1000} s as in a default --ab run, at least --auto's passes (${passesOf(DEFAULT_AUTO)}) and at most`,
+    '                     what --budget-max pays for',
+    `  --budget-max TIME  with --ab: the most --budget auto spends per browser (default: ${formatDuration(AB_BUDGET_MAX_MS)}); alone, it means`,
+    '                     --budget auto under that cap',
     '  --no-build         reuse dist/ if it exists instead of building the page',
     '  --page DIR         serve the page already built in DIR (npm run study builds once for all its parts)',
     '  --study ID/PART    tag the results as a part of a study (set by npm run study, which reads them back)',

@@ -26,6 +26,7 @@ import {
   type Target,
 } from '../../browser-runs/sweep-run.ts';
 import { printManualInstructions } from './host-page.ts';
+import { sizeRun, sizesAfter } from './size.ts';
 
 /** A store that cannot delete its databases warns once per sample; the first few say enough. */
 export const MAX_WARNINGS_SHOWN = 5;
@@ -74,7 +75,9 @@ export async function runBrowsers(run: SweepRun, ended: BrowserEnded): Promise<v
     if (run.browser && samplesInPage(run.browser)) run.view.update(progressOf(run, run.browser));
   }, 1000);
   try {
-    for (const [k, range] of run.launchPlan.entries()) {
+    // run.launchPlan is read at each step: --budget auto re-plans it after the first passes.
+    for (let k = 0; k < run.launchPlan.length; k++) {
+      const range = run.launchPlan[k] as { first: number; last: number };
       for (const target of run.targets) {
         if (run.stop.requested) break;
         const state = k === 0 ? { b: startBrowser(run, target), carry: null } : open.get(target);
@@ -86,6 +89,7 @@ export async function runBrowsers(run: SweepRun, ended: BrowserEnded): Promise<v
           await ended(state.b, step.end);
         } else open.set(target, { b: state.b, carry: step.carry });
       }
+      if (sizesAfter(run, range.last) && !run.stop.requested) resize(run, open);
     }
     for (const { b } of open.values())
       await ended(b, {
@@ -95,6 +99,21 @@ export async function runBrowsers(run: SweepRun, ended: BrowserEnded): Promise<v
   } finally {
     clearInterval(ticker);
     run.browser = undefined;
+  }
+}
+
+/** --budget auto: the run sized from the open browsers' carries (size.ts), their pages' URLs and launch counts re-made to it. */
+function resize(
+  run: SweepRun,
+  open: ReadonlyMap<Target, { b: BrowserRun; carry: Carry | null }>,
+): void {
+  sizeRun(
+    run,
+    [...open.values()].flatMap((o) => (o.carry ? [o.carry] : [])),
+  );
+  for (const { b } of open.values()) {
+    b.url = pageUrlOf(run, b.target);
+    b.across.of = run.launchPlan.length;
   }
 }
 
@@ -151,8 +170,9 @@ async function oneLaunch(
   }
 }
 
-function startBrowser(run: SweepRun, target: Target): BrowserRun {
-  const url = pageUrl(
+/** The page URL a browser of this run loads, with the run's plan as it stands. */
+function pageUrlOf(run: SweepRun, target: Target): string {
+  return pageUrl(
     run.origin,
     run.token,
     target.browser ? target.id : null,
@@ -160,6 +180,10 @@ function startBrowser(run: SweepRun, target: Target): BrowserRun {
     run.plan,
     run.args.recordMachine,
   );
+}
+
+function startBrowser(run: SweepRun, target: Target): BrowserRun {
+  const url = pageUrlOf(run, target);
   const now = Date.now();
   const b: BrowserRun = {
     target,

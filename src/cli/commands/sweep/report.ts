@@ -4,6 +4,7 @@
  * with --baseline the gate against it.
  */
 import { abDecision, abRows } from '../../../core/verdicts/ab.ts';
+import { runPassesText } from '../../../core/verdicts/ab-size.ts';
 import { compareResults } from '../../../core/verdicts/compare.ts';
 import { gate } from '../../../core/verdicts/gate.ts';
 import {
@@ -116,6 +117,8 @@ function abVerdictOf(run: SweepRun, ab: NonNullable<SweepRun['plan']['ab']>): nu
   run.out();
   run.out(abTable(decision, ab.thresholdPct));
   run.out();
+  const passes = runPassesText(decision.rows, completeResults(run));
+  if (passes !== null) run.out(`Passes: ${passes}.`);
   run.out(decision.line);
   return withSummary(run, decision.code, decision.line, {
     decision,

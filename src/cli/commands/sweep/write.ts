@@ -72,6 +72,8 @@ function resultsOf(run: SweepRun, b: BrowserRun, results: ResultsFile): ResultsF
   const named = b.target.browser
     ? { ...results, environment }
     : { ...results, environment, run: { ...results.run, browser: labelOf(b) } };
+  // How --budget auto sized the run: the page knows only the passes it was given.
+  if (run.sized) named.run = { ...named.run, sizing: run.sized };
   // A run over several launches started with the first; its rows carry the samples of all.
   return b.launched > 1
     ? { ...named, run: { ...named.run, startedAt: b.startedAt, launches: b.launched } }

@@ -158,6 +158,23 @@ describe('config - with the command line', () => {
     expect(merged.argv).toEqual(['--ab', 'memory,idb', '--iterations', '3', '--browsers=chromium']);
   });
 
+  it("--budget auto keeps the config's budget-max, a fixed --budget drops it, and --budget-max drops its budget", () => {
+    const cfg = config({ 'budget-max': '5m', budget: 'auto', ab: 'memory,idb' });
+    const auto = withConfigFlags(['--budget', 'auto'], cfg, SWEEP_FLAGS);
+    expect(auto.argv).toEqual(['--budget', 'auto', '--budget-max=5m', '--ab=memory,idb']);
+    expect(parseSweepArgs(auto.argv, vocab, ['chromium']).sizing?.maxMs).toBe(300_000);
+    const fixed = withConfigFlags(['--budget', '4m'], cfg, SWEEP_FLAGS);
+    expect(fixed.argv).toEqual(['--budget', '4m', '--ab=memory,idb']);
+    expect(parseSweepArgs(fixed.argv, vocab, ['chromium']).sizing).toBeNull();
+    const capped = withConfigFlags(
+      ['--budget-max', '2m'],
+      config({ budget: '4m', ab: 'memory,idb' }),
+      SWEEP_FLAGS,
+    );
+    expect(capped.argv).toEqual(['--budget-max', '2m', '--ab=memory,idb']);
+    expect(parseSweepArgs(capped.argv, vocab, ['chromium']).sizing?.maxMs).toBe(120_000);
+  });
+
   it('a bad value from the config is said as its key, not as a flag nobody typed', () => {
     const merged = withConfigFlags([], config({ sizes: '0' }), SWEEP_FLAGS);
     let message = '';

@@ -7,6 +7,7 @@ import {
   planFieldsFromQuery,
   planQueryProblem,
   planToQuery,
+  readPlanFields,
 } from '../../../../src/core/plan/url.ts';
 
 const vocab: PlanVocabulary = {
@@ -24,6 +25,8 @@ const TRIES: PlanFields[] = [
   { adapters: 'idb,memory', ab: '99.99' },
   { adapters: 'idb,memory', ab: ' 5 % ' },
   { adapters: 'idb,memory', ab: '0.01%' },
+  { adapters: 'idb,memory', ab: '5%', detect: '10%' },
+  { adapters: 'idb,memory', ab: '5%', detect: '10%', auto: 'passes:36' },
   { adapters: 'idb@+5%,idb@+05%', ab: '5%' },
   { adapters: 'idb@+05.0%,memory', ab: '5%' },
   { adapters: 'idb@+100.0%,idb@+0.1%', ab: '5%' },
@@ -58,6 +61,11 @@ describe('planToQuery, planFieldsFromQuery', () => {
       }
       expect(planQueryProblem(plan, vocab)).toBeNull();
       expect(parsePlan(planFieldsFromQuery(planToQuery(plan)), vocab)).toEqual(plan);
+      // As the page reads it: each field checked alone first, with what it depends on.
+      expect(readPlanFields(planFieldsFromQuery(planToQuery(plan)), vocab)).toEqual({
+        plan,
+        errors: [],
+      });
     });
   }
 
@@ -76,5 +84,16 @@ describe('planToQuery, planFieldsFromQuery', () => {
   it('keeps a parameter too big to be exact as its text', () => {
     const plan = parsePlan({ params: `n=${'9'.repeat(400)};m=12` }, vocab);
     expect(plan.params).toEqual({ n: '9'.repeat(400), m: 12 });
+  });
+
+  it('reads --detect beside its --ab, and reports it alone without one, keeping the rest of the plan', () => {
+    const alone = readPlanFields({ adapters: 'idb,memory', detect: '10%' }, vocab);
+    expect(alone.errors).toEqual([
+      "detect: the slowdown an A/B run must be able to catch; it needs ab (the sweep's --ab A,B)",
+    ]);
+    expect(alone.plan.adapters).toEqual(['idb', 'memory']);
+    expect(
+      readPlanFields({ adapters: 'idb,memory', ab: '5%', detect: '10%' }, vocab).plan.ab,
+    ).toEqual({ thresholdPct: 5, detectPct: 10 });
   });
 });

@@ -2,15 +2,8 @@
 // the run's one verdict and what it says would decide it. The rule over whole simulated runs is
 // ab-simulated.slow.test.ts's.
 import { describe, expect, it } from 'vitest';
-import {
-  abDecision,
-  pairAtLook,
-  passesToDetect,
-  sideLabel,
-  type AbRow,
-} from '../../../../src/core/verdicts/ab.ts';
+import { abDecision, pairAtLook, sideLabel, type AbRow } from '../../../../src/core/verdicts/ab.ts';
 import { pairedRatioAtEnd } from '../../../../src/core/stats/paired.ts';
-import { detectableSlowdown } from '../../../../src/core/verdicts/change.ts';
 
 describe('sideLabel', () => {
   it('the installed package, an npm release, a git build, and a store that records no version', () => {
@@ -109,26 +102,12 @@ describe('abDecision', () => {
     expect(d.outcome).toBe('undecided');
     expect(d.code).toBe(3);
     expect(d.line).toMatch(
-      /^UNDECIDED: 2 of 2 rows could not have caught ×1\.10 \(--detect 10%\).*at the spread these rows showed over passes, \d+ passes \(--auto=passes:\d+, with --budget \S+ or more/,
+      /^UNDECIDED: 2 of 2 rows could not have caught ×1\.10 and were not shown same \(--detect 10%\).*at the spread these rows showed over passes, \d+ passes \(--auto=passes:\d+, with --budget \S+ or more/,
     );
   });
 
   it('says a --detect at or under the threshold cannot be reached by more passes', () => {
     const d = abDecision([row('bulk', quiet)], 5, 5);
     expect(d.line).toMatch(/--detect 5% is not above the threshold \(5%\)/);
-  });
-});
-
-describe('passesToDetect', () => {
-  it('is the fewest passes at which the same spread could catch the slowdown asked for', () => {
-    const k = passesToDetect({ passes: 6, logSd: 0.08 }, 5, 10, 25) as number;
-    const at = (n: number) =>
-      detectableSlowdown({ log: 0, se: 0.08 / Math.sqrt(n), df: n - 1, lo: 0, hi: 0 }, 5, 25);
-    expect(at(k)).toBeLessThanOrEqual(1.1);
-    expect(at(k - 1)).toBeGreaterThan(1.1);
-  });
-
-  it('is none for a slowdown no more than the threshold, which a row must pass before it fails', () => {
-    expect(passesToDetect({ passes: 6, logSd: 0.08 }, 5, 5, 25)).toBeNull();
   });
 });

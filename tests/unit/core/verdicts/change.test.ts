@@ -5,6 +5,7 @@ import {
   detectableSlowdown,
   judgeChanges,
   pSlowerOf,
+  meetsDetect,
   powerOf,
   powerText,
   runOutcome,
@@ -117,27 +118,40 @@ describe('runOutcome', () => {
   });
 
   it('fails with any slower row', () => {
-    expect(runOutcome([j('slower', null), j('same', 1.05)], null)).toBe('fail');
+    expect(runOutcome([j('slower', null), j('same', 1.05)], null, 5)).toBe('fail');
   });
 
   it('passes identical code that could have caught little', () => {
-    expect(runOutcome([j('undecided', 1.4), j('undecided', 1.5)], null)).toBe('pass');
+    expect(runOutcome([j('undecided', 1.4), j('undecided', 1.5)], null, 5)).toBe('pass');
   });
 
   it('is undecided with no row, or more than a third without an interval', () => {
-    expect(runOutcome([], null)).toBe('undecided');
-    expect(runOutcome([j('undecided', null), j('undecided', 1.1), j('same', 1.06)], null)).toBe(
+    expect(runOutcome([], null, 5)).toBe('undecided');
+    expect(runOutcome([j('undecided', null), j('undecided', 1.1), j('same', 1.06)], null, 5)).toBe(
       'pass',
     );
-    expect(runOutcome([j('undecided', null), j('undecided', null), j('same', 1.06)], null)).toBe(
+    expect(runOutcome([j('undecided', null), j('undecided', null), j('same', 1.06)], null, 5)).toBe(
       'undecided',
     );
   });
 
   it('with --detect, is undecided when more than a third of the rows could not have caught it', () => {
     const rows = [j('undecided', 1.12), j('same', 1.08), j('same', 1.06)];
-    expect(runOutcome(rows, 10)).toBe('pass');
-    expect(runOutcome([...rows, j('undecided', 1.2)], 10)).toBe('undecided');
+    expect(runOutcome(rows, 10, 5)).toBe('pass');
+    expect(runOutcome([...rows, j('undecided', 1.2)], 10, 5)).toBe('undecided');
+  });
+
+  it('with --detect, counts a row shown same as answering it, its interval ruling out a slowdown that size', () => {
+    // Settled as same at a look, over fewer passes: a detectable slowdown above ×1.10 of its own.
+    const rows = [j('same', 1.15), j('same', 1.13), j('undecided', 1.2)];
+    expect(runOutcome(rows, 10, 5)).toBe('pass');
+    expect(runOutcome([...rows, j('undecided', 1.2)], 10, 5)).toBe('undecided');
+    // A slowdown under the threshold can hide inside a same row's ±5%.
+    expect(runOutcome(rows, 3, 5)).toBe('undecided');
+    expect(meetsDetect(j('same', 1.15), 10, 5)).toBe(true);
+    expect(meetsDetect(j('same', 1.15), 4, 5)).toBe(false);
+    expect(meetsDetect(j('undecided', 1.15), 10, 5)).toBe(false);
+    expect(meetsDetect(j('undecided', 1.1), 10, 5)).toBe(true);
   });
 });
 
@@ -148,10 +162,10 @@ describe('powerText', () => {
       pSlower: 0.5,
       detectable: d,
     }));
-    expect(powerText(powerOf(judged, 10))).toBe(
-      'this run would have caught a slowdown of ×1.09 or more at its median row (rows: ×1.06 to ×1.20); ×1.10 or more in 2 of 3 rows (--detect 10%)',
+    expect(powerText(powerOf(judged, 10, 5))).toBe(
+      'this run would have caught a slowdown of ×1.09 or more at its median row (rows: ×1.06 to ×1.20); ×1.10 or more, or shown same, in 2 of 3 rows (--detect 10%)',
     );
-    expect(powerText(powerOf([], null))).toBe('no row had an interval to catch a slowdown with');
+    expect(powerText(powerOf([], null, 5))).toBe('no row had an interval to catch a slowdown with');
   });
 
   it('leaves out the rows shown slower, whose cells show no slowdown they could have caught', () => {
@@ -161,11 +175,11 @@ describe('powerText', () => {
       detectable,
     });
     expect(
-      powerText(powerOf([row('slower', 1.03), row('same', 1.08), row('undecided', 1.3)])),
+      powerText(powerOf([row('slower', 1.03), row('same', 1.08), row('undecided', 1.3)], null, 5)),
     ).toBe(
       'this run would have caught a slowdown of ×1.19 or more at its median row of the 2 rows not shown slower (rows: ×1.08 to ×1.30)',
     );
-    expect(powerText(powerOf([row('slower', 1.071), row('slower', 1.072)]))).toBe(
+    expect(powerText(powerOf([row('slower', 1.071), row('slower', 1.072)], null, 5))).toBe(
       'every row compared is slower: each caught its slowdown',
     );
   });
@@ -176,7 +190,7 @@ describe('powerText', () => {
       pSlower: 0.5,
       detectable: d,
     }));
-    expect(powerText(powerOf(judged))).toBe(
+    expect(powerText(powerOf(judged, null, 5))).toBe(
       'this run would have caught a slowdown of ×1.07 or more at its median row',
     );
   });

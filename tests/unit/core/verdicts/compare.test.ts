@@ -293,6 +293,27 @@ describe('compare - run-to-run spread', () => {
     }
   });
 
+  it('--detect counts a row shown same as answering it, its interval ruling out a slowdown that size, as --ab does', () => {
+    const c = compareResults(
+      [manyRows(30, () => 1)],
+      [manyRows(30, (i) => (i < 10 ? 1 + (scatter(i) - 1) / 3 : 1))],
+    );
+    const measured = c.rows.filter((r) => r.change);
+    const same = measured.filter((r) => r.verdict === 'same');
+    expect(same.length).toBeGreaterThan(0);
+    const answers = (pct: number) =>
+      measured.filter((r) => r.verdict === 'same' || r.change!.detectablePct <= pct).length;
+    expect(answers(6)).toBeGreaterThan(measured.filter((r) => r.change!.detectablePct <= 6).length);
+    expect(gate(c, { ...DEFAULT_GATE, detectPct: 6 }).line).toContain(
+      `+6% or more, or shown same, in ${answers(6)} of ${measured.length} rows`,
+    );
+    // At or under the threshold a slowdown can hide inside a same row's ±5%: it answers nothing.
+    const under = measured.filter((r) => r.change!.detectablePct <= 4).length;
+    expect(gate(c, { ...DEFAULT_GATE, detectPct: 4 }).line).toContain(
+      `${measured.length - under} of ${measured.length} rows could not have caught +4% and were not shown same`,
+    );
+  });
+
   it('a row 35% slower among rows that only scatter is still slower; one 25% slower is not shown so over 30 rows', () => {
     const c = compareResults(
       [manyRows(30, () => 1)],

@@ -8,6 +8,7 @@ import {
 } from '../../../../../src/cli/commands/sweep/args.ts';
 import { DEFAULT_SERVE_PORT, parseServeArgs } from '../../../../../src/cli/commands/serve.ts';
 import type { PlanVocabulary } from '../../../../../src/core/plan/plan.ts';
+import { AB_BUDGET_MAX_MS, AB_PASS_MS, SIZED_AFTER } from '../../../../../src/core/plan/ab-plan.ts';
 import {
   DEFAULT_AUTO,
   DEFAULT_BUDGET_MS,
@@ -51,6 +52,7 @@ describe('cli args - sweep defaults', () => {
       check: true,
       summary: null,
       recordMachine: false,
+      sizing: null,
       plan: {
         ...DEFAULT_PLAN,
         suites: ['insert', 'read'],
@@ -160,6 +162,7 @@ describe('cli args - sweep flags', () => {
       check: true,
       summary: null,
       recordMachine: false,
+      sizing: null,
       plan: {
         suites: ['read'],
         adapters: ['idb', 'memory'],
@@ -557,5 +560,51 @@ describe('cli args - --ab', () => {
   it('names --ab, not --adapters, for its stores', () => {
     expect(abError('--ab', 'idb,nosuch')).toMatch(/^--ab: unknown "nosuch"; allowed: /);
     expect(abError('--ab', ',,')).toMatch(/^--ab: none given; allowed: /);
+  });
+
+  it("--budget auto starts a plan of the most passes its cap pays for, each given a default pass's share", () => {
+    const args = parseSweepArgs(['--ab', 'idb,memory', '--budget', 'auto'], abVocab, ['chromium']);
+    const most = AB_BUDGET_MAX_MS / AB_PASS_MS;
+    expect(args.sizing).toEqual({ maxMs: AB_BUDGET_MAX_MS, least: DEFAULT_AUTO.passes, most });
+    expect(args.plan.auto?.passes).toBe(most);
+    expect(args.plan.budgetMs).toBe(most * AB_PASS_MS);
+    expect(args.launches).toBe(most);
+  });
+
+  it('--budget-max alone is --budget auto under that cap; --auto=passes:N sets the fewest', () => {
+    const args = parseSweepArgs(
+      ['--ab', 'idb,memory', '--budget-max', '3m', '--auto=passes:5'],
+      abVocab,
+      ['chromium'],
+    );
+    expect(args.sizing).toEqual({ maxMs: 180_000, least: 5, most: 180_000 / AB_PASS_MS });
+    // The fewest is never more than the cap, nor as few as the passes the run is sized after.
+    expect(
+      parseSweepArgs(['--ab', 'idb,memory', '--budget-max', '2m'], abVocab, ['chromium']).sizing,
+    ).toMatchObject({ least: 6, most: 6 });
+    expect(
+      parseSweepArgs(['--ab', 'idb,memory', '--budget', 'AUTO', '--auto=passes:2'], abVocab, [
+        'chromium',
+      ]).sizing?.least,
+    ).toBe(SIZED_AFTER + 1);
+  });
+
+  it('refuses --budget auto and --budget-max where they mean nothing, saying what would', () => {
+    expect(error('--budget', 'auto')).toBe(
+      '--budget auto sizes an --ab run to its question, and this sweep has no --ab: give --budget a duration (e.g. --budget 3m30s), or --ab A,B',
+    );
+    expect(error('--budget-max', '5m')).toMatch(/^--budget-max sizes an --ab run to its question/);
+    expect(abError('--ab', 'idb,memory', '--budget', '4m', '--budget-max', '10m')).toBe(
+      '--budget "4m" fixes each browser\'s budget, and --budget-max caps --budget auto: give one of the two',
+    );
+    expect(abError('--ab', 'idb,memory', '--budget-max', 'soon')).toMatch(
+      /^--budget-max: "soon" is not a duration; allowed: /,
+    );
+    expect(abError('--ab', 'idb,memory', '--budget-max', '1m')).toBe(
+      `--budget-max 1m gives 3 passes of ${AB_PASS_MS / 1000} s, and --budget auto sizes a run after pass 3, so it needs room for one more: give --budget-max 1m20s or more, or a fixed --budget`,
+    );
+    expect(abError('--ab', 'idb,memory', '--budget', 'auto', '--iterations', '5')).toMatch(
+      /^--iterations takes a fixed count of samples per row; --budget samples adaptively/,
+    );
   });
 });
