@@ -4,7 +4,7 @@
  * then the one-line verdict (core/verdicts/ab.ts, by the rule of core/verdicts/change.ts).
  */
 import type { AbDecision, AbRow } from '../../core/verdicts/ab.ts';
-import { FAMILY_ALPHA } from '../../core/verdicts/change.ts';
+import { detectableCell, FAMILY_ALPHA } from '../../core/verdicts/change.ts';
 import { renderTable, type Align } from './table.ts';
 
 const times = (x: number, digits = 3) => `×${x.toFixed(digits)}`;
@@ -41,7 +41,7 @@ export function abTable(decision: AbDecision, thresholdPct: number): string {
           : '',
       r.ratio ? String(r.ratio.passes) : '-',
       r.neither ? 'not compared' : `${r.verdict}${r.verdict === 'slower' ? ' !!' : ''}`,
-      r.detectable === null || r.verdict === 'slower' ? '-' : times(r.detectable, 2),
+      detectableCell(r, '-'),
     ];
   });
   const { a, b, sides } = rows[0] as AbRow;

@@ -7,7 +7,7 @@ import {
   type CaseComparison,
   type Comparison,
 } from '../../core/verdicts/compare.ts';
-import { formatRunToRun, signedPct } from '../../core/verdicts/compare-text.ts';
+import { detectablePctCell, formatRunToRun, signedPct } from '../../core/verdicts/compare-text.ts';
 import { formatMs } from '../../core/base/format.ts';
 import { renderTable, type Align } from './table.ts';
 import { printableField } from './escape.ts';
@@ -77,9 +77,7 @@ export function formatComparison(c: Comparison): string {
     r.change ? signedPct(r.change.pct) : '-',
     r.change ? `[${signedPct(r.change.low)}, ${signedPct(r.change.high)}]` : '',
     mark(r),
-    r.change && r.verdict !== 'slower' && Number.isFinite(r.change.detectablePct)
-      ? signedPct(r.change.detectablePct)
-      : '-',
+    detectablePctCell(r.verdict, r.change?.detectablePct, '-'),
   ]);
   const out = [rows.length > 0 ? renderTable(header, rows, align) : '(no row is ok in both files)'];
   out.push(

@@ -3,7 +3,7 @@
  * every change point in a table, the points of each series that changed, and the verdict line.
  * Pure: a report in, text out.
  */
-import { signedPct } from '../../core/verdicts/compare-text.ts';
+import { detectablePctCell, signedPct } from '../../core/verdicts/compare-text.ts';
 import type { HistoryReport, SeriesHistory } from '../../core/history/history.ts';
 import type { HistoryRun, RowKey } from '../../core/history/series.ts';
 import type { HistoryChange } from '../../core/history/verdicts.ts';
@@ -63,9 +63,7 @@ function changesTable(series: readonly SeriesHistory[]): string {
       `[${signedPct(c.low)}, ${signedPct(c.high)}]`,
       c.p < 0.0001 ? '<0.0001' : c.p.toFixed(4),
       markOf(c),
-      c.verdict === 'slower' || !Number.isFinite(c.detectablePct)
-        ? '-'
-        : signedPct(c.detectablePct),
+      detectablePctCell(c.verdict, c.detectablePct, '-'),
     ]),
   );
   if (rows.length === 0) return '(no change point in any series)';

@@ -4,6 +4,7 @@
  * itself is compare.ts's.
  */
 import { RUN_TO_RUN_MIN_ROWS } from '../stats/stats.ts';
+import { shownDetectable } from './change.ts';
 import type { RunToRun } from './compare.ts';
 
 /**
@@ -36,6 +37,19 @@ export function shiftText(r: RunToRun): string {
   return r.shift
     ? `${r.browser} ${signedPct(r.shift.pct)} [${signedPct(r.shift.low)}, ${signedPct(r.shift.high)}]`
     : r.browser;
+}
+
+/**
+ * A compared row's detectable change as its cell shows it, `+7.0%`, or `none`: none for a row
+ * shown slower, which caught its slowdown (change.shownDetectable), nor for one without a finite one.
+ */
+export function detectablePctCell(
+  verdict: string,
+  detectablePct: number | undefined,
+  none: string,
+): string {
+  const d = shownDetectable({ verdict, detectable: detectablePct ?? null });
+  return d === null || !Number.isFinite(d) ? none : signedPct(d);
 }
 
 /** A change in % with its sign: "+1.2%", "-3.4%", "±0.0%". */

@@ -15,7 +15,7 @@ import {
   type Comparison,
   type CompareVerdict,
 } from '../../core/verdicts/compare.ts';
-import { formatRunToRun, signedPct } from '../../core/verdicts/compare-text.ts';
+import { detectablePctCell, formatRunToRun, signedPct } from '../../core/verdicts/compare-text.ts';
 import { errorMessage } from '../../core/base/errors.ts';
 import { asList } from '../../export/csv.ts';
 import { gate } from '../../core/verdicts/gate.ts';
@@ -325,12 +325,7 @@ function table(rows: readonly CaseComparison[]): HTMLElement {
             VERDICT_TEXT[r.verdict],
             r.verdict === 'slower' || r.verdict === 'broke' ? ' ⚠' : '',
           ),
-          num(
-            head[10]!,
-            r.change && r.verdict !== 'slower' && Number.isFinite(r.change.detectablePct)
-              ? signedPct(r.change.detectablePct)
-              : '—',
-          ),
+          num(head[10]!, detectablePctCell(r.verdict, r.change?.detectablePct, '—')),
         ),
       ),
     ),
