@@ -13,6 +13,9 @@ import {
 } from '../../../src/core/verdicts/ab.ts';
 import { comparisonRatio, passLogRatios } from '../../../src/core/stats/paired.ts';
 import { plannedLooks } from '../../../src/core/stats/sequential.ts';
+import { variance } from '../../../src/core/stats/stats.ts';
+import { SIZED_AFTER } from '../../../src/core/plan/ab-plan.ts';
+import { earlySpreads, sizePasses } from '../../../src/core/verdicts/ab-size.ts';
 
 export const gauss = (rng: Rng) =>
   Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
@@ -58,15 +61,27 @@ export interface RunShape {
   heavy: boolean;
 }
 
-/** One simulated row: B/A truly exp(theta), sampled pass by pass and stopped at a look where it settles. */
-function simulatedRow(rng: Rng, o: RunShape, theta: number, index = 0): AbRow {
-  const looks = plannedLooks(o.passes);
-  const logs: number[] = [];
+/** One pass's log ratio of a row whose B/A is truly exp(theta). */
+const draw = (rng: Rng, o: RunShape, theta: number) =>
+  theta + o.sigma * (o.heavy ? t4(rng) : gauss(rng));
+
+/**
+ * One simulated row: B/A truly exp(theta), going on from the passes in `logs` to `passes`, and
+ * stopped at a look of a plan of `passes` where it settles (none at the passes it came with).
+ */
+function simulatedRow(
+  rng: Rng,
+  o: RunShape,
+  theta: number,
+  index: number,
+  logs: number[],
+  passes: number,
+): AbRow {
+  const looks = plannedLooks(passes);
   let settled = false;
-  for (let p = 1; p <= o.passes && !settled; p++) {
-    logs.push(theta + o.sigma * (o.heavy ? t4(rng) : gauss(rng)));
-    settled =
-      p < o.passes && looks.includes(p) && pairAtLook(logs, looks, o.thresholdPct, p).settled;
+  for (let p = logs.length + 1; p <= passes && !settled; p++) {
+    logs.push(draw(rng, o, theta));
+    settled = p < passes && looks.includes(p) && pairAtLook(logs, looks, o.thresholdPct, p).settled;
   }
   const side = { stopped: settled ? 'settled' : 'budget', samplesPerPass: logs.map(() => 1) };
   return {
@@ -86,8 +101,42 @@ function simulatedRow(rng: Rng, o: RunShape, theta: number, index = 0): AbRow {
 
 /** One simulated run: row i has B/A truly exp(thetas[i]) (the rest 1), judged over the family. */
 export function simulatedRun(rng: Rng, o: RunShape, thetas: readonly number[] = []): AbDecision {
-  const rows = Array.from({ length: o.rows }, (_, i) => simulatedRow(rng, o, thetas[i] ?? 0, i));
+  const rows = Array.from({ length: o.rows }, (_, i) =>
+    simulatedRow(rng, o, thetas[i] ?? 0, i, [], o.passes),
+  );
   return abDecision(rows, o.thresholdPct);
+}
+
+/** --budget auto: the fewest and most passes, and the slowdown the run is sized to catch. */
+export interface SizedShape extends RunShape {
+  least: number;
+  most: number;
+  goalPct: number;
+}
+
+/**
+ * One simulated run under --budget auto, as the sweep takes it: every row's first SIZED_AFTER
+ * passes (no look before them), the run sized from their spreads (ab-size.sizePasses), then each
+ * row on to the passes it was sized to, stopped at that plan's looks, and the family judged as a
+ * run with `--detect goalPct` (which moves no row's verdict, only pass against undecided).
+ */
+export function simulatedSizedRun(
+  rng: Rng,
+  o: SizedShape,
+  thetas: readonly number[] = [],
+): { decision: AbDecision; passes: number } {
+  const firsts = Array.from({ length: o.rows }, (_, i) =>
+    Array.from({ length: SIZED_AFTER }, () => draw(rng, o, thetas[i] ?? 0)),
+  );
+  const { passes } = sizePasses(earlySpreads(firsts.map((logs) => Math.sqrt(variance(logs)))), {
+    thresholdPct: o.thresholdPct,
+    goalPct: o.goalPct,
+    after: SIZED_AFTER,
+    least: o.least,
+    most: o.most,
+  });
+  const rows = firsts.map((logs, i) => simulatedRow(rng, o, thetas[i] ?? 0, i, logs, passes));
+  return { decision: abDecision(rows, o.thresholdPct, o.goalPct), passes };
 }
 
 /** Figures the simulations give, printed when STOREBENCH_REPORT is set (docs/method.md quotes them). */
