@@ -49,9 +49,8 @@ export interface LaunchProgress {
 
 /**
  * A launch's progress as part of the browser's whole run: its clock from the first launch, the
- * samples of every launch, and the share of the whole budget done, as the budget reckons it from
- * the earlier launches' time in their pages and this launch's own fraction of its share
- * (Budget.doneAcross).
+ * samples of every launch, and the fraction of the run done, as the budget reckons it from the
+ * earlier launches' time in their pages and this launch's own time and fraction (Budget.doneAcross).
  */
 export function acrossLaunches(
   p: SessionProgress,
@@ -64,7 +63,14 @@ export function acrossLaunches(
   const fraction =
     p.fraction === undefined
       ? undefined
-      : budget.doneAcross(a.budgetUsedMs, a.launchBudgetMs, p.fraction);
+      : budget.doneAcross({
+          launch: a.launch,
+          of: a.of,
+          usedMs: a.budgetUsedMs,
+          spentMs: Math.max(0, nowMs - p.startedAt),
+          done: p.fraction,
+          shareMs: a.launchBudgetMs,
+        });
   const samplesDone = a.samplesBefore + p.samplesDone;
   return {
     ...p,

@@ -65,6 +65,19 @@ export interface GroupSpan {
   endsAt: number;
 }
 
+/** Where a browser spread over launches stands, for Budget.doneAcross. */
+export interface AcrossUse {
+  /** The launch in flight, from 1, of the browser's `of`. */
+  launch: number;
+  of: number;
+  /** Time the earlier launches ran in their pages. */
+  usedMs: number;
+  /** The launch in flight: its time in its page so far, the fraction of it done, and its share. */
+  spentMs: number;
+  done: number;
+  shareMs: number;
+}
+
 export class Budget {
   /** The whole budget of a browser's run, as --budget gives each browser; undefined without one. */
   readonly browserMs: number | undefined;
@@ -118,13 +131,18 @@ export class Budget {
   }
 
   /**
-   * The fraction of a browser's budget done when its launches so far used `usedMs` and the launch
-   * in flight is `launchDone` through its share `launchMs`, at most 1; undefined without a budget.
+   * The fraction of a browser's run done, at most 1; undefined without a budget. Reckoned in time:
+   * the launches so far, this one projected from its own fraction, and each launch to come at the
+   * mean time the earlier ones took (at this one's projection in the first). A launch often ends
+   * before its share, its rows sampled or settled at a look: reckoned against the shares, a sized
+   * A/B read 38% at pass 8 of 12 and ended 9 s later.
    */
-  doneAcross(usedMs: number, launchMs: number, launchDone: number): number | undefined {
-    const budgetMs = this.browserMs ?? 0;
-    if (budgetMs <= 0) return undefined;
-    return Math.min(1, (usedMs + launchDone * launchMs) / budgetMs);
+  doneAcross(u: AcrossUse): number | undefined {
+    if ((this.browserMs ?? 0) <= 0) return undefined;
+    const thisMs = u.done > 0 ? u.spentMs / u.done : u.shareMs;
+    const eachMs = u.launch > 1 ? u.usedMs / (u.launch - 1) : thisMs;
+    const whole = u.usedMs + thisMs + Math.max(0, u.of - u.launch) * eachMs;
+    return whole > 0 ? Math.min(1, (u.usedMs + u.spentMs) / whole) : 0;
   }
 
   /** What is left of a browser's budget with `done` of it done (0 without a budget). */

@@ -78,7 +78,7 @@ describe('cli progress - across launches', () => {
       current: null,
       pass: { pass: 3, of: 4 },
     };
-    // Launch 2 of 2: the first ran 40 s of a 100 s budget; this one has 60 s and is half done.
+    // Launch 2 of 2: the first ran 40 s of a 100 s budget; this one has 60 s and is half done, 30 s in.
     const a = {
       launch: 2,
       of: 2,
@@ -89,7 +89,7 @@ describe('cli progress - across launches', () => {
       launchBudgetMs: 60_000,
     };
     const budget = budgetOf(100_000);
-    const shown = acrossLaunches(p, a, budget, 80_000);
+    const shown = acrossLaunches({ ...p, startedAt: 70_000 }, a, budget, 100_000);
     expect(shown).toMatchObject({
       startedAt: 10_000,
       samplesDone: 320,
@@ -97,8 +97,8 @@ describe('cli progress - across launches', () => {
       fraction: 0.7,
       launch: { launch: 2, of: 2 },
     });
-    expect(progressLine('firefox', shown, 80_000)).toBe(
-      'firefox   70% | samples 320 | rows 0/10 | pass 3/4 | launch 2/2 | 1:10 elapsed | ~0:30 left',
+    expect(progressLine('firefox', shown, 100_000)).toBe(
+      'firefox   70% | samples 320 | rows 0/10 | pass 3/4 | launch 2/2 | 1:30 elapsed | ~0:39 left',
     );
     // Before its page says hello, a launch shows only which one it is.
     expect(
@@ -107,6 +107,34 @@ describe('cli progress - across launches', () => {
       launch: 2,
       of: 2,
     });
+  });
+
+  it('reckons the launches to come at the time those before took, where each ends before its share', () => {
+    // A sized A/B: 12 launches with shares of 20 s, each done in 10 s, its rows sampled; launch 8
+    // is half through. Against the shares it read 33% here (75 s of a 240-s budget) and ended in 45 s.
+    const p: SessionProgress = {
+      userAgent: 'UA',
+      startedAt: 95_000,
+      rows: 6,
+      rowsDone: 0,
+      samples: 400,
+      samplesDone: 200,
+      fraction: 0.5,
+      current: null,
+      pass: { pass: 8, of: 12 },
+    };
+    const a = {
+      launch: 8,
+      of: 12,
+      startedAt: 0,
+      samplesBefore: 2_500,
+      rowsBefore: 0,
+      budgetUsedMs: 70_000,
+      launchBudgetMs: 20_000,
+    };
+    const shown = acrossLaunches(p, a, budgetOf(240_000), 100_000);
+    expect(shown.fraction).toBeCloseTo(75 / 120, 10);
+    expect(progressLine('chromium', shown, 100_000)).toMatch(/^chromium {2}62% .* ~1:00 left$/);
   });
 
   it('does not count down the rows with nothing to sample, which each launch finishes again', () => {
@@ -161,15 +189,16 @@ describe('cli progress - across launches', () => {
     expect(progressLine('chromium', acrossLaunches(p, a, budget, 80_000), 80_000)).toMatch(
       / 0:20 elapsed \| ~4:57 left$/,
     );
-    // Past a tenth, the pace so far: 40 s for 12%, about 4:53 more.
+    // Past a tenth, the pace so far: two launches took 5 s each, the third is done after 5 s, and
+    // nine are to come; 40 s since the first started for a quarter, 2:00 more.
     const later = acrossLaunches(
-      { ...p, fraction: 1 },
-      { ...a, launch: 3, budgetUsedMs: 11_000 },
+      { ...p, startedAt: 95_000, fraction: 1 },
+      { ...a, launch: 3, budgetUsedMs: 10_000 },
       budget,
       100_000,
     );
-    expect(later.fraction).toBeCloseTo(0.12, 5);
-    expect(progressLine('chromium', later, 100_000)).toMatch(/ 0:40 elapsed \| ~4:53 left$/);
+    expect(later.fraction).toBeCloseTo(15 / 60, 10);
+    expect(progressLine('chromium', later, 100_000)).toMatch(/ 0:40 elapsed \| ~2:00 left$/);
   });
 });
 

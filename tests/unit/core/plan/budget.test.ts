@@ -145,20 +145,38 @@ describe('Budget - levels', () => {
     expect(launch.leftMs()).toBe(0);
   });
 
-  it("reckons a browser's progress across its launches", () => {
-    const budget = new Budget(plan(100_000));
-    for (const [usedMs, launchMs, launchDone] of [
-      [0, 10_000, 0],
-      [40_000, 60_000, 0.5],
-      [90_000, 30_000, 1],
-    ] as const) {
-      const done = budget.doneAcross(usedMs, launchMs, launchDone) as number;
-      expect(done).toBeGreaterThanOrEqual(0);
-      expect(done).toBeLessThanOrEqual(1);
-      expect(budget.browserLeftMs(done)).toBeGreaterThanOrEqual(0);
-      expect(budget.browserLeftMs(done)).toBeLessThanOrEqual(100_000);
+  it("reckons a browser's progress across its launches in time, the launches to come at the pace of those before", () => {
+    // 4 launches of a 100-s budget, each given 25 s.
+    const budget = new Budget(plan(100_000), 4);
+    const across = (launch: number, usedMs: number, spentMs: number, done: number) =>
+      budget.doneAcross({ launch, of: 4, usedMs, spentMs, done, shareMs: 25_000 }) as number;
+    // The first launch, a fifth through its 10 s so far: each launch reckoned at its 50 s.
+    expect(across(1, 0, 10_000, 0.2)).toBeCloseTo(10 / 200, 10);
+    // Three launches took 10 s each, half their shares; the fourth is half through its 10 s.
+    expect(across(4, 30_000, 5_000, 0.5)).toBeCloseTo(35 / 40, 10);
+    // The second launch, after one of 10 s: 15 s of 40, where against the shares it read 22.5%
+    // ((10 + 0.5 × 25) s of 100).
+    expect(across(2, 10_000, 5_000, 0.5)).toBeCloseTo(15 / 40, 10);
+    expect(across(4, 30_000, 10_000, 1)).toBe(1);
+    // Nothing done yet: this launch at its share.
+    expect(across(1, 0, 0, 0)).toBe(0);
+    for (const done of [0, 0.3, 1]) {
+      const d = across(3, 40_000, 6_000, done);
+      expect(d).toBeGreaterThanOrEqual(0);
+      expect(d).toBeLessThanOrEqual(1);
+      expect(budget.browserLeftMs(d)).toBeGreaterThanOrEqual(0);
+      expect(budget.browserLeftMs(d)).toBeLessThanOrEqual(100_000);
     }
-    expect(new Budget({ auto: DEFAULT_AUTO }).doneAcross(1_000, 1_000, 0.5)).toBeUndefined();
+    expect(
+      new Budget({ auto: DEFAULT_AUTO }).doneAcross({
+        launch: 1,
+        of: 1,
+        usedMs: 1_000,
+        spentMs: 1_000,
+        done: 0.5,
+        shareMs: 1_000,
+      }),
+    ).toBeUndefined();
   });
 
   it('has no time to hand out with fixed sampling', () => {
@@ -187,7 +205,14 @@ describe('Budget - made from the plan', () => {
         shares: launchShares(budget, 1.2, { ended: 1, endedUsedMs: 50_000, open: 2 }),
         passes: Array.from({ length: 12 }, (_, i) => budget.passPlanMs(i + 1)),
         rows: [1, 10, 100].map((n) => budget.rowMs(n)),
-        across: budget.doneAcross(30_000, 20_000, 0.25),
+        across: budget.doneAcross({
+          launch: 2,
+          of: 12,
+          usedMs: 30_000,
+          spentMs: 5_000,
+          done: 0.25,
+          shareMs: 20_000,
+        }),
         groups,
         pace: launch.paceIn(2),
         left: launch.leftMs(),
