@@ -4,6 +4,7 @@ import {
   acrossLaunches,
   progressLine,
   ProgressView,
+  type LaunchProgress,
 } from '../../../../src/cli/terminal/progress.ts';
 import type { SessionProgress } from '../../../../src/cli/server/session.ts';
 import { Budget } from '../../../../src/core/plan/budget.ts';
@@ -66,30 +67,43 @@ describe('cli progress - line', () => {
 });
 
 describe('cli progress - across launches', () => {
+  /** A launch's page in flight, with what each test sets. */
+  const inPage = (set: Partial<SessionProgress>): SessionProgress => ({
+    userAgent: 'UA',
+    startedAt: 70_000,
+    rows: 10,
+    rowsDone: 0,
+    samples: 50,
+    samplesDone: 20,
+    fraction: 0.5,
+    current: null,
+    pass: null,
+    ...set,
+  });
+  /** Where the browser's launches stand, with what each test sets. */
+  const launches = (set: Partial<LaunchProgress>): LaunchProgress => ({
+    launch: 1,
+    of: 12,
+    startedAt: 10_000,
+    samplesBefore: 0,
+    rowsBefore: 0,
+    budgetUsedMs: 0,
+    launchBudgetMs: 20_000,
+    ...set,
+  });
+
   it('counts the clock from the first launch, the samples of all, and the share of the whole budget', () => {
-    const p: SessionProgress = {
-      userAgent: 'UA',
-      startedAt: 70_000,
-      rows: 10,
-      rowsDone: 0,
-      samples: 50,
-      samplesDone: 20,
-      fraction: 0.5,
-      current: null,
-      pass: { pass: 3, of: 4 },
-    };
+    const p = inPage({ pass: { pass: 3, of: 4 } });
     // Launch 2 of 2: the first ran 40 s of a 100 s budget; this one has 60 s and is half done, 30 s in.
-    const a = {
+    const a = launches({
       launch: 2,
       of: 2,
-      startedAt: 10_000,
       samplesBefore: 300,
-      rowsBefore: 0,
       budgetUsedMs: 40_000,
       launchBudgetMs: 60_000,
-    };
+    });
     const budget = budgetOf(100_000);
-    const shown = acrossLaunches({ ...p, startedAt: 70_000 }, a, budget, 100_000);
+    const shown = acrossLaunches(p, a, budget, 100_000);
     expect(shown).toMatchObject({
       startedAt: 10_000,
       samplesDone: 320,
@@ -112,52 +126,16 @@ describe('cli progress - across launches', () => {
   it('reckons the launches to come at the time those before took, where each ends before its share', () => {
     // A sized A/B: 12 launches with shares of 20 s, each done in 10 s, its rows sampled; launch 8
     // is half through. Against the shares it read 33% here (75 s of a 240-s budget) and ended in 45 s.
-    const p: SessionProgress = {
-      userAgent: 'UA',
-      startedAt: 95_000,
-      rows: 6,
-      rowsDone: 0,
-      samples: 400,
-      samplesDone: 200,
-      fraction: 0.5,
-      current: null,
-      pass: { pass: 8, of: 12 },
-    };
-    const a = {
-      launch: 8,
-      of: 12,
-      startedAt: 0,
-      samplesBefore: 2_500,
-      rowsBefore: 0,
-      budgetUsedMs: 70_000,
-      launchBudgetMs: 20_000,
-    };
+    const p = inPage({ startedAt: 95_000, pass: { pass: 8, of: 12 } });
+    const a = launches({ launch: 8, startedAt: 0, budgetUsedMs: 70_000 });
     const shown = acrossLaunches(p, a, budgetOf(240_000), 100_000);
     expect(shown.fraction).toBeCloseTo(75 / 120, 10);
     expect(progressLine('chromium', shown, 100_000)).toMatch(/^chromium {2}62% .* ~1:00 left$/);
   });
 
   it('does not count down the rows with nothing to sample, which each launch finishes again', () => {
-    const p: SessionProgress = {
-      userAgent: 'UA',
-      startedAt: 70_000,
-      rows: 144,
-      rowsDone: 2,
-      samples: 50,
-      samplesDone: 20,
-      fraction: 0.1,
-      current: null,
-      pass: { pass: 5, of: 12 },
-    };
-    const a = {
-      launch: 5,
-      of: 12,
-      startedAt: 10_000,
-      samplesBefore: 300,
-      rowsBefore: 50,
-      budgetUsedMs: 40_000,
-      launchBudgetMs: 20_000,
-    };
+    const p = inPage({ rows: 144, rowsDone: 2, fraction: 0.1, pass: { pass: 5, of: 12 } });
+    const a = launches({ launch: 5, samplesBefore: 300, rowsBefore: 50, budgetUsedMs: 40_000 });
     const budget = budgetOf(300_000);
     expect(acrossLaunches(p, a, budget, 80_000).rowsDone).toBe(50);
     expect(acrossLaunches({ ...p, rowsDone: 60 }, a, budget, 80_000).rowsDone).toBe(60);
@@ -165,26 +143,15 @@ describe('cli progress - across launches', () => {
 
   it('says the budget left while under a tenth of it is spent, where scaling the first seconds up says nonsense', () => {
     // 20 s after the first launch started, 1% of a 5-minute budget is done: at that pace, 33 minutes.
-    const p: SessionProgress = {
-      userAgent: 'UA',
-      startedAt: 70_000,
+    const p = inPage({
       rows: 156,
       rowsDone: 2,
       samples: 3,
       samplesDone: 3,
       fraction: 0.12,
-      current: null,
       pass: { pass: 1, of: 12 },
-    };
-    const a = {
-      launch: 1,
-      of: 12,
-      startedAt: 60_000,
-      samplesBefore: 0,
-      rowsBefore: 0,
-      budgetUsedMs: 0,
-      launchBudgetMs: 25_000,
-    };
+    });
+    const a = launches({ startedAt: 60_000, launchBudgetMs: 25_000 });
     const budget = budgetOf(300_000);
     expect(progressLine('chromium', acrossLaunches(p, a, budget, 80_000), 80_000)).toMatch(
       / 0:20 elapsed \| ~4:57 left$/,
